@@ -1,0 +1,111 @@
+import { Form, Link, NavLink, useMatches } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { MAIN_NAV } from '~/models/shell/navigation';
+import type { LiveState } from './use-live';
+
+export type ShellUser = { id: number; firstName: string; lastName: string; avatarColor: string; hasAvatar: boolean };
+
+export function TopBar({ user, unread, live }: { user: ShellUser; unread: number; live: LiveState | null }) {
+  return (
+    <header className="topbar">
+      <Link to="/home" className="logo">
+        Parley
+      </Link>
+      <nav className="mainnav" aria-label="Main">
+        {MAIN_NAV.map((item) => (
+          <NavLink key={item.to} to={item.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+            {item.label}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="spacer" />
+      <ConnectivityButton state={live} />
+      <Link to="/notifications" className="btn" aria-label={`Notifications, ${unread} unread`} data-testid="notifications-button">
+        🔔{unread > 0 ? <span className="badge">{unread}</span> : null}
+      </Link>
+      <ProfileMenu user={user} />
+    </header>
+  );
+}
+
+/** Live-connection state; without JavaScript it says plainly that live updates need it. */
+function ConnectivityButton({ state }: { state: LiveState | null }) {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  const s = mounted && state ? state : 'offline';
+  const label = !mounted ? 'Live updates need JavaScript' : s === 'online' ? 'Connected' : s === 'connecting' ? 'Connecting…' : 'Disconnected';
+  return (
+    <span className="conn" data-state={s} data-testid="connectivity" title={label} role="status">
+      ● {label}
+    </span>
+  );
+}
+
+export function Avatar({ user, size = 32 }: { user: ShellUser; size?: number }) {
+  const initials = `${user.firstName[0] ?? ''}${user.lastName[0] ?? ''}`.toUpperCase();
+  return (
+    <span className="avatar" style={{ background: user.avatarColor, width: size, height: size }}>
+      {user.hasAvatar ? <img src={`/avatars/${user.id}`} alt="" /> : initials}
+    </span>
+  );
+}
+
+/** Profile menu as a `<details>`: works without JavaScript. */
+function ProfileMenu({ user }: { user: ShellUser }) {
+  return (
+    <details className="menu" data-testid="profile-menu">
+      <summary aria-label="Profile menu">
+        <Avatar user={user} />
+      </summary>
+      <div className="menu-items">
+        <Link to="/settings/my-profile">My Profile</Link>
+        <Link to="/help-center">Help Center</Link>
+        <Link to="/getting-started">Getting Started</Link>
+        <Link to="/settings">Settings</Link>
+        <Link to="/settings/my-plan">My Plan</Link>
+        <Link to="/logout">Logout</Link>
+      </div>
+    </details>
+  );
+}
+
+export function SearchBox({ initial }: { initial: string }) {
+  return (
+    <Form method="get" action="/search" className="search-form" role="search">
+      <input type="search" name="q" defaultValue={initial} placeholder="Search (3+ characters)" aria-label="Search" minLength={3} />
+    </Form>
+  );
+}
+
+type Crumb = { label: string; to: string };
+type CrumbHandle = { breadcrumb?: string | ((data: unknown) => string | null) };
+
+/** The breadcrumb, built from the matched routes' `handle.breadcrumb`. */
+export function Breadcrumb() {
+  const matches = useMatches();
+  const crumbs: Crumb[] = [];
+  for (const m of matches) {
+    const handle = m.handle as CrumbHandle | undefined;
+    if (!handle?.breadcrumb) continue;
+    const label = typeof handle.breadcrumb === 'function' ? handle.breadcrumb(m.data) : handle.breadcrumb;
+    if (label) crumbs.push({ label, to: m.pathname });
+  }
+  return (
+    <nav aria-label="Breadcrumb">
+      <ol className="breadcrumb">
+        {crumbs.map((c, i) => (
+          <li key={c.to + i}>{i === crumbs.length - 1 ? <span aria-current="page">{c.label}</span> : <Link to={c.to}>{c.label}</Link>}</li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+export function TrialBanner({ banner }: { banner: { expired: boolean; text: string } | null }) {
+  if (!banner) return null;
+  return (
+    <div className={`trial-banner${banner.expired ? ' expired' : ''}`} data-testid="trial-banner" role="note">
+      {banner.text} <Link to="/settings/my-plan">{banner.expired ? 'See plans' : 'Upgrade'}</Link>
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import { FEATURE_DENIED_MESSAGE } from '~/models/plans/catalogue';
+import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+
+/** The role-denied (lock) and feature-denied (star) markers used on menus, buttons and locked forms. */
+export function DeniedBadge({ kind }: { kind: 'role' | 'feature' }) {
+  return kind === 'role' ? (
+    <span className="badge badge-role" title={ROLE_LOCKED_MESSAGE} aria-label="Locked by your role" data-denied="role">
+      🔒
+    </span>
+  ) : (
+    <span className="badge badge-feature" title={FEATURE_DENIED_MESSAGE} aria-label="Not in your plan" data-denied="feature">
+      ★
+    </span>
+  );
+}

@@ -1,0 +1,52 @@
+import { Form } from '@remix-run/react';
+import type { ReactNode } from 'react';
+
+/**
+ * The one delete confirmation: a button opens a popover (no script needed in current browsers) holding the
+ * form that really deletes. Title "Delete", text "Are you sure you want to delete ?", Cancel and Delete.
+ */
+export function DeleteConfirm({
+  id,
+  action,
+  intent = 'delete',
+  fields = {},
+  label = 'Delete',
+  title = 'Delete',
+  text = 'Are you sure you want to delete ?',
+  disabled,
+  disabledReason,
+}: {
+  id: string;
+  action?: string;
+  intent?: string;
+  fields?: Record<string, string>;
+  label?: ReactNode;
+  title?: string;
+  text?: string;
+  disabled?: boolean;
+  disabledReason?: string;
+}) {
+  const popoverId = `confirm-${id}`;
+  return (
+    <>
+      <button type="button" className="btn" {...{ popovertarget: popoverId }} disabled={disabled} title={disabled ? disabledReason : undefined}>
+        {label}
+      </button>
+      <div id={popoverId} {...{ popover: 'auto' }} role="dialog" aria-labelledby={`${popoverId}-title`}>
+        <h2 id={`${popoverId}-title`}>{title}</h2>
+        <p>{text}</p>
+        <Form method="post" action={action} className="dialog-actions">
+          {Object.entries(fields).map(([k, v]) => (
+            <input key={k} type="hidden" name={k} value={v} />
+          ))}
+          <button type="button" className="btn" {...{ popovertarget: popoverId, popovertargetaction: 'hide' }}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-danger" name="intent" value={intent}>
+            Delete
+          </button>
+        </Form>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { Link } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { DeniedBadge } from './badges';
+
+/** The settings layout of section 2: title, sub-header, learn-more link, a card, then Cancel and Save. */
+export function SettingsPage({
+  title,
+  subHeader,
+  learnMore,
+  actions,
+  locked,
+  children,
+}: {
+  title: ReactNode;
+  subHeader?: ReactNode;
+  learnMore?: string;
+  actions?: ReactNode;
+  locked?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <section className="settings-page">
+      <header>
+        <div>
+          <h1>
+            {title} {locked ? <DeniedBadge kind="role" /> : null}
+          </h1>
+          {subHeader ? <p className="muted">{subHeader}</p> : null}
+          {learnMore ? (
+            <Link to={learnMore} className="muted">
+              Learn more
+            </Link>
+          ) : null}
+        </div>
+        <div className="spacer" />
+        {actions}
+      </header>
+      {locked ? (
+        <p className="locked-note" data-testid="locked-note">
+          🔒 {ROLE_LOCKED_MESSAGE}
+        </p>
+      ) : null}
+      <div className="card">{children}</div>
+    </section>
+  );
+}
+
+/** Cancel and Save at the foot of a settings card; locked forms show them disabled with the role tooltip. */
+export function FormActions({ cancelTo, submitLabel = 'Save', locked, intent, disabled }: { cancelTo: string; submitLabel?: string; locked?: boolean; intent?: string; disabled?: boolean }) {
+  return (
+    <div className="actions">
+      <Link to={cancelTo} className="btn">
+        Cancel
+      </Link>
+      <button
+        type="submit"
+        className="btn btn-primary"
+        name={intent ? 'intent' : undefined}
+        value={intent}
+        disabled={locked || disabled}
+        title={locked ? ROLE_LOCKED_MESSAGE : undefined}
+      >
+        {locked ? '🔒 ' : ''}
+        {submitLabel}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { getDb, schema, type DbOrTx } from '../../../db/client';
+import type { AccountSettings } from '../../../db/schema/accounts';
+import { emitEvent } from '../events/events.server';
+import { PLAN_CATALOGUE, TRIAL_DAYS } from '../plans/catalogue';
+import { ALL_PERMISSIONS, AGENT_PERMISSIONS } from '../roles/permissions';
+import { hashPassword } from '../../utils/password.server';
+import { RESERVED_DOMAINS } from './schemas';
+
+export type Account = typeof schema.accounts.$inferSelect;
+
+export async function findAccountByDomain(domain: string) {
+  const [row] = await getDb()
+    .select()
+    .from(schema.accounts)
+    .where(sql`lower(${schema.accounts.domain}) = ${domain.toLowerCase()}`);
+  return row;
+}
+
+/** Reserved names and taken domains get the same answer, so that the form does not reveal which accounts exist beyond what sign-in does. */
+export async function isDomainAvailable(domain: string) {
+  if (RESERVED_DOMAINS.includes(domain.toLowerCase())) return false;
+  return !(await findAccountByDomain(domain));
+}
+
+/** Inserts the catalogue's plans that are missing; never overwrites an operator's edits. */
+export async function ensurePlans(db: DbOrTx = getDb()) {
+  for (const plan of PLAN_CATALOGUE) {
+    await db.insert(schema.plans).values(plan).onConflictDoNothing({ target: schema.plans.key });
+  }
+}
+
+export async function findPlanByKey(key: string, db: DbOrTx = getDb()) {
+  const [plan] = await db.select().from(schema.plans).where(eq(schema.plans.key, key));
+  return plan;
+}
+
+export class DomainTakenError extends Error {}
+
+/**
+ * Creates an account on the trial plan with its three default roles and its owner (pending until the
+ * email is confirmed), and records `account_created`.
+ */
+export async function createAccountWithOwner(input: {
+  domain: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  now?: Date;
+}) {
+  const db = getDb();
+  const passwordHash = await hashPassword(input.password);
+  const now = input.now ?? new Date();
+  if (!(await isDomainAvailable(input.domain))) throw new DomainTakenError();
+  await ensurePlans(db);
+  try {
+    return await db.transaction(async (tx) => {
+      const plan = await findPlanByKey('trial', tx);
+      const [account] = await tx
+        .insert(schema.accounts)
+        .values({
+          domain: input.domain.toLowerCase(),
+          name: input.domain,
+          planId: plan.id,
+          subscriptionStatus: 'trialing',
+          trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * 86_400_000),
+        })
+        .returning();
+      const roleRows = await tx
+        .insert(schema.roles)
+        .values([
+          { accountId: account.id, name: 'Owner', description: 'Owns the account: every permission, billing and roles.', kind: 'owner', permissions: ALL_PERMISSIONS },
+          { accountId: account.id, name: 'Admin', description: 'Manages the organisation, channels and automations.', kind: 'admin', permissions: ALL_PERMISSIONS },
+          { accountId: account.id, name: 'Agent', description: 'Works conversations and contacts.', kind: 'agent', permissions: AGENT_PERMISSIONS },
+        ])
+        .returning();
+      const ownerRole = roleRows.find((r) => r.kind === 'owner')!;
+      const [owner] = await tx
+        .insert(schema.users)
+        .values({
+          accountId: account.id,
+          roleId: ownerRole.id,
+          email: input.email.toLowerCase(),
+          firstName: input.firstName,
+          lastName: input.lastName,
+          passwordHash,
+          status: 'pending',
+        })
+        .returning();
+      await emitEvent(tx, {
+        accountId: account.id,
+        type: 'account_created',
+        subjectType: 'account',
+        subjectId: account.id,
+        payload: { domain: account.domain, ownerId: owner.id, plan: plan.key },
+        actor: { type: 'user', id: owner.id },
+      });
+      return { account, owner };
+    });
+  } catch (err) {
+    if ((err as { cause?: { code?: string } }).cause?.code === '23505') throw new DomainTakenError();
+    throw err;
+  }
+}
+
+export async function saveExtraDetails(opts: { accountId: number; userId: number; organisationName: string; companySize: string; industry: string }) {
+  await getDb().transaction(async (tx) => {
+    await tx
+      .update(schema.accounts)
+      .set({ name: opts.organisationName, companySize: opts.companySize, industry: opts.industry })
+      .where(eq(schema.accounts.id, opts.accountId));
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'account_updated',
+      subjectType: 'account',
+      subjectId: opts.accountId,
+      payload: { changed: ['name', 'companySize', 'industry'] },
+      actor: { type: 'user', id: opts.userId },
+    });
+  });
+}
+
+export async function updateAccountSettings(opts: {
+  accountId: number;
+  userId: number;
+  name: string;
+  settings: AccountSettings;
+}) {
+  await getDb().transaction(async (tx) => {
+    const [current] = await tx.select().from(schema.accounts).where(eq(schema.accounts.id, opts.accountId));
+    await tx
+      .update(schema.accounts)
+      .set({ name: opts.name, settings: { ...current.settings, ...opts.settings } })
+      .where(eq(schema.accounts.id, opts.accountId));
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'account_updated',
+      subjectType: 'account',
+      subjectId: opts.accountId,
+      payload: { changed: ['name', 'settings'] },
+      actor: { type: 'user', id: opts.userId },
+    });
+  });
+}
+
+/** Used by the `parley plan` command: switches an account's plan (and optionally its subscription status). */
+export async function setAccountPlan(opts: { domain: string; planKey: string; status?: 'trialing' | 'active' | 'cancelled'; trialEndsAt?: Date }) {
+  const db = getDb();
+  await ensurePlans(db);
+  const account = await findAccountByDomain(opts.domain);
+  if (!account) throw new Error(`No account with domain "${opts.domain}"`);
+  const plan = await findPlanByKey(opts.planKey);
+  if (!plan) throw new Error(`No plan "${opts.planKey}". Plans: ${PLAN_CATALOGUE.map((p) => p.key).join(', ')}`);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(schema.accounts)
+      .set({
+        planId: plan.id,
+        ...(opts.status ? { subscriptionStatus: opts.status } : {}),
+        ...(opts.trialEndsAt ? { trialEndsAt: opts.trialEndsAt } : {}),
+      })
+      .where(and(eq(schema.accounts.id, account.id)));
+    await emitEvent(tx, {
+      accountId: account.id,
+      type: 'plan_changed',
+      subjectType: 'account',
+      subjectId: account.id,
+      payload: { from: account.planId, to: plan.id, plan: plan.key },
+    });
+  });
+  return { account, plan };
+}
+
+export async function listAccountsOfEmail(email: string) {
+  return getDb()
+    .select({ domain: schema.accounts.domain, name: schema.accounts.name })
+    .from(schema.users)
+    .innerJoin(schema.accounts, eq(schema.accounts.id, schema.users.accountId))
+    .where(sql`lower(${schema.users.email}) = ${email.toLowerCase()}`);
+}

@@ -1,0 +1,55 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { getDb, schema } from '../../../db/client';
+import { randomToken } from '../../utils/password.server';
+
+/** "Remember me" keeps a session 5 days (the specification's 432000000); otherwise 12 hours and the cookie ends with the browser. */
+export const REMEMBER_MS = 432_000_000;
+export const SHORT_SESSION_MS = 12 * 3600_000;
+
+export async function createSession(opts: { accountId: number; userId: number; remember: boolean; userAgent?: string | null }) {
+  const id = randomToken(32);
+  const expiresAt = new Date(Date.now() + (opts.remember ? REMEMBER_MS : SHORT_SESSION_MS));
+  await getDb().insert(schema.sessions).values({
+    id,
+    accountId: opts.accountId,
+    userId: opts.userId,
+    remember: opts.remember,
+    expiresAt,
+    userAgent: opts.userAgent?.slice(0, 300) ?? null,
+  });
+  await getDb().update(schema.users).set({ lastSignInAt: new Date() }).where(eq(schema.users.id, opts.userId));
+  return { id, expiresAt };
+}
+
+export type SessionLookup =
+  | { state: 'missing' }
+  | { state: 'expired' }
+  | { state: 'active'; session: typeof schema.sessions.$inferSelect };
+
+/** A session counts only on the account it was made for: the cookie of account A means nothing on B. */
+export async function findSession(opts: { id: string; accountId: number }): Promise<SessionLookup> {
+  const [session] = await getDb()
+    .select()
+    .from(schema.sessions)
+    .where(and(eq(schema.sessions.id, opts.id), eq(schema.sessions.accountId, opts.accountId)));
+  if (!session) return { state: 'missing' };
+  if (session.revokedAt) return { state: 'missing' };
+  if (session.expiresAt.getTime() <= Date.now()) return { state: 'expired' };
+  return { state: 'active', session };
+}
+
+export async function revokeSession(opts: { id: string; accountId: number }) {
+  await getDb()
+    .update(schema.sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(schema.sessions.id, opts.id), eq(schema.sessions.accountId, opts.accountId)));
+}
+
+export async function revokeUserSessions(opts: { userId: number; accountId: number; exceptId?: string }) {
+  const rows = await getDb()
+    .update(schema.sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(schema.sessions.userId, opts.userId), eq(schema.sessions.accountId, opts.accountId), isNull(schema.sessions.revokedAt)))
+    .returning({ id: schema.sessions.id });
+  return rows.length;
+}

@@ -1,0 +1,41 @@
+import { eq } from 'drizzle-orm';
+import { schema, type Tx, type DbOrTx } from '../../../db/client';
+import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+import type { DomainEventType } from './types';
+
+export type EmitEventInput = {
+  accountId: number;
+  type: DomainEventType;
+  subjectType: string;
+  subjectId: string | number;
+  payload?: Record<string, unknown>;
+  actor?: { type: 'user' | 'system' | 'engine' | 'contact'; id?: number | null };
+  causedByEventId?: number | null;
+};
+
+/**
+ * Appends a domain event and queues it for the engine, in the caller's transaction: the change,
+ * the event and the job commit together or not at all.
+ */
+export async function emitEvent(tx: Tx, input: EmitEventInput) {
+  const [event] = await tx
+    .insert(schema.domainEvents)
+    .values({
+      accountId: input.accountId,
+      type: input.type,
+      subjectType: input.subjectType,
+      subjectId: String(input.subjectId),
+      payload: input.payload ?? {},
+      actorType: input.actor?.type ?? 'system',
+      actorId: input.actor?.id ?? null,
+      causedByEventId: input.causedByEventId ?? null,
+    })
+    .returning();
+  await enqueueInTx(tx, QUEUES.domainEvents, { eventId: event.id });
+  return event;
+}
+
+export async function getEvent(db: DbOrTx, id: number) {
+  const [event] = await db.select().from(schema.domainEvents).where(eq(schema.domainEvents.id, id));
+  return event;
+}

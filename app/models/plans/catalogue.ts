@@ -1,0 +1,107 @@
+import type { PlanFeatures } from '../../../db/schema/accounts';
+
+/**
+ * Plan features by area (section 6 of the specification). A flag that a plan does not list is false.
+ * Feature keys are written `area/flag`, e.g. `workflowAutomation/slaManagement`.
+ */
+export const FEATURE_AREAS = {
+  analytics: ['enabled', 'sla', 'customerSatisfaction', 'teamPerformance', 'staffingPrediction'],
+  campaigns: ['enabled', 'chatMessaging', 'emailCampaigns', 'smsCampaigns'],
+  channels: ['enabled', 'sms', 'chatPages'],
+  chatMessenger: ['enabled', 'offlineExperience', 'integratedMeetings', 'conversionGoals', 'salesTracker'],
+  conversation: ['enabled'],
+  customerManagement: ['enabled', 'customerList', 'liveView'],
+  customerSatisfactionSurveys: ['enabled', 'chatSurveys', 'emailSurveys'],
+  integrations: ['enabled'],
+  knowledgeBase: ['enabled', 'customJavascript', 'customCss', 'importExport', 'versionControl', 'backupRestore'],
+  support: ['enabled', 'auditLogs'],
+  teamManagement: ['enabled', 'teams', 'customRoles'],
+  workflowAutomation: ['enabled', 'advanceWorkflows', 'slaManagement'],
+} as const;
+
+export type FeatureArea = keyof typeof FEATURE_AREAS;
+export type FeatureKey = {
+  [A in FeatureArea]: `${A}/${(typeof FEATURE_AREAS)[A][number]}`;
+}[FeatureArea];
+
+export const NUMERIC_LIMITS = { 'workflowAutomation/advanceWorkflowsLimit': 'advanceWorkflowsLimit' } as const;
+
+function all(limit: number): PlanFeatures {
+  const features: PlanFeatures = {};
+  for (const [area, flags] of Object.entries(FEATURE_AREAS)) {
+    features[area] = Object.fromEntries(flags.map((f) => [f, true]));
+  }
+  features.workflowAutomation.advanceWorkflowsLimit = limit;
+  return features;
+}
+
+function only(keys: FeatureKey[], limit = 0): PlanFeatures {
+  const features: PlanFeatures = {};
+  for (const key of keys) {
+    const [area, flag] = key.split('/');
+    features[area] ??= {};
+    features[area][flag] = true;
+  }
+  features.workflowAutomation ??= {};
+  features.workflowAutomation.advanceWorkflowsLimit = limit;
+  return features;
+}
+
+const STARTER: FeatureKey[] = [
+  'conversation/enabled',
+  'support/enabled',
+  'channels/enabled',
+  'chatMessenger/enabled',
+  'customerManagement/enabled',
+  'knowledgeBase/enabled',
+  'analytics/enabled',
+  'workflowAutomation/enabled',
+];
+
+/** The plans every installation starts with. Inserted when missing; an operator may edit them in the database. */
+export const PLAN_CATALOGUE: { key: string; name: string; features: PlanFeatures }[] = [
+  { key: 'trial', name: 'Trial', features: all(50) },
+  { key: 'starter', name: 'Starter', features: only(STARTER) },
+  {
+    key: 'growth',
+    name: 'Growth',
+    features: only(
+      [
+        ...STARTER,
+        'teamManagement/enabled',
+        'teamManagement/teams',
+        'teamManagement/customRoles',
+        'customerManagement/customerList',
+        'customerManagement/liveView',
+        'campaigns/enabled',
+        'campaigns/chatMessaging',
+        'campaigns/emailCampaigns',
+        'channels/sms',
+        'channels/chatPages',
+        'workflowAutomation/advanceWorkflows',
+        'workflowAutomation/slaManagement',
+        'customerSatisfactionSurveys/enabled',
+        'customerSatisfactionSurveys/chatSurveys',
+        'customerSatisfactionSurveys/emailSurveys',
+        'integrations/enabled',
+      ],
+      10,
+    ),
+  },
+  { key: 'enterprise', name: 'Enterprise', features: all(1000) },
+];
+
+export const TRIAL_DAYS = 14;
+
+export function hasFeature(features: PlanFeatures, key: FeatureKey): boolean {
+  const [area, flag] = key.split('/');
+  return features[area]?.[flag] === true;
+}
+
+export function featureLimit(features: PlanFeatures, key: keyof typeof NUMERIC_LIMITS): number {
+  const [area, flag] = key.split('/');
+  const value = features[area]?.[flag];
+  return typeof value === 'number' ? value : 0;
+}
+
+export const FEATURE_DENIED_MESSAGE = 'Your current plan does not support this feature. Please contact your account administrator.';

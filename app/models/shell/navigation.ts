@@ -1,0 +1,131 @@
+import type { FeatureKey } from '../plans/catalogue';
+import type { Permission } from '../roles/permissions';
+
+/** Top navigation in the specification's order. */
+export const MAIN_NAV = [
+  { label: 'Home', to: '/home' },
+  { label: 'Inbox', to: '/inbox' },
+  { label: 'Knowledge Base', to: '/knowledgebase' },
+  { label: 'Campaigns', to: '/campaigns' },
+  { label: 'Surveys', to: '/surveys' },
+  { label: 'Reviews', to: '/reviews' },
+  { label: 'Forms', to: '/forms' },
+  { label: 'Chatbots', to: '/chatbots' },
+  { label: 'Workflows', to: '/workflows' },
+  { label: 'CRM', to: '/customers' },
+  { label: 'Analytics', to: '/analytics' },
+  { label: 'Settings', to: '/settings' },
+] as const;
+
+export type SettingsItem = {
+  slug: string;
+  label: string;
+  /** Built pages have a route of their own; the others show the coming-soon page. */
+  built?: boolean;
+  feature?: FeatureKey;
+  permission?: Permission;
+  orgAdmin?: boolean;
+};
+
+/** Settings side menu groups (section 2, "Settings"), with the gates that apply to each page. */
+export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
+  {
+    group: 'My Settings',
+    items: [
+      { slug: 'my-profile', label: 'My Profile', built: true },
+      { slug: 'notification', label: 'Notification', built: true },
+    ],
+  },
+  {
+    group: 'My Organization',
+    items: [
+      { slug: 'account-settings', label: 'Account Settings', built: true, permission: 'manage_general_settings' },
+      { slug: 'users', label: 'Users', built: true, orgAdmin: true },
+      { slug: 'teams', label: 'Teams', built: true, feature: 'teamManagement/teams' },
+      { slug: 'roles', label: 'Roles', built: true },
+    ],
+  },
+  {
+    group: 'Channels',
+    items: [
+      { slug: 'chat-messenger', label: 'Chat Messenger', permission: 'manage_chat_messenger_and_pages' },
+      { slug: 'chat-pages', label: 'Chat Pages', feature: 'channels/chatPages', permission: 'manage_chat_messenger_and_pages' },
+      { slug: 'emails', label: 'Emails', permission: 'manage_emails' },
+      { slug: 'sms', label: 'SMS', feature: 'channels/sms', permission: 'manage_sms' },
+      { slug: 'twitter', label: 'Twitter', permission: 'manage_twitter' },
+      { slug: 'facebook', label: 'Facebook', permission: 'manage_facebook' },
+      { slug: 'contact-form', label: 'Contact Form', permission: 'manage_contact_form' },
+      { slug: 'google-business', label: 'Google Business' },
+    ],
+  },
+  {
+    group: 'Messenger',
+    items: [
+      { slug: 'appearance', label: 'Appearance', permission: 'manage_messenger_customization' },
+      { slug: 'configure', label: 'Configure', permission: 'manage_messenger_customization' },
+      { slug: 'advanced', label: 'Advanced', permission: 'manage_messenger_customization' },
+      { slug: 'offline-experience', label: 'Offline Experience', feature: 'chatMessenger/offlineExperience' },
+      { slug: 'meetings', label: 'Meetings' },
+    ],
+  },
+  {
+    group: 'Automations',
+    items: [
+      { slug: 'routing', label: 'Routing', permission: 'manage_routings' },
+      { slug: 'business-hours', label: 'Business Hours', permission: 'manage_business_hours' },
+      { slug: 'sla-policy', label: 'SLA Policy', feature: 'workflowAutomation/slaManagement', permission: 'manage_sla' },
+    ],
+  },
+  {
+    group: 'Productivity',
+    items: [
+      { slug: 'tags', label: 'Tags', permission: 'manage_tags' },
+      { slug: 'canned-responses', label: 'Canned Responses', permission: 'manage_canned_responses' },
+      { slug: 'campaigns-templates', label: 'Campaign Templates', feature: 'campaigns/emailCampaigns' },
+      { slug: 'email-templates', label: 'Email Templates', permission: 'manage_email_templates' },
+      { slug: 'trusted-domain', label: 'Trusted Domain', permission: 'manage_trusted_domains' },
+      { slug: 'audit-logs', label: 'Audit Logs', feature: 'support/auditLogs', permission: 'view_audit_logs' },
+    ],
+  },
+  {
+    group: 'Customer Satisfaction',
+    items: [
+      { slug: 'email-survey', label: 'Email Survey', feature: 'customerSatisfactionSurveys/emailSurveys', permission: 'manage_surveys' },
+      { slug: 'chat-survey', label: 'Chat Survey', feature: 'customerSatisfactionSurveys/chatSurveys', permission: 'manage_surveys' },
+    ],
+  },
+  {
+    group: 'Reviews',
+    items: [
+      { slug: 'sources', label: 'Sources' },
+      { slug: 'email-setup', label: 'Email Setup' },
+    ],
+  },
+  {
+    group: 'Billing',
+    items: [
+      { slug: 'my-plan', label: 'My Plan', built: true },
+      { slug: 'invoices', label: 'Invoices' },
+    ],
+  },
+  {
+    group: 'Conversions',
+    items: [
+      { slug: 'goals', label: 'Goals', feature: 'chatMessenger/conversionGoals' },
+      { slug: 'sales-tracker', label: 'Sales Tracker', feature: 'chatMessenger/salesTracker' },
+    ],
+  },
+  {
+    group: 'API and Integrations',
+    items: [
+      { slug: 'integrations', label: 'Integrations', permission: 'manage_integrations' },
+      { slug: 'developer-api', label: 'Developer API' },
+      { slug: 'webhooks', label: 'Webhooks', permission: 'manage_integrations' },
+    ],
+  },
+];
+
+export function findSettingsItem(slug: string) {
+  for (const g of SETTINGS_MENU) for (const item of g.items) if (item.slug === slug) return item;
+  return undefined;
+}

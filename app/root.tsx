@@ -1,0 +1,48 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from './components/error-boundary';
+import { Toasts } from './components/ui/toasts';
+import styles from './styles/app.css?url';
+import { readToast } from './utils/toast.server';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toast, setCookie } = await readToast(request);
+  return data({ toast }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined);
+}
+
+export const meta: MetaFunction = () => [{ title: 'Parley' }];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <Outlet />
+      <Toasts toast={toast} />
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,55 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { NavLink, Outlet, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { DeniedBadge } from '~/components/ui/badges';
+import { SETTINGS_MENU } from '~/models/shell/navigation';
+import { can, canUseFeature, requireUser } from '~/utils/session.server';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireUser(request);
+  const menu = SETTINGS_MENU.map((g) => ({
+    group: g.group,
+    items: g.items.map((item) => ({
+      slug: item.slug,
+      label: item.label,
+      denied:
+        item.feature && !canUseFeature(ctx, item.feature)
+          ? ('feature' as const)
+          : (item.permission && !can(ctx, item.permission)) || (item.orgAdmin && !ctx.isOrgAdmin)
+            ? ('role' as const)
+            : null,
+    })),
+  }));
+  return { menu };
+}
+
+export const handle = { breadcrumb: 'Settings' };
+
+/** Settings: collapsible side-menu groups (as `<details>`), each item marked when the role or plan denies it. */
+export default function SettingsLayout() {
+  const { menu } = useLoaderData<typeof loader>();
+  return (
+    <div className="settings">
+      <nav className="side-menu" aria-label="Settings">
+        {menu.map((g) => (
+          <details key={g.group} open>
+            <summary>{g.group}</summary>
+            {g.items.map((item) => (
+              <NavLink key={item.slug} to={`/settings/${item.slug}`} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+                <span>{item.label}</span>
+                {item.denied ? <DeniedBadge kind={item.denied} /> : null}
+              </NavLink>
+            ))}
+          </details>
+        ))}
+      </nav>
+      <div className="page">
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

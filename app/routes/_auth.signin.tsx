@@ -1,0 +1,103 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { CheckboxField, ErrorList, Field } from '~/components/ui/forms';
+import { DomainLookupSchema, SigninSchema } from '~/models/accounts/schemas';
+import { getAuthenticator } from '~/utils/auth.server';
+import { pageTitle } from '~/utils/format';
+import { getAppContext, startSession } from '~/utils/session.server';
+import { getTenant, requireAccount, safeRedirect } from '~/utils/tenant.server';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const tenant = await getTenant(request);
+  const url = new URL(request.url);
+  if (tenant.kind === 'bare') return { kind: 'bare' as const, expired: false, redirectTo: null, accountName: null };
+  if (tenant.kind !== 'account') throw new Response('Not Found', { status: 404 });
+  if (await getAppContext(request)) throw redirect(safeRedirect(url.searchParams.get('redirectTo')));
+  return {
+    kind: 'account' as const,
+    expired: url.searchParams.get('expired') === '1',
+    redirectTo: url.searchParams.get('redirectTo'),
+    accountName: tenant.account.name,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAccount(request);
+  const outcome = await getAuthenticator().authenticate('form', request);
+  if (!outcome.ok) {
+    return data(outcome.submission.reply({ hideFields: ['password'], formErrors: outcome.formError ? [outcome.formError] : undefined }), { status: 400 });
+  }
+  const cookie = await startSession(request, { accountId: outcome.accountId, userId: outcome.userId, remember: outcome.remember });
+  return redirect(safeRedirect(outcome.redirectTo), { headers: { 'Set-Cookie': cookie } });
+}
+
+export default function Signin() {
+  const loaderData = useLoaderData<typeof loader>();
+  return loaderData.kind === 'bare' ? <DomainStep /> : <CredentialsStep {...loaderData} />;
+}
+
+/** On the bare host, sign-in first asks which account (subdomain) to continue on. */
+function DomainStep() {
+  const [form, fields] = useForm({
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: DomainLookupSchema }),
+    shouldValidate: 'onBlur',
+  });
+  return (
+    <>
+      <h1>Sign in</h1>
+      <p className="muted">Enter your account domain to continue.</p>
+      <Form method="post" action="/verify-domain" {...getFormProps(form)}>
+        <Field label="Account domain" field={fields.domain} autoComplete="off" />
+        <button type="submit" className="btn btn-primary">
+          Continue
+        </button>
+      </Form>
+      <p className="muted">
+        <Link to="/forgot-domain">Forgot your domain?</Link> · <Link to="/signup">Create an account</Link>
+      </p>
+    </>
+  );
+}
+
+function CredentialsStep({ expired, redirectTo, accountName }: { expired: boolean; redirectTo: string | null; accountName: string | null }) {
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { redirectTo: redirectTo ?? '' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SigninSchema }),
+    shouldValidate: 'onBlur',
+  });
+  return (
+    <>
+      {expired ? (
+        <div className="form-error" role="alert" data-testid="session-expired">
+          <strong>Session Expired:</strong> Token is expired and you are logged out
+        </div>
+      ) : null}
+      <h1>Sign in to {accountName}</h1>
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="redirectTo" value={redirectTo ?? ''} />
+        <Field label="Email" field={fields.email} type="email" autoComplete="email" />
+        <Field label="Password" field={fields.password} type="password" autoComplete="current-password" />
+        <CheckboxField label="Remember me" field={fields.remember} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <button type="submit" className="btn btn-primary">
+          Sign in
+        </button>
+      </Form>
+      <p className="muted">
+        <Link to="/forgot-password">Forgot password?</Link>
+      </p>
+    </>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle('Sign in') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,66 @@
+import PgBoss from 'pg-boss';
+// pg-boss builds parameters for the `pg` driver; pg's own serialiser turns them into text postgres.js can send.
+import pgUtils from 'pg/lib/utils.js';
+import { singleton } from './singleton.server';
+import type { Tx } from '../../db/client';
+
+/** Queue names, dotted by area. Each is created with retries, backoff and a dead-letter queue. */
+export const QUEUES = {
+  domainEvents: 'engine.domain-events',
+  deadLetters: 'engine.dead-letters',
+} as const;
+
+export function getBoss() {
+  return singleton('boss', () => {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error('DATABASE_URL is not set');
+    const boss = new PgBoss({ connectionString: url, max: Number(process.env.PARLEY_JOBS_POOL ?? 4), application_name: 'parley-jobs' });
+    boss.on('error', (err) => console.error('pg-boss error', err));
+    return boss;
+  });
+}
+
+/** Starts pg-boss once (installing its schema) and declares Parley's queues. */
+export function startBoss(): Promise<PgBoss> {
+  const state = singleton('boss-state', () => ({ started: undefined as Promise<PgBoss> | undefined }));
+  state.started ??= (async () => {
+    const boss = getBoss();
+    await boss.start();
+    await ensureQueues(boss);
+    return boss;
+  })();
+  return state.started;
+}
+
+export async function ensureQueues(boss: PgBoss) {
+  await boss.createQueue(QUEUES.deadLetters, { name: QUEUES.deadLetters, retentionDays: 30 } as PgBoss.Queue);
+  await boss.createQueue(QUEUES.domainEvents, {
+    name: QUEUES.domainEvents,
+    retryLimit: 6,
+    retryDelay: 2,
+    retryBackoff: true,
+    deadLetter: QUEUES.deadLetters,
+  } as PgBoss.Queue);
+}
+
+export async function stopBoss() {
+  const state = singleton('boss-state', () => ({ started: undefined as Promise<PgBoss> | undefined }));
+  if (!state.started) return;
+  const boss = await state.started;
+  await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
+  state.started = undefined;
+}
+
+/** Enqueues a job inside the caller's transaction, so the job exists if and only if the change committed. */
+export async function enqueueInTx(tx: Tx, queue: string, data: object) {
+  const boss = await startBoss();
+  const client = (tx as unknown as { session: { client: { unsafe: (q: string, v: unknown[]) => Promise<unknown[]> } } }).session.client;
+  const db = {
+    executeSql: async (text: string, values: unknown[] = []) => ({
+      rows: await client.unsafe(text, values.map((v) => pgUtils.prepareValue(v))),
+    }),
+  };
+  const id = await boss.send(queue, data, { db } as PgBoss.SendOptions);
+  if (!id) throw new Error(`queue ${queue} does not exist`);
+  return id;
+}

@@ -1,0 +1,14 @@
+import { getSql } from '../../db/client';
+
+export const LIVE_CHANNEL = 'parley_live';
+
+export type LiveMessage = { type: string; [key: string]: unknown };
+
+/**
+ * Publishes a message to every connected user of one account. Goes through PostgreSQL NOTIFY so that
+ * the engine (possibly another process) and every web process reach the websocket clients.
+ */
+export async function publishToAccount(accountId: number, message: LiveMessage, opts: { userId?: number } = {}) {
+  const payload = JSON.stringify({ accountId, userId: opts.userId ?? null, message });
+  await getSql()`select pg_notify(${LIVE_CHANNEL}, ${payload})`;
+}

@@ -1,0 +1,157 @@
+import { createCookie, data, redirect } from '@remix-run/node';
+import { and, eq } from 'drizzle-orm';
+import { getDb, schema } from '../../db/client';
+import type { PlanFeatures } from '../../db/schema/accounts';
+import type { Account } from '../models/accounts/accounts.server';
+import { createSession, findSession, REMEMBER_MS, revokeSession } from '../models/auth/sessions.server';
+import { FEATURE_DENIED_MESSAGE, hasFeature, type FeatureKey } from '../models/plans/catalogue';
+import type { Permission } from '../models/roles/permissions';
+import { getConfig } from './env.server';
+import { singleton } from './singleton.server';
+import { requireAccount } from './tenant.server';
+
+function sessionCookie() {
+  return singleton('session-cookie', () =>
+    createCookie('__parley_session', {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secrets: [getConfig().sessionSecret],
+    }),
+  );
+}
+
+const isHttps = (request: Request) => new URL(request.url).protocol === 'https:';
+
+export async function readSessionId(request: Request): Promise<string | null> {
+  const value = await sessionCookie().parse(request.headers.get('Cookie'));
+  return typeof value === 'string' ? value : null;
+}
+
+/** Signs the user in on this account's host: a database session and a host-only cookie. */
+export async function startSession(request: Request, opts: { accountId: number; userId: number; remember: boolean }) {
+  const session = await createSession({ ...opts, userAgent: request.headers.get('user-agent') });
+  return sessionCookie().serialize(session.id, {
+    secure: isHttps(request),
+    // Without "remember me" the cookie has no expiry and ends with the browser.
+    ...(opts.remember ? { maxAge: REMEMBER_MS / 1000 } : {}),
+  });
+}
+
+export async function clearSessionCookie(request: Request) {
+  return sessionCookie().serialize('', { maxAge: 0, secure: isHttps(request) });
+}
+
+export async function endSession(request: Request, accountId: number) {
+  const id = await readSessionId(request);
+  if (id) await revokeSession({ id, accountId });
+  return clearSessionCookie(request);
+}
+
+export type CurrentUser = typeof schema.users.$inferSelect;
+export type CurrentRole = typeof schema.roles.$inferSelect;
+
+export type AppContext = {
+  account: Account;
+  user: CurrentUser;
+  role: CurrentRole;
+  permissions: Set<string>;
+  plan: { key: string; name: string; features: PlanFeatures };
+  sessionId: string;
+  isOrgAdmin: boolean;
+};
+
+/** Loads the signed-in user of this account, or null. Throws a redirect when the session has expired. */
+export async function getAppContext(request: Request): Promise<AppContext | null> {
+  const account = await requireAccount(request);
+  const id = await readSessionId(request);
+  if (!id) return null;
+  const found = await findSession({ id, accountId: account.id });
+  if (found.state === 'expired') {
+    throw redirect('/signin?expired=1', { headers: { 'Set-Cookie': await clearSessionCookie(request) } });
+  }
+  if (found.state !== 'active') return null;
+  const [row] = await getDb()
+    .select({ user: schema.users, role: schema.roles, plan: schema.plans })
+    .from(schema.users)
+    .innerJoin(schema.roles, eq(schema.roles.id, schema.users.roleId))
+    .innerJoin(schema.accounts, eq(schema.accounts.id, schema.users.accountId))
+    .innerJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
+    .where(and(eq(schema.users.id, found.session.userId), eq(schema.users.accountId, account.id)));
+  if (!row || !row.user.hasAccess || row.user.status !== 'active') return null;
+  return {
+    account,
+    user: row.user,
+    role: row.role,
+    permissions: new Set(row.role.permissions),
+    plan: { key: row.plan.key, name: row.plan.name, features: row.plan.features },
+    sessionId: id,
+    isOrgAdmin: row.role.kind === 'owner' || row.role.kind === 'admin',
+  };
+}
+
+/** Guard: the signed-in user of this account, or a redirect to this account's sign-in page. */
+export async function requireUser(request: Request): Promise<AppContext> {
+  const ctx = await getAppContext(request);
+  if (!ctx) {
+    const url = new URL(request.url);
+    const redirectTo = `${url.pathname}${url.search}`;
+    throw redirect(`/signin${redirectTo && redirectTo !== '/' ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''}`);
+  }
+  return ctx;
+}
+
+export function can(ctx: AppContext, permission: Permission) {
+  return ctx.permissions.has(permission);
+}
+
+export function canUseFeature(ctx: AppContext, key: FeatureKey) {
+  return hasFeature(ctx.plan.features, key);
+}
+
+export type DeniedData = { denied: 'role' | 'feature'; message: string };
+
+export function roleDenied(): never {
+  throw data<DeniedData>({ denied: 'role', message: "You aren't authorized to see this page." }, { status: 403 });
+}
+
+/** Guard: throws the 403 page unless the user's role grants the permission. */
+export async function requirePermission(request: Request, permission: Permission): Promise<AppContext> {
+  const ctx = await requireUser(request);
+  if (!can(ctx, permission)) roleDenied();
+  return ctx;
+}
+
+/** Guard: throws the plan-denied page unless the account's plan has the feature. */
+export async function requireFeature(request: Request, key: FeatureKey, ctx?: AppContext): Promise<AppContext> {
+  const c = ctx ?? (await requireUser(request));
+  if (!canUseFeature(c, key)) {
+    throw data<DeniedData>({ denied: 'feature', message: FEATURE_DENIED_MESSAGE }, { status: 403 });
+  }
+  return c;
+}
+
+/** Guard: owners and admins only (roles, teams, users, as the specification says). */
+export async function requireOrgAdmin(request: Request): Promise<AppContext> {
+  const ctx = await requireUser(request);
+  if (!ctx.isOrgAdmin) roleDenied();
+  return ctx;
+}
+
+/** What the browser may know about the current user: no hashes, no avatar bytes. */
+export function publicUser(ctx: AppContext) {
+  const { user } = ctx;
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    dateFormat: user.dateFormat,
+    timeFormat: user.timeFormat,
+    timezone: user.timezone,
+    avatarColor: user.avatarColor,
+    hasAvatar: Boolean(user.avatarType),
+    roleName: ctx.role.name,
+    roleKind: ctx.role.kind,
+  };
+}

@@ -1,0 +1,41 @@
+import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from './schema/index';
+import { singleton, resetSingleton } from '../app/utils/singleton.server';
+
+export type Database = PostgresJsDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Either the pool or an open transaction: model functions accept both. */
+export type DbOrTx = Database | Tx;
+
+function databaseUrl() {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set: the server sets it after starting the embedded PostgreSQL');
+  return url;
+}
+
+export function getSql() {
+  return singleton('sql', () =>
+    postgres(databaseUrl(), {
+      max: Number(process.env.PARLEY_DB_POOL ?? 10),
+      onnotice: () => {},
+      // pg-boss (written for `pg`) passes undefined for absent options; postgres.js would refuse them.
+      transform: { undefined: null },
+      connection: { application_name: 'parley' },
+    }),
+  );
+}
+
+export function getDb(): Database {
+  return singleton('db', () => drizzle(getSql(), { schema }));
+}
+
+export async function closeDb() {
+  const store = globalThis as unknown as { __parleySingletons?: Map<string, unknown> };
+  const sql = store.__parleySingletons?.get('sql') as postgres.Sql | undefined;
+  resetSingleton('db');
+  resetSingleton('sql');
+  if (sql) await sql.end({ timeout: 5 });
+}
+
+export { schema };

@@ -1,0 +1,82 @@
+import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+import { users } from './users';
+
+/** Append-only log of everything that matters; the engine reacts to these rows (delivered by pg-boss). */
+export const domainEvents = pgTable(
+  'domain_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    subjectType: text('subject_type').notNull(),
+    subjectId: text('subject_id').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    actorType: text('actor_type').$type<'user' | 'system' | 'engine' | 'contact'>().notNull().default('system'),
+    actorId: integer('actor_id'),
+    causedByEventId: bigint('caused_by_event_id', { mode: 'number' }),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('domain_events_account_idx').on(t.accountId, t.occurredAt), index('domain_events_subject_idx').on(t.accountId, t.subjectType, t.subjectId)],
+);
+
+/** Every mail Parley sends; without SMTP_URL this table is the development mailbox. */
+export const outboundEmails = pgTable(
+  'outbound_emails',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').references(() => accounts.id, { onDelete: 'cascade' }),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    transport: text('transport').$type<'smtp' | 'mailbox'>().notNull(),
+    status: text('status').$type<'sent' | 'stored' | 'failed'>().notNull(),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('outbound_emails_to_idx').on(t.to)],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    body: text('body').notNull().default(''),
+    link: text('link'),
+    eventId: bigint('event_id', { mode: 'number' }),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('notifications_user_idx').on(t.accountId, t.userId, t.createdAt)],
+);
+
+/** Engines write here every few seconds, so a web process can tell whether an engine is consuming events. */
+export const engineHeartbeats = pgTable('engine_heartbeats', {
+  id: text('id').primaryKey(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One row per (event, handler) that has run: a redelivered event never applies a handler's work twice. */
+export const eventHandlings = pgTable(
+  'event_handlings',
+  {
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    handler: text('handler').notNull(),
+    accountId: integer('account_id').notNull(),
+    status: text('status').$type<'done' | 'failed'>().notNull(),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    error: text('error'),
+    handledAt: timestamp('handled_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.handler] })],
+);

@@ -1,0 +1,38 @@
+import { ConfigError, getConfig } from '../app/utils/env.server';
+import { getLogger } from '../app/utils/logger.server';
+import { runningEmbeddedUrl } from '../db/embedded';
+import { closeDb } from '../db/client';
+import { stopBoss } from '../app/utils/jobs.server';
+import { startEngine } from './index';
+
+/** `npm run engine`: the engine as its own process, for deployments that run the web with PARLEY_ENGINE=off. */
+async function main() {
+  let config;
+  try {
+    config = getConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
+  if (!url) {
+    console.error(`No database: set DATABASE_URL, or start Parley first so that its embedded PostgreSQL (${config.dataDir}) is running.`);
+    process.exit(1);
+  }
+  process.env.DATABASE_URL = url;
+  const engine = await startEngine({ mode: 'external', concurrency: 4 });
+  const stop = async () => {
+    await engine.stop();
+    await stopBoss();
+    await closeDb();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  getLogger().info('engine started');
+}
+
+void main();

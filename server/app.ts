@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { createRequestHandler } from '@remix-run/express';
+import type { ServerBuild } from '@remix-run/node';
+import express from 'express';
+import helmet from 'helmet';
+import { getConfig } from '../app/utils/env.server';
+import { getLogger } from '../app/utils/logger.server';
+import { checkHealth } from './health';
+
+export async function createApp(opts: { build: ServerBuild; publicDir: string }) {
+  const config = getConfig();
+  const log = getLogger();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+
+  app.use(
+    helmet({
+      // Pages are server-rendered with small inline scripts from Remix; the CSP is set per route later.
+      contentSecurityPolicy: false,
+      crossOriginEmbedderPolicy: false,
+      hsts: false,
+      // With no-referrer Chromium sends `Origin: null` on form posts, which the CSRF check must refuse.
+      referrerPolicy: { policy: 'same-origin' },
+    }),
+  );
+
+  // One line per request: method, path, status, time, account. Never query strings (tokens travel there) nor cookies.
+  app.use((req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const host = (req.headers.host ?? '').toLowerCase();
+      const account = host.endsWith(`.${config.appHost}`) ? host.slice(0, -(config.appHost.length + 1)) : null;
+      log.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6, account },
+        'request',
+      );
+    });
+    next();
+  });
+
+  // The client's address for rate limits; a header a client sends is overwritten, never trusted.
+  app.use((req, _res, next) => {
+    req.headers['x-parley-client-ip'] = req.ip ?? 'unknown';
+    next();
+  });
+
+  app.get('/healthz', async (_req, res) => {
+    const health = await checkHealth();
+    res.status(health.ok ? 200 : 503).json(health);
+  });
+
+  // CSRF: a state-changing request must come from this very origin (subdomains are same-site to each other,
+  // so SameSite=Lax alone would let one account's pages post to another's).
+  app.use((req, res, next) => {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(req.method) || isPublicEndpoint(req.path)) return next();
+    if (isSameOrigin(req.headers)) return next();
+    res.status(403).type('text/plain').send('Cross-origin request refused');
+  });
+
+  app.use('/build', express.static(path.join(opts.publicDir, 'build'), { immutable: true, maxAge: '1y' }));
+  app.use(express.static(opts.publicDir, { maxAge: '1h' }));
+
+  app.use(createRequestHandler({ build: opts.build, mode: config.nodeEnv === 'development' ? 'development' : 'production' }));
+  return app;
+}
+
+/** Endpoints called by other sites or services (widget, webhooks) carry their own authentication. */
+function isPublicEndpoint(p: string) {
+  return p.startsWith('/public/') || p.startsWith('/webhooks/');
+}
+
+/**
+ * Browsers say where a request comes from: Sec-Fetch-Site when they support it, Origin otherwise. Clients that
+ * send neither (curl, other servers) carry no ambient browser cookies, so they are not a CSRF risk.
+ */
+export function isSameOrigin(headers: Record<string, string | string[] | undefined>) {
+  const site = headers['sec-fetch-site'];
+  if (site) return site === 'same-origin' || site === 'none';
+  const origin = headers.origin;
+  if (typeof origin !== 'string') return true;
+  if (origin === 'null') return false;
+  try {
+    return new URL(origin).host === headers.host;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,76 @@
+import type http from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { getSql } from '../db/client';
+import { getAppContext } from '../app/utils/session.server';
+import { LIVE_CHANNEL } from '../app/utils/live.server';
+import { getLogger } from '../app/utils/logger.server';
+
+type Client = { ws: WebSocket; accountId: number; userId: number };
+
+/**
+ * The live channel: `/ws` on the same port, authenticated by the session cookie of the account host it is
+ * opened on. Messages published with NOTIFY reach only the clients of the account they name.
+ */
+export async function startLiveServer(server: http.Server) {
+  const log = getLogger();
+  const clients = new Set<Client>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+
+  server.on('upgrade', async (req, socket, head) => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    if (url.pathname !== '/ws') return socket.destroy();
+    try {
+      const request = new Request(`http://${req.headers.host}${req.url}`, { headers: { cookie: req.headers.cookie ?? '' } });
+      const ctx = await getAppContext(request).catch(() => null);
+      const origin = req.headers.origin;
+      if (!ctx || (origin && new URL(origin).host !== req.headers.host)) {
+        socket.write('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+        return socket.destroy();
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const client: Client = { ws, accountId: ctx.account.id, userId: ctx.user.id };
+        clients.add(client);
+        ws.send(JSON.stringify({ type: 'hello', userId: ctx.user.id }));
+        ws.on('message', (raw) => {
+          // Clients only ping for now; later areas add presence and typing here.
+          if (raw.toString() === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
+        });
+        ws.on('close', () => clients.delete(client));
+        ws.on('error', () => clients.delete(client));
+      });
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'websocket upgrade failed');
+      socket.destroy();
+    }
+  });
+
+  const listener = await getSql().listen(LIVE_CHANNEL, (payload) => {
+    let parsed: { accountId: number; userId: number | null; message: unknown };
+    try {
+      parsed = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    const text = JSON.stringify(parsed.message);
+    for (const c of clients) {
+      if (c.accountId !== parsed.accountId) continue;
+      if (parsed.userId && c.userId !== parsed.userId) continue;
+      if (c.ws.readyState === c.ws.OPEN) c.ws.send(text);
+    }
+  });
+
+  const pingTimer = setInterval(() => {
+    for (const c of clients) if (c.ws.readyState === c.ws.OPEN) c.ws.ping();
+  }, 30_000);
+  pingTimer.unref();
+
+  return {
+    clientCount: () => clients.size,
+    async close() {
+      clearInterval(pingTimer);
+      for (const c of clients) c.ws.close(1001, 'server shutting down');
+      wss.close();
+      await listener.unlisten();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromiumPath } from './chromium';
+import { cloneDatabase, createTemplate, startTestServer } from '../setup/test-database';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts Parley as `npm start` would (built app, inline engine) on a fresh database and a free port.
+ * Tests reach accounts at http://{domain}.localhost:{port}; Chromium resolves *.localhost to loopback.
+ */
+export default async function globalSetup() {
+  chromiumPath();
+  if (!fs.existsSync('build/index.js')) throw new Error('Run `npm run build` before the browser tests (npm test does).');
+  const db = await startTestServer();
+  const template = `parley_e2e_template_${process.pid}`;
+  await createTemplate(db.adminUrl, template);
+  const databaseUrl = await cloneDatabase(db.adminUrl, template, `parley_e2e_${crypto.randomBytes(4).toString('hex')}`);
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    APP_HOST: `localhost:${port}`,
+    DATABASE_URL: databaseUrl,
+    PARLEY_DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    SMTP_URL: '',
+  };
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`Parley exited with ${server.exitCode} before it was healthy`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error('Parley did not become healthy within 60 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  process.env.E2E_PORT = String(port);
+  process.env.E2E_APP_HOST = `localhost:${port}`;
+  process.env.DATABASE_URL = databaseUrl;
+  process.env.APP_HOST = `localhost:${port}`;
+  process.env.SESSION_SECRET = 'unused-by-tests-but-required-000000000000';
+  process.env.PARLEY_DATA_DIR = dataDir;
+  process.env.LOG_LEVEL = 'silent';
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    await db.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}

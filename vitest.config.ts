@@ -1,0 +1,21 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { alias: { '~': path.resolve(__dirname, 'app') } },
+  test: {
+    include: ['app/**/*.test.{ts,tsx}', 'db/**/*.test.ts', 'engine/**/*.test.ts', 'server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    globalSetup: ['tests/setup/global-db.ts'],
+    setupFiles: ['tests/setup/worker-db.ts'],
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      APP_HOST: 'localhost:3000',
+      SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    },
+  },
+});
