@@ -33,7 +33,7 @@ export default async function globalSetup() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
-    NODE_ENV: 'production',
+    NODE_ENV: 'production' as const,
     PORT: String(port),
     APP_HOST: `localhost:${port}`,
     DATABASE_URL: databaseUrl,

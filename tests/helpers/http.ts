@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
 import { createApp } from '../../server/app';
+import { startLiveServer } from '../../server/ws';
 import { startSession } from '../../app/utils/session.server';
 
 /**
@@ -13,6 +14,7 @@ export async function startTestApp() {
   const build = (await import(pathToFileURL(path.resolve('build/index.js')).href)) as ServerBuild;
   const app = await createApp({ build, publicDir: path.resolve('public') });
   const server = http.createServer(app);
+  const live = await startLiveServer(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const appHost = process.env.APP_HOST ?? 'localhost:3000';
@@ -48,7 +50,11 @@ export async function startTestApp() {
   return {
     port,
     request,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    live,
+    close: async () => {
+      await live.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { Form, Link, NavLink, useMatches } from '@remix-run/react';
+import { Link, NavLink, useMatches } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { MAIN_NAV } from '~/models/shell/navigation';
 import type { LiveState } from './use-live';
@@ -66,14 +66,6 @@ function ProfileMenu({ user }: { user: ShellUser }) {
         <Link to="/logout">Logout</Link>
       </div>
     </details>
-  );
-}
-
-export function SearchBox({ initial }: { initial: string }) {
-  return (
-    <Form method="get" action="/search" className="search-form" role="search">
-      <input type="search" name="q" defaultValue={initial} placeholder="Search (3+ characters)" aria-label="Search" minLength={3} />
-    </Form>
   );
 }
 

@@ -2,6 +2,7 @@ import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { DeniedBadge } from './badges';
+import { UnsavedChangesGuard } from './unsaved-changes';
 
 /** The settings layout of section 2: title, sub-header, learn-more link, a card, then Cancel and Save. */
 export function SettingsPage({
@@ -46,10 +47,14 @@ export function SettingsPage({
   );
 }
 
-/** Cancel and Save at the foot of a settings card; locked forms show them disabled with the role tooltip. */
+/**
+ * Cancel and Save at the foot of a settings card; locked forms show them disabled with the role tooltip.
+ * Rendered inside the form, it also brings the unsaved-changes warning (with JavaScript).
+ */
 export function FormActions({ cancelTo, submitLabel = 'Save', locked, intent, disabled }: { cancelTo: string; submitLabel?: string; locked?: boolean; intent?: string; disabled?: boolean }) {
   return (
     <div className="actions">
+      {locked ? null : <UnsavedChangesGuard />}
       <Link to={cancelTo} className="btn">
         Cancel
       </Link>

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { randomToken } from '../../utils/password.server';
 
@@ -49,7 +49,14 @@ export async function revokeUserSessions(opts: { userId: number; accountId: numb
   const rows = await getDb()
     .update(schema.sessions)
     .set({ revokedAt: new Date() })
-    .where(and(eq(schema.sessions.userId, opts.userId), eq(schema.sessions.accountId, opts.accountId), isNull(schema.sessions.revokedAt)))
+    .where(
+      and(
+        eq(schema.sessions.userId, opts.userId),
+        eq(schema.sessions.accountId, opts.accountId),
+        isNull(schema.sessions.revokedAt),
+        opts.exceptId ? ne(schema.sessions.id, opts.exceptId) : undefined,
+      ),
+    )
     .returning({ id: schema.sessions.id });
   return rows.length;
 }
