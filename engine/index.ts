@@ -6,8 +6,7 @@ import { QUEUES, startBoss } from '../app/utils/jobs.server';
 import { getLogger } from '../app/utils/logger.server';
 import { HANDLERS } from './handlers/index';
 import type { EventHandler } from './handlers/types';
-import { engineState, HEARTBEAT_MS, writeHeartbeat } from './status';
-import { singleton } from '../app/utils/singleton.server';
+import { engineState, HEARTBEAT_MS, removeHeartbeat, writeHeartbeat } from './status';
 
 /**
  * Runs every handler registered for the event's type. Each (event, handler) pair runs to completion once:
@@ -68,12 +67,12 @@ export async function startEngine(opts: { mode: 'inline' | 'external'; concurren
   const timer = setInterval(beat, HEARTBEAT_MS);
   timer.unref();
   log.info({ mode: opts.mode }, 'engine consuming domain events');
-  const running = singleton('engine-running', () => ({ timer, workerIds }));
   return {
     async stop() {
-      clearInterval(running.timer);
+      clearInterval(timer);
       state.running = false;
       for (const id of workerIds) await boss.offWork({ id } as never).catch(() => {});
+      await removeHeartbeat(heartbeatId).catch(() => {});
     },
   };
 }

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { getDb, schema } from '../db/client';
 import { singleton } from '../app/utils/singleton.server';
 
@@ -27,4 +27,8 @@ export async function engineStatus(): Promise<{ running: boolean; mode: 'inline'
     .where(sql`${schema.engineHeartbeats.seenAt} > now() - make_interval(secs => ${(HEARTBEAT_MS * 3) / 1000})`)
     .limit(1);
   return { running: rows.length > 0, mode: state.mode };
+}
+
+export async function removeHeartbeat(id: string) {
+  await getDb().delete(schema.engineHeartbeats).where(eq(schema.engineHeartbeats.id, id));
 }

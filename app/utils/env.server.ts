@@ -55,7 +55,7 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment once; every bad variable gets its own line in the error. */
-export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function parseConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const result = EnvSchema.safeParse(cleaned);
   if (!result.success) {

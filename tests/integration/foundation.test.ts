@@ -77,3 +77,44 @@ describe('tenancy of sessions', () => {
     expect(onB.headers.location).toMatch(/^\/signin/);
   });
 });
+
+describe('user_invited flows through the engine', () => {
+  it('mails the invitee a set-password link, once per event even if redelivered', async () => {
+    const { inviteUser } = await import('../../app/models/users/invitations.server');
+    const { processEvent } = await import('../../engine/index');
+    const { account, owner } = await createTestAccount();
+    const roles = await getDb().select().from(schema.roles).where(eq(schema.roles.accountId, account.id));
+    const invitee = await inviteUser({
+      accountId: account.id,
+      invitedById: owner.id,
+      email: 'New.Person@Example.test',
+      firstName: 'New',
+      lastName: 'Person',
+      roleId: roles.find((r) => r.kind === 'agent')!.id,
+      baseUrl: 'http://x.localhost:3000',
+    });
+    const mail = await waitFor(async () => (await getDb().select().from(schema.outboundEmails).where(eq(schema.outboundEmails.to, 'new.person@example.test')))[0]);
+    expect(mail.subject).toContain('You are invited');
+    expect(mail.text).toMatch(/http:\/\/x\.localhost:3000\/set-password\?token=\S+/);
+    const [event] = await getDb()
+      .select()
+      .from(schema.domainEvents)
+      .where(and(eq(schema.domainEvents.type, 'user_invited'), eq(schema.domainEvents.subjectId, String(invitee.id))));
+    // A redelivered job finds the handler already done and sends nothing more.
+    await waitFor(async () => (await getDb().select().from(schema.eventHandlings).where(eq(schema.eventHandlings.eventId, event.id)))[0]);
+    await processEvent(event.id);
+    const mails = await getDb().select().from(schema.outboundEmails).where(eq(schema.outboundEmails.to, 'new.person@example.test'));
+    expect(mails).toHaveLength(1);
+  });
+});
+
+describe('health when the engine stops', () => {
+  it('answers 503', async () => {
+    await engine.stop();
+    const res = await app.request('/healthz');
+    expect(res.status).toBe(503);
+    expect(JSON.parse(res.text)).toMatchObject({ ok: false, database: 'up', engine: 'down' });
+    engine = await startEngine({ mode: 'inline', concurrency: 1 });
+    expect((await app.request('/healthz')).status).toBe(200);
+  });
+});
