@@ -40,7 +40,7 @@ export function GeneralErrorBoundary() {
       case 418:
         return (
           <ErrorPage code="418" title="418 - I'm a teapot">
-            <p>This request cannot be handled here.</p>
+            <p>{typeof data === 'string' && data ? data : 'This request cannot be handled here.'}</p>
           </ErrorPage>
         );
       case 429:

@@ -15,13 +15,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tenant = await getTenant(request);
   const url = new URL(request.url);
   if (tenant.kind === 'bare') return { kind: 'bare' as const, expired: false, redirectTo: null, accountName: null };
-  if (tenant.kind !== 'account') throw new Response('Not Found', { status: 404 });
+  const account = await requireAccount(request);
   if (await getAppContext(request)) throw redirect(safeRedirect(url.searchParams.get('redirectTo')));
   return {
     kind: 'account' as const,
     expired: url.searchParams.get('expired') === '1',
     redirectTo: url.searchParams.get('redirectTo'),
-    accountName: tenant.account.name,
+    accountName: account.name,
   };
 }
 

@@ -4,7 +4,7 @@ import { Link } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { pageTitle } from '~/utils/format';
 import { getAppContext } from '~/utils/session.server';
-import { getTenant } from '~/utils/tenant.server';
+import { getTenant, requireBareHost } from '~/utils/tenant.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const tenant = await getTenant(request);
@@ -12,6 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const ctx = await getAppContext(request);
     throw redirect(ctx ? '/home' : '/signin');
   }
+  if (tenant.kind === 'foreign') await requireBareHost(request);
   if (tenant.kind !== 'bare') throw new Response('Not Found', { status: 404 });
   return null;
 }

@@ -11,22 +11,38 @@ export async function getTenant(request: Request): Promise<Tenant> {
   if (host.endsWith(`.${appHost}`)) {
     const domain = host.slice(0, -(appHost.length + 1));
     if (domain.includes('.')) return { kind: 'foreign' };
-    const account = await findAccountByDomain(domain);
+    const account = await findAccountByDomain(domain).catch(rethrowUnavailable);
     return account ? { kind: 'account', domain, account } : { kind: 'unknown', domain };
   }
   return { kind: 'foreign' };
 }
 
+const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'CONNECTION_DESTROYED', '57P01', '57P03', '53300']);
+
+/** The first query of every request is the tenant lookup: a database that cannot be reached becomes the 503 page. */
+function rethrowUnavailable(err: unknown): never {
+  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  if (code && CONNECTION_ERRORS.has(code)) throw new Response('Looks like our API is down', { status: 503 });
+  throw err;
+}
+
 /** The account this request's subdomain names; a 404 on the bare host or an unknown subdomain. */
 export async function requireAccount(request: Request): Promise<Account> {
   const tenant = await getTenant(request);
+  if (tenant.kind === 'foreign') throw misdirected();
   if (tenant.kind !== 'account') throw new Response('Not Found', { status: 404 });
   return tenant.account;
 }
 
 export async function requireBareHost(request: Request) {
   const tenant = await getTenant(request);
+  if (tenant.kind === 'foreign') throw misdirected();
   if (tenant.kind !== 'bare') throw new Response('Not Found', { status: 404 });
+}
+
+/** A host that is neither APP_HOST nor one of its subdomains (a misconfigured proxy or DNS): the 418 page. */
+function misdirected() {
+  return new Response('This host is not served by this Parley installation. Check APP_HOST.', { status: 418 });
 }
 
 export function protocolOf(request: Request) {
