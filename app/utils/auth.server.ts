@@ -23,7 +23,7 @@ export function getAuthenticator() {
         const submission = parseWithZod(form, { schema: SigninSchema });
         if (submission.status !== 'success') return { ok: false, submission };
         const { email, password, remember, redirectTo } = submission.value;
-        enforceRateLimit(`signin-ip:${clientIp(request)}`, { limit: 200, windowMs: 15 * 60_000 });
+        enforceRateLimit(`signin-ip:${clientIp(request)}`, { limit: 1000, windowMs: 15 * 60_000 });
         enforceRateLimit(`signin:${account.id}:${email}`, { limit: 10, windowMs: 15 * 60_000 });
         const check = await verifyCredentials({ accountId: account.id, email, password });
         if (!check.ok) {

@@ -118,3 +118,25 @@ describe('health when the engine stops', () => {
     expect((await app.request('/healthz')).status).toBe(200);
   });
 });
+
+describe('rate limits', () => {
+  it('stops password guessing on one address after 10 tries in 15 minutes', async () => {
+    const { domain, email, password } = await createTestAccount();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await app.request('/signin', { domain, form: { email, password: `wrong-${i}` } });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    // Even the right password is refused until the window ends.
+    expect((await app.request('/signin', { domain, form: { email, password } })).status).toBe(429);
+  });
+
+  it('stops guessing of the emailed code', async () => {
+    const { domain, email } = await createTestAccount();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await app.request('/emailverify', { domain, form: { intent: 'verify', email, code: '000000' } })).status);
+    expect(statuses[10]).toBe(429);
+  });
+});
