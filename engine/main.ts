@@ -1,4 +1,4 @@
-import { ConfigError, getConfig } from '../app/utils/env.server';
+import { getConfigOrExit } from '../app/utils/env.server';
 import { getLogger } from '../app/utils/logger.server';
 import { runningEmbeddedUrl } from '../db/embedded';
 import { closeDb } from '../db/client';
@@ -7,16 +7,7 @@ import { startEngine } from './index';
 
 /** `npm run engine`: the engine as its own process, for deployments that run the web with PARLEY_ENGINE=off. */
 async function main() {
-  let config;
-  try {
-    config = getConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = getConfigOrExit();
   const url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
   if (!url) {
     console.error(`No database: set DATABASE_URL, or start Parley first so that its embedded PostgreSQL (${config.dataDir}) is running.`);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
-import { ConfigError, getConfig } from '../app/utils/env.server';
+import { getConfigOrExit } from '../app/utils/env.server';
 import { getLogger } from '../app/utils/logger.server';
 import { ensurePlans } from '../app/models/accounts/accounts.server';
 import { closeDb } from '../db/client';
@@ -13,16 +13,7 @@ import { prepareDatabase } from './boot';
 import { startLiveServer } from './ws';
 
 async function main() {
-  let config;
-  try {
-    config = getConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = getConfigOrExit();
   const log = getLogger();
   const { embedded } = await prepareDatabase();
   await ensurePlans();

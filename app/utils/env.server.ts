@@ -92,3 +92,16 @@ function loadOrCreateSecret(dataDir: string) {
 export function getConfig(): Config {
   return singleton('config', () => parseConfig());
 }
+
+/** For entry points: the configuration, or every problem printed on its own line and exit 1. */
+export function getConfigOrExit(): Config {
+  try {
+    return getConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,22 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromiumPath } from './chromium';
+import { freePort } from '../../db/embedded';
 import { cloneDatabase, createTemplate, startTestServer } from '../setup/test-database';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts Parley as `npm start` would (built app, inline engine) on a fresh database and a free port.
