@@ -34,7 +34,8 @@ export async function startEmbeddedPostgres(opts: {
     user: 'postgres',
     password,
     persistent: true,
-    createPostgresUser: true,
+    // Only root needs (and may create) the `postgres` OS user; as any other user the library would try useradd and fail.
+    createPostgresUser: os.userInfo().uid === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
     onLog: () => {},
     onError: (e) => log(`embedded postgres: ${String(e)}`),

@@ -33,6 +33,10 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   log.info({ port: config.port }, 'Parley is listening');
   console.log(`\n  Parley is running: open http://${config.appHost}/ to sign up\n`);
+  if (!config.smtpUrl) {
+    // Without SMTP the sign-up code is only readable there; anyone who reaches the server can read it too.
+    console.log(`  SMTP_URL is not set: outgoing mail is kept at http://${config.appHost}/dev/mailbox (set SMTP_URL in production)\n`);
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {

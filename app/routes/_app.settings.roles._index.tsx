@@ -14,7 +14,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { user: publicUser(ctx), roles, canEdit: ctx.isOrgAdmin };
 }
 
-export const handle = { breadcrumb: 'Roles' };
 
 export default function Roles() {
   const { user, roles, canEdit } = useLoaderData<typeof loader>();

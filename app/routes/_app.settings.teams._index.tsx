@@ -17,7 +17,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { user: publicUser(ctx), teams, canEdit: ctx.isOrgAdmin };
 }
 
-export const handle = { breadcrumb: 'Teams' };
 
 export default function Teams() {
   const { user, teams, canEdit } = useLoaderData<typeof loader>();

@@ -1,5 +1,5 @@
 import { createCookie, data, redirect } from '@remix-run/node';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import { getDb, schema } from '../../db/client';
 import type { PlanFeatures } from '../../db/schema/accounts';
 import type { Account } from '../models/accounts/accounts.server';
@@ -48,7 +48,9 @@ export async function endSession(request: Request, accountId: number) {
   return clearSessionCookie(request);
 }
 
-export type CurrentUser = typeof schema.users.$inferSelect;
+// Everything but the avatar bytes, which only the avatar route reads.
+const { avatar: _avatar, ...userColumns } = getTableColumns(schema.users);
+export type CurrentUser = Omit<typeof schema.users.$inferSelect, 'avatar'>;
 export type CurrentRole = typeof schema.roles.$inferSelect;
 
 export type AppContext = {
@@ -72,7 +74,7 @@ export async function getAppContext(request: Request): Promise<AppContext | null
   }
   if (found.state !== 'active') return null;
   const [row] = await getDb()
-    .select({ user: schema.users, role: schema.roles, plan: schema.plans })
+    .select({ user: userColumns, role: schema.roles, plan: schema.plans })
     .from(schema.users)
     .innerJoin(schema.roles, eq(schema.roles.id, schema.users.roleId))
     .innerJoin(schema.accounts, eq(schema.accounts.id, schema.users.accountId))

@@ -179,3 +179,32 @@ export async function listAccountsOfEmail(email: string) {
     .innerJoin(schema.accounts, eq(schema.accounts.id, schema.users.accountId))
     .where(sql`lower(${schema.users.email}) = ${email.toLowerCase()}`);
 }
+
+/** Used by `parley plan list`: every plan with the number of accounts on it. */
+export async function listPlans() {
+  const db = getDb();
+  await ensurePlans(db);
+  return db
+    .select({ key: schema.plans.key, name: schema.plans.name, features: schema.plans.features, accounts: sql<number>`count(${schema.accounts.id})::int` })
+    .from(schema.plans)
+    .leftJoin(schema.accounts, eq(schema.accounts.planId, schema.plans.id))
+    .groupBy(schema.plans.id)
+    .orderBy(schema.plans.id);
+}
+
+/** Used by `parley account list`: every account of the installation (an operator's view, not a tenant's). */
+export async function listAccounts() {
+  return getDb()
+    .select({
+      domain: schema.accounts.domain,
+      name: schema.accounts.name,
+      plan: schema.plans.key,
+      status: schema.accounts.subscriptionStatus,
+      trialEndsAt: schema.accounts.trialEndsAt,
+      users: sql<number>`(select count(*)::int from ${schema.users} where ${schema.users.accountId} = ${schema.accounts.id})`,
+      createdAt: schema.accounts.createdAt,
+    })
+    .from(schema.accounts)
+    .innerJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
+    .orderBy(schema.accounts.domain);
+}

@@ -27,6 +27,22 @@ export const EmailSchema = z
   .pipe(z.email({ error: 'Enter a valid email address' }))
   .transform((e) => e.toLowerCase());
 
+/** Any zone the runtime's time-zone database knows (canonical names, aliases and UTC). */
+export function isTimeZone(value: string) {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const TimezoneSchema = z
+  .string({ error: 'Choose a time zone' })
+  .trim()
+  .min(1, 'Choose a time zone')
+  .refine(isTimeZone, 'Choose a time zone');
+
 export const PasswordSchema = z
   .string({ error: 'Password is required' })
   .min(8, 'Password must be at least 8 characters')
@@ -81,13 +97,45 @@ export const SetPasswordSchema = z
   })
   .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords do not match' });
 
+/**
+ * Section 3 lists 22 languages; two of its codes are suspect (Lithuanian reusing Italian's, Portuguese as "py"),
+ * so Parley uses the ISO 639-1 codes.
+ */
+export const LANGUAGES = [
+  { value: 'ar', label: 'Arabic' },
+  { value: 'zh', label: 'Chinese' },
+  { value: 'da', label: 'Danish' },
+  { value: 'nl', label: 'Dutch' },
+  { value: 'en', label: 'English' },
+  { value: 'fr', label: 'French' },
+  { value: 'de', label: 'German' },
+  { value: 'el', label: 'Greek' },
+  { value: 'hi', label: 'Hindi' },
+  { value: 'hu', label: 'Hungarian' },
+  { value: 'it', label: 'Italian' },
+  { value: 'ja', label: 'Japanese' },
+  { value: 'ko', label: 'Korean' },
+  { value: 'lt', label: 'Lithuanian' },
+  { value: 'fa', label: 'Persian' },
+  { value: 'pl', label: 'Polish' },
+  { value: 'pt', label: 'Portuguese' },
+  { value: 'ru', label: 'Russian' },
+  { value: 'es', label: 'Spanish' },
+  { value: 'sv', label: 'Swedish' },
+  { value: 'tr', label: 'Turkish' },
+  { value: 'vi', label: 'Vietnamese' },
+] as const;
+
+const LANGUAGE_CODES = LANGUAGES.map((l) => l.value) as [string, ...string[]];
+
 export const AccountSettingsSchema = z.object({
   name: z
     .string({ error: 'Organisation name is required' })
     .trim()
     .min(2, 'Length must me at least 2 charactes')
     .max(60, 'Length must be less than or equal to 60 characters'),
-  supportEmail: z.union([z.literal('').transform(() => undefined), EmailSchema]).optional(),
-  defaultTimezone: z.string().trim().min(1, 'Choose a time zone'),
-  language: z.enum(['en', 'fr', 'de', 'es', 'pt', 'nl'], { error: 'Choose a language' }),
+  // conform turns an empty field into undefined, so a plain optional email keeps the email message for bad input.
+  supportEmail: EmailSchema.optional(),
+  defaultTimezone: TimezoneSchema,
+  language: z.enum(LANGUAGE_CODES, { error: 'Choose a language' }),
 });

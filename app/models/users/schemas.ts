@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { DATE_FORMATS } from '../../utils/format';
+import { EmailSchema, PasswordSchema, ShortTextSchema, TimezoneSchema } from '../accounts/schemas';
+
+export { isTimeZone, TimezoneSchema } from '../accounts/schemas';
+
+/** Avatars: JPEG or PNG (checked on the real bytes by the server), at most 1 MB. */
+export const MAX_AVATAR_BYTES = 1024 * 1024;
+export const AVATAR_TYPES = ['image/jpeg', 'image/png'] as const;
+export const AVATAR_TYPE_MESSAGE = 'Only JPEG and PNG images are allowed';
+export const AVATAR_SIZE_MESSAGE = 'Image must be at most 1 MB';
+
+export const ProfileSchema = z.object({
+  firstName: ShortTextSchema,
+  lastName: ShortTextSchema,
+  dateFormat: z.string({ error: 'Choose a date format' }).refine((v) => DATE_FORMATS.includes(v), 'Choose a date format'),
+  timeFormat: z.enum(['12', '24'], { error: 'Choose a time format' }),
+  timezone: TimezoneSchema,
+});
+
+export const AvatarSchema = z.object({
+  // The declared type comes from the file name, so only the server's look at the bytes decides the type.
+  avatar: z.file({ error: 'Choose an image' }).max(MAX_AVATAR_BYTES, AVATAR_SIZE_MESSAGE),
+});
+
+export const ChangePasswordSchema = z
+  .object({
+    currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required'),
+    newPassword: PasswordSchema,
+    confirmPassword: z.string({ error: 'Passwords do not match' }),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords do not match' });
+
+export const NotificationPreferencesSchema = z.object({
+  emailOnAssignment: z.boolean().default(false),
+  emailOnMention: z.boolean().default(false),
+  emailOnNewConversation: z.boolean().default(false),
+  browserPush: z.boolean().default(false),
+});
+
+export const NOTIFICATION_PREFERENCE_LABELS = {
+  emailOnAssignment: 'Email me when a conversation is assigned to me',
+  emailOnMention: 'Email me when someone mentions me',
+  emailOnNewConversation: 'Email me about every new conversation',
+  browserPush: 'Browser push notifications',
+} as const;
+
+const RoleIdSchema = z.number({ error: 'Choose a role' }).int('Choose a role').positive('Choose a role');
+
+export const InviteUserSchema = z.object({
+  email: EmailSchema,
+  firstName: ShortTextSchema,
+  lastName: ShortTextSchema,
+  roleId: RoleIdSchema,
+});
+
+export const EditUserSchema = z.object({
+  firstName: ShortTextSchema,
+  lastName: ShortTextSchema,
+  roleId: RoleIdSchema,
+});
+
+export const UserIdSchema = z.object({ userId: z.number({ error: 'Unknown user' }).int().positive() });
+
+export const UserAccessSchema = z.object({
+  userId: z.number({ error: 'Unknown user' }).int().positive().optional(),
+  access: z.enum(['give', 'refuse'], { error: 'Choose whether to give or refuse access' }),
+});
+
+export const USER_EXISTS_MESSAGE = 'A user with this email already exists';
+export const USERS_PAGE_SIZE = 50;

@@ -1,0 +1,83 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { ErrorList, Field, SelectField } from '~/components/ui/forms';
+import { FormActions, SettingsPage } from '~/components/ui/settings-page';
+import { updateAccountSettings } from '~/models/accounts/accounts.server';
+import { AccountSettingsSchema, LANGUAGES } from '~/models/accounts/schemas';
+import { pageTitle } from '~/utils/format';
+import { can, requirePermission, requireUser } from '~/utils/session.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+/** Everyone signed in may read the organisation's settings; only manage_general_settings may change them. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireUser(request);
+  const { account } = ctx;
+  return {
+    locked: !can(ctx, 'manage_general_settings'),
+    domain: account.domain,
+    settings: {
+      name: account.name,
+      supportEmail: account.settings.supportEmail ?? '',
+      defaultTimezone: account.settings.defaultTimezone ?? 'UTC',
+      language: account.settings.language ?? 'en',
+    },
+    timeZones: ['UTC', ...Intl.supportedValuesOf('timeZone')],
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_general_settings');
+  const formData = await request.formData();
+  if (formData.get('intent') !== 'save') throw new Response('Unknown intent', { status: 400 });
+  const submission = parseWithZod(formData, { schema: AccountSettingsSchema });
+  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+  const { name, supportEmail, defaultTimezone, language } = submission.value;
+  await updateAccountSettings({
+    accountId: ctx.account.id,
+    userId: ctx.user.id,
+    name,
+    // An emptied support address is cleared, not kept from before.
+    settings: { supportEmail: supportEmail ?? undefined, defaultTimezone, language },
+  });
+  return redirectWithToast('/settings/account-settings', 'Settings Updated');
+}
+
+export const handle = { breadcrumb: 'Account Settings' };
+
+export default function AccountSettings() {
+  const { locked, domain, settings, timeZones } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: settings,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AccountSettingsSchema }),
+    shouldValidate: 'onBlur',
+  });
+  return (
+    <SettingsPage title="Account Settings" subHeader="Your organisation's name and general settings." locked={locked}>
+      <Form method="post" {...getFormProps(form)}>
+        <fieldset disabled={locked} className="stack">
+          <Field label="Organisation name" field={fields.name} disabled={locked} />
+          <p className="muted">
+            Account domain: <strong>{domain}</strong>
+          </p>
+          <Field label="Support email" field={fields.supportEmail} type="email" disabled={locked} />
+          <SelectField label="Default time zone" field={fields.defaultTimezone} options={timeZones.map((z) => ({ value: z, label: z }))} disabled={locked} />
+          <SelectField label="Language" field={fields.language} options={LANGUAGES} disabled={locked} />
+        </fieldset>
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <FormActions cancelTo="/settings/account-settings" intent="save" locked={locked} />
+      </Form>
+    </SettingsPage>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle('Account Settings', 'Settings') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

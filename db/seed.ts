@@ -1,0 +1,124 @@
+import { pathToFileURL } from 'node:url';
+import { ConfigError, getConfig } from '../app/utils/env.server';
+import { createAccountWithOwner, findAccountByDomain, saveExtraDetails } from '../app/models/accounts/accounts.server';
+import { confirmEmailCode, setPasswordWithToken } from '../app/models/auth/auth.server';
+import { issueToken } from '../app/models/auth/tokens.server';
+import { inviteUser } from '../app/models/users/invitations.server';
+import { AGENT_PERMISSIONS, type Permission } from '../app/models/roles/permissions';
+import { createRole, listRoles } from '../app/models/roles/roles.server';
+import { createTeam } from '../app/models/teams/teams.server';
+import { withDatabase } from '../server/boot';
+
+/**
+ * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
+ * functions as the screens (so it emits the same domain events). Run it again and it leaves the demo as it is.
+ */
+export const DEMO = {
+  domain: 'demo',
+  password: 'parley-demo',
+  owner: { email: 'demo@parley.local', firstName: 'Dana', lastName: 'Demo' },
+  admin: { email: 'admin@parley.local', firstName: 'Alex', lastName: 'Admin' },
+  agents: [
+    { email: 'sam@parley.local', firstName: 'Sam', lastName: 'Support' },
+    { email: 'riley@parley.local', firstName: 'Riley', lastName: 'Billing' },
+  ],
+} as const;
+
+const SUPERVISOR_PERMISSIONS: Permission[] = [
+  ...AGENT_PERMISSIONS,
+  'export_contacts',
+  'manage_articles',
+  'manage_business_hours',
+  'manage_sla',
+  'customer_reports',
+  'customer_satisfication_reports',
+  'performance_reports',
+  'view_audit_logs',
+];
+
+export async function seedDemo(): Promise<{ created: boolean }> {
+  if (await findAccountByDomain(DEMO.domain)) return { created: false };
+  const baseUrl = `http://${DEMO.domain}.${getConfig().appHost}`;
+
+  const { account, owner } = await createAccountWithOwner({ domain: DEMO.domain, password: DEMO.password, ...DEMO.owner });
+  // The code the sign-up email would carry, entered as the owner would enter it.
+  const code = await issueToken({ accountId: account.id, userId: owner.id, purpose: 'email_verification', kind: 'code' });
+  const confirmed = await confirmEmailCode({ accountId: account.id, email: owner.email, code });
+  if (confirmed !== 'ok') throw new Error(`could not confirm the demo owner's email (${confirmed})`);
+  await saveExtraDetails({ accountId: account.id, userId: owner.id, organisationName: 'Parley Demo', companySize: '11-50', industry: 'Software' });
+
+  const roles = await listRoles({ accountId: account.id });
+  const roleId = (kind: 'admin' | 'agent') => roles.find((r) => r.kind === kind)!.id;
+
+  /** Invited as an admin would invite them, then the invitation link followed to set the password. */
+  const addUser = async (person: { email: string; firstName: string; lastName: string }, kind: 'admin' | 'agent') => {
+    const user = await inviteUser({ accountId: account.id, invitedById: owner.id, roleId: roleId(kind), baseUrl, ...person });
+    const token = await issueToken({ accountId: account.id, userId: user.id, purpose: 'invitation', kind: 'link' });
+    const result = await setPasswordWithToken({ accountId: account.id, token, password: DEMO.password });
+    if (!result.ok) throw new Error(`could not activate ${person.email}`);
+    return result.user;
+  };
+  const admin = await addUser(DEMO.admin, 'admin');
+  const [sam, riley] = [await addUser(DEMO.agents[0], 'agent'), await addUser(DEMO.agents[1], 'agent')];
+
+  await createRole({
+    accountId: account.id,
+    actorId: owner.id,
+    name: 'Supervisor',
+    description: 'Leads a team: conversations, contacts, reports and service levels.',
+    permissions: SUPERVISOR_PERMISSIONS,
+  });
+  await createTeam({
+    accountId: account.id,
+    actorId: owner.id,
+    name: 'Support',
+    description: 'First line: every new conversation.',
+    memberIds: [admin.id, sam.id, riley.id],
+  });
+  await createTeam({
+    accountId: account.id,
+    actorId: owner.id,
+    name: 'Billing',
+    description: 'Invoices, plans and refunds.',
+    memberIds: [admin.id, riley.id],
+  });
+  return { created: true };
+}
+
+function signInHelp() {
+  const people = [DEMO.owner, DEMO.admin, ...DEMO.agents];
+  return [
+    `  Sign in at http://${DEMO.domain}.${getConfig().appHost}/signin with any of (password "${DEMO.password}"):`,
+    `    ${people[0].email.padEnd(22)} owner`,
+    `    ${people[1].email.padEnd(22)} admin`,
+    ...DEMO.agents.map((a) => `    ${a.email.padEnd(22)} agent`),
+  ].join('\n');
+}
+
+async function main() {
+  try {
+    getConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      return 1;
+    }
+    throw err;
+  }
+  const { created } = await withDatabase(() => seedDemo(), { log: (m) => console.error(m) });
+  console.log(created ? '\nThe demo account is ready.' : `\nThe demo account already exists (domain "${DEMO.domain}"); nothing changed.`);
+  console.log(`${signInHelp()}\n`);
+  return 0;
+}
+
+// Run as a script (npm run seed), not when a test imports DEMO.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(`Seeding failed: ${err instanceof Error ? err.message : err}`);
+      if (process.env.LOG_LEVEL === 'debug') console.error(err);
+      process.exit(1);
+    },
+  );
+}

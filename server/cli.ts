@@ -1,0 +1,192 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, getConfig } from '../app/utils/env.server';
+import { findAccountByDomain, findPlanByKey, listAccounts, listPlans, setAccountPlan } from '../app/models/accounts/accounts.server';
+import { withDatabase } from './boot';
+
+/**
+ * `npm run parley -- <command>`: operator commands run against the database the server uses
+ * (DATABASE_URL, or the embedded PostgreSQL under PARLEY_DATA_DIR, shared with a running Parley).
+ */
+const USAGE = `Usage: npm run parley -- <command>
+
+Commands:
+  plan list                                   the plans and how many accounts are on each
+  plan set <domain> <planKey> [options]       move an account to another plan
+      --status trialing|active|cancelled      also set the subscription status
+      --trial-ends YYYY-MM-DD                 also set the day the trial ends (end of that day, UTC)
+  account list                                every account with its plan and status
+  help                                        this text
+`;
+
+const STATUSES = ['trialing', 'active', 'cancelled'] as const;
+type Status = (typeof STATUSES)[number];
+
+/** Bad usage: said before the database is touched. */
+class UsageError extends Error {}
+
+type Command =
+  | { name: 'help' }
+  | { name: 'plan list' }
+  | { name: 'account list' }
+  | { name: 'plan set'; domain: string; planKey: string; status?: Status; trialEndsAt?: Date };
+
+function parseCommand(argv: string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { status: { type: 'string' }, 'trial-ends': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { positionals: args, values } = parsed;
+  if (values.help || args[0] === 'help') return { name: 'help' };
+  if (args.length === 0) throw new UsageError('No command given.');
+  const [group, verb, ...rest] = args;
+  const noOptions = (cmd: string) => {
+    if (values.status !== undefined || values['trial-ends'] !== undefined) throw new UsageError(`"${cmd}" takes no options.`);
+  };
+  if (group === 'plan' && verb === 'list') {
+    if (rest.length) throw new UsageError(`"plan list" takes no arguments.`);
+    noOptions('plan list');
+    return { name: 'plan list' };
+  }
+  if (group === 'account' && verb === 'list') {
+    if (rest.length) throw new UsageError(`"account list" takes no arguments.`);
+    noOptions('account list');
+    return { name: 'account list' };
+  }
+  if (group === 'plan' && verb === 'set') {
+    if (rest.length !== 2) throw new UsageError('"plan set" needs an account domain and a plan key, e.g. "plan set acme growth".');
+    const [domain, planKey] = rest;
+    const status = values.status;
+    if (status !== undefined && !STATUSES.includes(status as Status)) {
+      throw new UsageError(`--status must be one of ${STATUSES.join(', ')} (got "${status}").`);
+    }
+    const trialEnds = values['trial-ends'];
+    let trialEndsAt: Date | undefined;
+    if (trialEnds !== undefined) {
+      trialEndsAt = parseDay(trialEnds);
+      if (!trialEndsAt) throw new UsageError(`--trial-ends must be a date written YYYY-MM-DD (got "${trialEnds}").`);
+    }
+    return { name: 'plan set', domain: domain.toLowerCase(), planKey, status: status as Status | undefined, trialEndsAt };
+  }
+  throw new UsageError(`Unknown command "${args.join(' ')}".`);
+}
+
+/** The end of the given day in UTC, or undefined when it is not a real calendar date. */
+function parseDay(value: string) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d, 23, 59, 59, 999));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined;
+  return date;
+}
+
+/** A failure the operator can fix (unknown domain or plan): a message, exit code 1. */
+class CommandError extends Error {}
+
+async function run(cmd: Exclude<Command, { name: 'help' }>) {
+  switch (cmd.name) {
+    case 'plan list': {
+      const plans = await listPlans();
+      printTable(
+        ['KEY', 'NAME', 'ACCOUNTS', 'AREAS'],
+        plans.map((p) => [p.key, p.name, String(p.accounts), enabledAreas(p.features)]),
+      );
+      return;
+    }
+    case 'account list': {
+      const accounts = await listAccounts();
+      if (accounts.length === 0) {
+        console.log('No accounts yet.');
+        return;
+      }
+      printTable(
+        ['DOMAIN', 'NAME', 'PLAN', 'STATUS', 'TRIAL ENDS', 'USERS', 'CREATED'],
+        accounts.map((a) => [a.domain, a.name, a.plan, a.status, a.trialEndsAt ? day(a.trialEndsAt) : '-', String(a.users), day(a.createdAt)]),
+      );
+      return;
+    }
+    case 'plan set': {
+      const account = await findAccountByDomain(cmd.domain);
+      if (!account) throw new CommandError(`No account with domain "${cmd.domain}". See "npm run parley -- account list".`);
+      const plans = await listPlans();
+      if (!(await findPlanByKey(cmd.planKey))) {
+        throw new CommandError(`No plan "${cmd.planKey}". Plans: ${plans.map((p) => p.key).join(', ')}.`);
+      }
+      const { plan } = await setAccountPlan({ domain: cmd.domain, planKey: cmd.planKey, status: cmd.status, trialEndsAt: cmd.trialEndsAt });
+      const after = await findAccountByDomain(cmd.domain);
+      console.log(
+        `${after.domain} is now on the ${plan.name} plan (${plan.key}), subscription ${after.subscriptionStatus}` +
+          (after.trialEndsAt ? `, trial ending ${day(after.trialEndsAt)}` : '') +
+          '.',
+      );
+      return;
+    }
+  }
+}
+
+function enabledAreas(features: Record<string, Record<string, boolean | number>>) {
+  const areas = Object.entries(features)
+    .filter(([, flags]) => flags.enabled === true)
+    .map(([area]) => area)
+    .sort();
+  return areas.length ? areas.join(', ') : '-';
+}
+
+function day(d: Date) {
+  return d.toISOString().slice(0, 10);
+}
+
+function printTable(header: string[], rows: string[][]) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const row of [header, ...rows]) console.log(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '));
+}
+
+async function main() {
+  let cmd: Command;
+  try {
+    cmd = parseCommand(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`${err.message}\n\n${USAGE}`);
+    return 1;
+  }
+  if (cmd.name === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    getConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      return 1;
+    }
+    throw err;
+  }
+  try {
+    await withDatabase(() => run(cmd), { log: (m) => console.error(m) });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommandError) {
+      console.error(err.message);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    if (process.env.LOG_LEVEL === 'debug') console.error(err);
+    process.exit(1);
+  },
+);
