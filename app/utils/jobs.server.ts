@@ -8,7 +8,14 @@ import type { Tx } from '../../db/client';
 export const QUEUES = {
   domainEvents: 'engine.domain-events',
   deadLetters: 'engine.dead-letters',
+  /** Sends an outgoing message through its inbox's channel (email, SMS...). */
+  channelDeliver: 'channel.deliver',
+  /** Timers: reopens a snoozed conversation at its time. */
+  snoozeWake: 'inbox.snooze-wake',
 } as const;
+
+/** Queues whose jobs the engine works (everything but the dead letters). */
+export const WORK_QUEUES = [QUEUES.domainEvents, QUEUES.channelDeliver, QUEUES.snoozeWake] as const;
 
 export function getBoss() {
   return singleton('boss', () => {
@@ -34,13 +41,9 @@ export function startBoss(): Promise<PgBoss> {
 
 export async function ensureQueues(boss: PgBoss) {
   await boss.createQueue(QUEUES.deadLetters, { name: QUEUES.deadLetters, retentionDays: 30 } as PgBoss.Queue);
-  await boss.createQueue(QUEUES.domainEvents, {
-    name: QUEUES.domainEvents,
-    retryLimit: 6,
-    retryDelay: 2,
-    retryBackoff: true,
-    deadLetter: QUEUES.deadLetters,
-  } as PgBoss.Queue);
+  for (const name of WORK_QUEUES) {
+    await boss.createQueue(name, { name, retryLimit: 6, retryDelay: 2, retryBackoff: true, deadLetter: QUEUES.deadLetters } as PgBoss.Queue);
+  }
 }
 
 export async function stopBoss() {
@@ -52,7 +55,7 @@ export async function stopBoss() {
 }
 
 /** Enqueues a job inside the caller's transaction, so the job exists if and only if the change committed. */
-export async function enqueueInTx(tx: Tx, queue: string, data: object) {
+export async function enqueueInTx(tx: Tx, queue: string, data: object, options: { startAfter?: Date; singletonKey?: string } = {}) {
   const boss = await startBoss();
   const client = (tx as unknown as { session: { client: { unsafe: (q: string, v: unknown[]) => Promise<unknown[]> } } }).session.client;
   const db = {
@@ -60,7 +63,7 @@ export async function enqueueInTx(tx: Tx, queue: string, data: object) {
       rows: await client.unsafe(text, values.map((v) => pgUtils.prepareValue(v))),
     }),
   };
-  const id = await boss.send(queue, data, { db } as PgBoss.SendOptions);
+  const id = await boss.send(queue, data, { ...options, db } as PgBoss.SendOptions);
   if (!id) throw new Error(`queue ${queue} does not exist`);
   return id;
 }

@@ -1,3 +1,5 @@
 export * from './accounts';
 export * from './users';
 export * from './platform';
+export * from './contacts';
+export * from './inbox';

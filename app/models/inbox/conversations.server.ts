@@ -1,0 +1,590 @@
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { getDb, schema, type Tx } from '../../../db/client';
+import type { ConversationStatus, EmailHeaders, SourceType } from '../../../db/schema/inbox';
+import { emitEvent } from '../events/events.server';
+import { findOrCreateContact } from '../contacts/contacts.server';
+import { publishToAccount } from '../../utils/live.server';
+import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+import { priorityName, priorityRank, type ConversationFilters } from './filters';
+import { addMessage, previewOf, type MessageKind } from './messages.server';
+
+export type Conversation = typeof schema.conversations.$inferSelect;
+export const PAGE_SIZE = 50;
+
+/** A reference (user, team, inbox, tag, conversation) that is not the account's: the form answers 400 with it. */
+export class InvalidReferenceError extends Error {}
+
+type Actor = { type: 'user'; id: number } | { type: 'system' } | { type: 'engine' } | { type: 'contact'; id: number };
+const actorOf = (actorId: number | null | undefined): Actor => (actorId ? { type: 'user', id: actorId } : { type: 'system' });
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading
+
+function filterConditions(opts: { accountId: number; userId: number; filters: ConversationFilters; omit?: 'status' | 'inbox' }) {
+  const c = schema.conversations;
+  const f = opts.filters;
+  const where: (SQL | undefined)[] = [eq(c.accountId, opts.accountId), isNull(c.deletedAt)];
+  if (opts.omit !== 'status' && f.status && f.status !== 'all') where.push(eq(c.status, f.status));
+  if (opts.omit !== 'status' && !f.status) where.push(eq(c.status, 'open'));
+  if (f.assignee === 'mine') where.push(eq(c.assigneeId, opts.userId));
+  else if (f.assignee === 'unassigned') where.push(isNull(c.assigneeId));
+  else if (f.assignee) where.push(eq(c.assigneeId, Number(f.assignee)));
+  if (opts.omit !== 'inbox' && f.inbox) where.push(eq(c.inboxId, f.inbox));
+  if (f.team) where.push(eq(c.teamId, f.team));
+  if (f.priority) where.push(eq(c.priority, priorityRank(f.priority)));
+  if (f.source) where.push(eq(c.sourceType, f.source));
+  if (f.tag) {
+    where.push(
+      sql`exists (select 1 from ${schema.conversationTags} ct where ct.conversation_id = ${c.id} and ct.tag_id = ${f.tag} and ct.account_id = ${opts.accountId})`,
+    );
+  }
+  if (f.q) {
+    const q = f.q;
+    const byId = /^#?\d{1,9}$/.test(q) ? sql` or ${c.id} = ${Number(q.replace('#', ''))}` : sql``;
+    where.push(
+      sql`(${c.search} @@ plainto_tsquery('simple', ${q})
+        or ${c.id} in (select m.conversation_id from ${schema.messages} m where m.account_id = ${opts.accountId} and m.search @@ plainto_tsquery('simple', ${q}) and m.deleted_at is null)
+        or ${c.contactId} in (select ct.id from ${schema.contacts} ct where ct.account_id = ${opts.accountId} and (lower(ct.email) = lower(${q}) or ct.first_name || ' ' || ct.last_name ilike ${`%${q.replace(/[\\%_]/g, (x) => `\\${x}`)}%`}))${byId})`,
+    );
+  }
+  return and(...where);
+}
+
+/** The inbox list: one page of conversations matching the filters, with what a row shows. */
+export async function listConversations(opts: { accountId: number; userId: number; filters: ConversationFilters; pageSize?: number }) {
+  const c = schema.conversations;
+  const pageSize = opts.pageSize ?? PAGE_SIZE;
+  const page = opts.filters.page ?? 1;
+  const where = filterConditions(opts);
+  const dir = opts.filters.dir === 'asc' ? asc : desc;
+  const order =
+    opts.filters.sort === 'created' ? [dir(c.createdAt), dir(c.id)] : opts.filters.sort === 'priority' ? [dir(c.priority), desc(c.lastMessageAt)] : [dir(c.lastMessageAt), dir(c.id)];
+  const assignee = alias(schema.users, 'assignee');
+  const db = getDb();
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: c.id,
+        subject: c.subject,
+        status: c.status,
+        priority: c.priority,
+        sourceType: c.sourceType,
+        lastMessageAt: c.lastMessageAt,
+        lastMessagePreview: c.lastMessagePreview,
+        messageCount: c.messageCount,
+        inboxId: c.inboxId,
+        inboxName: schema.inboxes.name,
+        contactId: c.contactId,
+        contactFirstName: schema.contacts.firstName,
+        contactLastName: schema.contacts.lastName,
+        contactEmail: schema.contacts.email,
+        assigneeId: c.assigneeId,
+        assigneeFirstName: assignee.firstName,
+        assigneeLastName: assignee.lastName,
+        snoozedUntil: c.snoozedUntil,
+      })
+      .from(c)
+      .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
+      .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
+      .leftJoin(assignee, eq(assignee.id, c.assigneeId))
+      .where(where)
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(c).where(where),
+  ]);
+  const tagRows =
+    rows.length === 0
+      ? []
+      : await db
+          .select({ conversationId: schema.conversationTags.conversationId, id: schema.tags.id, name: schema.tags.name, color: schema.tags.color })
+          .from(schema.conversationTags)
+          .innerJoin(schema.tags, eq(schema.tags.id, schema.conversationTags.tagId))
+          .where(and(eq(schema.conversationTags.accountId, opts.accountId), inArray(schema.conversationTags.conversationId, rows.map((r) => r.id))));
+  return {
+    rows: rows.map((r) => ({ ...r, priority: priorityName(r.priority), tags: tagRows.filter((t) => t.conversationId === r.id) })),
+    total,
+    page,
+    pageSize,
+  };
+}
+
+/** Counts per status (under every other filter) and per inbox (under every other filter), for the side panel. */
+export async function countConversations(opts: { accountId: number; userId: number; filters: ConversationFilters }) {
+  const c = schema.conversations;
+  const db = getDb();
+  const [byStatus, byInbox] = await Promise.all([
+    db.select({ status: c.status, n: count() }).from(c).where(filterConditions({ ...opts, omit: 'status' })).groupBy(c.status),
+    db.select({ inboxId: c.inboxId, n: count() }).from(c).where(filterConditions({ ...opts, omit: 'inbox' })).groupBy(c.inboxId),
+  ]);
+  return {
+    byStatus: Object.fromEntries(byStatus.map((r) => [r.status, r.n])) as Partial<Record<ConversationStatus, number>>,
+    byInbox: Object.fromEntries(byInbox.map((r) => [r.inboxId, r.n])) as Record<number, number>,
+  };
+}
+
+export async function getConversation(opts: { accountId: number; id: number }) {
+  const c = schema.conversations;
+  const assignee = alias(schema.users, 'assignee');
+  const [row] = await getDb()
+    .select({ conversation: c, inbox: schema.inboxes, contact: schema.contacts, assignee: { id: assignee.id, firstName: assignee.firstName, lastName: assignee.lastName }, team: { id: schema.teams.id, name: schema.teams.name } })
+    .from(c)
+    .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
+    .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
+    .leftJoin(assignee, eq(assignee.id, c.assigneeId))
+    .leftJoin(schema.teams, eq(schema.teams.id, c.teamId))
+    .where(and(eq(c.accountId, opts.accountId), eq(c.id, opts.id), isNull(c.deletedAt)));
+  if (!row) return undefined;
+  const tags = await getDb()
+    .select({ id: schema.tags.id, name: schema.tags.name, color: schema.tags.color })
+    .from(schema.conversationTags)
+    .innerJoin(schema.tags, eq(schema.tags.id, schema.conversationTags.tagId))
+    .where(and(eq(schema.conversationTags.accountId, opts.accountId), eq(schema.conversationTags.conversationId, opts.id)));
+  return { ...row, priority: priorityName(row.conversation.priority), tags };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Opening conversations
+
+/**
+ * Opens a conversation with its first message: the sender is matched to (or becomes) a contact, and
+ * `conversation_created` then `message_created` are written in the same transaction.
+ */
+export async function openConversation(opts: {
+  accountId: number;
+  inboxId: number;
+  sourceType: SourceType;
+  subject: string;
+  contact: { email?: string | null; phone?: string | null; name?: string | null };
+  message: { kind: MessageKind; text: string; html?: string | null; email?: EmailHeaders | null; fromTrustedDomain?: boolean; createdAt?: Date };
+  actorUserId?: number | null;
+  assigneeId?: number | null;
+  tx?: Tx;
+}) {
+  const run = async (tx: Tx) => {
+    const [inbox] = await tx
+      .select({ id: schema.inboxes.id })
+      .from(schema.inboxes)
+      .where(and(eq(schema.inboxes.accountId, opts.accountId), eq(schema.inboxes.id, opts.inboxId)));
+    if (!inbox) throw new InvalidReferenceError('Inbox must be specified');
+    const { contact } = await findOrCreateContact(tx, { accountId: opts.accountId, ...opts.contact, source: opts.sourceType });
+    const [conversation] = await tx
+      .insert(schema.conversations)
+      .values({
+        accountId: opts.accountId,
+        inboxId: inbox.id,
+        contactId: contact.id,
+        subject: opts.subject.slice(0, 500),
+        sourceType: opts.sourceType,
+        assigneeId: opts.assigneeId ?? null,
+        lastMessagePreview: previewOf(opts.message.text),
+        ...(opts.message.createdAt ? { lastMessageAt: opts.message.createdAt, createdAt: opts.message.createdAt } : {}),
+      })
+      .returning();
+    const created = await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'conversation_created',
+      subjectType: 'conversation',
+      subjectId: conversation.id,
+      payload: { inboxId: inbox.id, contactId: contact.id, sourceType: opts.sourceType, subject: conversation.subject },
+      actor: opts.actorUserId ? { type: 'user', id: opts.actorUserId } : { type: 'contact', id: contact.id },
+    });
+    const message = await addMessage(tx, {
+      accountId: opts.accountId,
+      conversationId: conversation.id,
+      kind: opts.message.kind,
+      text: opts.message.text,
+      html: opts.message.html,
+      email: opts.message.email,
+      fromTrustedDomain: opts.message.fromTrustedDomain,
+      senderContactId: opts.message.kind === 'incoming' ? contact.id : null,
+      senderUserId: opts.message.kind === 'incoming' ? null : (opts.actorUserId ?? null),
+      createdAt: opts.message.createdAt,
+      causedByEventId: created.id,
+    });
+    await publishToAccount(opts.accountId, { type: 'conversation.created', conversationId: conversation.id, inboxId: inbox.id }, { tx });
+    return { conversation, contact, message };
+  };
+  return opts.tx ? run(opts.tx) : getDb().transaction(run);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Changing conversations
+
+type Change = Partial<Pick<Conversation, 'status' | 'priority' | 'assigneeId' | 'teamId' | 'inboxId' | 'snoozedUntil' | 'resolvedAt'>>;
+
+/**
+ * The one path every operation takes: locks the account's conversations, applies the change, records
+ * `conversation_updated` (with each changed field's before and after), a system line in the thread, and
+ * `conversation_assigned` when the assignee changed. Ids of other accounts are simply not found.
+ */
+async function changeConversations(
+  tx: Tx,
+  opts: { accountId: number; actorId: number | null; ids: number[]; change: Change; systemText: (c: Conversation) => string | null },
+) {
+  const ids = [...new Set(opts.ids)];
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .select()
+    .from(schema.conversations)
+    .where(and(eq(schema.conversations.accountId, opts.accountId), inArray(schema.conversations.id, ids), isNull(schema.conversations.deletedAt)))
+    .for('update');
+  const changed: Conversation[] = [];
+  for (const before of rows) {
+    const diff: Record<string, { from: unknown; to: unknown }> = {};
+    for (const [key, value] of Object.entries(opts.change) as [keyof Change, unknown][]) {
+      const prev = before[key];
+      const same = prev instanceof Date && value instanceof Date ? prev.getTime() === value.getTime() : prev === value;
+      if (!same) diff[key] = { from: prev, to: value };
+    }
+    if (Object.keys(diff).length === 0) continue;
+    const [after] = await tx
+      .update(schema.conversations)
+      .set({ ...opts.change, updatedAt: new Date() })
+      .where(and(eq(schema.conversations.id, before.id), eq(schema.conversations.accountId, opts.accountId)))
+      .returning();
+    const event = await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'conversation_updated',
+      subjectType: 'conversation',
+      subjectId: after.id,
+      payload: { changed: diff },
+      actor: actorOf(opts.actorId),
+    });
+    if ('assigneeId' in diff || 'teamId' in diff) {
+      await emitEvent(tx, {
+        accountId: opts.accountId,
+        type: 'conversation_assigned',
+        subjectType: 'conversation',
+        subjectId: after.id,
+        payload: { assigneeId: after.assigneeId, teamId: after.teamId, previousAssigneeId: before.assigneeId, previousTeamId: before.teamId },
+        actor: actorOf(opts.actorId),
+        causedByEventId: event.id,
+      });
+    }
+    const text = opts.systemText(after);
+    if (text) await addMessage(tx, { accountId: opts.accountId, conversationId: after.id, kind: 'system', text, senderUserId: opts.actorId });
+    await publishToAccount(opts.accountId, { type: 'conversation.updated', conversationId: after.id, changed: Object.keys(diff) }, { tx });
+    changed.push(after);
+  }
+  return changed;
+}
+
+async function actorName(tx: Tx, accountId: number, actorId: number | null) {
+  if (!actorId) return 'Parley';
+  const [u] = await tx
+    .select({ firstName: schema.users.firstName, lastName: schema.users.lastName })
+    .from(schema.users)
+    .where(and(eq(schema.users.accountId, accountId), eq(schema.users.id, actorId)));
+  return u ? `${u.firstName} ${u.lastName}`.trim() : 'Parley';
+}
+
+/** Assigns to a user and/or a team of the account (null unassigns). */
+export async function assignConversations(opts: { accountId: number; actorId: number | null; ids: number[]; assigneeId?: number | null; teamId?: number | null }) {
+  return getDb().transaction(async (tx) => {
+    const change: Change = {};
+    let label = '';
+    if (opts.assigneeId !== undefined) {
+      if (opts.assigneeId !== null) {
+        const [u] = await tx
+          .select({ firstName: schema.users.firstName, lastName: schema.users.lastName })
+          .from(schema.users)
+          .where(and(eq(schema.users.accountId, opts.accountId), eq(schema.users.id, opts.assigneeId), eq(schema.users.status, 'active')));
+        if (!u) throw new InvalidReferenceError('Choose a user of this account');
+        label = `${u.firstName} ${u.lastName}`.trim();
+      }
+      change.assigneeId = opts.assigneeId;
+    }
+    if (opts.teamId !== undefined) {
+      if (opts.teamId !== null) {
+        const [t] = await tx
+          .select({ name: schema.teams.name })
+          .from(schema.teams)
+          .where(and(eq(schema.teams.accountId, opts.accountId), eq(schema.teams.id, opts.teamId)));
+        if (!t) throw new InvalidReferenceError('Choose a team of this account');
+        label = label ? `${label} (${t.name})` : `team ${t.name}`;
+      }
+      change.teamId = opts.teamId;
+    }
+    const by = await actorName(tx, opts.accountId, opts.actorId);
+    return changeConversations(tx, { ...opts, change, systemText: () => (label ? `Assigned to ${label} by ${by}` : `Unassigned by ${by}`) });
+  });
+}
+
+export async function setConversationStatus(opts: { accountId: number; actorId: number | null; ids: number[]; status: Exclude<ConversationStatus, 'snoozed'> }) {
+  return getDb().transaction(async (tx) => {
+    const by = await actorName(tx, opts.accountId, opts.actorId);
+    return changeConversations(tx, {
+      ...opts,
+      change: { status: opts.status, snoozedUntil: null, resolvedAt: opts.status === 'resolved' ? new Date() : null },
+      systemText: () => `Status changed to ${opts.status} by ${by}`,
+    });
+  });
+}
+
+export async function setConversationPriority(opts: { accountId: number; actorId: number | null; ids: number[]; priority: Parameters<typeof priorityRank>[0] }) {
+  return getDb().transaction(async (tx) => {
+    const by = await actorName(tx, opts.accountId, opts.actorId);
+    return changeConversations(tx, { ...opts, change: { priority: priorityRank(opts.priority) }, systemText: () => `Priority set to ${opts.priority} by ${by}` });
+  });
+}
+
+/** Snoozes until a time; a timer job (not a table scan) reopens it then. */
+export async function snoozeConversation(opts: { accountId: number; actorId: number | null; id: number; until: Date }) {
+  return getDb().transaction(async (tx) => {
+    const by = await actorName(tx, opts.accountId, opts.actorId);
+    const changed = await changeConversations(tx, {
+      ...opts,
+      ids: [opts.id],
+      change: { status: 'snoozed', snoozedUntil: opts.until },
+      systemText: () => `Snoozed until ${opts.until.toISOString()} by ${by}`,
+    });
+    if (changed.length > 0) {
+      await enqueueInTx(tx, QUEUES.snoozeWake, { accountId: opts.accountId, conversationId: opts.id }, { startAfter: opts.until });
+    }
+    return changed;
+  });
+}
+
+/** The snooze timer: reopens the conversation if it is still snoozed and its time has come. */
+export async function wakeSnoozedConversation(opts: { accountId: number; conversationId: number }) {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(schema.conversations)
+      .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId)));
+    // A later snooze, a manual reopen or a reply since then leaves nothing to do.
+    if (!row || row.status !== 'snoozed' || !row.snoozedUntil || row.snoozedUntil.getTime() > Date.now() + 1000) return { woke: false };
+    await changeConversations(tx, {
+      accountId: opts.accountId,
+      actorId: null,
+      ids: [row.id],
+      change: { status: 'open', snoozedUntil: null },
+      systemText: () => 'Snooze ended: conversation reopened',
+    });
+    return { woke: true };
+  });
+}
+
+export async function moveConversations(opts: { accountId: number; actorId: number | null; ids: number[]; inboxId: number }) {
+  return getDb().transaction(async (tx) => {
+    const [inbox] = await tx
+      .select({ name: schema.inboxes.name })
+      .from(schema.inboxes)
+      .where(and(eq(schema.inboxes.accountId, opts.accountId), eq(schema.inboxes.id, opts.inboxId)));
+    if (!inbox) throw new InvalidReferenceError('Inbox must be specified');
+    const by = await actorName(tx, opts.accountId, opts.actorId);
+    return changeConversations(tx, { ...opts, change: { inboxId: opts.inboxId }, systemText: () => `Moved to ${inbox.name} by ${by}` });
+  });
+}
+
+/** Soft-deletes conversations (ids comma-joined in the URL); they leave every list and count. */
+export async function deleteConversations(opts: { accountId: number; actorId: number | null; ids: number[] }) {
+  return getDb().transaction(async (tx) => {
+    const rows = await tx
+      .update(schema.conversations)
+      .set({ deletedAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(schema.conversations.accountId, opts.accountId), inArray(schema.conversations.id, [...new Set(opts.ids)]), isNull(schema.conversations.deletedAt)))
+      .returning({ id: schema.conversations.id });
+    for (const r of rows) {
+      await emitEvent(tx, { accountId: opts.accountId, type: 'conversation_deleted', subjectType: 'conversation', subjectId: r.id, actor: actorOf(opts.actorId) });
+      await publishToAccount(opts.accountId, { type: 'conversation.deleted', conversationId: r.id }, { tx });
+    }
+    return rows;
+  });
+}
+
+/** Merges conversations into the target: their messages move over, they disappear, the thread says so. */
+export async function mergeConversations(opts: { accountId: number; actorId: number | null; targetId: number; sourceIds: number[] }) {
+  const sourceIds = [...new Set(opts.sourceIds)].filter((id) => id !== opts.targetId);
+  if (sourceIds.length === 0) throw new InvalidReferenceError('Choose at least two conversations to merge');
+  return getDb().transaction(async (tx) => {
+    const all = await tx
+      .select()
+      .from(schema.conversations)
+      .where(and(eq(schema.conversations.accountId, opts.accountId), inArray(schema.conversations.id, [opts.targetId, ...sourceIds]), isNull(schema.conversations.deletedAt)))
+      .for('update');
+    const target = all.find((c) => c.id === opts.targetId);
+    const sources = all.filter((c) => c.id !== opts.targetId);
+    if (!target || sources.length !== sourceIds.length) throw new InvalidReferenceError('Conversation not found');
+    await tx
+      .update(schema.messages)
+      .set({ conversationId: target.id })
+      .where(and(eq(schema.messages.accountId, opts.accountId), inArray(schema.messages.conversationId, sourceIds)));
+    await tx
+      .update(schema.conversations)
+      .set({ deletedAt: new Date(), mergedIntoId: target.id, updatedAt: new Date() })
+      .where(and(eq(schema.conversations.accountId, opts.accountId), inArray(schema.conversations.id, sourceIds)));
+    const [stats] = await tx
+      .select({
+        n: count(),
+        last: sql<Date>`max(${schema.messages.createdAt}) filter (where ${schema.messages.kind} in ('incoming', 'outgoing'))`,
+      })
+      .from(schema.messages)
+      .where(and(eq(schema.messages.accountId, opts.accountId), eq(schema.messages.conversationId, target.id), isNull(schema.messages.deletedAt)));
+    await tx
+      .update(schema.conversations)
+      .set({ messageCount: stats.n, lastMessageAt: stats.last ? new Date(stats.last) : target.lastMessageAt, updatedAt: new Date() })
+      .where(eq(schema.conversations.id, target.id));
+    const by = await actorName(tx, opts.accountId, opts.actorId);
+    await addMessage(tx, {
+      accountId: opts.accountId,
+      conversationId: target.id,
+      kind: 'system',
+      text: `Merged ${sources.map((s) => `#${s.id}`).join(', ')} into this conversation by ${by}`,
+      senderUserId: opts.actorId,
+    });
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'conversation_updated',
+      subjectType: 'conversation',
+      subjectId: target.id,
+      payload: { changed: { merged: { from: null, to: sourceIds } } },
+      actor: actorOf(opts.actorId),
+    });
+    for (const s of sources) {
+      await emitEvent(tx, { accountId: opts.accountId, type: 'conversation_deleted', subjectType: 'conversation', subjectId: s.id, payload: { mergedInto: target.id }, actor: actorOf(opts.actorId) });
+      await publishToAccount(opts.accountId, { type: 'conversation.deleted', conversationId: s.id, mergedInto: target.id }, { tx });
+    }
+    await publishToAccount(opts.accountId, { type: 'conversation.updated', conversationId: target.id, changed: ['merged'] }, { tx });
+    return target;
+  });
+}
+
+/** Splits one message out into a new conversation of the same contact and inbox. */
+export async function splitMessage(opts: { accountId: number; actorId: number | null; messageId: number }) {
+  return getDb().transaction(async (tx) => {
+    const [message] = await tx
+      .select()
+      .from(schema.messages)
+      .where(and(eq(schema.messages.accountId, opts.accountId), eq(schema.messages.id, opts.messageId), isNull(schema.messages.deletedAt)));
+    if (!message || message.kind === 'system') throw new InvalidReferenceError('Message not found');
+    const [from] = await tx
+      .select()
+      .from(schema.conversations)
+      .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, message.conversationId), isNull(schema.conversations.deletedAt)))
+      .for('update');
+    if (!from) throw new InvalidReferenceError('Message not found');
+    if (from.messageCount <= 1) throw new InvalidReferenceError('A conversation with one message cannot be split');
+    const [created] = await tx
+      .insert(schema.conversations)
+      .values({
+        accountId: opts.accountId,
+        inboxId: from.inboxId,
+        contactId: from.contactId,
+        subject: from.subject,
+        sourceType: from.sourceType,
+        priority: from.priority,
+        lastMessageAt: message.createdAt,
+        lastMessagePreview: previewOf(message.text),
+        messageCount: 1,
+      })
+      .returning();
+    await tx.update(schema.messages).set({ conversationId: created.id }).where(eq(schema.messages.id, message.id));
+    await tx
+      .update(schema.conversations)
+      .set({ messageCount: sql`greatest(${schema.conversations.messageCount} - 1, 0)`, updatedAt: new Date() })
+      .where(eq(schema.conversations.id, from.id));
+    const event = await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'conversation_created',
+      subjectType: 'conversation',
+      subjectId: created.id,
+      payload: { inboxId: created.inboxId, contactId: created.contactId, sourceType: created.sourceType, splitFrom: from.id, messageId: message.id },
+      actor: actorOf(opts.actorId),
+    });
+    const by = await actorName(tx, opts.accountId, opts.actorId);
+    await addMessage(tx, { accountId: opts.accountId, conversationId: from.id, kind: 'system', text: `A message was split into #${created.id} by ${by}`, senderUserId: opts.actorId, causedByEventId: event.id });
+    await addMessage(tx, { accountId: opts.accountId, conversationId: created.id, kind: 'system', text: `Split from #${from.id} by ${by}`, senderUserId: opts.actorId, causedByEventId: event.id });
+    await publishToAccount(opts.accountId, { type: 'conversation.created', conversationId: created.id, inboxId: created.inboxId }, { tx });
+    return created;
+  });
+}
+
+/** Adds tags (of the account) to conversations. */
+export async function tagConversations(opts: { accountId: number; actorId: number | null; ids: number[]; tagIds: number[] }) {
+  return getDb().transaction(async (tx) => {
+    const tags = await tx
+      .select({ id: schema.tags.id, name: schema.tags.name })
+      .from(schema.tags)
+      .where(and(eq(schema.tags.accountId, opts.accountId), inArray(schema.tags.id, [...new Set(opts.tagIds)])));
+    if (tags.length !== new Set(opts.tagIds).size || tags.length === 0) throw new InvalidReferenceError('Choose tags of this account');
+    const convs = await tx
+      .select({ id: schema.conversations.id })
+      .from(schema.conversations)
+      .where(and(eq(schema.conversations.accountId, opts.accountId), inArray(schema.conversations.id, [...new Set(opts.ids)]), isNull(schema.conversations.deletedAt)));
+    for (const c of convs) {
+      const added = await tx
+        .insert(schema.conversationTags)
+        .values(tags.map((t) => ({ conversationId: c.id, tagId: t.id, accountId: opts.accountId })))
+        .onConflictDoNothing()
+        .returning({ tagId: schema.conversationTags.tagId });
+      if (added.length === 0) continue;
+      await emitEvent(tx, {
+        accountId: opts.accountId,
+        type: 'conversation_updated',
+        subjectType: 'conversation',
+        subjectId: c.id,
+        payload: { changed: { tags: { added: added.map((a) => a.tagId) } } },
+        actor: actorOf(opts.actorId),
+      });
+      await publishToAccount(opts.accountId, { type: 'conversation.updated', conversationId: c.id, changed: ['tags'] }, { tx });
+    }
+    return convs;
+  });
+}
+
+export async function untagConversation(opts: { accountId: number; actorId: number | null; id: number; tagId: number }) {
+  return getDb().transaction(async (tx) => {
+    const removed = await tx
+      .delete(schema.conversationTags)
+      .where(
+        and(
+          eq(schema.conversationTags.accountId, opts.accountId),
+          eq(schema.conversationTags.conversationId, opts.id),
+          eq(schema.conversationTags.tagId, opts.tagId),
+        ),
+      )
+      .returning();
+    if (removed.length === 0) return false;
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'conversation_updated',
+      subjectType: 'conversation',
+      subjectId: opts.id,
+      payload: { changed: { tags: { removed: [opts.tagId] } } },
+      actor: actorOf(opts.actorId),
+    });
+    await publishToAccount(opts.accountId, { type: 'conversation.updated', conversationId: opts.id, changed: ['tags'] }, { tx });
+    return true;
+  });
+}
+
+/** An agent's reply or private note. Replies go out through the inbox's channel (the engine's channel.deliver job). */
+export async function postMessage(opts: {
+  accountId: number;
+  actorId: number;
+  conversationId: number;
+  kind: 'outgoing' | 'note';
+  text: string;
+  html?: string | null;
+  email?: Pick<EmailHeaders, 'cc' | 'bcc'>;
+}) {
+  return getDb().transaction(async (tx) => {
+    const [conversation] = await tx
+      .select({ id: schema.conversations.id })
+      .from(schema.conversations)
+      .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId), isNull(schema.conversations.deletedAt)));
+    if (!conversation) throw new InvalidReferenceError('Conversation not found');
+    return addMessage(tx, {
+      accountId: opts.accountId,
+      conversationId: conversation.id,
+      kind: opts.kind,
+      text: opts.text,
+      html: opts.html ?? null,
+      email: opts.email ?? null,
+      senderUserId: opts.actorId,
+    });
+  });
+}

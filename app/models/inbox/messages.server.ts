@@ -1,0 +1,182 @@
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { getDb, schema, type Tx } from '../../../db/client';
+import type { EmailHeaders } from '../../../db/schema/inbox';
+import { emitEvent } from '../events/events.server';
+import { publishToAccount } from '../../utils/live.server';
+import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+
+export type Message = typeof schema.messages.$inferSelect;
+export type MessageKind = Message['kind'];
+
+export const THREAD_WINDOW = 50;
+
+export function previewOf(text: string) {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 160);
+}
+
+/**
+ * Appends a message to a conversation in the caller's transaction: updates the conversation's last-message
+ * fields (an incoming message reopens a resolved or snoozed conversation), records `message_created`, queues
+ * an outgoing message for its channel, and tells connected agents at commit.
+ */
+export async function addMessage(
+  tx: Tx,
+  opts: {
+    accountId: number;
+    conversationId: number;
+    kind: MessageKind;
+    text: string;
+    html?: string | null;
+    senderUserId?: number | null;
+    senderContactId?: number | null;
+    email?: EmailHeaders | null;
+    emailMessageId?: string | null;
+    fromTrustedDomain?: boolean;
+    createdAt?: Date;
+    causedByEventId?: number;
+  },
+) {
+  const [message] = await tx
+    .insert(schema.messages)
+    .values({
+      accountId: opts.accountId,
+      conversationId: opts.conversationId,
+      kind: opts.kind,
+      text: opts.text,
+      html: opts.html ?? null,
+      senderUserId: opts.senderUserId ?? null,
+      senderContactId: opts.senderContactId ?? null,
+      email: opts.email ?? null,
+      emailMessageId: opts.emailMessageId ?? opts.email?.messageId ?? null,
+      deliveryStatus: opts.kind === 'outgoing' ? 'queued' : null,
+      fromTrustedDomain: opts.fromTrustedDomain ?? false,
+      ...(opts.createdAt ? { createdAt: opts.createdAt } : {}),
+    })
+    .returning();
+  const visible = opts.kind === 'incoming' || opts.kind === 'outgoing';
+  await tx
+    .update(schema.conversations)
+    .set({
+      messageCount: sql`${schema.conversations.messageCount} + 1`,
+      ...(visible ? { lastMessageAt: message.createdAt, lastMessagePreview: previewOf(opts.text) } : {}),
+      ...(opts.kind === 'incoming'
+        ? { status: sql`case when ${schema.conversations.status} in ('resolved', 'snoozed') then 'open' else ${schema.conversations.status} end`, snoozedUntil: null }
+        : {}),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(schema.conversations.id, opts.conversationId), eq(schema.conversations.accountId, opts.accountId)));
+  if (opts.kind !== 'system') {
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'message_created',
+      subjectType: 'conversation',
+      subjectId: opts.conversationId,
+      payload: { messageId: message.id, kind: opts.kind },
+      actor: opts.senderUserId ? { type: 'user', id: opts.senderUserId } : opts.senderContactId ? { type: 'contact', id: opts.senderContactId } : { type: 'system' },
+      causedByEventId: opts.causedByEventId,
+    });
+  }
+  if (opts.kind === 'outgoing') await enqueueInTx(tx, QUEUES.channelDeliver, { messageId: message.id });
+  await publishToAccount(opts.accountId, { type: 'message.created', conversationId: opts.conversationId, messageId: message.id, kind: opts.kind }, { tx });
+  return message;
+}
+
+/** A window of the thread, oldest first: the newest THREAD_WINDOW messages, or those before a given id. */
+export async function listThread(opts: { accountId: number; conversationId: number; before?: number; limit?: number }) {
+  const limit = opts.limit ?? THREAD_WINDOW;
+  const rows = await getDb()
+    .select({
+      message: schema.messages,
+      userFirstName: schema.users.firstName,
+      userLastName: schema.users.lastName,
+      contactFirstName: schema.contacts.firstName,
+      contactLastName: schema.contacts.lastName,
+      contactEmail: schema.contacts.email,
+    })
+    .from(schema.messages)
+    .leftJoin(schema.users, eq(schema.users.id, schema.messages.senderUserId))
+    .leftJoin(schema.contacts, eq(schema.contacts.id, schema.messages.senderContactId))
+    .where(
+      and(
+        eq(schema.messages.accountId, opts.accountId),
+        eq(schema.messages.conversationId, opts.conversationId),
+        isNull(schema.messages.deletedAt),
+        opts.before ? lt(schema.messages.id, opts.before) : undefined,
+      ),
+    )
+    .orderBy(desc(schema.messages.id))
+    .limit(limit + 1);
+  const hasOlder = rows.length > limit;
+  return { messages: rows.slice(0, limit).reverse(), hasOlder };
+}
+
+export async function getMessage(opts: { accountId: number; id: number }) {
+  const [row] = await getDb()
+    .select()
+    .from(schema.messages)
+    .where(and(eq(schema.messages.accountId, opts.accountId), eq(schema.messages.id, opts.id), isNull(schema.messages.deletedAt)));
+  return row;
+}
+
+/** Agents may edit their own replies and notes; the edit is recorded. */
+export async function editMessage(opts: { accountId: number; actorId: number; id: number; text: string }) {
+  return getDb().transaction(async (tx) => {
+    const [message] = await tx
+      .update(schema.messages)
+      .set({ text: opts.text, html: null, editedAt: new Date() })
+      .where(
+        and(
+          eq(schema.messages.accountId, opts.accountId),
+          eq(schema.messages.id, opts.id),
+          eq(schema.messages.senderUserId, opts.actorId),
+          isNull(schema.messages.deletedAt),
+          sql`${schema.messages.kind} in ('outgoing', 'note')`,
+        ),
+      )
+      .returning();
+    if (!message) return undefined;
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'message_updated',
+      subjectType: 'conversation',
+      subjectId: message.conversationId,
+      payload: { messageId: message.id },
+      actor: { type: 'user', id: opts.actorId },
+    });
+    await publishToAccount(opts.accountId, { type: 'message.updated', conversationId: message.conversationId, messageId: message.id }, { tx });
+    return message;
+  });
+}
+
+/** Deletes a message or a note (soft: the thread keeps its place, the text is gone from view). */
+export async function deleteMessage(opts: { accountId: number; actorId: number; id: number; kind?: 'note' | 'message' }) {
+  return getDb().transaction(async (tx) => {
+    const [message] = await tx
+      .update(schema.messages)
+      .set({ deletedAt: new Date() })
+      .where(
+        and(
+          eq(schema.messages.accountId, opts.accountId),
+          eq(schema.messages.id, opts.id),
+          isNull(schema.messages.deletedAt),
+          opts.kind === 'note' ? eq(schema.messages.kind, 'note') : sql`${schema.messages.kind} <> 'system'`,
+        ),
+      )
+      .returning();
+    if (!message) return undefined;
+    await tx
+      .update(schema.conversations)
+      .set({ messageCount: sql`greatest(${schema.conversations.messageCount} - 1, 0)` })
+      .where(and(eq(schema.conversations.id, message.conversationId), eq(schema.conversations.accountId, opts.accountId)));
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'message_deleted',
+      subjectType: 'conversation',
+      subjectId: message.conversationId,
+      payload: { messageId: message.id, kind: message.kind },
+      actor: { type: 'user', id: opts.actorId },
+    });
+    await publishToAccount(opts.accountId, { type: 'message.deleted', conversationId: message.conversationId, messageId: message.id }, { tx });
+    return message;
+  });
+}

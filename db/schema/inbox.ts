@@ -1,0 +1,277 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+import { contacts } from './contacts';
+import { teams, users } from './users';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const CHANNEL_TYPES = ['email', 'web', 'sms', 'contact_form', 'internal', 'facebook', 'twitter', 'google_business'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+/** Section 3: conversation source types. */
+export const SOURCE_TYPES = [
+  'email',
+  'web',
+  'sms',
+  'custom_sms',
+  'twilio',
+  'support_form',
+  'support_widget',
+  'internal_ticket',
+  'helpdesk',
+  'google_business_message',
+] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const CONVERSATION_STATUSES = ['open', 'pending', 'snoozed', 'resolved'] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+
+/** Section 3 "Priority options", stored as a rank so that sorting by priority uses an index. */
+export const PRIORITIES = ['default', 'low', 'medium', 'high', 'critical'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export type EmailInboxSettings = {
+  /** How mail reaches Parley. */
+  mode: 'forwarding' | 'imap' | 'http';
+  imap?: { host: string; port: number; secure: boolean; user: string; password: string; mailbox: string; lastUid?: number };
+  smtp?: { host: string; port: number; secure: boolean; user: string; password: string };
+};
+
+export const inboxes = pgTable(
+  'inboxes',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    channelType: text('channel_type').$type<ChannelType>().notNull(),
+    /** The support address customers write to (email inboxes). */
+    email: text('email'),
+    /** Local part of the forwarding address at the inbound domain; unique across the installation. */
+    forwardingToken: text('forwarding_token'),
+    forwardingVerifiedAt: timestamp('forwarding_verified_at', { withTimezone: true }),
+    /** Secret of the raw-MIME HTTP endpoint and of signed webhooks. */
+    secret: text('secret'),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('inboxes_account_idx').on(t.accountId),
+    uniqueIndex('inboxes_forwarding_token_key').on(t.forwardingToken),
+    uniqueIndex('inboxes_account_name_key').on(t.accountId, sql`lower(${t.name})`),
+  ],
+);
+
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    inboxId: integer('inbox_id')
+      .notNull()
+      .references(() => inboxes.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    subject: text('subject').notNull().default(''),
+    status: text('status').$type<ConversationStatus>().notNull().default('open'),
+    priority: smallint('priority').notNull().default(0),
+    sourceType: text('source_type').$type<SourceType>().notNull(),
+    assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    teamId: integer('team_id').references(() => teams.id, { onDelete: 'set null' }),
+    snoozedUntil: timestamp('snoozed_until', { withTimezone: true }),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    lastMessagePreview: text('last_message_preview').notNull().default(''),
+    messageCount: integer('message_count').notNull().default(0),
+    mergedIntoId: integer('merged_into_id'),
+    /** Subject words for search; message text is searched through messages.search. */
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(subject, ''))`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('conversations_list_idx').on(t.accountId, t.status, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
+    index('conversations_assignee_idx').on(t.accountId, t.assigneeId, t.status, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
+    index('conversations_inbox_idx').on(t.accountId, t.inboxId, t.status, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
+    index('conversations_team_idx').on(t.accountId, t.teamId, t.status).where(sql`${t.deletedAt} is null`),
+    index('conversations_contact_idx').on(t.accountId, t.contactId),
+    index('conversations_search_idx').using('gin', t.search),
+  ],
+);
+
+export type EmailHeaders = { messageId?: string; inReplyTo?: string; references?: string[]; from?: string; to?: string[]; cc?: string[]; bcc?: string[] };
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    /** incoming from the contact, outgoing to the contact, a private note, or a system event line. */
+    kind: text('kind').$type<'incoming' | 'outgoing' | 'note' | 'system'>().notNull(),
+    senderUserId: integer('sender_user_id').references(() => users.id, { onDelete: 'set null' }),
+    senderContactId: integer('sender_contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    text: text('text').notNull().default(''),
+    /** Sanitised HTML (sanitize-html at ingestion); never raw. */
+    html: text('html'),
+    email: jsonb('email').$type<EmailHeaders>(),
+    /** The Message-ID header, for threading replies. */
+    emailMessageId: text('email_message_id'),
+    deliveryStatus: text('delivery_status').$type<'queued' | 'sent' | 'delivered' | 'failed'>(),
+    deliveryError: text('delivery_error'),
+    fromTrustedDomain: boolean('from_trusted_domain').notNull().default(false),
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(text, ''))`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('messages_thread_idx').on(t.conversationId, t.id),
+    index('messages_account_message_id_idx').on(t.accountId, t.emailMessageId),
+    index('messages_search_idx').using('gin', t.search),
+  ],
+);
+
+export const attachments = pgTable(
+  'attachments',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    messageId: bigint('message_id', { mode: 'number' }).references(() => messages.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    /** Path under PARLEY_DATA_DIR/attachments. */
+    storageKey: text('storage_key').notNull(),
+    contentId: text('content_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('attachments_message_idx').on(t.messageId), index('attachments_account_idx').on(t.accountId)],
+);
+
+export const tags = pgTable(
+  'tags',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    color: text('color').notNull().default('blue'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('tags_account_name_key').on(t.accountId, sql`lower(${t.name})`)],
+);
+
+export const conversationTags = pgTable(
+  'conversation_tags',
+  {
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.tagId] }), index('conversation_tags_tag_idx').on(t.accountId, t.tagId)],
+);
+
+export const cannedResponses = pgTable(
+  'canned_responses',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    message: text('message').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('canned_responses_account_idx').on(t.accountId)],
+);
+
+export const emailTemplates = pgTable(
+  'email_templates',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    subject: text('subject').notNull().default(''),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('email_templates_account_idx').on(t.accountId)],
+);
+
+export const trustedDomains = pgTable(
+  'trusted_domains',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    domainName: text('domain_name').notNull(),
+    domainUrl: text('domain_url').notNull(),
+    /** The host part of domainUrl, lower-cased: what sender addresses are matched against. */
+    host: text('host').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('trusted_domains_account_host_key').on(t.accountId, t.host)],
+);
+
+export type ContactFormFields = { phone: boolean; attachments: boolean; captcha: boolean };
+
+export const contactForms = pgTable(
+  'contact_forms',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    inboxId: integer('inbox_id')
+      .notNull()
+      .references(() => inboxes.id, { onDelete: 'cascade' }),
+    headerText: text('header_text').notNull(),
+    subHeaderText: text('sub_header_text').notNull(),
+    submitText: text('submit_text').notNull(),
+    submitMsg: text('submit_msg').notNull(),
+    allowFields: jsonb('allow_fields').$type<ContactFormFields>().notNull().default({ phone: false, attachments: false, captcha: false }),
+    isActive: boolean('is_active').notNull().default(true),
+    /** Public identifier in the form's URL and embed snippet. */
+    code: text('code').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('contact_forms_code_key').on(t.code), index('contact_forms_account_idx').on(t.accountId)],
+);

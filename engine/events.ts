@@ -1,0 +1,43 @@
+import { and, eq } from 'drizzle-orm';
+import { getDb, schema } from '../db/client';
+import { getEvent } from '../app/models/events/events.server';
+import { getLogger } from '../app/utils/logger.server';
+import { HANDLERS } from './handlers/index';
+import type { EventHandler } from './handlers/types';
+
+/**
+ * Runs every handler registered for the event's type. Each (event, handler) pair runs to completion once:
+ * a redelivered job skips what already ran. A failure is recorded and rethrown so pg-boss retries with backoff.
+ */
+export async function processEvent(eventId: number, handlers: EventHandler[] = HANDLERS) {
+  const db = getDb();
+  const event = await getEvent(db, eventId);
+  if (!event) return { skipped: 'missing' };
+  const log = getLogger();
+  const ran: string[] = [];
+  for (const handler of handlers.filter((h) => h.on.includes(event.type as never))) {
+    const [done] = await db
+      .select({ status: schema.eventHandlings.status })
+      .from(schema.eventHandlings)
+      .where(and(eq(schema.eventHandlings.eventId, event.id), eq(schema.eventHandlings.handler, handler.name)));
+    if (done?.status === 'done') continue;
+    try {
+      const result = (await handler.handle(event)) ?? {};
+      await db
+        .insert(schema.eventHandlings)
+        .values({ eventId: event.id, handler: handler.name, accountId: event.accountId, status: 'done', result })
+        .onConflictDoUpdate({ target: [schema.eventHandlings.eventId, schema.eventHandlings.handler], set: { status: 'done', result, error: null, handledAt: new Date() } });
+      ran.push(handler.name);
+    } catch (err) {
+      const message = (err as Error).message ?? String(err);
+      log.error({ eventId: event.id, type: event.type, handler: handler.name, err: message }, 'event handler failed');
+      await db
+        .insert(schema.eventHandlings)
+        .values({ eventId: event.id, handler: handler.name, accountId: event.accountId, status: 'failed', error: message })
+        .onConflictDoUpdate({ target: [schema.eventHandlings.eventId, schema.eventHandlings.handler], set: { status: 'failed', error: message, handledAt: new Date() } });
+      throw err;
+    }
+  }
+  return { ran };
+}
+

@@ -1,0 +1,11 @@
+import { deliverMessage } from '../../app/models/channels/delivery.server';
+import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
+import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
+import { processEvent } from '../events';
+
+/** What the engine does with each queue's jobs; handlers only call domain functions. */
+export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<string, unknown>) => Promise<unknown>> = {
+  [QUEUES.domainEvents]: (data) => processEvent(Number(data.eventId)),
+  [QUEUES.channelDeliver]: (data) => deliverMessage({ messageId: Number(data.messageId) }),
+  [QUEUES.snoozeWake]: (data) => wakeSnoozedConversation({ accountId: Number(data.accountId), conversationId: Number(data.conversationId) }),
+};
