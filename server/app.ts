@@ -5,6 +5,7 @@ import express from 'express';
 import helmet from 'helmet';
 import { getConfig } from '../app/utils/env.server';
 import { getLogger } from '../app/utils/logger.server';
+import { emailWebhookRouter } from './email-webhook';
 import { checkHealth } from './health';
 
 export async function createApp(opts: { build: ServerBuild; publicDir: string }) {
@@ -57,6 +58,9 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
     if (isSameOrigin(req.headers)) return next();
     res.status(403).type('text/plain').send('Cross-origin request refused');
   });
+
+  // Raw-MIME mail posted by mail services, authenticated by each inbox's secret.
+  app.use(emailWebhookRouter());
 
   app.use('/build', express.static(path.join(opts.publicDir, 'build'), { immutable: true, maxAge: '1y' }));
   app.use(express.static(opts.publicDir, { maxAge: '1h' }));

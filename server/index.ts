@@ -11,6 +11,8 @@ import { startEngine } from '../engine/index';
 import { createApp } from './app';
 import { prepareDatabase } from './boot';
 import { startLiveServer } from './ws';
+import { startImapManager } from './imap-manager';
+import { startInboundSmtp } from './smtp-inbound';
 
 async function main() {
   const config = getConfigOrExit();
@@ -32,6 +34,17 @@ async function main() {
   const live = await startLiveServer(server);
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   log.info({ port: config.port }, 'Parley is listening');
+  // Inbound mail: the SMTP server for forwarded mail (SMTP_INBOUND_PORT, 0 = off) and the IMAP readers.
+  const smtpInbound =
+    config.smtpInboundPort > 0
+      ? await startInboundSmtp({ port: config.smtpInboundPort }).catch((err: Error & { code?: string }) => {
+          // The web app still serves everything else; forwarded mail waits in the sender's queue until this is fixed.
+          log.error({ port: config.smtpInboundPort, err: err.message }, 'inbound mail server not started: is SMTP_INBOUND_PORT in use? (0 turns it off)');
+          console.error(`  Inbound mail server NOT started on port ${config.smtpInboundPort}: ${err.code ?? err.message}. Set SMTP_INBOUND_PORT (0 = off).\n`);
+          return undefined;
+        })
+      : undefined;
+  const imap = await startImapManager();
   console.log(`\n  Parley is running: open http://${config.appHost}/ to sign up\n`);
   if (!config.smtpUrl) {
     // Without SMTP the sign-up code is only readable there; anyone who reaches the server can read it too.
@@ -49,6 +62,8 @@ async function main() {
     server.close();
     server.closeIdleConnections?.();
     await live.close().catch(() => {});
+    await smtpInbound?.close().catch(() => {});
+    await imap.stop().catch(() => {});
     await engine?.stop();
     await stopBoss().catch((err) => log.warn({ err: (err as Error).message }, 'job queue stop failed'));
     await closeDb().catch(() => {});

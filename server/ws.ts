@@ -4,8 +4,9 @@ import { getSql } from '../db/client';
 import { getAppContext } from '../app/utils/session.server';
 import { LIVE_CHANNEL } from '../app/utils/live.server';
 import { getLogger } from '../app/utils/logger.server';
+import { PresenceBoard, readPresenceMessage } from '../app/models/inbox/presence.server';
 
-type Client = { ws: WebSocket; accountId: number; userId: number };
+type Client = { ws: WebSocket; accountId: number; userId: number; name: string };
 
 /**
  * The live channel: `/ws` on the same port, authenticated by the session cookie of the account host it is
@@ -15,6 +16,16 @@ export async function startLiveServer(server: http.Server) {
   const log = getLogger();
   const clients = new Set<Client>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const presence = new PresenceBoard<Client>();
+
+  /** Tells the account's clients (and only them) who views each of these conversations now. */
+  const broadcastPresence = (accountId: number, conversationIds: number[]) => {
+    for (const conversationId of new Set(conversationIds)) {
+      const text = JSON.stringify({ type: 'presence', conversationId, users: presence.usersOf(accountId, conversationId) });
+      for (const c of clients) if (c.accountId === accountId && c.ws.readyState === c.ws.OPEN) c.ws.send(text);
+    }
+  };
+  const leave = (client: Client) => broadcastPresence(client.accountId, presence.leave(client));
 
   server.on('upgrade', async (req, socket, head) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
@@ -28,15 +39,26 @@ export async function startLiveServer(server: http.Server) {
         return socket.destroy();
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const client: Client = { ws, accountId: ctx.account.id, userId: ctx.user.id };
+        const client: Client = { ws, accountId: ctx.account.id, userId: ctx.user.id, name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim() };
         clients.add(client);
         ws.send(JSON.stringify({ type: 'hello', userId: ctx.user.id }));
         ws.on('message', (raw) => {
-          // Clients only ping for now; later areas add presence and typing here.
-          if (raw.toString() === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
+          const text = raw.toString();
+          if (text === 'ping') return ws.send(JSON.stringify({ type: 'pong' }));
+          // Presence: "I am viewing conversation N" / "I left"; the names come from the session, never the client.
+          const msg = readPresenceMessage(text);
+          if (msg?.type === 'viewing') {
+            broadcastPresence(client.accountId, presence.view(client, { accountId: client.accountId, userId: client.userId, name: client.name }, msg.conversationId));
+          } else if (msg?.type === 'left') leave(client);
         });
-        ws.on('close', () => clients.delete(client));
-        ws.on('error', () => clients.delete(client));
+        ws.on('close', () => {
+          clients.delete(client);
+          leave(client);
+        });
+        ws.on('error', () => {
+          clients.delete(client);
+          leave(client);
+        });
       });
     } catch (err) {
       log.warn({ err: (err as Error).message }, 'websocket upgrade failed');

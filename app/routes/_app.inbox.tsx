@@ -1,7 +1,7 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '~/components/coming-soon';
+import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import { Outlet } from '@remix-run/react';
+import inboxStyles from '../components/inbox/inbox.css?url';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { pageTitle } from '~/utils/format';
 import { requireUser } from '~/utils/session.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -9,13 +9,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
+/** The inbox area: the list, a conversation and a new ticket, all reading as Inbox / ... in the breadcrumb. */
 export const handle = { breadcrumb: 'Inbox' };
 
-export default function Page() {
-  return <ComingSoon area="Inbox" description="Conversations from email, chat, SMS and forms in one shared inbox." />;
-}
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: inboxStyles }];
 
-export const meta: MetaFunction = () => [{ title: pageTitle('Inbox') }];
+export default function InboxSection() {
+  return <Outlet />;
+}
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -30,6 +30,16 @@ const EnvSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Parley <no-reply@parley.local>'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  SMTP_INBOUND_PORT: z.coerce
+    .number({ error: 'SMTP_INBOUND_PORT must be a number (0 turns the inbound mail server off)' })
+    .int('SMTP_INBOUND_PORT must be a whole number')
+    .min(0, 'SMTP_INBOUND_PORT must be between 0 and 65535')
+    .max(65535, 'SMTP_INBOUND_PORT must be between 0 and 65535')
+    .default(2525),
+  INBOUND_EMAIL_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i, 'INBOUND_EMAIL_DOMAIN must be a domain name, e.g. mail.parley.example.com')
+    .optional(),
   PARLEY_ENGINE: z
     .enum(['inline', 'off'], { error: 'PARLEY_ENGINE must be "inline" (default) or "off" (run `npm run engine` separately)' })
     .default('inline'),
@@ -46,6 +56,10 @@ export type Config = {
   mailFrom: string;
   logLevel: (typeof LOG_LEVELS)[number];
   engine: 'inline' | 'off';
+  /** Port of the inbound SMTP server that receives forwarded mail; 0 when it is off. */
+  smtpInboundPort: number;
+  /** Domain of the inboxes' forwarding addresses (`<token>@<domain>`). */
+  inboundEmailDomain: string;
 };
 
 export class ConfigError extends Error {
@@ -74,6 +88,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
     engine: e.PARLEY_ENGINE,
+    smtpInboundPort: e.SMTP_INBOUND_PORT,
+    inboundEmailDomain: (e.INBOUND_EMAIL_DOMAIN ?? (e.APP_HOST ?? 'localhost').split(':')[0]).toLowerCase(),
   };
 }
 

@@ -9,3 +9,11 @@ export function parseRouteId(param: string | undefined): number | null {
   const n = Number(param);
   return isRowId(n) ? n : null;
 }
+
+/** A create-or-edit route's parameter: `new` is create mode, a row id is edit mode, anything else is a 404. */
+export function readEditorParam(param: string | undefined): 'new' | number {
+  if (param === 'new') return 'new';
+  const id = parseRouteId(param);
+  if (id === null) throw new Response('Not Found', { status: 404 });
+  return id;
+}

@@ -74,7 +74,7 @@ CREATE TABLE "conversations" (
 	"last_message_preview" text DEFAULT '' NOT NULL,
 	"message_count" integer DEFAULT 0 NOT NULL,
 	"merged_into_id" integer,
-	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', coalesce(subject, ''))) STORED,
+	"search" "tsvector",
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"resolved_at" timestamp with time zone,
@@ -119,7 +119,6 @@ CREATE TABLE "messages" (
 	"delivery_status" text,
 	"delivery_error" text,
 	"from_trusted_domain" boolean DEFAULT false NOT NULL,
-	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', coalesce(text, ''))) STORED,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"edited_at" timestamp with time zone,
 	"deleted_at" timestamp with time zone
@@ -173,6 +172,8 @@ CREATE UNIQUE INDEX "contact_forms_code_key" ON "contact_forms" USING btree ("co
 CREATE INDEX "contact_forms_account_idx" ON "contact_forms" USING btree ("account_id");--> statement-breakpoint
 CREATE INDEX "conversation_tags_tag_idx" ON "conversation_tags" USING btree ("account_id","tag_id");--> statement-breakpoint
 CREATE INDEX "conversations_list_idx" ON "conversations" USING btree ("account_id","status","last_message_at" DESC NULLS LAST) WHERE "conversations"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "conversations_all_idx" ON "conversations" USING btree ("account_id","last_message_at" DESC NULLS LAST) WHERE "conversations"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "conversations_created_idx" ON "conversations" USING btree ("account_id","status","id") WHERE "conversations"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "conversations_assignee_idx" ON "conversations" USING btree ("account_id","assignee_id","status","last_message_at" DESC NULLS LAST) WHERE "conversations"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "conversations_inbox_idx" ON "conversations" USING btree ("account_id","inbox_id","status","last_message_at" DESC NULLS LAST) WHERE "conversations"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "conversations_team_idx" ON "conversations" USING btree ("account_id","team_id","status") WHERE "conversations"."deleted_at" is null;--> statement-breakpoint
@@ -184,6 +185,5 @@ CREATE UNIQUE INDEX "inboxes_forwarding_token_key" ON "inboxes" USING btree ("fo
 CREATE UNIQUE INDEX "inboxes_account_name_key" ON "inboxes" USING btree ("account_id",lower("name"));--> statement-breakpoint
 CREATE INDEX "messages_thread_idx" ON "messages" USING btree ("conversation_id","id");--> statement-breakpoint
 CREATE INDEX "messages_account_message_id_idx" ON "messages" USING btree ("account_id","email_message_id");--> statement-breakpoint
-CREATE INDEX "messages_search_idx" ON "messages" USING gin ("search");--> statement-breakpoint
 CREATE UNIQUE INDEX "tags_account_name_key" ON "tags" USING btree ("account_id",lower("name"));--> statement-breakpoint
 CREATE UNIQUE INDEX "trusted_domains_account_host_key" ON "trusted_domains" USING btree ("account_id","host");

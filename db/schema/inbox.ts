@@ -18,38 +18,18 @@ import {
 import { accounts } from './accounts';
 import { contacts } from './contacts';
 import { teams, users } from './users';
+import type { ChannelType, ConversationStatus, SourceType } from './inbox-constants';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
-export const CHANNEL_TYPES = ['email', 'web', 'sms', 'contact_form', 'internal', 'facebook', 'twitter', 'google_business'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
-
-/** Section 3: conversation source types. */
-export const SOURCE_TYPES = [
-  'email',
-  'web',
-  'sms',
-  'custom_sms',
-  'twilio',
-  'support_form',
-  'support_widget',
-  'internal_ticket',
-  'helpdesk',
-  'google_business_message',
-] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
-
-export const CONVERSATION_STATUSES = ['open', 'pending', 'snoozed', 'resolved'] as const;
-export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
-
-/** Section 3 "Priority options", stored as a rank so that sorting by priority uses an index. */
-export const PRIORITIES = ['default', 'low', 'medium', 'high', 'critical'] as const;
-export type Priority = (typeof PRIORITIES)[number];
+export { CHANNEL_TYPES, CONVERSATION_STATUSES, PRIORITIES, SOURCE_TYPES } from './inbox-constants';
+export type { ChannelType, ConversationStatus, Priority, SourceType } from './inbox-constants';
 
 export type EmailInboxSettings = {
   /** How mail reaches Parley. */
   mode: 'forwarding' | 'imap' | 'http';
-  imap?: { host: string; port: number; secure: boolean; user: string; password: string; mailbox: string; lastUid?: number };
+  /** lastUid/uidValidity: how far the IMAP reader got (a new UIDVALIDITY starts it again from the mailbox's end). */
+  imap?: { host: string; port: number; secure: boolean; user: string; password: string; mailbox: string; lastUid?: number; uidValidity?: string };
   smtp?: { host: string; port: number; secure: boolean; user: string; password: string };
 };
 
@@ -102,8 +82,11 @@ export const conversations = pgTable(
     lastMessagePreview: text('last_message_preview').notNull().default(''),
     messageCount: integer('message_count').notNull().default(0),
     mergedIntoId: integer('merged_into_id'),
-    /** Subject words for search; message text is searched through messages.search. */
-    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(subject, ''))`),
+    /**
+     * Words of the subject and of every message and note, without positions (strip): one GIN lookup answers
+     * a text search over a whole inbox. Kept up to date by addMessage; rebuilt on merge, split, edit, delete.
+     */
+    search: tsvector('search'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
@@ -111,6 +94,9 @@ export const conversations = pgTable(
   },
   (t) => [
     index('conversations_list_idx').on(t.accountId, t.status, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
+    index('conversations_all_idx').on(t.accountId, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
+    // "Created" order is id order (ids are handed out at creation).
+    index('conversations_created_idx').on(t.accountId, t.status, t.id).where(sql`${t.deletedAt} is null`),
     index('conversations_assignee_idx').on(t.accountId, t.assigneeId, t.status, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
     index('conversations_inbox_idx').on(t.accountId, t.inboxId, t.status, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
     index('conversations_team_idx').on(t.accountId, t.teamId, t.status).where(sql`${t.deletedAt} is null`),
@@ -144,7 +130,6 @@ export const messages = pgTable(
     deliveryStatus: text('delivery_status').$type<'queued' | 'sent' | 'delivered' | 'failed'>(),
     deliveryError: text('delivery_error'),
     fromTrustedDomain: boolean('from_trusted_domain').notNull().default(false),
-    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(text, ''))`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     editedAt: timestamp('edited_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -152,7 +137,6 @@ export const messages = pgTable(
   (t) => [
     index('messages_thread_idx').on(t.conversationId, t.id),
     index('messages_account_message_id_idx').on(t.accountId, t.emailMessageId),
-    index('messages_search_idx').using('gin', t.search),
   ],
 );
 

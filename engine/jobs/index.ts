@@ -1,4 +1,6 @@
 import { deliverMessage } from '../../app/models/channels/delivery.server';
+// Channels register how they send (registerChannelDeliverer) when loaded: the engine loads every sending channel.
+import '../../app/models/email/outbound.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { processEvent } from '../events';

@@ -19,6 +19,8 @@ export default async function globalSetup() {
   await createTemplate(db.adminUrl, template);
   const databaseUrl = await cloneDatabase(db.adminUrl, template, `parley_e2e_${crypto.randomBytes(4).toString('hex')}`);
   const port = await freePort();
+  // The inbound mail server of this run (forwarded mail reaches Parley here); never the fixed default port.
+  const smtpInboundPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
@@ -29,6 +31,8 @@ export default async function globalSetup() {
     PARLEY_DATA_DIR: dataDir,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     SMTP_URL: '',
+    SMTP_INBOUND_PORT: String(smtpInboundPort),
+    INBOUND_EMAIL_DOMAIN: 'inbound.parley.test',
   };
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const deadline = Date.now() + 60_000;
@@ -45,6 +49,8 @@ export default async function globalSetup() {
   }
   process.env.E2E_PORT = String(port);
   process.env.E2E_APP_HOST = `localhost:${port}`;
+  process.env.E2E_SMTP_INBOUND_PORT = String(smtpInboundPort);
+  process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;
   process.env.SESSION_SECRET = 'unused-by-tests-but-required-000000000000';

@@ -2,6 +2,16 @@ import { useEffect, useState } from 'react';
 
 export type LiveState = 'offline' | 'connecting' | 'online';
 
+/** The shell's open socket, so that screens can speak too (presence); null while disconnected. */
+let openSocket: WebSocket | null = null;
+
+/** Sends a message over the live socket if it is open; false otherwise (screens re-send on the next 'hello'). */
+export function sendLive(message: object) {
+  if (!openSocket || openSocket.readyState !== WebSocket.OPEN) return false;
+  openSocket.send(JSON.stringify(message));
+  return true;
+}
+
 /**
  * Connects to `/ws` while the shell is shown and disconnects on exit. Messages are re-dispatched as
  * `parley:live` events on window, so any screen can listen without knowing about the socket.
@@ -18,6 +28,7 @@ export function useLiveConnection() {
       ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
       ws.onopen = () => {
         attempt = 0;
+        openSocket = ws;
         setState('online');
       };
       ws.onmessage = (e) => {
@@ -28,6 +39,7 @@ export function useLiveConnection() {
         }
       };
       ws.onclose = () => {
+        if (openSocket === ws) openSocket = null;
         setState('offline');
         if (closed) return;
         attempt += 1;

@@ -15,6 +15,7 @@ export function DeleteConfirm({
   text = 'Are you sure you want to delete ?',
   disabled,
   disabledReason,
+  form,
 }: {
   id: string;
   action?: string;
@@ -25,6 +26,11 @@ export function DeleteConfirm({
   text?: string;
   disabled?: boolean;
   disabledReason?: string;
+  /**
+   * Confirms the submission of an existing form (a selection of rows with its checkboxes) instead of holding a
+   * form of its own: the Delete button submits that form with the intent.
+   */
+  form?: string;
 }) {
   const popoverId = `confirm-${id}`;
   return (
@@ -35,17 +41,28 @@ export function DeleteConfirm({
       <div id={popoverId} {...{ popover: 'auto' }} role="dialog" aria-labelledby={`${popoverId}-title`}>
         <h2 id={`${popoverId}-title`}>{title}</h2>
         <p>{text}</p>
-        <Form method="post" action={action} className="dialog-actions">
-          {Object.entries(fields).map(([k, v]) => (
-            <input key={k} type="hidden" name={k} value={v} />
-          ))}
-          <button type="button" className="btn" {...{ popovertarget: popoverId, popovertargetaction: 'hide' }}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-danger" name="intent" value={intent}>
-            Delete
-          </button>
-        </Form>
+        {form ? (
+          <div className="dialog-actions">
+            <button type="button" className="btn" {...{ popovertarget: popoverId, popovertargetaction: 'hide' }}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-danger" form={form} name="intent" value={intent}>
+              Delete
+            </button>
+          </div>
+        ) : (
+          <Form method="post" action={action} className="dialog-actions">
+            {Object.entries(fields).map(([k, v]) => (
+              <input key={k} type="hidden" name={k} value={v} />
+            ))}
+            <button type="button" className="btn" {...{ popovertarget: popoverId, popovertargetaction: 'hide' }}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-danger" name="intent" value={intent}>
+              Delete
+            </button>
+          </Form>
+        )}
       </div>
     </>
   );

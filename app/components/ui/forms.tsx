@@ -24,7 +24,7 @@ export function Field({
   type = 'text',
   hint,
   ...rest
-}: { label: ReactNode; field: AnyField; type?: 'text' | 'email' | 'password' | 'number' | 'url' | 'tel' | 'search' | 'time' | 'date'; hint?: ReactNode } & Omit<
+}: { label: ReactNode; field: AnyField; type?: 'text' | 'email' | 'password' | 'number' | 'url' | 'tel' | 'search' | 'time' | 'date' | 'datetime-local'; hint?: ReactNode } & Omit<
   InputHTMLAttributes<HTMLInputElement>,
   'type' | 'name' | 'id'
 >) {

@@ -6,11 +6,14 @@ import { emitEvent } from '../events/events.server';
 import { findOrCreateContact } from '../contacts/contacts.server';
 import { publishToAccount } from '../../utils/live.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+import { formatDateTime } from '../../utils/format';
 import { priorityName, priorityRank, type ConversationFilters } from './filters';
-import { addMessage, previewOf, type MessageKind } from './messages.server';
+import { linkAttachments } from './attachments.server';
+import { addMessage, previewOf, refreshConversationSearch, type MessageKind } from './messages.server';
 
 export type Conversation = typeof schema.conversations.$inferSelect;
 export const PAGE_SIZE = 50;
+export const COUNT_CAP = 10_000;
 
 /** A reference (user, team, inbox, tag, conversation) that is not the account's: the form answers 400 with it. */
 export class InvalidReferenceError extends Error {}
@@ -21,16 +24,15 @@ const actorOf = (actorId: number | null | undefined): Actor => (actorId ? { type
 // ---------------------------------------------------------------------------------------------------------
 // Reading
 
-function filterConditions(opts: { accountId: number; userId: number; filters: ConversationFilters; omit?: 'status' | 'inbox' }) {
+function filterConditions(opts: { accountId: number; userId: number; filters: ConversationFilters; omitStatusAndInbox?: boolean }) {
   const c = schema.conversations;
   const f = opts.filters;
   const where: (SQL | undefined)[] = [eq(c.accountId, opts.accountId), isNull(c.deletedAt)];
-  if (opts.omit !== 'status' && f.status && f.status !== 'all') where.push(eq(c.status, f.status));
-  if (opts.omit !== 'status' && !f.status) where.push(eq(c.status, 'open'));
+  if (!opts.omitStatusAndInbox && f.status !== 'all') where.push(eq(c.status, f.status ?? 'open'));
   if (f.assignee === 'mine') where.push(eq(c.assigneeId, opts.userId));
   else if (f.assignee === 'unassigned') where.push(isNull(c.assigneeId));
   else if (f.assignee) where.push(eq(c.assigneeId, Number(f.assignee)));
-  if (opts.omit !== 'inbox' && f.inbox) where.push(eq(c.inboxId, f.inbox));
+  if (!opts.omitStatusAndInbox && f.inbox) where.push(eq(c.inboxId, f.inbox));
   if (f.team) where.push(eq(c.teamId, f.team));
   if (f.priority) where.push(eq(c.priority, priorityRank(f.priority)));
   if (f.source) where.push(eq(c.sourceType, f.source));
@@ -42,10 +44,10 @@ function filterConditions(opts: { accountId: number; userId: number; filters: Co
   if (f.q) {
     const q = f.q;
     const byId = /^#?\d{1,9}$/.test(q) ? sql` or ${c.id} = ${Number(q.replace('#', ''))}` : sql``;
+    const like = `%${q.replace(/[\\%_]/g, (x) => `\\${x}`)}%`;
     where.push(
       sql`(${c.search} @@ plainto_tsquery('simple', ${q})
-        or ${c.id} in (select m.conversation_id from ${schema.messages} m where m.account_id = ${opts.accountId} and m.search @@ plainto_tsquery('simple', ${q}) and m.deleted_at is null)
-        or ${c.contactId} in (select ct.id from ${schema.contacts} ct where ct.account_id = ${opts.accountId} and (lower(ct.email) = lower(${q}) or ct.first_name || ' ' || ct.last_name ilike ${`%${q.replace(/[\\%_]/g, (x) => `\\${x}`)}%`}))${byId})`,
+        or ${c.contactId} in (select ct.id from ${schema.contacts} ct where ct.account_id = ${opts.accountId} and (lower(ct.email) = lower(${q}) or ct.first_name || ' ' || ct.last_name ilike ${like}))${byId})`,
     );
   }
   return and(...where);
@@ -59,41 +61,54 @@ export async function listConversations(opts: { accountId: number; userId: numbe
   const where = filterConditions(opts);
   const dir = opts.filters.dir === 'asc' ? asc : desc;
   const order =
-    opts.filters.sort === 'created' ? [dir(c.createdAt), dir(c.id)] : opts.filters.sort === 'priority' ? [dir(c.priority), desc(c.lastMessageAt)] : [dir(c.lastMessageAt), dir(c.id)];
+    opts.filters.sort === 'created' ? [dir(c.id)] : opts.filters.sort === 'priority' ? [dir(c.priority), desc(c.lastMessageAt)] : [dir(c.lastMessageAt), dir(c.id)];
   const assignee = alias(schema.users, 'assignee');
   const db = getDb();
-  const [rows, [{ total }]] = await Promise.all([
+  // Page the ids first (an index walk, cheap even deep into the list), then fetch what the rows show.
+  const [pageIds, [{ total }]] = await Promise.all([
     db
-      .select({
-        id: c.id,
-        subject: c.subject,
-        status: c.status,
-        priority: c.priority,
-        sourceType: c.sourceType,
-        lastMessageAt: c.lastMessageAt,
-        lastMessagePreview: c.lastMessagePreview,
-        messageCount: c.messageCount,
-        inboxId: c.inboxId,
-        inboxName: schema.inboxes.name,
-        contactId: c.contactId,
-        contactFirstName: schema.contacts.firstName,
-        contactLastName: schema.contacts.lastName,
-        contactEmail: schema.contacts.email,
-        assigneeId: c.assigneeId,
-        assigneeFirstName: assignee.firstName,
-        assigneeLastName: assignee.lastName,
-        snoozedUntil: c.snoozedUntil,
-      })
+      .select({ id: c.id })
       .from(c)
-      .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
-      .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
-      .leftJoin(assignee, eq(assignee.id, c.assigneeId))
       .where(where)
       .orderBy(...order)
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    db.select({ total: count() }).from(c).where(where),
+    // Counting a huge match exactly costs more than the page itself: past COUNT_CAP the pager says "10,000+".
+    db.select({ total: sql<number>`count(*)::int` }).from(db.select({ one: sql`1` }).from(c).where(where).limit(COUNT_CAP + 1).as('capped')),
   ]);
+  const ids = pageIds.map((r) => r.id);
+  const details =
+    ids.length === 0
+      ? []
+      : await db
+          .select({
+            id: c.id,
+            subject: c.subject,
+            status: c.status,
+            priority: c.priority,
+            sourceType: c.sourceType,
+            lastMessageAt: c.lastMessageAt,
+            lastMessagePreview: c.lastMessagePreview,
+            messageCount: c.messageCount,
+            createdAt: c.createdAt,
+            inboxId: c.inboxId,
+            inboxName: schema.inboxes.name,
+            contactId: c.contactId,
+            contactFirstName: schema.contacts.firstName,
+            contactLastName: schema.contacts.lastName,
+            contactEmail: schema.contacts.email,
+            assigneeId: c.assigneeId,
+            assigneeFirstName: assignee.firstName,
+            assigneeLastName: assignee.lastName,
+            snoozedUntil: c.snoozedUntil,
+          })
+          .from(c)
+          .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
+          .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
+          .leftJoin(assignee, eq(assignee.id, c.assigneeId))
+          .where(and(eq(c.accountId, opts.accountId), inArray(c.id, ids)));
+  const byId = new Map(details.map((d) => [d.id, d]));
+  const rows = ids.map((id) => byId.get(id)!).filter(Boolean);
   const tagRows =
     rows.length === 0
       ? []
@@ -104,24 +119,40 @@ export async function listConversations(opts: { accountId: number; userId: numbe
           .where(and(eq(schema.conversationTags.accountId, opts.accountId), inArray(schema.conversationTags.conversationId, rows.map((r) => r.id))));
   return {
     rows: rows.map((r) => ({ ...r, priority: priorityName(r.priority), tags: tagRows.filter((t) => t.conversationId === r.id) })),
-    total,
+    total: Math.min(total, COUNT_CAP),
+    totalCapped: total > COUNT_CAP,
     page,
     pageSize,
   };
 }
 
-/** Counts per status (under every other filter) and per inbox (under every other filter), for the side panel. */
+/**
+ * Counts per status (under every other filter) and per inbox (under every other filter), for the side panel,
+ * from one scan grouped by both. With a text or tag filter the scan stops after COUNT_CAP rows: the counts are
+ * then marked approximate (the panel says "10,000+" rather than make every search pay for an exact count).
+ */
 export async function countConversations(opts: { accountId: number; userId: number; filters: ConversationFilters }) {
   const c = schema.conversations;
   const db = getDb();
-  const [byStatus, byInbox] = await Promise.all([
-    db.select({ status: c.status, n: count() }).from(c).where(filterConditions({ ...opts, omit: 'status' })).groupBy(c.status),
-    db.select({ inboxId: c.inboxId, n: count() }).from(c).where(filterConditions({ ...opts, omit: 'inbox' })).groupBy(c.inboxId),
-  ]);
-  return {
-    byStatus: Object.fromEntries(byStatus.map((r) => [r.status, r.n])) as Partial<Record<ConversationStatus, number>>,
-    byInbox: Object.fromEntries(byInbox.map((r) => [r.inboxId, r.n])) as Record<number, number>,
-  };
+  const base = filterConditions({ ...opts, omitStatusAndInbox: true });
+  const capped = Boolean(opts.filters.q || opts.filters.tag);
+  const source = capped
+    ? db.select({ status: c.status, inboxId: c.inboxId }).from(c).where(base).limit(COUNT_CAP + 1).as('capped')
+    : db.select({ status: c.status, inboxId: c.inboxId }).from(c).where(base).as('all_rows');
+  const rows = await db
+    .select({ status: source.status, inboxId: source.inboxId, n: sql<number>`count(*)::int` })
+    .from(source)
+    .groupBy(source.status, source.inboxId);
+  const wantedStatus = opts.filters.status === 'all' ? undefined : (opts.filters.status ?? 'open');
+  const byStatus: Partial<Record<ConversationStatus, number>> = {};
+  const byInbox: Record<number, number> = {};
+  let seen = 0;
+  for (const r of rows) {
+    seen += r.n;
+    if (!opts.filters.inbox || r.inboxId === opts.filters.inbox) byStatus[r.status] = (byStatus[r.status] ?? 0) + r.n;
+    if (!wantedStatus || r.status === wantedStatus) byInbox[r.inboxId] = (byInbox[r.inboxId] ?? 0) + r.n;
+  }
+  return { byStatus, byInbox, approximate: capped && seen > COUNT_CAP };
 }
 
 export async function getConversation(opts: { accountId: number; id: number }) {
@@ -176,6 +207,7 @@ export async function openConversation(opts: {
         inboxId: inbox.id,
         contactId: contact.id,
         subject: opts.subject.slice(0, 500),
+        search: sql`to_tsvector('simple', ${opts.subject.slice(0, 500)})`,
         sourceType: opts.sourceType,
         assigneeId: opts.assigneeId ?? null,
         lastMessagePreview: previewOf(opts.message.text),
@@ -338,7 +370,7 @@ export async function snoozeConversation(opts: { accountId: number; actorId: num
       ...opts,
       ids: [opts.id],
       change: { status: 'snoozed', snoozedUntil: opts.until },
-      systemText: () => `Snoozed until ${opts.until.toISOString()} by ${by}`,
+      systemText: () => `Snoozed until ${formatDateTime(opts.until, { timezone: 'UTC', timeFormat: '24', dateFormat: 'YYYY-MM-DD' })} UTC by ${by}`,
     });
     if (changed.length > 0) {
       await enqueueInTx(tx, QUEUES.snoozeWake, { accountId: opts.accountId, conversationId: opts.id }, { startAfter: opts.until });
@@ -427,6 +459,7 @@ export async function mergeConversations(opts: { accountId: number; actorId: num
       .update(schema.conversations)
       .set({ messageCount: stats.n, lastMessageAt: stats.last ? new Date(stats.last) : target.lastMessageAt, updatedAt: new Date() })
       .where(eq(schema.conversations.id, target.id));
+    await refreshConversationSearch(tx, { accountId: opts.accountId, conversationIds: [target.id] });
     const by = await actorName(tx, opts.accountId, opts.actorId);
     await addMessage(tx, {
       accountId: opts.accountId,
@@ -486,6 +519,7 @@ export async function splitMessage(opts: { accountId: number; actorId: number | 
       .update(schema.conversations)
       .set({ messageCount: sql`greatest(${schema.conversations.messageCount} - 1, 0)`, updatedAt: new Date() })
       .where(eq(schema.conversations.id, from.id));
+    await refreshConversationSearch(tx, { accountId: opts.accountId, conversationIds: [from.id, created.id] });
     const event = await emitEvent(tx, {
       accountId: opts.accountId,
       type: 'conversation_created',
@@ -570,6 +604,8 @@ export async function postMessage(opts: {
   text: string;
   html?: string | null;
   email?: Pick<EmailHeaders, 'cc' | 'bcc'>;
+  /** Files saved beforehand (saveAttachment with no message): linked in this transaction, so the channel sends them. */
+  attachmentIds?: number[];
 }) {
   return getDb().transaction(async (tx) => {
     const [conversation] = await tx
@@ -577,7 +613,7 @@ export async function postMessage(opts: {
       .from(schema.conversations)
       .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId), isNull(schema.conversations.deletedAt)));
     if (!conversation) throw new InvalidReferenceError('Conversation not found');
-    return addMessage(tx, {
+    const message = await addMessage(tx, {
       accountId: opts.accountId,
       conversationId: conversation.id,
       kind: opts.kind,
@@ -586,5 +622,7 @@ export async function postMessage(opts: {
       email: opts.email ?? null,
       senderUserId: opts.actorId,
     });
+    if (opts.attachmentIds?.length) await linkAttachments(tx, { accountId: opts.accountId, messageId: message.id, ids: opts.attachmentIds });
+    return message;
   });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONVERSATION_STATUSES, PRIORITIES, SOURCE_TYPES } from '../../../db/schema/inbox';
+import { CONVERSATION_STATUSES, PRIORITIES, SOURCE_TYPES } from '../../../db/schema/inbox-constants';
 
 const optionalId = z
   .string()

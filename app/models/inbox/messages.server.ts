@@ -58,6 +58,7 @@ export async function addMessage(
     .update(schema.conversations)
     .set({
       messageCount: sql`${schema.conversations.messageCount} + 1`,
+      ...(opts.kind !== 'system' ? { search: sql`strip(coalesce(${schema.conversations.search}, ''::tsvector) || to_tsvector('simple', ${opts.text}))` } : {}),
       ...(visible ? { lastMessageAt: message.createdAt, lastMessagePreview: previewOf(opts.text) } : {}),
       ...(opts.kind === 'incoming'
         ? { status: sql`case when ${schema.conversations.status} in ('resolved', 'snoozed') then 'open' else ${schema.conversations.status} end`, snoozedUntil: null }
@@ -79,6 +80,22 @@ export async function addMessage(
   if (opts.kind === 'outgoing') await enqueueInTx(tx, QUEUES.channelDeliver, { messageId: message.id });
   await publishToAccount(opts.accountId, { type: 'message.created', conversationId: opts.conversationId, messageId: message.id, kind: opts.kind }, { tx });
   return message;
+}
+
+/**
+ * Rebuilds the search words of conversations from their subject and remaining messages: after a merge,
+ * a split, an edit or a deletion changed which text belongs where.
+ */
+export async function refreshConversationSearch(tx: Tx, opts: { accountId: number; conversationIds: number[] }) {
+  if (opts.conversationIds.length === 0) return;
+  await tx.execute(sql`
+    update ${schema.conversations} c
+    set search = strip(to_tsvector('simple', c.subject) || coalesce((
+      select to_tsvector('simple', string_agg(m.text, ' '))
+      from ${schema.messages} m
+      where m.conversation_id = c.id and m.account_id = ${opts.accountId} and m.deleted_at is null and m.kind <> 'system'
+    ), ''::tsvector))
+    where c.account_id = ${opts.accountId} and c.id in ${sql.raw(`(${opts.conversationIds.map(Number).join(',')})`)}`);
 }
 
 /** A window of the thread, oldest first: the newest THREAD_WINDOW messages, or those before a given id. */
@@ -135,6 +152,7 @@ export async function editMessage(opts: { accountId: number; actorId: number; id
       )
       .returning();
     if (!message) return undefined;
+    await refreshConversationSearch(tx, { accountId: opts.accountId, conversationIds: [message.conversationId] });
     await emitEvent(tx, {
       accountId: opts.accountId,
       type: 'message_updated',
@@ -168,6 +186,7 @@ export async function deleteMessage(opts: { accountId: number; actorId: number; 
       .update(schema.conversations)
       .set({ messageCount: sql`greatest(${schema.conversations.messageCount} - 1, 0)` })
       .where(and(eq(schema.conversations.id, message.conversationId), eq(schema.conversations.accountId, opts.accountId)));
+    await refreshConversationSearch(tx, { accountId: opts.accountId, conversationIds: [message.conversationId] });
     await emitEvent(tx, {
       accountId: opts.accountId,
       type: 'message_deleted',

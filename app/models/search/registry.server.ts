@@ -1,5 +1,6 @@
 import { and, eq, ilike, or, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
+import { searchConversations } from '../inbox/screens.server';
 
 export type SearchHit = { id: string | number; title: string; subtitle?: string; to: string };
 export type SearchProvider = {
@@ -47,6 +48,19 @@ registerSearchProvider({
       .where(and(eq(schema.teams.accountId, accountId), ilike(schema.teams.name, likePattern(q))))
       .limit(limit);
     return rows.map((r) => ({ id: r.id, title: r.name, subtitle: r.description ?? undefined, to: `/settings/teams/${r.id}` }));
+  },
+});
+
+registerSearchProvider({
+  group: 'Conversations',
+  async search({ accountId, q, limit }) {
+    const rows = await searchConversations({ accountId, q, limit });
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.subject || `#${r.id}`,
+      subtitle: `${r.contactFirstName ?? ''} ${r.contactLastName ?? ''}`.trim() || r.contactEmail || r.preview,
+      to: `/inbox/${r.id}`,
+    }));
   },
 });
 

@@ -1,0 +1,160 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { getDb, getSql, schema } from '../../../db/client';
+import type { EmailInboxSettings } from '../../../db/schema/inbox';
+import { createInbox, deleteInbox, getInbox, InboxNameTakenError, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
+import { forwardingAddress } from './addresses.server';
+import { INBOX_NAME_TAKEN_MESSAGE, PASSWORD_REQUIRED_MESSAGE, type EmailMode, type ImapSettingsInput, type SmtpSettingsInput } from './schemas';
+
+/**
+ * Email inboxes as Settings → Channels → emails sees them: the inbox row plus its email settings (how mail
+ * arrives, IMAP and SMTP credentials). Passwords stay on the server: what a page gets says only whether one is set.
+ */
+
+/** Heard by the IMAP manager of every web process: an IMAP inbox was created, changed or deleted. */
+export const EMAIL_INBOX_CHANNEL = 'parley_email_inboxes';
+
+export class EmailInboxInputError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
+export function readEmailSettings(inbox: Pick<Inbox, 'settings'>): EmailInboxSettings {
+  const s = (inbox.settings ?? {}) as Partial<EmailInboxSettings>;
+  return { mode: s.mode === 'imap' || s.mode === 'http' ? s.mode : 'forwarding', imap: s.imap, smtp: s.smtp };
+}
+
+/** What a settings page may show: no password, no secret unless the inbox takes mail over HTTP. */
+export function describeEmailInbox(inbox: Inbox) {
+  const s = readEmailSettings(inbox);
+  return {
+    id: inbox.id,
+    name: inbox.name,
+    email: inbox.email,
+    mode: s.mode,
+    forwardingAddress: forwardingAddress(inbox),
+    verifiedAt: inbox.forwardingVerifiedAt,
+    imap: s.imap ? { host: s.imap.host, port: s.imap.port, secure: s.imap.secure, user: s.imap.user, mailbox: s.imap.mailbox, hasPassword: Boolean(s.imap.password) } : null,
+    smtp: s.smtp ? { host: s.smtp.host, port: s.smtp.port, secure: s.smtp.secure, user: s.smtp.user, hasPassword: Boolean(s.smtp.password) } : null,
+    createdAt: inbox.createdAt,
+  };
+}
+
+export async function notifyEmailInboxChanged(inboxId: number) {
+  await getSql()`select pg_notify(${EMAIL_INBOX_CHANNEL}, ${String(inboxId)})`;
+}
+
+export async function listEmailInboxes(opts: { accountId: number }) {
+  const rows = await listInboxes({ accountId: opts.accountId, channelType: 'email' });
+  return rows.map(describeEmailInbox);
+}
+
+/** The account's email inbox, or undefined (other channels and other accounts' inboxes are not found). */
+export async function getEmailInbox(opts: { accountId: number; id: number }) {
+  const inbox = await getInbox(opts);
+  return inbox?.channelType === 'email' ? inbox : undefined;
+}
+
+export async function createEmailInbox(opts: { accountId: number; actorId: number; name: string; email: string; mode: EmailMode }) {
+  try {
+    const inbox = await createInbox({ ...opts, channelType: 'email', settings: { mode: opts.mode } satisfies EmailInboxSettings });
+    return inbox;
+  } catch (err) {
+    if (err instanceof InboxNameTakenError) throw new EmailInboxInputError(INBOX_NAME_TAKEN_MESSAGE, 'name');
+    throw err;
+  }
+}
+
+/** Name, support address and mode. A new support address must prove its forwarding again. */
+export async function updateEmailInbox(opts: { accountId: number; actorId: number; id: number; name: string; email: string; mode: EmailMode }) {
+  const inbox = await getEmailInbox(opts);
+  if (!inbox) return undefined;
+  const settings = { ...readEmailSettings(inbox), mode: opts.mode };
+  const emailChanged = (inbox.email ?? '') !== opts.email.toLowerCase();
+  try {
+    const updated = await updateInbox({
+      accountId: opts.accountId,
+      actorId: opts.actorId,
+      id: inbox.id,
+      changes: { name: opts.name, email: opts.email.toLowerCase(), settings, ...(emailChanged ? { forwardingVerifiedAt: null } : {}) },
+    });
+    if (updated) await notifyEmailInboxChanged(updated.id);
+    return updated;
+  } catch (err) {
+    if (err instanceof InboxNameTakenError) throw new EmailInboxInputError(INBOX_NAME_TAKEN_MESSAGE, 'name');
+    throw err;
+  }
+}
+
+export async function deleteEmailInbox(opts: { accountId: number; actorId: number; id: number }) {
+  const inbox = await getEmailInbox(opts);
+  if (!inbox) return undefined;
+  const deleted = await deleteInbox({ ...opts, id: inbox.id });
+  if (deleted) await notifyEmailInboxChanged(deleted.id);
+  return deleted;
+}
+
+/** IMAP credentials; an empty password keeps the stored one. Another mailbox starts reading from its end again. */
+export async function setImapSettings(opts: { accountId: number; actorId: number; id: number; input: ImapSettingsInput }) {
+  const inbox = await getEmailInbox(opts);
+  if (!inbox) return undefined;
+  const current = readEmailSettings(inbox);
+  const password = opts.input.password || current.imap?.password;
+  if (!password) throw new EmailInboxInputError(PASSWORD_REQUIRED_MESSAGE, 'password');
+  const same = current.imap && current.imap.host === opts.input.host && current.imap.user === opts.input.user && current.imap.mailbox === opts.input.mailbox && current.imap.port === opts.input.port;
+  const imap = {
+    host: opts.input.host,
+    port: opts.input.port,
+    secure: opts.input.secure,
+    user: opts.input.user,
+    password,
+    mailbox: opts.input.mailbox,
+    ...(same ? { lastUid: current.imap?.lastUid, uidValidity: current.imap?.uidValidity } : {}),
+  };
+  const updated = await updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { settings: { ...current, imap } } });
+  if (updated) await notifyEmailInboxChanged(updated.id);
+  return updated;
+}
+
+/** The inbox's own SMTP server (PUT inbox/{id}/smtp); replies then leave from the support address. */
+export async function setSmtpSettings(opts: { accountId: number; actorId: number; id: number; input: SmtpSettingsInput }) {
+  const inbox = await getEmailInbox(opts);
+  if (!inbox) return undefined;
+  const current = readEmailSettings(inbox);
+  const password = opts.input.password || current.smtp?.password;
+  if (!password) throw new EmailInboxInputError(PASSWORD_REQUIRED_MESSAGE, 'password');
+  const smtp = { host: opts.input.host, port: opts.input.port, secure: opts.input.secure, user: opts.input.user, password };
+  return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { settings: { ...current, smtp } } });
+}
+
+/** Back to Parley's own sender. */
+export async function clearSmtpSettings(opts: { accountId: number; actorId: number; id: number }) {
+  const inbox = await getEmailInbox(opts);
+  if (!inbox) return undefined;
+  const { smtp: _smtp, ...rest } = readEmailSettings(inbox);
+  return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { settings: rest } });
+}
+
+/** Inboxes that read a mailbox over IMAP (with their credentials set), across accounts: the IMAP manager's work list. */
+export async function listImapInboxes() {
+  return getDb()
+    .select()
+    .from(schema.inboxes)
+    .where(and(eq(schema.inboxes.channelType, 'email'), sql`${schema.inboxes.settings}->>'mode' = 'imap'`, sql`${schema.inboxes.settings} ? 'imap'`));
+}
+
+/**
+ * Records how far the IMAP reader got, without an inbox_updated event (it is progress, not a change of
+ * settings) and without touching the rest of the settings.
+ */
+export async function saveImapProgress(opts: { accountId: number; id: number; lastUid: number; uidValidity: string }) {
+  await getDb()
+    .update(schema.inboxes)
+    .set({
+      settings: sql`jsonb_set(jsonb_set(${schema.inboxes.settings}, '{imap,lastUid}', ${String(opts.lastUid)}::jsonb), '{imap,uidValidity}', ${JSON.stringify(opts.uidValidity)}::jsonb)`,
+    })
+    .where(and(eq(schema.inboxes.accountId, opts.accountId), eq(schema.inboxes.id, opts.id), sql`${schema.inboxes.settings} ? 'imap'`));
+}

@@ -1,0 +1,127 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { fileTypeFromBuffer } from 'file-type';
+import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
+import { getConfig } from '../../utils/env.server';
+
+export type Attachment = typeof schema.attachments.$inferSelect;
+
+/** One file: larger ones are refused (inbound mail skips them, a reply form says so). */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+/** All the files of one message together. */
+export const MAX_MESSAGE_ATTACHMENT_BYTES = 25 * 1024 * 1024;
+
+export class AttachmentTooLargeError extends Error {
+  constructor(public filename: string) {
+    super(`${filename} is larger than ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB`);
+  }
+}
+
+function attachmentsRoot() {
+  return path.join(getConfig().dataDir, 'attachments');
+}
+
+/** A storage key is `<accountId>/<yyyy-mm>/<random>`: never derived from what the sender chose. */
+function resolveKey(storageKey: string) {
+  const root = attachmentsRoot();
+  const full = path.resolve(root, storageKey);
+  if (!full.startsWith(root + path.sep)) throw new Error('Invalid storage key');
+  return full;
+}
+
+/** A file name safe to show and to send back in Content-Disposition: no paths, no control characters. */
+export function cleanFilename(name: string | null | undefined, fallback = 'attachment') {
+  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
+  return cleaned || fallback;
+}
+
+const MIME_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,127}$/;
+
+/**
+ * The content type recorded: what the bytes are (sniffed), else the declared type when it is well formed,
+ * else application/octet-stream. A sender cannot label an executable as a picture.
+ */
+export async function detectContentType(bytes: Uint8Array, declared: string | null | undefined) {
+  const sniffed = await fileTypeFromBuffer(bytes).catch(() => undefined);
+  if (sniffed) return sniffed.mime;
+  const clean = (declared ?? '').split(';')[0].trim().toLowerCase();
+  return MIME_PATTERN.test(clean) ? clean : 'application/octet-stream';
+}
+
+/**
+ * Stores one file under PARLEY_DATA_DIR/attachments/<accountId>/ and records it. `messageId` may be null for
+ * a file uploaded before its message exists (a reply being written): link it with linkAttachments in the
+ * message's transaction. Pass `db` to record it inside a transaction of your own.
+ */
+export async function saveAttachment(
+  opts: { accountId: number; messageId: number | null; filename: string; contentType?: string | null; bytes: Uint8Array; contentId?: string | null },
+  db: DbOrTx = getDb(),
+) {
+  if (opts.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw new AttachmentTooLargeError(cleanFilename(opts.filename));
+  const now = new Date();
+  const storageKey = `${opts.accountId}/${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}/${crypto.randomBytes(16).toString('hex')}`;
+  const full = resolveKey(storageKey);
+  await fs.mkdir(path.dirname(full), { recursive: true });
+  await fs.writeFile(full, opts.bytes, { mode: 0o600 });
+  try {
+    const [row] = await db
+      .insert(schema.attachments)
+      .values({
+        accountId: opts.accountId,
+        messageId: opts.messageId,
+        filename: cleanFilename(opts.filename),
+        contentType: await detectContentType(opts.bytes, opts.contentType),
+        size: opts.bytes.byteLength,
+        storageKey,
+        contentId: opts.contentId ? opts.contentId.replace(/^<|>$/g, '').slice(0, 250) : null,
+      })
+      .returning();
+    return row;
+  } catch (err) {
+    await fs.rm(full, { force: true });
+    throw err;
+  }
+}
+
+/** Removes the stored files of attachments whose rows were rolled back or deleted. */
+export async function removeStoredFiles(storageKeys: string[]) {
+  await Promise.all(storageKeys.map((key) => fs.rm(resolveKey(key), { force: true }).catch(() => {})));
+}
+
+/** Gives files saved before their message (messageId null) to that message; others' files are left alone. */
+export async function linkAttachments(tx: Tx, opts: { accountId: number; messageId: number; ids: number[] }) {
+  if (opts.ids.length === 0) return [];
+  return tx
+    .update(schema.attachments)
+    .set({ messageId: opts.messageId })
+    .where(and(eq(schema.attachments.accountId, opts.accountId), inArray(schema.attachments.id, opts.ids), isNull(schema.attachments.messageId)))
+    .returning();
+}
+
+/** One attachment of the account with its bytes; undefined when it is not the account's or the file is gone. */
+export async function readAttachment(opts: { accountId: number; id: number }) {
+  const [row] = await getDb()
+    .select()
+    .from(schema.attachments)
+    .where(and(eq(schema.attachments.accountId, opts.accountId), eq(schema.attachments.id, opts.id)));
+  if (!row) return undefined;
+  try {
+    const bytes = await fs.readFile(resolveKey(row.storageKey));
+    return { attachment: row, bytes };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The attachments of one message (an outgoing reply carries them). */
+export async function listAttachmentsOfMessage(opts: { accountId: number; messageId: number }, db: DbOrTx = getDb()) {
+  return db
+    .select()
+    .from(schema.attachments)
+    .where(and(eq(schema.attachments.accountId, opts.accountId), eq(schema.attachments.messageId, opts.messageId)))
+    .orderBy(asc(schema.attachments.id));
+}

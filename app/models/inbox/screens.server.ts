@@ -1,0 +1,156 @@
+import { and, asc, desc, eq, inArray, isNull, max, ne, sql } from 'drizzle-orm';
+import { getDb, schema } from '../../../db/client';
+import { listConversations } from './conversations.server';
+
+/**
+ * Reads the inbox screens need besides the conversation operations: the choices of their selects, the
+ * contact panel, attachments of the visible window. Every query is scoped by the account.
+ */
+
+export async function listInboxOptions(opts: { accountId: number }) {
+  return getDb()
+    .select({ id: schema.inboxes.id, name: schema.inboxes.name, channelType: schema.inboxes.channelType })
+    .from(schema.inboxes)
+    .where(eq(schema.inboxes.accountId, opts.accountId))
+    .orderBy(asc(schema.inboxes.name));
+}
+
+/** Users who can be assigned: active users of the account. */
+export async function listAssigneeOptions(opts: { accountId: number }) {
+  const rows = await getDb()
+    .select({ id: schema.users.id, firstName: schema.users.firstName, lastName: schema.users.lastName })
+    .from(schema.users)
+    .where(and(eq(schema.users.accountId, opts.accountId), eq(schema.users.status, 'active')))
+    .orderBy(asc(schema.users.firstName), asc(schema.users.lastName));
+  return rows.map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() }));
+}
+
+export async function listTeamOptions(opts: { accountId: number }) {
+  return getDb()
+    .select({ id: schema.teams.id, name: schema.teams.name })
+    .from(schema.teams)
+    .where(eq(schema.teams.accountId, opts.accountId))
+    .orderBy(asc(schema.teams.name));
+}
+
+/**
+ * The account's tags (labels) for the tag selects. The productivity settings own them; their listTags also
+ * counts conversations per tag, which these selects do not need on every inbox page.
+ */
+export async function listTagOptions(opts: { accountId: number }) {
+  return getDb()
+    .select({ id: schema.tags.id, name: schema.tags.name, color: schema.tags.color })
+    .from(schema.tags)
+    .where(eq(schema.tags.accountId, opts.accountId))
+    .orderBy(asc(schema.tags.name));
+}
+
+/** The contact panel's "other conversations": the contact's newest conversations besides this one. */
+export async function listContactConversations(opts: { accountId: number; contactId: number; exceptId: number; limit?: number }) {
+  const c = schema.conversations;
+  return getDb()
+    .select({ id: c.id, subject: c.subject, status: c.status, lastMessageAt: c.lastMessageAt })
+    .from(c)
+    .where(and(eq(c.accountId, opts.accountId), eq(c.contactId, opts.contactId), ne(c.id, opts.exceptId), isNull(c.deletedAt)))
+    .orderBy(desc(c.lastMessageAt))
+    .limit(opts.limit ?? 10);
+}
+
+/** Attachments of the messages on screen (the thread is windowed, so this stays small). */
+export async function listMessageAttachments(opts: { accountId: number; messageIds: number[] }) {
+  if (opts.messageIds.length === 0) return [];
+  return getDb()
+    .select({
+      id: schema.attachments.id,
+      messageId: schema.attachments.messageId,
+      filename: schema.attachments.filename,
+      contentType: schema.attachments.contentType,
+      size: schema.attachments.size,
+      contentId: schema.attachments.contentId,
+    })
+    .from(schema.attachments)
+    .where(and(eq(schema.attachments.accountId, opts.accountId), inArray(schema.attachments.messageId, opts.messageIds)))
+    .orderBy(asc(schema.attachments.id));
+}
+
+/**
+ * The newest message the user wrote in the conversation: the reply box is keyed by it, so it empties after the
+ * agent's own post but keeps what they are typing while others' messages arrive.
+ */
+export async function lastMessageIdBy(opts: { accountId: number; conversationId: number; userId: number }) {
+  const [row] = await getDb()
+    .select({ id: max(schema.messages.id) })
+    .from(schema.messages)
+    .where(
+      and(eq(schema.messages.accountId, opts.accountId), eq(schema.messages.conversationId, opts.conversationId), eq(schema.messages.senderUserId, opts.userId))
+    );
+  return row?.id ?? 0;
+}
+
+/** Where a merged-away conversation went, so that old links still lead somewhere. */
+export async function findMergeTarget(opts: { accountId: number; id: number }) {
+  const c = schema.conversations;
+  let id = opts.id;
+  // Merges can chain (A into B, then B into C); a few hops are plenty and a cycle cannot loop forever.
+  for (let hop = 0; hop < 5; hop++) {
+    const [row] = await getDb()
+      .select({ mergedIntoId: c.mergedIntoId, deletedAt: c.deletedAt })
+      .from(c)
+      .where(and(eq(c.accountId, opts.accountId), eq(c.id, id)));
+    if (!row) return null;
+    if (!row.deletedAt) return hop === 0 ? null : id;
+    if (!row.mergedIntoId) return null;
+    id = row.mergedIntoId;
+  }
+  return null;
+}
+
+/** Merge candidates found by a search (subject, message text, contact, #id), across statuses. */
+export async function searchMergeCandidates(opts: { accountId: number; userId: number; q: string; exceptId: number }) {
+  const q = opts.q.trim();
+  if (!q) return [];
+  const { rows } = await listConversations({ accountId: opts.accountId, userId: opts.userId, filters: { status: 'all', q }, pageSize: 11 });
+  return rows
+    .filter((r) => r.id !== opts.exceptId)
+    .slice(0, 10)
+    .map((r) => ({
+      id: r.id,
+      subject: r.subject,
+      status: r.status,
+      contact: `${r.contactFirstName ?? ''} ${r.contactLastName ?? ''}`.trim() || r.contactEmail || '',
+      lastMessageAt: r.lastMessageAt,
+    }));
+}
+
+/**
+ * Conversations whose words match, for the global search: the stored tsvector holds the subject and the text
+ * of every message and note, so one GIN lookup answers.
+ */
+export async function searchConversations(opts: { accountId: number; q: string; limit: number }) {
+  const c = schema.conversations;
+  return getDb()
+    .select({
+      id: c.id,
+      subject: c.subject,
+      preview: c.lastMessagePreview,
+      contactEmail: schema.contacts.email,
+      contactFirstName: schema.contacts.firstName,
+      contactLastName: schema.contacts.lastName,
+    })
+    .from(c)
+    .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
+    .where(and(eq(c.accountId, opts.accountId), isNull(c.deletedAt), sql`${c.search} @@ plainto_tsquery('simple', ${opts.q})`))
+    .orderBy(desc(c.lastMessageAt))
+    .limit(opts.limit);
+}
+
+/** The ids among these that name live conversations of the account (the others are 404 to the caller). */
+export async function findOwnConversationIds(opts: { accountId: number; ids: number[] }) {
+  if (opts.ids.length === 0) return [];
+  const c = schema.conversations;
+  const rows = await getDb()
+    .select({ id: c.id })
+    .from(c)
+    .where(and(eq(c.accountId, opts.accountId), inArray(c.id, [...new Set(opts.ids)]), isNull(c.deletedAt)));
+  return rows.map((r) => r.id);
+}

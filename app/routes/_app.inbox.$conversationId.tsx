@@ -1,0 +1,631 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data, MaxPartSizeExceededError, redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useCallback, useRef } from 'react';
+import { AssignForm, MergeForm, MoveForm, PriorityForm, SnoozeForm, StatusForm, TagsForm } from '~/components/inbox/operations';
+import { PriorityPill, StatusPill, personName } from '~/components/inbox/pills';
+import { ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
+import { usePresence, useRevalidateOn } from '~/components/inbox/use-inbox-live';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { DeleteConfirm } from '~/components/ui/delete-confirm';
+import { ErrorList } from '~/components/ui/forms';
+import {
+  assignConversations,
+  deleteConversations,
+  getConversation,
+  InvalidReferenceError,
+  mergeConversations,
+  moveConversations,
+  setConversationPriority,
+  setConversationStatus,
+  snoozeConversation,
+  splitMessage,
+  tagConversations,
+  untagConversation,
+} from '~/models/inbox/conversations.server';
+import {
+  AssignSchema,
+  dateToZonedInput,
+  EditMessageSchema,
+  MergeSchema,
+  MessageRefSchema,
+  MoveSchema,
+  PrioritySchema,
+  ReplySchema,
+  SNOOZE_IN_FUTURE,
+  SNOOZE_TIME_REQUIRED,
+  SnoozeSchema,
+  StatusSchema,
+  TagSchema,
+  zonedInputToDate,
+} from '~/models/inbox/forms';
+import { renderEmailHtml } from '~/models/email/render.server';
+import { MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENT_BYTES } from '~/models/inbox/attachments.server';
+import { deleteMessage, editMessage, getMessage, listThread } from '~/models/inbox/messages.server';
+import {
+  MAX_REPLY_FILES,
+  postMessageWithFiles,
+  REPLY_FILE_TOO_LARGE,
+  REPLY_FILES_TOO_LARGE,
+  REPLY_TOO_MANY_FILES,
+  ReplyFileError,
+} from '~/models/inbox/replies.server';
+import {
+  findMergeTarget,
+  findOwnConversationIds,
+  lastMessageIdBy,
+  listAssigneeOptions,
+  listContactConversations,
+  listInboxOptions,
+  listMessageAttachments,
+  listTagOptions,
+  listTeamOptions,
+  searchMergeCandidates,
+} from '~/models/inbox/screens.server';
+import { getCannedResponse, listCannedResponses } from '~/models/productivity/canned-responses.server';
+import { formatDateTime, pageTitle, truncate } from '~/utils/format';
+import { parseRouteId } from '~/utils/route-id';
+import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+const notFound = () => new Response('Not Found', { status: 404 });
+
+function readConversationId(param: string | undefined) {
+  const id = parseRouteId(param);
+  if (id === null) throw notFound();
+  return id;
+}
+
+/** Message ids are bigserial: a bounded run of digits, or nothing. */
+function readMessageId(value: string | null) {
+  return value && /^\d{1,15}$/.test(value) && Number(value) > 0 ? Number(value) : undefined;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireUser(request);
+  const id = readConversationId(params.conversationId);
+  const accountId = ctx.account.id;
+  const found = await getConversation({ accountId, id });
+  if (!found) {
+    // A conversation merged into another lives on there.
+    const target = await findMergeTarget({ accountId, id });
+    if (target) throw redirect(`/inbox/${target}`);
+    throw notFound();
+  }
+  const url = new URL(request.url);
+  const before = readMessageId(url.searchParams.get('before'));
+  const allowImages = url.searchParams.get('images') === '1';
+  const cannedId = parseRouteId(url.searchParams.get('canned') ?? undefined);
+  const cannedQuery = (url.searchParams.get('cq') ?? '').trim().slice(0, 100);
+  const mergeQuery = (url.searchParams.get('merge_q') ?? '').trim().slice(0, 200);
+  const contactId = found.conversation.contactId;
+  const [thread, others, inboxes, users, teams, tags, canned, picked, ownLast, searched] = await Promise.all([
+    listThread({ accountId, conversationId: id, before }),
+    contactId ? listContactConversations({ accountId, contactId, exceptId: id }) : Promise.resolve([]),
+    listInboxOptions({ accountId }),
+    listAssigneeOptions({ accountId }),
+    listTeamOptions({ accountId }),
+    listTagOptions({ accountId }),
+    listCannedResponses({ accountId, q: cannedQuery || null, limit: 50 }),
+    cannedId ? getCannedResponse({ accountId, id: cannedId }) : Promise.resolve(undefined),
+    lastMessageIdBy({ accountId, conversationId: id, userId: ctx.user.id }),
+    mergeQuery ? searchMergeCandidates({ accountId, userId: ctx.user.id, q: mergeQuery, exceptId: id }) : Promise.resolve(null),
+  ]);
+  const attachments = await listMessageAttachments({ accountId, messageIds: thread.messages.map((m) => m.message.id) });
+  let blockedImages = false;
+  const messages: ThreadMessage[] = thread.messages
+    .map(({ message: m, ...who }) => {
+      // Stored HTML was sanitised at ingestion; remote images stay blank until the agent asks for them.
+      const shown = m.html ? renderEmailHtml(m.html, { allowRemoteImages: allowImages }) : null;
+      if (shown && shown.remoteImages > 0 && !allowImages) blockedImages = true;
+      return {
+        id: m.id,
+        kind: m.kind,
+        text: m.text,
+        html: shown?.html ?? null,
+        sender:
+          m.kind === 'incoming'
+            ? personName(who.contactFirstName, who.contactLastName, who.contactEmail ?? m.email?.from) || 'Customer'
+            : personName(who.userFirstName, who.userLastName) || 'Parley',
+        createdAt: m.createdAt,
+        editedAt: m.editedAt,
+        deliveryStatus: m.deliveryStatus,
+        deliveryError: m.deliveryError,
+        to: m.kind === 'outgoing' ? m.email?.to ?? [] : [],
+        cc: m.email?.cc ?? [],
+        bcc: m.kind === 'incoming' ? [] : m.email?.bcc ?? [],
+        fromTrustedDomain: m.fromTrustedDomain,
+        mine: m.senderUserId === ctx.user.id,
+        attachments: attachments.filter((a) => a.messageId === m.id).map((a) => ({ id: a.id, filename: a.filename, size: a.size })),
+      };
+    })
+    // Newest first, right under the reply box: the page is useful at once, without scrolling or script.
+    .reverse();
+  const { conversation: c, contact, inbox, assignee, team } = found;
+  const me = publicUser(ctx);
+  const candidates = searched ?? others.map((o) => ({ id: o.id, subject: o.subject, status: o.status, contact: '' }));
+  return {
+    me: { id: me.id, prefs: { dateFormat: me.dateFormat, timeFormat: me.timeFormat, timezone: me.timezone } },
+    conversation: {
+      id: c.id,
+      subject: c.subject,
+      status: c.status,
+      priority: found.priority,
+      sourceType: c.sourceType,
+      inboxId: c.inboxId,
+      inboxName: inbox.name,
+      inboxChannel: inbox.channelType,
+      assigneeId: c.assigneeId,
+      assigneeName: assignee ? personName(assignee.firstName, assignee.lastName) : null,
+      teamId: c.teamId,
+      teamName: team?.name ?? null,
+      snoozedUntil: c.snoozedUntil,
+      messageCount: c.messageCount,
+      createdAt: c.createdAt,
+      tags: found.tags,
+    },
+    contact: contact
+      ? { id: contact.id, name: personName(contact.firstName, contact.lastName, contact.email ?? contact.phone), email: contact.email, phone: contact.phone }
+      : null,
+    others,
+    messages,
+    hasOlder: thread.hasOlder,
+    before: before ?? null,
+    allowImages,
+    blockedImages,
+    inboxes: inboxes.map((i) => ({ id: i.id, name: i.name })),
+    users,
+    teams,
+    tags,
+    canned: canned.map((r) => ({ id: r.id, name: r.name, message: r.message })),
+    cannedQuery,
+    reply: { key: `${ownLast}-${picked?.id ?? ''}`, text: picked?.message ?? '' },
+    merge: { query: mergeQuery, candidates },
+    snooze: {
+      until: dateToZonedInput(c.snoozedUntil ?? new Date(Date.now() + 24 * 3600_000), me.timezone),
+      min: dateToZonedInput(new Date(), me.timezone),
+    },
+    canManage: can(ctx, 'manage_conversation'),
+    uploadHint: `Up to ${MAX_REPLY_FILES} files, ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB each and ${MAX_MESSAGE_ATTACHMENT_BYTES / (1024 * 1024)} MB together.`,
+  };
+}
+
+type ActionResult = { intent: string; messageId?: number; result: SubmissionResult<string[]> };
+
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_conversation');
+  const id = readConversationId(params.conversationId);
+  const accountId = ctx.account.id;
+  const who = { accountId, actorId: ctx.user.id };
+  const found = await getConversation({ accountId, id });
+  if (!found) throw notFound();
+  const here = `/inbox/${id}`;
+  const formData = await readForm(request);
+  if (typeof formData === 'string') return data<ActionResult>({ intent: 'reply', result: { status: 'error', error: { files: [formData] } } }, { status: 400 });
+  const intent = String(formData.get('intent') ?? '');
+
+  const fail = (result: SubmissionResult<string[]>, messageId?: number) => data<ActionResult>({ intent, messageId, result }, { status: 400 });
+  // The form being handled, so that a refused reference is answered on it with what was typed.
+  let current: { reply: (o: { formErrors: string[] }) => SubmissionResult<string[]> } | undefined;
+  const track = <T extends NonNullable<typeof current>>(submission: T) => {
+    current = submission;
+    return submission;
+  };
+  /** A message of this very conversation, or a 404: ids of other conversations and accounts are not found here. */
+  const messageOfHere = async (messageId: number) => {
+    const message = await getMessage({ accountId, id: messageId });
+    if (!message || message.conversationId !== id || message.kind === 'system') throw notFound();
+    return message;
+  };
+
+  try {
+    switch (intent) {
+      case 'reply':
+      case 'note': {
+        const submission = track(parseWithZod(formData, { schema: ReplySchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        const v = submission.value;
+        const files = await filesOf(formData);
+        try {
+          await postMessageWithFiles({
+            ...who,
+            conversationId: id,
+            kind: v.intent === 'reply' ? 'outgoing' : 'note',
+            text: v.text,
+            email: v.intent === 'reply' && (v.cc.length || v.bcc.length) ? { cc: v.cc, bcc: v.bcc } : undefined,
+            files,
+          });
+        } catch (err) {
+          if (err instanceof ReplyFileError) return fail(submission.reply({ fieldErrors: { files: [err.message] }, hideFields: ['files'] }));
+          throw err;
+        }
+        if (v.intent === 'note') return redirectWithToast(here, 'Note Added');
+        return redirectWithToast(here, found.inbox.channelType === 'email' ? 'Email Sent' : 'Message Sent');
+      }
+      case 'edit-message': {
+        const submission = track(parseWithZod(formData, { schema: EditMessageSchema }));
+        if (submission.status !== 'success') return fail(submission.reply(), readMessageId(String(formData.get('messageId'))));
+        await messageOfHere(submission.value.messageId);
+        const edited = await editMessage({ ...who, id: submission.value.messageId, text: submission.value.text });
+        if (!edited) return fail(submission.reply({ formErrors: ['You can only edit your own replies and notes'] }), submission.value.messageId);
+        return redirectWithToast(here, { type: 'info', text: 'Message Edited' });
+      }
+      case 'delete-message':
+      case 'delete-note': {
+        const submission = track(parseWithZod(formData, { schema: MessageRefSchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        const message = await messageOfHere(submission.value.messageId);
+        const isNote = intent === 'delete-note';
+        if (isNote && message.kind !== 'note') throw notFound();
+        await deleteMessage({ ...who, id: message.id, kind: isNote ? 'note' : 'message' });
+        return redirectWithToast(here, isNote ? 'Note Deleted' : 'Message Deleted');
+      }
+      case 'split': {
+        const submission = track(parseWithZod(formData, { schema: MessageRefSchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        await messageOfHere(submission.value.messageId);
+        const created = await splitMessage({ ...who, messageId: submission.value.messageId });
+        return redirectWithToast(`/inbox/${created.id}`, 'Conversation splited');
+      }
+      case 'assign': {
+        const submission = track(parseWithZod(formData, { schema: AssignSchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        await assignConversations({ ...who, ids: [id], assigneeId: submission.value.assigneeId ?? null, teamId: submission.value.teamId ?? null });
+        return redirectWithToast(here, { type: 'info', text: 'Conversation Assigned' });
+      }
+      case 'status': {
+        const submission = track(parseWithZod(formData, { schema: StatusSchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        await setConversationStatus({ ...who, ids: [id], status: submission.value.status });
+        return redirectWithToast(here, { type: 'info', text: 'Status Updated' });
+      }
+      case 'priority': {
+        const submission = track(parseWithZod(formData, { schema: PrioritySchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        await setConversationPriority({ ...who, ids: [id], priority: submission.value.priority });
+        return redirectWithToast(here, { type: 'info', text: 'Priority Updated' });
+      }
+      case 'snooze': {
+        const submission = track(parseWithZod(formData, { schema: SnoozeSchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        const until = zonedInputToDate(submission.value.until, ctx.user.timezone);
+        if (!until) return fail(submission.reply({ fieldErrors: { until: [SNOOZE_TIME_REQUIRED] } }));
+        if (until.getTime() <= Date.now()) return fail(submission.reply({ fieldErrors: { until: [SNOOZE_IN_FUTURE] } }));
+        await snoozeConversation({ ...who, id, until });
+        return redirectWithToast(here, { type: 'info', text: 'Snooze Updated' });
+      }
+      case 'move': {
+        const submission = track(parseWithZod(formData, { schema: MoveSchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        await moveConversations({ ...who, ids: [id], inboxId: submission.value.inboxId });
+        return redirectWithToast(here, 'Conversation Moved');
+      }
+      case 'merge': {
+        const submission = track(parseWithZod(formData, { schema: MergeSchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        const sourceIds = submission.value.sourceIds.filter((s) => s !== id);
+        const own = await findOwnConversationIds({ accountId, ids: sourceIds });
+        if (own.length !== sourceIds.length) {
+          const missing = sourceIds.filter((s) => !own.includes(s));
+          return fail(submission.reply({ fieldErrors: { ids: [`Conversation not found: ${missing.map((m) => `#${m}`).join(', ')}`] } }));
+        }
+        await mergeConversations({ ...who, targetId: id, sourceIds });
+        return redirectWithToast(here, 'Conversation Merged');
+      }
+      case 'delete': {
+        await deleteConversations({ ...who, ids: [id] });
+        return redirectWithToast('/inbox', 'Conversation Deleted');
+      }
+      case 'tag': {
+        const submission = track(parseWithZod(formData, { schema: TagSchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        await tagConversations({ ...who, ids: [id], tagIds: [submission.value.tagId] });
+        return redirectWithToast(here, { type: 'info', text: 'Tags Updated' });
+      }
+      case 'untag': {
+        const submission = track(parseWithZod(formData, { schema: TagSchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        if (!(await untagConversation({ ...who, id, tagId: submission.value.tagId }))) throw notFound();
+        return redirectWithToast(here, { type: 'info', text: 'Tags Updated' });
+      }
+      default:
+        throw new Response('Unknown intent', { status: 400 });
+    }
+  } catch (err) {
+    // A user, team, inbox, tag or conversation that is not the account's: the form says so, nothing changed.
+    if (err instanceof InvalidReferenceError) return fail(current?.reply({ formErrors: [err.message] }) ?? { status: 'error', error: { '': [err.message] } });
+    throw err;
+  }
+}
+
+/**
+ * The reply form is multipart (attachments); the others are not. Parts are read in memory with a limit per
+ * part, on the number of files and on their total, so an oversized upload stops early with its message.
+ */
+async function readForm(request: Request): Promise<FormData | string> {
+  if (!(request.headers.get('content-type') ?? '').startsWith('multipart/form-data')) return request.formData();
+  const memory = unstable_createMemoryUploadHandler({ maxPartSize: MAX_ATTACHMENT_BYTES });
+  let files = 0;
+  let total = 0;
+  try {
+    return await unstable_parseMultipartFormData(request, async (part) => {
+      if (part.filename !== undefined && ++files > MAX_REPLY_FILES) throw new ReplyFileError(REPLY_TOO_MANY_FILES);
+      const value = await memory(part);
+      total += typeof value === 'string' ? value.length : (value?.size ?? 0);
+      if (total > MAX_MESSAGE_ATTACHMENT_BYTES + 64 * 1024) throw new ReplyFileError(REPLY_FILES_TOO_LARGE);
+      return value;
+    });
+  } catch (err) {
+    if (err instanceof MaxPartSizeExceededError) return REPLY_FILE_TOO_LARGE;
+    if (err instanceof ReplyFileError) return err.message;
+    throw new Response('The upload could not be read', { status: 400 });
+  }
+}
+
+/** The files chosen in the reply form; a browser sends an empty part when none is. */
+async function filesOf(formData: FormData) {
+  const files = formData.getAll('files').filter((f): f is File => typeof f !== 'string' && f.size > 0);
+  return Promise.all(files.map(async (f) => ({ name: f.name, type: f.type, bytes: new Uint8Array(await f.arrayBuffer()) })));
+}
+
+export const handle = {
+  breadcrumb: (d: { conversation: { id: number; subject: string } } | undefined) =>
+    d ? `#${d.conversation.id} ${truncate(d.conversation.subject || '(no subject)', 40)}` : null,
+};
+
+export default function ConversationPage() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const resultFor = (intent: string) => (actionData?.intent === intent ? actionData.result : undefined);
+  const { conversation: c, me } = d;
+  const prefs = me.prefs;
+
+  useRevalidateOn(
+    useCallback(
+      (m: { type: string; conversationId?: unknown }) => m.conversationId === c.id && (m.type.startsWith('message.') || m.type.startsWith('conversation.')),
+      [c.id]
+    )
+  );
+  const viewers = usePresence(c.id, me.id);
+
+  return (
+    <div>
+      <header className="conv-head">
+        <Link to="/inbox">← Inbox</Link>
+        <h1>
+          #{c.id} {c.subject || '(no subject)'}
+        </h1>
+        <StatusPill status={c.status} />
+        <PriorityPill priority={c.priority} />
+        <span className="muted">
+          {c.inboxName} · {c.sourceType.replaceAll('_', ' ')}
+          {c.assigneeName ? ` · ${c.assigneeName}` : ''}
+          {c.teamName ? ` · ${c.teamName}` : ''}
+          {c.status === 'snoozed' && c.snoozedUntil ? ` · snoozed until ${formatDateTime(c.snoozedUntil, prefs)}` : ''}
+        </span>
+        <span className="spacer" />
+        {viewers.length ? (
+          <span className="presence" data-testid="presence">
+            Also viewing: {viewers.map((v) => v.name).join(', ')}
+          </span>
+        ) : null}
+      </header>
+      <div className="conv-grid">
+        <section aria-label="Conversation">
+          {d.canManage ? <ReplyBox key={d.reply.key} d={d} lastResult={resultFor('reply') ?? resultFor('note')} /> : null}
+          {d.before ? (
+            <p>
+              <Link to={`/inbox/${c.id}${d.allowImages ? '?images=1' : ''}`}>Back to the newest messages</Link>
+            </p>
+          ) : null}
+          {d.blockedImages ? (
+            <p className="muted">
+              Remote images are hidden to protect your privacy.{' '}
+              <Link to={`?${new URLSearchParams({ ...(d.before ? { before: String(d.before) } : {}), images: '1' })}`}>Show images</Link>
+            </p>
+          ) : null}
+          <ol className="thread" data-testid="thread" reversed>
+            {d.messages.map((m) => (
+              <ThreadItem
+                key={m.id}
+                message={m}
+                prefs={prefs}
+                canManage={d.canManage}
+                canSplit={d.canManage && c.messageCount > 1 && (m.kind === 'incoming' || m.kind === 'outgoing')}
+                editResult={actionData?.intent === 'edit-message' && actionData.messageId === m.id ? actionData.result : undefined}
+              />
+            ))}
+          </ol>
+          {d.hasOlder ? (
+            <p>
+              <Link
+                to={`?${new URLSearchParams({ before: String(d.messages.at(-1)?.id ?? ''), ...(d.allowImages ? { images: '1' } : {}) })}`}
+                data-testid="older"
+              >
+                Show older messages
+              </Link>
+            </p>
+          ) : null}
+        </section>
+
+        <aside aria-label="Details">
+          <section className="side-card" data-testid="contact-panel">
+            <h2>Contact</h2>
+            {d.contact ? (
+              <>
+                <p>
+                  <strong>{d.contact.name}</strong>
+                  {d.contact.email ? (
+                    <>
+                      <br />
+                      <a href={`mailto:${d.contact.email}`}>{d.contact.email}</a>
+                    </>
+                  ) : null}
+                  {d.contact.phone ? (
+                    <>
+                      <br />
+                      {d.contact.phone}
+                    </>
+                  ) : null}
+                </p>
+                <h2>Other conversations</h2>
+                {d.others.length === 0 ? <p className="muted">None</p> : null}
+                <ul>
+                  {d.others.map((o) => (
+                    <li key={o.id}>
+                      <Link to={`/inbox/${o.id}`}>
+                        #{o.id} {o.subject || '(no subject)'}
+                      </Link>{' '}
+                      <StatusPill status={o.status} />
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : (
+              <p className="muted">No contact</p>
+            )}
+          </section>
+
+          <section className="side-card">
+            <h2>Tags</h2>
+            <TagsForm tags={d.tags} current={c.tags} canManage={d.canManage} lastResult={resultFor('tag')} />
+          </section>
+
+          {d.canManage ? (
+            <section className="side-card ops" data-testid="operations">
+              <h2>Conversation</h2>
+              <AssignForm users={d.users} teams={d.teams} assigneeId={c.assigneeId} teamId={c.teamId} lastResult={resultFor('assign')} />
+              <StatusForm status={c.status} lastResult={resultFor('status')} />
+              <PriorityForm priority={c.priority} lastResult={resultFor('priority')} />
+              <SnoozeForm until={d.snooze.until} min={d.snooze.min} timezone={prefs.timezone} lastResult={resultFor('snooze')} />
+              <MoveForm inboxes={d.inboxes} inboxId={c.inboxId} lastResult={resultFor('move')} />
+              <h2>Merge</h2>
+              <MergeForm candidates={d.merge.candidates} query={d.merge.query} lastResult={resultFor('merge')} />
+              <h2>Delete</h2>
+              <DeleteConfirm id={`conversation-${c.id}`} intent="delete" label="Delete conversation" />
+            </section>
+          ) : (
+            <p className="muted side-card">Your role can read this conversation but not change it.</p>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Reply (an email to the contact, with cc and bcc) or a private note, from one box; canned responses fill it
+ * (a link that reloads with `?canned=<id>`, or, with JavaScript, inserts at the cursor without a reload).
+ */
+function ReplyBox({ d, lastResult }: { d: ReturnType<typeof useLoaderData<typeof loader>>; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useForm({
+    id: 'reply',
+    lastResult,
+    defaultValue: { text: d.reply.text, cc: '', bcc: '' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ReplySchema }),
+    shouldValidate: 'onSubmit',
+  });
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const insert = (text: string) => {
+    const el = textarea.current;
+    if (!el) return false;
+    el.focus();
+    el.setRangeText(text, el.selectionStart, el.selectionEnd, 'end');
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    return true;
+  };
+  const { key: textKey, ...textProps } = getTextareaProps(fields.text, { ariaAttributes: true });
+  const { key: ccKey, ...ccProps } = getInputProps(fields.cc, { type: 'text', ariaAttributes: true });
+  const { key: bccKey, ...bccProps } = getInputProps(fields.bcc, { type: 'text', ariaAttributes: true });
+  const fileErrors = lastResult?.error?.files;
+  return (
+    <section className="side-card reply" aria-label="Reply">
+      <details className="canned" open={Boolean(d.cannedQuery) || undefined}>
+        <summary>Insert a canned response</summary>
+        <CannedList d={d} insert={insert} />
+      </details>
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
+        <div className="field">
+          <label htmlFor={fields.text.id}>Message</label>
+          <textarea key={textKey} ref={textarea} {...textProps} rows={5} placeholder="Write a reply, or a private note for your team" />
+          <ErrorList id={fields.text.errorId} errors={fields.text.errors} />
+        </div>
+        {d.conversation.inboxChannel === 'email' ? (
+          <div className="row">
+            <div className="field">
+              <label htmlFor={fields.cc.id}>Cc</label>
+              <input key={ccKey} {...ccProps} placeholder="a@example.com, b@example.com" />
+              <ErrorList id={fields.cc.errorId} errors={fields.cc.errors} />
+            </div>
+            <div className="field">
+              <label htmlFor={fields.bcc.id}>Bcc</label>
+              <input key={bccKey} {...bccProps} />
+              <ErrorList id={fields.bcc.errorId} errors={fields.bcc.errors} />
+            </div>
+          </div>
+        ) : null}
+        <div className="field">
+          <label htmlFor="reply-files">Attachments</label>
+          <input id="reply-files" type="file" name="files" multiple aria-invalid={fileErrors ? true : undefined} aria-describedby="reply-files-hint" />
+          <small id="reply-files-hint" className="muted">
+            {d.uploadHint}
+          </small>
+          <ErrorList errors={fileErrors} />
+        </div>
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <div className="row">
+          <button className="btn btn-primary" name="intent" value="reply">
+            Send reply
+          </button>
+          <button className="btn" name="intent" value="note">
+            Add note
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function CannedList({ d, insert }: { d: ReturnType<typeof useLoaderData<typeof loader>>; insert: (text: string) => boolean }) {
+  const keep = { ...(d.before ? { before: String(d.before) } : {}), ...(d.allowImages ? { images: '1' } : {}) };
+  return (
+    <div data-testid="canned-responses">
+      <Form method="get" className="row">
+        {Object.entries(keep).map(([k, v]) => (
+          <input key={k} type="hidden" name={k} value={v} />
+        ))}
+        <input type="search" name="cq" defaultValue={d.cannedQuery} aria-label="Search canned responses" placeholder="Search canned responses" />
+        <button className="btn">Search</button>
+      </Form>
+      {d.canned.length === 0 ? (
+        <p className="muted">
+          {d.cannedQuery ? 'No canned response matches.' : 'No canned responses yet.'} <Link to="/settings/canned-responses">Manage</Link>
+        </p>
+      ) : null}
+      {d.canned.map((r) => (
+        <Link
+          key={r.id}
+          to={`?${new URLSearchParams({ ...keep, canned: String(r.id) })}`}
+          title={r.message}
+          preventScrollReset
+          onClick={(e) => {
+            if (insert(r.message)) e.preventDefault();
+          }}
+        >
+          {r.name}
+        </Link>
+      ))}
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: pageTitle(d ? `#${d.conversation.id} ${d.conversation.subject}` : 'Conversation', 'Inbox') },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,111 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { DeleteConfirm } from '~/components/ui/delete-confirm';
+import { ErrorList, Field, TextareaField } from '~/components/ui/forms';
+import { FormActions, SettingsPage } from '~/components/ui/settings-page';
+import {
+  createCannedResponse,
+  deleteCannedResponse,
+  getCannedResponse,
+  updateCannedResponse,
+} from '~/models/productivity/canned-responses.server';
+import { CANNED_MESSAGE_MAX, CANNED_NAME_MAX, CannedResponseSchema } from '~/models/productivity/schemas';
+import { FieldInputError } from '~/models/productivity/shared.server';
+import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { pageTitle } from '~/utils/format';
+import { readEditorParam } from '~/utils/route-id';
+import { can, requirePermission, requireUser } from '~/utils/session.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+const LIST = '/settings/canned-responses';
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireUser(request);
+  const id = readEditorParam(params.id);
+  const canned = id === 'new' ? null : await getCannedResponse({ accountId: ctx.account.id, id });
+  if (canned === undefined) throw new Response('Not Found', { status: 404 });
+  return {
+    canned: canned ? { id: canned.id, name: canned.name, message: canned.message } : null,
+    locked: !can(ctx, 'manage_canned_responses'),
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_canned_responses');
+  const id = readEditorParam(params.id);
+  const formData = await request.formData();
+  const intent = formData.get('intent');
+  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
+
+  if (intent === 'delete' && id !== 'new') {
+    if (!(await deleteCannedResponse({ ...who, id }))) throw new Response('Not Found', { status: 404 });
+    return redirectWithToast(LIST, { type: 'info', text: 'Canned Response Deleted' });
+  }
+  if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
+
+  const submission = parseWithZod(formData, { schema: CannedResponseSchema });
+  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+  try {
+    if (id === 'new') {
+      await createCannedResponse({ ...who, ...submission.value });
+      return redirectWithToast(LIST, 'Canned Response Created');
+    }
+    if (!(await updateCannedResponse({ ...who, id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
+    return redirectWithToast(LIST, { type: 'info', text: 'Canned Response Updated' });
+  } catch (err) {
+    if (err instanceof FieldInputError) return data(submission.reply({ fieldErrors: { [err.field]: [err.message] } }), { status: 400 });
+    throw err;
+  }
+}
+
+export const handle = {
+  breadcrumb: (loaderData: { canned: { name: string } | null } | undefined) => (loaderData ? (loaderData.canned?.name ?? 'Create Canned Response') : null),
+};
+
+export default function CannedResponsePage() {
+  const loaderData = useLoaderData<typeof loader>();
+  return <CannedResponseEditor key={loaderData.canned?.id ?? 'new'} {...loaderData} />;
+}
+
+function CannedResponseEditor({ canned, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: `canned-${canned?.id ?? 'new'}`,
+    lastResult,
+    defaultValue: canned ? { name: canned.name, message: canned.message } : undefined,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CannedResponseSchema }),
+  });
+  return (
+    <SettingsPage
+      title={canned ? 'Edit Canned Response' : 'Create Canned Response'}
+      subHeader="Give the reply a short name agents can search for, and the text it inserts."
+      learnMore="/help-center"
+      locked={locked}
+      actions={canned ? <DeleteConfirm id={`canned-${canned.id}`} label="Delete" disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} /> : null}
+    >
+      <Form method="post" {...getFormProps(form)}>
+        <fieldset disabled={locked} className="stack">
+          <Field label="Name" field={fields.name} disabled={locked} autoComplete="off" hint={`At most ${CANNED_NAME_MAX} characters`} />
+          <TextareaField label="Message" field={fields.message} disabled={locked} rows={4} />
+          <small className="muted">At most {CANNED_MESSAGE_MAX} characters.</small>
+        </fieldset>
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <FormActions cancelTo={LIST} submitLabel={canned ? 'Update' : 'Create'} intent="save" locked={locked} />
+      </Form>
+    </SettingsPage>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
+  { title: pageTitle(loaderData?.canned?.name ?? 'Create Canned Response', 'Canned Responses', 'Settings') },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,296 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { DeleteConfirm } from '~/components/ui/delete-confirm';
+import { CheckboxField, ErrorList, Field, SelectField } from '~/components/ui/forms';
+import { FormActions, SettingsPage } from '~/components/ui/settings-page';
+import {
+  clearSmtpSettings,
+  createEmailInbox,
+  deleteEmailInbox,
+  describeEmailInbox,
+  EmailInboxInputError,
+  getEmailInbox,
+  setImapSettings,
+  setSmtpSettings,
+  updateEmailInbox,
+} from '~/models/email/email-inboxes.server';
+import { sendForwardingCheck } from '~/models/email/outbound.server';
+import { EMAIL_MODE_LABELS, EMAIL_MODES, EmailInboxSchema, ImapSettingsSchema, INBOX_NAME_MAX, SmtpSettingsSchema } from '~/models/email/schemas';
+import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { formatDateTime, pageTitle } from '~/utils/format';
+import { readEditorParam } from '~/utils/route-id';
+import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+const LIST = '/settings/emails';
+const MODE_OPTIONS = EMAIL_MODES.map((m) => ({ value: m, label: EMAIL_MODE_LABELS[m] }));
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireUser(request);
+  const id = readEditorParam(params.inboxId);
+  const inbox = id === 'new' ? null : await getEmailInbox({ accountId: ctx.account.id, id });
+  if (inbox === undefined) throw new Response('Not Found', { status: 404 });
+  const locked = !can(ctx, 'manage_emails');
+  const described = inbox ? describeEmailInbox(inbox) : null;
+  return {
+    user: publicUser(ctx),
+    inbox: described,
+    // The endpoint's secret is a credential: only those who may manage the inbox see it.
+    http: inbox && !locked && described?.mode === 'http' ? { url: `${new URL(request.url).origin}/webhooks/email/${inbox.id}`, secret: inbox.secret ?? '' } : null,
+    locked,
+  };
+}
+
+type Intent = 'save' | 'imap' | 'smtp';
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_emails');
+  const id = readEditorParam(params.inboxId);
+  const formData = await request.formData();
+  const intent = formData.get('intent');
+  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
+  const notFound = () => new Response('Not Found', { status: 404 });
+  const fail = (which: Intent, result: SubmissionResult<string[]>) => data({ intent: which, result }, { status: 400 });
+
+  if (id !== 'new') {
+    switch (intent) {
+      case 'delete':
+        if (!(await deleteEmailInbox({ ...who, id }))) throw notFound();
+        return redirectWithToast(LIST, { type: 'info', text: 'Inbox Deleted' });
+      case 'sendverificationmail': {
+        try {
+          if (!(await sendForwardingCheck({ accountId: ctx.account.id, id }))) throw notFound();
+        } catch (err) {
+          if (err instanceof Response) throw err;
+          // The mail server said no (wrong SMTP settings, address refused): the page says so instead of failing.
+          return redirectWithToast(`${LIST}/${id}`, { type: 'error', text: `The verification mail could not be sent: ${(err as Error).message}` });
+        }
+        return redirectWithToast(`${LIST}/${id}`, 'Invitation sent to your email for forwarding');
+      }
+      case 'smtp-clear':
+        if (!(await clearSmtpSettings({ ...who, id }))) throw notFound();
+        return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
+      case 'imap': {
+        const submission = parseWithZod(formData, { schema: ImapSettingsSchema });
+        if (submission.status !== 'success') return fail('imap', submission.reply({ hideFields: ['password'] }));
+        try {
+          if (!(await setImapSettings({ ...who, id, input: submission.value }))) throw notFound();
+        } catch (err) {
+          if (err instanceof EmailInboxInputError) return fail('imap', submission.reply({ fieldErrors: { [err.field]: [err.message] }, hideFields: ['password'] }));
+          throw err;
+        }
+        return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
+      }
+      case 'smtp': {
+        const submission = parseWithZod(formData, { schema: SmtpSettingsSchema });
+        if (submission.status !== 'success') return fail('smtp', submission.reply({ hideFields: ['password'] }));
+        try {
+          if (!(await setSmtpSettings({ ...who, id, input: submission.value }))) throw notFound();
+        } catch (err) {
+          if (err instanceof EmailInboxInputError) return fail('smtp', submission.reply({ fieldErrors: { [err.field]: [err.message] }, hideFields: ['password'] }));
+          throw err;
+        }
+        return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
+      }
+    }
+  }
+  if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
+
+  const submission = parseWithZod(formData, { schema: EmailInboxSchema });
+  if (submission.status !== 'success') return fail('save', submission.reply());
+  try {
+    if (id === 'new') {
+      const inbox = await createEmailInbox({ ...who, ...submission.value });
+      return redirectWithToast(`${LIST}/${inbox.id}`, 'Inbox Created');
+    }
+    if (!(await updateEmailInbox({ ...who, id, ...submission.value }))) throw notFound();
+    return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
+  } catch (err) {
+    if (err instanceof EmailInboxInputError) return fail('save', submission.reply({ fieldErrors: { [err.field]: [err.message] } }));
+    throw err;
+  }
+}
+
+export const handle = {
+  breadcrumb: (loaderData: { inbox: { name: string } | null } | undefined) => (loaderData ? (loaderData.inbox?.name ?? 'Create Inbox') : null),
+};
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export default function EmailInboxPage() {
+  const loaderData = useLoaderData<typeof loader>();
+  // A fresh set of forms per inbox, so that moving between inboxes carries nothing typed over.
+  return <EmailInboxEditor key={loaderData.inbox?.id ?? 'new'} {...loaderData} />;
+}
+
+function useResult(intent: Intent) {
+  const actionData = useActionData<typeof action>();
+  return actionData && 'intent' in actionData && actionData.intent === intent ? actionData.result : undefined;
+}
+
+function EmailInboxEditor({ user, inbox, http, locked }: LoaderData) {
+  const [form, fields] = useForm({
+    id: `email-inbox-${inbox?.id ?? 'new'}`,
+    lastResult: useResult('save'),
+    defaultValue: inbox ? { name: inbox.name, email: inbox.email ?? '', mode: inbox.mode } : { mode: 'forwarding' },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailInboxSchema }),
+  });
+  return (
+    <>
+      <SettingsPage
+        title={inbox ? inbox.name : 'Create Inbox'}
+        subHeader="An email inbox turns mail to your support address into conversations; replies leave from it. Deleting an inbox deletes its conversations."
+        learnMore="/help-center"
+        locked={locked}
+        actions={inbox ? <DeleteConfirm id={`inbox-${inbox.id}`} label="Delete" disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} /> : null}
+      >
+        <Form method="post" {...getFormProps(form)}>
+          <fieldset disabled={locked} className="stack">
+            <Field label="Inbox Name" field={fields.name} autoComplete="off" hint={`At most ${INBOX_NAME_MAX} characters`} />
+            <Field label="Support address" type="email" field={fields.email} autoComplete="off" hint="The address your customers write to, e.g. support@yourcompany.com" />
+            <SelectField label="How mail reaches Parley" field={fields.mode} options={MODE_OPTIONS} />
+          </fieldset>
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <FormActions cancelTo={LIST} submitLabel={inbox ? 'Update' : 'Create'} intent="save" locked={locked} />
+        </Form>
+      </SettingsPage>
+      {inbox ? <Receiving inbox={inbox} http={http} locked={locked} user={user} /> : null}
+      {inbox ? <SmtpSettings inbox={inbox} locked={locked} /> : null}
+    </>
+  );
+}
+
+function Receiving({ inbox, http, locked, user }: { inbox: NonNullable<LoaderData['inbox']>; http: LoaderData['http']; locked: boolean; user: LoaderData['user'] }) {
+  return (
+    <section className="settings-page" aria-labelledby="receiving-title">
+      <header>
+        <h2 id="receiving-title">Receiving mail</h2>
+      </header>
+      <div className="card stack">
+        <div data-testid="forwarding">
+          <strong>Forwarding address</strong>
+          <p>
+            <code data-testid="forwarding-address">{inbox.forwardingAddress}</code>
+          </p>
+          <p className="muted">
+            Forward {inbox.email ?? 'your support address'} to this address (in your mail provider&apos;s forwarding settings, and an MX record of the
+            inbound domain pointing at Parley). Then send the verification mail: when it comes back through forwarding, the inbox is verified.
+          </p>
+          <p data-testid="verified-state">
+            {inbox.verifiedAt ? (
+              <span className="pill pill-ok">Verified {formatDateTime(inbox.verifiedAt, user)}</span>
+            ) : (
+              <span className="pill pill-warn">Not verified yet</span>
+            )}
+          </p>
+          <Form method="post">
+            <button type="submit" className="btn" name="intent" value="sendverificationmail" disabled={locked} title={locked ? ROLE_LOCKED_MESSAGE : undefined}>
+              {locked ? '🔒 ' : ''}Send verification mail
+            </button>
+          </Form>
+        </div>
+        {inbox.mode === 'http' ? (
+          <div data-testid="http-endpoint">
+            <strong>HTTP endpoint</strong>
+            {http ? (
+              <>
+                <p>
+                  POST the raw message (RFC 822) to <code data-testid="http-url">{http.url}</code> with the header{' '}
+                  <code data-testid="http-secret">{`Authorization: Bearer ${http.secret}`}</code>.
+                </p>
+                <p className="muted">Up to 30 MB per message. Keep the secret private: anyone who has it can post mail into this inbox.</p>
+              </>
+            ) : (
+              <p className="muted">{ROLE_LOCKED_MESSAGE}</p>
+            )}
+          </div>
+        ) : null}
+        {inbox.mode === 'imap' ? <ImapSettings inbox={inbox} locked={locked} /> : null}
+      </div>
+    </section>
+  );
+}
+
+function ImapSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox']>; locked: boolean }) {
+  const imap = inbox.imap;
+  const [form, fields] = useForm({
+    id: `imap-${inbox.id}`,
+    lastResult: useResult('imap'),
+    defaultValue: { host: imap?.host ?? '', port: String(imap?.port ?? 993), secure: imap ? (imap.secure ? 'on' : '') : 'on', user: imap?.user ?? '', mailbox: imap?.mailbox ?? 'INBOX' },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ImapSettingsSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} data-testid="imap-form">
+      <h3>IMAP</h3>
+      <p className="muted">Parley keeps a connection to the mailbox and takes new mail the moment it arrives (IMAP IDLE). It does not change or delete your mail.</p>
+      <fieldset disabled={locked} className="stack">
+        <Field label="IMAP host" field={fields.host} autoComplete="off" />
+        <Field label="IMAP port" type="number" field={fields.port} />
+        <CheckboxField label="Use TLS (port 993)" field={fields.secure} />
+        <Field label="IMAP user name" field={fields.user} autoComplete="off" />
+        <Field label="IMAP password" type="password" field={fields.password} autoComplete="new-password" placeholder={imap?.hasPassword ? 'Saved: leave empty to keep it' : ''} />
+        <Field label="Mailbox" field={fields.mailbox} autoComplete="off" />
+      </fieldset>
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <FormActions cancelTo={LIST} submitLabel="Save IMAP settings" intent="imap" locked={locked} />
+    </Form>
+  );
+}
+
+function SmtpSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox']>; locked: boolean }) {
+  const smtp = inbox.smtp;
+  const [form, fields] = useForm({
+    id: `smtp-${inbox.id}`,
+    lastResult: useResult('smtp'),
+    defaultValue: { host: smtp?.host ?? '', port: String(smtp?.port ?? 587), secure: smtp?.secure ? 'on' : '', user: smtp?.user ?? '' },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SmtpSettingsSchema }),
+  });
+  return (
+    <section className="settings-page" aria-labelledby="smtp-title">
+      <header>
+        <h2 id="smtp-title">Sending mail</h2>
+      </header>
+      <div className="card">
+        <p className="muted" data-testid="smtp-state">
+          {smtp
+            ? `Replies leave through ${smtp.host}:${smtp.port} from ${inbox.email}.`
+            : `Replies leave through Parley's own mail server, from Parley's address with ${inbox.name}'s name; answers come back to this inbox.`}
+        </p>
+        <Form method="post" {...getFormProps(form)} data-testid="smtp-form">
+          <fieldset disabled={locked} className="stack">
+            <Field label="SMTP host" field={fields.host} autoComplete="off" />
+            <Field label="SMTP port" type="number" field={fields.port} />
+            <CheckboxField label="Use TLS from the start (port 465)" field={fields.secure} />
+            <Field label="SMTP user name" field={fields.user} autoComplete="off" />
+            <Field label="SMTP password" type="password" field={fields.password} autoComplete="new-password" placeholder={smtp?.hasPassword ? 'Saved: leave empty to keep it' : ''} />
+          </fieldset>
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <FormActions cancelTo={LIST} submitLabel="Save SMTP settings" intent="smtp" locked={locked} />
+        </Form>
+        {smtp ? (
+          <Form method="post">
+            <button type="submit" className="btn" name="intent" value="smtp-clear" disabled={locked} title={locked ? ROLE_LOCKED_MESSAGE : undefined}>
+              Use Parley&apos;s mail server instead
+            </button>
+          </Form>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [{ title: pageTitle(loaderData?.inbox?.name ?? 'Create Inbox', 'Emails', 'Settings') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

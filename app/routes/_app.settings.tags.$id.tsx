@@ -1,0 +1,105 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { DeleteConfirm } from '~/components/ui/delete-confirm';
+import { ErrorList, Field, SelectField } from '~/components/ui/forms';
+import { FormActions, SettingsPage } from '~/components/ui/settings-page';
+import { FieldInputError } from '~/models/productivity/shared.server';
+import { TAG_COLOURS, TagSchema } from '~/models/productivity/schemas';
+import { createTag, deleteTag, getTag, updateTag } from '~/models/productivity/tags.server';
+import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { pageTitle } from '~/utils/format';
+import { readEditorParam } from '~/utils/route-id';
+import { can, requirePermission, requireUser } from '~/utils/session.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+const LIST = '/settings/tags';
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireUser(request);
+  const id = readEditorParam(params.id);
+  const tag = id === 'new' ? null : await getTag({ accountId: ctx.account.id, id });
+  if (tag === undefined) throw new Response('Not Found', { status: 404 });
+  return {
+    tag: tag ? { id: tag.id, name: tag.name, color: tag.color, conversationCount: tag.conversationCount } : null,
+    locked: !can(ctx, 'manage_tags'),
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_tags');
+  const id = readEditorParam(params.id);
+  const formData = await request.formData();
+  const intent = formData.get('intent');
+  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
+
+  if (intent === 'delete' && id !== 'new') {
+    if (!(await deleteTag({ ...who, id }))) throw new Response('Not Found', { status: 404 });
+    return redirectWithToast(LIST, { type: 'info', text: 'Tag Deleted' });
+  }
+  if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
+
+  const submission = parseWithZod(formData, { schema: TagSchema });
+  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+  try {
+    if (id === 'new') {
+      await createTag({ ...who, ...submission.value });
+      return redirectWithToast(LIST, 'Tag Created');
+    }
+    if (!(await updateTag({ ...who, id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
+    return redirectWithToast(LIST, { type: 'info', text: 'Tag Updated' });
+  } catch (err) {
+    if (err instanceof FieldInputError) return data(submission.reply({ fieldErrors: { [err.field]: [err.message] } }), { status: 400 });
+    throw err;
+  }
+}
+
+export const handle = {
+  breadcrumb: (loaderData: { tag: { name: string } | null } | undefined) => (loaderData ? (loaderData.tag?.name ?? 'Create Tag') : null),
+};
+
+export default function TagPage() {
+  const loaderData = useLoaderData<typeof loader>();
+  return <TagEditor key={loaderData.tag?.id ?? 'new'} {...loaderData} />;
+}
+
+const colourOptions = TAG_COLOURS.map((c) => ({ value: c, label: c[0].toUpperCase() + c.slice(1) }));
+
+function TagEditor({ tag, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: `tag-${tag?.id ?? 'new'}`,
+    lastResult,
+    defaultValue: tag ? { name: tag.name, color: tag.color } : { color: 'blue' },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: TagSchema }),
+  });
+  return (
+    <SettingsPage
+      title={tag ? 'Edit Tag' : 'Create Tag'}
+      subHeader={tag ? `Used on ${tag.conversationCount} conversation${tag.conversationCount === 1 ? '' : 's'}.` : 'A tag has a name and a colour.'}
+      learnMore="/help-center"
+      locked={locked}
+      actions={tag ? <DeleteConfirm id={`tag-${tag.id}`} label="Delete" disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} /> : null}
+    >
+      <Form method="post" {...getFormProps(form)}>
+        <fieldset disabled={locked} className="stack">
+          <Field label="Tag Name" field={fields.name} disabled={locked} autoComplete="off" />
+          <SelectField label="Colour" field={fields.color} options={colourOptions} disabled={locked} />
+        </fieldset>
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <FormActions cancelTo={LIST} submitLabel={tag ? 'Update' : 'Create'} intent="save" locked={locked} />
+      </Form>
+    </SettingsPage>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [{ title: pageTitle(loaderData?.tag?.name ?? 'Create Tag', 'Tags', 'Settings') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

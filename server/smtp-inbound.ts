@@ -1,0 +1,82 @@
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { inboundDomain, parseInboundRecipient } from '../app/models/email/addresses.server';
+import { findInboxByForwardingToken, ingestSmtpMessage, MAX_RAW_EMAIL_BYTES } from '../app/models/email/inbound.server';
+import { getLogger } from '../app/utils/logger.server';
+
+/** How many recipients one message may name: forwarding sends one, a reply a few. */
+const MAX_RECIPIENTS = 50;
+
+function smtpError(message: string, responseCode: number) {
+  return Object.assign(new Error(message), { responseCode });
+}
+
+/**
+ * The inbound mail server for forwarded mail: no authentication (it is an MX, not a relay), and it accepts
+ * only recipients that are forwarding addresses (or reply addresses) of existing inboxes; anything else is
+ * refused at RCPT with 550, so Parley never takes mail it would have to bounce later.
+ */
+export async function startInboundSmtp(opts: { port: number; host?: string }) {
+  const log = getLogger();
+  const server = new SMTPServer({
+    name: inboundDomain(),
+    banner: 'Parley inbound mail',
+    authOptional: true,
+    disabledCommands: ['AUTH'],
+    size: MAX_RAW_EMAIL_BYTES,
+    maxClients: 200,
+    logger: false,
+    closeTimeout: 15_000,
+    async onRcptTo(address: SMTPServerAddress, session, callback) {
+      try {
+        if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError('452 4.5.3 Too many recipients', 452));
+        const parsed = parseInboundRecipient(address.address);
+        const inbox = parsed ? await findInboxByForwardingToken(parsed.token) : undefined;
+        if (!inbox) return callback(smtpError('550 5.1.1 No such recipient here', 550));
+        callback();
+      } catch (err) {
+        log.error({ err: (err as Error).message }, 'inbound smtp recipient check failed');
+        callback(smtpError('451 4.3.0 Temporary failure, try again later', 451));
+      }
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_RAW_EMAIL_BYTES) chunks.push(chunk);
+      });
+      stream.on('error', (err) => callback(err));
+      stream.on('end', () => {
+        if (stream.sizeExceeded || size > MAX_RAW_EMAIL_BYTES) return callback(smtpError('552 5.3.4 Message too big', 552));
+        const mailFrom = session.envelope.mailFrom;
+        ingestSmtpMessage({
+          raw: Buffer.concat(chunks),
+          recipients: session.envelope.rcptTo.map((r) => r.address),
+          envelopeFrom: mailFrom ? mailFrom.address : '',
+        })
+          .then(() => callback())
+          .catch((err) => {
+            log.error({ err: (err as Error).message }, 'inbound smtp ingestion failed');
+            // A temporary failure: the sending server keeps the mail and tries again.
+            callback(smtpError('451 4.3.0 Temporary failure, try again later', 451));
+          });
+      });
+    },
+  });
+  server.on('error', (err) => log.warn({ err: err.message }, 'inbound smtp error'));
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.server.once('error', onError);
+    server.listen(opts.port, opts.host, () => {
+      server.server.off('error', onError);
+      resolve();
+    });
+  });
+  const port = (server.server.address() as { port: number }).port;
+  log.info({ port }, 'inbound smtp listening');
+  return {
+    port,
+    /** Stops taking connections and lets open sessions finish (up to closeTimeout). */
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
