@@ -63,8 +63,20 @@ export type AppContext = {
   isOrgAdmin: boolean;
 };
 
+// Every matched route's loader guards itself; within one request they share one lookup.
+const contextOfRequest = new WeakMap<Request, Promise<AppContext | null>>();
+
 /** Loads the signed-in user of this account, or null. Throws a redirect when the session has expired. */
-export async function getAppContext(request: Request): Promise<AppContext | null> {
+export function getAppContext(request: Request): Promise<AppContext | null> {
+  let pending = contextOfRequest.get(request);
+  if (!pending) {
+    pending = loadAppContext(request);
+    contextOfRequest.set(request, pending);
+  }
+  return pending;
+}
+
+async function loadAppContext(request: Request): Promise<AppContext | null> {
   const account = await requireAccount(request);
   const id = await readSessionId(request);
   if (!id) return null;

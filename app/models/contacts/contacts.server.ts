@@ -12,6 +12,12 @@ export function splitName(name: string | null | undefined, email?: string | null
   return { firstName: first, lastName: rest.join(' ') };
 }
 
+/** The words a conversation is found by for its contact: names, the address, and the address's parts. */
+export function contactSearchText(contact: { firstName: string; lastName: string; email: string | null; phone?: string | null }) {
+  const email = contact.email ?? '';
+  return [contact.firstName, contact.lastName, email, email.replace(/[@.+_-]/g, ' '), contact.phone ?? ''].join(' ');
+}
+
 /**
  * Matches an inbound sender to a contact of the account by email (case-insensitive) or phone, creating it
  * (and a `contact_created` event) when new. Runs in the caller's transaction.

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { ConversationStatus, EmailHeaders, SourceType } from '../../../db/schema/inbox';
 import { emitEvent } from '../events/events.server';
-import { findOrCreateContact } from '../contacts/contacts.server';
+import { contactSearchText, findOrCreateContact } from '../contacts/contacts.server';
 import { publishToAccount } from '../../utils/live.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { formatDateTime } from '../../utils/format';
@@ -44,11 +44,7 @@ function filterConditions(opts: { accountId: number; userId: number; filters: Co
   if (f.q) {
     const q = f.q;
     const byId = /^#?\d{1,9}$/.test(q) ? sql` or ${c.id} = ${Number(q.replace('#', ''))}` : sql``;
-    const like = `%${q.replace(/[\\%_]/g, (x) => `\\${x}`)}%`;
-    where.push(
-      sql`(${c.search} @@ plainto_tsquery('simple', ${q})
-        or ${c.contactId} in (select ct.id from ${schema.contacts} ct where ct.account_id = ${opts.accountId} and (lower(ct.email) = lower(${q}) or ct.first_name || ' ' || ct.last_name ilike ${like}))${byId})`,
-    );
+    where.push(sql`(${c.search} @@ plainto_tsquery('simple', ${q})${byId})`);
   }
   return and(...where);
 }
@@ -207,7 +203,8 @@ export async function openConversation(opts: {
         inboxId: inbox.id,
         contactId: contact.id,
         subject: opts.subject.slice(0, 500),
-        search: sql`to_tsvector('simple', ${opts.subject.slice(0, 500)})`,
+        // The contact's name and address belong to the searchable words too (see contactSearchText).
+        search: sql`to_tsvector('simple', ${`${opts.subject.slice(0, 500)} ${contactSearchText(contact)}`})`,
         sourceType: opts.sourceType,
         assigneeId: opts.assigneeId ?? null,
         lastMessagePreview: previewOf(opts.message.text),

@@ -90,7 +90,10 @@ export async function refreshConversationSearch(tx: Tx, opts: { accountId: numbe
   if (opts.conversationIds.length === 0) return;
   await tx.execute(sql`
     update ${schema.conversations} c
-    set search = strip(to_tsvector('simple', c.subject) || coalesce((
+    set search = strip(to_tsvector('simple', c.subject || ' ' || coalesce((
+      select concat_ws(' ', ct.first_name, ct.last_name, ct.email, translate(coalesce(ct.email, ''), '@.+_-', '     '), ct.phone)
+      from ${schema.contacts} ct where ct.id = c.contact_id and ct.account_id = ${opts.accountId}
+    ), '')) || coalesce((
       select to_tsvector('simple', string_agg(m.text, ' '))
       from ${schema.messages} m
       where m.conversation_id = c.id and m.account_id = ${opts.accountId} and m.deleted_at is null and m.kind <> 'system'
