@@ -1,10 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { DeniedBadge } from '~/components/ui/badges';
-import { ListSearch } from '~/components/ui/list-search';
-import { Pager, readPage } from '~/components/ui/pager';
-import { SettingsPage } from '~/components/ui/settings-page';
+import { readPage } from '~/components/ui/pager';
+import { SettingsList } from '~/components/ui/settings-list';
 import { pageCannedResponses } from '~/models/productivity/canned-responses.server';
 import { formatDate, pageTitle, truncate } from '~/utils/format';
 import { can, publicUser, requireUser } from '~/utils/session.server';
@@ -26,46 +24,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function CannedResponses() {
   const { user, q, list, locked } = useLoaderData<typeof loader>();
   return (
-    <SettingsPage
+    <SettingsList
+      basePath="/settings/canned-responses"
       title="Canned Responses"
       subHeader="Saved replies that agents insert into a conversation in one click."
-      learnMore="/help-center"
+      createLabel="Create Canned Response"
+      plural="canned responses"
+      testId="canned-responses"
       locked={locked}
-      actions={
-        <Link to="/settings/canned-responses/new" className="btn btn-primary">
-          {locked ? <DeniedBadge kind="role" /> : null} Create Canned Response
-        </Link>
-      }
-    >
-      <ListSearch q={q} label="Search canned responses" action="/settings/canned-responses" />
-      {list.total === 0 ? (
-        <p className="muted" data-testid="empty">
-          {q ? 'No canned responses match your search.' : 'No canned responses yet.'}
-        </p>
-      ) : (
-        <table className="table" data-testid="canned-responses">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Message</th>
-              <th>Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <Link to={`/settings/canned-responses/${r.id}`}>{r.name}</Link>
-                </td>
-                <td>{truncate(r.message, 80)}</td>
-                <td>{formatDate(r.updatedAt, user)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pager page={list.page} pageSize={list.pageSize} total={list.total} />
-    </SettingsPage>
+      q={q}
+      list={list}
+      columns={[
+        { header: 'Name', cell: (r) => r.name },
+        { header: 'Message', cell: (r) => truncate(r.message, 80) },
+        { header: 'Updated', cell: (r) => formatDate(r.updatedAt, user) },
+      ]}
+    />
   );
 }
 
