@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -16,6 +17,8 @@ export default defineConfig({
       LOG_LEVEL: 'silent',
       APP_HOST: 'localhost:3000',
       SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+      // Uploads, attachments and imports written by tests stay out of the checkout's ./.data.
+      PARLEY_DATA_DIR: path.join(os.tmpdir(), 'parley-vitest-data'),
     },
   },
 });

@@ -1,18 +1,99 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '~/components/coming-soon';
+import { Link, NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { DeniedBadge } from '~/components/ui/badges';
+import { listSegments } from '~/models/crm/segments.server';
 import { pageTitle } from '~/utils/format';
-import { requireUser } from '~/utils/session.server';
+import { can, canUseFeature, requireUser } from '~/utils/session.server';
 
+/** The CRM side menu: Live View, Contacts and Companies with their segments (and a plus button), Meetings. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  const ctx = await requireUser(request);
+  const segmentsAllowed = canUseFeature(ctx, 'customerManagement/customerList');
+  const [contactSegments, companySegments] = segmentsAllowed
+    ? await Promise.all([listSegments({ accountId: ctx.account.id, kind: 'contact' }), listSegments({ accountId: ctx.account.id, kind: 'company' })])
+    : [[], []];
+  return {
+    contactSegments,
+    companySegments,
+    segmentsDenied: segmentsAllowed ? null : ('feature' as const),
+    liveViewDenied: canUseFeature(ctx, 'customerManagement/liveView') ? null : ('feature' as const),
+    canManage: can(ctx, 'manage_contacts'),
+  };
 }
 
 export const handle = { breadcrumb: 'CRM' };
 
-export default function Page() {
-  return <ComingSoon area="CRM" description="Contacts, companies, segments, meetings and live view." />;
+const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'active' : undefined);
+
+export default function CustomersLayout() {
+  const { contactSegments, companySegments, segmentsDenied, liveViewDenied, canManage } = useLoaderData<typeof loader>();
+  return (
+    <div className="settings">
+      <nav className="side-menu" aria-label="CRM">
+        <NavLink to="/customers/liveview" className={navClass}>
+          <span>Live View</span>
+          {liveViewDenied ? <DeniedBadge kind={liveViewDenied} /> : null}
+        </NavLink>
+        <SegmentGroup
+          label="Contacts"
+          to="/customers"
+          kind="contact"
+          segments={contactSegments.map((s) => ({ id: s.id, name: s.name, to: `/customers/segment/${s.id}` }))}
+          denied={segmentsDenied}
+          canManage={canManage}
+        />
+        <SegmentGroup
+          label="Companies"
+          to="/customers/companies"
+          kind="company"
+          segments={companySegments.map((s) => ({ id: s.id, name: s.name, to: `/customers/companies/segment/${s.id}` }))}
+          denied={segmentsDenied}
+          canManage={canManage}
+        />
+        <NavLink to="/customers/meetings" className={navClass}>
+          <span>Meetings</span>
+        </NavLink>
+      </nav>
+      <div className="page">
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+function SegmentGroup(props: {
+  label: string;
+  to: string;
+  kind: 'contact' | 'company';
+  segments: { id: number; name: string; to: string }[];
+  denied: 'feature' | null;
+  canManage: boolean;
+}) {
+  return (
+    <details open data-testid={`menu-${props.kind}`}>
+      <summary>
+        {props.label}{' '}
+        <Link
+          to={`/customers/segments/new?kind=${props.kind}`}
+          className="btn btn-link"
+          aria-label={props.kind === 'contact' ? 'New contact segment' : 'New company segment'}
+          title={props.denied ? undefined : props.canManage ? 'New segment' : undefined}
+        >
+          +
+        </Link>
+        {props.denied ? <DeniedBadge kind="feature" /> : !props.canManage ? <DeniedBadge kind="role" /> : null}
+      </summary>
+      <NavLink to={props.to} end className={navClass}>
+        <span>{props.kind === 'contact' ? 'All Contacts' : 'All Companies'}</span>
+      </NavLink>
+      {props.segments.map((s) => (
+        <NavLink key={s.id} to={s.to} className={navClass}>
+          <span>{s.name}</span>
+        </NavLink>
+      ))}
+    </details>
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: pageTitle('CRM') }];

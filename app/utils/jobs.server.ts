@@ -12,10 +12,12 @@ export const QUEUES = {
   channelDeliver: 'channel.deliver',
   /** Timers: reopens a snoozed conversation at its time. */
   snoozeWake: 'inbox.snooze-wake',
+  /** Runs one uploaded contact import (CSV or Excel) in batches. */
+  contactImport: 'crm.contact-import',
 } as const;
 
 /** Queues whose jobs the engine works (everything but the dead letters). */
-export const WORK_QUEUES = [QUEUES.domainEvents, QUEUES.channelDeliver, QUEUES.snoozeWake] as const;
+export const WORK_QUEUES = [QUEUES.domainEvents, QUEUES.channelDeliver, QUEUES.snoozeWake, QUEUES.contactImport] as const;
 
 export function getBoss() {
   return singleton('boss', () => {
@@ -57,13 +59,28 @@ export async function stopBoss() {
 /** Enqueues a job inside the caller's transaction, so the job exists if and only if the change committed. */
 export async function enqueueInTx(tx: Tx, queue: string, data: object, options: { startAfter?: Date; singletonKey?: string } = {}) {
   const boss = await startBoss();
+  const db = txExecutor(tx);
+  const id = await boss.send(queue, data, { ...options, db } as PgBoss.SendOptions);
+  if (!id) throw new Error(`queue ${queue} does not exist`);
+  return id;
+}
+
+/** pg-boss's `db` option over the caller's drizzle transaction. */
+function txExecutor(tx: Tx) {
   const client = (tx as unknown as { session: { client: { unsafe: (q: string, v: unknown[]) => Promise<unknown[]> } } }).session.client;
-  const db = {
+  return {
     executeSql: async (text: string, values: unknown[] = []) => ({
       rows: await client.unsafe(text, values.map((v) => pgUtils.prepareValue(v))),
     }),
   };
-  const id = await boss.send(queue, data, { ...options, db } as PgBoss.SendOptions);
-  if (!id) throw new Error(`queue ${queue} does not exist`);
-  return id;
+}
+
+/** Enqueues many jobs of one queue with a single statement, inside the caller's transaction (bulk writers such as imports). */
+export async function enqueueManyInTx(tx: Tx, queue: string, datas: object[]) {
+  if (datas.length === 0) return;
+  const boss = await startBoss();
+  await boss.insert(
+    datas.map((data) => ({ name: queue, data })),
+    { db: txExecutor(tx) } as PgBoss.InsertOptions,
+  );
 }

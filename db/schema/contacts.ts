@@ -79,8 +79,13 @@ export const contacts = pgTable(
     index('contacts_account_phone_idx').on(t.accountId, t.phone),
     index('contacts_account_created_idx').on(t.accountId, t.createdAt),
     index('contacts_account_company_idx').on(t.accountId, t.companyId),
-    index('contacts_account_country_idx').on(t.accountId, t.country),
-    index('contacts_account_assignee_idx').on(t.accountId, t.assigneeId),
+    // Segment conditions (country, assignee, favourite, company) and the tag filter's join: every column a
+    // condition reads is in the key, so the page's total is counted from the index alone (bench/crm.ts: a
+    // segment on assignee + country counted 100,000 heap rows in 590 ms before).
+    index('contacts_account_country_idx').on(t.accountId, t.country, t.assigneeId, t.isFavourite, t.companyId, t.id),
+    index('contacts_account_assignee_idx').on(t.accountId, t.assigneeId, t.country, t.isFavourite, t.companyId, t.id),
+    // Sort by name (both directions, any page) walks this index instead of sorting a million rows.
+    index('contacts_account_name_idx').on(t.accountId, sql`lower(${t.firstName})`, sql`lower(${t.lastName})`, t.id),
     index('contacts_account_favourite_idx').on(t.accountId).where(sql`${t.isFavourite}`),
     index('contacts_search_idx').using('gin', t.search),
     index('contacts_name_trgm_idx').using('gin', sql`(lower(first_name || ' ' || last_name)) gin_trgm_ops`),
@@ -99,7 +104,7 @@ export const contactTags = pgTable(
       .references(() => tags.id, { onDelete: 'cascade' }),
     accountId: integer('account_id').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.contactId, t.tagId] }), index('contact_tags_tag_idx').on(t.accountId, t.tagId)],
+  (t) => [primaryKey({ columns: [t.contactId, t.tagId] }), index('contact_tags_tag_idx').on(t.accountId, t.tagId, t.contactId)],
 );
 
 export const companyTags = pgTable(

@@ -1,6 +1,7 @@
 import { deliverMessage } from '../../app/models/channels/delivery.server';
 // Channels register how they send (registerChannelDeliverer) when loaded: the engine loads every sending channel.
 import '../../app/models/email/outbound.server';
+import { runContactImport } from '../../app/models/crm/imports.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { processEvent } from '../events';
@@ -10,4 +11,5 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.domainEvents]: (data) => processEvent(Number(data.eventId)),
   [QUEUES.channelDeliver]: (data) => deliverMessage({ messageId: Number(data.messageId) }),
   [QUEUES.snoozeWake]: (data) => wakeSnoozedConversation({ accountId: Number(data.accountId), conversationId: Number(data.conversationId) }),
+  [QUEUES.contactImport]: (data) => runContactImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
 };

@@ -2,11 +2,12 @@ import { Form, Link, useFetcher } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { truncate } from '~/utils/format';
 
-type Group = { group: string; hits: { id: string | number; title: string; subtitle?: string; to: string }[] };
+type Group = { group: string; hits: { id: string | number; title: string; subtitle?: string; to: string }[]; more?: boolean };
 
 /**
  * The shell's global search. Without JavaScript: a GET form to the results page. With it: from 3
- * characters, debounced 500 ms, a dropdown of groups with titles cut to 20 characters.
+ * characters, debounced 500 ms, a dropdown of groups with titles cut to 20 characters, each group with a link
+ * to its full results when it has more.
  */
 export function SearchBox({ initial }: { initial: string }) {
   const fetcher = useFetcher<{ q: string; groups: Group[] }>();
@@ -51,6 +52,11 @@ export function SearchBox({ initial }: { initial: string }) {
                   {truncate(h.title, 20)}
                 </Link>
               ))}
+              {g.more || g.hits.length > 5 ? (
+                <Link to={`/search?${new URLSearchParams({ q: q.trim(), group: g.group })}`} className="muted">
+                  More {g.group.toLowerCase()}…
+                </Link>
+              ) : null}
             </div>
           ))}
           <Link to={`/search?q=${encodeURIComponent(q.trim())}`}>All results</Link>

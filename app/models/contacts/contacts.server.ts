@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { schema, type DbOrTx, type Tx } from '../../../db/client';
 import { emitEvent } from '../events/events.server';
+import { companyForEmailDomain } from '../crm/companies.server';
 
 export type Contact = typeof schema.contacts.$inferSelect;
 
@@ -35,9 +36,11 @@ export async function findOrCreateContact(
   const [existing] = await tx.select().from(schema.contacts).where(where).limit(1);
   if (existing) return { contact: existing, created: false };
   const names = splitName(opts.name, email);
+  // A company that binds its domain takes in every new contact at that domain, however the contact arrives.
+  const companyId = email ? await companyForEmailDomain(tx, { accountId: opts.accountId, email }) : null;
   const [inserted] = await tx
     .insert(schema.contacts)
-    .values({ accountId: opts.accountId, email, phone, ...names, source: opts.source })
+    .values({ accountId: opts.accountId, email, phone, ...names, companyId, source: opts.source })
     .onConflictDoNothing()
     .returning();
   if (!inserted) {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { schema, type Tx, type DbOrTx } from '../../../db/client';
-import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+import { enqueueInTx, enqueueManyInTx, QUEUES } from '../../utils/jobs.server';
 import type { DomainEventType } from './types';
 
 export type EmitEventInput = {
@@ -33,6 +33,32 @@ export async function emitEvent(tx: Tx, input: EmitEventInput) {
     .returning();
   await enqueueInTx(tx, QUEUES.domainEvents, { eventId: event.id });
   return event;
+}
+
+/** Many events in one statement (bulk writers such as contact imports), queued for the engine in the same transaction. */
+export async function emitEvents(tx: Tx, inputs: EmitEventInput[]) {
+  if (inputs.length === 0) return [];
+  const events = await tx
+    .insert(schema.domainEvents)
+    .values(
+      inputs.map((input) => ({
+        accountId: input.accountId,
+        type: input.type,
+        subjectType: input.subjectType,
+        subjectId: String(input.subjectId),
+        payload: input.payload ?? {},
+        actorType: input.actor?.type ?? 'system',
+        actorId: input.actor?.id ?? null,
+        causedByEventId: input.causedByEventId ?? null,
+      })),
+    )
+    .returning({ id: schema.domainEvents.id });
+  await enqueueManyInTx(
+    tx,
+    QUEUES.domainEvents,
+    events.map((e) => ({ eventId: e.id })),
+  );
+  return events;
 }
 
 export async function getEvent(db: DbOrTx, id: number) {

@@ -1,73 +1,65 @@
-import { and, eq, ilike, or, sql } from 'drizzle-orm';
-import { getDb, schema } from '../../../db/client';
-import { searchConversations } from '../inbox/screens.server';
+import { companiesSearch } from './providers/companies.server';
+import { contactsSearch } from './providers/contacts.server';
+import { conversationsSearch } from './providers/conversations.server';
+import { teamsSearch, usersSearch } from './providers/settings.server';
+import type { SearchHit, SearchProvider } from './provider.server';
 
-export type SearchHit = { id: string | number; title: string; subtitle?: string; to: string };
-export type SearchProvider = {
-  group: string;
-  search: (opts: { accountId: number; q: string; limit: number }) => Promise<SearchHit[]>;
-};
+export type { SearchHit, SearchProvider } from './provider.server';
 
 export const MIN_SEARCH_LENGTH = 3;
+/** Hits per group on the grouped page (the dropdown shows the first 5). */
+export const GROUP_PREVIEW = 10;
+/** Page size of one group's full results (section 9: lists page by 50). */
+export const GROUP_PAGE_SIZE = 50;
+/** One group's results stop counting here: 20 pages. */
+export const GROUP_COUNT_CAP = 1000;
 
-const providers: SearchProvider[] = [];
+/**
+ * THE registration point of the global search, in display order. An area joins the search by exporting a
+ * `SearchProvider` (group name + account-scoped `search` and `count`, see provider.server.ts) from
+ * `providers/<area>.server.ts` or from its own `app/models/<area>/` module, and adding it to this list:
+ * campaigns (type message, email or sms), articles (docId, plainContent) and workflows (name, description)
+ * will add themselves here when their areas exist. Nothing else changes: the dropdown, the grouped page and
+ * the per-group pages read this list.
+ */
+const PROVIDERS: readonly SearchProvider[] = [contactsSearch, conversationsSearch, companiesSearch, usersSearch, teamsSearch];
 
-/** The one registration point: each area adds its group here (contacts, conversations, campaigns, articles, workflows...). */
-export function registerSearchProvider(provider: SearchProvider) {
-  if (!providers.some((p) => p.group === provider.group)) providers.push(provider);
+export function searchGroups() {
+  return PROVIDERS.map((p) => p.group);
 }
 
-function likePattern(q: string) {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+function cleanQuery(q: string) {
+  return q.trim().slice(0, 200);
 }
 
-registerSearchProvider({
-  group: 'Users',
-  async search({ accountId, q, limit }) {
-    const p = likePattern(q);
-    const rows = await getDb()
-      .select({ id: schema.users.id, firstName: schema.users.firstName, lastName: schema.users.lastName, email: schema.users.email })
-      .from(schema.users)
-      .where(
-        and(
-          eq(schema.users.accountId, accountId),
-          or(ilike(sql`${schema.users.firstName} || ' ' || ${schema.users.lastName}`, p), ilike(schema.users.email, p)),
-        ),
-      )
-      .limit(limit);
-    return rows.map((r) => ({ id: r.id, title: `${r.firstName} ${r.lastName}`.trim(), subtitle: r.email, to: `/settings/users/${r.id}` }));
-  },
-});
+export type SearchGroupResult = { group: string; hits: SearchHit[]; more: boolean };
 
-registerSearchProvider({
-  group: 'Teams',
-  async search({ accountId, q, limit }) {
-    const rows = await getDb()
-      .select({ id: schema.teams.id, name: schema.teams.name, description: schema.teams.description })
-      .from(schema.teams)
-      .where(and(eq(schema.teams.accountId, accountId), ilike(schema.teams.name, likePattern(q))))
-      .limit(limit);
-    return rows.map((r) => ({ id: r.id, title: r.name, subtitle: r.description ?? undefined, to: `/settings/teams/${r.id}` }));
-  },
-});
-
-registerSearchProvider({
-  group: 'Conversations',
-  async search({ accountId, q, limit }) {
-    const rows = await searchConversations({ accountId, q, limit });
-    return rows.map((r) => ({
-      id: r.id,
-      title: r.subject || `#${r.id}`,
-      subtitle: `${r.contactFirstName ?? ''} ${r.contactLastName ?? ''}`.trim() || r.contactEmail || r.preview,
-      to: `/inbox/${r.id}`,
-    }));
-  },
-});
-
-/** Runs every registered group; a query under three characters returns nothing. */
-export async function globalSearch(opts: { accountId: number; q: string; limit?: number }) {
-  const q = opts.q.trim();
+/**
+ * Every group at once: up to `limit` hits each and whether there are more. Under three characters, nothing.
+ * Groups without hits are left out.
+ */
+export async function globalSearch(opts: { accountId: number; q: string; limit?: number }): Promise<SearchGroupResult[]> {
+  const q = cleanQuery(opts.q);
   if (q.length < MIN_SEARCH_LENGTH) return [];
-  const results = await Promise.all(providers.map(async (p) => ({ group: p.group, hits: await p.search({ accountId: opts.accountId, q, limit: opts.limit ?? 10 }) })));
+  const limit = opts.limit ?? GROUP_PREVIEW;
+  const results = await Promise.all(
+    PROVIDERS.map(async (p) => {
+      const hits = await p.search({ accountId: opts.accountId, q, limit: limit + 1, offset: 0 });
+      return { group: p.group, hits: hits.slice(0, limit), more: hits.length > limit };
+    }),
+  );
   return results.filter((r) => r.hits.length > 0);
+}
+
+/** One group's full results, a page at a time; null for a group that is not registered. */
+export async function searchGroup(opts: { accountId: number; q: string; group: string; page: number }) {
+  const provider = PROVIDERS.find((p) => p.group === opts.group);
+  if (!provider) return null;
+  const q = cleanQuery(opts.q);
+  if (q.length < MIN_SEARCH_LENGTH) return { group: provider.group, hits: [], total: 0, pageSize: GROUP_PAGE_SIZE };
+  const [hits, total] = await Promise.all([
+    provider.search({ accountId: opts.accountId, q, limit: GROUP_PAGE_SIZE, offset: (opts.page - 1) * GROUP_PAGE_SIZE }),
+    provider.count({ accountId: opts.accountId, q, cap: GROUP_COUNT_CAP }),
+  ]);
+  return { group: provider.group, hits, total, pageSize: GROUP_PAGE_SIZE };
 }
