@@ -42,7 +42,7 @@ export default function Contacts() {
     <section className="stack">
       <header className="row">
         <h1>Contacts</h1>
-        <span className="muted">{list.total}</span>
+        <span className="muted">{list.totalCapped ? `${list.total.toLocaleString('en')}+` : list.total.toLocaleString('en')}</span>
         <div className="spacer" />
         {canImport ? (
           <Link to="/customers/import" className="btn">

@@ -77,7 +77,10 @@ export const contacts = pgTable(
   (t) => [
     uniqueIndex('contacts_account_email_key').on(t.accountId, sql`lower(${t.email})`).where(sql`${t.email} is not null`),
     index('contacts_account_phone_idx').on(t.accountId, t.phone),
-    index('contacts_account_created_idx').on(t.accountId, t.createdAt),
+    index('contacts_account_created_idx').on(t.accountId, t.id),
+    index('contacts_account_country_sort_idx').on(t.accountId, t.country, t.id),
+    index('contacts_account_email_sort_idx').on(t.accountId, sql`lower(${t.email})`, t.id),
+    index('contacts_account_interaction_idx').on(t.accountId, t.lastInteractionAt.desc().nullsLast(), t.id.desc()),
     index('contacts_account_company_idx').on(t.accountId, t.companyId),
     // Segment conditions (country, assignee, favourite, company) and the tag filter's join: every column a
     // condition reads is in the key, so the page's total is counted from the index alone (bench/crm.ts: a

@@ -40,7 +40,7 @@ export function ContactTable(props: {
           cell: (r) => <Link to={`/customers/${r.id}`}>{`${r.firstName} ${r.lastName}`.trim() || r.email || `#${r.id}`}</Link>,
         },
         { key: 'email', label: 'Email', sortable: true, cell: (r) => r.email ?? '' },
-        { key: 'company', label: 'Company', sortable: true, cell: (r) => (r.companyId ? <Link to={`/customers/companies/${r.companyId}`}>{r.companyName}</Link> : '') },
+        { key: 'company', label: 'Company', sortable: false, cell: (r) => (r.companyId ? <Link to={`/customers/companies/${r.companyId}`}>{r.companyName}</Link> : '') },
         { key: 'country', label: 'Country', sortable: true, cell: (r) => countryName(r.country) },
         { key: 'interaction', label: 'Interaction Time', sortable: true, cell: (r) => (r.lastInteractionAt ? formatDateTime(r.lastInteractionAt, props.prefs) : '—') },
       ]}
