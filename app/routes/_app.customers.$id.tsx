@@ -4,9 +4,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { TagPills } from '~/components/crm/tag-pills';
+import { NotesSection } from '~/components/crm/notes-section';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
-import { ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
+import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { COUNTRY_SELECT_OPTIONS } from '~/models/crm/countries';
 import { ContactEditSchema, NoteSchema } from '~/models/crm/contacts.schemas';
@@ -120,12 +121,6 @@ function ContactDetail({ contact, tagOptions, userOptions, locked, user }: Retur
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactEditSchema }),
   });
-  const [noteForm, noteFields] = useForm({
-    id: `contact-${contact.id}-note`,
-    lastResult: actionData?.form === 'note' ? actionData.reply : undefined,
-    shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NoteSchema }),
-  });
   const chosenTags = new Set([fields.tagIds.initialValue ?? []].flat().map(String));
   return (
     <SettingsPage
@@ -194,30 +189,7 @@ function ContactDetail({ contact, tagOptions, userOptions, locked, user }: Retur
           <FormActions cancelTo="/customers" submitLabel="Update" intent="save" locked={locked} />
         </Form>
 
-        <section className="stack" aria-label="Notes">
-          <h2>Notes</h2>
-          {locked ? null : (
-            <Form method="post" {...getFormProps(noteForm)} className="stack">
-              <TextareaField label="Add a note" field={noteFields.body} rows={2} maxLength={160} />
-              <div className="row">
-                <button type="submit" className="btn btn-primary" name="intent" value="note">
-                  Add Note
-                </button>
-              </div>
-            </Form>
-          )}
-          {contact.notes.length === 0 ? <p className="muted">No notes yet.</p> : null}
-          <ul data-testid="notes">
-            {contact.notes.map((n) => (
-              <li key={n.id}>
-                <p>{n.body}</p>
-                <small className="muted">
-                  {[n.firstName, n.lastName].filter(Boolean).join(' ')} · {formatDateTime(n.createdAt, user)}
-                </small>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <NotesSection formId={`contact-${contact.id}-note`} notes={contact.notes} locked={locked} prefs={user} lastResult={actionData?.form === 'note' ? actionData.reply : undefined} />
 
         <section className="stack" aria-label="Conversations">
           <h2>Conversations</h2>

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { TagPills } from '~/components/crm/tag-pills';
+import { NotesSection } from '~/components/crm/notes-section';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
@@ -15,7 +16,7 @@ import { COUNTRY_SELECT_OPTIONS } from '~/models/crm/countries';
 import { addNote } from '~/models/crm/notes.server';
 import { listTags } from '~/models/productivity/tags.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
-import { formatDateTime, pageTitle } from '~/utils/format';
+import { pageTitle } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -99,12 +100,6 @@ function CompanyEditor({ company, tagOptions, locked, user }: ReturnType<typeof 
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: CompanySchema }),
   });
-  const [noteForm, noteFields] = useForm({
-    id: `company-${company?.id ?? 'new'}-note`,
-    lastResult: actionData?.form === 'note' ? actionData.reply : undefined,
-    shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NoteSchema }),
-  });
   const chosenTags = new Set([fields.tagIds.initialValue ?? []].flat().map(String));
   return (
     <SettingsPage
@@ -179,30 +174,7 @@ function CompanyEditor({ company, tagOptions, locked, user }: ReturnType<typeof 
                 ))}
               </ul>
             </section>
-            <section className="stack" aria-label="Notes">
-              <h2>Notes</h2>
-              {locked ? null : (
-                <Form method="post" {...getFormProps(noteForm)} className="stack">
-                  <TextareaField label="Add a note" field={noteFields.body} rows={2} maxLength={160} />
-                  <div className="row">
-                    <button type="submit" className="btn btn-primary" name="intent" value="note">
-                      Add Note
-                    </button>
-                  </div>
-                </Form>
-              )}
-              {company.notes.length === 0 ? <p className="muted">No notes yet.</p> : null}
-              <ul data-testid="notes">
-                {company.notes.map((n) => (
-                  <li key={n.id}>
-                    <p>{n.body}</p>
-                    <small className="muted">
-                      {[n.firstName, n.lastName].filter(Boolean).join(' ')} · {formatDateTime(n.createdAt, user)}
-                    </small>
-                  </li>
-                ))}
-              </ul>
-            </section>
+            <NotesSection formId={`company-${company?.id ?? 'new'}-note`} notes={company.notes} locked={locked} prefs={user} lastResult={actionData?.form === 'note' ? actionData.reply : undefined} />
           </>
         ) : null}
       </div>
