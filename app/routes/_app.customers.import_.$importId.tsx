@@ -2,9 +2,8 @@ import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react';
-import { useCallback } from 'react';
-import { useLiveEvent } from '~/components/shell/use-live';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useLiveRevalidation } from '~/components/shell/use-live';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, SelectField } from '~/components/ui/forms';
 import { IMPORT_FIELD_LABELS, IMPORT_FIELDS, IMPORT_STATUS, IMPORT_STATUS_LABELS, ImportMappingSchema } from '~/models/crm/imports.schemas';
@@ -130,15 +129,7 @@ function MappingStep() {
 
 function ProgressStep() {
   const { imp, errors, user } = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
-  useLiveEvent(
-    useCallback(
-      (m: { type: string; importId?: unknown }) => {
-        if (m.type === 'import.progress' && m.importId === imp.id && revalidator.state === 'idle') revalidator.revalidate();
-      },
-      [imp.id, revalidator],
-    ),
-  );
+  useLiveRevalidation((m) => m.type === 'import.progress' && m.importId === imp.id);
   const done = imp.status === IMPORT_STATUS.readyForImport;
   const skipped = imp.processedRows - imp.createdRows - imp.updatedRows - imp.failedRows;
   return (

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData, useRevalidator } from '@remix-run/react';
-import { useCallback } from 'react';
-import { useLiveEvent } from '~/components/shell/use-live';
+import { Link, useLoaderData } from '@remix-run/react';
+import { useLiveRevalidation } from '~/components/shell/use-live';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { LIVE_WINDOW_SECONDS, listLiveVisitors } from '~/models/crm/page-views.server';
 import { formatDateTime, pageTitle } from '~/utils/format';
@@ -24,15 +23,7 @@ function duration(seconds: number) {
 
 export default function LiveView() {
   const { visitors, user, windowMinutes } = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
-  useLiveEvent(
-    useCallback(
-      (m: { type: string }) => {
-        if (m.type === 'liveview.updated' && revalidator.state === 'idle') revalidator.revalidate();
-      },
-      [revalidator],
-    ),
-  );
+  useLiveRevalidation((m) => m.type === 'liveview.updated');
   return (
     <main className="page stack">
       <div className="row">

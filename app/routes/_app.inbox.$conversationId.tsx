@@ -7,7 +7,8 @@ import { useCallback, useRef } from 'react';
 import { AssignForm, MergeForm, MoveForm, PriorityForm, SnoozeForm, StatusForm, TagsForm } from '~/components/inbox/operations';
 import { PriorityPill, StatusPill, personName } from '~/components/inbox/pills';
 import { ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
-import { usePresence, useRevalidateOn } from '~/components/inbox/use-inbox-live';
+import { usePresence } from '~/components/inbox/use-inbox-live';
+import { useLiveRevalidation } from '~/components/shell/use-live';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList } from '~/components/ui/forms';
@@ -383,7 +384,7 @@ export default function ConversationPage() {
   const { conversation: c, me } = d;
   const prefs = me.prefs;
 
-  useRevalidateOn(
+  useLiveRevalidation(
     useCallback(
       (m: { type: string; conversationId?: unknown }) => m.conversationId === c.id && (m.type.startsWith('message.') || m.type.startsWith('conversation.')),
       [c.id]

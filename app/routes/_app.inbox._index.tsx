@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-ru
 import { useCallback, useEffect, useState } from 'react';
 import { PRIORITY_CHOICES, SOURCE_CHOICES } from '~/components/inbox/choices';
 import { PriorityPill, StatusPill, TagPill, personName } from '~/components/inbox/pills';
-import { useRevalidateOn } from '~/components/inbox/use-inbox-live';
+import { useLiveRevalidation } from '~/components/shell/use-live';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList } from '~/components/ui/forms';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
@@ -86,7 +86,7 @@ export default function InboxList() {
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const onPage = new Set(list.rows.map((r) => r.id));
-  useRevalidateOn(
+  useLiveRevalidation(
     useCallback(
       (m: { type: string; conversationId?: unknown; kind?: unknown }) =>
         LIVE_TYPES.has(m.type) && (m.type !== 'message.created' || m.kind === 'incoming' || m.kind === 'outgoing' || onPage.has(Number(m.conversationId))),

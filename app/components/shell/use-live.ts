@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useNavigation, useRevalidator } from '@remix-run/react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 export type LiveState = 'offline' | 'connecting' | 'online';
 
@@ -62,4 +63,46 @@ export function useLiveEvent(handler: (message: { type: string; [k: string]: unk
     window.addEventListener('parley:live', listener);
     return () => window.removeEventListener('parley:live', listener);
   }, [handler]);
+}
+
+type LiveMessage = { type: string; [k: string]: unknown };
+
+/**
+ * The one way a screen follows live changes: reloads its data when a message concerns it, and once after
+ * every (re)connection (the server's 'hello'), so nothing published before the socket opened is missed.
+ * Bursts (a mass action touches 50 conversations) become one reload. While a navigation or a reload is under
+ * way (the agent's own post and its redirect) the reload waits for it instead of interrupting it, which would
+ * drop that page's flash toast; a message arriving meanwhile is never dropped.
+ */
+export function useLiveRevalidation(concerns: (m: LiveMessage) => boolean) {
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle' || revalidator.state !== 'idle';
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const pending = useRef(false);
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  const concernsRef = useRef(concerns);
+  concernsRef.current = concerns;
+
+  useEffect(() => {
+    if (!busy && pending.current) {
+      pending.current = false;
+      revalidate.current();
+    }
+  }, [busy]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  useLiveEvent(
+    useCallback((m: LiveMessage) => {
+      if (m.type !== 'hello' && !concernsRef.current(m)) return;
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => {
+        if (busyRef.current) pending.current = true;
+        else revalidate.current();
+      }, 150);
+    }, []),
+  );
 }
