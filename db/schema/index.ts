@@ -3,3 +3,4 @@ export * from './users';
 export * from './platform';
 export * from './contacts';
 export * from './inbox';
+export * from './automation';

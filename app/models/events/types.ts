@@ -51,6 +51,9 @@ export const DOMAIN_EVENT_TYPES = [
   'trusted_domain_created',
   'trusted_domain_updated',
   'trusted_domain_deleted',
+  'business_hours_created',
+  'business_hours_updated',
+  'business_hours_deleted',
   'survey_received',
   'review_received',
 ] as const;

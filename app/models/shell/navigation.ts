@@ -72,7 +72,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
     group: 'Automations',
     items: [
       { slug: 'routing', label: 'Routing', permission: 'manage_routings' },
-      { slug: 'business-hours', label: 'Business Hours', permission: 'manage_business_hours' },
+      { slug: 'business-hours', label: 'Business Hours', built: true, permission: 'manage_business_hours' },
       { slug: 'sla-policy', label: 'SLA Policy', feature: 'workflowAutomation/slaManagement', permission: 'manage_sla' },
     ],
   },
