@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { ContactAddress } from '../../../db/schema/contacts';
 import { emitEvent } from '../events/events.server';
+import { tagsOfRecords } from './record-tags.server';
 import { FieldInputError, likePattern } from '../productivity/shared.server';
 import { getSegment, segmentWhere } from './segments.server';
 
@@ -58,19 +59,6 @@ function orderFor(sort: CompanySortColumn | null | undefined, dir: 'asc' | 'desc
   }
 }
 
-async function tagsOfCompanies(accountId: number, ids: number[]) {
-  const out = new Map<number, { id: number; name: string; color: string }[]>();
-  if (!ids.length) return out;
-  const rows = await getDb()
-    .select({ companyId: schema.companyTags.companyId, id: schema.tags.id, name: schema.tags.name, color: schema.tags.color })
-    .from(schema.companyTags)
-    .innerJoin(schema.tags, and(eq(schema.tags.id, schema.companyTags.tagId), eq(schema.tags.accountId, accountId)))
-    .where(and(eq(schema.companyTags.accountId, accountId), inArray(schema.companyTags.companyId, ids)))
-    .orderBy(sql`lower(${schema.tags.name})`);
-  for (const r of rows) out.set(r.companyId, [...(out.get(r.companyId) ?? []), { id: r.id, name: r.name, color: r.color }]);
-  return out;
-}
-
 /** One page of the account's companies, filtered, segmented and sorted in SQL. */
 export async function listCompanies(opts: { accountId: number; filters: CompanyFilters }) {
   const f = opts.filters;
@@ -86,10 +74,7 @@ export async function listCompanies(opts: { accountId: number; filters: CompanyF
     .limit(pageSize)
     .offset((page - 1) * pageSize);
   const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(co).where(where);
-  const tags = await tagsOfCompanies(
-    opts.accountId,
-    rows.map((r) => r.id),
-  );
+  const tags = await tagsOfRecords('company', opts.accountId, rows.map((r) => r.id));
   return { rows: rows.map((r) => ({ ...r, tags: tags.get(r.id) ?? [] })), total, page, pageSize };
 }
 
@@ -112,7 +97,7 @@ export async function getCompany(opts: { accountId: number; id: number }) {
     .where(and(eq(co.accountId, opts.accountId), eq(co.id, opts.id)));
   if (!row) return undefined;
   const [tags, notes, contacts, [{ contactCount }]] = await Promise.all([
-    tagsOfCompanies(opts.accountId, [row.id]),
+    tagsOfRecords('company', opts.accountId, [row.id]),
     db
       .select({ id: schema.crmNotes.id, body: schema.crmNotes.body, createdAt: schema.crmNotes.createdAt, firstName: schema.users.firstName, lastName: schema.users.lastName })
       .from(schema.crmNotes)

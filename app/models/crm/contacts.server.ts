@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { ContactAddress } from '../../../db/schema/contacts';
 import { emitEvent } from '../events/events.server';
+import { tagsOfRecords } from './record-tags.server';
 import { FieldInputError, isUniqueViolation, likePattern } from '../productivity/shared.server';
 import { ensureCompanyByName, companyForEmailDomain } from './companies.server';
 import { segmentWhere, getSegment } from './segments.server';
@@ -73,24 +74,6 @@ function orderFor(sort: ContactSortColumn | null | undefined, dir: 'asc' | 'desc
   }
 }
 
-/** Tags of some contacts of the account, by contact id. */
-async function tagsOfContacts(accountId: number, ids: number[]) {
-  const out = new Map<number, { id: number; name: string; color: string }[]>();
-  if (!ids.length) return out;
-  const rows = await getDb()
-    .select({ contactId: schema.contactTags.contactId, id: schema.tags.id, name: schema.tags.name, color: schema.tags.color })
-    .from(schema.contactTags)
-    .innerJoin(schema.tags, and(eq(schema.tags.id, schema.contactTags.tagId), eq(schema.tags.accountId, accountId)))
-    .where(and(eq(schema.contactTags.accountId, accountId), inArray(schema.contactTags.contactId, ids)))
-    .orderBy(sql`lower(${schema.tags.name})`);
-  for (const r of rows) {
-    const list = out.get(r.contactId) ?? [];
-    list.push({ id: r.id, name: r.name, color: r.color });
-    out.set(r.contactId, list);
-  }
-  return out;
-}
-
 /** One page of the account's contacts: every filter, the segment and the sort run in SQL; never all rows. */
 export async function listContacts(opts: { accountId: number; filters: ContactFilters }) {
   const f = opts.filters;
@@ -125,10 +108,7 @@ export async function listContacts(opts: { accountId: number; filters: ContactFi
   const [{ total }] = counted
     ? await db.select({ total: sql<number>`count(*)::int` }).from(counted)
     : await db.select({ total: sql<number>`count(*)::int` }).from(c).where(where);
-  const tags = await tagsOfContacts(
-    opts.accountId,
-    rows.map((r) => r.id),
-  );
+  const tags = await tagsOfRecords('contact', opts.accountId, rows.map((r) => r.id));
   return { rows: rows.map((r) => ({ ...r, tags: tags.get(r.id) ?? [] })), total: Math.min(total, COUNT_CAP), totalCapped: total > COUNT_CAP, page, pageSize };
 }
 
@@ -143,7 +123,7 @@ export async function getContact(opts: { accountId: number; id: number }) {
   if (!row) return undefined;
   const id = row.contact.id;
   const [tags, notes, conversations, timeline] = await Promise.all([
-    tagsOfContacts(opts.accountId, [id]),
+    tagsOfRecords('contact', opts.accountId, [id]),
     db
       .select({ id: schema.crmNotes.id, body: schema.crmNotes.body, createdAt: schema.crmNotes.createdAt, firstName: schema.users.firstName, lastName: schema.users.lastName })
       .from(schema.crmNotes)
