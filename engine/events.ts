@@ -3,7 +3,7 @@ import { getDb, schema } from '../db/client';
 import { getEvent } from '../app/models/events/events.server';
 import { getLogger } from '../app/utils/logger.server';
 import { HANDLERS } from './handlers/index';
-import type { EventHandler } from './handlers/types';
+import { NOTHING_DONE, type EventHandler } from './handlers/types';
 
 /**
  * Runs every handler registered for the event's type. Each (event, handler) pair runs to completion once:
@@ -13,20 +13,32 @@ export async function processEvent(eventId: number, handlers: EventHandler[] = H
   const db = getDb();
   const event = await getEvent(db, eventId);
   if (!event) return { skipped: 'missing' };
+  const mine = handlers.filter((h) => h.on.includes(event.type as never));
+  if (mine.length === 0) return { ran: [] };
   const log = getLogger();
   const ran: string[] = [];
-  for (const handler of handlers.filter((h) => h.on.includes(event.type as never))) {
-    const [done] = await db
-      .select({ status: schema.eventHandlings.status })
-      .from(schema.eventHandlings)
-      .where(and(eq(schema.eventHandlings.eventId, event.id), eq(schema.eventHandlings.handler, handler.name)));
-    if (done?.status === 'done') continue;
+  // One read for every handler's earlier run of this event (a redelivery).
+  const done = new Set(
+    (
+      await db
+        .select({ handler: schema.eventHandlings.handler })
+        .from(schema.eventHandlings)
+        .where(and(eq(schema.eventHandlings.eventId, event.id), eq(schema.eventHandlings.status, 'done')))
+    ).map((r) => r.handler),
+  );
+  for (const handler of mine) {
+    if (done.has(handler.name)) continue;
     try {
-      const result = (await handler.handle(event)) ?? {};
+      const outcome = await handler.handle(event);
+      if (outcome === NOTHING_DONE) continue;
+      const result = outcome ?? {};
       await db
         .insert(schema.eventHandlings)
         .values({ eventId: event.id, handler: handler.name, accountId: event.accountId, status: 'done', result })
-        .onConflictDoUpdate({ target: [schema.eventHandlings.eventId, schema.eventHandlings.handler], set: { status: 'done', result, error: null, handledAt: new Date() } });
+        .onConflictDoUpdate({
+          target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
+          set: { status: 'done', result, error: null, handledAt: new Date() },
+        });
       ran.push(handler.name);
     } catch (err) {
       const message = (err as Error).message ?? String(err);
@@ -34,10 +46,12 @@ export async function processEvent(eventId: number, handlers: EventHandler[] = H
       await db
         .insert(schema.eventHandlings)
         .values({ eventId: event.id, handler: handler.name, accountId: event.accountId, status: 'failed', error: message })
-        .onConflictDoUpdate({ target: [schema.eventHandlings.eventId, schema.eventHandlings.handler], set: { status: 'failed', error: message, handledAt: new Date() } });
+        .onConflictDoUpdate({
+          target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
+          set: { status: 'failed', error: message, handledAt: new Date() },
+        });
       throw err;
     }
   }
   return { ran };
 }
-

@@ -1,27 +1,38 @@
 import os from 'node:os';
-import { startBoss } from '../app/utils/jobs.server';
+import { JOBS_CHANNEL, QUEUES, startBoss } from '../app/utils/jobs.server';
+import { getSql } from '../db/client';
 import { JOB_HANDLERS } from './jobs/index';
 import { getLogger } from '../app/utils/logger.server';
 import { engineState, HEARTBEAT_MS, removeHeartbeat, writeHeartbeat } from './status';
+import { QueueWorker } from './worker';
 
 export { processEvent } from './events';
 
 type Running = { stop: () => Promise<void> };
 
-/** Starts working every queue (domain events, channel deliveries, timers). `mode` is 'inline' inside the web process, 'external' for `npm run engine`. */
+/**
+ * Starts working every queue (domain events, channel deliveries, timers). `mode` is 'inline' inside the web process,
+ * 'external' for `npm run engine`. `concurrency` is how many jobs of one queue run at once.
+ */
 export async function startEngine(opts: { mode: 'inline' | 'external'; concurrency?: number }): Promise<Running> {
   const boss = await startBoss();
   const log = getLogger();
-  const workerIds: string[] = [];
-  for (let i = 0; i < (opts.concurrency ?? 2); i++) {
-    for (const [queue, handle] of Object.entries(JOB_HANDLERS)) {
-      workerIds.push(
-        await boss.work<Record<string, unknown>>(queue, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-          for (const job of jobs) await handle(job.data);
-        }),
-      );
-    }
+  const concurrency = opts.concurrency ?? Number(process.env.PARLEY_ENGINE_CONCURRENCY ?? 4);
+  const workers = new Map<string, QueueWorker>();
+  for (const [queue, handle] of Object.entries(JOB_HANDLERS)) {
+    // Domain events come in floods (imports, bursts of mail): big batches. Other queues are light or slow.
+    const batchSize = queue === QUEUES.domainEvents ? 100 : 10;
+    workers.set(
+      queue,
+      new QueueWorker(boss, queue, handle, {
+        batchSize,
+        concurrency,
+        pollMs: 500,
+      }).start(),
+    );
   }
+  // Enqueuers NOTIFY the queue's name on commit: the worker fetches at once instead of at its next poll.
+  const listener = await getSql().listen(JOBS_CHANNEL, (queue) => workers.get(queue)?.wake());
   const state = engineState();
   state.mode = opts.mode;
   state.running = true;
@@ -35,7 +46,8 @@ export async function startEngine(opts: { mode: 'inline' | 'external'; concurren
     async stop() {
       clearInterval(timer);
       state.running = false;
-      for (const id of workerIds) await boss.offWork({ id } as never).catch(() => {});
+      await listener.unlisten().catch(() => {});
+      await Promise.all([...workers.values()].map((w) => w.stop()));
       await removeHeartbeat(heartbeatId).catch(() => {});
     },
   };

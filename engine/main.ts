@@ -14,7 +14,7 @@ async function main() {
     process.exit(1);
   }
   process.env.DATABASE_URL = url;
-  const engine = await startEngine({ mode: 'external', concurrency: 4 });
+  const engine = await startEngine({ mode: 'external' });
   const stop = async () => {
     await engine.stop();
     await stopBoss();

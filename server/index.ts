@@ -11,6 +11,7 @@ import { startEngine } from '../engine/index';
 import { createApp } from './app';
 import { prepareDatabase } from './boot';
 import { startLiveServer } from './ws';
+import { startWidgetSocket } from './widget-ws';
 import { startImapManager } from './imap-manager';
 import { startInboundSmtp } from './smtp-inbound';
 
@@ -32,6 +33,7 @@ async function main() {
   const app = await createApp({ build, publicDir: path.join(root, 'public') });
   const server = http.createServer(app);
   const live = await startLiveServer(server);
+  const widgetSocket = await startWidgetSocket(server);
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   log.info({ port: config.port }, 'Parley is listening');
   // Inbound mail: the SMTP server for forwarded mail (SMTP_INBOUND_PORT, 0 = off) and the IMAP readers.
@@ -62,6 +64,7 @@ async function main() {
     server.close();
     server.closeIdleConnections?.();
     await live.close().catch(() => {});
+    await widgetSocket.close().catch(() => {});
     await smtpInbound?.close().catch(() => {});
     await imap.stop().catch(() => {});
     await engine?.stop();

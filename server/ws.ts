@@ -5,8 +5,9 @@ import { getAppContext } from '../app/utils/session.server';
 import { LIVE_CHANNEL } from '../app/utils/live.server';
 import { getLogger } from '../app/utils/logger.server';
 import { PresenceBoard, readPresenceMessage } from '../app/models/inbox/presence.server';
+import { agentConnected, agentDisconnected, PRESENCE_HEARTBEAT_MS, refreshPresence, resetStalePresence } from '../app/models/automation/presence.server';
 
-type Client = { ws: WebSocket; accountId: number; userId: number; name: string };
+type Client = { ws: WebSocket; accountId: number; userId: number; name: string; connected?: Promise<unknown>; released?: Promise<unknown> };
 
 /**
  * The live channel: `/ws` on the same port, authenticated by the session cookie of the account host it is
@@ -27,6 +28,16 @@ export async function startLiveServer(server: http.Server) {
   };
   const leave = (client: Client) => broadcastPresence(client.accountId, presence.leave(client));
 
+  // Agent presence for routing (agent_presence rows): counted up when a socket opens, down once when it ends.
+  const presenceFailed = (err: unknown) => log.warn({ err: (err as Error).message }, 'agent presence update failed');
+  await resetStalePresence().catch(presenceFailed);
+  const release = (client: Client) => {
+    client.released ??= (client.connected ?? Promise.resolve())
+      .then(() => agentDisconnected({ accountId: client.accountId, userId: client.userId }))
+      .catch(presenceFailed);
+    return client.released;
+  };
+
   server.on('upgrade', async (req, socket, head) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     if (url.pathname !== '/ws') return socket.destroy();
@@ -41,6 +52,7 @@ export async function startLiveServer(server: http.Server) {
       wss.handleUpgrade(req, socket, head, (ws) => {
         const client: Client = { ws, accountId: ctx.account.id, userId: ctx.user.id, name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim() };
         clients.add(client);
+        client.connected = agentConnected({ accountId: client.accountId, userId: client.userId }).catch(presenceFailed);
         ws.send(JSON.stringify({ type: 'hello', userId: ctx.user.id }));
         ws.on('message', (raw) => {
           const text = raw.toString();
@@ -54,10 +66,12 @@ export async function startLiveServer(server: http.Server) {
         ws.on('close', () => {
           clients.delete(client);
           leave(client);
+          void release(client);
         });
         ws.on('error', () => {
           clients.delete(client);
           leave(client);
+          void release(client);
         });
       });
     } catch (err) {
@@ -86,11 +100,22 @@ export async function startLiveServer(server: http.Server) {
   }, 30_000);
   pingTimer.unref();
 
+  // The presence heartbeat: rows of agents still connected here stay fresh; a dead process's rows go stale.
+  const heartbeatTimer = setInterval(() => {
+    const byAccount = new Map<number, number[]>();
+    for (const c of clients) byAccount.set(c.accountId, [...(byAccount.get(c.accountId) ?? []), c.userId]);
+    for (const [accountId, userIds] of byAccount) refreshPresence({ accountId, userIds: [...new Set(userIds)] }).catch(presenceFailed);
+  }, PRESENCE_HEARTBEAT_MS);
+  heartbeatTimer.unref();
+
   return {
     clientCount: () => clients.size,
     async close() {
       clearInterval(pingTimer);
+      clearInterval(heartbeatTimer);
+      const released = [...clients].map(release);
       for (const c of clients) c.ws.close(1001, 'server shutting down');
+      await Promise.all(released);
       wss.close();
       await listener.unlisten();
     },

@@ -5,10 +5,11 @@ import { data, MaxPartSizeExceededError, redirect, unstable_createMemoryUploadHa
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useCallback, useRef } from 'react';
 import { AssignForm, MergeForm, MoveForm, PriorityForm, SnoozeForm, StatusForm, TagsForm } from '~/components/inbox/operations';
-import { PriorityPill, StatusPill, personName } from '~/components/inbox/pills';
+import { PriorityPill, SlaPill, StatusPill, personName } from '~/components/inbox/pills';
 import { ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
 import { usePresence } from '~/components/inbox/use-inbox-live';
 import { useLiveRevalidation } from '~/components/shell/use-live';
+import { WidgetTyping } from '~/components/messenger/agent-typing';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList } from '~/components/ui/forms';
@@ -42,6 +43,7 @@ import {
   TagSchema,
   zonedInputToDate,
 } from '~/models/inbox/forms';
+import { describeLine, listConversationRuns, RUN_STATE_LABELS } from '~/models/automation/run-history.server';
 import { renderEmailHtml } from '~/models/email/render.server';
 import { MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENT_BYTES } from '~/models/inbox/attachments.server';
 import { deleteMessage, editMessage, getMessage, listThread } from '~/models/inbox/messages.server';
@@ -102,7 +104,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const cannedQuery = (url.searchParams.get('cq') ?? '').trim().slice(0, 100);
   const mergeQuery = (url.searchParams.get('merge_q') ?? '').trim().slice(0, 200);
   const contactId = found.conversation.contactId;
-  const [thread, others, inboxes, users, teams, tags, canned, picked, ownLast, searched] = await Promise.all([
+  const allRuns = url.searchParams.get('automations') === 'all';
+  const [thread, others, inboxes, users, teams, tags, canned, picked, ownLast, searched, runs] = await Promise.all([
     listThread({ accountId, conversationId: id, before }),
     contactId ? listContactConversations({ accountId, contactId, exceptId: id }) : Promise.resolve([]),
     listInboxOptions({ accountId }),
@@ -112,7 +115,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listCannedResponses({ accountId, q: cannedQuery || null, limit: 50 }),
     cannedId ? getCannedResponse({ accountId, id: cannedId }) : Promise.resolve(undefined),
     lastMessageIdBy({ accountId, conversationId: id, userId: ctx.user.id }),
-    mergeQuery ? searchMergeCandidates({ accountId, userId: ctx.user.id, q: mergeQuery, exceptId: id }) : Promise.resolve(null),
+    mergeQuery
+      ? searchMergeCandidates({
+          accountId,
+          userId: ctx.user.id,
+          q: mergeQuery,
+          exceptId: id,
+        })
+      : Promise.resolve(null),
+    listConversationRuns({ accountId, conversationId: id, limit: 30 }),
   ]);
   const attachments = await listMessageAttachments({ accountId, messageIds: thread.messages.map((m) => m.message.id) });
   let blockedImages = false;
@@ -166,6 +177,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       messageCount: c.messageCount,
       createdAt: c.createdAt,
       tags: found.tags,
+      sla: {
+        status: c.status,
+        firstResponseDueAt: c.firstResponseDueAt,
+        resolveDueAt: c.resolveDueAt,
+        firstRespondedAt: c.firstRespondedAt,
+        responseBreachedAt: c.responseBreachedAt,
+        resolveBreachedAt: c.resolveBreachedAt,
+      },
+    },
+    // Which rules acted on the conversation and why; rules that only looked and passed are behind ?automations=all.
+    automations: {
+      all: allRuns,
+      runs: runs
+        .filter((r) => allRuns || (r.state !== 'not_matched' && r.state !== 'loop_skipped'))
+        .map((r) => ({
+          key: `${r.eventId}:${r.ruleId}`,
+          ruleName: r.ruleName,
+          eventType: r.eventType,
+          state: RUN_STATE_LABELS[r.state],
+          at: r.startedAt,
+          lines: r.lines.map((l) => ({
+            id: l.id,
+            step: l.step,
+            action: l.actionType,
+            text: describeLine(l),
+          })),
+        })),
     },
     contact: contact
       ? { id: contact.id, name: personName(contact.firstName, contact.lastName, contact.email ?? contact.phone), email: contact.email, phone: contact.phone }
@@ -189,12 +227,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       min: dateToZonedInput(new Date(), me.timezone),
     },
     canManage: can(ctx, 'manage_conversation'),
-    uploadHint: `Up to ${MAX_REPLY_FILES} files, ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB each and ${MAX_MESSAGE_ATTACHMENT_BYTES / (1024 * 1024)} MB together.`,
+    uploadHint: `Up to ${MAX_REPLY_FILES} files, ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB each and ${
+      MAX_MESSAGE_ATTACHMENT_BYTES / (1024 * 1024)
+    } MB together.`,
   };
 }
 
 type ActionResult = { intent: string; messageId?: number; result: SubmissionResult<string[]> };
-
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_conversation');
@@ -355,7 +394,7 @@ async function readForm(request: Request): Promise<FormData | string> {
     return await unstable_parseMultipartFormData(request, async (part) => {
       if (part.filename !== undefined && ++files > MAX_REPLY_FILES) throw new ReplyFileError(REPLY_TOO_MANY_FILES);
       const value = await memory(part);
-      total += typeof value === 'string' ? value.length : (value?.size ?? 0);
+      total += typeof value === 'string' ? value.length : value?.size ?? 0;
       if (total > MAX_MESSAGE_ATTACHMENT_BYTES + 64 * 1024) throw new ReplyFileError(REPLY_FILES_TOO_LARGE);
       return value;
     });
@@ -387,8 +426,8 @@ export default function ConversationPage() {
   useLiveRevalidation(
     useCallback(
       (m: { type: string; conversationId?: unknown }) => m.conversationId === c.id && (m.type.startsWith('message.') || m.type.startsWith('conversation.')),
-      [c.id]
-    )
+      [c.id],
+    ),
   );
   const viewers = usePresence(c.id, me.id);
 
@@ -417,6 +456,7 @@ export default function ConversationPage() {
       <div className="conv-grid">
         <section aria-label="Conversation">
           {d.canManage ? <ReplyBox key={d.reply.key} d={d} lastResult={resultFor('reply') ?? resultFor('note')} /> : null}
+          {c.inboxChannel === 'web' ? <WidgetTyping conversationId={c.id} /> : null}
           {d.before ? (
             <p>
               <Link to={`/inbox/${c.id}${d.allowImages ? '?images=1' : ''}`}>Back to the newest messages</Link>
@@ -488,6 +528,58 @@ export default function ConversationPage() {
             ) : (
               <p className="muted">No contact</p>
             )}
+          </section>
+
+          {c.sla.firstResponseDueAt || c.sla.resolveDueAt ? (
+            <section className="side-card" data-testid="sla-panel">
+              <h2>SLA</h2>
+              <p>
+                <SlaPill sla={c.sla} format={(d) => formatDateTime(d, prefs)} />
+              </p>
+              <dl className="sla-times">
+                <dt>First response due</dt>
+                <dd>
+                  {c.sla.firstResponseDueAt ? formatDateTime(c.sla.firstResponseDueAt, prefs) : '—'}
+                  {c.sla.firstRespondedAt ? ` · answered ${formatDateTime(c.sla.firstRespondedAt, prefs)}` : ''}
+                  {c.sla.responseBreachedAt ? ' · breached' : ''}
+                </dd>
+                <dt>Resolution due</dt>
+                <dd>
+                  {c.sla.resolveDueAt ? formatDateTime(c.sla.resolveDueAt, prefs) : '—'}
+                  {c.sla.resolveBreachedAt ? ' · breached' : ''}
+                </dd>
+              </dl>
+            </section>
+          ) : null}
+
+          <section className="side-card" data-testid="automations-panel">
+            <h2>Automations</h2>
+            {d.automations.runs.length === 0 ? (
+              <p className="muted">{d.automations.all ? 'No rule has looked at this conversation.' : 'No rule has acted on this conversation.'}</p>
+            ) : null}
+            <ul className="runs">
+              {d.automations.runs.map((r) => (
+                <li key={r.key} data-testid="automation-run">
+                  <strong>{r.ruleName}</strong> <span className="pill">{r.state}</span>
+                  <br />
+                  <span className="muted">
+                    on {r.eventType.replaceAll('_', ' ')} · {formatDateTime(r.at, prefs)}
+                  </span>
+                  <ul>
+                    {r.lines.map((l) => (
+                      <li key={l.id}>
+                        {l.action ? `${l.action.replaceAll('_', ' ')}: ` : ''}
+                        {l.step.replace('action_', '').replaceAll('_', ' ')}
+                        {l.text ? ` — ${l.text}` : ''}
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+            <Link to={d.automations.all ? '?' : '?automations=all'} preventScrollReset>
+              {d.automations.all ? 'Only rules that acted' : 'Show every rule that looked'}
+            </Link>
           </section>
 
           <section className="side-card">

@@ -5,7 +5,7 @@ import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { useCallback, useEffect, useState } from 'react';
 import { PRIORITY_CHOICES, SOURCE_CHOICES } from '~/components/inbox/choices';
-import { PriorityPill, StatusPill, TagPill, personName } from '~/components/inbox/pills';
+import { PriorityPill, SlaPill, StatusPill, TagPill, personName } from '~/components/inbox/pills';
 import { useLiveRevalidation } from '~/components/shell/use-live';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList } from '~/components/ui/forms';
@@ -91,8 +91,8 @@ export default function InboxList() {
       (m: { type: string; conversationId?: unknown; kind?: unknown }) =>
         LIVE_TYPES.has(m.type) && (m.type !== 'message.created' || m.kind === 'incoming' || m.kind === 'outgoing' || onPage.has(Number(m.conversationId))),
       // eslint-disable-next-line react-hooks/exhaustive-deps
-      [list.rows.map((r) => r.id).join(',')]
-    )
+      [list.rows.map((r) => r.id).join(',')],
+    ),
   );
 
   const link = (change: Partial<Record<keyof ConversationFilters, string | number | undefined>>) =>
@@ -191,6 +191,7 @@ export default function InboxList() {
                     <SortHeader column="priority" label="Priority" />
                     <th>Tags</th>
                     <th>Status</th>
+                    <th>SLA</th>
                     <SortHeader column="last_message" label="Last message" />
                     <SortHeader column="created" label="Created" />
                   </tr>
@@ -222,6 +223,9 @@ export default function InboxList() {
                         </td>
                         <td>
                           <StatusPill status={r.status} />
+                        </td>
+                        <td className="nowrap">
+                          <SlaPill sla={r} format={(d) => formatDateTime(d, prefs)} />
                         </td>
                         <td className="nowrap">{formatDateTime(r.lastMessageAt, prefs)}</td>
                         <td className="nowrap muted">{formatDateTime(r.createdAt, prefs)}</td>

@@ -1,21 +1,12 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '~/components/coming-soon';
+import { Outlet } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { pageTitle } from '~/utils/format';
-import { requireUser } from '~/utils/session.server';
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
-}
-
+/** Groups the list, the create dialog and the builder so the breadcrumb reads Workflows / <name>. */
 export const handle = { breadcrumb: 'Workflows' };
 
-export default function Page() {
-  return <ComingSoon area="Workflows" description="Automation rules that react to events." />;
+export default function WorkflowsSection() {
+  return <Outlet />;
 }
-
-export const meta: MetaFunction = () => [{ title: pageTitle('Workflows') }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -43,6 +43,9 @@ const EnvSchema = z.object({
   PARLEY_ENGINE: z
     .enum(['inline', 'off'], { error: 'PARLEY_ENGINE must be "inline" (default) or "off" (run `npm run engine` separately)' })
     .default('inline'),
+  TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: 'TWILIO_API_BASE must be an http(s) URL, e.g. https://api.twilio.com' }).default('https://api.twilio.com'),
+  META_GRAPH_API_BASE: z.url({ protocol: /^https?$/, error: 'META_GRAPH_API_BASE must be an http(s) URL, e.g. https://graph.facebook.com' }).default('https://graph.facebook.com'),
+  TWITTER_API_BASE: z.url({ protocol: /^https?$/, error: 'TWITTER_API_BASE must be an http(s) URL, e.g. https://api.x.com' }).default('https://api.x.com'),
 });
 
 export type Config = {
@@ -60,6 +63,10 @@ export type Config = {
   smtpInboundPort: number;
   /** Domain of the inboxes' forwarding addresses (`<token>@<domain>`). */
   inboundEmailDomain: string;
+  /** Where the SMS and social channels call their providers (stand-ins in tests), without a trailing slash. */
+  twilioApiBase: string;
+  metaGraphApiBase: string;
+  twitterApiBase: string;
 };
 
 export class ConfigError extends Error {
@@ -90,6 +97,9 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     engine: e.PARLEY_ENGINE,
     smtpInboundPort: e.SMTP_INBOUND_PORT,
     inboundEmailDomain: (e.INBOUND_EMAIL_DOMAIN ?? (e.APP_HOST ?? 'localhost').split(':')[0]).toLowerCase(),
+    twilioApiBase: e.TWILIO_API_BASE.replace(/\/+$/, ''),
+    metaGraphApiBase: e.META_GRAPH_API_BASE.replace(/\/+$/, ''),
+    twitterApiBase: e.TWITTER_API_BASE.replace(/\/+$/, ''),
   };
 }
 

@@ -14,16 +14,36 @@ export const QUEUES = {
   snoozeWake: 'inbox.snooze-wake',
   /** Runs one uploaded contact import (CSV or Excel) in batches. */
   contactImport: 'crm.contact-import',
+  /** Timers: resolves an SMS conversation after its inbox's auto-resolve days without a message. */
+  channelAutoResolve: 'channel.auto-resolve',
+  /** Timers: checks a conversation's SLA target at its due time. */
+  slaBreachCheck: 'sla.breach-check',
 } as const;
 
+/** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
+export const JOBS_CHANNEL = 'parley_jobs';
+
 /** Queues whose jobs the engine works (everything but the dead letters). */
-export const WORK_QUEUES = [QUEUES.domainEvents, QUEUES.channelDeliver, QUEUES.snoozeWake, QUEUES.contactImport] as const;
+export const WORK_QUEUES = [
+  QUEUES.domainEvents,
+  QUEUES.channelDeliver,
+  QUEUES.snoozeWake,
+  QUEUES.contactImport,
+  QUEUES.channelAutoResolve,
+  QUEUES.slaBreachCheck,
+] as const;
 
 export function getBoss() {
   return singleton('boss', () => {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is not set');
-    const boss = new PgBoss({ connectionString: url, max: Number(process.env.PARLEY_JOBS_POOL ?? 4), application_name: 'parley-jobs' });
+    const boss = new PgBoss({
+      connectionString: url,
+      max: Number(process.env.PARLEY_JOBS_POOL ?? 4),
+      application_name: 'parley-jobs',
+      // Maintenance expires the jobs of a killed engine (see EXPIRE_SECONDS): often, so that they come back soon.
+      maintenanceIntervalSeconds: 15,
+    });
     boss.on('error', (err) => console.error('pg-boss error', err));
     return boss;
   });
@@ -41,10 +61,34 @@ export function startBoss(): Promise<PgBoss> {
   return state.started;
 }
 
+/**
+ * How long a fetched job may stay active before pg-boss counts it failed and retries it: this is what recovers
+ * the jobs of an engine killed mid-batch. Short for quick jobs, long for imports.
+ */
+const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
+  [QUEUES.domainEvents]: 60,
+  [QUEUES.snoozeWake]: 60,
+  [QUEUES.slaBreachCheck]: 60,
+  [QUEUES.contactImport]: 60 * 60,
+};
+
 export async function ensureQueues(boss: PgBoss) {
-  await boss.createQueue(QUEUES.deadLetters, { name: QUEUES.deadLetters, retentionDays: 30 } as PgBoss.Queue);
+  await boss.createQueue(QUEUES.deadLetters, {
+    name: QUEUES.deadLetters,
+    retentionDays: 30,
+  } as PgBoss.Queue);
+  const existing = new Set((await boss.getQueues()).map((q) => q.name));
   for (const name of WORK_QUEUES) {
-    await boss.createQueue(name, { name, retryLimit: 6, retryDelay: 2, retryBackoff: true, deadLetter: QUEUES.deadLetters } as PgBoss.Queue);
+    const policy = {
+      name,
+      retryLimit: 6,
+      retryDelay: 2,
+      retryBackoff: true,
+      deadLetter: QUEUES.deadLetters,
+      expireInSeconds: EXPIRE_SECONDS[name] ?? 300,
+    };
+    if (existing.has(name)) await boss.updateQueue(name, policy as PgBoss.Queue);
+    else await boss.createQueue(name, policy as PgBoss.Queue);
   }
 }
 
@@ -62,6 +106,7 @@ export async function enqueueInTx(tx: Tx, queue: string, data: object, options: 
   const db = txExecutor(tx);
   const id = await boss.send(queue, data, { ...options, db } as PgBoss.SendOptions);
   if (!id) throw new Error(`queue ${queue} does not exist`);
+  if (!options.startAfter || options.startAfter.getTime() <= Date.now()) await db.executeSql('select pg_notify($1, $2)', [JOBS_CHANNEL, queue]);
   return id;
 }
 
@@ -70,7 +115,10 @@ function txExecutor(tx: Tx) {
   const client = (tx as unknown as { session: { client: { unsafe: (q: string, v: unknown[]) => Promise<unknown[]> } } }).session.client;
   return {
     executeSql: async (text: string, values: unknown[] = []) => ({
-      rows: await client.unsafe(text, values.map((v) => pgUtils.prepareValue(v))),
+      rows: await client.unsafe(
+        text,
+        values.map((v) => pgUtils.prepareValue(v)),
+      ),
     }),
   };
 }
@@ -83,4 +131,5 @@ export async function enqueueManyInTx(tx: Tx, queue: string, datas: object[]) {
     datas.map((data) => ({ name: queue, data })),
     { db: txExecutor(tx) } as PgBoss.InsertOptions,
   );
+  await txExecutor(tx).executeSql('select pg_notify($1, $2)', [JOBS_CHANNEL, queue]);
 }

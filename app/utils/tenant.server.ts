@@ -17,7 +17,18 @@ export async function getTenant(request: Request): Promise<Tenant> {
   return { kind: 'foreign' };
 }
 
-const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'CONNECTION_DESTROYED', '57P01', '57P03', '53300']);
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_DESTROYED',
+  '57P01',
+  '57P03',
+  '53300',
+]);
 
 /** The first query of every request is the tenant lookup: a database that cannot be reached becomes the 503 page. */
 function rethrowUnavailable(err: unknown): never {
@@ -51,6 +62,16 @@ export function protocolOf(request: Request) {
 
 export function accountUrl(request: Request, domain: string, path = '/') {
   return `${protocolOf(request)}//${domain}.${getConfig().appHost}${path}`;
+}
+
+/**
+ * An account's URL where there is no request to read the scheme from (mail the engine sends): http for a local
+ * host (localhost, an IP), https otherwise — a public installation serves HTTPS behind its proxy.
+ */
+export function accountLink(domain: string, path = '/') {
+  const host = getConfig().appHost;
+  const local = /^(localhost|127\.|\[::1\]|\d+\.\d+\.\d+\.\d+)/.test(host);
+  return `${local ? 'http' : 'https'}://${domain}.${host}${path}`;
 }
 
 export function bareUrl(request: Request, path = '/') {

@@ -75,7 +75,9 @@ export const contacts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('contacts_account_email_key').on(t.accountId, sql`lower(${t.email})`).where(sql`${t.email} is not null`),
+    uniqueIndex('contacts_account_email_key')
+      .on(t.accountId, sql`lower(${t.email})`)
+      .where(sql`${t.email} is not null`),
     index('contacts_account_phone_idx').on(t.accountId, t.phone),
     index('contacts_account_created_idx').on(t.accountId, t.id),
     index('contacts_account_country_sort_idx').on(t.accountId, t.country, t.id),
@@ -89,7 +91,9 @@ export const contacts = pgTable(
     index('contacts_account_assignee_idx').on(t.accountId, t.assigneeId, t.country, t.isFavourite, t.companyId, t.id),
     // Sort by name (both directions, any page) walks this index instead of sorting a million rows.
     index('contacts_account_name_idx').on(t.accountId, sql`lower(${t.firstName})`, sql`lower(${t.lastName})`, t.id),
-    index('contacts_account_favourite_idx').on(t.accountId).where(sql`${t.isFavourite}`),
+    index('contacts_account_favourite_idx')
+      .on(t.accountId)
+      .where(sql`${t.isFavourite}`),
     index('contacts_search_idx').using('gin', t.search),
     index('contacts_name_trgm_idx').using('gin', sql`(lower(first_name || ' ' || last_name)) gin_trgm_ops`),
     index('contacts_email_trgm_idx').using('gin', sql`lower(coalesce(email, '')) gin_trgm_ops`),
@@ -240,5 +244,33 @@ export const pageViews = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('page_views_live_idx').on(t.accountId, t.lastSeenAt), index('page_views_visitor_idx').on(t.accountId, t.visitorId, t.lastSeenAt)],
+  (t) => [
+    index('page_views_live_idx').on(t.accountId, t.lastSeenAt),
+    index('page_views_visitor_idx').on(t.accountId, t.visitorId, t.lastSeenAt),
+    // Rules read a contact's latest page (page URL and referral conditions).
+    index('page_views_contact_idx')
+      .on(t.accountId, t.contactId, t.lastSeenAt)
+      .where(sql`${t.contactId} is not null`),
+  ],
+);
+
+/**
+ * How a channel without email or phone knows a contact: a messenger visitor, a Facebook page-scoped id, an X user
+ * id, a Google Business conversation. One contact may have several.
+ */
+export const contactIdentities = pgTable(
+  'contact_identities',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** 'widget' | 'facebook' | 'twitter' | 'google_business' | 'site_user' … */
+    channel: text('channel').notNull(),
+    externalId: text('external_id').notNull(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.channel, t.externalId] }), index('contact_identities_contact_idx').on(t.contactId)],
 );

@@ -17,6 +17,9 @@ export const SOURCE_TYPES = [
   'internal_ticket',
   'helpdesk',
   'google_business_message',
+  // Not in section 3's list: the social channels of issue 4 (ADR 020).
+  'facebook',
+  'twitter',
 ] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 

@@ -94,15 +94,38 @@ export const conversations = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** SLA: the policy that set the due times, the due times, and when each was met or breached. */
+    slaPolicyId: integer('sla_policy_id'),
+    firstResponseDueAt: timestamp('first_response_due_at', {
+      withTimezone: true,
+    }),
+    resolveDueAt: timestamp('resolve_due_at', { withTimezone: true }),
+    firstRespondedAt: timestamp('first_responded_at', { withTimezone: true }),
+    responseBreachedAt: timestamp('response_breached_at', {
+      withTimezone: true,
+    }),
+    resolveBreachedAt: timestamp('resolve_breached_at', { withTimezone: true }),
   },
   (t) => [
-    index('conversations_list_idx').on(t.accountId, t.status, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
-    index('conversations_all_idx').on(t.accountId, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
+    index('conversations_list_idx')
+      .on(t.accountId, t.status, t.lastMessageAt.desc())
+      .where(sql`${t.deletedAt} is null`),
+    index('conversations_all_idx')
+      .on(t.accountId, t.lastMessageAt.desc())
+      .where(sql`${t.deletedAt} is null`),
     // "Created" order is id order (ids are handed out at creation).
-    index('conversations_created_idx').on(t.accountId, t.status, t.id).where(sql`${t.deletedAt} is null`),
-    index('conversations_assignee_idx').on(t.accountId, t.assigneeId, t.status, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
-    index('conversations_inbox_idx').on(t.accountId, t.inboxId, t.status, t.lastMessageAt.desc()).where(sql`${t.deletedAt} is null`),
-    index('conversations_team_idx').on(t.accountId, t.teamId, t.status).where(sql`${t.deletedAt} is null`),
+    index('conversations_created_idx')
+      .on(t.accountId, t.status, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('conversations_assignee_idx')
+      .on(t.accountId, t.assigneeId, t.status, t.lastMessageAt.desc())
+      .where(sql`${t.deletedAt} is null`),
+    index('conversations_inbox_idx')
+      .on(t.accountId, t.inboxId, t.status, t.lastMessageAt.desc())
+      .where(sql`${t.deletedAt} is null`),
+    index('conversations_team_idx')
+      .on(t.accountId, t.teamId, t.status)
+      .where(sql`${t.deletedAt} is null`),
     index('conversations_contact_idx').on(t.accountId, t.contactId),
     index('conversations_search_idx').using('gin', t.search),
   ],
@@ -130,6 +153,8 @@ export const messages = pgTable(
     email: jsonb('email').$type<EmailHeaders>(),
     /** The Message-ID header, for threading replies. */
     emailMessageId: text('email_message_id'),
+    /** The id the channel's provider gave the message (Twilio's MessageSid, Meta's mid...): status callbacks find it by this. */
+    externalId: text('external_id'),
     deliveryStatus: text('delivery_status').$type<'queued' | 'sent' | 'delivered' | 'failed'>(),
     deliveryError: text('delivery_error'),
     fromTrustedDomain: boolean('from_trusted_domain').notNull().default(false),
@@ -140,6 +165,9 @@ export const messages = pgTable(
   (t) => [
     index('messages_thread_idx').on(t.conversationId, t.id),
     index('messages_account_message_id_idx').on(t.accountId, t.emailMessageId),
+    index('messages_external_id_idx')
+      .on(t.accountId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
   ],
 );
 
@@ -261,4 +289,31 @@ export const contactForms = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('contact_forms_code_key').on(t.code), index('contact_forms_account_idx').on(t.accountId)],
+);
+
+/**
+ * A browser that opened the messenger widget or a chat page. The visitor keeps a signed token naming this row;
+ * the contact is created on the first message (or matched at once by a signed user identity).
+ */
+export const widgetVisitors = pgTable(
+  'widget_visitors',
+  {
+    id: text('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    inboxId: integer('inbox_id')
+      .notNull()
+      .references(() => inboxes.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id').references(() => contacts.id, {
+      onDelete: 'set null',
+    }),
+    /** The site's own user id, when the site passed a signed identity. */
+    externalUserId: text('external_user_id'),
+    /** The conversation this browser chats in: a visitor reads only it (not every conversation of its contact). */
+    conversationId: integer('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('widget_visitors_contact_idx').on(t.accountId, t.contactId), index('widget_visitors_external_idx').on(t.inboxId, t.externalUserId)],
 );

@@ -1,6 +1,12 @@
+import { automationRules } from './automation';
 import { inviteUser } from './invitations';
+import { slaEscalation, slaTimers } from './sla';
+import { routeByRules } from './routing';
 import type { EventHandler } from './types';
 import { welcomeOwner } from './welcome';
 
-/** Every handler the engine runs; later areas (workflows, routing, SLA) register here. */
-export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser];
+/**
+ * Every handler the engine runs, in this order for one event: workflows and automation rules first (they may assign),
+ * then routing (only what is still unassigned), then SLA timers.
+ */
+export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation];

@@ -7,5 +7,9 @@ export type DomainEvent = typeof schema.domainEvents.$inferSelect;
 export type EventHandler = {
   name: string;
   on: DomainEventType[];
-  handle: (event: DomainEvent) => Promise<Record<string, unknown> | void>;
+  /** Returns what it did; NOTHING_DONE when the event did not concern it (nothing to remember, nothing to redo). */
+  handle: (event: DomainEvent) => Promise<Record<string, unknown> | void | typeof NOTHING_DONE>;
 };
+
+/** A handler's answer when it had nothing to do: the engine then writes no record of the run (most events, most handlers). */
+export const NOTHING_DONE = Symbol('nothing done');

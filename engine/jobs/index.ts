@@ -1,6 +1,13 @@
 import { deliverMessage } from '../../app/models/channels/delivery.server';
 // Channels register how they send (registerChannelDeliverer) when loaded: the engine loads every sending channel.
 import '../../app/models/email/outbound.server';
+import '../../app/models/channels/sms.server';
+import '../../app/models/channels/facebook.server';
+import '../../app/models/channels/twitter.server';
+import '../../app/models/channels/google-business.server';
+import { autoResolveConversation } from '../../app/models/channels/inbound.server';
+import '../../app/models/channels/widget.server';
+import { checkSlaBreach, type SlaTargetKind } from '../../app/models/automation/sla.server';
 import { runContactImport } from '../../app/models/crm/imports.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
@@ -10,6 +17,26 @@ import { processEvent } from '../events';
 export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<string, unknown>) => Promise<unknown>> = {
   [QUEUES.domainEvents]: (data) => processEvent(Number(data.eventId)),
   [QUEUES.channelDeliver]: (data) => deliverMessage({ messageId: Number(data.messageId) }),
-  [QUEUES.snoozeWake]: (data) => wakeSnoozedConversation({ accountId: Number(data.accountId), conversationId: Number(data.conversationId) }),
-  [QUEUES.contactImport]: (data) => runContactImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
+  [QUEUES.snoozeWake]: (data) =>
+    wakeSnoozedConversation({
+      accountId: Number(data.accountId),
+      conversationId: Number(data.conversationId),
+    }),
+  [QUEUES.contactImport]: (data) =>
+    runContactImport({
+      accountId: Number(data.accountId),
+      importId: Number(data.importId),
+    }),
+  [QUEUES.channelAutoResolve]: (data) =>
+    autoResolveConversation({
+      accountId: Number(data.accountId),
+      conversationId: Number(data.conversationId),
+    }),
+  [QUEUES.slaBreachCheck]: (data) =>
+    checkSlaBreach({
+      accountId: Number(data.accountId),
+      conversationId: Number(data.conversationId),
+      target: data.target as SlaTargetKind,
+      dueAt: String(data.dueAt),
+    }),
 };

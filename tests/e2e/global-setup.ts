@@ -21,6 +21,8 @@ export default async function globalSetup() {
   const port = await freePort();
   // The inbound mail server of this run (forwarded mail reaches Parley here); never the fixed default port.
   const smtpInboundPort = await freePort();
+  // Twilio's API in the browser tests: a stand-in the SMS spec starts on this port (tests/helpers/stand-ins/twilio.ts).
+  const twilioPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
@@ -33,6 +35,7 @@ export default async function globalSetup() {
     SMTP_URL: '',
     SMTP_INBOUND_PORT: String(smtpInboundPort),
     INBOUND_EMAIL_DOMAIN: 'inbound.parley.test',
+    TWILIO_API_BASE: `http://127.0.0.1:${twilioPort}`,
   };
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const deadline = Date.now() + 60_000;
@@ -50,6 +53,7 @@ export default async function globalSetup() {
   process.env.E2E_PORT = String(port);
   process.env.E2E_APP_HOST = `localhost:${port}`;
   process.env.E2E_SMTP_INBOUND_PORT = String(smtpInboundPort);
+  process.env.E2E_TWILIO_PORT = String(twilioPort);
   process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;

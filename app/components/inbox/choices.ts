@@ -15,6 +15,8 @@ export const SOURCE_LABELS: Record<SourceType, string> = {
   internal_ticket: 'Internal ticket',
   helpdesk: 'Helpdesk',
   google_business_message: 'Google business message',
+  facebook: 'Facebook',
+  twitter: 'Twitter',
 };
 
 export const SOURCE_CHOICES = SOURCE_TYPES.map((s) => ({ value: s, label: SOURCE_LABELS[s] }));

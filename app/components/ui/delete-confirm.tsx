@@ -16,6 +16,7 @@ export function DeleteConfirm({
   disabled,
   disabledReason,
   form,
+  confirmLabel = 'Delete',
 }: {
   id: string;
   action?: string;
@@ -31,6 +32,8 @@ export function DeleteConfirm({
    * form of its own: the Delete button submits that form with the intent.
    */
   form?: string;
+  /** The confirming button's text, for confirmations other than deleting (e.g. "Status Change"). */
+  confirmLabel?: string;
 }) {
   const popoverId = `confirm-${id}`;
   return (
@@ -47,7 +50,7 @@ export function DeleteConfirm({
               Cancel
             </button>
             <button type="submit" className="btn btn-danger" form={form} name="intent" value={intent}>
-              Delete
+              {confirmLabel}
             </button>
           </div>
         ) : (
@@ -59,7 +62,7 @@ export function DeleteConfirm({
               Cancel
             </button>
             <button type="submit" className="btn btn-danger" name="intent" value={intent}>
-              Delete
+              {confirmLabel}
             </button>
           </Form>
         )}

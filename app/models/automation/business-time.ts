@@ -139,3 +139,47 @@ export function dueAfter(hours: BusinessHoursRules | null, start: Date, duration
   if (!Number.isFinite(durationMs) || durationMs < 0) throw new RangeError('Duration must be a non-negative number of milliseconds');
   return new Date(start.getTime() + durationMs);
 }
+
+export type SlaUnit = 'minute' | 'hour' | 'day' | 'month';
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * The open time a business day has, on average over its open week days (a Monday–Friday 09:00–18:00 week: 9 h);
+ * 24 h around the clock.
+ */
+export function businessDayMs(hours: BusinessHoursRules): number {
+  if (hours.allDay) return DAY;
+  const perDay = new Map<number, number>();
+  for (const t of hours.timings) {
+    const start = parseClock(t.startTime);
+    const end = parseClock(t.endTime);
+    if (start === null || end === null || end <= start) continue;
+    perDay.set(t.day, (perDay.get(t.day) ?? 0) + (end - start) * MINUTE);
+  }
+  if (perDay.size === 0) return DAY;
+  return [...perDay.values()].reduce((a, b) => a + b, 0) / perDay.size;
+}
+
+/**
+ * How much time an SLA target gives. Minutes and hours are time; with business hours a day is a business day
+ * (so "2 days" from Friday 17:00 in a 09:00–18:00 week ends on Tuesday 17:00, not after 48 open hours), and a
+ * month is 30 days (around the clock) or the business days of 30 calendar days.
+ */
+export function slaDurationMs(target: { value: number; unit: SlaUnit }, hours: BusinessHoursRules | null): number {
+  const value = Math.max(0, target.value);
+  switch (target.unit) {
+    case 'minute':
+      return value * MINUTE;
+    case 'hour':
+      return value * HOUR;
+    case 'day':
+      return value * (hours ? businessDayMs(hours) : DAY);
+    case 'month': {
+      if (!hours || hours.allDay) return value * 30 * DAY;
+      const openDays = new Set(hours.timings.map((t) => t.day)).size || 7;
+      return value * Math.round((30 * openDays) / 7) * businessDayMs(hours);
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { ContactAddress } from '../../../db/schema/contacts';
-import { emitEvent } from '../events/events.server';
+import { actorOf, emitEvent } from '../events/events.server';
 import { tagsOfRecords } from './record-tags.server';
 import { FieldInputError, likePattern } from '../productivity/shared.server';
 import { getSegment, segmentWhere } from './segments.server';
@@ -12,7 +12,6 @@ const PAGE_SIZE = 50;
 
 const co = schema.companies;
 const c = schema.contacts;
-const actorOf = (actorId: number | null) => (actorId ? { type: 'user' as const, id: actorId } : { type: 'system' as const });
 
 export type CompanyFilters = {
   q?: string | null;

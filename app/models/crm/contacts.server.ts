@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { ContactAddress } from '../../../db/schema/contacts';
-import { emitEvent } from '../events/events.server';
+import { actorFields, actorOf, emitEvent, withTx, type Via } from '../events/events.server';
 import { tagsOfRecords } from './record-tags.server';
 import { FieldInputError, isUniqueViolation, likePattern } from '../productivity/shared.server';
 import { ensureCompanyByName, companyForEmailDomain } from './companies.server';
@@ -104,11 +104,25 @@ export async function listContacts(opts: { accountId: number; filters: ContactFi
   // The whole list is counted exactly (an index-only scan); a filtered one stops at COUNT_CAP ("10,000+"),
   // so a broad text or tag filter does not pay for counting every match.
   const filtered = Boolean(f.q || f.tag || f.segmentId);
-  const counted = filtered ? db.select({ one: sql`1` }).from(c).where(where).limit(COUNT_CAP + 1).as('capped') : undefined;
+  const counted = filtered
+    ? db
+        .select({ one: sql`1` })
+        .from(c)
+        .where(where)
+        .limit(COUNT_CAP + 1)
+        .as('capped')
+    : undefined;
   const [{ total }] = counted
     ? await db.select({ total: sql<number>`count(*)::int` }).from(counted)
-    : await db.select({ total: sql<number>`count(*)::int` }).from(c).where(where);
-  const tags = await tagsOfRecords('contact', opts.accountId, rows.map((r) => r.id));
+    : await db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(c)
+        .where(where);
+  const tags = await tagsOfRecords(
+    'contact',
+    opts.accountId,
+    rows.map((r) => r.id),
+  );
   return { rows: rows.map((r) => ({ ...r, tags: tags.get(r.id) ?? [] })), total: Math.min(total, COUNT_CAP), totalCapped: total > COUNT_CAP, page, pageSize };
 }
 
@@ -125,14 +139,25 @@ export async function getContact(opts: { accountId: number; id: number }) {
   const [tags, notes, conversations, timeline] = await Promise.all([
     tagsOfRecords('contact', opts.accountId, [id]),
     db
-      .select({ id: schema.crmNotes.id, body: schema.crmNotes.body, createdAt: schema.crmNotes.createdAt, firstName: schema.users.firstName, lastName: schema.users.lastName })
+      .select({
+        id: schema.crmNotes.id,
+        body: schema.crmNotes.body,
+        createdAt: schema.crmNotes.createdAt,
+        firstName: schema.users.firstName,
+        lastName: schema.users.lastName,
+      })
       .from(schema.crmNotes)
       .leftJoin(schema.users, eq(schema.users.id, schema.crmNotes.userId))
       .where(and(eq(schema.crmNotes.accountId, opts.accountId), eq(schema.crmNotes.contactId, id)))
       .orderBy(desc(schema.crmNotes.id))
       .limit(100),
     db
-      .select({ id: schema.conversations.id, subject: schema.conversations.subject, status: schema.conversations.status, lastMessageAt: schema.conversations.lastMessageAt })
+      .select({
+        id: schema.conversations.id,
+        subject: schema.conversations.subject,
+        status: schema.conversations.status,
+        lastMessageAt: schema.conversations.lastMessageAt,
+      })
       .from(schema.conversations)
       .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.contactId, id), sql`${schema.conversations.deletedAt} is null`))
       .orderBy(desc(schema.conversations.lastMessageAt))
@@ -179,8 +204,6 @@ export type ContactWrite = {
   tagIds?: number[];
 };
 
-const actorOf = (actorId: number | null) => (actorId ? { type: 'user' as const, id: actorId } : { type: 'system' as const });
-
 function cleanAddress(a: ContactAddress | undefined): ContactAddress {
   const out: ContactAddress = {};
   for (const k of ['country', 'locality', 'streetAddress', 'postalCode'] as const) if (a?.[k]) out[k] = a[k];
@@ -216,8 +239,12 @@ async function ownTagIds(tx: Tx, accountId: number, tagIds: number[]) {
 }
 
 /** The company a contact belongs to: the named one (created when new), else one bound to its email's domain. */
-async function resolveCompany(tx: Tx, opts: { accountId: number; actorId: number | null; companyName?: string | null; companyDomain?: string | null; email?: string | null }) {
-  if (opts.companyName?.trim()) return ensureCompanyByName(tx, { accountId: opts.accountId, actorId: opts.actorId, name: opts.companyName.trim(), domain: opts.companyDomain ?? null });
+async function resolveCompany(
+  tx: Tx,
+  opts: { accountId: number; actorId: number | null; companyName?: string | null; companyDomain?: string | null; email?: string | null },
+) {
+  if (opts.companyName?.trim())
+    return ensureCompanyByName(tx, { accountId: opts.accountId, actorId: opts.actorId, name: opts.companyName.trim(), domain: opts.companyDomain ?? null });
   return opts.email ? companyForEmailDomain(tx, { accountId: opts.accountId, email: opts.email }) : null;
 }
 
@@ -332,20 +359,37 @@ export async function deleteContacts(opts: { accountId: number; actorId: number 
       .where(and(eq(c.accountId, opts.accountId), inArray(c.id, [...new Set(opts.ids)])))
       .returning({ id: c.id, email: c.email });
     for (const r of rows) {
-      await emitEvent(tx, { accountId: opts.accountId, type: 'contact_deleted', subjectType: 'contact', subjectId: r.id, payload: { contactId: r.id, email: r.email }, actor: actorOf(opts.actorId) });
+      await emitEvent(tx, {
+        accountId: opts.accountId,
+        type: 'contact_deleted',
+        subjectType: 'contact',
+        subjectId: r.id,
+        payload: { contactId: r.id, email: r.email },
+        actor: actorOf(opts.actorId),
+      });
     }
     return rows.length;
   });
 }
 
 async function requireOwnTag(tx: Tx, accountId: number, tagId: number) {
-  const [tag] = await tx.select({ id: schema.tags.id }).from(schema.tags).where(and(eq(schema.tags.accountId, accountId), eq(schema.tags.id, tagId)));
+  const [tag] = await tx
+    .select({ id: schema.tags.id })
+    .from(schema.tags)
+    .where(and(eq(schema.tags.accountId, accountId), eq(schema.tags.id, tagId)));
   if (!tag) throw new FieldInputError('Choose a tag from the list', 'tagId');
 }
 
 /** Adds a tag to the account's contacts among the ids (contact_updated for each one that gained it). */
-export async function tagContacts(opts: { accountId: number; actorId: number | null; ids: number[]; tagId: number }) {
-  return getDb().transaction(async (tx) => {
+export async function tagContacts(
+  opts: Via & {
+    accountId: number;
+    actorId: number | null;
+    ids: number[];
+    tagId: number;
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
     await requireOwnTag(tx, opts.accountId, opts.tagId);
     const ids = [...new Set(opts.ids)];
     if (!ids.length) return 0;
@@ -356,14 +400,28 @@ export async function tagContacts(opts: { accountId: number; actorId: number | n
       on conflict do nothing
       returning contact_id`);
     for (const r of added) {
-      await emitEvent(tx, { accountId: opts.accountId, type: 'contact_updated', subjectType: 'contact', subjectId: r.contact_id, payload: { contactId: r.contact_id, tagAdded: opts.tagId }, actor: actorOf(opts.actorId) });
+      await emitEvent(tx, {
+        accountId: opts.accountId,
+        type: 'contact_updated',
+        subjectType: 'contact',
+        subjectId: r.contact_id,
+        payload: { contactId: r.contact_id, tagAdded: opts.tagId },
+        ...actorFields(opts),
+      });
     }
     return added.length;
   });
 }
 
-export async function untagContacts(opts: { accountId: number; actorId: number | null; ids: number[]; tagId: number }) {
-  return getDb().transaction(async (tx) => {
+export async function untagContacts(
+  opts: Via & {
+    accountId: number;
+    actorId: number | null;
+    ids: number[];
+    tagId: number;
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
     await requireOwnTag(tx, opts.accountId, opts.tagId);
     if (!opts.ids.length) return 0;
     const removed = await tx
@@ -371,9 +429,67 @@ export async function untagContacts(opts: { accountId: number; actorId: number |
       .where(and(eq(schema.contactTags.accountId, opts.accountId), eq(schema.contactTags.tagId, opts.tagId), inArray(schema.contactTags.contactId, opts.ids)))
       .returning({ contactId: schema.contactTags.contactId });
     for (const r of removed) {
-      await emitEvent(tx, { accountId: opts.accountId, type: 'contact_updated', subjectType: 'contact', subjectId: r.contactId, payload: { contactId: r.contactId, tagRemoved: opts.tagId }, actor: actorOf(opts.actorId) });
+      await emitEvent(tx, {
+        accountId: opts.accountId,
+        type: 'contact_updated',
+        subjectType: 'contact',
+        subjectId: r.contactId,
+        payload: { contactId: r.contactId, tagRemoved: opts.tagId },
+        ...actorFields(opts),
+      });
     }
     return removed.length;
+  });
+}
+
+/**
+ * Sets some fields of a contact (what automations add: website, title, company, owner) and records
+ * contact_updated with the changed fields; undefined when the account has no such contact.
+ */
+export async function setContactFields(
+  opts: Via & {
+    accountId: number;
+    actorId: number | null;
+    id: number;
+    fields: {
+      website?: string;
+      title?: string;
+      companyId?: number;
+      assigneeId?: number;
+    };
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(c)
+      .where(and(eq(c.accountId, opts.accountId), eq(c.id, opts.id)))
+      .for('update');
+    if (!before) return undefined;
+    if (opts.fields.companyId !== undefined) {
+      const [company] = await tx
+        .select({ id: schema.companies.id })
+        .from(schema.companies)
+        .where(and(eq(schema.companies.accountId, opts.accountId), eq(schema.companies.id, opts.fields.companyId)));
+      if (!company) throw new FieldInputError('Company must be specified', 'companyId');
+    }
+    if (opts.fields.assigneeId !== undefined) await checkAssignee(tx, opts.accountId, opts.fields.assigneeId);
+    const changed = (Object.keys(opts.fields) as (keyof typeof opts.fields)[]).filter((k) => opts.fields[k] !== undefined && before[k] !== opts.fields[k]);
+    if (changed.length === 0) return before;
+    const [row] = await tx
+      .update(c)
+      .set({ ...opts.fields, updatedAt: new Date() })
+      .where(and(eq(c.accountId, opts.accountId), eq(c.id, before.id)))
+      .returning();
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'contact_updated',
+      subjectType: 'contact',
+      subjectId: row.id,
+      payload: { contactId: row.id, changed },
+      ...actorFields(opts),
+    });
+    return row;
   });
 }
 
@@ -385,7 +501,14 @@ export async function setContactFavourite(opts: { accountId: number; actorId: nu
       .where(and(eq(c.accountId, opts.accountId), eq(c.id, opts.id)))
       .returning({ id: c.id });
     if (!row) return undefined;
-    await emitEvent(tx, { accountId: opts.accountId, type: 'contact_updated', subjectType: 'contact', subjectId: row.id, payload: { contactId: row.id, isFavourite: opts.isFavourite }, actor: actorOf(opts.actorId) });
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'contact_updated',
+      subjectType: 'contact',
+      subjectId: row.id,
+      payload: { contactId: row.id, isFavourite: opts.isFavourite },
+      actor: actorOf(opts.actorId),
+    });
     return row;
   });
 }

@@ -1,13 +1,20 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
-import { emitEvent } from '../events/events.server';
+import { actorFields, emitEvent, withTx, type Via } from '../events/events.server';
 
 /**
  * Adds a note to a contact or a company of the account; undefined when the target is not its own. The note is a
  * change of the contact (contact_updated, with the note id) and counts as an interaction.
  */
-export async function addNote(opts: { accountId: number; actorId: number | null; target: { contactId: number } | { companyId: number }; body: string }) {
-  return getDb().transaction(async (tx) => {
+export async function addNote(
+  opts: Via & {
+    accountId: number;
+    actorId: number | null;
+    target: { contactId: number } | { companyId: number };
+    body: string;
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
     const isContact = 'contactId' in opts.target;
     const now = new Date();
     const [owner] =
@@ -39,7 +46,7 @@ export async function addNote(opts: { accountId: number; actorId: number | null;
       subjectType: isContact ? 'contact' : 'company',
       subjectId: owner.id,
       payload: isContact ? { contactId: owner.id, noteId: note.id } : { companyId: owner.id, noteId: note.id },
-      actor: opts.actorId ? { type: 'user', id: opts.actorId } : { type: 'system' },
+      ...actorFields(opts),
     });
     return note;
   });

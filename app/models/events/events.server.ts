@@ -1,7 +1,36 @@
 import { eq } from 'drizzle-orm';
-import { schema, type Tx, type DbOrTx } from '../../../db/client';
+import { getDb, schema, type Tx, type DbOrTx } from '../../../db/client';
 import { enqueueInTx, enqueueManyInTx, QUEUES } from '../../utils/jobs.server';
 import type { DomainEventType } from './types';
+
+export type Actor = { type: 'user'; id: number } | { type: 'system' } | { type: 'engine'; id?: number } | { type: 'contact'; id: number };
+export const actorOf = (actorId: number | null | undefined): Actor => (actorId ? { type: 'user', id: actorId } : { type: 'system' });
+
+/**
+ * What an automation passes when it changes something: the event that set it off and its rule. Events the change
+ * writes then name the engine (and the rule) as their actor and the event as their cause, which is what the loop
+ * guard reads. `tx` lets the engine record the action in the same transaction as the change.
+ */
+export type Cause = { eventId: number; ruleId?: number };
+export type Via = { tx?: Tx; cause?: Cause };
+
+/** The actor and cause fields of an event written by a person (actorId) or by an automation (cause). */
+export function actorFields(opts: { actorId?: number | null; cause?: Cause }): {
+  actor: Actor;
+  causedByEventId?: number;
+} {
+  if (opts.cause)
+    return {
+      actor: { type: 'engine', id: opts.cause.ruleId },
+      causedByEventId: opts.cause.eventId,
+    };
+  return { actor: actorOf(opts.actorId) };
+}
+
+/** Runs in the caller's transaction when there is one, else in a new one. */
+export function withTx<T>(tx: Tx | undefined, run: (tx: Tx) => Promise<T>): Promise<T> {
+  return tx ? run(tx) : getDb().transaction(run);
+}
 
 export type EmitEventInput = {
   accountId: number;

@@ -56,6 +56,26 @@ export const DOMAIN_EVENT_TYPES = [
   'business_hours_deleted',
   'survey_received',
   'review_received',
+  'workflow_created',
+  'workflow_updated',
+  'workflow_deleted',
+  'automation_rule_created',
+  'automation_rule_updated',
+  'automation_rule_deleted',
+  'routing_rule_created',
+  'routing_rule_updated',
+  'routing_rule_deleted',
+  'sla_policy_created',
+  'sla_policy_updated',
+  'sla_policy_deleted',
+  /** A conversation missed its first-response or resolution due time (payload.target: 'response' | 'resolve'). */
+  'sla_breached',
+  /** An agent connected (or their last socket closed): routing hands out waiting conversations. */
+  'agent_presence_changed',
+  'visitor_identified',
+  /** An admin sent a dead-lettered job back to its queue (Settings → Failed Automations), or dismissed it. */
+  'dead_letter_retried',
+  'dead_letter_dismissed',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizz
 import { alias } from 'drizzle-orm/pg-core';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { ConversationStatus, EmailHeaders, SourceType } from '../../../db/schema/inbox';
-import { emitEvent } from '../events/events.server';
+import { actorFields, actorOf, emitEvent, withTx, type Cause, type Via } from '../events/events.server';
+export type { Cause, Via } from '../events/events.server';
 import { contactSearchText, findOrCreateContact } from '../contacts/contacts.server';
 import { publishToAccount } from '../../utils/live.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
@@ -17,9 +18,6 @@ export const COUNT_CAP = 10_000;
 
 /** A reference (user, team, inbox, tag, conversation) that is not the account's: the form answers 400 with it. */
 export class InvalidReferenceError extends Error {}
-
-type Actor = { type: 'user'; id: number } | { type: 'system' } | { type: 'engine' } | { type: 'contact'; id: number };
-const actorOf = (actorId: number | null | undefined): Actor => (actorId ? { type: 'user', id: actorId } : { type: 'system' });
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading
@@ -57,7 +55,11 @@ export async function listConversations(opts: { accountId: number; userId: numbe
   const where = filterConditions(opts);
   const dir = opts.filters.dir === 'asc' ? asc : desc;
   const order =
-    opts.filters.sort === 'created' ? [dir(c.id)] : opts.filters.sort === 'priority' ? [dir(c.priority), desc(c.lastMessageAt)] : [dir(c.lastMessageAt), dir(c.id)];
+    opts.filters.sort === 'created'
+      ? [dir(c.id)]
+      : opts.filters.sort === 'priority'
+      ? [dir(c.priority), desc(c.lastMessageAt)]
+      : [dir(c.lastMessageAt), dir(c.id)];
   const assignee = alias(schema.users, 'assignee');
   const db = getDb();
   // Page the ids first (an index walk, cheap even deep into the list), then fetch what the rows show.
@@ -70,7 +72,14 @@ export async function listConversations(opts: { accountId: number; userId: numbe
       .limit(pageSize)
       .offset((page - 1) * pageSize),
     // Counting a huge match exactly costs more than the page itself: past COUNT_CAP the pager says "10,000+".
-    db.select({ total: sql<number>`count(*)::int` }).from(db.select({ one: sql`1` }).from(c).where(where).limit(COUNT_CAP + 1).as('capped')),
+    db.select({ total: sql<number>`count(*)::int` }).from(
+      db
+        .select({ one: sql`1` })
+        .from(c)
+        .where(where)
+        .limit(COUNT_CAP + 1)
+        .as('capped'),
+    ),
   ]);
   const ids = pageIds.map((r) => r.id);
   const details =
@@ -97,6 +106,11 @@ export async function listConversations(opts: { accountId: number; userId: numbe
             assigneeFirstName: assignee.firstName,
             assigneeLastName: assignee.lastName,
             snoozedUntil: c.snoozedUntil,
+            firstResponseDueAt: c.firstResponseDueAt,
+            resolveDueAt: c.resolveDueAt,
+            firstRespondedAt: c.firstRespondedAt,
+            responseBreachedAt: c.responseBreachedAt,
+            resolveBreachedAt: c.resolveBreachedAt,
           })
           .from(c)
           .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
@@ -112,7 +126,15 @@ export async function listConversations(opts: { accountId: number; userId: numbe
           .select({ conversationId: schema.conversationTags.conversationId, id: schema.tags.id, name: schema.tags.name, color: schema.tags.color })
           .from(schema.conversationTags)
           .innerJoin(schema.tags, eq(schema.tags.id, schema.conversationTags.tagId))
-          .where(and(eq(schema.conversationTags.accountId, opts.accountId), inArray(schema.conversationTags.conversationId, rows.map((r) => r.id))));
+          .where(
+            and(
+              eq(schema.conversationTags.accountId, opts.accountId),
+              inArray(
+                schema.conversationTags.conversationId,
+                rows.map((r) => r.id),
+              ),
+            ),
+          );
   return {
     rows: rows.map((r) => ({ ...r, priority: priorityName(r.priority), tags: tagRows.filter((t) => t.conversationId === r.id) })),
     total: Math.min(total, COUNT_CAP),
@@ -133,13 +155,18 @@ export async function countConversations(opts: { accountId: number; userId: numb
   const base = filterConditions({ ...opts, omitStatusAndInbox: true });
   const capped = Boolean(opts.filters.q || opts.filters.tag);
   const source = capped
-    ? db.select({ status: c.status, inboxId: c.inboxId }).from(c).where(base).limit(COUNT_CAP + 1).as('capped')
+    ? db
+        .select({ status: c.status, inboxId: c.inboxId })
+        .from(c)
+        .where(base)
+        .limit(COUNT_CAP + 1)
+        .as('capped')
     : db.select({ status: c.status, inboxId: c.inboxId }).from(c).where(base).as('all_rows');
   const rows = await db
     .select({ status: source.status, inboxId: source.inboxId, n: sql<number>`count(*)::int` })
     .from(source)
     .groupBy(source.status, source.inboxId);
-  const wantedStatus = opts.filters.status === 'all' ? undefined : (opts.filters.status ?? 'open');
+  const wantedStatus = opts.filters.status === 'all' ? undefined : opts.filters.status ?? 'open';
   const byStatus: Partial<Record<ConversationStatus, number>> = {};
   const byInbox: Record<number, number> = {};
   let seen = 0;
@@ -155,7 +182,13 @@ export async function getConversation(opts: { accountId: number; id: number }) {
   const c = schema.conversations;
   const assignee = alias(schema.users, 'assignee');
   const [row] = await getDb()
-    .select({ conversation: c, inbox: schema.inboxes, contact: schema.contacts, assignee: { id: assignee.id, firstName: assignee.firstName, lastName: assignee.lastName }, team: { id: schema.teams.id, name: schema.teams.name } })
+    .select({
+      conversation: c,
+      inbox: schema.inboxes,
+      contact: schema.contacts,
+      assignee: { id: assignee.id, firstName: assignee.firstName, lastName: assignee.lastName },
+      team: { id: schema.teams.id, name: schema.teams.name },
+    })
     .from(c)
     .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
     .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
@@ -183,8 +216,20 @@ export async function openConversation(opts: {
   inboxId: number;
   sourceType: SourceType;
   subject: string;
-  contact: { email?: string | null; phone?: string | null; name?: string | null };
-  message: { kind: MessageKind; text: string; html?: string | null; email?: EmailHeaders | null; fromTrustedDomain?: boolean; createdAt?: Date };
+  contact: {
+    email?: string | null;
+    phone?: string | null;
+    name?: string | null;
+    identity?: { channel: string; externalId: string } | null;
+  };
+  message: {
+    kind: MessageKind;
+    text: string;
+    html?: string | null;
+    email?: EmailHeaders | null;
+    fromTrustedDomain?: boolean;
+    createdAt?: Date;
+  };
   actorUserId?: number | null;
   assigneeId?: number | null;
   tx?: Tx;
@@ -228,7 +273,7 @@ export async function openConversation(opts: {
       email: opts.message.email,
       fromTrustedDomain: opts.message.fromTrustedDomain,
       senderContactId: opts.message.kind === 'incoming' ? contact.id : null,
-      senderUserId: opts.message.kind === 'incoming' ? null : (opts.actorUserId ?? null),
+      senderUserId: opts.message.kind === 'incoming' ? null : opts.actorUserId ?? null,
       createdAt: opts.message.createdAt,
       causedByEventId: created.id,
     });
@@ -250,7 +295,14 @@ type Change = Partial<Pick<Conversation, 'status' | 'priority' | 'assigneeId' | 
  */
 async function changeConversations(
   tx: Tx,
-  opts: { accountId: number; actorId: number | null; ids: number[]; change: Change; systemText: (c: Conversation) => string | null },
+  opts: {
+    accountId: number;
+    actorId: number | null;
+    ids: number[];
+    change: Change;
+    systemText: (c: Conversation) => string | null;
+    cause?: Cause;
+  },
 ) {
   const ids = [...new Set(opts.ids)];
   if (ids.length === 0) return [];
@@ -279,7 +331,7 @@ async function changeConversations(
       subjectType: 'conversation',
       subjectId: after.id,
       payload: { changed: diff },
-      actor: actorOf(opts.actorId),
+      ...actorFields(opts),
     });
     if ('assigneeId' in diff || 'teamId' in diff) {
       await emitEvent(tx, {
@@ -287,8 +339,13 @@ async function changeConversations(
         type: 'conversation_assigned',
         subjectType: 'conversation',
         subjectId: after.id,
-        payload: { assigneeId: after.assigneeId, teamId: after.teamId, previousAssigneeId: before.assigneeId, previousTeamId: before.teamId },
-        actor: actorOf(opts.actorId),
+        payload: {
+          assigneeId: after.assigneeId,
+          teamId: after.teamId,
+          previousAssigneeId: before.assigneeId,
+          previousTeamId: before.teamId,
+        },
+        ...actorFields(opts),
         causedByEventId: event.id,
       });
     }
@@ -310,8 +367,16 @@ async function actorName(tx: Tx, accountId: number, actorId: number | null) {
 }
 
 /** Assigns to a user and/or a team of the account (null unassigns). */
-export async function assignConversations(opts: { accountId: number; actorId: number | null; ids: number[]; assigneeId?: number | null; teamId?: number | null }) {
-  return getDb().transaction(async (tx) => {
+export async function assignConversations(
+  opts: Via & {
+    accountId: number;
+    actorId: number | null;
+    ids: number[];
+    assigneeId?: number | null;
+    teamId?: number | null;
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
     const change: Change = {};
     let label = '';
     if (opts.assigneeId !== undefined) {
@@ -341,8 +406,15 @@ export async function assignConversations(opts: { accountId: number; actorId: nu
   });
 }
 
-export async function setConversationStatus(opts: { accountId: number; actorId: number | null; ids: number[]; status: Exclude<ConversationStatus, 'snoozed'> }) {
-  return getDb().transaction(async (tx) => {
+export async function setConversationStatus(
+  opts: Via & {
+    accountId: number;
+    actorId: number | null;
+    ids: number[];
+    status: Exclude<ConversationStatus, 'snoozed'>;
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
     const by = await actorName(tx, opts.accountId, opts.actorId);
     return changeConversations(tx, {
       ...opts,
@@ -352,10 +424,21 @@ export async function setConversationStatus(opts: { accountId: number; actorId: 
   });
 }
 
-export async function setConversationPriority(opts: { accountId: number; actorId: number | null; ids: number[]; priority: Parameters<typeof priorityRank>[0] }) {
-  return getDb().transaction(async (tx) => {
+export async function setConversationPriority(
+  opts: Via & {
+    accountId: number;
+    actorId: number | null;
+    ids: number[];
+    priority: Parameters<typeof priorityRank>[0];
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
     const by = await actorName(tx, opts.accountId, opts.actorId);
-    return changeConversations(tx, { ...opts, change: { priority: priorityRank(opts.priority) }, systemText: () => `Priority set to ${opts.priority} by ${by}` });
+    return changeConversations(tx, {
+      ...opts,
+      change: { priority: priorityRank(opts.priority) },
+      systemText: () => `Priority set to ${opts.priority} by ${by}`,
+    });
   });
 }
 
@@ -396,8 +479,15 @@ export async function wakeSnoozedConversation(opts: { accountId: number; convers
   });
 }
 
-export async function moveConversations(opts: { accountId: number; actorId: number | null; ids: number[]; inboxId: number }) {
-  return getDb().transaction(async (tx) => {
+export async function moveConversations(
+  opts: Via & {
+    accountId: number;
+    actorId: number | null;
+    ids: number[];
+    inboxId: number;
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
     const [inbox] = await tx
       .select({ name: schema.inboxes.name })
       .from(schema.inboxes)
@@ -409,15 +499,27 @@ export async function moveConversations(opts: { accountId: number; actorId: numb
 }
 
 /** Soft-deletes conversations (ids comma-joined in the URL); they leave every list and count. */
-export async function deleteConversations(opts: { accountId: number; actorId: number | null; ids: number[] }) {
-  return getDb().transaction(async (tx) => {
+export async function deleteConversations(opts: Via & { accountId: number; actorId: number | null; ids: number[] }) {
+  return withTx(opts.tx, async (tx) => {
     const rows = await tx
       .update(schema.conversations)
       .set({ deletedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(schema.conversations.accountId, opts.accountId), inArray(schema.conversations.id, [...new Set(opts.ids)]), isNull(schema.conversations.deletedAt)))
+      .where(
+        and(
+          eq(schema.conversations.accountId, opts.accountId),
+          inArray(schema.conversations.id, [...new Set(opts.ids)]),
+          isNull(schema.conversations.deletedAt),
+        ),
+      )
       .returning({ id: schema.conversations.id });
     for (const r of rows) {
-      await emitEvent(tx, { accountId: opts.accountId, type: 'conversation_deleted', subjectType: 'conversation', subjectId: r.id, actor: actorOf(opts.actorId) });
+      await emitEvent(tx, {
+        accountId: opts.accountId,
+        type: 'conversation_deleted',
+        subjectType: 'conversation',
+        subjectId: r.id,
+        actor: actorOf(opts.actorId),
+      });
       await publishToAccount(opts.accountId, { type: 'conversation.deleted', conversationId: r.id }, { tx });
     }
     return rows;
@@ -432,7 +534,13 @@ export async function mergeConversations(opts: { accountId: number; actorId: num
     const all = await tx
       .select()
       .from(schema.conversations)
-      .where(and(eq(schema.conversations.accountId, opts.accountId), inArray(schema.conversations.id, [opts.targetId, ...sourceIds]), isNull(schema.conversations.deletedAt)))
+      .where(
+        and(
+          eq(schema.conversations.accountId, opts.accountId),
+          inArray(schema.conversations.id, [opts.targetId, ...sourceIds]),
+          isNull(schema.conversations.deletedAt),
+        ),
+      )
       .for('update');
     const target = all.find((c) => c.id === opts.targetId);
     const sources = all.filter((c) => c.id !== opts.targetId);
@@ -471,10 +579,17 @@ export async function mergeConversations(opts: { accountId: number; actorId: num
       subjectType: 'conversation',
       subjectId: target.id,
       payload: { changed: { merged: { from: null, to: sourceIds } } },
-      actor: actorOf(opts.actorId),
+      ...actorFields(opts),
     });
     for (const s of sources) {
-      await emitEvent(tx, { accountId: opts.accountId, type: 'conversation_deleted', subjectType: 'conversation', subjectId: s.id, payload: { mergedInto: target.id }, actor: actorOf(opts.actorId) });
+      await emitEvent(tx, {
+        accountId: opts.accountId,
+        type: 'conversation_deleted',
+        subjectType: 'conversation',
+        subjectId: s.id,
+        payload: { mergedInto: target.id },
+        actor: actorOf(opts.actorId),
+      });
       await publishToAccount(opts.accountId, { type: 'conversation.deleted', conversationId: s.id, mergedInto: target.id }, { tx });
     }
     await publishToAccount(opts.accountId, { type: 'conversation.updated', conversationId: target.id, changed: ['merged'] }, { tx });
@@ -493,7 +608,9 @@ export async function splitMessage(opts: { accountId: number; actorId: number | 
     const [from] = await tx
       .select()
       .from(schema.conversations)
-      .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, message.conversationId), isNull(schema.conversations.deletedAt)))
+      .where(
+        and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, message.conversationId), isNull(schema.conversations.deletedAt)),
+      )
       .for('update');
     if (!from) throw new InvalidReferenceError('Message not found');
     if (from.messageCount <= 1) throw new InvalidReferenceError('A conversation with one message cannot be split');
@@ -522,20 +639,47 @@ export async function splitMessage(opts: { accountId: number; actorId: number | 
       type: 'conversation_created',
       subjectType: 'conversation',
       subjectId: created.id,
-      payload: { inboxId: created.inboxId, contactId: created.contactId, sourceType: created.sourceType, splitFrom: from.id, messageId: message.id },
-      actor: actorOf(opts.actorId),
+      payload: {
+        inboxId: created.inboxId,
+        contactId: created.contactId,
+        sourceType: created.sourceType,
+        splitFrom: from.id,
+        messageId: message.id,
+      },
+      ...actorFields(opts),
     });
     const by = await actorName(tx, opts.accountId, opts.actorId);
-    await addMessage(tx, { accountId: opts.accountId, conversationId: from.id, kind: 'system', text: `A message was split into #${created.id} by ${by}`, senderUserId: opts.actorId, causedByEventId: event.id });
-    await addMessage(tx, { accountId: opts.accountId, conversationId: created.id, kind: 'system', text: `Split from #${from.id} by ${by}`, senderUserId: opts.actorId, causedByEventId: event.id });
+    await addMessage(tx, {
+      accountId: opts.accountId,
+      conversationId: from.id,
+      kind: 'system',
+      text: `A message was split into #${created.id} by ${by}`,
+      senderUserId: opts.actorId,
+      causedByEventId: event.id,
+    });
+    await addMessage(tx, {
+      accountId: opts.accountId,
+      conversationId: created.id,
+      kind: 'system',
+      text: `Split from #${from.id} by ${by}`,
+      senderUserId: opts.actorId,
+      causedByEventId: event.id,
+    });
     await publishToAccount(opts.accountId, { type: 'conversation.created', conversationId: created.id, inboxId: created.inboxId }, { tx });
     return created;
   });
 }
 
 /** Adds tags (of the account) to conversations. */
-export async function tagConversations(opts: { accountId: number; actorId: number | null; ids: number[]; tagIds: number[] }) {
-  return getDb().transaction(async (tx) => {
+export async function tagConversations(
+  opts: Via & {
+    accountId: number;
+    actorId: number | null;
+    ids: number[];
+    tagIds: number[];
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
     const tags = await tx
       .select({ id: schema.tags.id, name: schema.tags.name })
       .from(schema.tags)
@@ -544,7 +688,13 @@ export async function tagConversations(opts: { accountId: number; actorId: numbe
     const convs = await tx
       .select({ id: schema.conversations.id })
       .from(schema.conversations)
-      .where(and(eq(schema.conversations.accountId, opts.accountId), inArray(schema.conversations.id, [...new Set(opts.ids)]), isNull(schema.conversations.deletedAt)));
+      .where(
+        and(
+          eq(schema.conversations.accountId, opts.accountId),
+          inArray(schema.conversations.id, [...new Set(opts.ids)]),
+          isNull(schema.conversations.deletedAt),
+        ),
+      );
     for (const c of convs) {
       const added = await tx
         .insert(schema.conversationTags)
@@ -558,7 +708,7 @@ export async function tagConversations(opts: { accountId: number; actorId: numbe
         subjectType: 'conversation',
         subjectId: c.id,
         payload: { changed: { tags: { added: added.map((a) => a.tagId) } } },
-        actor: actorOf(opts.actorId),
+        ...actorFields(opts),
       });
       await publishToAccount(opts.accountId, { type: 'conversation.updated', conversationId: c.id, changed: ['tags'] }, { tx });
     }
@@ -566,8 +716,15 @@ export async function tagConversations(opts: { accountId: number; actorId: numbe
   });
 }
 
-export async function untagConversation(opts: { accountId: number; actorId: number | null; id: number; tagId: number }) {
-  return getDb().transaction(async (tx) => {
+export async function untagConversation(
+  opts: Via & {
+    accountId: number;
+    actorId: number | null;
+    id: number;
+    tagId: number;
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
     const removed = await tx
       .delete(schema.conversationTags)
       .where(
@@ -585,7 +742,7 @@ export async function untagConversation(opts: { accountId: number; actorId: numb
       subjectType: 'conversation',
       subjectId: opts.id,
       payload: { changed: { tags: { removed: [opts.tagId] } } },
-      actor: actorOf(opts.actorId),
+      ...actorFields(opts),
     });
     await publishToAccount(opts.accountId, { type: 'conversation.updated', conversationId: opts.id, changed: ['tags'] }, { tx });
     return true;
@@ -593,18 +750,21 @@ export async function untagConversation(opts: { accountId: number; actorId: numb
 }
 
 /** An agent's reply or private note. Replies go out through the inbox's channel (the engine's channel.deliver job). */
-export async function postMessage(opts: {
-  accountId: number;
-  actorId: number;
-  conversationId: number;
-  kind: 'outgoing' | 'note';
-  text: string;
-  html?: string | null;
-  email?: Pick<EmailHeaders, 'cc' | 'bcc'>;
-  /** Files saved beforehand (saveAttachment with no message): linked in this transaction, so the channel sends them. */
-  attachmentIds?: number[];
-}) {
-  return getDb().transaction(async (tx) => {
+export async function postMessage(
+  opts: Via & {
+    accountId: number;
+    /** null: written by an automation (opts.cause says which). */
+    actorId: number | null;
+    conversationId: number;
+    kind: 'outgoing' | 'note';
+    text: string;
+    html?: string | null;
+    email?: Pick<EmailHeaders, 'cc' | 'bcc'>;
+    /** Files saved beforehand (saveAttachment with no message): linked in this transaction, so the channel sends them. */
+    attachmentIds?: number[];
+  },
+) {
+  return withTx(opts.tx, async (tx) => {
     const [conversation] = await tx
       .select({ id: schema.conversations.id })
       .from(schema.conversations)
@@ -618,6 +778,8 @@ export async function postMessage(opts: {
       html: opts.html ?? null,
       email: opts.email ?? null,
       senderUserId: opts.actorId,
+      causedByEventId: opts.cause?.eventId,
+      engineRuleId: opts.cause?.ruleId,
     });
     if (opts.attachmentIds?.length) await linkAttachments(tx, { accountId: opts.accountId, messageId: message.id, ids: opts.attachmentIds });
     return message;

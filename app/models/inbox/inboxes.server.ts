@@ -32,6 +32,8 @@ export async function createInbox(opts: {
   channelType: ChannelType;
   email?: string | null;
   settings?: Record<string, unknown>;
+  /** A secret shown to the user before the inbox existed (custom SMS); a new random one otherwise. */
+  secret?: string;
 }) {
   try {
     return await getDb().transaction(async (tx) => {
@@ -43,7 +45,7 @@ export async function createInbox(opts: {
           channelType: opts.channelType,
           email: opts.email?.toLowerCase() ?? null,
           forwardingToken: opts.channelType === 'email' ? randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, 'x') : null,
-          secret: randomToken(24),
+          secret: opts.secret ?? randomToken(24),
           settings: opts.settings ?? {},
         })
         .returning();
@@ -67,7 +69,7 @@ export async function updateInbox(opts: {
   accountId: number;
   actorId: number | null;
   id: number;
-  changes: Partial<Pick<Inbox, 'name' | 'email' | 'settings' | 'forwardingVerifiedAt'>>;
+  changes: Partial<Pick<Inbox, 'name' | 'email' | 'settings' | 'forwardingVerifiedAt' | 'businessHoursId'>>;
 }) {
   try {
     return await getDb().transaction(async (tx) => {

@@ -34,6 +34,8 @@ export async function addMessage(
     fromTrustedDomain?: boolean;
     createdAt?: Date;
     causedByEventId?: number;
+    /** Written by this automation rule (the event's actor is then the engine). */
+    engineRuleId?: number;
   },
 ) {
   const [message] = await tx
@@ -73,7 +75,13 @@ export async function addMessage(
       subjectType: 'conversation',
       subjectId: opts.conversationId,
       payload: { messageId: message.id, kind: opts.kind },
-      actor: opts.senderUserId ? { type: 'user', id: opts.senderUserId } : opts.senderContactId ? { type: 'contact', id: opts.senderContactId } : { type: 'system' },
+      actor: opts.senderUserId
+        ? { type: 'user', id: opts.senderUserId }
+        : opts.senderContactId
+          ? { type: 'contact', id: opts.senderContactId }
+          : opts.causedByEventId && opts.engineRuleId !== undefined
+            ? { type: 'engine', id: opts.engineRuleId }
+            : { type: 'system' },
       causedByEventId: opts.causedByEventId,
     });
   }

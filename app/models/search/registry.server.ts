@@ -2,6 +2,7 @@ import { companiesSearch } from './providers/companies.server';
 import { contactsSearch } from './providers/contacts.server';
 import { conversationsSearch } from './providers/conversations.server';
 import { teamsSearch, usersSearch } from './providers/settings.server';
+import { workflowsSearch } from './providers/workflows.server';
 import type { SearchHit, SearchProvider } from './provider.server';
 
 export type { SearchHit, SearchProvider } from './provider.server';
@@ -22,7 +23,7 @@ export const GROUP_COUNT_CAP = 1000;
  * will add themselves here when their areas exist. Nothing else changes: the dropdown, the grouped page and
  * the per-group pages read this list.
  */
-const PROVIDERS: readonly SearchProvider[] = [contactsSearch, conversationsSearch, companiesSearch, usersSearch, teamsSearch];
+const PROVIDERS: readonly SearchProvider[] = [contactsSearch, conversationsSearch, companiesSearch, usersSearch, teamsSearch, workflowsSearch];
 
 export function searchGroups() {
   return PROVIDERS.map((p) => p.group);

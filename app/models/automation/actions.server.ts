@@ -1,0 +1,172 @@
+import type { Tx } from '../../../db/client';
+import type { Facts } from '../../../engine/rules/evaluate';
+import type { Cause } from '../events/events.server';
+import {
+  assignConversations,
+  deleteConversations,
+  InvalidReferenceError,
+  moveConversations,
+  openConversation,
+  postMessage,
+  setConversationPriority,
+  setConversationStatus,
+  tagConversations,
+  untagConversation,
+} from '../inbox/conversations.server';
+import { setContactFields, tagContacts } from '../crm/contacts.server';
+import { addNote } from '../crm/notes.server';
+import { FieldInputError } from '../productivity/shared.server';
+import type { RuleAction } from './rule-types';
+
+export type ActionOutcome = { applied: true; result: string } | { applied: false; reason: string };
+
+/** The action cannot apply to what the event is about (not an error: the run log says why). */
+class Skip extends Error {}
+
+/**
+ * Applies one action of a rule to what the event is about, inside the caller's transaction (which also writes the
+ * run log's line: the action and its record commit together). It goes through the same domain functions as
+ * people do, with the cause, so threads, events and live updates are the same. A reference that no longer
+ * exists (a deleted user, tag or inbox) skips the action; anything else throws, and the engine retries.
+ */
+export async function applyAction(tx: Tx, opts: { accountId: number; action: RuleAction; facts: Facts; cause: Cause }): Promise<ActionOutcome> {
+  try {
+    return { applied: true, result: await apply(tx, opts) };
+  } catch (err) {
+    if (err instanceof Skip || err instanceof InvalidReferenceError || err instanceof FieldInputError) return { applied: false, reason: err.message };
+    throw err;
+  }
+}
+
+async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; facts: Facts; cause: Cause }): Promise<string> {
+  const { accountId, action: a, facts, cause } = opts;
+  const base = { accountId, actorId: null, tx, cause };
+  const conversation = facts.conversation ?? null;
+  const contact = facts.contact ?? null;
+  const needConversation = () => {
+    if (!conversation) throw new Skip('the event has no conversation');
+    return conversation;
+  };
+  const needContact = () => {
+    if (!contact) throw new Skip('the event has no contact');
+    return contact;
+  };
+  switch (a.type) {
+    case 'assign_user': {
+      if (conversation) {
+        const changed = await assignConversations({
+          ...base,
+          ids: [conversation.id],
+          assigneeId: a.userId!,
+        });
+        return changed.length
+          ? `assigned conversation #${conversation.id} to user ${a.userId}`
+          : `conversation #${conversation.id} was already assigned to user ${a.userId}`;
+      }
+      const c = needContact();
+      await setContactFields({
+        ...base,
+        id: c.id,
+        fields: { assigneeId: a.userId! },
+      });
+      return `contact ${c.id} now owned by user ${a.userId}`;
+    }
+    case 'assign_tag': {
+      if (conversation) {
+        await tagConversations({
+          ...base,
+          ids: [conversation.id],
+          tagIds: a.tagIds!,
+        });
+        return `tagged conversation #${conversation.id} with ${a.tagIds!.join(', ')}`;
+      }
+      const c = needContact();
+      for (const tagId of a.tagIds!) await tagContacts({ ...base, ids: [c.id], tagId });
+      return `tagged contact ${c.id} with ${a.tagIds!.join(', ')}`;
+    }
+    case 'unassign_tag': {
+      const conv = needConversation();
+      let removed = 0;
+      for (const tagId of a.tagIds!) if (await untagConversation({ ...base, id: conv.id, tagId })) removed++;
+      return `removed ${removed} of ${a.tagIds!.length} tags from conversation #${conv.id}`;
+    }
+    case 'leave_note': {
+      if (conversation) {
+        const note = await postMessage({
+          ...base,
+          conversationId: conversation.id,
+          kind: 'note',
+          text: a.note!,
+        });
+        return `note ${note.id} on conversation #${conversation.id}`;
+      }
+      const c = needContact();
+      const note = await addNote({
+        ...base,
+        target: { contactId: c.id },
+        body: a.note!,
+      });
+      if (!note) throw new Skip('the contact no longer exists');
+      return `note ${note.id} on contact ${c.id}`;
+    }
+    case 'convert_to_case': {
+      const c = needContact();
+      if (!c.email) throw new Skip('the contact has no email address for a case');
+      const opened = await openConversation({
+        accountId,
+        inboxId: a.inboxId!,
+        sourceType: 'internal_ticket',
+        subject: a.title!,
+        contact: {
+          email: c.email,
+          name: `${c.firstName} ${c.lastName}`.trim(),
+        },
+        message: { kind: 'note', text: a.description! },
+        tx,
+      });
+      return `case #${opened.conversation.id} opened`;
+    }
+    case 'set_status': {
+      const conv = needConversation();
+      const changed = await setConversationStatus({
+        ...base,
+        ids: [conv.id],
+        status: a.status!,
+      });
+      return changed.length ? `status set to ${a.status}` : `status was already ${a.status}`;
+    }
+    case 'set_priority': {
+      const conv = needConversation();
+      const changed = await setConversationPriority({
+        ...base,
+        ids: [conv.id],
+        priority: a.priority!,
+      });
+      return changed.length ? `priority set to ${a.priority}` : `priority was already ${a.priority}`;
+    }
+    case 'move_conversation': {
+      const conv = needConversation();
+      await moveConversations({ ...base, ids: [conv.id], inboxId: a.inboxId! });
+      return `moved to inbox ${a.inboxId}`;
+    }
+    case 'delete_conversation': {
+      const conv = needConversation();
+      // The action names an inbox (section 5): it deletes conversations of that inbox only.
+      if (conv.inboxId !== a.inboxId) throw new Skip(`the conversation is in inbox ${conv.inboxId}, not ${a.inboxId}`);
+      const rows = await deleteConversations({ ...base, ids: [conv.id] });
+      return rows.length ? `deleted conversation #${conv.id}` : `conversation #${conv.id} was already deleted`;
+    }
+    case 'add_contact_website':
+    case 'add_contact_company':
+    case 'add_contact_title': {
+      const c = needContact();
+      const fields =
+        a.type === 'add_contact_website' ? { website: a.website! } : a.type === 'add_contact_title' ? { title: a.title! } : { companyId: a.companyId! };
+      const row = await setContactFields({ ...base, id: c.id, fields });
+      if (!row) throw new Skip('the contact no longer exists');
+      return `contact ${c.id}: ${Object.entries(fields)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join(', ')}`;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import crypto from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { getDb, schema } from '../../../db/client';
+import { emitEvent } from '../events/events.server';
+import { getBusinessHours } from '../automation/business-hours.server';
+import { createInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
+import { MESSENGER_DEFAULTS, readMessengerSettings, type MessengerSection, type MessengerSettings } from './messenger-settings';
+
+/**
+ * Settings → Channels → Chat Messenger / Chat Pages and Settings → Messenger: web inboxes and the sections of
+ * their `settings`. Every function is scoped by the account; changes go through updateInbox (`inbox_updated`).
+ */
+
+export class InvalidBusinessHoursError extends Error {}
+
+export async function listWebInboxes(opts: { accountId: number }) {
+  return listInboxes({ accountId: opts.accountId, channelType: 'web' });
+}
+
+/** The web inbox a Messenger page edits: the one asked for (?inbox=), else the first; undefined when none exist. */
+export async function pickWebInbox(opts: { accountId: number; requested?: string | null }) {
+  const inboxes = await listWebInboxes(opts);
+  const id = Number(opts.requested);
+  const inbox = inboxes.find((i) => i.id === id) ?? inboxes[0];
+  return { inboxes: inboxes.map((i) => ({ id: i.id, name: i.name })), inbox, settings: inbox ? readMessengerSettings(inbox.settings) : null };
+}
+
+function newChatPageCode() {
+  return crypto.randomBytes(9).toString('base64url');
+}
+
+/** A messenger (web) inbox with the default settings, its identity secret and a chat-page code. */
+export async function createWebInbox(opts: { accountId: number; actorId: number; name: string }) {
+  const settings: MessengerSettings = { ...MESSENGER_DEFAULTS, chatPage: { ...MESSENGER_DEFAULTS.chatPage, code: newChatPageCode() } };
+  return createInbox({ accountId: opts.accountId, actorId: opts.actorId, name: opts.name, channelType: 'web', settings });
+}
+
+export async function getWebInbox(opts: { accountId: number; id: number }): Promise<Inbox | undefined> {
+  const inbox = await getInbox(opts);
+  return inbox?.channelType === 'web' ? inbox : undefined;
+}
+
+/**
+ * Saves one section of a web inbox's Messenger settings. The offline section's business hours are the inbox's
+ * own (the column SLA counting reads too), checked to be the account's.
+ */
+export async function saveMessengerSection<S extends MessengerSection>(opts: {
+  accountId: number;
+  actorId: number;
+  inboxId: number;
+  section: S;
+  value: MessengerSettings[S];
+}) {
+  const inbox = await getWebInbox({ accountId: opts.accountId, id: opts.inboxId });
+  if (!inbox) return undefined;
+  const current = readMessengerSettings(inbox.settings);
+  let value: Record<string, unknown> = { ...opts.value };
+  const changes: Parameters<typeof updateInbox>[0]['changes'] = {};
+  if (opts.section === 'offline') {
+    const { businessHoursId, ...rest } = value as { businessHoursId?: number };
+    if (businessHoursId && !(await getBusinessHours({ accountId: opts.accountId, id: businessHoursId }))) throw new InvalidBusinessHoursError('Choose business hours of this account');
+    changes.businessHoursId = businessHoursId ?? null;
+    value = rest;
+  }
+  if (opts.section === 'chatPage') value.code = current.chatPage.code ?? newChatPageCode();
+  changes.settings = { ...(inbox.settings ?? {}), ...current, [opts.section]: value };
+  return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes });
+}
+
+/** A fresh identity-verification secret: hashes made with the old one stop matching at once. */
+export async function rotateIdentitySecret(opts: { accountId: number; actorId: number; inboxId: number }) {
+  const inbox = await getWebInbox({ accountId: opts.accountId, id: opts.inboxId });
+  if (!inbox) return undefined;
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(schema.inboxes)
+      .set({ secret: crypto.randomBytes(24).toString('base64url'), updatedAt: new Date() })
+      .where(and(eq(schema.inboxes.accountId, opts.accountId), eq(schema.inboxes.id, inbox.id)))
+      .returning();
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'inbox_updated',
+      subjectType: 'inbox',
+      subjectId: inbox.id,
+      payload: { changed: ['secret'] },
+      actor: { type: 'user', id: opts.actorId },
+    });
+    return row;
+  });
+}

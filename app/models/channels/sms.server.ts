@@ -1,0 +1,191 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { getDb, schema } from '../../../db/client';
+import { randomToken } from '../../utils/password.server';
+import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
+import { sendCustomSms } from './custom-sms.server';
+import { registerChannelDeliverer, type OutgoingMessage } from './delivery.server';
+import { recordChannelSend } from './inbound.server';
+import type { SmsCreateInput, SmsProvider, SmsUpdateInput } from './sms-schemas';
+import { sendTwilioSms } from './twilio.server';
+
+/**
+ * SMS inboxes (section 3 "SMS channel"): a Twilio number or a custom gateway. Settings live in the inbox's
+ * `settings`; the custom gateway's shared secret is the inbox's `secret`. Credentials are never shown back.
+ */
+
+export type SmsSettings = {
+  provider: SmsProvider;
+  phoneNumber: string;
+  accountSID?: string;
+  sid?: string;
+  authToken?: string;
+  webhookUrl?: string;
+  threadingInterval: number;
+  autoResolvedDays: number;
+  assigneeIds: number[];
+  /** The scheme and host Twilio and gateways call back (the origin the inbox was created from). */
+  publicBase: string;
+};
+
+export class SmsInputError extends Error {
+  constructor(
+    message: string,
+    readonly field: 'name' | 'assigneeIds',
+  ) {
+    super(message);
+  }
+}
+
+export function readSmsSettings(inbox: Inbox): SmsSettings {
+  const s = inbox.settings as Partial<SmsSettings>;
+  return {
+    provider: s.provider === 'custom_sms' ? 'custom_sms' : 'twilio',
+    phoneNumber: s.phoneNumber ?? '',
+    accountSID: s.accountSID,
+    sid: s.sid,
+    authToken: s.authToken,
+    webhookUrl: s.webhookUrl,
+    threadingInterval: s.threadingInterval ?? 0,
+    autoResolvedDays: s.autoResolvedDays ?? 0,
+    assigneeIds: s.assigneeIds ?? [],
+    publicBase: s.publicBase ?? '',
+  };
+}
+
+/** The last four characters of a credential, for "set, ends in …" (never the whole value). */
+export function maskSecret(value: string | null | undefined) {
+  if (!value) return '';
+  return `•••• ${value.length > 8 ? value.slice(-4) : ''}`.trim();
+}
+
+/** Where the provider posts: inbound messages and (Twilio) delivery reports. */
+export function smsWebhookUrls(inbox: Inbox) {
+  const { provider, publicBase } = readSmsSettings(inbox);
+  if (provider === 'twilio') return { inbound: `${publicBase}/webhooks/twilio/${inbox.id}`, status: `${publicBase}/webhooks/twilio/${inbox.id}/status` };
+  return { inbound: `${publicBase}/webhooks/sms/${inbox.id}`, status: `${publicBase}/webhooks/sms/${inbox.id}` };
+}
+
+/** What the list and the edit form show: no auth token, no shared secret. */
+export function describeSmsInbox(inbox: Inbox) {
+  const s = readSmsSettings(inbox);
+  return {
+    id: inbox.id,
+    name: inbox.name,
+    provider: s.provider,
+    phoneNumber: s.phoneNumber,
+    accountSID: s.accountSID ?? '',
+    sid: s.sid ?? '',
+    authTokenHint: s.provider === 'twilio' ? maskSecret(s.authToken) : maskSecret(inbox.secret),
+    webhookUrl: s.webhookUrl ?? '',
+    threadingInterval: s.threadingInterval,
+    autoResolvedDays: s.autoResolvedDays,
+    assigneeIds: s.assigneeIds,
+    urls: smsWebhookUrls(inbox),
+    createdAt: inbox.createdAt,
+  };
+}
+
+export async function listSmsInboxes(opts: { accountId: number }) {
+  return (await listInboxes({ accountId: opts.accountId, channelType: 'sms' })).map(describeSmsInbox);
+}
+
+export async function getSmsInbox(opts: { accountId: number; id: number }) {
+  const inbox = await getInbox(opts);
+  return inbox && inbox.channelType === 'sms' ? inbox : undefined;
+}
+
+/** GET sms/sharedsecret: a new shared secret for a custom gateway, shown (read-only) on the create form. */
+export function newSharedSecret() {
+  return randomToken(24);
+}
+
+/** A shared secret as newSharedSecret makes them (what the create form may carry back). */
+export function isSharedSecret(value: string) {
+  return /^[A-Za-z0-9_-]{32,64}$/.test(value);
+}
+
+/** The assignees must be users of the account (a forged id of another account is refused, not stored). */
+async function checkAssignees(accountId: number, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const found = await getDb()
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .where(and(eq(schema.users.accountId, accountId), inArray(schema.users.id, unique)));
+  if (found.length !== unique.length || unique.length === 0) throw new SmsInputError('Select at least one user', 'assigneeIds');
+  return unique;
+}
+
+export async function createSmsInbox(opts: { accountId: number; actorId: number; input: SmsCreateInput; publicBase: string }) {
+  const { input } = opts;
+  const assigneeIds = await checkAssignees(opts.accountId, input.assigneeIds);
+  const common = {
+    provider: input.provider,
+    phoneNumber: input.phoneNumber,
+    threadingInterval: input.threadingInterval,
+    autoResolvedDays: input.autoResolvedDays,
+    assigneeIds,
+    publicBase: opts.publicBase.replace(/\/+$/, ''),
+  };
+  const settings: SmsSettings =
+    input.provider === 'twilio'
+      ? { ...common, accountSID: input.accountSID, sid: input.sid, authToken: input.authToken }
+      : { ...common, webhookUrl: input.webhookUrl };
+  return createInbox({
+    accountId: opts.accountId,
+    actorId: opts.actorId,
+    name: input.name,
+    channelType: 'sms',
+    settings,
+    ...(input.provider === 'custom_sms' ? { secret: input.authToken } : {}),
+  });
+}
+
+/** Updates what may change: never the provider, the number or the credentials (section 4 "SMS form"). */
+export async function updateSmsInbox(opts: { accountId: number; actorId: number; id: number; input: SmsUpdateInput }) {
+  const inbox = await getSmsInbox(opts);
+  if (!inbox) return undefined;
+  const before = readSmsSettings(inbox);
+  const assigneeIds = await checkAssignees(opts.accountId, opts.input.assigneeIds);
+  const settings: SmsSettings = {
+    ...before,
+    threadingInterval: opts.input.threadingInterval,
+    autoResolvedDays: opts.input.autoResolvedDays,
+    assigneeIds,
+    ...(before.provider === 'custom_sms' && 'webhookUrl' in opts.input ? { webhookUrl: opts.input.webhookUrl as string } : {}),
+  };
+  return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { name: opts.input.name, settings } });
+}
+
+export async function deleteSmsInbox(opts: { accountId: number; actorId: number; id: number }) {
+  if (!(await getSmsInbox(opts))) return undefined;
+  return deleteInbox(opts);
+}
+
+/** The `sms` channel deliverer: an agent's reply leaves through Twilio or the custom gateway. */
+async function deliverSms(outgoing: OutgoingMessage) {
+  const { inbox, message, conversation, contact } = outgoing;
+  const settings = readSmsSettings(inbox);
+  if (!contact?.phone) throw new Error('The contact has no phone number');
+  const urls = smsWebhookUrls(inbox);
+  const sent =
+    settings.provider === 'twilio'
+      ? await sendTwilioSms({ settings, to: contact.phone, body: message.text, statusCallback: urls.status })
+      : await sendCustomSms({
+          settings,
+          secret: inbox.secret ?? '',
+          payload: {
+            type: 'message',
+            id: String(message.id),
+            inboxId: inbox.id,
+            conversationId: conversation.id,
+            from: settings.phoneNumber,
+            to: contact.phone,
+            text: message.text,
+            createdAt: message.createdAt.toISOString(),
+          },
+        });
+  await recordChannelSend({ inbox, messageId: message.id, conversationId: conversation.id, externalId: sent.externalId });
+  return { externalId: sent.externalId };
+}
+
+registerChannelDeliverer('sms', deliverSms);

@@ -1,0 +1,488 @@
+import crypto from 'node:crypto';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { getDb, schema } from '../../../db/client';
+import type { SourceType } from '../../../db/schema/inbox';
+import { getInboxBusinessHours } from '../automation/business-hours.server';
+import { isOpenAt, type BusinessHoursRules } from '../automation/business-time';
+import { findOrCreateContact } from '../contacts/contacts.server';
+import { recordPageView } from '../crm/page-views.server';
+import { openConversation } from '../inbox/conversations.server';
+import { addMessage } from '../inbox/messages.server';
+import { detectContentType, linkAttachments, removeStoredFiles, saveAttachment } from '../inbox/attachments.server';
+import { getConfig } from '../../utils/env.server';
+import { publishToAccount } from '../../utils/live.server';
+import { singleton } from '../../utils/singleton.server';
+import { registerChannelDeliverer } from './delivery.server';
+import { BRAND_COLOURS, readMessengerSettings, type MessengerSettings } from './messenger-settings';
+
+/**
+ * The messenger widget's and the chat page's side of a web inbox: visitors, their signed tokens, their one
+ * conversation, page views and the offline ticket. Every read is scoped by the account named in a token that only
+ * this server can sign, and a visitor reads only the conversation recorded on its own row.
+ */
+
+export type Inbox = typeof schema.inboxes.$inferSelect;
+export type WidgetVisitor = typeof schema.widgetVisitors.$inferSelect;
+
+/** An agent counts as online when one of their sockets is open and was seen this recently. */
+export const PRESENCE_FRESH_SECONDS = 90;
+export const WIDGET_TEXT_MAX = 5000;
+/** The contact form's limits (readContactFormPost streams uploads within them). */
+export const WIDGET_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const WIDGET_ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain', 'text/csv'];
+/** Message posts per visitor per minute (the route enforces it). */
+export const WIDGET_POST_LIMIT = { limit: 20, windowMs: 60_000 };
+
+export class WidgetInputError extends Error {}
+
+// ---------------------------------------------------------------------------------------------------------
+// Tokens
+
+const tokenKey = () => singleton('widget-token-key', () => crypto.createHmac('sha256', getConfig().sessionSecret).update('parley:widget-visitor').digest());
+
+export type VisitorClaims = { accountId: number; inboxId: number; visitorId: string };
+
+/** `base64url(account.inbox.visitor).signature`: names a visitor row; forging one needs SESSION_SECRET. */
+export function signVisitorToken(claims: VisitorClaims) {
+  const body = Buffer.from(`${claims.accountId}.${claims.inboxId}.${claims.visitorId}`).toString('base64url');
+  const sig = crypto.createHmac('sha256', tokenKey()).update(body).digest('base64url');
+  return `${body}.${sig}`;
+}
+
+export function readVisitorToken(token: string | null | undefined): VisitorClaims | null {
+  if (!token || token.length > 300) return null;
+  const [body, sig, extra] = token.split('.');
+  if (!body || !sig || extra !== undefined) return null;
+  const expected = crypto.createHmac('sha256', tokenKey()).update(body).digest('base64url');
+  if (!safeEqual(sig, expected)) return null;
+  const [a, i, v] = Buffer.from(body, 'base64url').toString('utf8').split('.');
+  const accountId = Number(a);
+  const inboxId = Number(i);
+  if (!Number.isSafeInteger(accountId) || !Number.isSafeInteger(inboxId) || !v || !/^[A-Za-z0-9_-]{10,40}$/.test(v)) return null;
+  return { accountId, inboxId, visitorId: v };
+}
+
+function safeEqual(a: string, b: string) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+/** Identity verification: the site signs its user id with the inbox secret (HMAC-SHA256, hex), as Intercom does. */
+export function userHashFor(secret: string, userId: string) {
+  return crypto.createHmac('sha256', secret).update(userId).digest('hex');
+}
+
+export function isUserHashValid(secret: string | null, userId: string, hash: string | null | undefined) {
+  if (!secret || !hash) return false;
+  return safeEqual(hash.toLowerCase(), userHashFor(secret, userId));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Inboxes as the public sees them
+
+/** A web inbox by id: the one lookup not scoped by a session, since the snippet names only the inbox. */
+export async function getPublicWebInbox(inboxId: number) {
+  if (!Number.isSafeInteger(inboxId) || inboxId <= 0) return undefined;
+  const [inbox] = await getDb()
+    .select()
+    .from(schema.inboxes)
+    .where(and(eq(schema.inboxes.id, inboxId), eq(schema.inboxes.channelType, 'web')));
+  return inbox;
+}
+
+/** The account's web inbox whose chat page has this code (when the page is switched on). */
+export async function getInboxByChatPageCode(opts: { accountId: number; code: string }) {
+  if (!/^[A-Za-z0-9_-]{6,40}$/.test(opts.code)) return undefined;
+  const [inbox] = await getDb()
+    .select()
+    .from(schema.inboxes)
+    .where(
+      and(
+        eq(schema.inboxes.accountId, opts.accountId),
+        eq(schema.inboxes.channelType, 'web'),
+        sql`${schema.inboxes.settings} -> 'chatPage' ->> 'code' = ${opts.code}`,
+      ),
+    );
+  if (!inbox) return undefined;
+  const settings = readMessengerSettings(inbox.settings);
+  return settings.chatPage.enabled ? { inbox, settings } : undefined;
+}
+
+/** Online = inside the inbox's business hours (if it has any) and at least one agent of the account connected. */
+export async function isInboxOnline(opts: { accountId: number; inbox: Inbox; now?: Date }) {
+  const now = opts.now ?? new Date();
+  const hours: BusinessHoursRules | null = await getInboxBusinessHours({ accountId: opts.accountId, inboxId: opts.inbox.id });
+  if (hours && !isOpenAt(hours, now)) return false;
+  const [agent] = await getDb()
+    .select({ userId: schema.agentPresence.userId })
+    .from(schema.agentPresence)
+    .where(
+      and(
+        eq(schema.agentPresence.accountId, opts.accountId),
+        gt(schema.agentPresence.connections, 0),
+        gt(schema.agentPresence.lastSeenAt, new Date(now.getTime() - PRESENCE_FRESH_SECONDS * 1000)),
+      ),
+    )
+    .limit(1);
+  return Boolean(agent);
+}
+
+/** What the widget needs to draw itself: public settings only (never the secret, never other inboxes). */
+export function publicWidgetConfig(inbox: Inbox, settings: MessengerSettings) {
+  const { appearance, configure, advanced, offline } = settings;
+  return {
+    inboxId: inbox.id,
+    color: BRAND_COLOURS[appearance.brandColor],
+    position: appearance.position,
+    font: appearance.font,
+    fontSize: Number(appearance.fontSize),
+    greeting: appearance.greeting,
+    teamName: configure.teamName,
+    welcomeMessage: configure.welcomeMessage,
+    showLauncher: configure.showLauncher,
+    trackPageViews: configure.trackPageViews,
+    attachments: advanced.attachments,
+    offline: {
+      message: offline.offlineMessage,
+      heading: offline.ticketHeading,
+      submitButton: offline.submitButton,
+      submitMessage: offline.submitMessage,
+      fields: {
+        name: offline.isName,
+        email: offline.isEmail,
+        phone: offline.isNumber,
+        subject: offline.isSubject,
+        message: offline.isMessage,
+        attachment: offline.isAttachment,
+        captcha: offline.isCaptcha,
+      },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Visitors
+
+export type SiteUser = { id: string; hash?: string | null; name?: string | null; email?: string | null };
+
+/**
+ * Starts or resumes a visitor of a web inbox. A valid token of the same inbox resumes its row (the conversation
+ * survives page changes); anything else starts a new visitor. A site user whose hash checks out is matched to
+ * (or becomes) a contact at once; a bad hash is ignored, and refused when the inbox requires verification.
+ */
+export async function startVisitor(opts: { inbox: Inbox; token?: string | null; user?: SiteUser | null }) {
+  const { inbox } = opts;
+  const settings = readMessengerSettings(inbox.settings);
+  const claims = readVisitorToken(opts.token);
+  const db = getDb();
+  let visitor: WidgetVisitor | undefined;
+  if (claims && claims.inboxId === inbox.id && claims.accountId === inbox.accountId) {
+    [visitor] = await db
+      .update(schema.widgetVisitors)
+      .set({ lastSeenAt: new Date() })
+      .where(and(eq(schema.widgetVisitors.accountId, inbox.accountId), eq(schema.widgetVisitors.id, claims.visitorId), eq(schema.widgetVisitors.inboxId, inbox.id)))
+      .returning();
+  }
+  const userId = opts.user?.id?.trim().slice(0, 200) || null;
+  const verified = userId ? isUserHashValid(inbox.secret, userId, opts.user?.hash) : false;
+  if (userId && !verified && settings.advanced.requireIdentity) throw new WidgetInputError('Identity verification failed');
+  // A browser that changes users (log out, log in as someone else) starts afresh rather than reading the other's chat.
+  if (visitor && verified && visitor.externalUserId && visitor.externalUserId !== userId) visitor = undefined;
+  if (!visitor) {
+    [visitor] = await db
+      .insert(schema.widgetVisitors)
+      .values({ id: crypto.randomBytes(16).toString('base64url'), accountId: inbox.accountId, inboxId: inbox.id })
+      .returning();
+  }
+  if (verified && userId && visitor.externalUserId !== userId) {
+    visitor = await db.transaction(async (tx) => {
+      const { contact } = await findOrCreateContact(tx, {
+        accountId: inbox.accountId,
+        identity: { channel: 'site_user', externalId: userId },
+        name: opts.user?.name?.slice(0, 100) || null,
+        email: validEmail(opts.user?.email),
+        source: 'web',
+      });
+      // A known user's browser continues their latest chat in this inbox.
+      const [latest] = await tx
+        .select({ id: schema.conversations.id })
+        .from(schema.conversations)
+        .where(
+          and(
+            eq(schema.conversations.accountId, inbox.accountId),
+            eq(schema.conversations.inboxId, inbox.id),
+            eq(schema.conversations.contactId, contact.id),
+            isNull(schema.conversations.deletedAt),
+          ),
+        )
+        .orderBy(desc(schema.conversations.id))
+        .limit(1);
+      const [row] = await tx
+        .update(schema.widgetVisitors)
+        .set({ externalUserId: userId, contactId: contact.id, conversationId: visitor!.conversationId ?? latest?.id ?? null })
+        .where(and(eq(schema.widgetVisitors.accountId, inbox.accountId), eq(schema.widgetVisitors.id, visitor!.id)))
+        .returning();
+      return row;
+    });
+  }
+  const token = signVisitorToken({ accountId: inbox.accountId, inboxId: inbox.id, visitorId: visitor.id });
+  return { visitor, token, settings, verified };
+}
+
+function validEmail(value: string | null | undefined) {
+  const v = value?.trim().toLowerCase();
+  return v && v.length <= 200 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : null;
+}
+
+/** The visitor and inbox a token names, or undefined (unknown, forged, or the inbox is gone). */
+export async function visitorFromToken(token: string | null | undefined) {
+  const claims = readVisitorToken(token);
+  if (!claims) return undefined;
+  const [row] = await getDb()
+    .select({ visitor: schema.widgetVisitors, inbox: schema.inboxes })
+    .from(schema.widgetVisitors)
+    .innerJoin(schema.inboxes, and(eq(schema.inboxes.id, schema.widgetVisitors.inboxId), eq(schema.inboxes.accountId, schema.widgetVisitors.accountId)))
+    .where(
+      and(
+        eq(schema.widgetVisitors.accountId, claims.accountId),
+        eq(schema.widgetVisitors.id, claims.visitorId),
+        eq(schema.widgetVisitors.inboxId, claims.inboxId),
+        eq(schema.inboxes.channelType, 'web'),
+      ),
+    );
+  return row;
+}
+
+export type VisitorMessage = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; attachments: string[] };
+
+/**
+ * The visitor's conversation, as the visitor may see it: only what was said to and by them (no notes, no
+ * system lines), oldest first, after a given id. Scoped by the account and the visitor's own conversation id.
+ */
+export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?: number; limit?: number }): Promise<VisitorMessage[]> {
+  if (!opts.visitor.conversationId) return [];
+  const m = schema.messages;
+  const rows = await getDb()
+    .select({ id: m.id, kind: m.kind, text: m.text, createdAt: m.createdAt, firstName: schema.users.firstName })
+    .from(m)
+    .innerJoin(schema.conversations, and(eq(schema.conversations.id, m.conversationId), eq(schema.conversations.accountId, opts.visitor.accountId)))
+    .leftJoin(schema.users, eq(schema.users.id, m.senderUserId))
+    .where(
+      and(
+        eq(m.accountId, opts.visitor.accountId),
+        eq(m.conversationId, opts.visitor.conversationId),
+        isNull(m.deletedAt),
+        isNull(schema.conversations.deletedAt),
+        inArray(m.kind, ['incoming', 'outgoing']),
+        opts.after ? gt(m.id, opts.after) : undefined,
+      ),
+    )
+    .orderBy(desc(m.id))
+    .limit(opts.limit ?? 100);
+  const ids = rows.map((r) => r.id);
+  const files = ids.length
+    ? await getDb()
+        .select({ messageId: schema.attachments.messageId, filename: schema.attachments.filename })
+        .from(schema.attachments)
+        .where(and(eq(schema.attachments.accountId, opts.visitor.accountId), inArray(schema.attachments.messageId, ids)))
+    : [];
+  return rows.reverse().map((r) => ({
+    id: r.id,
+    from: r.kind === 'incoming' ? 'visitor' : 'agent',
+    text: r.text,
+    at: r.createdAt.toISOString(),
+    // First names only: the visitor needs to know who answers, not the team's full names.
+    author: r.kind === 'outgoing' ? (r.firstName ?? null) : null,
+    attachments: files.filter((f) => f.messageId === r.id).map((f) => f.filename),
+  }));
+}
+
+export type VisitorFile = { filename: string; contentType: string | null; bytes: Uint8Array };
+
+/** Checks a visitor's file against the widget's limits; the message is the one the visitor sees. */
+export async function checkVisitorFile(file: VisitorFile) {
+  if (file.bytes.byteLength === 0) throw new WidgetInputError('The file is empty');
+  if (file.bytes.byteLength > WIDGET_ATTACHMENT_MAX_BYTES) throw new WidgetInputError('Files must be at most 10 MB');
+  const type = await detectContentType(file.bytes, file.contentType);
+  if (!WIDGET_ATTACHMENT_TYPES.includes(type)) throw new WidgetInputError('Only images, PDF and text files can be sent');
+}
+
+/**
+ * A message from the visitor: opens their conversation on the first one (source `web`), appends to it after.
+ * The contact is the visitor's own (by visitor identity), or the one their name and email point to.
+ */
+export async function postVisitorMessage(opts: {
+  visitor: WidgetVisitor;
+  text: string;
+  name?: string | null;
+  email?: string | null;
+  file?: VisitorFile | null;
+  sourceType?: SourceType;
+  subject?: string | null;
+}) {
+  const text = opts.text.trim().slice(0, WIDGET_TEXT_MAX);
+  if (!text && !opts.file) throw new WidgetInputError('Message is not allowed to be empty');
+  if (opts.file) await checkVisitorFile(opts.file);
+  const { visitor } = opts;
+  const saved = opts.file
+    ? await saveAttachment({ accountId: visitor.accountId, messageId: null, filename: opts.file.filename, contentType: opts.file.contentType, bytes: opts.file.bytes })
+    : null;
+  const body = text || `📎 ${saved!.filename}`;
+  try {
+    return await getDb().transaction(async (tx) => {
+      // Locks the visitor so that two first messages sent at once open one conversation, not two.
+      const [fresh] = await tx
+        .select()
+        .from(schema.widgetVisitors)
+        .where(and(eq(schema.widgetVisitors.accountId, visitor.accountId), eq(schema.widgetVisitors.id, visitor.id)))
+        .for('update');
+      if (!fresh) throw new WidgetInputError('This chat has ended. Reload the page to start again');
+      let conversationId = fresh.conversationId;
+      if (conversationId) {
+        const [open] = await tx
+          .select({ id: schema.conversations.id })
+          .from(schema.conversations)
+          .where(and(eq(schema.conversations.accountId, visitor.accountId), eq(schema.conversations.id, conversationId), isNull(schema.conversations.deletedAt)));
+        if (!open) conversationId = null;
+      }
+      let messageId: number;
+      if (conversationId) {
+        const message = await addMessage(tx, {
+          accountId: visitor.accountId,
+          conversationId,
+          kind: 'incoming',
+          text: body,
+          senderContactId: fresh.contactId,
+        });
+        messageId = message.id;
+      } else {
+        const opened = await openConversation({
+          tx,
+          accountId: visitor.accountId,
+          inboxId: visitor.inboxId,
+          sourceType: opts.sourceType ?? 'web',
+          subject: (opts.subject?.trim() || body).slice(0, 80),
+          contact: {
+            identity: fresh.externalUserId ? { channel: 'site_user', externalId: fresh.externalUserId } : { channel: 'widget', externalId: visitor.id },
+            name: opts.name?.trim().slice(0, 100) || null,
+            email: validEmail(opts.email),
+          },
+          message: { kind: 'incoming', text: body },
+        });
+        conversationId = opened.conversation.id;
+        messageId = opened.message.id;
+        await tx
+          .update(schema.widgetVisitors)
+          .set({ conversationId, contactId: opened.contact.id, lastSeenAt: new Date() })
+          .where(and(eq(schema.widgetVisitors.accountId, visitor.accountId), eq(schema.widgetVisitors.id, visitor.id)));
+      }
+      if (saved) await linkAttachments(tx, { accountId: visitor.accountId, messageId, ids: [saved.id] });
+      return { conversationId, messageId };
+    });
+  } catch (err) {
+    if (saved) await removeStoredFiles([saved.storageKey]);
+    throw err;
+  }
+}
+
+/** "The visitor is typing" for the agents of the account (their socket forwards every account message). */
+export async function publishVisitorTyping(opts: { visitor: WidgetVisitor; typing: boolean }) {
+  if (!opts.visitor.conversationId) return;
+  await publishToAccount(opts.visitor.accountId, { type: 'widget.typing', conversationId: opts.visitor.conversationId, who: 'visitor', typing: opts.typing });
+}
+
+/** "An agent is typing", for the visitor socket of that conversation (server/widget-ws.ts listens). */
+export async function publishAgentTyping(opts: { accountId: number; conversationId: number; name: string; typing: boolean }) {
+  await publishToAccount(opts.accountId, { type: 'widget.typing', conversationId: opts.conversationId, who: 'agent', name: opts.name, typing: opts.typing });
+}
+
+/** The visitors (ids) chatting in a conversation of the account: whom a new message or a typing signal is for. */
+export async function visitorsOfConversation(opts: { accountId: number; conversationId: number }) {
+  const rows = await getDb()
+    .select({ id: schema.widgetVisitors.id })
+    .from(schema.widgetVisitors)
+    .where(and(eq(schema.widgetVisitors.accountId, opts.accountId), eq(schema.widgetVisitors.conversationId, opts.conversationId)));
+  return rows.map((r) => r.id);
+}
+
+/** One message of a conversation as the visitor sees it (none for notes and system lines). */
+export async function visitorMessage(opts: { accountId: number; conversationId: number; messageId: number }) {
+  const list = await listVisitorMessages({
+    visitor: { accountId: opts.accountId, conversationId: opts.conversationId } as WidgetVisitor,
+    after: opts.messageId - 1,
+    limit: 1,
+  });
+  return list.find((m) => m.id === opts.messageId);
+}
+
+/** A page view reported by the widget (the CRM's live view and the engine's page-URL conditions read it). */
+export async function recordWidgetPageView(opts: { visitor: WidgetVisitor; url: string; title?: string | null; referrer?: string | null; userAgent?: string | null }) {
+  let url: URL;
+  try {
+    url = new URL(opts.url);
+  } catch {
+    throw new WidgetInputError('A page view needs the page URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WidgetInputError('A page view needs the page URL');
+  await getDb()
+    .update(schema.widgetVisitors)
+    .set({ lastSeenAt: new Date() })
+    .where(and(eq(schema.widgetVisitors.accountId, opts.visitor.accountId), eq(schema.widgetVisitors.id, opts.visitor.id)));
+  return recordPageView({
+    accountId: opts.visitor.accountId,
+    visitorId: opts.visitor.id,
+    url: url.toString(),
+    title: opts.title,
+    referrer: opts.referrer,
+    contactId: opts.visitor.contactId,
+    userAgent: opts.userAgent,
+  });
+}
+
+/**
+ * The support-widget form sent while the team is offline: a ticket (source `support_widget`) from the contact it
+ * names. The visitor's chat stays as it was: the answer goes out by email.
+ */
+export async function submitOfflineTicket(opts: {
+  visitor: WidgetVisitor;
+  values: { name?: string; email?: string; phone?: string; subject?: string; message?: string };
+  file?: VisitorFile | null;
+}) {
+  const { visitor, values } = opts;
+  if (opts.file) await checkVisitorFile(opts.file);
+  const lines = [values.message?.trim() || '(no message)'];
+  if (values.phone) lines.push(`Phone: ${values.phone}`);
+  const saved = opts.file
+    ? await saveAttachment({ accountId: visitor.accountId, messageId: null, filename: opts.file.filename, contentType: opts.file.contentType, bytes: opts.file.bytes })
+    : null;
+  try {
+    return await getDb().transaction(async (tx) => {
+      const email = validEmail(values.email);
+      const opened = await openConversation({
+        tx,
+        accountId: visitor.accountId,
+        inboxId: visitor.inboxId,
+        sourceType: 'support_widget',
+        subject: (values.subject?.trim() || 'Offline message').slice(0, 200),
+        contact: {
+          // The address they typed, when they typed one (the reply goes there); their browser otherwise.
+          identity: email ? null : visitor.externalUserId ? { channel: 'site_user', externalId: visitor.externalUserId } : { channel: 'widget', externalId: visitor.id },
+          email,
+          phone: values.phone?.trim() || null,
+          name: values.name?.trim() || null,
+        },
+        message: { kind: 'incoming', text: lines.join('\n\n') },
+      });
+      if (saved) await linkAttachments(tx, { accountId: visitor.accountId, messageId: opened.message.id, ids: [saved.id] });
+      return { conversationId: opened.conversation.id };
+    });
+  } catch (err) {
+    if (saved) await removeStoredFiles([saved.storageKey]);
+    throw err;
+  }
+}
+
+// Agents' replies in web inboxes reach the visitor over the visitor socket (or the widget's next poll) as soon as
+// they are committed; delivery has nothing to hand to a third party, so the message is simply marked sent.
+registerChannelDeliverer('web', async () => {});

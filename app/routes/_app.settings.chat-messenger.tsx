@@ -1,0 +1,129 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { ErrorList, Field } from '~/components/ui/forms';
+import { SettingsPage } from '~/components/ui/settings-page';
+import { MessengerInboxSchema } from '~/models/channels/messenger-settings';
+import { createWebInbox, listWebInboxes, rotateIdentitySecret } from '~/models/channels/messenger-settings.server';
+import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
+import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { formatDate, pageTitle } from '~/utils/format';
+import { can, publicUser, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
+import { bareUrl } from '~/utils/tenant.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+const PATH = '/settings/chat-messenger';
+
+/** The messenger inboxes with their snippet; manage_chat_messenger_and_pages creates them and rotates secrets. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireFeature(request, 'chatMessenger/enabled', await requireUser(request));
+  const inboxes = await listWebInboxes({ accountId: ctx.account.id });
+  const locked = !can(ctx, 'manage_chat_messenger_and_pages');
+  return {
+    user: publicUser(ctx),
+    scriptUrl: bareUrl(request, '/public/widget.js'),
+    inboxes: inboxes.map((i) => ({ id: i.id, name: i.name, createdAt: i.createdAt, secret: locked ? null : i.secret })),
+    locked,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_chat_messenger_and_pages');
+  await requireFeature(request, 'chatMessenger/enabled', ctx);
+  const formData = await request.formData();
+  const intent = formData.get('intent');
+  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
+  if (intent === 'rotate') {
+    if (!(await rotateIdentitySecret({ ...who, inboxId: Number(formData.get('inboxId')) }))) throw new Response('Not Found', { status: 404 });
+    return redirectWithToast(PATH, { type: 'info', text: 'Channel Updated' });
+  }
+  if (intent !== 'create') throw new Response('Unknown intent', { status: 400 });
+  const submission = parseWithZod(formData, { schema: MessengerInboxSchema });
+  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+  try {
+    await createWebInbox({ ...who, name: submission.value.name });
+  } catch (err) {
+    if (err instanceof InboxNameTakenError) return data(submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }), { status: 400 });
+    throw err;
+  }
+  return redirectWithToast(PATH, 'Inbox Created');
+}
+
+export const handle = { breadcrumb: 'Chat Messenger' };
+
+export default function ChatMessengerSettings() {
+  const { user, scriptUrl, inboxes, locked } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: 'messenger-inbox',
+    lastResult,
+    shouldValidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: MessengerInboxSchema }),
+  });
+  return (
+    <SettingsPage
+      title="Chat Messenger"
+      subHeader="A chat widget on your website: paste the snippet of an inbox before </body>. Style it under Messenger → Appearance."
+      learnMore="/help-center"
+      locked={locked}
+    >
+      {inboxes.length === 0 ? (
+        <p className="muted" data-testid="empty">
+          No messenger inboxes yet.
+        </p>
+      ) : (
+        <div className="stack" data-testid="messenger-inboxes">
+          {inboxes.map((i) => (
+            <section key={i.id} className="stack" data-testid={`messenger-inbox-${i.id}`}>
+              <h2>
+                {i.name} <small className="muted">created {formatDate(i.createdAt, user)}</small>
+              </h2>
+              <label htmlFor={`snippet-${i.id}`}>Snippet</label>
+              <textarea id={`snippet-${i.id}`} readOnly rows={2} value={`<script src="${scriptUrl}" data-inbox="${i.id}" async></script>`} />
+              <p className="muted">
+                Identity verification: to match logged-in customers to contacts, add <code>data-user-id</code> and <code>data-user-hash</code> (the hex
+                HMAC-SHA256 of the user id with this secret, computed on your server), optionally <code>data-user-name</code> and{' '}
+                <code>data-user-email</code>.
+              </p>
+              {i.secret ? (
+                <Form method="post" className="row">
+                  <code data-testid="identity-secret">{i.secret}</code>
+                  <input type="hidden" name="inboxId" value={i.id} />
+                  <button type="submit" name="intent" value="rotate" className="btn">
+                    New secret
+                  </button>
+                </Form>
+              ) : null}
+              <p className="row">
+                <Link to={`/settings/appearance?inbox=${i.id}`}>Appearance</Link> · <Link to={`/settings/configure?inbox=${i.id}`}>Configure</Link> ·{' '}
+                <Link to={`/settings/advanced?inbox=${i.id}`}>Advanced</Link> · <Link to={`/settings/offline-experience?inbox=${i.id}`}>Offline experience</Link> ·{' '}
+                <Link to={`/settings/chat-pages?inbox=${i.id}`}>Chat page</Link>
+              </p>
+            </section>
+          ))}
+        </div>
+      )}
+      <Form method="post" {...getFormProps(form)} className="stack">
+        <h2>Create a messenger inbox</h2>
+        <fieldset disabled={locked} className="stack">
+          <Field label="Inbox name" field={fields.name} autoComplete="off" maxLength={40} />
+        </fieldset>
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <div className="actions">
+          <button type="submit" name="intent" value="create" className="btn btn-primary" disabled={locked} title={locked ? ROLE_LOCKED_MESSAGE : undefined}>
+            {locked ? '🔒 ' : ''}Create Inbox
+          </button>
+        </div>
+      </Form>
+    </SettingsPage>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle('Chat Messenger', 'Settings') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

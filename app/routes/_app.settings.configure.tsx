@@ -1,0 +1,89 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { MessengerInboxPicker } from '~/components/messenger/inbox-picker';
+import { CheckboxField, ErrorList, Field, TextareaField } from '~/components/ui/forms';
+import { FormActions, SettingsPage } from '~/components/ui/settings-page';
+import { ConfigureSchema, sectionFormDefaults } from '~/models/channels/messenger-settings';
+import { pickWebInbox, saveMessengerSection } from '~/models/channels/messenger-settings.server';
+import { pageTitle } from '~/utils/format';
+import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+const PATH = '/settings/configure';
+
+/** Messenger → Configure: the team name and welcome message, the launcher and page-view tracking. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireFeature(request, 'chatMessenger/enabled', await requireUser(request));
+  const picked = await pickWebInbox({ accountId: ctx.account.id, requested: new URL(request.url).searchParams.get('inbox') });
+  return {
+    inboxes: picked.inboxes,
+    inbox: picked.inbox ? { id: picked.inbox.id, name: picked.inbox.name } : null,
+    defaults: picked.settings ? sectionFormDefaults({ ...picked.settings.configure }) : null,
+    locked: !can(ctx, 'manage_messenger_customization'),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_messenger_customization');
+  await requireFeature(request, 'chatMessenger/enabled', ctx);
+  const formData = await request.formData();
+  if (formData.get('intent') !== 'save') throw new Response('Unknown intent', { status: 400 });
+  const submission = parseWithZod(formData, { schema: ConfigureSchema });
+  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+  const saved = await saveMessengerSection({
+    accountId: ctx.account.id,
+    actorId: ctx.user.id,
+    inboxId: Number(formData.get('inboxId')),
+    section: 'configure',
+    value: submission.value,
+  });
+  if (!saved) throw new Response('Not Found', { status: 404 });
+  return redirectWithToast(`${PATH}?inbox=${saved.id}`, { type: 'info', text: 'Settings Updated' });
+}
+
+export const handle = { breadcrumb: 'Configure' };
+
+export default function MessengerConfigure() {
+  const { inboxes, inbox, defaults, locked } = useLoaderData<typeof loader>();
+  return (
+    <SettingsPage title="Configure" subHeader="What the widget says and what it reports." learnMore="/help-center" locked={locked}>
+      <MessengerInboxPicker inboxes={inboxes} current={inbox?.id ?? null} />
+      {inbox && defaults ? <SectionForm key={inbox.id} inboxId={inbox.id} defaults={defaults} locked={locked} /> : null}
+    </SettingsPage>
+  );
+}
+
+function SectionForm({ inboxId, defaults, locked }: { inboxId: number; defaults: Record<string, string | undefined>; locked: boolean }) {
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: `configure-${inboxId}`,
+    lastResult,
+    defaultValue: defaults,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ConfigureSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <input type="hidden" name="inboxId" value={inboxId} />
+      <fieldset disabled={locked} className="stack">
+        <Field label="Team name" field={fields.teamName} maxLength={40} autoComplete="off" />
+        <TextareaField label="Welcome message" field={fields.welcomeMessage} maxLength={300} />
+        <CheckboxField label="Show the launcher button (otherwise open the chat with window.Parley.open())" field={fields.showLauncher} />
+        <CheckboxField label="Report page views (live view, page-URL automations)" field={fields.trackPageViews} />
+      </fieldset>
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <FormActions cancelTo={`${PATH}?inbox=${inboxId}`} submitLabel="Save" intent="save" locked={locked} />
+    </Form>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle('Configure', 'Settings') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

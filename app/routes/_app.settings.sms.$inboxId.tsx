@@ -1,0 +1,352 @@
+import { getCollectionProps, getFormProps, getSelectProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { z } from 'zod';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { DeleteConfirm } from '~/components/ui/delete-confirm';
+import { ErrorList, Field, SelectField } from '~/components/ui/forms';
+import { FormActions, SettingsPage } from '~/components/ui/settings-page';
+import {
+  AUTO_RESOLVE_MAX_DAYS,
+  CUSTOM_PHONE_INPUT_MAX,
+  SMS_FIELD_MAX,
+  SMS_MESSAGES,
+  SMS_NAME_MAX,
+  SMS_PROVIDER_LABELS,
+  SMS_PROVIDERS,
+  SmsCreateSchema,
+  smsUpdateSchema,
+  THREADING_INTERVALS,
+  TwilioCredentialsSchema,
+  type SmsProvider,
+} from '~/models/channels/sms-schemas';
+import { createSmsInbox, deleteSmsInbox, describeSmsInbox, getSmsInbox, isSharedSecret, newSharedSecret, SmsInputError, updateSmsInbox } from '~/models/channels/sms.server';
+import { fetchTwilioNumbers, TwilioError } from '~/models/channels/twilio.server';
+import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
+import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { listTeamCandidates } from '~/models/teams/teams.server';
+import { pageTitle } from '~/utils/format';
+import { readEditorParam } from '~/utils/route-id';
+import { can, requireFeature, requirePermission } from '~/utils/session.server';
+import { bareUrl } from '~/utils/tenant.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+const LIST = '/settings/sms';
+const INTERVAL_OPTIONS = THREADING_INTERVALS.map((t) => ({ value: String(t.value), label: t.label }));
+const PROVIDER_OPTIONS = SMS_PROVIDERS.map((p) => ({ value: p, label: SMS_PROVIDER_LABELS[p] }));
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireFeature(request, 'channels/sms');
+  const id = readEditorParam(params.inboxId);
+  const inbox = id === 'new' ? null : await getSmsInbox({ accountId: ctx.account.id, id });
+  if (inbox === undefined) throw new Response('Not Found', { status: 404 });
+  const locked = !can(ctx, 'manage_sms');
+  const users = await listTeamCandidates({ accountId: ctx.account.id });
+  return {
+    inbox: inbox ? describeSmsInbox(inbox) : null,
+    users,
+    // GET sms/sharedsecret: the custom gateway's secret, made now and kept by the form until it is created.
+    sharedSecret: inbox || locked ? '' : newSharedSecret(),
+    provider: new URL(request.url).searchParams.get('provider'),
+    locked,
+  };
+}
+
+/** Every field the form may hold, whichever provider is chosen. */
+type SmsFormShape = {
+  name: string;
+  provider: SmsProvider;
+  phoneNumber: string;
+  authToken: string;
+  sid: string;
+  accountSID: string;
+  webhookUrl: string;
+  threadingInterval: number;
+  autoResolvedDays: number;
+  assigneeIds: number[];
+};
+
+/** Choosing the provider checks nothing: the draft only comes back with that provider's fields. */
+const ProviderStepSchema = z.object({}).passthrough();
+
+type ActionData = { intent: 'save' | 'fetch-numbers' | 'provider'; result: SubmissionResult<string[]>; numbers?: { phoneNumber: string; friendlyName: string }[] };
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_sms');
+  await requireFeature(request, 'channels/sms', ctx);
+  const id = readEditorParam(params.inboxId);
+  const formData = await request.formData();
+  const intent = formData.get('intent');
+  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
+  const notFound = () => new Response('Not Found', { status: 404 });
+  const reply = (body: ActionData, status = 400) => data(body, { status });
+
+  if (id !== 'new') {
+    const inbox = await getSmsInbox({ accountId: ctx.account.id, id });
+    if (!inbox) throw notFound();
+    if (intent === 'delete') {
+      await deleteSmsInbox({ ...who, id });
+      return redirectWithToast(LIST, { type: 'info', text: 'Inbox Deleted' });
+    }
+    if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
+    // The provider, the number and the credentials are fixed once created: only these fields are read.
+    const submission = parseWithZod(formData, { schema: smsUpdateSchema(describeSmsInbox(inbox).provider) });
+    if (submission.status !== 'success') return reply({ intent: 'save', result: submission.reply() });
+    try {
+      if (!(await updateSmsInbox({ ...who, id, input: submission.value }))) throw notFound();
+    } catch (err) {
+      if (err instanceof SmsInputError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { [err.field]: [err.message] } }) });
+      if (err instanceof InboxNameTakenError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }) });
+      throw err;
+    }
+    return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
+  }
+
+  const fetchedNumbers = formData.getAll('fetchedNumbers').map(String).filter((n) => /^\+\d{4,14}$/.test(n));
+  // Choosing the provider without JavaScript: the form comes back with that provider's fields and the draft kept.
+  if (intent === 'provider') {
+    const submission = parseWithZod(formData, { schema: SmsCreateSchema });
+    return reply({ intent: 'provider', result: { ...submission.reply(), error: {} } }, 200);
+  }
+  // GET sms/phonenumbers, as a form step: the Twilio credentials typed so far list the account's numbers.
+  if (intent === 'fetch-numbers') {
+    const creds = parseWithZod(formData, { schema: TwilioCredentialsSchema });
+    if (creds.status !== 'success') return reply({ intent: 'fetch-numbers', result: creds.reply() });
+    try {
+      const numbers = await fetchTwilioNumbers(creds.value);
+      if (numbers.length === 0) return reply({ intent: 'fetch-numbers', result: creds.reply({ formErrors: ['This Twilio account has no phone number that can send SMS'] }) });
+      return reply({ intent: 'fetch-numbers', result: creds.reply(), numbers }, 200);
+    } catch (err) {
+      if (err instanceof TwilioError) return reply({ intent: 'fetch-numbers', result: creds.reply({ formErrors: [err.message] }) });
+      throw err;
+    }
+  }
+  if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
+  const submission = parseWithZod(formData, { schema: SmsCreateSchema });
+  const numbers = fetchedNumbers.map((n) => ({ phoneNumber: n, friendlyName: n }));
+  if (submission.status !== 'success') return reply({ intent: 'save', result: submission.reply(), numbers });
+  // The custom gateway's token is the secret Parley generated for the form, never one typed in.
+  if (submission.value.provider === 'custom_sms' && !isSharedSecret(submission.value.authToken)) {
+    return reply({ intent: 'save', result: submission.reply({ fieldErrors: { authToken: [SMS_MESSAGES.authTokenRequired] } }), numbers });
+  }
+  try {
+    await createSmsInbox({ ...who, input: submission.value, publicBase: bareUrl(request, '') });
+  } catch (err) {
+    if (err instanceof SmsInputError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { [err.field]: [err.message] } }), numbers });
+    if (err instanceof InboxNameTakenError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }), numbers });
+    throw err;
+  }
+  return redirectWithToast(LIST, 'Inbox Created');
+}
+
+export const handle = {
+  breadcrumb: (loaderData: { inbox: { name: string } | null } | undefined) => (loaderData ? (loaderData.inbox?.name ?? 'Create Inbox') : null),
+};
+
+export default function SmsInboxPage() {
+  const loaderData = useLoaderData<typeof loader>();
+  return <SmsInboxEditor key={loaderData.inbox?.id ?? 'new'} {...loaderData} />;
+}
+
+function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
+  const actionData = useActionData<typeof action>();
+  const editing = Boolean(inbox);
+  const [form, fields] = useForm<SmsFormShape>({
+    id: `sms-${inbox?.id ?? 'new'}`,
+    lastResult: actionData?.result,
+    defaultValue: inbox
+      ? {
+          name: inbox.name,
+          provider: inbox.provider,
+          webhookUrl: inbox.webhookUrl,
+          threadingInterval: String(inbox.threadingInterval),
+          autoResolvedDays: String(inbox.autoResolvedDays),
+          assigneeIds: inbox.assigneeIds.map(String),
+        }
+      : { provider: SMS_PROVIDERS.includes(providerParam as SmsProvider) ? providerParam : '', autoResolvedDays: '0', authToken: '' },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    // The create and update schemas, and the credentials alone for "Fetch numbers": one form, three shapes.
+    onValidate: ({ formData }) =>
+      (inbox
+        ? parseWithZod(formData, { schema: smsUpdateSchema(inbox.provider) })
+        : formData.get('intent') === 'fetch-numbers'
+          ? parseWithZod(formData, { schema: TwilioCredentialsSchema })
+          : formData.get('intent') === 'provider'
+            ? parseWithZod(formData, { schema: ProviderStepSchema })
+            : parseWithZod(formData, { schema: SmsCreateSchema })) as unknown as Submission<SmsFormShape>,
+  });
+  const provider = (inbox?.provider ?? fields.provider.value ?? '') as SmsProvider | '';
+  const numbers = actionData?.numbers ?? [];
+  // The custom gateway's secret: the one this form was given, kept through every re-render of the draft.
+  const secret = typeof fields.authToken.initialValue === 'string' && provider === 'custom_sms' && fields.authToken.initialValue ? fields.authToken.initialValue : sharedSecret;
+  const assigneeErrors = [...new Set(Object.values(fields.assigneeIds.allErrors).flat())];
+  const assignees = getCollectionProps(fields.assigneeIds, { type: 'checkbox', options: users.map((u) => String(u.id)), ariaAttributes: true });
+  const { key: providerKey, ...providerProps } = getSelectProps(fields.provider, { ariaAttributes: true });
+  const { key: phoneKey, ...phoneSelectProps } = getSelectProps(fields.phoneNumber, { ariaAttributes: true });
+
+  return (
+    <SettingsPage
+      title={inbox ? 'Edit SMS Inbox' : 'Create SMS Inbox'}
+      subHeader="Texts to this number become conversations; replies leave by SMS."
+      learnMore="/help-center"
+      locked={locked}
+      actions={inbox ? <DeleteConfirm id={`sms-${inbox.id}`} label="Delete" disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} /> : null}
+    >
+      <Form method="post" {...getFormProps(form)}>
+        {/* The first submit button answers the Enter key: saving, not fetching numbers. */}
+        <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-hidden disabled={locked} />
+        <fieldset disabled={locked} className="stack">
+          <Field label="Inbox Name" field={fields.name} autoComplete="off" maxLength={SMS_NAME_MAX} />
+          <div className="field">
+            <label htmlFor={fields.provider.id}>Provider</label>
+            <div className="row">
+              <select key={providerKey} {...providerProps} disabled={editing}>
+                <option value="">Select a provider</option>
+                {PROVIDER_OPTIONS.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+              {editing ? null : (
+                <noscript>
+                  <button type="submit" name="intent" value="provider" className="btn">
+                    Choose provider
+                  </button>
+                </noscript>
+              )}
+            </div>
+            {editing ? <small className="muted">The provider cannot change once the inbox exists.</small> : null}
+            <ErrorList id={fields.provider.errorId} errors={fields.provider.errors} />
+          </div>
+
+          {editing && inbox ? (
+            <div className="stack" data-testid="fixed-fields">
+              <div className="field">
+                <label htmlFor="sms-phone-fixed">Phone Number</label>
+                <input id="sms-phone-fixed" value={inbox.phoneNumber} disabled readOnly />
+              </div>
+              {inbox.provider === 'twilio' ? (
+                <>
+                  <div className="field">
+                    <label htmlFor="sms-account-sid-fixed">Account SID</label>
+                    <input id="sms-account-sid-fixed" value={inbox.accountSID} disabled readOnly />
+                  </div>
+                  <div className="field">
+                    <label htmlFor="sms-sid-fixed">Authentication Key</label>
+                    <input id="sms-sid-fixed" value={inbox.sid} disabled readOnly />
+                  </div>
+                </>
+              ) : null}
+              <div className="field">
+                <label htmlFor="sms-token-fixed">Auth Token</label>
+                <input id="sms-token-fixed" value={inbox.authTokenHint} disabled readOnly />
+              </div>
+            </div>
+          ) : null}
+
+          {!editing && provider === 'twilio' ? (
+            <fieldset className="stack" data-testid="twilio-fields">
+              <legend>Twilio</legend>
+              <Field label="Account SID" field={fields.accountSID} autoComplete="off" maxLength={SMS_FIELD_MAX} />
+              <Field label="Authentication Key" field={fields.sid} autoComplete="off" maxLength={SMS_FIELD_MAX} hint="Your Account SID, or an API key SID" />
+              <Field label="Auth Token" field={fields.authToken} type="password" autoComplete="off" maxLength={SMS_FIELD_MAX} hint="Twilio signs its webhooks with the account's Auth Token." />
+              <div>
+                <button type="submit" name="intent" value="fetch-numbers" className="btn">
+                  Fetch numbers
+                </button>
+              </div>
+              {numbers.length > 0 ? (
+                <div className="field">
+                  <label htmlFor={fields.phoneNumber.id}>Phone Number</label>
+                  <select key={phoneKey} {...phoneSelectProps}>
+                    <option value="">Select a number</option>
+                    {numbers.map((n) => (
+                      <option key={n.phoneNumber} value={n.phoneNumber}>
+                        {n.friendlyName === n.phoneNumber ? n.phoneNumber : `${n.phoneNumber} (${n.friendlyName})`}
+                      </option>
+                    ))}
+                  </select>
+                  {numbers.map((n) => (
+                    <input key={n.phoneNumber} type="hidden" name="fetchedNumbers" value={n.phoneNumber} />
+                  ))}
+                  <ErrorList id={fields.phoneNumber.errorId} errors={fields.phoneNumber.errors} />
+                </div>
+              ) : (
+                <>
+                  <p className="muted">Fetch the numbers of your Twilio account to choose one.</p>
+                  <ErrorList id={fields.phoneNumber.errorId} errors={fields.phoneNumber.errors} />
+                </>
+              )}
+            </fieldset>
+          ) : null}
+
+          {!editing && provider === 'custom_sms' ? (
+            <fieldset className="stack" data-testid="custom-fields">
+              <legend>Custom SMS</legend>
+              <Field label="Phone Number" field={fields.phoneNumber} type="tel" autoComplete="off" maxLength={CUSTOM_PHONE_INPUT_MAX} placeholder="+15551234567" />
+              <div className="field">
+                <label htmlFor="sms-shared-secret">Auth Token</label>
+                <input id="sms-shared-secret" value={secret} disabled readOnly />
+                <input type="hidden" name={fields.authToken.name} value={secret} />
+                <small className="muted">The shared secret your gateway signs its requests with (see the custom SMS format).</small>
+                <ErrorList id={fields.authToken.errorId} errors={fields.authToken.errors} />
+              </div>
+            </fieldset>
+          ) : null}
+
+          {provider === 'custom_sms' ? <Field label="Webhook URL" field={fields.webhookUrl} type="url" autoComplete="off" maxLength={SMS_FIELD_MAX} placeholder="https://sms-gateway.example.com/parley" /> : null}
+
+          <SelectField label="Threading Interval" field={fields.threadingInterval} options={INTERVAL_OPTIONS} placeholder="Select an interval" />
+          <Field
+            label="Auto-resolve after (days)"
+            field={fields.autoResolvedDays}
+            type="number"
+            min={0}
+            max={AUTO_RESOLVE_MAX_DAYS}
+            hint="Conversations without a message for this many days are resolved; 0 disables."
+          />
+          <fieldset aria-describedby={fields.assigneeIds.errorId} data-testid="assignees">
+            <legend>Users</legend>
+            <p className="muted">New conversations are assigned to the one of them with the fewest open conversations in this inbox.</p>
+            <div className="perm-grid">
+              {users.map((u, i) => {
+                const { key, ...props } = assignees[i];
+                return (
+                  <label key={key} className="check">
+                    <input {...props} />
+                    <span>
+                      {`${u.firstName} ${u.lastName}`.trim()} <small className="muted">{u.email}</small>
+                    </span>
+                  </label>
+                );
+              })}
+            </div>
+            <ErrorList id={fields.assigneeIds.errorId} errors={assigneeErrors} />
+          </fieldset>
+        </fieldset>
+        {inbox && !locked ? (
+          <div className="stack" data-testid="webhook-urls">
+            <p className="muted">
+              {inbox.provider === 'twilio'
+                ? 'In Twilio, set the number\'s "A message comes in" webhook (HTTP POST) to:'
+                : 'Your gateway posts incoming messages and delivery reports to:'}
+            </p>
+            <code>{inbox.urls.inbound}</code>
+          </div>
+        ) : null}
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <FormActions cancelTo={LIST} submitLabel={inbox ? 'Update' : 'Create'} intent="save" locked={locked} />
+      </Form>
+    </SettingsPage>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [{ title: pageTitle(loaderData?.inbox?.name ?? 'Create Inbox', 'SMS', 'Settings') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

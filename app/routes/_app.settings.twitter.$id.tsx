@@ -1,0 +1,121 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { DeleteConfirm } from '~/components/ui/delete-confirm';
+import { ErrorList, Field } from '~/components/ui/forms';
+import { FormActions, SettingsPage } from '~/components/ui/settings-page';
+import { SOCIAL_NAME_MAX, SOCIAL_SECRET_MAX } from '~/models/channels/facebook-schemas';
+import { twitterSchema } from '~/models/channels/twitter-schemas';
+import { createTwitterInbox, deleteTwitterInbox, describeTwitterInbox, getTwitterInbox, updateTwitterInbox } from '~/models/channels/twitter.server';
+import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
+import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { pageTitle } from '~/utils/format';
+import { readEditorParam } from '~/utils/route-id';
+import { can, requirePermission, requireUser } from '~/utils/session.server';
+import { bareUrl } from '~/utils/tenant.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+const LIST = '/settings/twitter';
+const SECRETS = ['consumerSecret', 'accessToken'];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireUser(request);
+  const id = readEditorParam(params.id);
+  const inbox = id === 'new' ? null : await getTwitterInbox({ accountId: ctx.account.id, id });
+  if (inbox === undefined) throw new Response('Not Found', { status: 404 });
+  return { inbox: inbox ? describeTwitterInbox(inbox) : null, locked: !can(ctx, 'manage_twitter') };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_twitter');
+  const id = readEditorParam(params.id);
+  const formData = await request.formData();
+  const intent = formData.get('intent');
+  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
+  if (intent === 'delete' && id !== 'new') {
+    if (!(await deleteTwitterInbox({ ...who, id }))) throw new Response('Not Found', { status: 404 });
+    return redirectWithToast(LIST, { type: 'info', text: 'Inbox Deleted' });
+  }
+  if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
+  const submission = parseWithZod(formData, { schema: twitterSchema(id === 'new' ? 'create' : 'update') });
+  if (submission.status !== 'success') return data(submission.reply({ hideFields: SECRETS }), { status: 400 });
+  try {
+    if (id === 'new') {
+      const inbox = await createTwitterInbox({ ...who, input: submission.value, publicBase: bareUrl(request, '') });
+      return redirectWithToast(`${LIST}/${inbox.id}`, 'Inbox Created');
+    }
+    if (!(await updateTwitterInbox({ ...who, id, input: submission.value }))) throw new Response('Not Found', { status: 404 });
+  } catch (err) {
+    if (err instanceof InboxNameTakenError) return data(submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] }, hideFields: SECRETS }), { status: 400 });
+    throw err;
+  }
+  return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
+}
+
+export const handle = {
+  breadcrumb: (loaderData: { inbox: { name: string } | null } | undefined) => (loaderData ? (loaderData.inbox?.name ?? 'Connect Account') : null),
+};
+
+export default function TwitterInboxPage() {
+  const { inbox, locked } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: `twitter-${inbox?.id ?? 'new'}`,
+    lastResult,
+    defaultValue: inbox ? { name: inbox.name, userId: inbox.userId } : undefined,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: twitterSchema(inbox ? 'update' : 'create') }),
+  });
+  const keep = inbox ? 'Leave empty to keep the current one' : undefined;
+  return (
+    <SettingsPage
+      key={inbox?.id ?? 'new'}
+      title={inbox ? 'Edit X Account' : 'Connect an X Account'}
+      subHeader="Direct messages to the account become conversations; replies are sent as direct messages."
+      learnMore="/help-center"
+      locked={locked}
+      actions={inbox ? <DeleteConfirm id={`twitter-${inbox.id}`} label="Delete" disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} /> : null}
+    >
+      <Form method="post" {...getFormProps(form)}>
+        <fieldset disabled={locked} className="stack">
+          <Field label="Inbox Name" field={fields.name} autoComplete="off" maxLength={SOCIAL_NAME_MAX} />
+          <Field label="Account User ID" field={fields.userId} autoComplete="off" inputMode="numeric" />
+          <Field
+            label="API Key Secret"
+            field={fields.consumerSecret}
+            type="password"
+            autoComplete="off"
+            maxLength={SOCIAL_SECRET_MAX}
+            hint={inbox?.consumerSecretHint ? `${keep} (${inbox.consumerSecretHint})` : (keep ?? 'The app’s consumer secret: X signs its webhooks and CRC checks with it.')}
+          />
+          <Field
+            label="User Access Token"
+            field={fields.accessToken}
+            type="password"
+            autoComplete="off"
+            maxLength={SOCIAL_SECRET_MAX}
+            hint={inbox?.accessTokenHint ? `${keep} (${inbox.accessTokenHint})` : (keep ?? 'An OAuth 2.0 user token of the account with the dm.read and dm.write scopes.')}
+          />
+        </fieldset>
+        {inbox && !locked ? (
+          <div className="stack" data-testid="webhook-setup">
+            <p className="muted">Register this webhook URL for the account&apos;s Account Activity subscription:</p>
+            <code>{inbox.webhookUrl}</code>
+          </div>
+        ) : null}
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <FormActions cancelTo={LIST} submitLabel={inbox ? 'Update' : 'Create'} intent="save" locked={locked} />
+      </Form>
+    </SettingsPage>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [{ title: pageTitle(loaderData?.inbox?.name ?? 'Connect Account', 'Twitter', 'Settings') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

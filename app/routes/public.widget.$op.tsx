@@ -1,0 +1,198 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { isHostAllowed, offlineTicketSchema, readMessengerSettings } from '~/models/channels/messenger-settings';
+import {
+  getPublicWebInbox,
+  isInboxOnline,
+  listVisitorMessages,
+  postVisitorMessage,
+  publicWidgetConfig,
+  publishVisitorTyping,
+  recordWidgetPageView,
+  startVisitor,
+  submitOfflineTicket,
+  visitorFromToken,
+  WIDGET_POST_LIMIT,
+  WidgetInputError,
+} from '~/models/channels/widget.server';
+import { createCaptcha, verifyCaptcha } from '~/models/productivity/captcha.server';
+import { readContactFormPost } from '~/models/productivity/uploads.server';
+import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
+
+/**
+ * The widget's HTTP API, called from customers' sites: CORS for any origin, no cookies, the visitor token in the
+ * Authorization header. /public/ skips the CSRF check (there is no ambient credential to abuse).
+ *   POST session · GET messages?after= · POST messages · POST typing · POST pageview · POST ticket
+ */
+
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'authorization, content-type',
+  'Access-Control-Max-Age': '600',
+  'Cache-Control': 'no-store',
+};
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { ...CORS, 'Content-Type': 'application/json; charset=utf-8' } });
+}
+
+/** Every refusal is JSON with the CORS headers, so the widget can read the message. */
+async function answer(run: () => Promise<Response>) {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof WidgetInputError) return json({ error: err.message }, 400);
+    if (err instanceof Response) return json({ error: (await err.text()) || err.statusText }, err.status);
+    throw err;
+  }
+}
+
+async function requireVisitor(request: Request) {
+  const token = request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? null;
+  const found = await visitorFromToken(token);
+  if (!found) throw new Response('Your chat session has expired. Reload the page to start again', { status: 401 });
+  return found;
+}
+
+async function readJson(request: Request) {
+  const length = Number(request.headers.get('content-length'));
+  if (Number.isFinite(length) && length > 16 * 1024) throw new Response('Too large', { status: 413 });
+  const text = await request.text();
+  if (text.length > 16 * 1024) throw new Response('Too large', { status: 413 });
+  try {
+    return JSON.parse(text || '{}') as unknown;
+  } catch {
+    throw new WidgetInputError('The request is not valid JSON');
+  }
+}
+
+const SessionInput = z.object({
+  inboxId: z.coerce.number().int().positive(),
+  token: z.string().max(300).nullish(),
+  user: z
+    .object({ id: z.coerce.string().max(200), hash: z.string().max(200).nullish(), name: z.string().max(200).nullish(), email: z.string().max(200).nullish() })
+    .nullish(),
+});
+const PageViewInput = z.object({ url: z.string().max(2000), title: z.string().max(500).nullish(), referrer: z.string().max(2000).nullish() });
+const TypingInput = z.object({ typing: z.boolean() });
+
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new WidgetInputError('The request is not valid');
+  return result.data;
+}
+
+/** A captcha of the offline form, bound to the inbox (negative ids keep it apart from contact forms' captchas). */
+const captchaId = (inboxId: number) => -inboxId;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  // Preflights reach the loader (Remix hands OPTIONS to loaders); the actual POST reaches the action.
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
+  return answer(async () => {
+    if (params.op !== 'messages') throw new Response('Not Found', { status: 404 });
+    const { visitor } = await requireVisitor(request);
+    const after = Number(new URL(request.url).searchParams.get('after') ?? 0);
+    return json({ messages: await listVisitorMessages({ visitor, after: Number.isSafeInteger(after) && after > 0 ? after : undefined }) });
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
+  if (request.method !== 'POST') return json({ error: 'Method not allowed' }, 405);
+  return answer(async () => {
+    switch (params.op) {
+      case 'session':
+        return session(request);
+      case 'messages':
+        return messages(request);
+      case 'typing': {
+        const { visitor } = await requireVisitor(request);
+        const { typing } = parse(TypingInput, await readJson(request));
+        enforceRateLimit(`widget-typing:${visitor.id}`, { limit: 60, windowMs: 60_000 });
+        await publishVisitorTyping({ visitor, typing });
+        return json({ ok: true });
+      }
+      case 'pageview': {
+        const { visitor } = await requireVisitor(request);
+        const input = parse(PageViewInput, await readJson(request));
+        enforceRateLimit(`widget-pageview:${visitor.id}`, { limit: 60, windowMs: 60_000 });
+        await recordWidgetPageView({ visitor, ...input, userAgent: request.headers.get('user-agent') });
+        return json({ ok: true });
+      }
+      case 'ticket':
+        return ticket(request);
+      default:
+        throw new Response('Not Found', { status: 404 });
+    }
+  });
+}
+
+async function session(request: Request) {
+  enforceRateLimit(`widget-session:${clientIp(request)}`, { limit: 60, windowMs: 60_000 });
+  const input = parse(SessionInput, await readJson(request));
+  const inbox = await getPublicWebInbox(input.inboxId);
+  if (!inbox) throw new Response('This chat is not available', { status: 404 });
+  const { visitor, token, settings } = await startVisitor({ inbox, token: input.token, user: input.user });
+  if (!isHostAllowed(settings.advanced, request.headers.get('origin'))) throw new Response('This site may not use this chat', { status: 403 });
+  const online = await isInboxOnline({ accountId: inbox.accountId, inbox });
+  const captcha = !online && settings.offline.isCaptcha ? await createCaptcha({ formId: captchaId(inbox.id) }) : null;
+  return json({
+    token,
+    online,
+    config: publicWidgetConfig(inbox, settings),
+    conversationId: visitor.conversationId,
+    messages: await listVisitorMessages({ visitor }),
+    captcha: captcha ? { question: captcha.question, token: captcha.token } : null,
+  });
+}
+
+async function messages(request: Request) {
+  const { visitor, inbox } = await requireVisitor(request);
+  enforceRateLimit(`widget-post:${visitor.id}`, WIDGET_POST_LIMIT);
+  const { fields, files, fileErrors } = await readContactFormPost(request, { acceptFiles: true });
+  if (fileErrors.length) throw new WidgetInputError(fileErrors[0]);
+  const text = fields.get('text');
+  const file = files[0];
+  if (file && !readMessengerSettings(inbox.settings).advanced.attachments) throw new WidgetInputError('Attachments are not accepted in this chat');
+  const before = visitor.conversationId ? (await listVisitorMessages({ visitor, limit: 1 }))[0]?.id : undefined;
+  const { conversationId } = await postVisitorMessage({
+    visitor,
+    text: typeof text === 'string' ? text : '',
+    file: file ? { filename: file.filename, contentType: file.contentType, bytes: file.bytes } : null,
+  });
+  return json({ conversationId, messages: await listVisitorMessages({ visitor: { ...visitor, conversationId }, after: before }) });
+}
+
+async function ticket(request: Request) {
+  const { visitor, inbox } = await requireVisitor(request);
+  enforceRateLimit(`widget-ticket:${clientIp(request)}`, { limit: 10, windowMs: 10 * 60_000 });
+  const offline = readMessengerSettings(inbox.settings).offline;
+  const { fields, files, fileErrors } = await readContactFormPost(request, { acceptFiles: offline.isAttachment });
+  const submission = parseWithZod(fields, { schema: offlineTicketSchema(offline) });
+  const fieldErrors: Record<string, string[]> = {};
+  if (submission.status !== 'success') Object.assign(fieldErrors, submission.reply().error ?? {});
+  if (fileErrors.length) fieldErrors.attachments = fileErrors;
+  if (offline.isCaptcha) {
+    const answerText = fields.get('captchaAnswer');
+    const tokenText = fields.get('captchaToken');
+    const result = await verifyCaptcha({
+      formId: captchaId(inbox.id),
+      answer: typeof answerText === 'string' ? answerText : null,
+      token: typeof tokenText === 'string' ? tokenText : null,
+      spend: Object.keys(fieldErrors).length === 0,
+    });
+    if (!result.ok) fieldErrors.captchaAnswer = [result.message];
+  }
+  if (submission.status !== 'success' || Object.keys(fieldErrors).length) {
+    return json({ error: 'Please check the form', fieldErrors }, 400);
+  }
+  const file = files[0];
+  await submitOfflineTicket({
+    visitor,
+    values: submission.value,
+    file: file ? { filename: file.filename, contentType: file.contentType, bytes: file.bytes } : null,
+  });
+  return json({ ok: true, message: offline.submitMessage });
+}

@@ -1,0 +1,331 @@
+/**
+ * Parley's messenger widget: the one script a customer pastes into their site.
+ *   <script src="https://parley.example.com/public/widget.js" data-inbox="12" async></script>
+ * No framework; everything it draws lives in a shadow root, so the host page's CSS cannot reach it and its own
+ * CSS cannot leak out. It talks to /public/widget/* (CORS, token in a header, never cookies) and listens on the
+ * visitor socket /widget/ws, falling back to polling when the socket cannot open. Compiled by esbuild on the
+ * server (app/models/channels/widget-bundle.server.ts); its gzip size is tested to stay under 20 KB.
+ */
+
+type Msg = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; attachments: string[] };
+type Fields = { name: boolean; email: boolean; phone: boolean; subject: boolean; message: boolean; attachment: boolean; captcha: boolean };
+type Config = {
+  color: string;
+  position: 'left' | 'right';
+  font: string;
+  fontSize: number;
+  greeting: string;
+  teamName: string;
+  welcomeMessage: string;
+  showLauncher: boolean;
+  trackPageViews: boolean;
+  attachments: boolean;
+  offline: { message: string; heading: string; submitButton: string; submitMessage: string; fields: Fields };
+};
+type Session = { token: string; online: boolean; config: Config; conversationId: number | null; messages: Msg[]; captcha: { question: string; token: string } | null };
+
+((w: Window, d: Document) => {
+  const script = (d.currentScript || d.querySelector('script[data-inbox]')) as HTMLScriptElement | null;
+  if (!script || (w as unknown as { __parley?: 1 }).__parley) return;
+  (w as unknown as { __parley?: 1 }).__parley = 1;
+  const data = script.dataset;
+  const base = new URL(script.src).origin;
+  const inbox = data.inbox || '';
+  const storeKey = 'parley:' + inbox;
+  const seen = new Set<number>();
+  let token = '';
+  let lastId = 0;
+  let socket: WebSocket | null = null;
+  let pollTimer = 0;
+  let typingSent = 0;
+  let typingTimer = 0;
+  let cfg: Config;
+
+  const load = () => {
+    try {
+      return JSON.parse(localStorage.getItem(storeKey) || '{}') as { t?: string };
+    } catch {
+      return {};
+    }
+  };
+  const save = (v: { t: string; c: number | null }) => {
+    try {
+      localStorage.setItem(storeKey, JSON.stringify(v));
+    } catch {
+      /* private mode: the chat lasts as long as the page */
+    }
+  };
+
+  const api = async (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') => {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = 'Bearer ' + token;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const res = await fetch(base + '/public/widget/' + path, { method, headers, body: payload, credentials: 'omit' });
+    const json = await res.json().catch(() => ({}));
+    if (!res.ok) throw Object.assign(new Error(json.error || 'Something went wrong'), { data: json });
+    return json;
+  };
+
+  // ------------------------------------------------------------------ drawing
+  const host = d.createElement('div');
+  host.setAttribute('data-parley-widget', '');
+  const root = host.attachShadow({ mode: 'open' });
+  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string) => {
+    const e = d.createElement(tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (text) e.textContent = text;
+    return e;
+  };
+
+  const css = (c: Config) => `
+:host{all:initial}
+*{box-sizing:border-box;font:inherit;margin:0}
+.w{position:fixed;bottom:20px;${c.position}:20px;z-index:2147483000;font-family:${JSON.stringify(c.font)},sans-serif;font-size:${c.fontSize}px;color:#1f2937;line-height:1.4}
+.l{width:56px;height:56px;border-radius:50%;border:0;background:${c.color};color:#fff;font-size:26px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);float:${c.position}}
+.p{display:none;flex-direction:column;width:340px;max-width:calc(100vw - 40px);height:480px;max-height:calc(100vh - 110px);margin-bottom:12px;background:#fff;border-radius:12px;overflow:hidden;box-shadow:0 8px 30px rgba(0,0,0,.25)}
+.o .p{display:flex}
+.h{background:${c.color};color:#fff;padding:14px 16px}
+.h b{display:block;font-size:1.1em}
+.h small{opacity:.9}
+.x{float:right;background:none;border:0;color:#fff;font-size:20px;cursor:pointer}
+.m{flex:1;overflow-y:auto;padding:12px;background:#f9fafb}
+.b{max-width:80%;padding:8px 12px;border-radius:12px;margin:4px 0;white-space:pre-wrap;word-wrap:break-word;clear:both}
+.b.v{float:right;background:${c.color};color:#fff}
+.b.a{float:left;background:#e5e7eb}
+.b i{display:block;font-size:.8em;opacity:.8}
+.t{clear:both;font-size:.85em;color:#6b7280;padding:4px 2px;min-height:1.6em}
+.c{display:flex;gap:6px;padding:8px;border-top:1px solid #e5e7eb}
+textarea,input{flex:1;width:100%;border:1px solid #d1d5db;border-radius:8px;padding:8px;resize:none;font-size:.95em;background:#fff;color:#111}
+button.s{background:${c.color};color:#fff;border:0;border-radius:8px;padding:8px 12px;cursor:pointer}
+form.f{display:flex;flex-direction:column;gap:8px;padding:12px;overflow-y:auto}
+.e{color:#b91c1c;font-size:.85em}
+label{font-size:.85em;color:#374151}
+.n{padding:8px 12px;font-size:.9em;color:#374151}
+`;
+
+  let wrap: HTMLDivElement;
+  let list: HTMLDivElement;
+  let typingLine: HTMLDivElement;
+
+  const bubble = (m: Msg) => {
+    if (seen.has(m.id)) return;
+    seen.add(m.id);
+    lastId = Math.max(lastId, m.id);
+    const b = el('div', { class: 'b ' + (m.from === 'visitor' ? 'v' : 'a'), 'data-from': m.from }, m.text);
+    if (m.author) b.prepend(el('i', {}, m.author));
+    for (const f of m.attachments) b.append(el('i', {}, '📎 ' + f));
+    list.insertBefore(b, typingLine);
+    list.scrollTop = list.scrollHeight;
+  };
+
+  const showTyping = (text: string) => {
+    typingLine.textContent = text;
+  };
+
+  const draw = (s: Session) => {
+    cfg = s.config;
+    const style = el('style', {}, css(cfg));
+    wrap = el('div', { class: 'w', part: 'widget' });
+    const panel = el('div', { class: 'p', role: 'dialog', 'aria-label': cfg.teamName });
+    const head = el('div', { class: 'h' });
+    const close = el('button', { class: 'x', 'aria-label': 'Close chat' }, '×');
+    head.append(close, el('b', {}, cfg.teamName), el('small', {}, cfg.greeting));
+    panel.append(head);
+    const launcher = el('button', { class: 'l', 'aria-label': 'Open chat' }, '💬');
+    const toggle = () => wrap.classList.toggle('o');
+    launcher.onclick = toggle;
+    close.onclick = toggle;
+    if (!cfg.showLauncher) launcher.style.display = 'none';
+    (w as unknown as { Parley?: { open(): void } }).Parley = { open: () => wrap.classList.add('o') };
+
+    if (s.online || s.conversationId) {
+      list = el('div', { class: 'm', 'aria-live': 'polite' });
+      typingLine = el('div', { class: 't' });
+      list.append(typingLine);
+      if (cfg.welcomeMessage) list.prepend(el('div', { class: 'n' }, cfg.welcomeMessage));
+      if (!s.online) list.prepend(el('div', { class: 'n' }, cfg.offline.message));
+      const composer = el('form', { class: 'c' });
+      const input = el('textarea', { rows: '2', placeholder: 'Type a message…', 'aria-label': 'Message', maxlength: '5000' });
+      const file = el('input', { type: 'file', 'aria-label': 'Attach a file', accept: 'image/*,.pdf,.txt,.csv' });
+      file.style.display = 'none';
+      const clip = el('button', { type: 'button', class: 's', 'aria-label': 'Attach a file' }, '📎');
+      clip.onclick = () => file.click();
+      const send = el('button', { type: 'submit', class: 's' }, 'Send');
+      composer.append(input);
+      if (cfg.attachments) composer.append(file, clip);
+      composer.append(send);
+      const submit = async () => {
+        const text = input.value.trim();
+        const f = file.files && file.files[0];
+        if (!text && !f) return;
+        const body = new FormData();
+        body.append('text', text);
+        if (f) body.append('attachments', f);
+        send.disabled = true;
+        try {
+          const r = await api('messages', body);
+          input.value = '';
+          file.value = '';
+          // Sent: no longer typing, and the next keystroke is news again.
+          clearTimeout(typingTimer);
+          typingSent = 0;
+          save({ t: token, c: r.conversationId });
+          (r.messages as Msg[]).forEach(bubble);
+          ensureLive();
+        } catch (err) {
+          showTyping((err as Error).message);
+        } finally {
+          send.disabled = false;
+        }
+      };
+      composer.onsubmit = (e) => {
+        e.preventDefault();
+        void submit();
+      };
+      input.onkeydown = (e) => {
+        if (e.key === 'Enter' && !e.shiftKey) {
+          e.preventDefault();
+          void submit();
+        }
+      };
+      input.oninput = () => sendTyping(true);
+      panel.append(list, composer);
+      s.messages.forEach(bubble);
+    } else {
+      panel.append(ticketForm(s));
+    }
+    wrap.append(panel, launcher);
+    root.append(style, wrap);
+    d.body.append(host);
+  };
+
+  /** The support-widget form (chat-widget form flags) shown while the team is offline. */
+  const ticketForm = (s: Session) => {
+    const o = cfg.offline;
+    const form = el('form', { class: 'f', 'aria-label': o.heading });
+    form.append(el('b', {}, o.heading), el('div', { class: 'n' }, o.message));
+    const fields: [keyof Fields, string, string][] = [
+      ['name', 'Name', 'text'],
+      ['email', 'Email', 'email'],
+      ['phone', 'Phone', 'tel'],
+      ['subject', 'Subject', 'text'],
+      ['message', 'Message', 'textarea'],
+      ['attachment', 'Attachment', 'file'],
+    ];
+    const errors: Record<string, HTMLElement> = {};
+    for (const [key, label, type] of fields) {
+      if (!o.fields[key]) continue;
+      const name = key === 'attachment' ? 'attachments' : key;
+      const id = 'pw-' + key;
+      const input = type === 'textarea' ? el('textarea', { name, id, rows: '4' }) : el('input', { name, id, type });
+      errors[name] = el('div', { class: 'e', role: 'alert' });
+      form.append(el('label', { for: id }, label), input, errors[name]);
+    }
+    if (s.captcha) {
+      form.append(el('label', { for: 'pw-captcha' }, s.captcha.question), el('input', { name: 'captchaAnswer', id: 'pw-captcha', inputmode: 'numeric' }));
+      form.append(el('input', { type: 'hidden', name: 'captchaToken', value: s.captcha.token }));
+      errors.captchaAnswer = el('div', { class: 'e', role: 'alert' });
+      form.append(errors.captchaAnswer);
+    }
+    const general = el('div', { class: 'e', role: 'alert' });
+    form.append(general, el('button', { type: 'submit', class: 's' }, o.submitButton));
+    form.onsubmit = async (e) => {
+      e.preventDefault();
+      for (const k in errors) errors[k].textContent = '';
+      general.textContent = '';
+      try {
+        await api('ticket', new FormData(form));
+        form.replaceChildren(el('b', {}, o.heading), el('div', { class: 'n', role: 'status' }, o.submitMessage));
+      } catch (err) {
+        const fe = ((err as { data?: { fieldErrors?: Record<string, string[]> } }).data || {}).fieldErrors || {};
+        let shown = false;
+        for (const k in fe) if (errors[k]) (errors[k].textContent = fe[k][0]), (shown = true);
+        if (!shown) general.textContent = (err as Error).message;
+      }
+    };
+    return form;
+  };
+
+  // ------------------------------------------------------------------ live
+  const sendTyping = (typing: boolean) => {
+    const now = Date.now();
+    clearTimeout(typingTimer);
+    if (typing) typingTimer = w.setTimeout(() => sendTyping(false), 3000) as unknown as number;
+    if (typing && now - typingSent < 2000) return;
+    typingSent = typing ? now : 0;
+    const msg = JSON.stringify({ type: 'typing', typing });
+    if (socket && socket.readyState === 1) socket.send(msg);
+    else api('typing', { typing }).catch(() => {});
+  };
+
+  const poll = async () => {
+    try {
+      const r = await api('messages?after=' + lastId);
+      (r.messages as Msg[]).forEach(bubble);
+    } catch {
+      /* offline for a moment: the next poll catches up */
+    }
+  };
+
+  const ensureLive = () => {
+    if (socket || !list) return;
+    const ws = new WebSocket(base.replace(/^http/, 'ws') + '/widget/ws?token=' + encodeURIComponent(token));
+    socket = ws;
+    ws.onopen = () => {
+      clearInterval(pollTimer);
+      pollTimer = 0;
+      void poll();
+    };
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === 'message') {
+        bubble(m.message);
+        if (m.message.from === 'agent') showTyping('');
+      } else if (m.type === 'typing') showTyping(m.typing ? (m.name || cfg.teamName) + ' is typing…' : '');
+    };
+    ws.onclose = () => {
+      socket = null;
+      // HTTP fallback: poll until the socket opens again.
+      if (!pollTimer) pollTimer = w.setInterval(poll, 3000) as unknown as number;
+      w.setTimeout(ensureLive, 10000);
+    };
+  };
+
+  // ------------------------------------------------------------------ page views
+  let lastUrl = '';
+  const pageView = () => {
+    if (!cfg.trackPageViews) return;
+    const url = location.href;
+    // A new page is recorded; the same page again is a cheap "still here" ping that makes time on site.
+    api('pageview', { url, title: d.title, referrer: lastUrl ? '' : d.referrer }).catch(() => {});
+    lastUrl = url;
+  };
+
+  const start = async () => {
+    const stored = load();
+    token = stored.t || '';
+    const user = data.userId ? { id: data.userId, hash: data.userHash, name: data.userName, email: data.userEmail } : null;
+    const s: Session = await api('session', { inboxId: Number(inbox), token, user });
+    token = s.token;
+    save({ t: token, c: s.conversationId });
+    draw(s);
+    if (s.conversationId) ensureLive();
+    pageView();
+    w.setInterval(pageView, 60000);
+    // Single-page sites change the URL without a load.
+    const push = history.pushState;
+    history.pushState = function (...args: Parameters<typeof push>) {
+      push.apply(this, args);
+      setTimeout(pageView);
+    };
+    w.addEventListener('popstate', pageView);
+  };
+
+  if (d.readyState === 'loading') d.addEventListener('DOMContentLoaded', () => void start());
+  else void start();
+})(window, document);

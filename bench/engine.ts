@@ -1,0 +1,288 @@
+/**
+ * The automation engine's targets (issue 6), measured with the engine running as it does in `npm start`:
+ * 1. conversation_created → its workflow actions applied, p95, with 50 active workflows in the account (< 500 ms);
+ * 2. sustained events per second through the engine, beside raw pg-boss throughput on the same machine (≥ 500/s);
+ * 3. how late SLA breaches fire after their due time (< 5 s).
+ * Run: npx tsx bench/engine.ts   (BENCH_CONVERSATIONS=200 BENCH_EVENTS=10000 BENCH_SLA=100)
+ */
+import { benchDatabase, percentile } from './support';
+
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 200);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
+const SLA_TIMERS = Number(process.env.BENCH_SLA ?? 100);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const fmt = (n: number) => n.toFixed(1).padStart(8);
+
+async function main() {
+  const server = await benchDatabase('engine');
+  const { and, eq, sql, inArray } = await import('drizzle-orm');
+  const { closeDb, getDb, schema } = await import('../db/client');
+  const { startBoss, stopBoss, enqueueManyInTx } = await import('../app/utils/jobs.server');
+  const { startEngine } = await import('../engine/index');
+  const { QueueWorker } = await import('../engine/worker');
+  const { createTestAccount, createTestUser } = await import('../tests/factories');
+  const { createInbox } = await import('../app/models/inbox/inboxes.server');
+  const { openConversation } = await import('../app/models/inbox/conversations.server');
+  const { createTag } = await import('../app/models/productivity/tags.server');
+  const { emitEvents } = await import('../app/models/events/events.server');
+  const db = getDb();
+
+  const { account, owner } = await createTestAccount({ domain: 'benchengine' });
+  const agents = await Promise.all([1, 2, 3].map((i) => createTestUser({ accountId: account.id, firstName: `Agent${i}` })));
+  const inbox = await createInbox({
+    accountId: account.id,
+    actorId: owner.id,
+    name: 'Support',
+    channelType: 'email',
+    email: 'support@bench-engine.test',
+  });
+  const tags = await Promise.all(
+    [1, 2, 3, 4, 5].map((i) =>
+      createTag({
+        accountId: account.id,
+        actorId: owner.id,
+        name: `tag${i}`,
+        color: 'blue',
+      }),
+    ),
+  );
+  // 50 active workflows on conversation_created: 45 whose filter does not match the bench's subjects, 5 that do and
+  // apply two actions each (a tag and a note) — plus one that assigns.
+  const rules = [];
+  for (let i = 0; i < 50; i++) {
+    const matching = i % 10 === 0;
+    rules.push({
+      accountId: account.id,
+      kind: 'workflow' as const,
+      name: `wf ${i}`,
+      event: 'conversation_created',
+      isActive: true,
+      conditions: [
+        {
+          field: 'country' as const,
+          op: 'equal' as const,
+          value: matching ? '' : 'FR',
+        },
+      ].filter((c) => c.value !== ''),
+      filters: [
+        {
+          field: 'subject' as const,
+          op: 'contains' as const,
+          value: matching ? 'order' : `nomatch-${i}`,
+        },
+      ],
+      actions:
+        i === 0
+          ? [
+              { type: 'assign_user' as const, userId: agents[0].id },
+              { type: 'assign_tag' as const, tagIds: [tags[0].id] },
+            ]
+          : [
+              {
+                type: 'assign_tag' as const,
+                tagIds: [tags[Math.floor(i / 10) % 5].id],
+              },
+              { type: 'leave_note' as const, note: `Workflow ${i} saw this` },
+            ],
+    });
+  }
+  await db.insert(schema.automationRules).values(rules);
+
+  const engine = await startEngine({ mode: 'inline' });
+  const boss = await startBoss();
+
+  // 1. Latency: conversations arrive one after another; each one's last applied action against its event's time.
+  console.log(`\n1. conversation_created → workflow actions applied (50 active workflows, 5 matching with 2 actions each)`);
+  const eventIds: number[] = [];
+  for (let i = 0; i < CONVERSATIONS; i++) {
+    const { conversation } = await openConversation({
+      accountId: account.id,
+      inboxId: inbox.id,
+      sourceType: 'email',
+      subject: `Where is my order ${i}?`,
+      contact: { email: `customer${i}@example.test`, name: `Customer ${i}` },
+      message: { kind: 'incoming', text: 'Hello, my order has not arrived.' },
+    });
+    const [e] = await db
+      .select({ id: schema.domainEvents.id })
+      .from(schema.domainEvents)
+      .where(
+        and(
+          eq(schema.domainEvents.accountId, account.id),
+          eq(schema.domainEvents.type, 'conversation_created'),
+          eq(schema.domainEvents.subjectId, String(conversation.id)),
+        ),
+      );
+    eventIds.push(e.id);
+    await sleep(50); // about 20 conversations a second
+  }
+  const expectedLines = 5 * 2 + 50; // 10 applied actions + 50 decisions per event
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(250)) {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(schema.automationRunLog)
+      .where(inArray(schema.automationRunLog.eventId, eventIds));
+    if (row.n >= expectedLines * eventIds.length) break;
+  }
+  const lat = await db.execute<{ ms: number }>(sql`
+    select extract(epoch from (max(l.created_at) - e.occurred_at)) * 1000 as ms
+      from ${schema.automationRunLog} l join ${schema.domainEvents} e on e.id = l.event_id
+     where l.event_id in ${eventIds} and l.step = 'action_applied'
+     group by e.id, e.occurred_at`);
+  const samples = lat.map((r) => Number(r.ms));
+  console.log(
+    `   ${samples.length} conversations   p50 ${fmt(percentile(samples, 50))} ms   p95 ${fmt(percentile(samples, 95))} ms   max ${fmt(
+      Math.max(...samples),
+    )} ms   (target p95 < 500 ms)`,
+  );
+
+  // 2. Throughput. Raw pg-boss first: the same worker loop over a queue whose handler does nothing.
+  console.log(`\n2. throughput, ${EVENTS} jobs/events queued at once`);
+  await boss.createQueue('bench.noop', { name: 'bench.noop' } as never);
+  await db.transaction(async (tx) =>
+    enqueueManyInTx(
+      tx,
+      'bench.noop',
+      Array.from({ length: EVENTS }, (_, i) => ({ i })),
+    ),
+  );
+  let noop = 0;
+  const rawStart = performance.now();
+  const raw = new QueueWorker(boss, 'bench.noop', async () => void noop++, {
+    batchSize: 100,
+    concurrency: 4,
+    pollMs: 100,
+  }).start();
+  while (noop < EVENTS) await sleep(20);
+  const rawSeconds = (performance.now() - rawStart) / 1000;
+  await raw.stop();
+  console.log(`   raw pg-boss (no-op handler, same worker loop):         ${fmt(EVENTS / rawSeconds)} jobs/s`);
+
+  // The engine: a realistic mix of what an inbox writes — messages, updates, assignments and new contacts — with the
+  // 50 workflows (which wait for conversation_created) and no matching rules for the rest, as in a real account.
+  const convs = await db
+    .select({
+      id: schema.conversations.id,
+      contactId: schema.conversations.contactId,
+    })
+    .from(schema.conversations)
+    .where(eq(schema.conversations.accountId, account.id));
+  const mix = ['message_created', 'message_created', 'conversation_updated', 'contact_updated', 'conversation_assigned'] as const;
+  const [before] = await db.select({ n: sql<number>`count(*)::int` }).from(schema.eventHandlings);
+  const throughputStart = performance.now();
+  const inputs = Array.from({ length: EVENTS }, (_, i) => {
+    const c = convs[i % convs.length];
+    const type = mix[i % mix.length];
+    return {
+      accountId: account.id,
+      type,
+      subjectType: type === 'contact_updated' ? 'contact' : 'conversation',
+      subjectId: type === 'contact_updated' ? c.contactId! : c.id,
+      payload:
+        type === 'message_created'
+          ? { messageId: i, kind: 'incoming' }
+          : type === 'conversation_updated'
+          ? { changed: { status: { from: 'open', to: 'pending' } } }
+          : {},
+    };
+  });
+  const emitted: number[] = [];
+  for (let i = 0; i < inputs.length; i += 1000) {
+    const chunk = await db.transaction((tx) => emitEvents(tx, inputs.slice(i, i + 1000)));
+    emitted.push(...chunk.map((e) => e.id));
+  }
+  const minId = Math.min(...emitted);
+  for (;;) {
+    const [row] = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from pgboss.job where name = 'engine.domain-events' and state in ('created', 'retry', 'active')`,
+    );
+    if (Number(row.n) === 0) break;
+    await sleep(50);
+  }
+  const seconds = (performance.now() - throughputStart) / 1000;
+  const [after] = await db.select({ n: sql<number>`count(*)::int` }).from(schema.eventHandlings);
+  console.log(
+    `   engine (${EVENTS} mixed inbox events, handlers run):    ${fmt(EVENTS / seconds)} events/s   (${after.n - before.n} handler runs; target ≥ 500/s)`,
+  );
+
+  // Conversation-created at full speed: every event evaluates the 50 workflows, writes 50 decisions, applies actions.
+  const burst = Math.min(2_000, EVENTS);
+  const ccInputs = Array.from({ length: burst }, (_, i) => {
+    const c = convs[i % convs.length];
+    return {
+      accountId: account.id,
+      type: 'conversation_created' as const,
+      subjectType: 'conversation',
+      subjectId: c.id,
+      payload: { inboxId: inbox.id, contactId: c.contactId },
+    };
+  });
+  const ccStart = performance.now();
+  for (let i = 0; i < ccInputs.length; i += 500) await db.transaction((tx) => emitEvents(tx, ccInputs.slice(i, i + 500)));
+  for (;;) {
+    const [row] = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from pgboss.job where name = 'engine.domain-events' and state in ('created', 'retry', 'active')`,
+    );
+    if (Number(row.n) === 0) break;
+    await sleep(50);
+  }
+  const ccSeconds = (performance.now() - ccStart) / 1000;
+  console.log(`   engine (${burst} conversation_created, 50 workflows each): ${fmt(burst / ccSeconds)} events/s`);
+  void minId;
+
+  // 3. SLA timers: policies with a 1-minute target on conversations opened 55–59 s ago; lateness of each breach.
+  console.log(`\n3. SLA breach lateness (${SLA_TIMERS} timers due within the next ~5 s)`);
+  await db.update(schema.automationRules).set({ isActive: false }).where(eq(schema.automationRules.accountId, account.id));
+  await db.insert(schema.slaPolicies).values({
+    accountId: account.id,
+    name: 'Bench',
+    targets: ['critical', 'high', 'medium', 'low', 'default'].map((priority) => ({
+      priority,
+      response: { value: 1, unit: 'minute' },
+      resolve: { value: 2, unit: 'day' },
+    })) as never,
+  });
+  const slaConvs: number[] = [];
+  for (let i = 0; i < SLA_TIMERS; i++) {
+    const { conversation } = await openConversation({
+      accountId: account.id,
+      inboxId: inbox.id,
+      sourceType: 'email',
+      subject: `SLA ${i}`,
+      contact: { email: `sla${i}@example.test` },
+      message: {
+        kind: 'incoming',
+        text: 'Waiting…',
+        createdAt: new Date(Date.now() - 55_000 + (i % 40) * 100),
+      },
+    });
+    slaConvs.push(conversation.id);
+  }
+  for (const deadline = Date.now() + 90_000; Date.now() < deadline; await sleep(250)) {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(schema.conversations)
+      .where(and(inArray(schema.conversations.id, slaConvs), sql`${schema.conversations.responseBreachedAt} is not null`));
+    if (row.n === slaConvs.length) break;
+  }
+  const late = await db.execute<{ ms: number }>(sql`
+    select extract(epoch from (response_breached_at - first_response_due_at)) * 1000 as ms from ${schema.conversations}
+     where id in ${slaConvs} and response_breached_at is not null`);
+  const lateness = late.map((r) => Number(r.ms));
+  console.log(
+    `   ${lateness.length}/${slaConvs.length} breached   p50 ${fmt(percentile(lateness, 50))} ms   p95 ${fmt(percentile(lateness, 95))} ms   max ${fmt(
+      Math.max(...lateness),
+    )} ms after due   (target < 5 s)`,
+  );
+
+  await engine.stop();
+  await stopBoss();
+  await closeDb();
+  await server.stop();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

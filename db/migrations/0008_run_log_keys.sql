@@ -1,0 +1,3 @@
+DROP INDEX "automation_run_log_applied_uq";--> statement-breakpoint
+CREATE UNIQUE INDEX "automation_run_log_action_uq" ON "automation_run_log" USING btree ("event_id","rule_id","action_index") WHERE step in ('action_applied', 'action_skipped');--> statement-breakpoint
+CREATE UNIQUE INDEX "automation_run_log_decision_uq" ON "automation_run_log" USING btree ("event_id","rule_id") WHERE action_index is null;

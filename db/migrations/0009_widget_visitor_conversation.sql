@@ -1,0 +1,2 @@
+ALTER TABLE "widget_visitors" ADD COLUMN "conversation_id" integer;--> statement-breakpoint
+ALTER TABLE "widget_visitors" ADD CONSTRAINT "widget_visitors_conversation_id_conversations_id_fk" FOREIGN KEY ("conversation_id") REFERENCES "public"."conversations"("id") ON DELETE set null ON UPDATE no action;

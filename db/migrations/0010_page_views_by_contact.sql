@@ -1,0 +1,1 @@
+CREATE INDEX "page_views_contact_idx" ON "page_views" USING btree ("account_id","contact_id","last_seen_at") WHERE "page_views"."contact_id" is not null;

@@ -1,0 +1,127 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { getSql } from '../db/client';
+import { LIVE_CHANNEL } from '../app/utils/live.server';
+import { getLogger } from '../app/utils/logger.server';
+import { publishVisitorTyping, visitorFromToken, visitorMessage, visitorsOfConversation, type WidgetVisitor } from '../app/models/channels/widget.server';
+
+export const WIDGET_WS_PATH = '/widget/ws';
+
+type Visitor = { ws: WebSocket; accountId: number; visitorId: string };
+type UpgradeListener = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/**
+ * The visitors' live channel, apart from the agents' (/ws, server/ws.ts): `/widget/ws?token=…` on the same port,
+ * authenticated by the signed visitor token (any origin: the widget runs on customers' sites). It hears the same
+ * NOTIFY fan-out as the agents' socket and passes on only what concerns the visitor's own conversation, read again
+ * from the database scoped by the token's account: agents' replies and "an agent is typing".
+ *
+ * Upgrades are routed by path before other listeners see them, so that the agents' socket (which refuses any path
+ * but its own) never meets a visitor's request.
+ */
+export async function startWidgetSocket(server: http.Server) {
+  const log = getLogger();
+  const visitors = new Set<Visitor>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 });
+
+  const others = server.listeners('upgrade') as UpgradeListener[];
+  server.removeAllListeners('upgrade');
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== WIDGET_WS_PATH) {
+      for (const listener of others) listener.call(server, req, socket, head);
+      return;
+    }
+    void accept(req, socket, head, url.searchParams.get('token'));
+  });
+
+  async function accept(req: http.IncomingMessage, socket: Duplex, head: Buffer, token: string | null) {
+    try {
+      const found = await visitorFromToken(token);
+      if (!found) {
+        socket.write('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+        return socket.destroy();
+      }
+      const { visitor } = found;
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const client: Visitor = { ws, accountId: visitor.accountId, visitorId: visitor.id };
+        visitors.add(client);
+        let typingAt = 0;
+        ws.on('message', async (raw) => {
+          const text = raw.toString();
+          if (text === 'ping') return ws.send('{"type":"pong"}');
+          let msg: { type?: unknown; typing?: unknown };
+          try {
+            msg = JSON.parse(text);
+          } catch {
+            return;
+          }
+          if (msg?.type !== 'typing' || typeof msg.typing !== 'boolean') return;
+          // At most one typing signal a second reaches the agents.
+          if (msg.typing) {
+            if (Date.now() - typingAt < 1000) return;
+            typingAt = Date.now();
+          }
+          const fresh = await visitorFromToken(token).catch(() => undefined);
+          if (fresh) await publishVisitorTyping({ visitor: fresh.visitor as WidgetVisitor, typing: msg.typing }).catch(() => {});
+        });
+        const drop = () => visitors.delete(client);
+        ws.on('close', drop);
+        ws.on('error', drop);
+      });
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'widget websocket upgrade failed');
+      socket.destroy();
+    }
+  }
+
+  async function fanOut(accountId: number, message: { type?: string; conversationId?: number; messageId?: number; kind?: string; who?: string; typing?: boolean; name?: string }) {
+    const conversationId = Number(message.conversationId);
+    if (!Number.isSafeInteger(conversationId)) return;
+    const isMessage = message.type === 'message.created' && (message.kind === 'outgoing' || message.kind === 'incoming');
+    const isAgentTyping = message.type === 'widget.typing' && message.who === 'agent';
+    if (!isMessage && !isAgentTyping) return;
+    const mine = [...visitors].filter((v) => v.accountId === accountId);
+    if (mine.length === 0) return;
+    const ids = new Set(await visitorsOfConversation({ accountId, conversationId }));
+    const targets = mine.filter((v) => ids.has(v.visitorId));
+    if (targets.length === 0) return;
+    let text: string;
+    if (isMessage) {
+      const m = await visitorMessage({ accountId, conversationId, messageId: Number(message.messageId) });
+      if (!m) return;
+      text = JSON.stringify({ type: 'message', message: m });
+    } else {
+      text = JSON.stringify({ type: 'typing', typing: Boolean(message.typing), name: typeof message.name === 'string' ? message.name.split(' ')[0] : null });
+    }
+    for (const v of targets) if (v.ws.readyState === v.ws.OPEN) v.ws.send(text);
+  }
+
+  const listener = await getSql().listen(LIVE_CHANNEL, (payload) => {
+    if (visitors.size === 0) return;
+    let parsed: { accountId: number; userId: number | null; message: Record<string, unknown> };
+    try {
+      parsed = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    if (parsed.userId) return;
+    fanOut(parsed.accountId, parsed.message).catch((err) => log.warn({ err: (err as Error).message }, 'widget fan-out failed'));
+  });
+
+  const pingTimer = setInterval(() => {
+    for (const v of visitors) if (v.ws.readyState === v.ws.OPEN) v.ws.ping();
+  }, 30_000);
+  pingTimer.unref();
+
+  return {
+    visitorCount: () => visitors.size,
+    async close() {
+      clearInterval(pingTimer);
+      for (const v of visitors) v.ws.close(1001, 'server shutting down');
+      wss.close();
+      await listener.unlisten();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb, schema } from '../../db/client';
+import { deliverMessage } from '../../app/models/channels/delivery.server';
+import '../../app/models/channels/google-business.server';
+import { postMessage } from '../../app/models/inbox/conversations.server';
+import { createTestAccount } from '../factories';
+import { sessionCookie, startTestApp } from '../helpers/http';
+
+let app: Awaited<ReturnType<typeof startTestApp>>;
+const APP_HOST = process.env.APP_HOST ?? 'localhost:3000';
+const CLIENT_TOKEN = 'gbm-client-token';
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+/** Google's documented signature of its Business Messages webhooks: base64 HMAC-SHA512 of the body with the client token. */
+const googleSign = (body: string) => crypto.createHmac('sha512', CLIENT_TOKEN).update(body).digest('base64');
+
+const post = (inboxId: number, body: string, signature: string | null) =>
+  fetch(`http://127.0.0.1:${app.port}/webhooks/google-business/${inboxId}`, {
+    method: 'POST',
+    headers: { host: APP_HOST, 'content-type': 'application/json', ...(signature ? { 'x-goog-signature': signature } : {}) },
+    body,
+  });
+
+describe('Google Business Messages (ingestion only)', () => {
+  it('says plainly that Google shut it down, ingests its payloads, and cannot reply', async () => {
+    const a = await createTestAccount();
+    const cookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
+    const page = await app.request('/settings/google-business', { domain: a.domain, cookie });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Google shut down Google Business Messages on 31 July 2024');
+    const created = await app.request('/settings/google-business', { domain: a.domain, cookie, form: { intent: 'save', name: 'GBM archive', clientToken: CLIENT_TOKEN } });
+    expect(created.status).toBe(302);
+    const [inbox] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.accountId, a.account.id));
+    expect(inbox.channelType).toBe('google_business');
+
+    const body = JSON.stringify({
+      agent: 'brands/1/agents/2',
+      conversationId: 'conv-123',
+      requestId: 'req-1',
+      message: { messageId: 'msg-1', name: 'conversations/conv-123/messages/msg-1', text: 'Are you open today?', createTime: '2024-05-01T10:00:00Z' },
+      context: { userInfo: { displayName: 'Gina Goog' } },
+      sendTime: '2024-05-01T10:00:00Z',
+    });
+    expect((await post(inbox.id, body, googleSign(body))).status).toBe(200);
+    expect((await post(inbox.id, body, googleSign(body))).status).toBe(200);
+    expect((await post(inbox.id, body, 'bad')).status).toBe(401);
+    const conversations = await getDb().select().from(schema.conversations).where(eq(schema.conversations.inboxId, inbox.id));
+    expect(conversations).toHaveLength(1);
+    expect(conversations[0]).toMatchObject({ sourceType: 'google_business_message', lastMessagePreview: 'Are you open today?' });
+    const [contact] = await getDb().select().from(schema.contacts).where(eq(schema.contacts.id, conversations[0].contactId!));
+    expect(contact.firstName).toBe('Gina');
+
+    const reply = await postMessage({ accountId: a.account.id, actorId: a.owner.id, conversationId: conversations[0].id, kind: 'outgoing', text: 'Yes' });
+    await expect(deliverMessage({ messageId: reply.id })).rejects.toThrow(/shut down/);
+    const [stored] = await getDb().select().from(schema.messages).where(eq(schema.messages.id, reply.id));
+    expect(stored.deliveryStatus).toBe('failed');
+  });
+});
