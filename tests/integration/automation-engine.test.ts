@@ -369,6 +369,54 @@ describe('safety', () => {
     expect((await conversationState(conv.id)).tagIds).toEqual([vip.id]);
   });
 
+  it('an unexpected failure is logged, fails the job for a retry, and the retry applies only what is left', async () => {
+    const { account, inbox, vip } = await setup();
+    // An id PostgreSQL cannot even compare with an integer: a database error, not a missing reference.
+    const rule = await makeRule({
+      accountId: account.id,
+      event: 'conversation_created',
+      actions: [
+        { type: 'assign_tag', tagIds: [vip.id] },
+        { type: 'assign_tag', tagIds: [99_999_999_999] },
+        { type: 'leave_note', note: 'after the broken one' },
+      ],
+    });
+    const { runRulesForEvent, ActionsFailedError } = await import('../../app/models/automation/runner.server');
+    const conv = await open(account.id, inbox.id, 'Breaks');
+    const [event] = await getDb()
+      .select()
+      .from(schema.domainEvents)
+      .where(and(eq(schema.domainEvents.type, 'conversation_created'), eq(schema.domainEvents.subjectId, String(conv.id))));
+    await expect(runRulesForEvent(event)).rejects.toBeInstanceOf(ActionsFailedError);
+    let log = await runLog(rule.id);
+    expect(log.map((l) => [l.step, l.actionIndex])).toEqual([
+      ['matched', null],
+      ['action_applied', 0],
+      ['action_failed', 1],
+    ]);
+    expect(log[2].detail).toMatchObject({ error: expect.stringContaining('out of range') });
+    // The later action waited; nothing half-done was left by the failed one.
+    expect((await conversationState(conv.id)).thread.filter((m) => m.kind === 'note')).toHaveLength(0);
+
+    // An admin fixes the rule; the retried job applies the rest, and the first action is not applied again.
+    await getDb()
+      .update(schema.automationRules)
+      .set({ actions: [{ type: 'assign_tag', tagIds: [vip.id] }, { type: 'unassign_tag', tagIds: [vip.id] }, { type: 'leave_note', note: 'after the broken one' }] })
+      .where(eq(schema.automationRules.id, rule.id));
+    await runRulesForEvent(event);
+    log = await runLog(rule.id);
+    expect(log.map((l) => [l.step, l.actionIndex])).toEqual([
+      ['matched', null],
+      ['action_applied', 0],
+      ['action_failed', 1],
+      ['action_applied', 1],
+      ['action_applied', 2],
+    ]);
+    const state = await conversationState(conv.id);
+    expect(state.tagIds).toEqual([]);
+    expect(state.thread.filter((m) => m.kind === 'note').map((m) => m.text)).toEqual(['after the broken one']);
+  });
+
   it('one account’s rules never act on another account’s data', async () => {
     const a = await setup();
     const b = await setup();

@@ -164,7 +164,9 @@ async function runAction(opts: {
       return outcome.applied ? 'applied' : 'skipped';
     });
   } catch (err) {
-    const message = (err as Error).message ?? String(err);
+    // A database error reaches us wrapped by the ORM ("Failed query: …"): its cause says what went wrong.
+    const cause = (err as { cause?: unknown }).cause;
+    const message = cause instanceof Error ? cause.message : ((err as Error).message ?? String(err));
     getLogger().warn({ eventId: event.id, ruleId: rule.id, action: action.type, err: message }, 'automation action failed');
     await getDb()
       .insert(schema.automationRunLog)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getLogger } from '../../utils/logger.server';
-import { applyDeliveryReport, findChannelInbox, ingestChannelMessage, plainResponse, readWebhookBody, WebhookBodyTooLarge, webhookInboxId } from './inbound.server';
+import { applyDeliveryReport, ingestChannelMessage, openWebhook, parseWebhookJson, plainResponse } from './inbound.server';
 import { PARLEY_SIGNATURE_HEADER, verifyParleySignature } from './signatures';
 import { readSmsSettings } from './sms.server';
 
@@ -9,7 +9,10 @@ const CustomSmsInboundSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('message'),
     id: z.string().trim().min(1).max(200),
-    from: z.string().trim().regex(/^\+?\d{3,15}$/),
+    from: z
+      .string()
+      .trim()
+      .regex(/^\+?\d{3,15}$/),
     to: z.string().trim().max(32).optional(),
     text: z.string().max(10_000),
     name: z.string().trim().max(100).optional(),
@@ -24,28 +27,17 @@ const CustomSmsInboundSchema = z.discriminatedUnion('type', [
 ]);
 
 export async function handleCustomSmsWebhook(request: Request, param: string | undefined) {
-  const id = webhookInboxId(param);
-  if (id === null) return plainResponse(404, 'Not Found');
-  const inbox = await findChannelInbox(id, 'sms');
-  if (!inbox || readSmsSettings(inbox).provider !== 'custom_sms' || !inbox.secret) return plainResponse(404, 'Not Found');
-  let raw: string;
-  try {
-    raw = await readWebhookBody(request);
-  } catch (err) {
-    if (err instanceof WebhookBodyTooLarge) return plainResponse(413, 'Payload Too Large');
-    throw err;
-  }
-  const check = verifyParleySignature({ secret: inbox.secret, rawBody: raw, header: request.headers.get(PARLEY_SIGNATURE_HEADER) });
+  const opened = await openWebhook(request, param, 'sms', (inbox) => readSmsSettings(inbox).provider === 'custom_sms' && !!inbox.secret);
+  if ('response' in opened) return opened.response;
+  const { inbox, raw } = opened;
+  const check = verifyParleySignature({ secret: inbox.secret ?? '', rawBody: raw, header: request.headers.get(PARLEY_SIGNATURE_HEADER) });
   if (!check.ok) {
     getLogger().warn({ inboxId: inbox.id, reason: check.reason }, 'custom sms webhook: bad signature');
     return plainResponse(401, `Invalid signature (${check.reason})`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return plainResponse(400, 'The body must be JSON');
-  }
+  const parsedJson = parseWebhookJson(raw);
+  if ('response' in parsedJson) return parsedJson.response;
+  const json = parsedJson.json;
   const parsed = CustomSmsInboundSchema.safeParse(json);
   if (!parsed.success) return plainResponse(400, `Invalid payload: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'} ${i.message}`).join('; ')}`);
   const body = parsed.data;

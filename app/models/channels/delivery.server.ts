@@ -66,5 +66,10 @@ export async function markDelivery(opts: {
     .update(schema.messages)
     .set({ deliveryStatus: opts.status, deliveryError: opts.error ?? null })
     .where(and(eq(schema.messages.id, opts.messageId), eq(schema.messages.accountId, opts.accountId)));
-  await publishToAccount(opts.accountId, { type: 'message.updated', conversationId: opts.conversationId, messageId: opts.messageId, deliveryStatus: opts.status });
+  await publishToAccount(opts.accountId, {
+    type: 'message.updated',
+    conversationId: opts.conversationId,
+    messageId: opts.messageId,
+    deliveryStatus: opts.status,
+  });
 }

@@ -12,7 +12,13 @@ export const socialName = z
 
 const secret = (label: string, required: boolean) => {
   const base = z.string().trim().max(SOCIAL_SECRET_MAX, `${label} must be at most ${SOCIAL_SECRET_MAX} characters`);
-  return required ? z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(SOCIAL_SECRET_MAX, `${label} must be at most ${SOCIAL_SECRET_MAX} characters`) : base.optional();
+  return required
+    ? z
+        .string({ error: `${label} is required` })
+        .trim()
+        .min(1, `${label} is required`)
+        .max(SOCIAL_SECRET_MAX, `${label} must be at most ${SOCIAL_SECRET_MAX} characters`)
+    : base.optional();
 };
 
 export function facebookSchema(mode: 'create' | 'update') {

@@ -5,7 +5,16 @@ import { randomToken } from '../../utils/password.server';
 import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
 import { registerChannelDeliverer, type OutgoingMessage } from './delivery.server';
 import type { FacebookInput } from './facebook-schemas';
-import { contactIdentityOf, findChannelInbox, ingestChannelMessage, plainResponse, readWebhookBody, recordChannelSend, WebhookBodyTooLarge, webhookInboxId } from './inbound.server';
+import {
+  contactIdentityOf,
+  findChannelInbox,
+  ingestChannelMessage,
+  openWebhook,
+  parseWebhookJson,
+  plainResponse,
+  recordChannelSend,
+  webhookInboxId,
+} from './inbound.server';
 import { maskSecret } from './sms.server';
 import { verifyMetaSignature } from './signatures';
 
@@ -21,7 +30,13 @@ export type FacebookSettings = { pageId: string; pageAccessToken: string; appSec
 
 export function readFacebookSettings(inbox: Inbox): FacebookSettings {
   const s = inbox.settings as Partial<FacebookSettings>;
-  return { pageId: s.pageId ?? '', pageAccessToken: s.pageAccessToken ?? '', appSecret: s.appSecret ?? '', verifyToken: s.verifyToken ?? '', publicBase: s.publicBase ?? '' };
+  return {
+    pageId: s.pageId ?? '',
+    pageAccessToken: s.pageAccessToken ?? '',
+    appSecret: s.appSecret ?? '',
+    verifyToken: s.verifyToken ?? '',
+    publicBase: s.publicBase ?? '',
+  };
 }
 
 export function describeFacebookInbox(inbox: Inbox) {
@@ -89,7 +104,14 @@ const MetaWebhookSchema = z.object({
               sender: z.object({ id: z.string().min(1).max(64) }),
               recipient: z.object({ id: z.string().max(64) }).optional(),
               timestamp: z.number().optional(),
-              message: z.object({ mid: z.string().min(1).max(200), text: z.string().max(10_000).optional(), is_echo: z.boolean().optional(), attachments: z.array(z.unknown()).optional() }).optional(),
+              message: z
+                .object({
+                  mid: z.string().min(1).max(200),
+                  text: z.string().max(10_000).optional(),
+                  is_echo: z.boolean().optional(),
+                  attachments: z.array(z.unknown()).optional(),
+                })
+                .optional(),
             }),
           )
           .optional(),
@@ -113,27 +135,17 @@ export async function handleFacebookVerification(request: Request, param: string
 
 /** POST /webhooks/facebook/{inboxId}: page messages, signed with the app secret. */
 export async function handleFacebookWebhook(request: Request, param: string | undefined) {
-  const id = webhookInboxId(param);
-  const inbox = id === null ? undefined : await findChannelInbox(id, 'facebook');
-  if (!inbox) return plainResponse(404, 'Not Found');
-  let raw: string;
-  try {
-    raw = await readWebhookBody(request);
-  } catch (err) {
-    if (err instanceof WebhookBodyTooLarge) return plainResponse(413, 'Payload Too Large');
-    throw err;
-  }
+  const opened = await openWebhook(request, param, 'facebook');
+  if ('response' in opened) return opened.response;
+  const { inbox, raw } = opened;
   const settings = readFacebookSettings(inbox);
   if (!verifyMetaSignature({ appSecret: settings.appSecret, rawBody: raw, header: request.headers.get('x-hub-signature-256') })) {
     getLogger().warn({ inboxId: inbox.id }, 'facebook webhook: bad signature');
     return plainResponse(401, 'Invalid signature');
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return plainResponse(400, 'The body must be JSON');
-  }
+  const parsedJson = parseWebhookJson(raw);
+  if ('response' in parsedJson) return parsedJson.response;
+  const json = parsedJson.json;
   const parsed = MetaWebhookSchema.safeParse(json);
   if (!parsed.success || parsed.data.object !== 'page') return plainResponse(400, 'Not a page webhook');
   for (const entry of parsed.data.entry) {
@@ -175,7 +187,8 @@ async function deliverFacebook(outgoing: OutgoingMessage) {
     throw new Error(`The Send API could not be reached (${(err as Error).name})`);
   }
   const body = (await res.json().catch(() => null)) as { message_id?: string; error?: { message?: string; code?: number } } | null;
-  if (!res.ok || !body?.message_id) throw new Error(`The Send API answered ${res.status}: ${body?.error?.message ?? 'no message id'}${body?.error?.code ? ` (code ${body.error.code})` : ''}`);
+  if (!res.ok || !body?.message_id)
+    throw new Error(`The Send API answered ${res.status}: ${body?.error?.message ?? 'no message id'}${body?.error?.code ? ` (code ${body.error.code})` : ''}`);
   await recordChannelSend({ inbox, messageId: message.id, conversationId: conversation.id, externalId: body.message_id });
   return { externalId: body.message_id };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getLogger } from '../../utils/logger.server';
 import { createInbox, deleteInbox, getInbox, listInboxes, type Inbox } from '../inbox/inboxes.server';
 import { registerChannelDeliverer } from './delivery.server';
-import { findChannelInbox, ingestChannelMessage, plainResponse, readWebhookBody, WebhookBodyTooLarge, webhookInboxId } from './inbound.server';
+import { ingestChannelMessage, openWebhook, parseWebhookJson, plainResponse } from './inbound.server';
 import { maskSecret } from './sms.server';
 import { verifyGoogleBusinessSignature } from './signatures';
 
@@ -12,11 +12,16 @@ import { verifyGoogleBusinessSignature } from './signatures';
  * verified like Google did: X-Goog-Signature = base64(HMAC-SHA512(client token, raw body)).
  */
 
-export const GOOGLE_BUSINESS_SHUTDOWN = 'Google shut down Google Business Messages on 31 July 2024. Replies cannot be sent; this inbox only ingests messages in its format.';
+export const GOOGLE_BUSINESS_SHUTDOWN =
+  'Google shut down Google Business Messages on 31 July 2024. Replies cannot be sent; this inbox only ingests messages in its format.';
 
 export const GoogleBusinessSchema = z.object({
   name: z.string({ error: 'Inbox Name is required' }).trim().min(1, 'Inbox Name is required').max(20, 'Length must be less than or equal to 20 characters'),
-  clientToken: z.string({ error: 'Client Token is required' }).trim().min(8, 'Client Token must be at least 8 characters').max(200, 'Client Token must be at most 200 characters'),
+  clientToken: z
+    .string({ error: 'Client Token is required' })
+    .trim()
+    .min(8, 'Client Token must be at least 8 characters')
+    .max(200, 'Client Token must be at most 200 characters'),
 });
 
 export type GoogleBusinessSettings = { clientToken: string; publicBase: string };
@@ -29,7 +34,13 @@ function readSettings(inbox: Inbox): GoogleBusinessSettings {
 export async function listGoogleBusinessInboxes(opts: { accountId: number }) {
   return (await listInboxes({ accountId: opts.accountId, channelType: 'google_business' })).map((inbox) => {
     const s = readSettings(inbox);
-    return { id: inbox.id, name: inbox.name, clientTokenHint: maskSecret(s.clientToken), endpoint: `${s.publicBase}/webhooks/google-business/${inbox.id}`, createdAt: inbox.createdAt };
+    return {
+      id: inbox.id,
+      name: inbox.name,
+      clientTokenHint: maskSecret(s.clientToken),
+      endpoint: `${s.publicBase}/webhooks/google-business/${inbox.id}`,
+      createdAt: inbox.createdAt,
+    };
   });
 }
 
@@ -56,30 +67,25 @@ const GbmPayloadSchema = z.union([
     conversationId: z.string().min(1).max(200),
     agent: z.string().optional(),
     requestId: z.string().optional(),
-    message: z.object({ messageId: z.string().min(1).max(200), name: z.string().optional(), text: z.string().max(10_000).default(''), createTime: z.string().optional() }),
+    message: z.object({
+      messageId: z.string().min(1).max(200),
+      name: z.string().optional(),
+      text: z.string().max(10_000).default(''),
+      createTime: z.string().optional(),
+    }),
     context: z.object({ userInfo: z.object({ displayName: z.string().max(200).optional() }).optional() }).optional(),
   }),
 ]);
 
 /** POST /webhooks/google-business/{inboxId}. Events other than messages (receipts, typing) are accepted and ignored. */
 export async function handleGoogleBusinessWebhook(request: Request, param: string | undefined) {
-  const id = webhookInboxId(param);
-  const inbox = id === null ? undefined : await findChannelInbox(id, 'google_business');
-  if (!inbox) return plainResponse(404, 'Not Found');
-  let raw: string;
-  try {
-    raw = await readWebhookBody(request);
-  } catch (err) {
-    if (err instanceof WebhookBodyTooLarge) return plainResponse(413, 'Payload Too Large');
-    throw err;
-  }
+  const opened = await openWebhook(request, param, 'google_business');
+  if ('response' in opened) return opened.response;
+  const { inbox, raw } = opened;
   const { clientToken } = readSettings(inbox);
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return plainResponse(400, 'The body must be JSON');
-  }
+  const parsedJson = parseWebhookJson(raw);
+  if ('response' in parsedJson) return parsedJson.response;
+  const json = parsedJson.json;
   const parsed = GbmPayloadSchema.safeParse(json);
   if (parsed.success && 'secret' in parsed.data) {
     return parsed.data.clientToken === clientToken && clientToken ? plainResponse(200, parsed.data.secret) : plainResponse(401, 'Invalid client token');

@@ -19,7 +19,9 @@ export const MAX_CHANNEL_TEXT = 10_000;
 
 export type ChannelSender = { phone: string; name?: string | null } | { identity: { channel: string; externalId: string }; name?: string | null };
 
-export type ChannelIngestResult = { status: 'created' | 'threaded'; conversationId: number; messageId: number } | { status: 'duplicate'; conversationId: number };
+export type ChannelIngestResult =
+  | { status: 'created' | 'threaded'; conversationId: number; messageId: number }
+  | { status: 'duplicate'; conversationId: number };
 
 /** The SMS settings that decide threading, assignment and auto-resolve; social inboxes use the defaults. */
 export function conversationRules(inbox: Inbox) {
@@ -127,7 +129,8 @@ export async function ingestChannelMessage(opts: {
       .limit(1);
     if (dup) return { status: 'duplicate', conversationId: dup.conversationId };
 
-    const contactInput = 'phone' in opts.sender ? { phone: opts.sender.phone, name: opts.sender.name } : { identity: opts.sender.identity, name: opts.sender.name };
+    const contactInput =
+      'phone' in opts.sender ? { phone: opts.sender.phone, name: opts.sender.name } : { identity: opts.sender.identity, name: opts.sender.name };
     const { contact } = await findOrCreateContact(tx, { accountId: inbox.accountId, ...contactInput, source: opts.sourceType });
     const [last] = await tx
       .select({ id: schema.conversations.id, lastMessageAt: schema.conversations.lastMessageAt })
@@ -147,7 +150,14 @@ export async function ingestChannelMessage(opts: {
 
     let result: ChannelIngestResult;
     if (continues) {
-      const message = await addMessage(tx, { accountId: inbox.accountId, conversationId: last.id, kind: 'incoming', text, senderContactId: contact.id, createdAt: opts.receivedAt });
+      const message = await addMessage(tx, {
+        accountId: inbox.accountId,
+        conversationId: last.id,
+        kind: 'incoming',
+        text,
+        senderContactId: contact.id,
+        createdAt: opts.receivedAt,
+      });
       result = { status: 'threaded', conversationId: last.id, messageId: message.id };
     } else {
       const opened = await openConversation({
@@ -261,6 +271,36 @@ export function webhookInboxId(param: string | undefined) {
   if (!param || !/^\d{1,10}$/.test(param)) return null;
   const n = Number(param);
   return n >= 1 && n <= 2_147_483_647 ? n : null;
+}
+
+/**
+ * How every channel webhook starts: the inbox its URL names (of that channel, and accepted by `accept`), and its
+ * raw body within MAX_WEBHOOK_BYTES — or the 404 / 413 answer to send instead.
+ */
+export async function openWebhook(
+  request: Request,
+  param: string | undefined,
+  channelType: ChannelType,
+  accept: (inbox: Inbox) => boolean = () => true,
+): Promise<{ inbox: Inbox; raw: string } | { response: Response }> {
+  const id = webhookInboxId(param);
+  const inbox = id === null ? undefined : await findChannelInbox(id, channelType);
+  if (!inbox || !accept(inbox)) return { response: plainResponse(404, 'Not Found') };
+  try {
+    return { inbox, raw: await readWebhookBody(request) };
+  } catch (err) {
+    if (err instanceof WebhookBodyTooLarge) return { response: plainResponse(413, 'Payload Too Large') };
+    throw err;
+  }
+}
+
+/** A webhook's JSON body, or the 400 to answer when it is not JSON. */
+export function parseWebhookJson(raw: string): { json: unknown } | { response: Response } {
+  try {
+    return { json: JSON.parse(raw) as unknown };
+  } catch {
+    return { response: plainResponse(400, 'The body must be JSON') };
+  }
 }
 
 export function plainResponse(status: number, text: string, headers: Record<string, string> = {}) {

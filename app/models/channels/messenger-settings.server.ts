@@ -58,7 +58,8 @@ export async function saveMessengerSection<S extends MessengerSection>(opts: {
   const changes: Parameters<typeof updateInbox>[0]['changes'] = {};
   if (opts.section === 'offline') {
     const { businessHoursId, ...rest } = value as { businessHoursId?: number };
-    if (businessHoursId && !(await getBusinessHours({ accountId: opts.accountId, id: businessHoursId }))) throw new InvalidBusinessHoursError('Choose business hours of this account');
+    if (businessHoursId && !(await getBusinessHours({ accountId: opts.accountId, id: businessHoursId })))
+      throw new InvalidBusinessHoursError('Choose business hours of this account');
     changes.businessHoursId = businessHoursId ?? null;
     value = rest;
   }

@@ -124,7 +124,13 @@ export const MESSENGER_DEFAULTS: MessengerSettings = {
   chatPage: { enabled: false, heading: 'Chat with us', subHeading: '' },
 };
 
-const SECTION_SCHEMAS = { appearance: AppearanceSchema, configure: ConfigureSchema, advanced: AdvancedSchema, offline: OfflineSchema, chatPage: ChatPageSchema } as const;
+const SECTION_SCHEMAS = {
+  appearance: AppearanceSchema,
+  configure: ConfigureSchema,
+  advanced: AdvancedSchema,
+  offline: OfflineSchema,
+  chatPage: ChatPageSchema,
+} as const;
 
 /** The settings of an inbox with defaults for anything missing or no longer valid (an old or hand-edited row). */
 export function readMessengerSettings(raw: Record<string, unknown> | null | undefined): MessengerSettings {
@@ -133,7 +139,9 @@ export function readMessengerSettings(raw: Record<string, unknown> | null | unde
     const stored = raw && typeof raw[key] === 'object' && raw[key] ? (raw[key] as Record<string, unknown>) : {};
     const merged = { ...MESSENGER_DEFAULTS[key], ...stored };
     const parsed = SECTION_SCHEMAS[key].safeParse(merged);
-    out[key] = parsed.success ? { ...parsed.data, ...(key === 'chatPage' && typeof stored.code === 'string' ? { code: stored.code } : {}) } : MESSENGER_DEFAULTS[key];
+    out[key] = parsed.success
+      ? { ...parsed.data, ...(key === 'chatPage' && typeof stored.code === 'string' ? { code: stored.code } : {}) }
+      : MESSENGER_DEFAULTS[key];
   }
   return out as MessengerSettings;
 }
@@ -191,11 +199,7 @@ export function chatPageMessageSchema(opts: { first: boolean }) {
 
 /** Settings → Channels → Chat Messenger: a new messenger inbox. */
 export const MessengerInboxSchema = z.object({
-  name: z
-    .string({ error: 'Name is not allowed to be empty' })
-    .trim()
-    .min(2, 'Length must me at least 2 charactes')
-    .max(40, maxLengthMessage(40)),
+  name: z.string({ error: 'Name is not allowed to be empty' }).trim().min(2, 'Length must me at least 2 charactes').max(40, maxLengthMessage(40)),
 });
 
 /** A section's stored values as conform default values (checkboxes are "on" or absent, numbers are strings). */

@@ -64,7 +64,10 @@ describe("Parley's custom SMS signature", () => {
     expect(verifyParleySignature({ secret: 's3cret', rawBody: '{"a":2}', header, now })).toEqual({ ok: false, reason: 'mismatch' });
     expect(verifyParleySignature({ secret: 'other', rawBody: '{"a":1}', header, now })).toEqual({ ok: false, reason: 'mismatch' });
     // A forged timestamp breaks the signature.
-    expect(verifyParleySignature({ secret: 's3cret', rawBody: '{"a":1}', header: header.replace('t=1800000000', `t=${now + 10}`), now })).toEqual({ ok: false, reason: 'mismatch' });
+    expect(verifyParleySignature({ secret: 's3cret', rawBody: '{"a":1}', header: header.replace('t=1800000000', `t=${now + 10}`), now })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
     expect(verifyParleySignature({ secret: 's3cret', rawBody: '{"a":1}', header: 'garbage', now })).toEqual({ ok: false, reason: 'malformed' });
     expect(verifyParleySignature({ secret: 's3cret', rawBody: '{"a":1}', header: null, now })).toEqual({ ok: false, reason: 'missing' });
   });

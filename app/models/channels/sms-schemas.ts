@@ -53,9 +53,7 @@ const webhookUrl = required(SMS_MESSAGES.webhookUrlRequired, SMS_MESSAGES.webhoo
     return false;
   }
 }, SMS_MESSAGES.webhookUrlInvalid);
-const threadingInterval = z
-  .number({ error: SMS_MESSAGES.threading })
-  .refine((v) => THREADING_INTERVALS.some((t) => t.value === v), SMS_MESSAGES.threading);
+const threadingInterval = z.number({ error: SMS_MESSAGES.threading }).refine((v) => THREADING_INTERVALS.some((t) => t.value === v), SMS_MESSAGES.threading);
 const autoResolvedDays = z
   .number({ error: SMS_MESSAGES.autoResolve })
   .int(SMS_MESSAGES.autoResolve)

@@ -28,10 +28,7 @@ export type SmsSettings = {
 };
 
 export class SmsInputError extends Error {
-  constructor(
-    message: string,
-    readonly field: 'name' | 'assigneeIds',
-  ) {
+  constructor(message: string, readonly field: 'name' | 'assigneeIds') {
     super(message);
   }
 }

@@ -1,5 +1,5 @@
 import { getLogger } from '../../utils/logger.server';
-import { applyDeliveryReport, findChannelInbox, ingestChannelMessage, plainResponse, readWebhookBody, WebhookBodyTooLarge, webhookInboxId } from './inbound.server';
+import { applyDeliveryReport, ingestChannelMessage, openWebhook, plainResponse } from './inbound.server';
 import { verifyTwilioSignature } from './signatures';
 import { readSmsSettings } from './sms.server';
 import type { Inbox } from '../inbox/inboxes.server';
@@ -23,17 +23,9 @@ function candidateUrls(request: Request, inbox: Inbox) {
 }
 
 async function verifiedTwilioRequest(request: Request, param: string | undefined): Promise<Verified> {
-  const id = webhookInboxId(param);
-  if (id === null) return { response: plainResponse(404, 'Not Found') };
-  const inbox = await findChannelInbox(id, 'sms');
-  if (!inbox || readSmsSettings(inbox).provider !== 'twilio') return { response: plainResponse(404, 'Not Found') };
-  let raw: string;
-  try {
-    raw = await readWebhookBody(request);
-  } catch (err) {
-    if (err instanceof WebhookBodyTooLarge) return { response: plainResponse(413, 'Payload Too Large') };
-    throw err;
-  }
+  const opened = await openWebhook(request, param, 'sms', (inbox) => readSmsSettings(inbox).provider === 'twilio');
+  if ('response' in opened) return opened;
+  const { inbox, raw } = opened;
   const params = new URLSearchParams(raw);
   const settings = readSmsSettings(inbox);
   const ok = verifyTwilioSignature({
@@ -78,7 +70,12 @@ export async function handleTwilioStatus(request: Request, param: string | undef
   if (!sid) return plainResponse(400, 'MessageSid is required');
   if (status) {
     const code = params.get('ErrorCode');
-    await applyDeliveryReport({ inbox, externalId: sid, status, error: status === 'failed' ? `Twilio: ${params.get('MessageStatus')}${code ? ` (error ${code})` : ''}` : undefined });
+    await applyDeliveryReport({
+      inbox,
+      externalId: sid,
+      status,
+      error: status === 'failed' ? `Twilio: ${params.get('MessageStatus')}${code ? ` (error ${code})` : ''}` : undefined,
+    });
   }
   return plainResponse(200, '');
 }

@@ -9,10 +9,7 @@ import type { SmsSettings } from './sms.server';
 const TIMEOUT_MS = 15_000;
 
 export class TwilioError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
+  constructor(message: string, readonly status: number) {
     super(message);
   }
 }
@@ -57,7 +54,8 @@ export async function fetchTwilioNumbers(opts: { accountSID: string; sid: string
     const list = Array.isArray(body.incoming_phone_numbers) ? (body.incoming_phone_numbers as Record<string, unknown>[]) : [];
     for (const n of list) {
       const caps = (n.capabilities ?? {}) as { sms?: boolean };
-      if (typeof n.phone_number === 'string' && caps.sms !== false) numbers.push({ phoneNumber: n.phone_number, friendlyName: String(n.friendly_name ?? n.phone_number) });
+      if (typeof n.phone_number === 'string' && caps.sms !== false)
+        numbers.push({ phoneNumber: n.phone_number, friendlyName: String(n.friendly_name ?? n.phone_number) });
     }
     const next = typeof body.next_page_uri === 'string' ? body.next_page_uri : null;
     path = next ? next.replace(/^\/2010-04-01/, '') : null;

@@ -8,7 +8,11 @@ import { SOCIAL_SECRET_MAX, socialName } from './facebook-schemas';
 export function twitterSchema(mode: 'create' | 'update') {
   const secret = (label: string) =>
     mode === 'create'
-      ? z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(SOCIAL_SECRET_MAX, `${label} must be at most ${SOCIAL_SECRET_MAX} characters`)
+      ? z
+          .string({ error: `${label} is required` })
+          .trim()
+          .min(1, `${label} is required`)
+          .max(SOCIAL_SECRET_MAX, `${label} must be at most ${SOCIAL_SECRET_MAX} characters`)
       : z.string().trim().max(SOCIAL_SECRET_MAX, `${label} must be at most ${SOCIAL_SECRET_MAX} characters`).optional();
   return z.object({
     name: socialName,

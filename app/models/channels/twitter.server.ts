@@ -3,7 +3,16 @@ import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
 import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
 import { registerChannelDeliverer, type OutgoingMessage } from './delivery.server';
-import { contactIdentityOf, findChannelInbox, ingestChannelMessage, plainResponse, readWebhookBody, recordChannelSend, WebhookBodyTooLarge, webhookInboxId } from './inbound.server';
+import {
+  contactIdentityOf,
+  findChannelInbox,
+  ingestChannelMessage,
+  openWebhook,
+  parseWebhookJson,
+  plainResponse,
+  recordChannelSend,
+  webhookInboxId,
+} from './inbound.server';
 import { maskSecret } from './sms.server';
 import { twitterSignature, verifyTwitterSignature } from './signatures';
 import type { TwitterInput } from './twitter-schemas';
@@ -109,27 +118,17 @@ const DmEventsSchema = z.object({
 
 /** POST /webhooks/twitter/{inboxId}: Account Activity events; only direct messages to the account are kept. */
 export async function handleTwitterWebhook(request: Request, param: string | undefined) {
-  const id = webhookInboxId(param);
-  const inbox = id === null ? undefined : await findChannelInbox(id, 'twitter');
-  if (!inbox) return plainResponse(404, 'Not Found');
-  let raw: string;
-  try {
-    raw = await readWebhookBody(request);
-  } catch (err) {
-    if (err instanceof WebhookBodyTooLarge) return plainResponse(413, 'Payload Too Large');
-    throw err;
-  }
+  const opened = await openWebhook(request, param, 'twitter');
+  if ('response' in opened) return opened.response;
+  const { inbox, raw } = opened;
   const settings = readTwitterSettings(inbox);
   if (!verifyTwitterSignature({ consumerSecret: settings.consumerSecret, rawBody: raw, header: request.headers.get('x-twitter-webhooks-signature') })) {
     getLogger().warn({ inboxId: inbox.id }, 'twitter webhook: bad signature');
     return plainResponse(401, 'Invalid signature');
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return plainResponse(400, 'The body must be JSON');
-  }
+  const parsedJson = parseWebhookJson(raw);
+  if ('response' in parsedJson) return parsedJson.response;
+  const json = parsedJson.json;
   const parsed = DmEventsSchema.safeParse(json);
   if (!parsed.success) return plainResponse(400, 'Not an Account Activity payload');
   const { direct_message_events: events = [], users = {}, for_user_id } = parsed.data;

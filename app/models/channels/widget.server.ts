@@ -181,7 +181,9 @@ export async function startVisitor(opts: { inbox: Inbox; token?: string | null; 
     [visitor] = await db
       .update(schema.widgetVisitors)
       .set({ lastSeenAt: new Date() })
-      .where(and(eq(schema.widgetVisitors.accountId, inbox.accountId), eq(schema.widgetVisitors.id, claims.visitorId), eq(schema.widgetVisitors.inboxId, inbox.id)))
+      .where(
+        and(eq(schema.widgetVisitors.accountId, inbox.accountId), eq(schema.widgetVisitors.id, claims.visitorId), eq(schema.widgetVisitors.inboxId, inbox.id)),
+      )
       .returning();
   }
   const userId = opts.user?.id?.trim().slice(0, 200) || null;
@@ -293,7 +295,7 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
     text: r.text,
     at: r.createdAt.toISOString(),
     // First names only: the visitor needs to know who answers, not the team's full names.
-    author: r.kind === 'outgoing' ? (r.firstName ?? null) : null,
+    author: r.kind === 'outgoing' ? r.firstName ?? null : null,
     attachments: files.filter((f) => f.messageId === r.id).map((f) => f.filename),
   }));
 }
@@ -326,7 +328,13 @@ export async function postVisitorMessage(opts: {
   if (opts.file) await checkVisitorFile(opts.file);
   const { visitor } = opts;
   const saved = opts.file
-    ? await saveAttachment({ accountId: visitor.accountId, messageId: null, filename: opts.file.filename, contentType: opts.file.contentType, bytes: opts.file.bytes })
+    ? await saveAttachment({
+        accountId: visitor.accountId,
+        messageId: null,
+        filename: opts.file.filename,
+        contentType: opts.file.contentType,
+        bytes: opts.file.bytes,
+      })
     : null;
   const body = text || `📎 ${saved!.filename}`;
   try {
@@ -343,7 +351,9 @@ export async function postVisitorMessage(opts: {
         const [open] = await tx
           .select({ id: schema.conversations.id })
           .from(schema.conversations)
-          .where(and(eq(schema.conversations.accountId, visitor.accountId), eq(schema.conversations.id, conversationId), isNull(schema.conversations.deletedAt)));
+          .where(
+            and(eq(schema.conversations.accountId, visitor.accountId), eq(schema.conversations.id, conversationId), isNull(schema.conversations.deletedAt)),
+          );
         if (!open) conversationId = null;
       }
       let messageId: number;
@@ -417,7 +427,13 @@ export async function visitorMessage(opts: { accountId: number; conversationId: 
 }
 
 /** A page view reported by the widget (the CRM's live view and the engine's page-URL conditions read it). */
-export async function recordWidgetPageView(opts: { visitor: WidgetVisitor; url: string; title?: string | null; referrer?: string | null; userAgent?: string | null }) {
+export async function recordWidgetPageView(opts: {
+  visitor: WidgetVisitor;
+  url: string;
+  title?: string | null;
+  referrer?: string | null;
+  userAgent?: string | null;
+}) {
   let url: URL;
   try {
     url = new URL(opts.url);
@@ -454,7 +470,13 @@ export async function submitOfflineTicket(opts: {
   const lines = [values.message?.trim() || '(no message)'];
   if (values.phone) lines.push(`Phone: ${values.phone}`);
   const saved = opts.file
-    ? await saveAttachment({ accountId: visitor.accountId, messageId: null, filename: opts.file.filename, contentType: opts.file.contentType, bytes: opts.file.bytes })
+    ? await saveAttachment({
+        accountId: visitor.accountId,
+        messageId: null,
+        filename: opts.file.filename,
+        contentType: opts.file.contentType,
+        bytes: opts.file.bytes,
+      })
     : null;
   try {
     return await getDb().transaction(async (tx) => {
@@ -467,7 +489,11 @@ export async function submitOfflineTicket(opts: {
         subject: (values.subject?.trim() || 'Offline message').slice(0, 200),
         contact: {
           // The address they typed, when they typed one (the reply goes there); their browser otherwise.
-          identity: email ? null : visitor.externalUserId ? { channel: 'site_user', externalId: visitor.externalUserId } : { channel: 'widget', externalId: visitor.id },
+          identity: email
+            ? null
+            : visitor.externalUserId
+            ? { channel: 'site_user', externalId: visitor.externalUserId }
+            : { channel: 'widget', externalId: visitor.id },
           email,
           phone: values.phone?.trim() || null,
           name: values.name?.trim() || null,
