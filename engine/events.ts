@@ -1,6 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { getDb, schema } from '../db/client';
-import { getEvent } from '../app/models/events/events.server';
 import { getLogger } from '../app/utils/logger.server';
 import { HANDLERS } from './handlers/index';
 import { NOTHING_DONE, type EventHandler } from './handlers/types';
@@ -9,23 +8,25 @@ import { NOTHING_DONE, type EventHandler } from './handlers/types';
  * Runs every handler registered for the event's type. Each (event, handler) pair runs to completion once:
  * a redelivered job skips what already ran. A failure is recorded and rethrown so pg-boss retries with backoff.
  */
-export async function processEvent(eventId: number, handlers: EventHandler[] = HANDLERS) {
+export async function processEvent(eventId: number, handlers: EventHandler[] = HANDLERS, type?: string) {
+  // Most events concern no handler (a tag renamed, a page viewed): when the job says the type, skip them unread.
+  if (type && !handlers.some((h) => h.on.includes(type as never))) return { ran: [] };
   const db = getDb();
-  const event = await getEvent(db, eventId);
-  if (!event) return { skipped: 'missing' };
+  // The event and, in the same read, the handlers that already ran it (a redelivery).
+  const [row] = await db
+    .select({
+      event: schema.domainEvents,
+      done: sql<string[]>`array(select h.handler from ${schema.eventHandlings} h where h.event_id = ${schema.domainEvents.id} and h.status = 'done')`,
+    })
+    .from(schema.domainEvents)
+    .where(eq(schema.domainEvents.id, eventId));
+  if (!row) return { skipped: 'missing' };
+  const event = row.event;
   const mine = handlers.filter((h) => h.on.includes(event.type as never));
   if (mine.length === 0) return { ran: [] };
   const log = getLogger();
   const ran: string[] = [];
-  // One read for every handler's earlier run of this event (a redelivery).
-  const done = new Set(
-    (
-      await db
-        .select({ handler: schema.eventHandlings.handler })
-        .from(schema.eventHandlings)
-        .where(and(eq(schema.eventHandlings.eventId, event.id), eq(schema.eventHandlings.status, 'done')))
-    ).map((r) => r.handler),
-  );
+  const done = new Set(row.done);
   for (const handler of mine) {
     if (done.has(handler.name)) continue;
     try {

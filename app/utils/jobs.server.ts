@@ -106,8 +106,19 @@ export async function enqueueInTx(tx: Tx, queue: string, data: object, options: 
   const db = txExecutor(tx);
   const id = await boss.send(queue, data, { ...options, db } as PgBoss.SendOptions);
   if (!id) throw new Error(`queue ${queue} does not exist`);
-  if (!options.startAfter || options.startAfter.getTime() <= Date.now()) await db.executeSql('select pg_notify($1, $2)', [JOBS_CHANNEL, queue]);
+  if (!options.startAfter || options.startAfter.getTime() <= Date.now()) await notifyOnce(tx, queue);
   return id;
+}
+
+const notified = new WeakMap<Tx, Set<string>>();
+
+/** One NOTIFY per queue and transaction (PostgreSQL would fold the repeats anyway; this saves the round trips). */
+async function notifyOnce(tx: Tx, queue: string) {
+  const queues = notified.get(tx) ?? new Set<string>();
+  if (queues.has(queue)) return;
+  queues.add(queue);
+  notified.set(tx, queues);
+  await txExecutor(tx).executeSql('select pg_notify($1, $2)', [JOBS_CHANNEL, queue]);
 }
 
 /** pg-boss's `db` option over the caller's drizzle transaction. */
@@ -131,5 +142,5 @@ export async function enqueueManyInTx(tx: Tx, queue: string, datas: object[]) {
     datas.map((data) => ({ name: queue, data })),
     { db: txExecutor(tx) } as PgBoss.InsertOptions,
   );
-  await txExecutor(tx).executeSql('select pg_notify($1, $2)', [JOBS_CHANNEL, queue]);
+  await notifyOnce(tx, queue);
 }

@@ -15,7 +15,7 @@ import { processEvent } from '../events';
 
 /** What the engine does with each queue's jobs; handlers only call domain functions. */
 export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<string, unknown>) => Promise<unknown>> = {
-  [QUEUES.domainEvents]: (data) => processEvent(Number(data.eventId)),
+  [QUEUES.domainEvents]: (data) => processEvent(Number(data.eventId), undefined, typeof data.type === 'string' ? data.type : undefined),
   [QUEUES.channelDeliver]: (data) => deliverMessage({ messageId: Number(data.messageId) }),
   [QUEUES.snoozeWake]: (data) =>
     wakeSnoozedConversation({

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx } from '../../../db/client';
 import type { Facts } from '../../../engine/rules/evaluate';
 import type { DomainEvent } from '../../../engine/handlers/types';
@@ -13,98 +13,93 @@ export function subjectsOf(event: Pick<DomainEvent, 'type' | 'subjectType' | 'su
   };
 }
 
+type FactsRow = {
+  conversation_id: number | null;
+  subject: string | null;
+  inbox_id: number | null;
+  source_type: string | null;
+  assignee_id: number | null;
+  status: string | null;
+  priority: number | null;
+  contact_id: number | null;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  country: string | null;
+  company_id: number | null;
+  company_name: string | null;
+  earlier: boolean | null;
+  page_url: string | null;
+  page_referrer: string | null;
+};
+
 /**
- * Gathers what rules look at for one event, in three small indexed reads: the conversation, the contact with its
- * company (and whether this is its first conversation), and the contact's latest page view.
+ * Gathers what rules look at for one event in one indexed query: the conversation (if the event has one and it is
+ * not deleted), its contact (or the event's) with the company, whether the contact had a conversation before this
+ * one, and the contact's latest page view.
  */
 export async function gatherFacts(event: DomainEvent, db: DbOrTx = getDb()): Promise<Facts> {
   const p = event.payload as Record<string, unknown>;
-  let { conversationId, contactId } = subjectsOf(event);
+  const { conversationId, contactId } = subjectsOf(event);
   const facts: Facts = {
     eventType: event.type,
     rating: p.rating === undefined || p.rating === null ? null : Number(p.rating),
     sourceType: typeof p.channel === 'string' ? p.channel : null,
     inboxId: p.inboxId === undefined || p.inboxId === null ? null : Number(p.inboxId),
   };
-  if (conversationId) {
-    const [c] = await db
-      .select({
-        id: schema.conversations.id,
-        subject: schema.conversations.subject,
-        inboxId: schema.conversations.inboxId,
-        sourceType: schema.conversations.sourceType,
-        assigneeId: schema.conversations.assigneeId,
-        status: schema.conversations.status,
-        priority: schema.conversations.priority,
-        contactId: schema.conversations.contactId,
-        deletedAt: schema.conversations.deletedAt,
-      })
-      .from(schema.conversations)
-      .where(and(eq(schema.conversations.accountId, event.accountId), eq(schema.conversations.id, conversationId)));
-    if (c && !c.deletedAt) {
-      facts.conversation = {
-        id: c.id,
-        subject: c.subject,
-        inboxId: c.inboxId,
-        sourceType: c.sourceType,
-        assigneeId: c.assigneeId,
-        status: c.status,
-        priority: c.priority,
-      };
-      contactId ??= c.contactId;
-    } else {
-      facts.conversation = null;
+  if (conversationId || contactId) {
+    const accountId = event.accountId;
+    const [row] = await db.execute<FactsRow>(sql`
+      with conv as (
+        select id, subject, inbox_id, source_type, assignee_id, status, priority, contact_id from ${schema.conversations}
+         where account_id = ${accountId} and id = ${conversationId ?? 0} and deleted_at is null
+      ), who as (
+        select coalesce((select contact_id from conv), ${contactId ?? 0}::int) as id
+      )
+      select conv.id as conversation_id, conv.subject, conv.inbox_id, conv.source_type, conv.assignee_id, conv.status, conv.priority,
+             ct.id as contact_id, ct.email, ct.first_name, ct.last_name, ct.country, ct.company_id, co.name as company_name,
+             exists (select 1 from ${schema.conversations} e
+                      where e.account_id = ${accountId} and e.contact_id = ct.id and e.id < ${conversationId ?? 0}) as earlier,
+             pv.url as page_url, pv.referrer as page_referrer
+        from who
+        left join conv on true
+        left join ${schema.contacts} ct on ct.account_id = ${accountId} and ct.id = who.id
+        left join ${schema.companies} co on co.account_id = ${accountId} and co.id = ct.company_id
+        left join lateral (
+          select url, referrer from ${schema.pageViews}
+           where account_id = ${accountId} and contact_id = ct.id
+           order by last_seen_at desc limit 1
+        ) pv on true`);
+    if (conversationId) {
+      facts.conversation =
+        row?.conversation_id != null
+          ? {
+              id: Number(row.conversation_id),
+              subject: row.subject ?? '',
+              inboxId: Number(row.inbox_id),
+              sourceType: row.source_type ?? '',
+              assigneeId: row.assignee_id === null ? null : Number(row.assignee_id),
+              status: row.status ?? '',
+              priority: Number(row.priority ?? 0),
+            }
+          : null;
     }
-  }
-  if (contactId) {
-    const [row] = await db
-      .select({
-        id: schema.contacts.id,
-        email: schema.contacts.email,
-        firstName: schema.contacts.firstName,
-        lastName: schema.contacts.lastName,
-        country: schema.contacts.country,
-        companyId: schema.contacts.companyId,
-        companyName: schema.companies.name,
-      })
-      .from(schema.contacts)
-      .leftJoin(schema.companies, and(eq(schema.companies.id, schema.contacts.companyId), eq(schema.companies.accountId, event.accountId)))
-      .where(and(eq(schema.contacts.accountId, event.accountId), eq(schema.contacts.id, contactId)));
-    if (row) {
-      let isNew = true;
-      if (event.type !== 'contact_created') {
-        // New = no conversation of this contact before the one the event is about.
-        const [earlier] = await db
-          .select({ one: sql<number>`1` })
-          .from(schema.conversations)
-          .where(
-            and(
-              eq(schema.conversations.accountId, event.accountId),
-              eq(schema.conversations.contactId, row.id),
-              conversationId ? lt(schema.conversations.id, conversationId) : sql`true`,
-            ),
-          )
-          .limit(1);
-        isNew = !earlier && !!conversationId;
-      }
-      facts.contact = { ...row, isNew };
-      const [view] = await db
-        .select({
-          url: schema.pageViews.url,
-          referrer: schema.pageViews.referrer,
-        })
-        .from(schema.pageViews)
-        .where(and(eq(schema.pageViews.accountId, event.accountId), eq(schema.pageViews.contactId, row.id)))
-        .orderBy(desc(schema.pageViews.lastSeenAt))
-        .limit(1);
-      facts.page = view ?? null;
+    if (row?.contact_id != null) {
+      facts.contact = {
+        id: Number(row.contact_id),
+        email: row.email,
+        firstName: row.first_name ?? '',
+        lastName: row.last_name ?? '',
+        country: row.country,
+        companyId: row.company_id === null ? null : Number(row.company_id),
+        companyName: row.company_name,
+        // New = created by this event, or no conversation before the one the event is about.
+        isNew: event.type === 'contact_created' ? true : !row.earlier && !!conversationId,
+      };
+      facts.page = row.page_url === null ? null : { url: row.page_url, referrer: row.page_referrer };
     }
   }
   // A channel that knows the visitor's page at the time (the messenger widget) says so in the event.
-  if (typeof p.pageUrl === 'string')
-    facts.page = {
-      url: p.pageUrl,
-      referrer: typeof p.referrer === 'string' ? p.referrer : null,
-    };
+  if (typeof p.pageUrl === 'string') facts.page = { url: p.pageUrl, referrer: typeof p.referrer === 'string' ? p.referrer : null };
   return facts;
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import type { RunStep } from '../../../db/schema/automation';
 import { evaluateRule, type Evaluation, type Facts } from '../../../engine/rules/evaluate';
@@ -14,7 +14,10 @@ export const RULE_EVENTS = [...new Set<string>([...WORKFLOW_EVENTS, ...INBOX_RUL
 /** How long a chain of automation-made events may grow before rules stop reacting (a guard against A→B→A loops). */
 export const MAX_CHAIN = 8;
 
-type Rule = typeof schema.automationRules.$inferSelect;
+type Rule = Pick<
+  typeof schema.automationRules.$inferSelect,
+  'id' | 'event' | 'sourceType' | 'sources' | 'conditions' | 'conditionOperator' | 'filters' | 'actions'
+>;
 type LogLine = typeof schema.automationRunLog.$inferInsert;
 
 export class ActionsFailedError extends Error {}
@@ -31,23 +34,22 @@ class RolledBack extends Error {}
 export async function runRulesForEvent(event: DomainEvent) {
   if (!RULE_EVENTS.includes(event.type)) return { rules: 0 };
   const db = getDb();
+  const r = schema.automationRules;
   const rules = await db
-    .select()
+    .select({
+      id: r.id,
+      event: r.event,
+      sourceType: r.sourceType,
+      sources: r.sources,
+      conditions: r.conditions,
+      conditionOperator: r.conditionOperator,
+      filters: r.filters,
+      actions: r.actions,
+    })
     .from(schema.automationRules)
     .where(and(eq(schema.automationRules.accountId, event.accountId), eq(schema.automationRules.event, event.type), eq(schema.automationRules.isActive, true)))
     .orderBy(schema.automationRules.id);
   if (rules.length === 0) return { rules: 0 };
-
-  const earlier = await db
-    .select({
-      ruleId: schema.automationRunLog.ruleId,
-      step: schema.automationRunLog.step,
-      actionIndex: schema.automationRunLog.actionIndex,
-    })
-    .from(schema.automationRunLog)
-    .where(and(eq(schema.automationRunLog.eventId, event.id), eq(schema.automationRunLog.accountId, event.accountId)));
-  const decided = new Map(earlier.filter((l) => l.actionIndex === null).map((l) => [l.ruleId, l.step]));
-  const ended = new Set(earlier.filter((l) => l.step === 'action_applied' || l.step === 'action_skipped').map((l) => `${l.ruleId}:${l.actionIndex}`));
 
   const facts = await gatherFacts(event);
   const enginesInChain = event.actorType === 'engine' ? await engineActorsInChain(event) : { ruleIds: new Set<number>(), depth: 0 };
@@ -64,38 +66,43 @@ export async function runRulesForEvent(event: DomainEvent) {
     contactId: facts.contact?.id ?? null,
   });
 
-  const decisions: LogLine[] = [];
-  const toRun: Rule[] = [];
-  for (const rule of rules) {
-    const before = decided.get(rule.id);
-    if (before) {
-      if (before === 'matched') toRun.push(rule);
-      continue;
-    }
+  const decisions: LogLine[] = rules.map((rule) => {
     if (enginesInChain.ruleIds.has(rule.id) || enginesInChain.depth >= MAX_CHAIN) {
       const reason = enginesInChain.ruleIds.has(rule.id)
         ? 'the event was caused by this rule’s own actions'
         : `the chain of automated events reached ${MAX_CHAIN}`;
-      decisions.push(line(rule, 'loop_skipped', { reason }));
-      continue;
+      return line(rule, 'loop_skipped', { reason });
     }
     const evaluation: Evaluation = evaluateRule(rule, facts);
-    decisions.push(
-      line(rule, evaluation.matched ? 'matched' : 'not_matched', {
-        reason: evaluation.reason,
-        ...(evaluation.decidedBy ? { decidedBy: evaluation.decidedBy } : {}),
-      }),
-    );
-    if (evaluation.matched) toRun.push(rule);
+    return line(rule, evaluation.matched ? 'matched' : 'not_matched', {
+      reason: evaluation.reason,
+      ...(evaluation.decidedBy ? { decidedBy: evaluation.decidedBy } : {}),
+    });
+  });
+  // A decision is made once per (event, rule): on a redelivery the insert finds the earlier one, which stands (the
+  // first actions may have changed the facts since).
+  const inserted = new Set(
+    (await db.insert(schema.automationRunLog).values(decisions).onConflictDoNothing().returning({ ruleId: schema.automationRunLog.ruleId })).map(
+      (r) => r.ruleId,
+    ),
+  );
+  const decided = new Map(decisions.filter((d) => inserted.has(d.ruleId)).map((d) => [d.ruleId, d.step]));
+  if (inserted.size < rules.length) {
+    const earlier = await db
+      .select({ ruleId: schema.automationRunLog.ruleId, step: schema.automationRunLog.step })
+      .from(schema.automationRunLog)
+      .where(
+        and(eq(schema.automationRunLog.eventId, event.id), eq(schema.automationRunLog.accountId, event.accountId), isNull(schema.automationRunLog.actionIndex)),
+      );
+    for (const e of earlier) if (!inserted.has(e.ruleId)) decided.set(e.ruleId, e.step);
   }
-  if (decisions.length) await db.insert(schema.automationRunLog).values(decisions).onConflictDoNothing();
+  const toRun = rules.filter((rule) => decided.get(rule.id) === 'matched');
 
   const failures: string[] = [];
   let applied = 0;
   for (const rule of toRun) {
     const offered = ACTIONS_BY_EVENT[event.type as keyof typeof ACTIONS_BY_EVENT] ?? [];
     for (const [index, action] of (rule.actions as RuleAction[]).entries()) {
-      if (ended.has(`${rule.id}:${index}`)) continue;
       if (!offered.includes(action.type)) {
         await db
           .insert(schema.automationRunLog)
@@ -166,7 +173,7 @@ async function runAction(opts: {
   } catch (err) {
     // A database error reaches us wrapped by the ORM ("Failed query: …"): its cause says what went wrong.
     const cause = (err as { cause?: unknown }).cause;
-    const message = cause instanceof Error ? cause.message : ((err as Error).message ?? String(err));
+    const message = cause instanceof Error ? cause.message : (err as Error).message ?? String(err);
     getLogger().warn({ eventId: event.id, ruleId: rule.id, action: action.type, err: message }, 'automation action failed');
     await getDb()
       .insert(schema.automationRunLog)
