@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
@@ -22,7 +23,16 @@ import {
   TwilioCredentialsSchema,
   type SmsProvider,
 } from '~/models/channels/sms-schemas';
-import { createSmsInbox, deleteSmsInbox, describeSmsInbox, getSmsInbox, isSharedSecret, newSharedSecret, SmsInputError, updateSmsInbox } from '~/models/channels/sms.server';
+import {
+  createSmsInbox,
+  deleteSmsInbox,
+  describeSmsInbox,
+  getSmsInbox,
+  isSharedSecret,
+  newSharedSecret,
+  SmsInputError,
+  updateSmsInbox,
+} from '~/models/channels/sms.server';
 import { fetchTwilioNumbers, TwilioError } from '~/models/channels/twilio.server';
 import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
@@ -71,7 +81,11 @@ type SmsFormShape = {
 /** Choosing the provider checks nothing: the draft only comes back with that provider's fields. */
 const ProviderStepSchema = z.object({}).passthrough();
 
-type ActionData = { intent: 'save' | 'fetch-numbers' | 'provider'; result: SubmissionResult<string[]>; numbers?: { phoneNumber: string; friendlyName: string }[] };
+type ActionData = {
+  intent: 'save' | 'fetch-numbers' | 'provider';
+  result: SubmissionResult<string[]>;
+  numbers?: { phoneNumber: string; friendlyName: string }[];
+};
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_sms');
@@ -98,13 +112,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!(await updateSmsInbox({ ...who, id, input: submission.value }))) throw notFound();
     } catch (err) {
       if (err instanceof SmsInputError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { [err.field]: [err.message] } }) });
-      if (err instanceof InboxNameTakenError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }) });
+      if (err instanceof InboxNameTakenError)
+        return reply({ intent: 'save', result: submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }) });
       throw err;
     }
     return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
   }
 
-  const fetchedNumbers = formData.getAll('fetchedNumbers').map(String).filter((n) => /^\+\d{4,14}$/.test(n));
+  const fetchedNumbers = formData
+    .getAll('fetchedNumbers')
+    .map(String)
+    .filter((n) => /^\+\d{4,14}$/.test(n));
   // Choosing the provider without JavaScript: the form comes back with that provider's fields and the draft kept.
   if (intent === 'provider') {
     const submission = parseWithZod(formData, { schema: SmsCreateSchema });
@@ -116,7 +134,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (creds.status !== 'success') return reply({ intent: 'fetch-numbers', result: creds.reply() });
     try {
       const numbers = await fetchTwilioNumbers(creds.value);
-      if (numbers.length === 0) return reply({ intent: 'fetch-numbers', result: creds.reply({ formErrors: ['This Twilio account has no phone number that can send SMS'] }) });
+      if (numbers.length === 0)
+        return reply({ intent: 'fetch-numbers', result: creds.reply({ formErrors: ['This Twilio account has no phone number that can send SMS'] }) });
       return reply({ intent: 'fetch-numbers', result: creds.reply(), numbers }, 200);
     } catch (err) {
       if (err instanceof TwilioError) return reply({ intent: 'fetch-numbers', result: creds.reply({ formErrors: [err.message] }) });
@@ -135,14 +154,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await createSmsInbox({ ...who, input: submission.value, publicBase: bareUrl(request, '') });
   } catch (err) {
     if (err instanceof SmsInputError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { [err.field]: [err.message] } }), numbers });
-    if (err instanceof InboxNameTakenError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }), numbers });
+    if (err instanceof InboxNameTakenError)
+      return reply({ intent: 'save', result: submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }), numbers });
     throw err;
   }
   return redirectWithToast(LIST, 'Inbox Created');
 }
 
 export const handle = {
-  breadcrumb: (loaderData: { inbox: { name: string } | null } | undefined) => (loaderData ? (loaderData.inbox?.name ?? 'Create Inbox') : null),
+  breadcrumb: (loaderData: { inbox: { name: string } | null } | undefined) => (loaderData ? loaderData.inbox?.name ?? 'Create Inbox' : null),
 };
 
 export default function SmsInboxPage() {
@@ -173,15 +193,46 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
       (inbox
         ? parseWithZod(formData, { schema: smsUpdateSchema(inbox.provider) })
         : formData.get('intent') === 'fetch-numbers'
-          ? parseWithZod(formData, { schema: TwilioCredentialsSchema })
-          : formData.get('intent') === 'provider'
-            ? parseWithZod(formData, { schema: ProviderStepSchema })
-            : parseWithZod(formData, { schema: SmsCreateSchema })) as unknown as Submission<SmsFormShape>,
+        ? parseWithZod(formData, { schema: TwilioCredentialsSchema })
+        : formData.get('intent') === 'provider'
+        ? parseWithZod(formData, { schema: ProviderStepSchema })
+        : parseWithZod(formData, { schema: SmsCreateSchema })) as unknown as Submission<SmsFormShape>,
   });
   const provider = (inbox?.provider ?? fields.provider.value ?? '') as SmsProvider | '';
-  const numbers = actionData?.numbers ?? [];
+  // With JavaScript the Twilio numbers come by themselves once the credentials are typed (section 4).
+  const numbersFetcher = useFetcher<typeof action>();
+  const fetched = numbersFetcher.data?.intent === 'fetch-numbers' ? numbersFetcher.data : undefined;
+  const numbers = fetched?.numbers ?? actionData?.numbers ?? [];
+  const fetchErrors =
+    fetched && !fetched.numbers ? [...new Set(Object.values(fetched.result.error ?? {}).flat())].filter((e): e is string => typeof e === 'string') : [];
+  const formRef = useRef<HTMLFormElement>(null);
+  const schema = useMemo(() => (inbox ? smsUpdateSchema(inbox.provider) : SmsCreateSchema), [inbox]);
+  // Create/Update is disabled while the form is invalid (section 4) — only with JavaScript: without it the button
+  // stays usable and the server answers with the messages.
+  const [valid, setValid] = useState(true);
+  const judge = useCallback(() => {
+    if (formRef.current) setValid(parseWithZod(new FormData(formRef.current), { schema }).status === 'success');
+  }, [schema]);
+  useEffect(judge, [judge, provider, numbers.length]);
+  const lastCredentials = useRef('');
+  const fetchTimer = useRef<ReturnType<typeof setTimeout>>();
+  const fetchNumbersSoon = () => {
+    if (editing || provider !== 'twilio' || !formRef.current) return;
+    const draft = new FormData(formRef.current);
+    const credentials = ['accountSID', 'sid', 'authToken'].map((k) => String(draft.get(k) ?? '').trim());
+    if (credentials.some((c) => !c) || credentials.join('\n') === lastCredentials.current) return;
+    lastCredentials.current = credentials.join('\n');
+    clearTimeout(fetchTimer.current);
+    fetchTimer.current = setTimeout(() => {
+      draft.set('intent', 'fetch-numbers');
+      numbersFetcher.submit(draft, { method: 'post' });
+    }, 500);
+  };
   // The custom gateway's secret: the one this form was given, kept through every re-render of the draft.
-  const secret = typeof fields.authToken.initialValue === 'string' && provider === 'custom_sms' && fields.authToken.initialValue ? fields.authToken.initialValue : sharedSecret;
+  const secret =
+    typeof fields.authToken.initialValue === 'string' && provider === 'custom_sms' && fields.authToken.initialValue
+      ? fields.authToken.initialValue
+      : sharedSecret;
   const assigneeErrors = [...new Set(Object.values(fields.assigneeIds.allErrors).flat())];
   const assignees = getCollectionProps(fields.assigneeIds, { type: 'checkbox', options: users.map((u) => String(u.id)), ariaAttributes: true });
   const { key: providerKey, ...providerProps } = getSelectProps(fields.provider, { ariaAttributes: true });
@@ -195,7 +246,15 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
       locked={locked}
       actions={inbox ? <DeleteConfirm id={`sms-${inbox.id}`} label="Delete" disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} /> : null}
     >
-      <Form method="post" {...getFormProps(form)}>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        ref={formRef}
+        onInput={() => {
+          judge();
+          fetchNumbersSoon();
+        }}
+      >
         {/* The first submit button answers the Enter key: saving, not fetching numbers. */}
         <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-hidden disabled={locked} />
         <fieldset disabled={locked} className="stack">
@@ -253,11 +312,20 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
               <legend>Twilio</legend>
               <Field label="Account SID" field={fields.accountSID} autoComplete="off" maxLength={SMS_FIELD_MAX} />
               <Field label="Authentication Key" field={fields.sid} autoComplete="off" maxLength={SMS_FIELD_MAX} hint="Your Account SID, or an API key SID" />
-              <Field label="Auth Token" field={fields.authToken} type="password" autoComplete="off" maxLength={SMS_FIELD_MAX} hint="Twilio signs its webhooks with the account's Auth Token." />
+              <Field
+                label="Auth Token"
+                field={fields.authToken}
+                type="password"
+                autoComplete="off"
+                maxLength={SMS_FIELD_MAX}
+                hint="Twilio signs its webhooks with the account's Auth Token."
+              />
               <div>
                 <button type="submit" name="intent" value="fetch-numbers" className="btn">
                   Fetch numbers
                 </button>
+                {numbersFetcher.state !== 'idle' ? <span className="muted"> Fetching the numbers…</span> : null}
+                <ErrorList id="sms-fetch-errors" errors={fetchErrors} />
               </div>
               {numbers.length > 0 ? (
                 <div className="field">
@@ -287,7 +355,14 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
           {!editing && provider === 'custom_sms' ? (
             <fieldset className="stack" data-testid="custom-fields">
               <legend>Custom SMS</legend>
-              <Field label="Phone Number" field={fields.phoneNumber} type="tel" autoComplete="off" maxLength={CUSTOM_PHONE_INPUT_MAX} placeholder="+15551234567" />
+              <Field
+                label="Phone Number"
+                field={fields.phoneNumber}
+                type="tel"
+                autoComplete="off"
+                maxLength={CUSTOM_PHONE_INPUT_MAX}
+                placeholder="+15551234567"
+              />
               <div className="field">
                 <label htmlFor="sms-shared-secret">Auth Token</label>
                 <input id="sms-shared-secret" value={secret} disabled readOnly />
@@ -298,7 +373,16 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
             </fieldset>
           ) : null}
 
-          {provider === 'custom_sms' ? <Field label="Webhook URL" field={fields.webhookUrl} type="url" autoComplete="off" maxLength={SMS_FIELD_MAX} placeholder="https://sms-gateway.example.com/parley" /> : null}
+          {provider === 'custom_sms' ? (
+            <Field
+              label="Webhook URL"
+              field={fields.webhookUrl}
+              type="url"
+              autoComplete="off"
+              maxLength={SMS_FIELD_MAX}
+              placeholder="https://sms-gateway.example.com/parley"
+            />
+          ) : null}
 
           <SelectField label="Threading Interval" field={fields.threadingInterval} options={INTERVAL_OPTIONS} placeholder="Select an interval" />
           <Field
@@ -339,7 +423,7 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
           </div>
         ) : null}
         <ErrorList id={form.errorId} errors={form.errors} />
-        <FormActions cancelTo={LIST} submitLabel={inbox ? 'Update' : 'Create'} intent="save" locked={locked} />
+        <FormActions cancelTo={LIST} submitLabel={inbox ? 'Update' : 'Create'} intent="save" locked={locked} disabled={!valid} />
       </Form>
     </SettingsPage>
   );

@@ -131,3 +131,34 @@ test('SMS form with a custom gateway, without JavaScript: the shared secret is s
   await expect(page.getByTestId('webhook-urls')).toContainText(`/webhooks/sms/${inbox.id}`);
   await expect(page.locator('body')).not.toContainText(secret);
 });
+
+test.describe('with JavaScript', () => {
+  test.use({ javaScriptEnabled: true });
+
+  test('Create stays disabled while the form is invalid, and the Twilio numbers come as soon as the credentials are typed', async ({ page }) => {
+    const a = await createTestAccount();
+    twilio.addAccount({ accountSid: `AC${a.account.id}js`, authToken: 'js-auth-token', numbers: [{ phone_number: '+15005550007', friendly_name: 'JS line' }] });
+    await signIn(page, a);
+    await page.goto(url('/settings/sms/new', a.domain));
+    const create = page.getByRole('button', { name: 'Create', exact: true });
+    await expect(create).toBeDisabled();
+    await page.getByLabel('Inbox Name').fill('Texts by script');
+    await page.getByLabel('Provider').selectOption('twilio');
+    await page.getByLabel('Account SID').fill(`AC${a.account.id}js`);
+    await page.getByLabel('Authentication Key').fill(`AC${a.account.id}js`);
+    await page.getByLabel('Auth Token').fill('js-auth-token');
+    // No "Fetch numbers" click: the numbers arrive by themselves.
+    await expect(page.getByLabel('Phone Number')).toBeVisible();
+    await page.getByLabel('Phone Number').selectOption('+15005550007');
+    await page.getByLabel('Threading Interval').selectOption({ label: '01 Day' });
+    await expect(create).toBeDisabled();
+    await page.getByTestId('assignees').getByRole('checkbox').first().check();
+    await expect(create).toBeEnabled();
+    await page.getByLabel('Inbox Name').fill('');
+    await expect(create).toBeDisabled();
+    await page.getByLabel('Inbox Name').fill('Texts by script');
+    await create.click();
+    await expect(toast(page)).toHaveText('Inbox Created');
+    await expect(page.getByTestId('sms-inboxes').getByRole('row', { name: /Texts by script/ })).toContainText('+15005550007');
+  });
+});
