@@ -46,7 +46,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await visitorFromToken(readToken(request, inbox.id));
   const visitor = found && found.inbox.id === inbox.id ? found.visitor : null;
   return {
-    page: { heading: settings.chatPage.heading, subHeading: settings.chatPage.subHeading, color: BRAND_COLOURS[settings.appearance.brandColor], teamName: settings.configure.teamName },
+    page: {
+      heading: settings.chatPage.heading,
+      subHeading: settings.chatPage.subHeading,
+      color: BRAND_COLOURS[settings.appearance.brandColor],
+      teamName: settings.configure.teamName,
+    },
     online: await isInboxOnline({ accountId: inbox.accountId, inbox }),
     offlineMessage: settings.offline.offlineMessage,
     welcomeMessage: settings.configure.welcomeMessage,
@@ -67,7 +72,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: chatPageMessageSchema({ first: !visitor.conversationId }) });
   const secure = protocolOf(request) === 'https:' ? '; Secure' : '';
-  const cookie = `${cookieName(inbox.id)}=${encodeURIComponent(started.token)}; Path=/public/chat/${params.code}; HttpOnly; SameSite=Lax; Max-Age=31536000${secure}`;
+  const cookie = `${cookieName(inbox.id)}=${encodeURIComponent(started.token)}; Path=/public/chat/${
+    params.code
+  }; HttpOnly; SameSite=Lax; Max-Age=31536000${secure}`;
   if (submission.status !== 'success') return data(submission.reply(), { status: 400, headers: { 'Set-Cookie': cookie } });
   try {
     await postVisitorMessage({ visitor, text: submission.value.message, name: submission.value.name, email: submission.value.email });
@@ -104,14 +111,19 @@ export default function ChatPage() {
         <ol className="stack" data-testid="chat-thread" aria-label="Conversation" style={{ listStyle: 'none', padding: 0 }}>
           {welcomeMessage ? <li className="muted">{welcomeMessage}</li> : null}
           {messages.map((m, i) => (
-            <li key={m.id} id={i === messages.length - 1 ? 'latest' : undefined} data-from={m.from} style={{ textAlign: m.from === 'visitor' ? 'right' : 'left' }}>
+            <li
+              key={m.id}
+              id={i === messages.length - 1 ? 'latest' : undefined}
+              data-from={m.from}
+              style={{ textAlign: m.from === 'visitor' ? 'right' : 'left' }}
+            >
               <small className="muted">
-                {m.from === 'visitor' ? 'You' : (m.author ?? page.teamName)} · {formatTime(m.at)}
+                {m.from === 'visitor' ? 'You' : m.author ?? page.teamName} · {formatTime(m.at)}
               </small>
               <p style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{m.text}</p>
               {m.attachments.map((f) => (
-                <small key={f} className="muted">
-                  📎 {f}
+                <small key={f.url} className="muted">
+                  <a href={f.url}>📎 {f.name}</a>
                 </small>
               ))}
             </li>

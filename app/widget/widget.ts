@@ -7,7 +7,7 @@
  * server (app/models/channels/widget-bundle.server.ts); its gzip size is tested to stay under 20 KB.
  */
 
-type Msg = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; attachments: string[] };
+type Msg = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; attachments: { name: string; url: string }[] };
 type Fields = { name: boolean; email: boolean; phone: boolean; subject: boolean; message: boolean; attachment: boolean; captcha: boolean };
 type Config = {
   color: string;
@@ -22,7 +22,14 @@ type Config = {
   attachments: boolean;
   offline: { message: string; heading: string; submitButton: string; submitMessage: string; fields: Fields };
 };
-type Session = { token: string; online: boolean; config: Config; conversationId: number | null; messages: Msg[]; captcha: { question: string; token: string } | null };
+type Session = {
+  token: string;
+  online: boolean;
+  config: Config;
+  conversationId: number | null;
+  messages: Msg[];
+  captcha: { question: string; token: string } | null;
+};
 
 ((w: Window, d: Document) => {
   const script = (d.currentScript || d.querySelector('script[data-inbox]')) as HTMLScriptElement | null;
@@ -85,8 +92,12 @@ type Session = { token: string; online: boolean; config: Config; conversationId:
   const css = (c: Config) => `
 :host{all:initial}
 *{box-sizing:border-box;font:inherit;margin:0}
-.w{position:fixed;bottom:20px;${c.position}:20px;z-index:2147483000;font-family:${JSON.stringify(c.font)},sans-serif;font-size:${c.fontSize}px;color:#1f2937;line-height:1.4}
-.l{width:56px;height:56px;border-radius:50%;border:0;background:${c.color};color:#fff;font-size:26px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);float:${c.position}}
+.w{position:fixed;bottom:20px;${c.position}:20px;z-index:2147483000;font-family:${JSON.stringify(c.font)},sans-serif;font-size:${
+    c.fontSize
+  }px;color:#1f2937;line-height:1.4}
+.l{width:56px;height:56px;border-radius:50%;border:0;background:${
+    c.color
+  };color:#fff;font-size:26px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);float:${c.position}}
 .p{display:none;flex-direction:column;width:340px;max-width:calc(100vw - 40px);height:480px;max-height:calc(100vh - 110px);margin-bottom:12px;background:#fff;border-radius:12px;overflow:hidden;box-shadow:0 8px 30px rgba(0,0,0,.25)}
 .o .p{display:flex}
 .h{background:${c.color};color:#fff;padding:14px 16px}
@@ -97,7 +108,8 @@ type Session = { token: string; online: boolean; config: Config; conversationId:
 .b{max-width:80%;padding:8px 12px;border-radius:12px;margin:4px 0;white-space:pre-wrap;word-wrap:break-word;clear:both}
 .b.v{float:right;background:${c.color};color:#fff}
 .b.a{float:left;background:#e5e7eb}
-.b i{display:block;font-size:.8em;opacity:.8}
+.b i,.b a{display:block;font-size:.8em;opacity:.8}
+.b a{color:inherit}
 .t{clear:both;font-size:.85em;color:#6b7280;padding:4px 2px;min-height:1.6em}
 .c{display:flex;gap:6px;padding:8px;border-top:1px solid #e5e7eb}
 textarea,input{flex:1;width:100%;border:1px solid #d1d5db;border-radius:8px;padding:8px;resize:none;font-size:.95em;background:#fff;color:#111}
@@ -118,7 +130,7 @@ label{font-size:.85em;color:#374151}
     lastId = Math.max(lastId, m.id);
     const b = el('div', { class: 'b ' + (m.from === 'visitor' ? 'v' : 'a'), 'data-from': m.from }, m.text);
     if (m.author) b.prepend(el('i', {}, m.author));
-    for (const f of m.attachments) b.append(el('i', {}, '📎 ' + f));
+    for (const f of m.attachments) b.append(el('a', { href: base + f.url, target: '_blank', rel: 'noopener' }, '📎 ' + f.name));
     list.insertBefore(b, typingLine);
     list.scrollTop = list.scrollHeight;
   };

@@ -48,7 +48,15 @@ type Res = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; te
 
 function request(
   pathname: string,
-  opts: { method?: string; host?: string; headers?: Record<string, string>; body?: string | Buffer; json?: unknown; token?: string; form?: Record<string, string> } = {},
+  opts: {
+    method?: string;
+    host?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    json?: unknown;
+    token?: string;
+    form?: Record<string, string>;
+  } = {},
 ): Promise<Res> {
   const headers: Record<string, string> = { host: opts.host ?? appHost, ...opts.headers };
   let body = opts.body;
@@ -83,7 +91,9 @@ function multipart(fields: Record<string, string>, file?: { name: string; type: 
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachments"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachments"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+    );
     parts.push(file.bytes, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -98,16 +108,25 @@ async function setup() {
 
 /** An agent of the account with an open socket, as server/ws.ts records it. */
 async function agentOnline(accountId: number, userId: number) {
-  await getDb().insert(schema.agentPresence).values({ accountId, userId, connections: 1, lastSeenAt: new Date() }).onConflictDoUpdate({
-    target: schema.agentPresence.userId,
-    set: { connections: 1, lastSeenAt: new Date() },
-  });
+  await getDb()
+    .insert(schema.agentPresence)
+    .values({ accountId, userId, connections: 1, lastSeenAt: new Date() })
+    .onConflictDoUpdate({
+      target: schema.agentPresence.userId,
+      set: { connections: 1, lastSeenAt: new Date() },
+    });
 }
 
 async function startSession(inboxId: number, extra: Record<string, unknown> = {}) {
   const res = await request('/public/widget/session', { json: { inboxId, ...extra }, headers: { origin: 'http://customer.example' } });
   expect(res.status).toBe(200);
-  return res.json() as { token: string; online: boolean; conversationId: number | null; messages: { id: number; from: string; text: string }[]; config: Record<string, unknown> };
+  return res.json() as {
+    token: string;
+    online: boolean;
+    conversationId: number | null;
+    messages: { id: number; from: string; text: string }[];
+    config: Record<string, unknown>;
+  };
 }
 
 async function send(token: string, text: string) {
@@ -171,7 +190,11 @@ describe('widget API', () => {
     const again = await startSession(a.inbox.id, { token: s.token });
     expect(again.token).toBe(s.token);
     expect(again.conversationId).toBe(conversationId);
-    expect(again.messages.map((m) => `${m.from}:${m.text}`)).toEqual(['visitor:Hello, is anyone there?', 'agent:Hi! How can I help?', 'visitor:My order is late']);
+    expect(again.messages.map((m) => `${m.from}:${m.text}`)).toEqual([
+      'visitor:Hello, is anyone there?',
+      'agent:Hi! How can I help?',
+      'visitor:My order is late',
+    ]);
 
     const poll = await request(`/public/widget/messages?after=${again.messages[0].id}`, { token: s.token });
     expect((poll.json().messages as { text: string }[]).map((m) => m.text)).toEqual(['Hi! How can I help?', 'My order is late']);
@@ -236,7 +259,15 @@ describe('widget API', () => {
     const res = await request('/public/widget/messages', { method: 'POST', body: ok.body, headers: ok.headers, token: s.token });
     expect(res.text).toContain('order.txt');
     expect(res.status).toBe(200);
-    expect((res.json().messages as { attachments: string[] }[])[0].attachments).toEqual(['order.txt']);
+    const [file] = (res.json().messages as { attachments: { name: string; url: string }[] }[])[0].attachments;
+    expect(file.name).toBe('order.txt');
+    // The thread hands out a signed, expiring link: it downloads without a session; a changed one is a 404.
+    const download = await request(file.url);
+    expect(download.status).toBe(200);
+    expect(download.text).toBe('Order 1234, two items');
+    expect(download.headers['content-disposition']).toContain('attachment;');
+    expect((await request(file.url.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).status).toBe(404);
+    expect((await request('/public/widget/file/not-a-link')).status).toBe(404);
     const exe = multipart({ text: 'x' }, { name: 'tool.exe', type: 'application/octet-stream', bytes: Buffer.from('MZ\x90\x00binary') });
     const bad = await request('/public/widget/messages', { method: 'POST', body: exe.body, headers: exe.headers, token: s.token });
     expect(bad.status).toBe(400);
@@ -245,7 +276,10 @@ describe('widget API', () => {
   it('records page views for the live view', async () => {
     const a = await setup();
     const s = await startSession(a.inbox.id);
-    const res = await request('/public/widget/pageview', { json: { url: 'https://shop.example/pricing', title: 'Pricing', referrer: 'https://google.com/' }, token: s.token });
+    const res = await request('/public/widget/pageview', {
+      json: { url: 'https://shop.example/pricing', title: 'Pricing', referrer: 'https://google.com/' },
+      token: s.token,
+    });
     expect(res.status).toBe(200);
     const rows = await getDb().select().from(schema.pageViews).where(eq(schema.pageViews.accountId, a.account.id));
     expect(rows).toHaveLength(1);
@@ -282,7 +316,13 @@ describe('identity verification', () => {
 
   it('refuses a bad hash when the inbox requires verification', async () => {
     const a = await setup();
-    await saveMessengerSection({ accountId: a.account.id, actorId: a.owner.id, inboxId: a.inbox.id, section: 'advanced', value: { ...MESSENGER_DEFAULTS.advanced, requireIdentity: true } });
+    await saveMessengerSection({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      inboxId: a.inbox.id,
+      section: 'advanced',
+      value: { ...MESSENGER_DEFAULTS.advanced, requireIdentity: true },
+    });
     const res = await request('/public/widget/session', { json: { inboxId: a.inbox.id, user: { id: 'u1', hash: 'bad' } } });
     expect(res.status).toBe(400);
     expect(res.json().error).toBe('Identity verification failed');
@@ -301,7 +341,10 @@ describe('offline experience', () => {
     const good = multipart({ name: 'Ada Lovelace', email: 'ada@example.test', subject: 'Refund', message: 'Please call me' });
     const res = await request('/public/widget/ticket', { method: 'POST', body: good.body, headers: good.headers, token: s.token });
     expect(res.status).toBe(200);
-    const [conv] = await getDb().select().from(schema.conversations).where(and(eq(schema.conversations.accountId, a.account.id), eq(schema.conversations.sourceType, 'support_widget')));
+    const [conv] = await getDb()
+      .select()
+      .from(schema.conversations)
+      .where(and(eq(schema.conversations.accountId, a.account.id), eq(schema.conversations.sourceType, 'support_widget')));
     expect(conv).toMatchObject({ subject: 'Refund', inboxId: a.inbox.id });
     const [contact] = await getDb().select().from(schema.contacts).where(eq(schema.contacts.id, conv.contactId!));
     expect(contact.email).toBe('ada@example.test');
@@ -403,7 +446,13 @@ describe('visitor socket', () => {
 describe('chat page (no JavaScript)', () => {
   it('takes a first message with name and email, then shows the thread after a reload', async () => {
     const a = await setup();
-    await saveMessengerSection({ accountId: a.account.id, actorId: a.owner.id, inboxId: a.inbox.id, section: 'chatPage', value: { enabled: true, heading: 'Talk to Acme', subHeading: '' } });
+    await saveMessengerSection({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      inboxId: a.inbox.id,
+      section: 'chatPage',
+      value: { enabled: true, heading: 'Talk to Acme', subHeading: '' },
+    });
     const [inbox] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, a.inbox.id));
     const code = (inbox.settings as { chatPage: { code: string } }).chatPage.code;
     const host = `${a.domain}.${appHost}`;
@@ -416,7 +465,11 @@ describe('chat page (no JavaScript)', () => {
     expect(bad.text).toContain('Enter a valid email address');
     expect(bad.text).toContain('value="Ada"');
 
-    const sent = await request(`/public/chat/${code}`, { host, form: { name: 'Ada', email: 'ada@example.test', message: 'Hello from a plain page' }, headers: { origin: `http://${host}` } });
+    const sent = await request(`/public/chat/${code}`, {
+      host,
+      form: { name: 'Ada', email: 'ada@example.test', message: 'Hello from a plain page' },
+      headers: { origin: `http://${host}` },
+    });
     expect(sent.status).toBe(302);
     const cookie = String(sent.headers['set-cookie']).split(';')[0];
     expect(String(sent.headers['set-cookie'])).toContain('HttpOnly');
@@ -462,8 +515,17 @@ describe('Messenger settings pages', () => {
     const ok = await post(a, a.ownerCookie, '/settings/appearance', form);
     expect(ok.status).toBe(302);
     const [inbox] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, a.inbox.id));
-    expect((inbox.settings as { appearance: unknown }).appearance).toEqual({ brandColor: 'teal', position: 'left', font: 'Georgia', fontSize: '20', greeting: 'Welcome!' });
-    const events = await getDb().select().from(schema.domainEvents).where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'inbox_updated')));
+    expect((inbox.settings as { appearance: unknown }).appearance).toEqual({
+      brandColor: 'teal',
+      position: 'left',
+      font: 'Georgia',
+      fontSize: '20',
+      greeting: 'Welcome!',
+    });
+    const events = await getDb()
+      .select()
+      .from(schema.domainEvents)
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'inbox_updated')));
     expect(events.length).toBeGreaterThan(0);
     const s = await startSession(a.inbox.id);
     expect(s.config).toMatchObject({ color: '#0d9488', position: 'left', font: 'Georgia', fontSize: 20, greeting: 'Welcome!' });
@@ -482,7 +544,10 @@ describe('Messenger settings pages', () => {
     const res = await post(a, a.ownerCookie, '/settings/chat-messenger', { intent: 'create', name: 'Store chat' });
     expect(res.status).toBe(302);
     const page = await request('/settings/chat-messenger', { host: a.host, headers: { cookie: a.ownerCookie } });
-    const [created] = await getDb().select().from(schema.inboxes).where(and(eq(schema.inboxes.accountId, a.account.id), eq(schema.inboxes.name, 'Store chat')));
+    const [created] = await getDb()
+      .select()
+      .from(schema.inboxes)
+      .where(and(eq(schema.inboxes.accountId, a.account.id), eq(schema.inboxes.name, 'Store chat')));
     expect(created.channelType).toBe('web');
     expect(page.text).toContain(`data-inbox=&quot;${created.id}&quot;`);
     expect((await post(a, a.ownerCookie, '/settings/chat-messenger', { intent: 'create', name: 'x' })).status).toBe(400);
@@ -503,7 +568,12 @@ describe('Messenger settings pages', () => {
     };
     expect((await post(a, a.ownerCookie, '/settings/offline-experience', form)).status).toBe(302);
     const [inbox] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, a.inbox.id));
-    expect((inbox.settings as { offline: Record<string, unknown> }).offline).toMatchObject({ isEmail: true, isCaptcha: true, isName: false, ticketHeading: 'Write to us' });
+    expect((inbox.settings as { offline: Record<string, unknown> }).offline).toMatchObject({
+      isEmail: true,
+      isCaptcha: true,
+      isName: false,
+      ticketHeading: 'Write to us',
+    });
     const s = await startSession(a.inbox.id);
     expect(s.config.offline).toMatchObject({ heading: 'Write to us', fields: { email: true, name: false, captcha: true } });
     expect((s as unknown as { captcha: { question: string } }).captcha.question).toMatch(/What is/);

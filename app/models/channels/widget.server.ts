@@ -256,7 +256,35 @@ export async function visitorFromToken(token: string | null | undefined) {
   return row;
 }
 
-export type VisitorMessage = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; attachments: string[] };
+export type VisitorFileLink = { name: string; url: string };
+export type VisitorMessage = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; attachments: VisitorFileLink[] };
+
+/** How long a visitor's file link works; the thread hands out fresh ones each time it is read. */
+export const FILE_LINK_SECONDS = 60 * 60;
+
+/**
+ * A capability link to one attachment of the visitor's conversation: the visitor's own reads are the only place
+ * that hands it out (they are token-checked), so the link itself carries no session; it expires after an hour.
+ */
+export function signFileLink(opts: { accountId: number; attachmentId: number; now?: number }) {
+  const exp = Math.floor((opts.now ?? Date.now()) / 1000) + FILE_LINK_SECONDS;
+  const body = Buffer.from(`${opts.accountId}.${opts.attachmentId}.${exp}`).toString('base64url');
+  const sig = crypto.createHmac('sha256', tokenKey()).update(`file:${body}`).digest('base64url');
+  return `/public/widget/file/${body}.${sig}`;
+}
+
+/** The account and attachment a file link names, or null when it is forged, malformed or expired. */
+export function readFileLink(token: string | undefined, now = Date.now()): { accountId: number; attachmentId: number } | null {
+  const [body, sig, extra] = (token ?? '').split('.');
+  if (!body || !sig || extra !== undefined) return null;
+  const want = crypto.createHmac('sha256', tokenKey()).update(`file:${body}`).digest();
+  const got = Buffer.from(sig, 'base64url');
+  if (got.length !== want.length || !crypto.timingSafeEqual(got, want)) return null;
+  const [accountId, attachmentId, exp] = Buffer.from(body, 'base64url').toString('utf8').split('.').map(Number);
+  if (![accountId, attachmentId, exp].every((n) => Number.isSafeInteger(n) && n > 0)) return null;
+  if (exp * 1000 < now) return null;
+  return { accountId, attachmentId };
+}
 
 /**
  * The visitor's conversation, as the visitor may see it: only what was said to and by them (no notes, no
@@ -285,7 +313,7 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
   const ids = rows.map((r) => r.id);
   const files = ids.length
     ? await getDb()
-        .select({ messageId: schema.attachments.messageId, filename: schema.attachments.filename })
+        .select({ id: schema.attachments.id, messageId: schema.attachments.messageId, filename: schema.attachments.filename })
         .from(schema.attachments)
         .where(and(eq(schema.attachments.accountId, opts.visitor.accountId), inArray(schema.attachments.messageId, ids)))
     : [];
@@ -296,7 +324,9 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
     at: r.createdAt.toISOString(),
     // First names only: the visitor needs to know who answers, not the team's full names.
     author: r.kind === 'outgoing' ? r.firstName ?? null : null,
-    attachments: files.filter((f) => f.messageId === r.id).map((f) => f.filename),
+    attachments: files
+      .filter((f) => f.messageId === r.id)
+      .map((f) => ({ name: f.filename, url: signFileLink({ accountId: opts.visitor.accountId, attachmentId: f.id }) })),
   }));
 }
 

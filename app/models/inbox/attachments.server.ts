@@ -35,7 +35,10 @@ function resolveKey(storageKey: string) {
 export function cleanFilename(name: string | null | undefined, fallback = 'attachment') {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .trim()
+    .slice(0, 200);
   return cleaned || fallback;
 }
 
@@ -115,6 +118,28 @@ export async function readAttachment(opts: { accountId: number; id: number }) {
   } catch {
     return undefined;
   }
+}
+
+/** RFC 6266: an ASCII fallback name plus the exact UTF-8 one. */
+function contentDisposition(filename: string) {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/**
+ * A stored attachment as a response: always a download (never rendered as a page of this origin), typed by what
+ * its bytes are; `X-Content-Type-Options: nosniff` comes with every response (helmet, server/app.ts).
+ */
+export function attachmentResponse(found: { attachment: Attachment; bytes: Uint8Array }) {
+  return new Response(new Uint8Array(found.bytes), {
+    headers: {
+      'Content-Type': found.attachment.contentType,
+      'Content-Length': String(found.bytes.byteLength),
+      'Content-Disposition': contentDisposition(found.attachment.filename),
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'Cache-Control': 'private, max-age=3600',
+    },
+  });
 }
 
 /** The attachments of one message (an outgoing reply carries them). */
