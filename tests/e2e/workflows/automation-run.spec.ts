@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import nodemailer from 'nodemailer';
 import { createEmailInbox } from '../../../app/models/email/email-inboxes.server';
 import { createTag } from '../../../app/models/productivity/tags.server';
+import { getDb, schema } from '../../../db/client';
 import { createTestAccount, createTestUser } from '../../factories';
 import { signIn, url } from '../helpers';
 
@@ -32,6 +33,14 @@ test('a workflow built without JavaScript acts on the conversation an email open
     email: `help@${a.domain}.test`,
     mode: 'forwarding',
   });
+  // An SLA policy for every inbox: the due times show on the list and the conversation.
+  await getDb()
+    .insert(schema.slaPolicies)
+    .values({
+      accountId: a.account.id,
+      name: 'Standard',
+      targets: (['critical', 'high', 'medium', 'low', 'default'] as const).map((priority) => ({ priority, response: { value: 4, unit: 'hour' as const }, resolve: { value: 2, unit: 'day' as const } })),
+    });
   await signIn(page, a);
 
   // Build: a condition (a new contact), a filter (subject contains "refund"), two actions (assign Vera, tag).
@@ -80,6 +89,10 @@ test('a workflow built without JavaScript acts on the conversation an email open
   });
 
   await page.goto(url('/inbox?status=all', a.domain));
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole('row', { name: /I want a refund/ })).toContainText('Reply by');
+  }).toPass({ timeout: 15_000 });
   await page.getByRole('link', { name: 'I want a refund' }).click();
   // The actions, visible on the conversation (the engine is asynchronous: reload until they are there).
   await expect(async () => {
@@ -94,6 +107,8 @@ test('a workflow built without JavaScript acts on the conversation an email open
   await expect(page.locator('header.conv-head')).toContainText('Vera Agent');
   await expect(page.getByText('Assigned to Vera Agent by Parley')).toBeVisible();
   await expect(page.locator('aside').getByText('refunds')).toBeVisible();
+  await expect(page.getByTestId('sla-panel')).toContainText('First response due');
+  await expect(page.getByTestId('sla-panel')).toContainText('Reply by');
 
   // The other conversation: the rule looked and passed; the agent can ask why.
   await page.goto(url('/inbox?status=all', a.domain));
