@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
-import { ActionFields, AddMenu, Hidden, RowControl, type AnyField } from '~/components/automation/rule-rows';
+import { ActionFields, AddMenu, Hidden, RemoveRowButton, RowControl, type AnyField } from '~/components/automation/rule-rows';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { CheckboxField, ErrorList, Field, TextareaField } from '~/components/ui/forms';
@@ -255,16 +255,7 @@ function AutomationRuleEditor({ rule, defaults, options, locked }: LoaderData) {
                   />
                   <RowControl label="Value" name={`Condition ${n} value`} field={c.value} />
                   <ErrorList id={c.field.errorId} errors={c.field.errors} />
-                  <button
-                    className="btn btn-link"
-                    aria-label={`Remove condition ${n}`}
-                    {...form.remove.getButtonProps({
-                      name: fields.conditions.name,
-                      index: i,
-                    })}
-                  >
-                    Remove
-                  </button>
+                  <RemoveRowButton label={`Remove condition ${n}`} button={form.remove.getButtonProps({ name: fields.conditions.name, index: i })} />
                 </div>
               );
             })}
@@ -298,16 +289,7 @@ function AutomationRuleEditor({ rule, defaults, options, locked }: LoaderData) {
                       {n}. {ACTION_LABELS[type] ?? 'No action chosen'}
                     </strong>
                     <div className="spacer" />
-                    <button
-                      className="btn btn-link"
-                      aria-label={`Remove action ${n}`}
-                      {...form.remove.getButtonProps({
-                        name: fields.actions.name,
-                        index: i,
-                      })}
-                    >
-                      Remove
-                    </button>
+                    <RemoveRowButton label={`Remove action ${n}`} button={form.remove.getButtonProps({ name: fields.actions.name, index: i })} />
                   </div>
                   <ErrorList id={a.type.errorId} errors={a.type.errors} />
                   <ActionFields type={type} n={n} a={a as unknown as Record<string, AnyField>} options={options} />

@@ -8,7 +8,7 @@ import { MessengerInboxPicker } from '~/components/messenger/inbox-picker';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { OfflineSchema, sectionFormDefaults } from '~/models/channels/messenger-settings';
-import { pickWebInbox, saveMessengerSection } from '~/models/channels/messenger-settings.server';
+import { InvalidBusinessHoursError, pickWebInbox, saveMessengerSection } from '~/models/channels/messenger-settings.server';
 import { listBusinessHours } from '~/models/automation/business-hours.server';
 import { pageTitle } from '~/utils/format';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
@@ -37,13 +37,20 @@ export async function action({ request }: ActionFunctionArgs) {
   if (formData.get('intent') !== 'save') throw new Response('Unknown intent', { status: 400 });
   const submission = parseWithZod(formData, { schema: OfflineSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  const saved = await saveMessengerSection({
-    accountId: ctx.account.id,
-    actorId: ctx.user.id,
-    inboxId: Number(formData.get('inboxId')),
-    section: 'offline',
-    value: submission.value,
-  });
+  let saved: Awaited<ReturnType<typeof saveMessengerSection>>;
+  try {
+    saved = await saveMessengerSection({
+      accountId: ctx.account.id,
+      actorId: ctx.user.id,
+      inboxId: Number(formData.get('inboxId')),
+      section: 'offline',
+      value: submission.value,
+    });
+  } catch (err) {
+    // Business hours of another account (or gone since the page was drawn): a field error, not a 500.
+    if (err instanceof InvalidBusinessHoursError) return data(submission.reply({ fieldErrors: { businessHoursId: [err.message] } }), { status: 400 });
+    throw err;
+  }
   if (!saved) throw new Response('Not Found', { status: 404 });
   return redirectWithToast(`${PATH}?inbox=${saved.id}`, { type: 'info', text: 'Settings Updated' });
 }
@@ -53,14 +60,29 @@ export const handle = { breadcrumb: 'Offline Experience' };
 export default function MessengerOfflineExperience() {
   const { inboxes, inbox, defaults, locked, businessHours } = useLoaderData<typeof loader>();
   return (
-    <SettingsPage title="Offline Experience" subHeader="Outside business hours or when no agent is online, visitors leave a message that becomes a ticket." learnMore="/help-center" locked={locked}>
+    <SettingsPage
+      title="Offline Experience"
+      subHeader="Outside business hours or when no agent is online, visitors leave a message that becomes a ticket."
+      learnMore="/help-center"
+      locked={locked}
+    >
       <MessengerInboxPicker inboxes={inboxes} current={inbox?.id ?? null} />
       {inbox && defaults ? <SectionForm key={inbox.id} inboxId={inbox.id} defaults={defaults} locked={locked} businessHours={businessHours} /> : null}
     </SettingsPage>
   );
 }
 
-function SectionForm({ inboxId, defaults, locked, businessHours }: { inboxId: number; defaults: Record<string, string | undefined>; locked: boolean; businessHours: { value: string; label: string }[] }) {
+function SectionForm({
+  inboxId,
+  defaults,
+  locked,
+  businessHours,
+}: {
+  inboxId: number;
+  defaults: Record<string, string | undefined>;
+  locked: boolean;
+  businessHours: { value: string; label: string }[];
+}) {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: `offline-experience-${inboxId}`,

@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { ActionFields, AddMenu, Hidden, RowControl } from '~/components/automation/rule-rows';
+import { ActionFields, AddMenu, Hidden, RemoveRowButton, RowControl } from '~/components/automation/rule-rows';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, TextareaField } from '~/components/ui/forms';
@@ -284,16 +284,7 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
                   </>
                 )}
                 <ErrorList id={c.field.errorId} errors={c.field.errors} />
-                <button
-                  className="btn btn-link"
-                  aria-label={`Remove condition ${n}`}
-                  {...form.remove.getButtonProps({
-                    name: fields.conditions.name,
-                    index: i,
-                  })}
-                >
-                  Remove
-                </button>
+                <RemoveRowButton label={`Remove condition ${n}`} button={form.remove.getButtonProps({ name: fields.conditions.name, index: i })} />
               </div>
             );
           })}
@@ -342,16 +333,7 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
                   <RowControl label="Value" name={`Filter ${n} value`} field={f.value} />
                 )}
                 <ErrorList id={f.field.errorId} errors={f.field.errors} />
-                <button
-                  className="btn btn-link"
-                  aria-label={`Remove filter ${n}`}
-                  {...form.remove.getButtonProps({
-                    name: fields.filters.name,
-                    index: i,
-                  })}
-                >
-                  Remove
-                </button>
+                <RemoveRowButton label={`Remove filter ${n}`} button={form.remove.getButtonProps({ name: fields.filters.name, index: i })} />
               </div>
             );
           })}
@@ -390,16 +372,7 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
                     {n}. {ACTION_LABELS[type] ?? type}
                   </strong>
                   <div className="spacer" />
-                  <button
-                    className="btn btn-link"
-                    aria-label={`Remove action ${n}`}
-                    {...form.remove.getButtonProps({
-                      name: fields.actions.name,
-                      index: i,
-                    })}
-                  >
-                    Remove
-                  </button>
+                  <RemoveRowButton label={`Remove action ${n}`} button={form.remove.getButtonProps({ name: fields.actions.name, index: i })} />
                 </div>
                 <ErrorList id={a.type.errorId} errors={a.type.errors} />
                 {notOffered ? (

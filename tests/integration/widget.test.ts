@@ -578,6 +578,18 @@ describe('Messenger settings pages', () => {
     expect(s.config.offline).toMatchObject({ heading: 'Write to us', fields: { email: true, name: false, captcha: true } });
     expect((s as unknown as { captcha: { question: string } }).captcha.question).toMatch(/What is/);
 
+    // Business hours of another account: a 400 with the field's message, nothing saved.
+    const other = await createTestAccount();
+    const [foreign] = await getDb()
+      .insert(schema.businessHours)
+      .values({ accountId: other.account.id, name: 'Theirs', timezone: 'UTC', timings: [{ day: 1, startTime: '09:00', endTime: '17:00' }] })
+      .returning();
+    const refused = await post(a, a.ownerCookie, '/settings/offline-experience', { ...form, businessHoursId: String(foreign.id) });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Choose business hours of this account');
+    const [unchanged] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, a.inbox.id));
+    expect(unchanged.businessHoursId).toBeNull();
+
     const [starter] = await getDb().select().from(schema.plans).where(eq(schema.plans.key, 'starter'));
     await getDb().update(schema.accounts).set({ planId: starter.id }).where(eq(schema.accounts.id, a.account.id));
     expect((await post(a, a.ownerCookie, '/settings/offline-experience', form)).status).toBe(403);

@@ -79,6 +79,15 @@ export function Hidden({ field }: { field: AnyField }) {
   return <input key={key} {...props} />;
 }
 
+/** Removes one row: a submit button (conform's remove intent), so it works as plain HTML. */
+export function RemoveRowButton({ label, button }: { label: string; button: Record<string, unknown> }) {
+  return (
+    <button className="btn btn-link" aria-label={label} {...button}>
+      Remove
+    </button>
+  );
+}
+
 /** A `<details>` menu of submit buttons, each adding one row of its kind: it works as plain HTML. */
 export function AddMenu({
   label,

@@ -39,7 +39,11 @@ test('a workflow built without JavaScript acts on the conversation an email open
     .values({
       accountId: a.account.id,
       name: 'Standard',
-      targets: (['critical', 'high', 'medium', 'low', 'default'] as const).map((priority) => ({ priority, response: { value: 4, unit: 'hour' as const }, resolve: { value: 2, unit: 'day' as const } })),
+      targets: (['critical', 'high', 'medium', 'low', 'default'] as const).map((priority) => ({
+        priority,
+        response: { value: 4, unit: 'hour' as const },
+        resolve: { value: 2, unit: 'day' as const },
+      })),
     });
   await signIn(page, a);
 
