@@ -401,7 +401,13 @@ describe('safety', () => {
     // An admin fixes the rule; the retried job applies the rest, and the first action is not applied again.
     await getDb()
       .update(schema.automationRules)
-      .set({ actions: [{ type: 'assign_tag', tagIds: [vip.id] }, { type: 'unassign_tag', tagIds: [vip.id] }, { type: 'leave_note', note: 'after the broken one' }] })
+      .set({
+        actions: [
+          { type: 'assign_tag', tagIds: [vip.id] },
+          { type: 'unassign_tag', tagIds: [vip.id] },
+          { type: 'leave_note', note: 'after the broken one' },
+        ],
+      })
       .where(eq(schema.automationRules.id, rule.id));
     await runRulesForEvent(event);
     log = await runLog(rule.id);
@@ -415,6 +421,27 @@ describe('safety', () => {
     const state = await conversationState(conv.id);
     expect(state.tagIds).toEqual([]);
     expect(state.thread.filter((m) => m.kind === 'note').map((m) => m.text)).toEqual(['after the broken one']);
+  });
+
+  it('workflows stop running when the plan loses advanceWorkflows; inbox rules go on', async () => {
+    const { account, agent, inbox, vip } = await setup();
+    const { setAccountPlan } = await import('../../app/models/accounts/accounts.server');
+    const workflow = await makeRule({ accountId: account.id, event: 'conversation_created', actions: [{ type: 'assign_user', userId: agent.id }] });
+    const inboxRule = await makeRule({
+      accountId: account.id,
+      kind: 'inbox_rule',
+      event: 'conversation_created',
+      actions: [{ type: 'assign_tag', tagIds: [vip.id] }],
+    });
+    await setAccountPlan({ domain: account.domain, planKey: 'starter' });
+    const after = await lastEventId(account.id);
+    const conv = await open(account.id, inbox.id, 'On a small plan');
+    await drainEvents(account.id, { after });
+    const state = await conversationState(conv.id);
+    expect(state.assigneeId).toBeNull();
+    expect(await runLog(workflow.id)).toHaveLength(0);
+    expect(state.tagIds).toEqual([vip.id]);
+    expect((await runLog(inboxRule.id)).map((l) => l.step)).toEqual(['matched', 'action_applied']);
   });
 
   it('one account’s rules never act on another account’s data', async () => {

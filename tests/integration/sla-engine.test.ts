@@ -118,6 +118,17 @@ describe('SLA due times', () => {
   });
 });
 
+describe('SLA and the plan', () => {
+  it('a plan without slaManagement sets no due times', async () => {
+    const { account, inbox } = await setup({ targets: targets({ value: 4, unit: 'hour' }, { value: 2, unit: 'day' }) });
+    const { setAccountPlan } = await import('../../app/models/accounts/accounts.server');
+    await setAccountPlan({ domain: account.domain, planKey: 'starter' });
+    const conv = await open(account.id, inbox.id);
+    expect(await applySla({ accountId: account.id, conversationId: conv.id })).toMatchObject({ applied: false });
+    expect((await row(conv.id)).firstResponseDueAt).toBeNull();
+  });
+});
+
 describe('SLA breaches', () => {
   it('a breach marks the conversation, writes sla_breached, drives a workflow and emails the escalation list once', async () => {
     const { account, inbox } = await setup({

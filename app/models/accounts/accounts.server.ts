@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx } from '../../../db/client';
 import type { AccountSettings } from '../../../db/schema/accounts';
 import { emitEvent } from '../events/events.server';
-import { PLAN_CATALOGUE, TRIAL_DAYS } from '../plans/catalogue';
+import { hasFeature, PLAN_CATALOGUE, TRIAL_DAYS, type FeatureKey } from '../plans/catalogue';
 import { ALL_PERMISSIONS, AGENT_PERMISSIONS } from '../roles/permissions';
 import { hashPassword } from '../../utils/password.server';
 import { RESERVED_DOMAINS } from './schemas';
@@ -41,14 +41,7 @@ export class DomainTakenError extends Error {}
  * Creates an account on the trial plan with its three default roles and its owner (pending until the
  * email is confirmed), and records `account_created`.
  */
-export async function createAccountWithOwner(input: {
-  domain: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  password: string;
-  now?: Date;
-}) {
+export async function createAccountWithOwner(input: { domain: string; firstName: string; lastName: string; email: string; password: string; now?: Date }) {
   const db = getDb();
   const passwordHash = await hashPassword(input.password);
   const now = input.now ?? new Date();
@@ -70,8 +63,20 @@ export async function createAccountWithOwner(input: {
       const roleRows = await tx
         .insert(schema.roles)
         .values([
-          { accountId: account.id, name: 'Owner', description: 'Owns the account: every permission, billing and roles.', kind: 'owner', permissions: ALL_PERMISSIONS },
-          { accountId: account.id, name: 'Admin', description: 'Manages the organisation, channels and automations.', kind: 'admin', permissions: ALL_PERMISSIONS },
+          {
+            accountId: account.id,
+            name: 'Owner',
+            description: 'Owns the account: every permission, billing and roles.',
+            kind: 'owner',
+            permissions: ALL_PERMISSIONS,
+          },
+          {
+            accountId: account.id,
+            name: 'Admin',
+            description: 'Manages the organisation, channels and automations.',
+            kind: 'admin',
+            permissions: ALL_PERMISSIONS,
+          },
           { accountId: account.id, name: 'Agent', description: 'Works conversations and contacts.', kind: 'agent', permissions: AGENT_PERMISSIONS },
         ])
         .returning();
@@ -121,12 +126,7 @@ export async function saveExtraDetails(opts: { accountId: number; userId: number
   });
 }
 
-export async function updateAccountSettings(opts: {
-  accountId: number;
-  userId: number;
-  name: string;
-  settings: AccountSettings;
-}) {
+export async function updateAccountSettings(opts: { accountId: number; userId: number; name: string; settings: AccountSettings }) {
   await getDb().transaction(async (tx) => {
     const [current] = await tx.select().from(schema.accounts).where(eq(schema.accounts.id, opts.accountId));
     await tx
@@ -142,6 +142,16 @@ export async function updateAccountSettings(opts: {
       actor: { type: 'user', id: opts.userId },
     });
   });
+}
+
+/** Whether the account's plan has a feature — for work done without a request (the engine). */
+export async function accountHasFeature(opts: { accountId: number; key: FeatureKey }, db: DbOrTx = getDb()) {
+  const [row] = await db
+    .select({ features: schema.plans.features })
+    .from(schema.accounts)
+    .innerJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
+    .where(eq(schema.accounts.id, opts.accountId));
+  return row ? hasFeature(row.features, opts.key) : false;
 }
 
 /** Used by the `parley plan` command: switches an account's plan (and optionally its subscription status). */

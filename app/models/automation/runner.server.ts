@@ -47,7 +47,17 @@ export async function runRulesForEvent(event: DomainEvent) {
       actions: r.actions,
     })
     .from(schema.automationRules)
-    .where(and(eq(schema.automationRules.accountId, event.accountId), eq(schema.automationRules.event, event.type), eq(schema.automationRules.isActive, true)))
+    .where(
+      and(
+        eq(schema.automationRules.accountId, event.accountId),
+        eq(schema.automationRules.event, event.type),
+        eq(schema.automationRules.isActive, true),
+        // Workflows are a plan feature (advanceWorkflows): an account whose plan lost it keeps its workflows, but
+        // they stop running — enforced here, not only on the screens.
+        sql`(${r.kind} <> 'workflow' or coalesce((select (p.features -> 'workflowAutomation' ->> 'advanceWorkflows')::boolean
+              from ${schema.accounts} a join ${schema.plans} p on p.id = a.plan_id where a.id = ${event.accountId}), false))`,
+      ),
+    )
     .orderBy(schema.automationRules.id);
   if (rules.length === 0) return { rules: 0 };
 

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { SlaTarget } from '../../../db/schema/automation';
+import { accountHasFeature } from '../accounts/accounts.server';
 import { emitEvent } from '../events/events.server';
 import { priorityName } from '../inbox/filters';
 import { addMessage } from '../inbox/messages.server';
@@ -35,7 +36,10 @@ export async function applySla(opts: { accountId: number; conversationId: number
       .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId), isNull(schema.conversations.deletedAt)))
       .for('update');
     if (!c) return { applied: false as const };
-    const policy = await findPolicyForInbox({ accountId: opts.accountId, inboxId: c.inboxId }, tx);
+    // SLA management is a plan feature: without it, no due times (and existing ones are cleared below).
+    const policy = (await accountHasFeature({ accountId: opts.accountId, key: 'workflowAutomation/slaManagement' }, tx))
+      ? await findPolicyForInbox({ accountId: opts.accountId, inboxId: c.inboxId }, tx)
+      : null;
     const target = policy ? targetFor(policy.targets, c.priority) : null;
     if (!policy || !target) {
       if (c.slaPolicyId === null && !c.firstResponseDueAt && !c.resolveDueAt) return { applied: false as const };
