@@ -8,7 +8,7 @@ import { MessengerInboxPicker } from '~/components/messenger/inbox-picker';
 import { CheckboxField, ErrorList, TextareaField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { AdvancedSchema, sectionFormDefaults } from '~/models/channels/messenger-settings';
-import { pickWebInbox, saveMessengerSection } from '~/models/channels/messenger-settings.server';
+import { pickWebInbox, submitMessengerSection } from '~/models/channels/messenger-settings.server';
 import { pageTitle } from '~/utils/format';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -32,17 +32,10 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireFeature(request, 'chatMessenger/enabled', ctx);
   const formData = await request.formData();
   if (formData.get('intent') !== 'save') throw new Response('Unknown intent', { status: 400 });
-  const submission = parseWithZod(formData, { schema: AdvancedSchema });
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  const saved = await saveMessengerSection({
-    accountId: ctx.account.id,
-    actorId: ctx.user.id,
-    inboxId: Number(formData.get('inboxId')),
-    section: 'advanced',
-    value: submission.value,
-  });
-  if (!saved) throw new Response('Not Found', { status: 404 });
-  return redirectWithToast(`${PATH}?inbox=${saved.id}`, { type: 'info', text: 'Settings Updated' });
+  const result = await submitMessengerSection({ accountId: ctx.account.id, actorId: ctx.user.id, formData, section: 'advanced', schema: AdvancedSchema });
+  if (result.status === 'invalid') return data(result.reply, { status: 400 });
+  if (result.status === 'missing') throw new Response('Not Found', { status: 404 });
+  return redirectWithToast(`${PATH}?inbox=${result.inboxId}`, { type: 'info', text: 'Settings Updated' });
 }
 
 export const handle = { breadcrumb: 'Advanced' };

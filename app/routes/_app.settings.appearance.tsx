@@ -8,7 +8,7 @@ import { MessengerInboxPicker } from '~/components/messenger/inbox-picker';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { AppearanceSchema, sectionFormDefaults, BRAND_COLOUR_NAMES, FONT_SIZES, FONTS, POSITIONS } from '~/models/channels/messenger-settings';
-import { pickWebInbox, saveMessengerSection } from '~/models/channels/messenger-settings.server';
+import { pickWebInbox, submitMessengerSection } from '~/models/channels/messenger-settings.server';
 import { pageTitle } from '~/utils/format';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -32,17 +32,10 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireFeature(request, 'chatMessenger/enabled', ctx);
   const formData = await request.formData();
   if (formData.get('intent') !== 'save') throw new Response('Unknown intent', { status: 400 });
-  const submission = parseWithZod(formData, { schema: AppearanceSchema });
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  const saved = await saveMessengerSection({
-    accountId: ctx.account.id,
-    actorId: ctx.user.id,
-    inboxId: Number(formData.get('inboxId')),
-    section: 'appearance',
-    value: submission.value,
-  });
-  if (!saved) throw new Response('Not Found', { status: 404 });
-  return redirectWithToast(`${PATH}?inbox=${saved.id}`, { type: 'info', text: 'Settings Updated' });
+  const result = await submitMessengerSection({ accountId: ctx.account.id, actorId: ctx.user.id, formData, section: 'appearance', schema: AppearanceSchema });
+  if (result.status === 'invalid') return data(result.reply, { status: 400 });
+  if (result.status === 'missing') throw new Response('Not Found', { status: 404 });
+  return redirectWithToast(`${PATH}?inbox=${result.inboxId}`, { type: 'info', text: 'Settings Updated' });
 }
 
 export const handle = { breadcrumb: 'Appearance' };
@@ -71,8 +64,16 @@ function SectionForm({ inboxId, defaults, locked }: { inboxId: number; defaults:
     <Form method="post" {...getFormProps(form)}>
       <input type="hidden" name="inboxId" value={inboxId} />
       <fieldset disabled={locked} className="stack">
-        <SelectField label="Brand colour" field={fields.brandColor} options={BRAND_COLOUR_NAMES.map((c) => ({ value: c, label: c[0].toUpperCase() + c.slice(1) }))} />
-        <SelectField label="Position" field={fields.position} options={POSITIONS.map((p) => ({ value: p, label: p === 'right' ? 'Bottom right' : 'Bottom left' }))} />
+        <SelectField
+          label="Brand colour"
+          field={fields.brandColor}
+          options={BRAND_COLOUR_NAMES.map((c) => ({ value: c, label: c[0].toUpperCase() + c.slice(1) }))}
+        />
+        <SelectField
+          label="Position"
+          field={fields.position}
+          options={POSITIONS.map((p) => ({ value: p, label: p === 'right' ? 'Bottom right' : 'Bottom left' }))}
+        />
         <SelectField label="Font" field={fields.font} options={FONTS.map((f) => ({ value: f, label: f }))} />
         <SelectField label="Font size" field={fields.fontSize} options={FONT_SIZES.map((s) => ({ value: s.value, label: `${s.label} (${s.value}px)` }))} />
         <Field label="Greeting" field={fields.greeting} maxLength={120} autoComplete="off" />

@@ -8,7 +8,7 @@ import { MessengerInboxPicker } from '~/components/messenger/inbox-picker';
 import { CheckboxField, ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { ChatPageSchema, sectionFormDefaults } from '~/models/channels/messenger-settings';
-import { pickWebInbox, saveMessengerSection } from '~/models/channels/messenger-settings.server';
+import { pickWebInbox, submitMessengerSection } from '~/models/channels/messenger-settings.server';
 import { accountUrl } from '~/utils/tenant.server';
 import { pageTitle } from '~/utils/format';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
@@ -34,17 +34,10 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireFeature(request, 'channels/chatPages', ctx);
   const formData = await request.formData();
   if (formData.get('intent') !== 'save') throw new Response('Unknown intent', { status: 400 });
-  const submission = parseWithZod(formData, { schema: ChatPageSchema });
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  const saved = await saveMessengerSection({
-    accountId: ctx.account.id,
-    actorId: ctx.user.id,
-    inboxId: Number(formData.get('inboxId')),
-    section: 'chatPage',
-    value: submission.value,
-  });
-  if (!saved) throw new Response('Not Found', { status: 404 });
-  return redirectWithToast(`${PATH}?inbox=${saved.id}`, { type: 'info', text: 'Settings Updated' });
+  const result = await submitMessengerSection({ accountId: ctx.account.id, actorId: ctx.user.id, formData, section: 'chatPage', schema: ChatPageSchema });
+  if (result.status === 'invalid') return data(result.reply, { status: 400 });
+  if (result.status === 'missing') throw new Response('Not Found', { status: 404 });
+  return redirectWithToast(`${PATH}?inbox=${result.inboxId}`, { type: 'info', text: 'Settings Updated' });
 }
 
 export const handle = { breadcrumb: 'Chat Pages' };
@@ -52,14 +45,29 @@ export const handle = { breadcrumb: 'Chat Pages' };
 export default function ChatPagesSettings() {
   const { inboxes, inbox, defaults, locked, pageUrl } = useLoaderData<typeof loader>();
   return (
-    <SettingsPage title="Chat Pages" subHeader="A page of its own where visitors chat with you, for devices where the widget cannot run." learnMore="/help-center" locked={locked}>
+    <SettingsPage
+      title="Chat Pages"
+      subHeader="A page of its own where visitors chat with you, for devices where the widget cannot run."
+      learnMore="/help-center"
+      locked={locked}
+    >
       <MessengerInboxPicker inboxes={inboxes} current={inbox?.id ?? null} />
       {inbox && defaults ? <SectionForm key={inbox.id} inboxId={inbox.id} defaults={defaults} locked={locked} pageUrl={pageUrl} /> : null}
     </SettingsPage>
   );
 }
 
-function SectionForm({ inboxId, defaults, locked, pageUrl }: { inboxId: number; defaults: Record<string, string | undefined>; locked: boolean; pageUrl: string | null }) {
+function SectionForm({
+  inboxId,
+  defaults,
+  locked,
+  pageUrl,
+}: {
+  inboxId: number;
+  defaults: Record<string, string | undefined>;
+  locked: boolean;
+  pageUrl: string | null;
+}) {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: `chat-pages-${inboxId}`,

@@ -8,7 +8,7 @@ import { MessengerInboxPicker } from '~/components/messenger/inbox-picker';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { OfflineSchema, sectionFormDefaults } from '~/models/channels/messenger-settings';
-import { InvalidBusinessHoursError, pickWebInbox, saveMessengerSection } from '~/models/channels/messenger-settings.server';
+import { pickWebInbox, submitMessengerSection } from '~/models/channels/messenger-settings.server';
 import { listBusinessHours } from '~/models/automation/business-hours.server';
 import { pageTitle } from '~/utils/format';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
@@ -35,24 +35,10 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireFeature(request, 'chatMessenger/offlineExperience', ctx);
   const formData = await request.formData();
   if (formData.get('intent') !== 'save') throw new Response('Unknown intent', { status: 400 });
-  const submission = parseWithZod(formData, { schema: OfflineSchema });
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  let saved: Awaited<ReturnType<typeof saveMessengerSection>>;
-  try {
-    saved = await saveMessengerSection({
-      accountId: ctx.account.id,
-      actorId: ctx.user.id,
-      inboxId: Number(formData.get('inboxId')),
-      section: 'offline',
-      value: submission.value,
-    });
-  } catch (err) {
-    // Business hours of another account (or gone since the page was drawn): a field error, not a 500.
-    if (err instanceof InvalidBusinessHoursError) return data(submission.reply({ fieldErrors: { businessHoursId: [err.message] } }), { status: 400 });
-    throw err;
-  }
-  if (!saved) throw new Response('Not Found', { status: 404 });
-  return redirectWithToast(`${PATH}?inbox=${saved.id}`, { type: 'info', text: 'Settings Updated' });
+  const result = await submitMessengerSection({ accountId: ctx.account.id, actorId: ctx.user.id, formData, section: 'offline', schema: OfflineSchema });
+  if (result.status === 'invalid') return data(result.reply, { status: 400 });
+  if (result.status === 'missing') throw new Response('Not Found', { status: 404 });
+  return redirectWithToast(`${PATH}?inbox=${result.inboxId}`, { type: 'info', text: 'Settings Updated' });
 }
 
 export const handle = { breadcrumb: 'Offline Experience' };

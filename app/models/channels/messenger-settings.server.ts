@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { SubmissionResult } from '@conform-to/react';
+import type { z } from 'zod';
 import { and, eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { emitEvent } from '../events/events.server';
@@ -66,6 +69,37 @@ export async function saveMessengerSection<S extends MessengerSection>(opts: {
   if (opts.section === 'chatPage') value.code = current.chatPage.code ?? newChatPageCode();
   changes.settings = { ...(inbox.settings ?? {}), ...current, [opts.section]: value };
   return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes });
+}
+
+export type SectionSubmission = { status: 'invalid'; reply: SubmissionResult<string[]> } | { status: 'missing' } | { status: 'saved'; inboxId: number };
+
+/**
+ * A Messenger settings page's post: its section parsed with the section's schema and saved to the web inbox the
+ * form names (of the account). Bad input — including business hours that are not the account's — comes back as
+ * the reply for a 400.
+ */
+export async function submitMessengerSection<S extends MessengerSection>(opts: {
+  accountId: number;
+  actorId: number;
+  formData: FormData;
+  section: S;
+  schema: z.ZodType;
+}): Promise<SectionSubmission> {
+  const submission = parseWithZod(opts.formData, { schema: opts.schema });
+  if (submission.status !== 'success') return { status: 'invalid', reply: submission.reply() };
+  try {
+    const saved = await saveMessengerSection({
+      accountId: opts.accountId,
+      actorId: opts.actorId,
+      inboxId: Number(opts.formData.get('inboxId')),
+      section: opts.section,
+      value: submission.value as MessengerSettings[S],
+    });
+    return saved ? { status: 'saved', inboxId: saved.id } : { status: 'missing' };
+  } catch (err) {
+    if (err instanceof InvalidBusinessHoursError) return { status: 'invalid', reply: submission.reply({ fieldErrors: { businessHoursId: [err.message] } }) };
+    throw err;
+  }
 }
 
 /** A fresh identity-verification secret: hashes made with the old one stop matching at once. */
