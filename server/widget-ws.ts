@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { getSql } from '../db/client';
 import { LIVE_CHANNEL } from '../app/utils/live.server';
 import { getLogger } from '../app/utils/logger.server';
+import { isHostAllowed, readMessengerSettings } from '../app/models/channels/messenger-settings';
 import { publishVisitorTyping, visitorFromToken, visitorMessage, visitorsOfConversation, type WidgetVisitor } from '../app/models/channels/widget.server';
 
 export const WIDGET_WS_PATH = '/widget/ws';
@@ -43,6 +44,10 @@ export async function startWidgetSocket(server: http.Server) {
         socket.write('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
         return socket.destroy();
       }
+      if (!isHostAllowed(readMessengerSettings(found.inbox.settings).advanced, req.headers.origin ?? null)) {
+        socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+        return socket.destroy();
+      }
       const { visitor } = found;
       wss.handleUpgrade(req, socket, head, (ws) => {
         const client: Visitor = { ws, accountId: visitor.accountId, visitorId: visitor.id };
@@ -76,7 +81,10 @@ export async function startWidgetSocket(server: http.Server) {
     }
   }
 
-  async function fanOut(accountId: number, message: { type?: string; conversationId?: number; messageId?: number; kind?: string; who?: string; typing?: boolean; name?: string }) {
+  async function fanOut(
+    accountId: number,
+    message: { type?: string; conversationId?: number; messageId?: number; kind?: string; who?: string; typing?: boolean; name?: string },
+  ) {
     const conversationId = Number(message.conversationId);
     if (!Number.isSafeInteger(conversationId)) return;
     const isMessage = message.type === 'message.created' && (message.kind === 'outgoing' || message.kind === 'incoming');

@@ -53,6 +53,9 @@ async function requireVisitor(request: Request) {
   const token = request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? null;
   const found = await visitorFromToken(token);
   if (!found) throw new Response('Your chat session has expired. Reload the page to start again', { status: 401 });
+  // Allowed sites hold for every request, not only the first: a token carried to another site stops working there.
+  if (!isHostAllowed(readMessengerSettings(found.inbox.settings).advanced, request.headers.get('origin')))
+    throw new Response('This site may not use this chat', { status: 403 });
   return found;
 }
 
@@ -134,8 +137,10 @@ async function session(request: Request) {
   const input = parse(SessionInput, await readJson(request));
   const inbox = await getPublicWebInbox(input.inboxId);
   if (!inbox) throw new Response('This chat is not available', { status: 404 });
+  // Checked before any visitor is made: a site that may not use the chat leaves nothing behind.
+  if (!isHostAllowed(readMessengerSettings(inbox.settings).advanced, request.headers.get('origin')))
+    throw new Response('This site may not use this chat', { status: 403 });
   const { visitor, token, settings } = await startVisitor({ inbox, token: input.token, user: input.user });
-  if (!isHostAllowed(settings.advanced, request.headers.get('origin'))) throw new Response('This site may not use this chat', { status: 403 });
   const online = await isInboxOnline({ accountId: inbox.accountId, inbox });
   const captcha = !online && settings.offline.isCaptcha ? await createCaptcha({ formId: captchaId(inbox.id) }) : null;
   return json({

@@ -273,6 +273,44 @@ describe('widget API', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('holds allowed sites on every request: the session, messages and the socket', async () => {
+    const a = await setup();
+    const settings = { ...(a.inbox.settings ?? {}), advanced: { requireIdentity: false, allowedDomains: 'customer.example', attachments: true } };
+    await getDb().update(schema.inboxes).set({ settings }).where(eq(schema.inboxes.id, a.inbox.id));
+    const visitorsBefore = await getDb().select().from(schema.widgetVisitors).where(eq(schema.widgetVisitors.inboxId, a.inbox.id));
+    const refused = await request('/public/widget/session', { json: { inboxId: a.inbox.id }, headers: { origin: 'http://elsewhere.example' } });
+    expect(refused.status).toBe(403);
+    // Refused before anything is made.
+    expect(await getDb().select().from(schema.widgetVisitors).where(eq(schema.widgetVisitors.inboxId, a.inbox.id))).toHaveLength(visitorsBefore.length);
+    const s = await startSession(a.inbox.id);
+    const form = multipart({ text: 'hello' });
+    const fromHome = await request('/public/widget/messages', {
+      method: 'POST',
+      body: form.body,
+      headers: { ...form.headers, origin: 'http://customer.example' },
+      token: s.token,
+    });
+    expect(fromHome.status).toBe(200);
+    // The same token carried to another site stops working there.
+    const carried = await request('/public/widget/messages', {
+      method: 'POST',
+      body: form.body,
+      headers: { ...form.headers, origin: 'http://elsewhere.example' },
+      token: s.token,
+    });
+    expect(carried.status).toBe(403);
+    const socketStatus = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/widget/ws?token=${encodeURIComponent(s.token)}`, { headers: { origin: 'http://elsewhere.example' } });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => {
+        ws.close();
+        resolve(101);
+      });
+      ws.on('error', () => undefined);
+    });
+    expect(socketStatus).toBe(403);
+  });
+
   it('records page views for the live view', async () => {
     const a = await setup();
     const s = await startSession(a.inbox.id);
