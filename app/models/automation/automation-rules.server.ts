@@ -1,8 +1,8 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { actorOf, emitEvent } from '../events/events.server';
 import { SOURCE_INVALID, type AutomationRuleInput } from './automation-rules.schemas';
-import { ASSIGNEE_REQUIRED, COMPANY_REQUIRED, INBOX_REQUIRED, TAGS_REQUIRED, type RuleAction } from './rule-types';
+import { findForeignReference } from './rule-references.server';
 
 /** Inbox automation rules share automation_rules with the workflows; this area only ever reads and writes its own kind. */
 export type AutomationRule = typeof schema.automationRules.$inferSelect;
@@ -50,41 +50,8 @@ export async function getAutomationRule(opts: { accountId: number; id: number },
  * account is refused as if it did not exist. Throws on the first unknown one, naming its field.
  */
 async function checkReferences(tx: Tx, accountId: number, input: AutomationRuleInput) {
-  const { actions, sources } = input;
-  const ids = (pick: (a: RuleAction) => number[]) => [...new Set(actions.flatMap(pick))];
-  const known = async (table: typeof schema.users | typeof schema.tags | typeof schema.inboxes | typeof schema.companies, list: number[]) => {
-    if (list.length === 0) return new Set<number>();
-    const rows = await tx
-      .select({ id: table.id })
-      .from(table)
-      .where(and(eq(table.accountId, accountId), inArray(table.id, list)));
-    return new Set(rows.map((x) => x.id));
-  };
-  const inboxIds = [...new Set([...sources, ...ids((a) => (a.inboxId ? [a.inboxId] : []))])];
-  const [users, tags, inboxes, companies] = await Promise.all([
-    known(
-      schema.users,
-      ids((a) => (a.userId ? [a.userId] : [])),
-    ),
-    known(
-      schema.tags,
-      ids((a) => a.tagIds ?? []),
-    ),
-    known(schema.inboxes, inboxIds),
-    known(
-      schema.companies,
-      ids((a) => (a.companyId ? [a.companyId] : [])),
-    ),
-  ]);
-  sources.forEach((s) => {
-    if (!inboxes.has(s)) throw new AutomationRuleInputError(SOURCE_INVALID, 'sources');
-  });
-  actions.forEach((a, i) => {
-    if (a.userId && !users.has(a.userId)) throw new AutomationRuleInputError(ASSIGNEE_REQUIRED, `actions[${i}].userId`);
-    if (a.tagIds?.some((id) => !tags.has(id))) throw new AutomationRuleInputError(TAGS_REQUIRED, `actions[${i}].tagIds`);
-    if (a.inboxId && !inboxes.has(a.inboxId)) throw new AutomationRuleInputError(INBOX_REQUIRED, `actions[${i}].inboxId`);
-    if (a.companyId && !companies.has(a.companyId)) throw new AutomationRuleInputError(COMPANY_REQUIRED, `actions[${i}].companyId`);
-  });
+  const foreign = await findForeignReference(tx, { accountId, actions: input.actions, sources: input.sources, sourceMessage: SOURCE_INVALID });
+  if (foreign) throw new AutomationRuleInputError(foreign.message, foreign.field);
 }
 
 function values(input: AutomationRuleInput) {

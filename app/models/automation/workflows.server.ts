@@ -1,9 +1,10 @@
-import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { emitEvent } from '../events/events.server';
 import { FEATURE_DENIED_MESSAGE, featureLimit, hasFeature } from '../plans/catalogue';
 import { likePattern } from '../search/provider.server';
-import { ACTION_REQUIRED, ASSIGNEE_REQUIRED, COMPANY_REQUIRED, INBOX_REQUIRED, TAGS_REQUIRED, type RuleAction } from './rule-types';
+import { ACTION_REQUIRED, type RuleAction } from './rule-types';
+import { findForeignReference } from './rule-references.server';
 import { actionNotOfferedMessage, isActionOffered, workflowLimitMessage, type WorkflowBuilderInput, type WorkflowDialogInput } from './workflows.schemas';
 
 /**
@@ -152,31 +153,8 @@ export async function createWorkflow(opts: { accountId: number; actorId: number 
  * is refused as if none were chosen. Throws on the first unknown one, naming its field.
  */
 async function checkReferences(tx: Tx, accountId: number, actions: RuleAction[]) {
-  const ids = (pick: (a: RuleAction) => number[]) => [...new Set(actions.flatMap(pick))];
-  const userIds = ids((a) => (a.userId ? [a.userId] : []));
-  const tagIds = ids((a) => a.tagIds ?? []);
-  const inboxIds = ids((a) => (a.inboxId ? [a.inboxId] : []));
-  const companyIds = ids((a) => (a.companyId ? [a.companyId] : []));
-  const known = async (table: typeof schema.users | typeof schema.tags | typeof schema.inboxes | typeof schema.companies, list: number[]) => {
-    if (list.length === 0) return new Set<number>();
-    const rows = await tx
-      .select({ id: table.id })
-      .from(table)
-      .where(and(eq(table.accountId, accountId), inArray(table.id, list)));
-    return new Set(rows.map((x) => x.id));
-  };
-  const [users, tags, inboxes, companies] = await Promise.all([
-    known(schema.users, userIds),
-    known(schema.tags, tagIds),
-    known(schema.inboxes, inboxIds),
-    known(schema.companies, companyIds),
-  ]);
-  actions.forEach((a, i) => {
-    if (a.userId && !users.has(a.userId)) throw new WorkflowInputError(ASSIGNEE_REQUIRED, `actions[${i}].userId`);
-    if (a.tagIds?.some((t) => !tags.has(t))) throw new WorkflowInputError(TAGS_REQUIRED, `actions[${i}].tagIds`);
-    if (a.inboxId && !inboxes.has(a.inboxId)) throw new WorkflowInputError(INBOX_REQUIRED, `actions[${i}].inboxId`);
-    if (a.companyId && !companies.has(a.companyId)) throw new WorkflowInputError(COMPANY_REQUIRED, `actions[${i}].companyId`);
-  });
+  const foreign = await findForeignReference(tx, { accountId, actions });
+  if (foreign) throw new WorkflowInputError(foreign.message, foreign.field);
 }
 
 /** Saves the whole rule from the builder. Returns the row, or undefined when the account has no such workflow. */

@@ -64,6 +64,25 @@ test('the Messenger settings pages work without JavaScript', async ({ page }) =>
   await expect(page.getByTestId('toast')).toHaveText('Settings Updated');
   await expect(page.getByLabel('Brand colour')).toHaveValue('violet');
 
+  await page.goto(url('/settings/configure', a.domain));
+  await page.getByLabel('Team name').fill('');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(fieldError(page, 'Team name is not allowed to be empty')).toBeVisible();
+  await page.getByLabel('Team name').fill('Storefront team');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('toast')).toHaveText('Settings Updated');
+  await expect(page.getByLabel('Team name')).toHaveValue('Storefront team');
+
+  await page.goto(url('/settings/advanced', a.domain));
+  await page.getByLabel(/Allowed sites/).fill('not a host!');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(fieldError(page, 'Enter host names such as example.com, one per line')).toBeVisible();
+  await expect(page.getByLabel(/Allowed sites/)).toHaveValue('not a host!');
+  await page.getByLabel(/Allowed sites/).fill('shop.example.com');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('toast')).toHaveText('Settings Updated');
+  await expect(page.getByLabel(/Allowed sites/)).toHaveValue('shop.example.com');
+
   await page.goto(url('/settings/offline-experience', a.domain));
   await page.getByLabel('Phone number').check();
   await page.getByRole('button', { name: 'Save' }).click();
