@@ -19,6 +19,9 @@ export default defineConfig({
       SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
       // Uploads, attachments and imports written by tests stay out of the checkout's ./.data.
       PARLEY_DATA_DIR: path.join(os.tmpdir(), 'parley-vitest-data'),
+      // The stand-ins for SMS gateways, IMAP and SMTP servers listen on loopback, which the outbound guard refuses
+      // by default (ADR 021): the suite turns the installation setting on; the guard's own tests turn it off.
+      PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
     },
   },
 });

@@ -13,7 +13,9 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   const log = getLogger();
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-For/-Proto are believed only from the proxies named in TRUST_PROXY; by default from nobody, so a
+  // client cannot pick the address its rate limits count against (ADR 022).
+  app.set('trust proxy', config.trustProxy);
 
   app.use(
     helmet({

@@ -33,7 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (formData.get('intent') === 'resend') {
     const resend = parseWithZod(formData, { schema: z.object({ email: EmailSchema }) });
     if (resend.status !== 'success') return data(resend.reply(), { status: 400 });
-    enforceRateLimit(`otp-resend:${account.id}:${resend.value.email}`, { limit: 5, windowMs: 15 * 60_000 });
+    await enforceRateLimit(`otp-resend:${account.id}:${resend.value.email}`, { limit: 5, windowMs: 15 * 60_000 });
     const user = await findUserByEmail({ accountId: account.id, email: resend.value.email });
     // The same answer whether or not the address is pending, so the form reveals nothing.
     if (user && user.status === 'pending' && !user.invitedAt) {
@@ -43,7 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: EmailCodeSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  enforceRateLimit(`otp:${account.id}:${submission.value.email}`, { limit: 10, windowMs: 15 * 60_000 });
+  await enforceRateLimit(`otp:${account.id}:${submission.value.email}`, { limit: 10, windowMs: 15 * 60_000 });
   const result = await confirmEmailCode({ accountId: account.id, ...submission.value });
   if (result !== 'ok') return data(submission.reply({ fieldErrors: { code: [MESSAGES[result]] } }), { status: 400 });
   const user = await findUserByEmail({ accountId: account.id, email: submission.value.email });

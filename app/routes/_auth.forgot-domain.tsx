@@ -20,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireBareHost(request);
   const submission = parseWithZod(await request.formData(), { schema: ForgotDomainSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  enforceRateLimit(`forgot-domain:${clientIp(request)}`, { limit: 20, windowMs: 60 * 60_000 });
+  await enforceRateLimit(`forgot-domain:${clientIp(request)}`, { limit: 20, windowMs: 60 * 60_000 });
   await sendDomainReminder({ email: submission.value.email, accountUrl: (d) => accountUrl(request, d, '/signin') });
   return redirect('/thankyou?for=domain');
 }

@@ -20,8 +20,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const account = await requireAccount(request);
   const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  enforceRateLimit(`forgot-password:${clientIp(request)}`, { limit: 20, windowMs: 60 * 60_000 });
-  enforceRateLimit(`forgot-password:${account.id}:${submission.value.email}`, { limit: 5, windowMs: 60 * 60_000 });
+  await enforceRateLimit(`forgot-password:${clientIp(request)}`, { limit: 20, windowMs: 60 * 60_000 });
+  await enforceRateLimit(`forgot-password:${account.id}:${submission.value.email}`, { limit: 5, windowMs: 60 * 60_000 });
   await sendPasswordReset({ accountId: account.id, email: submission.value.email, baseUrl: accountUrl(request, account.domain, '').replace(/\/$/, '') });
   return redirect('/forgot-password?sent=1');
 }

@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** One page for both the invitation link and the password-reset link. */
 export async function action({ request }: ActionFunctionArgs) {
   const account = await requireAccount(request);
-  enforceRateLimit(`set-password:${clientIp(request)}`, { limit: 30, windowMs: 15 * 60_000 });
+  await enforceRateLimit(`set-password:${clientIp(request)}`, { limit: 30, windowMs: 15 * 60_000 });
   const submission = parseWithZod(await request.formData(), { schema: SetPasswordSchema });
   if (submission.status !== 'success') return data(submission.reply({ hideFields: ['password', 'confirmPassword'] }), { status: 400 });
   const result = await setPasswordWithToken({ accountId: account.id, token: submission.value.token, password: submission.value.password });

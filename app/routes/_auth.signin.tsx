@@ -9,7 +9,8 @@ import { DomainLookupSchema, SigninSchema } from '~/models/accounts/schemas';
 import { getAuthenticator } from '~/utils/auth.server';
 import { pageTitle } from '~/utils/format';
 import { getAppContext, startSession } from '~/utils/session.server';
-import { getTenant, requireAccount, safeRedirect } from '~/utils/tenant.server';
+import { safeRedirect } from '~/utils/safe-redirect';
+import { getTenant, requireAccount } from '~/utils/tenant.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const tenant = await getTenant(request);

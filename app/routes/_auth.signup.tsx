@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireBareHost(request);
-  enforceRateLimit(`signup:${clientIp(request)}`, { limit: 30, windowMs: 60 * 60_000 });
+  await enforceRateLimit(`signup:${clientIp(request)}`, { limit: 30, windowMs: 60 * 60_000 });
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: SignupSchema });
   if (submission.status !== 'success') {

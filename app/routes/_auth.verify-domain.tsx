@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Checks the domain typed on the bare host's sign-in page and continues on that account's subdomain. */
 export async function action({ request }: ActionFunctionArgs) {
   await requireBareHost(request);
-  enforceRateLimit(`verify-domain:${clientIp(request)}`, { limit: 60, windowMs: 15 * 60_000 });
+  await enforceRateLimit(`verify-domain:${clientIp(request)}`, { limit: 60, windowMs: 15 * 60_000 });
   const submission = parseWithZod(await request.formData(), { schema: DomainLookupSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
   const account = await findAccountByDomain(submission.value.domain);

@@ -49,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { account, form } = await requireActiveForm(request, params.code);
-  enforceRateLimit(`contact-form:${account.id}:${clientIp(request)}`, RATE_LIMIT);
+  await enforceRateLimit(`contact-form:${account.id}:${clientIp(request)}`, RATE_LIMIT);
   const { fields, files, fileErrors } = await readContactFormPost(request, { acceptFiles: form.allowFields.attachments });
   const submission = parseWithZod(fields, { schema: contactSubmissionSchema({ phone: form.allowFields.phone }) });
 

@@ -68,7 +68,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (origin === 'null') throw new Response('Cross-origin request refused', { status: 403 });
   const started = await startVisitor({ inbox, token: readToken(request, inbox.id) });
   const { visitor } = started;
-  enforceRateLimit(`widget-post:${visitor.id}`, WIDGET_POST_LIMIT);
+  await enforceRateLimit(`widget-post:${visitor.id}`, WIDGET_POST_LIMIT);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: chatPageMessageSchema({ first: !visitor.conversationId }) });
   const secure = protocolOf(request) === 'https:' ? '; Secure' : '';

@@ -113,14 +113,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
       case 'typing': {
         const { visitor } = await requireVisitor(request);
         const { typing } = parse(TypingInput, await readJson(request));
-        enforceRateLimit(`widget-typing:${visitor.id}`, { limit: 60, windowMs: 60_000 });
+        await enforceRateLimit(`widget-typing:${visitor.id}`, { limit: 60, windowMs: 60_000 });
         await publishVisitorTyping({ visitor, typing });
         return json({ ok: true });
       }
       case 'pageview': {
         const { visitor } = await requireVisitor(request);
         const input = parse(PageViewInput, await readJson(request));
-        enforceRateLimit(`widget-pageview:${visitor.id}`, { limit: 60, windowMs: 60_000 });
+        await enforceRateLimit(`widget-pageview:${visitor.id}`, { limit: 60, windowMs: 60_000 });
         await recordWidgetPageView({ visitor, ...input, userAgent: request.headers.get('user-agent') });
         return json({ ok: true });
       }
@@ -133,7 +133,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 async function session(request: Request) {
-  enforceRateLimit(`widget-session:${clientIp(request)}`, { limit: 60, windowMs: 60_000 });
+  await enforceRateLimit(`widget-session:${clientIp(request)}`, { limit: 60, windowMs: 60_000 });
   const input = parse(SessionInput, await readJson(request));
   const inbox = await getPublicWebInbox(input.inboxId);
   if (!inbox) throw new Response('This chat is not available', { status: 404 });
@@ -155,7 +155,7 @@ async function session(request: Request) {
 
 async function messages(request: Request) {
   const { visitor, inbox } = await requireVisitor(request);
-  enforceRateLimit(`widget-post:${visitor.id}`, WIDGET_POST_LIMIT);
+  await enforceRateLimit(`widget-post:${visitor.id}`, WIDGET_POST_LIMIT);
   const { fields, files, fileErrors } = await readContactFormPost(request, { acceptFiles: true });
   if (fileErrors.length) throw new WidgetInputError(fileErrors[0]);
   const text = fields.get('text');
@@ -172,7 +172,7 @@ async function messages(request: Request) {
 
 async function ticket(request: Request) {
   const { visitor, inbox } = await requireVisitor(request);
-  enforceRateLimit(`widget-ticket:${clientIp(request)}`, { limit: 10, windowMs: 10 * 60_000 });
+  await enforceRateLimit(`widget-ticket:${clientIp(request)}`, { limit: 10, windowMs: 10 * 60_000 });
   const offline = readMessengerSettings(inbox.settings).offline;
   const { fields, files, fileErrors } = await readContactFormPost(request, { acceptFiles: offline.isAttachment });
   const submission = parseWithZod(fields, { schema: offlineTicketSchema(offline) });

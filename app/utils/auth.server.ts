@@ -5,7 +5,7 @@ import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
 import { verifyCredentials } from '../models/auth/auth.server';
 import { SigninSchema } from '../models/accounts/schemas';
-import { enforceRateLimit, clientIp } from './rate-limit.server';
+import { checkRateLimit, clientIp, hitRateLimit } from './rate-limit.server';
 import { requireAccount } from './tenant.server';
 import { singleton } from './singleton.server';
 
@@ -23,10 +23,15 @@ export function getAuthenticator() {
         const submission = parseWithZod(form, { schema: SigninSchema });
         if (submission.status !== 'success') return { ok: false, submission };
         const { email, password, remember, redirectTo } = submission.value;
-        enforceRateLimit(`signin-ip:${clientIp(request)}`, { limit: 1000, windowMs: 15 * 60_000 });
-        enforceRateLimit(`signin:${account.id}:${email}`, { limit: 10, windowMs: 15 * 60_000 });
+        // Failed attempts only are counted: a user who signs in often is never locked out (ADR 022).
+        const limits = [
+          { key: `signin-ip:${clientIp(request)}`, limit: 1000, windowMs: 15 * 60_000 },
+          { key: `signin:${account.id}:${email}`, limit: 10, windowMs: 15 * 60_000 },
+        ];
+        for (const l of limits) await checkRateLimit(l.key, l);
         const check = await verifyCredentials({ accountId: account.id, email, password });
         if (!check.ok) {
+          for (const l of limits) await hitRateLimit(l.key, l);
           const formError =
             check.reason === 'no_access'
               ? 'Your access to this account has been refused. Please contact your account administrator.'

@@ -6,6 +6,13 @@ import { singleton } from './singleton.server';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** An on/off variable: only these spellings, so that a typo is an error instead of a silent "off". */
+const flag = (name: string) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: `${name} must be true or false` })
+    .default('false')
+    .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce
@@ -46,6 +53,16 @@ const EnvSchema = z.object({
   TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: 'TWILIO_API_BASE must be an http(s) URL, e.g. https://api.twilio.com' }).default('https://api.twilio.com'),
   META_GRAPH_API_BASE: z.url({ protocol: /^https?$/, error: 'META_GRAPH_API_BASE must be an http(s) URL, e.g. https://graph.facebook.com' }).default('https://graph.facebook.com'),
   TWITTER_API_BASE: z.url({ protocol: /^https?$/, error: 'TWITTER_API_BASE must be an http(s) URL, e.g. https://api.x.com' }).default('https://api.x.com'),
+  PARLEY_ALLOW_PRIVATE_DESTINATIONS: flag('PARLEY_ALLOW_PRIVATE_DESTINATIONS'),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(
+      /^(false|\d{1,2}|[a-z0-9.:/,\s]+)$/i,
+      'TRUST_PROXY must name the proxies in front of Parley: addresses or subnets (10.0.0.5, 10.0.0.0/8), loopback, linklocal, uniquelocal, comma-separated, or a number of hops',
+    )
+    .default('false'),
+  PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION: flag('PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION'),
 });
 
 export type Config = {
@@ -67,6 +84,12 @@ export type Config = {
   twilioApiBase: string;
   metaGraphApiBase: string;
   twitterApiBase: string;
+  /** Account-supplied destinations (SMS gateway, IMAP/SMTP servers) may be private addresses (ADR 021). */
+  allowPrivateDestinations: boolean;
+  /** Express's `trust proxy`: false (the default), a hop count, or the proxies' addresses and subnets. */
+  trustProxy: false | number | string;
+  /** The development mailbox answers in production too (every sign-up code readable by anyone). */
+  unsafeDevMailboxInProduction: boolean;
 };
 
 export class ConfigError extends Error {
@@ -100,6 +123,9 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     twilioApiBase: e.TWILIO_API_BASE.replace(/\/+$/, ''),
     metaGraphApiBase: e.META_GRAPH_API_BASE.replace(/\/+$/, ''),
     twitterApiBase: e.TWITTER_API_BASE.replace(/\/+$/, ''),
+    allowPrivateDestinations: e.PARLEY_ALLOW_PRIVATE_DESTINATIONS,
+    trustProxy: e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
+    unsafeDevMailboxInProduction: e.PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION,
   };
 }
 

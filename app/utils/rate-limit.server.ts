@@ -1,30 +1,53 @@
-import { singleton } from './singleton.server';
-
-type Bucket = { count: number; resetAt: number };
+import { getSql } from '../../db/client';
 
 /**
- * Fixed-window counter kept in memory: enough for one Parley process, and what stands between a
- * sign-in form and a password-guessing script. Throws a 429 Response when the window is full.
+ * The one rate limiter: fixed windows kept in PostgreSQL (`rate_limits`), so every Parley process sees the same
+ * counts and a restart forgets nothing. One atomic upsert per counted attempt. Throws a 429 Response when the
+ * window is full. See ADR 022.
+ *
+ * Client addresses come from Express's `req.ip` (server/app.ts), which trusts X-Forwarded-For only from the
+ * proxies named in TRUST_PROXY: a client cannot reset its limit by sending a new header value.
  */
-export function enforceRateLimit(key: string, opts: { limit: number; windowMs: number }) {
-  const buckets = singleton('rate-limit-buckets', () => new Map<string, Bucket>());
-  const now = Date.now();
-  let bucket = buckets.get(key);
-  if (!bucket || bucket.resetAt <= now) {
-    bucket = { count: 0, resetAt: now + opts.windowMs };
-    buckets.set(key, bucket);
-  }
-  bucket.count += 1;
-  if (buckets.size > 50_000) {
-    for (const [k, b] of buckets) if (b.resetAt <= now) buckets.delete(k);
-  }
-  if (bucket.count > opts.limit) {
-    const retryAfter = Math.ceil((bucket.resetAt - now) / 1000);
-    throw new Response(`Too many attempts. Try again in ${retryAfter} seconds.`, {
-      status: 429,
-      headers: { 'Retry-After': String(retryAfter) },
-    });
-  }
+
+type Limit = { limit: number; windowMs: number };
+
+function tooMany(resetAt: Date) {
+  const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+  return new Response(`Too many attempts. Try again in ${retryAfter} seconds.`, {
+    status: 429,
+    headers: { 'Retry-After': String(retryAfter), 'Content-Type': 'text/plain; charset=utf-8' },
+  });
+}
+
+/** Counts one attempt against `key`; returns the count in the current window. */
+export async function hitRateLimit(key: string, opts: Limit) {
+  const sql = getSql();
+  const [row] = await sql<{ count: number; reset_at: Date }[]>`
+    insert into rate_limits (key, count, reset_at)
+    values (${key}, 1, now() + ${opts.windowMs} * interval '1 millisecond')
+    on conflict (key) do update set
+      count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
+      reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
+    returning count, reset_at`;
+  // Now and then, expired windows are swept away (the index on reset_at keeps it cheap).
+  if (Math.random() < 0.01) void sql`delete from rate_limits where reset_at < now() - interval '1 hour'`.catch(() => {});
+  return { count: row.count, resetAt: row.reset_at };
+}
+
+/** Counts this attempt and refuses it when the window already held `limit` attempts. */
+export async function enforceRateLimit(key: string, opts: Limit) {
+  const { count, resetAt } = await hitRateLimit(key, opts);
+  if (count > opts.limit) throw tooMany(resetAt);
+}
+
+/**
+ * Refuses when the window is full without counting this attempt: for limits that count failures only (sign-in),
+ * checked first, with `hitRateLimit` called once the attempt has failed.
+ */
+export async function checkRateLimit(key: string, opts: Limit) {
+  const sql = getSql();
+  const [row] = await sql<{ count: number; reset_at: Date }[]>`select count, reset_at from rate_limits where key = ${key} and reset_at > now()`;
+  if (row && row.count >= opts.limit) throw tooMany(row.reset_at);
 }
 
 export function clientIp(request: Request) {

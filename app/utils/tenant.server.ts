@@ -77,10 +77,3 @@ export function accountLink(domain: string, path = '/') {
 export function bareUrl(request: Request, path = '/') {
   return `${protocolOf(request)}//${getConfig().appHost}${path}`;
 }
-
-/** Only same-origin relative paths are followed after sign-in. */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/home') {
-  if (!to || typeof to !== 'string') return fallback;
-  if (!to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback;
-  return to;
-}

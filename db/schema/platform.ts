@@ -80,3 +80,17 @@ export const eventHandlings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.eventId, t.handler] })],
 );
+
+/**
+ * Rate-limit windows shared by every Parley process (web, engine, several replicas): a fixed window per key
+ * (e.g. `signin:<account>:<email>`). Installation-wide on purpose: keys name the account where it matters.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull().default(0),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_reset_idx').on(t.resetAt)],
+);

@@ -36,6 +36,10 @@ export default async function globalSetup() {
     SMTP_INBOUND_PORT: String(smtpInboundPort),
     INBOUND_EMAIL_DOMAIN: 'inbound.parley.test',
     TWILIO_API_BASE: `http://127.0.0.1:${twilioPort}`,
+    // Stand-ins listen on loopback, which the outbound guard refuses unless the installation allows it (ADR 021).
+    PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
+    // The specs read sign-up codes from the development mailbox of this production-mode server (ADR 007).
+    PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION: 'true',
   };
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const deadline = Date.now() + 60_000;

@@ -1,3 +1,4 @@
+import { guardedRequest, outboundFailure, type GuardedResponse } from '../../utils/outbound-guard.server';
 import { PARLEY_SIGNATURE_HEADER, parleySignature } from './signatures';
 import type { SmsSettings } from './sms.server';
 
@@ -24,21 +25,31 @@ export type CustomSmsOutbound = {
 export async function sendCustomSms(opts: { settings: SmsSettings; secret: string; payload: CustomSmsOutbound }) {
   if (!opts.settings.webhookUrl) throw new Error('The custom SMS inbox has no webhook URL');
   const raw = JSON.stringify(opts.payload);
-  let res: Response;
+  let res: GuardedResponse;
+  // Through the outbound guard (ADR 021): the account chose this URL. No redirect is followed, and the
+  // message an agent sees says "refused" or "failed", never what answered.
+  const context = { inboxId: opts.payload.inboxId };
   try {
-    res = await fetch(opts.settings.webhookUrl, {
+    res = await guardedRequest(opts.settings.webhookUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [PARLEY_SIGNATURE_HEADER]: parleySignature(opts.secret, raw), 'user-agent': 'Parley-SMS/1' },
       body: raw,
-      redirect: 'error',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      timeoutMs: TIMEOUT_MS,
     });
   } catch (err) {
-    throw new Error(`The SMS gateway could not be reached (${(err as Error).message})`);
+    throw new Error(outboundFailure('Delivery to the SMS gateway', err, context));
   }
-  if (!res.ok) throw new Error(`The SMS gateway answered ${res.status}`);
+  if (!res.ok) throw new Error(outboundFailure('Delivery to the SMS gateway', new Error(`answered ${res.status}`), context));
   // The gateway may answer { "id": "<its own id>" }; Parley's message id stands in otherwise.
-  const body = (await res.json().catch(() => null)) as { id?: unknown } | null;
+  const body = parseJson(res.text) as { id?: unknown } | null;
   const id = typeof body?.id === 'string' && body.id.trim() ? body.id.trim().slice(0, 200) : opts.payload.id;
   return { externalId: id };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

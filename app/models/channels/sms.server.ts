@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { isRefusedUrl, REFUSED_DESTINATION_MESSAGE } from '../../utils/outbound-guard.server';
 import { getDb, schema } from '../../../db/client';
 import { randomToken } from '../../utils/password.server';
 import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
@@ -28,7 +29,7 @@ export type SmsSettings = {
 };
 
 export class SmsInputError extends Error {
-  constructor(message: string, readonly field: 'name' | 'assigneeIds') {
+  constructor(message: string, readonly field: 'name' | 'assigneeIds' | 'webhookUrl') {
     super(message);
   }
 }
@@ -115,6 +116,7 @@ async function checkAssignees(accountId: number, ids: number[]) {
 export async function createSmsInbox(opts: { accountId: number; actorId: number; input: SmsCreateInput; publicBase: string }) {
   const { input } = opts;
   const assigneeIds = await checkAssignees(opts.accountId, input.assigneeIds);
+  if (input.provider === 'custom_sms' && (await isRefusedUrl(input.webhookUrl))) throw new SmsInputError(REFUSED_DESTINATION_MESSAGE, 'webhookUrl');
   const common = {
     provider: input.provider,
     phoneNumber: input.phoneNumber,
@@ -143,6 +145,9 @@ export async function updateSmsInbox(opts: { accountId: number; actorId: number;
   if (!inbox) return undefined;
   const before = readSmsSettings(inbox);
   const assigneeIds = await checkAssignees(opts.accountId, opts.input.assigneeIds);
+  if (before.provider === 'custom_sms' && 'webhookUrl' in opts.input && (await isRefusedUrl(opts.input.webhookUrl as string))) {
+    throw new SmsInputError(REFUSED_DESTINATION_MESSAGE, 'webhookUrl');
+  }
   const settings: SmsSettings = {
     ...before,
     threadingInterval: opts.input.threadingInterval,

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { isRefusedHost, REFUSED_DESTINATION_MESSAGE } from '../../utils/outbound-guard.server';
 import { getDb, getSql, schema } from '../../../db/client';
 import type { EmailInboxSettings } from '../../../db/schema/inbox';
 import { createInbox, deleteInbox, getInbox, InboxNameTakenError, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
@@ -104,6 +105,7 @@ export async function setImapSettings(opts: { accountId: number; actorId: number
   const current = readEmailSettings(inbox);
   const password = opts.input.password || current.imap?.password;
   if (!password) throw new EmailInboxInputError(PASSWORD_REQUIRED_MESSAGE, 'password');
+  if (await isRefusedHost(opts.input.host)) throw new EmailInboxInputError(REFUSED_DESTINATION_MESSAGE, 'host');
   const same = current.imap && current.imap.host === opts.input.host && current.imap.user === opts.input.user && current.imap.mailbox === opts.input.mailbox && current.imap.port === opts.input.port;
   const imap = {
     host: opts.input.host,
@@ -126,6 +128,7 @@ export async function setSmtpSettings(opts: { accountId: number; actorId: number
   const current = readEmailSettings(inbox);
   const password = opts.input.password || current.smtp?.password;
   if (!password) throw new EmailInboxInputError(PASSWORD_REQUIRED_MESSAGE, 'password');
+  if (await isRefusedHost(opts.input.host)) throw new EmailInboxInputError(REFUSED_DESTINATION_MESSAGE, 'host');
   const smtp = { host: opts.input.host, port: opts.input.port, secure: opts.input.secure, user: opts.input.user, password };
   return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { settings: { ...current, smtp } } });
 }

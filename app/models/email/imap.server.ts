@@ -1,5 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import type { EmailInboxSettings } from '../../../db/schema/inbox';
+import { assertAllowedLiteral, guardedLookup } from '../../utils/outbound-guard.server';
 import { getInbox, type Inbox } from '../inbox/inboxes.server';
 import { readEmailSettings, saveImapProgress } from './email-inboxes.server';
 import { ingestEmail, type IngestResult } from './inbound.server';
@@ -11,7 +12,7 @@ const BATCH = 20;
 
 /** A client for an inbox's mailbox. Nothing it logs contains the password (imapflow's own logger is off). */
 export function imapClient(imap: ImapSettings) {
-  return new ImapFlow({
+  return new GuardedImapFlow({
     host: imap.host,
     port: imap.port,
     secure: imap.secure,
@@ -24,7 +25,23 @@ export function imapClient(imap: ImapSettings) {
     connectionTimeout: 30_000,
     greetingTimeout: 30_000,
     socketTimeout: 10 * 60_000,
+    // The outbound guard (ADR 021) resolves the host on the socket itself: imapflow passes `tls` to
+    // net.connect and tls.connect alike.
+    tls: { lookup: guardedLookup as never },
   });
+}
+
+/** An address typed as the host never reaches `lookup`: it is judged before connecting. */
+class GuardedImapFlow extends ImapFlow {
+  private readonly guardedHost: string;
+  constructor(options: ConstructorParameters<typeof ImapFlow>[0] & { host: string }) {
+    super(options);
+    this.guardedHost = options.host;
+  }
+  override async connect() {
+    assertAllowedLiteral(this.guardedHost);
+    return super.connect();
+  }
 }
 
 /** A fingerprint of what a connection depends on: the manager reconnects when it changes. */

@@ -4,6 +4,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
+import { nodemailerGetSocket, outboundFailure } from '../../utils/outbound-guard.server';
 import { singleton } from '../../utils/singleton.server';
 import { registerChannelDeliverer, type OutgoingMessage } from '../channels/delivery.server';
 import { listAttachmentsOfMessage, readAttachment } from '../inbox/attachments.server';
@@ -32,7 +33,9 @@ function routeFor(inbox: Inbox): Route {
         connectionTimeout: 20_000,
         greetingTimeout: 20_000,
         socketTimeout: 60_000,
-      }),
+        // The inbox's SMTP server is the account's choice: connected through the outbound guard (ADR 021).
+        getSocket: nodemailerGetSocket(20_000),
+      } as nodemailer.TransportOptions),
     };
   }
   const { smtpUrl } = getConfig();
@@ -70,8 +73,10 @@ async function send(opts: { accountId: number; route: Route; mail: Mail.Options;
     return { delivered: true };
   } catch (err) {
     getLogger().warn({ err: (err as Error).message, accountId: opts.accountId, route: opts.route.kind }, 'email delivery failed');
-    await db.insert(schema.outboundEmails).values({ ...row, transport: 'smtp', status: 'failed', error: (err as Error).message.slice(0, 500) });
-    throw err;
+    // An inbox's own SMTP server is the account's choice: it learns "refused" or "failed", not what answered (ADR 021).
+    const shown = opts.route.kind === 'inbox-smtp' ? new Error(outboundFailure("Delivery through the inbox's SMTP server", err)) : (err as Error);
+    await db.insert(schema.outboundEmails).values({ ...row, transport: 'smtp', status: 'failed', error: shown.message.slice(0, 500) });
+    throw shown;
   }
 }
 
