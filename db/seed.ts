@@ -8,10 +8,12 @@ import { AGENT_PERMISSIONS, type Permission } from '../app/models/roles/permissi
 import { createRole, listRoles } from '../app/models/roles/roles.server';
 import { createTeam } from '../app/models/teams/teams.server';
 import { withDatabase } from '../server/boot';
+import { seedDemoData } from './seed-data';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
- * functions as the screens (so it emits the same domain events). Run it again and it leaves the demo as it is.
+ * functions as the screens (so it emits the same domain events), then filled with two months of support work
+ * (db/seed-data.ts, drawn from a seeded faker in db/seed-plan.ts). Run it again and it leaves the demo as it is.
  */
 export const DEMO = {
   domain: 'demo',
@@ -36,7 +38,7 @@ const SUPERVISOR_PERMISSIONS: Permission[] = [
   'view_audit_logs',
 ];
 
-export async function seedDemo(): Promise<{ created: boolean }> {
+export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: boolean }> {
   if (await findAccountByDomain(DEMO.domain)) return { created: false };
   const baseUrl = `http://${DEMO.domain}.${getConfig().appHost}`;
 
@@ -68,20 +70,21 @@ export async function seedDemo(): Promise<{ created: boolean }> {
     description: 'Leads a team: conversations, contacts, reports and service levels.',
     permissions: SUPERVISOR_PERMISSIONS,
   });
-  await createTeam({
+  const support = await createTeam({
     accountId: account.id,
     actorId: owner.id,
     name: 'Support',
     description: 'First line: every new conversation.',
     memberIds: [admin.id, sam.id, riley.id],
   });
-  await createTeam({
+  const billing = await createTeam({
     accountId: account.id,
     actorId: owner.id,
     name: 'Billing',
     description: 'Invoices, plans and refunds.',
     memberIds: [admin.id, riley.id],
   });
+  await seedDemoData({ accountId: account.id, users: [owner, admin, sam, riley], teams: { Support: support.id, Billing: billing.id }, now: opts.now ?? new Date() });
   return { created: true };
 }
 

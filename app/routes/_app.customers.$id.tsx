@@ -17,6 +17,7 @@ import { FieldInputError } from '~/models/productivity/shared.server';
 import { listTags } from '~/models/productivity/tags.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { formatDateTime, pageTitle } from '~/utils/format';
+import { formatPhone } from '~/utils/phone';
 import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -106,7 +107,7 @@ function ContactDetail({ contact, tagOptions, userOptions, locked, user }: Retur
       firstName: contact.firstName,
       lastName: contact.lastName,
       email: contact.email ?? '',
-      phone: contact.phone ?? '',
+      phone: formatPhone(contact.phone),
       title: contact.title ?? '',
       website: contact.website ?? '',
       companyName: contact.company?.name ?? '',

@@ -17,6 +17,7 @@ import { addNote } from '~/models/crm/notes.server';
 import { listTags } from '~/models/productivity/tags.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
+import { formatPhone } from '~/utils/phone';
 import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -87,7 +88,7 @@ function CompanyEditor({ company, tagOptions, locked, user }: ReturnType<typeof 
           domain: company.domain ?? '',
           url: company.url ?? '',
           description: company.description ?? '',
-          phone: company.phone ?? '',
+          phone: formatPhone(company.phone),
           country: company.address.country ?? '',
           locality: company.address.locality ?? '',
           streetAddress: company.address.streetAddress ?? '',

@@ -69,6 +69,7 @@ import {
 } from '~/models/inbox/screens.server';
 import { getCannedResponse, listCannedResponses } from '~/models/productivity/canned-responses.server';
 import { formatDateTime, pageTitle, truncate } from '~/utils/format';
+import { formatPhone } from '~/utils/phone';
 import { parseRouteId } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -508,7 +509,7 @@ export default function ConversationPage() {
                   {d.contact.phone ? (
                     <>
                       <br />
-                      {d.contact.phone}
+                      {formatPhone(d.contact.phone)}
                     </>
                   ) : null}
                 </p>

@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { InboxBusinessHoursForm } from '~/components/automation/inbox-business-hours';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { CheckboxField, ErrorList, Field, SelectField } from '~/components/ui/forms';
@@ -18,6 +19,8 @@ import {
   setSmtpSettings,
   updateEmailInbox,
 } from '~/models/email/email-inboxes.server';
+import { businessHoursOptions, setInboxBusinessHours } from '~/models/automation/business-hours.server';
+import { InboxBusinessHoursSchema } from '~/models/automation/schemas';
 import { sendForwardingCheck } from '~/models/email/outbound.server';
 import { EMAIL_MODE_LABELS, EMAIL_MODES, EmailInboxSchema, ImapSettingsSchema, INBOX_NAME_MAX, SmtpSettingsSchema } from '~/models/email/schemas';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
@@ -39,13 +42,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     user: publicUser(ctx),
     inbox: described,
+    businessHoursId: inbox?.businessHoursId ?? null,
+    businessHours: inbox ? await businessHoursOptions({ accountId: ctx.account.id }) : [],
     // The endpoint's secret is a credential: only those who may manage the inbox see it.
     http: inbox && !locked && described?.mode === 'http' ? { url: `${new URL(request.url).origin}/webhooks/email/${inbox.id}`, secret: inbox.secret ?? '' } : null,
     locked,
   };
 }
 
-type Intent = 'save' | 'imap' | 'smtp';
+type Intent = 'save' | 'imap' | 'smtp' | 'hours';
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_emails');
@@ -70,6 +75,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
           return redirectWithToast(`${LIST}/${id}`, { type: 'error', text: `The verification mail could not be sent: ${(err as Error).message}` });
         }
         return redirectWithToast(`${LIST}/${id}`, 'Invitation sent to your email for forwarding');
+      }
+      case 'hours': {
+        const submission = parseWithZod(formData, { schema: InboxBusinessHoursSchema });
+        if (submission.status !== 'success') return fail('hours', submission.reply());
+        const result = await setInboxBusinessHours({ ...who, inboxId: id, businessHoursId: submission.value.businessHoursId ?? null });
+        if (result === 'not_found') throw notFound();
+        if (result === 'invalid') return fail('hours', submission.reply({ fieldErrors: { businessHoursId: ['Choose business hours from the list'] } }));
+        return redirectWithToast(`${LIST}/${id}`, { type: 'info', text: 'Inbox Updated' });
       }
       case 'smtp-clear':
         if (!(await clearSmtpSettings({ ...who, id }))) throw notFound();
@@ -132,7 +145,8 @@ function useResult(intent: Intent) {
   return actionData && 'intent' in actionData && actionData.intent === intent ? actionData.result : undefined;
 }
 
-function EmailInboxEditor({ user, inbox, http, locked }: LoaderData) {
+function EmailInboxEditor({ user, inbox, http, locked, businessHours, businessHoursId }: LoaderData) {
+  const hoursResult = useResult('hours');
   const [form, fields] = useForm({
     id: `email-inbox-${inbox?.id ?? 'new'}`,
     lastResult: useResult('save'),
@@ -162,6 +176,9 @@ function EmailInboxEditor({ user, inbox, http, locked }: LoaderData) {
       </SettingsPage>
       {inbox ? <Receiving inbox={inbox} http={http} locked={locked} user={user} /> : null}
       {inbox ? <SmtpSettings inbox={inbox} locked={locked} /> : null}
+      {inbox ? (
+        <InboxBusinessHoursForm inboxId={inbox.id} current={businessHoursId} options={businessHours} locked={locked} cancelTo={LIST} lastResult={hoursResult} />
+      ) : null}
     </>
   );
 }

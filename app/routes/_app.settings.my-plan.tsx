@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { SettingsPage } from '~/components/ui/settings-page';
 import { FEATURE_AREAS } from '~/models/plans/catalogue';
 import { trialBanner } from '~/models/shell/trial';
+import { getConfig } from '~/utils/env.server';
 import { formatDate, pageTitle } from '~/utils/format';
 import { publicUser, requireUser } from '~/utils/session.server';
 
@@ -13,8 +14,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user: publicUser(ctx),
     plan: ctx.plan,
     status: ctx.account.subscriptionStatus,
-    trialEndsAt: ctx.account.trialEndsAt?.toISOString() ?? null,
-    trial: trialBanner(ctx.account),
+    trialEndsAt: getConfig().billing ? (ctx.account.trialEndsAt?.toISOString() ?? null) : null,
+    trial: trialBanner(ctx.account, { billing: getConfig().billing }),
   };
 }
 

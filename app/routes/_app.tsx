@@ -7,6 +7,7 @@ import { Breadcrumb, TopBar, TrialBanner } from '~/components/shell/shell';
 import { useLiveConnection, useLiveEvent } from '~/components/shell/use-live';
 import { countUnreadNotifications } from '~/models/notifications/notifications.server';
 import { trialBanner } from '~/models/shell/trial';
+import { getConfig } from '~/utils/env.server';
 import { publicUser, requireUser } from '~/utils/session.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -14,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     user: publicUser(ctx),
     account: { name: ctx.account.name, domain: ctx.account.domain },
-    trial: trialBanner(ctx.account),
+    trial: trialBanner(ctx.account, { billing: getConfig().billing }),
     unread: await countUnreadNotifications({ accountId: ctx.account.id, userId: ctx.user.id }),
   };
 }

@@ -47,6 +47,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i, 'INBOUND_EMAIL_DOMAIN must be a domain name, e.g. mail.parley.example.com')
     .optional(),
+  PARLEY_BILLING: z.enum(['on', 'off'], { error: 'PARLEY_BILLING must be "on" (trials and plans are billed) or "off" (default: a self-hosted installation)' }).default('off'),
   PARLEY_ENGINE: z
     .enum(['inline', 'off'], { error: 'PARLEY_ENGINE must be "inline" (default) or "off" (run `npm run engine` separately)' })
     .default('inline'),
@@ -76,6 +77,8 @@ export type Config = {
   mailFrom: string;
   logLevel: (typeof LOG_LEVELS)[number];
   engine: 'inline' | 'off';
+  /** Billing switched on (PARLEY_BILLING=on): new accounts start a trial, shown in a banner, that expires to the free plan. */
+  billing: boolean;
   /** Port of the inbound SMTP server that receives forwarded mail; 0 when it is off. */
   smtpInboundPort: number;
   /** Domain of the inboxes' forwarding addresses (`<token>@<domain>`). */
@@ -118,6 +121,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
     engine: e.PARLEY_ENGINE,
+    billing: e.PARLEY_BILLING === 'on',
     smtpInboundPort: e.SMTP_INBOUND_PORT,
     inboundEmailDomain: (e.INBOUND_EMAIL_DOMAIN ?? (e.APP_HOST ?? 'localhost').split(':')[0]).toLowerCase(),
     twilioApiBase: e.TWILIO_API_BASE.replace(/\/+$/, ''),

@@ -2,7 +2,7 @@ import { createCookie, data, redirect } from '@remix-run/node';
 import { and, eq, getTableColumns } from 'drizzle-orm';
 import { getDb, schema } from '../../db/client';
 import type { PlanFeatures } from '../../db/schema/accounts';
-import type { Account } from '../models/accounts/accounts.server';
+import { effectivePlan, type Account } from '../models/accounts/accounts.server';
 import { createSession, findSession, REMEMBER_MS, revokeSession } from '../models/auth/sessions.server';
 import { FEATURE_DENIED_MESSAGE, hasFeature, type FeatureKey } from '../models/plans/catalogue';
 import type { Permission } from '../models/roles/permissions';
@@ -98,7 +98,7 @@ async function loadAppContext(request: Request): Promise<AppContext | null> {
     user: row.user,
     role: row.role,
     permissions: new Set(row.role.permissions),
-    plan: { key: row.plan.key, name: row.plan.name, features: row.plan.features },
+    plan: await effectivePlan(account, { key: row.plan.key, name: row.plan.name, features: row.plan.features }),
     sessionId: id,
     isOrgAdmin: row.role.kind === 'owner' || row.role.kind === 'admin',
   };

@@ -56,7 +56,7 @@ describe('npm run parley', () => {
     const { domain } = await createTestAccount();
     const unknownPlan = await parley('plan', 'set', domain, 'platinum');
     expect(unknownPlan.code).toBe(1);
-    expect(unknownPlan.stderr).toContain('No plan "platinum". Plans: trial, starter, growth, enterprise.');
+    expect(unknownPlan.stderr).toContain('No plan "platinum". Plans: trial, starter, growth, enterprise, free.');
     expect((await accountWithPlan(domain)).plan.key).toBe('trial');
 
     const unknownDomain = await parley('plan', 'set', 'nosuchaccount', 'growth');

@@ -239,6 +239,30 @@ describe('CRM routes', () => {
     expect(res.text).toContain('A contact with this email already exists');
   });
 
+  it('accepts phone numbers as people type them, stores one form (E.164) and shows it formatted (ADR 036)', async () => {
+    const a = await setupAccount();
+    const post = (form: Record<string, string>) => app.request('/customers/new', { domain: a.domain, cookie: a.ownerCookie, form: { intent: 'create', lastName: 'L', ...form } });
+    const stored = async (res: { status: number; headers: Record<string, unknown> }) => {
+      expect(res.status).toBe(302);
+      return (await getContact({ accountId: a.account.id, id: Number(String(res.headers.location).split('/').pop()) }))!;
+    };
+    const berlin = await stored(await post({ firstName: 'Bea', email: 'bea@x.test', phone: '+49 30 1234567' }));
+    expect(berlin.phone).toBe('+49301234567');
+    expect((await stored(await post({ firstName: 'Bob', email: 'bob@x.test', phone: '0049 (30) 123-4567' }))).phone).toBe('+49301234567');
+    expect((await stored(await post({ firstName: 'Uma', email: 'uma@x.test', phone: '+1 (212) 555-1234' }))).phone).toBe('+12125551234');
+    // A national number cannot be placed in a country: its digits are kept.
+    expect((await stored(await post({ firstName: 'Nia', email: 'nia@x.test', phone: '(030) 123-4567' }))).phone).toBe('0301234567');
+    // Not a phone number at all, or an impossible international one: the specification's message.
+    for (const phone of ['call me', '+49 1']) {
+      const res = await post({ firstName: 'Zed', email: 'zed@x.test', phone });
+      expect(res.status, phone).toBe(400);
+      expect(res.text).toContain('Enter a valid phone number');
+    }
+    // Shown formatted on the contact's page.
+    const page = await app.request(`/customers/${berlin.id}`, { domain: a.domain, cookie: a.ownerCookie });
+    expect(page.text).toContain('+49 30 1234567');
+  });
+
   it('validates the second contact form, saves address, tags and notes, and lists with filters', async () => {
     const a = await setupAccount();
     const contact = await createContact({ ...who(a), input: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@x.test' } });

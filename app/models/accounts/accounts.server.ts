@@ -1,8 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx } from '../../../db/client';
-import type { AccountSettings } from '../../../db/schema/accounts';
+import type { AccountSettings, PlanFeatures } from '../../../db/schema/accounts';
 import { emitEvent } from '../events/events.server';
-import { hasFeature, PLAN_CATALOGUE, TRIAL_DAYS, type FeatureKey } from '../plans/catalogue';
+import { FREE_PLAN_KEY, hasFeature, PLAN_CATALOGUE, TRIAL_DAYS, type FeatureKey } from '../plans/catalogue';
+import { isTrialExpired } from '../shell/trial';
+import { getConfig } from '../../utils/env.server';
 import { ALL_PERMISSIONS, AGENT_PERMISSIONS } from '../roles/permissions';
 import { hashPassword } from '../../utils/password.server';
 import { RESERVED_DOMAINS } from './schemas';
@@ -144,14 +146,30 @@ export async function updateAccountSettings(opts: { accountId: number; userId: n
   });
 }
 
+/**
+ * The plan whose features an account has now: its own, or the free plan once a trial has run out with billing
+ * on (ADR 036). Without billing nothing expires.
+ */
+export async function effectivePlan<P extends { key: string; name: string; features: PlanFeatures }>(
+  account: { subscriptionStatus: string; trialEndsAt: Date | null },
+  plan: P,
+  db: DbOrTx = getDb(),
+): Promise<Pick<P, 'key' | 'name' | 'features'>> {
+  if (!isTrialExpired(account, { billing: getConfig().billing })) return plan;
+  await ensurePlans(db);
+  const free = await findPlanByKey(FREE_PLAN_KEY, db);
+  return { key: free.key, name: free.name, features: free.features };
+}
+
 /** Whether the account's plan has a feature — for work done without a request (the engine). */
 export async function accountHasFeature(opts: { accountId: number; key: FeatureKey }, db: DbOrTx = getDb()) {
   const [row] = await db
-    .select({ features: schema.plans.features })
+    .select({ plan: schema.plans, subscriptionStatus: schema.accounts.subscriptionStatus, trialEndsAt: schema.accounts.trialEndsAt })
     .from(schema.accounts)
     .innerJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
     .where(eq(schema.accounts.id, opts.accountId));
-  return row ? hasFeature(row.features, opts.key) : false;
+  if (!row) return false;
+  return hasFeature((await effectivePlan(row, row.plan, db)).features, opts.key);
 }
 
 /** Used by the `parley plan` command: switches an account's plan (and optionally its subscription status). */

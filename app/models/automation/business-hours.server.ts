@@ -1,6 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx } from '../../../db/client';
 import { emitEvent } from '../events/events.server';
+import { updateInbox } from '../inbox/inboxes.server';
 import type { BusinessHoursRules } from './business-time';
 import type { BusinessHoursInput } from './schemas';
 
@@ -114,4 +115,20 @@ export async function deleteBusinessHours(opts: { accountId: number; actorId: nu
     });
     return row;
   });
+}
+
+/**
+ * Attaches business hours to any inbox of the account (or none: around the clock); the inbox's SLA due times
+ * are counted in them from then on. 'not_found' for another account's inbox, 'invalid' for another's hours.
+ */
+export async function setInboxBusinessHours(opts: { accountId: number; actorId: number; inboxId: number; businessHoursId: number | null }) {
+  if (opts.businessHoursId !== null && !(await getBusinessHours({ accountId: opts.accountId, id: opts.businessHoursId }))) return 'invalid' as const;
+  const updated = await updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: opts.inboxId, changes: { businessHoursId: opts.businessHoursId } });
+  return updated ? ('ok' as const) : ('not_found' as const);
+}
+
+/** The account's business hours as select options (for an inbox's settings). */
+export async function businessHoursOptions(opts: { accountId: number }) {
+  const { rows } = await listBusinessHours({ accountId: opts.accountId, pageSize: 500 });
+  return rows.map((h) => ({ value: String(h.id), label: h.name }));
 }

@@ -117,3 +117,6 @@ export function businessHoursFormDefaults(hours: BusinessHoursInput | null, time
     holidays: hours?.holidays ?? [],
   };
 }
+
+/** An inbox's business hours (its settings page): one of the account's, or none (around the clock). */
+export const InboxBusinessHoursSchema = z.object({ businessHoursId: z.coerce.number().int().positive().optional() });

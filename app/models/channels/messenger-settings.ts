@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phoneSchema } from '../../utils/phone';
 
 /**
  * The Messenger settings of a web inbox, kept in `inboxes.settings` (jsonb) by section: what the settings pages
@@ -179,9 +180,16 @@ export function offlineTicketSchema(offline: Offline) {
       ? z
           .string({ error: 'PhoneNo is required' })
           .trim()
-          .regex(/^\d+$/, 'Enter a valid phone number')
-          .min(4, 'Enter a valid phone number')
-          .max(14, 'Length must be less than or equal to 14 characters')
+          .min(1, 'PhoneNo is required')
+          .pipe(
+            phoneSchema({
+              min: 4,
+              max: 14,
+              invalid: 'Enter a valid phone number',
+              tooShort: 'Enter a valid phone number',
+              tooLong: 'Length must be less than or equal to 14 characters',
+            }).unwrap(),
+          )
       : z.string().trim().max(20).optional(),
     subject: offline.isSubject ? text('Subject', 200) : z.string().trim().max(200).optional(),
     message: offline.isMessage ? text('Message', 5000) : z.string().trim().max(5000).optional(),

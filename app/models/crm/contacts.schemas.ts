@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { EmailSchema, ShortTextSchema } from '../accounts/schemas';
 import { isCountryCode } from './countries';
+import { phoneSchema } from '../../utils/phone';
 
-/** Contact and company phone: optional, digits only, 4 to 16 (section 5 "Contact"). */
-export const CrmPhoneSchema = z
-  .string()
-  .trim()
-  .regex(/^\d+$/, 'Enter a valid phone number')
-  .min(4, 'Length must be at least 4 characters')
-  .max(16, 'Length must be less than or equal to 16 characters')
-  .optional();
+/** Contact and company phone: optional, digits only, 4 to 16 (section 5 "Contact"), read as people type it (ADR 036). */
+export const CrmPhoneSchema = phoneSchema({
+  min: 4,
+  max: 16,
+  invalid: 'Enter a valid phone number',
+  tooShort: 'Length must be at least 4 characters',
+  tooLong: 'Length must be less than or equal to 16 characters',
+});
 
 export const DOMAIN_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 export const INVALID_DOMAIN_MESSAGE = 'Invalid Domain';

@@ -13,6 +13,7 @@ import { emitEvent, emitEvents } from '../events/events.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getConfig } from '../../utils/env.server';
 import { publishToAccount } from '../../utils/live.server';
+import { normalisePhone, phoneDigits } from '../../utils/phone';
 
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 const BATCH_SIZE = 500;
@@ -227,8 +228,11 @@ export function validateImportRow(cells: string[], mapping: Record<string, strin
   const lastName = get('lastName');
   if (!email && !firstName && !lastName) return { error: ROW_ERRORS.missingNameAndEmail };
   if (email && (email.length > 254 || !EmailCheck.safeParse(email).success)) return { error: ROW_ERRORS.invalidEmail };
-  const phone = get('phone').replace(/[\s().-]/g, '');
-  if (phone && !/^\+?\d{4,16}$/.test(phone)) return { error: ROW_ERRORS.invalidPhone };
+  // Read as the CRM forms read it (ADR 036): one stored form, E.164 for international numbers.
+  const typedPhone = get('phone');
+  const readPhone = typedPhone ? normalisePhone(typedPhone) : null;
+  if (readPhone && (!readPhone.ok || !/^\d{4,16}$/.test(phoneDigits(readPhone.value)))) return { error: ROW_ERRORS.invalidPhone };
+  const phone = readPhone?.ok ? readPhone.value : '';
   let website = get('website');
   if (website) {
     const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(website) ? website : `https://${website}`;

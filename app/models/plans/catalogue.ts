@@ -58,6 +58,8 @@ const STARTER: FeatureKey[] = [
   'workflowAutomation/enabled',
 ];
 
+export const FREE_PLAN_KEY = 'free';
+
 /** The plans every installation starts with. Inserted when missing; an operator may edit them in the database. */
 export const PLAN_CATALOGUE: { key: string; name: string; features: PlanFeatures }[] = [
   { key: 'trial', name: 'Trial', features: all(50) },
@@ -89,6 +91,8 @@ export const PLAN_CATALOGUE: { key: string; name: string; features: PlanFeatures
     ),
   },
   { key: 'enterprise', name: 'Enterprise', features: all(1000) },
+  // What an account keeps when its trial runs out with billing on (ADR 036).
+  { key: FREE_PLAN_KEY, name: 'Free', features: only(STARTER) },
 ];
 
 export const TRIAL_DAYS = 14;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EmailSchema } from '../accounts/schemas';
+import { phoneSchema } from '../../utils/phone';
 
 /** Section 3 "Colour options". */
 export const TAG_COLOURS = ['red', 'orange', 'yellow', 'olive', 'green', 'teal', 'blue', 'violet', 'purple', 'brown', 'grey'] as const;
@@ -138,15 +139,9 @@ export function contactSubmissionSchema(opts: { phone: boolean }) {
   return z.object({
     name: requiredText('Name', SUBMISSION_NAME_MAX),
     email: EmailSchema,
-    // Section 5 "Shared" phone: trimmed, digits only, 4 to 14 characters; optional on the form.
+    // Section 5 "Shared" phone: digits only, 4 to 14, read as people type it (ADR 036); optional on the form.
     phone: opts.phone
-      ? z
-          .string()
-          .trim()
-          .regex(/^\d*$/, CONTACT_PHONE_MESSAGE)
-          .min(4, CONTACT_PHONE_MESSAGE)
-          .max(14, maxLengthMessage(14))
-          .optional()
+      ? phoneSchema({ min: 4, max: 14, invalid: CONTACT_PHONE_MESSAGE, tooShort: CONTACT_PHONE_MESSAGE, tooLong: maxLengthMessage(14) })
       : z.undefined().catch(undefined),
     subject: requiredText('Subject', SUBMISSION_SUBJECT_MAX),
     message: requiredText('Message', SUBMISSION_MESSAGE_MAX),

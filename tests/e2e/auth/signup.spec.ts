@@ -30,7 +30,9 @@ test('sign-up to landing in the app, without JavaScript', async ({ page }) => {
   await expect(page).toHaveURL(url('/home', domain));
   await expect(page.getByTestId('toast')).toHaveText('Signup Successful');
   await expect(page.getByRole('heading', { name: 'Welcome, Grace' })).toBeVisible();
-  await expect(page.getByTestId('trial-banner')).toContainText('14 days left in your trial.');
+  // A self-hosted installation without billing (PARLEY_BILLING off, the default): no trial banner, no Upgrade link.
+  await expect(page.getByTestId('trial-banner')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Upgrade' })).toHaveCount(0);
   await expect(page).toHaveTitle('Home | Parley');
 });
 

@@ -1,0 +1,59 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { z } from 'zod';
+
+/**
+ * Phone numbers as people type them ("+49 30 1234567", "(030) 123-4567", "0049 30 1234567"). An international
+ * number (leading + or 00) is read by libphonenumber and stored in one form, E.164 ("+49301234567"); a national
+ * number without a country code cannot be placed, so it is stored as its digits ("0301234567"). The
+ * specification's rule (digits only, a length range) is then applied to the digits of that form. ADR 036.
+ */
+
+/** Separators people type between digits. Anything else (letters, other signs) is not a phone number. */
+const TYPED = /^\+?[\d\s().\-/]+$/;
+
+export type PhoneReading = { ok: true; value: string } | { ok: false };
+
+export function normalisePhone(raw: string): PhoneReading {
+  let typed = raw.trim();
+  if (!TYPED.test(typed)) return { ok: false };
+  if (typed.startsWith('00')) typed = `+${typed.slice(2)}`;
+  if (typed.startsWith('+')) {
+    const parsed = parsePhoneNumberFromString(typed);
+    return parsed?.isPossible() ? { ok: true, value: parsed.number } : { ok: false };
+  }
+  return { ok: true, value: typed.replace(/\D/g, '') };
+}
+
+/** The digits the specification's length rule counts (the stored form without its +). */
+export function phoneDigits(stored: string) {
+  return stored.replace(/^\+/, '');
+}
+
+/** A stored number as people read it: "+49 30 1234567"; a national number as stored. */
+export function formatPhone(stored: string | null | undefined) {
+  if (!stored) return '';
+  if (!stored.startsWith('+')) return stored;
+  return parsePhoneNumberFromString(stored)?.formatInternational() ?? stored;
+}
+
+/**
+ * An optional phone field: what was typed, normalised, then the specification's rule (digits only, `min` to
+ * `max` of them) with its own messages. The parsed value is the stored form.
+ */
+export function phoneSchema(opts: { min: number; max: number; invalid: string; tooShort: string; tooLong: string }) {
+  return z
+    .string()
+    .trim()
+    .transform((typed, ctx) => {
+      const read = normalisePhone(typed);
+      if (!read.ok) {
+        ctx.addIssue({ code: 'custom', message: opts.invalid });
+        return z.NEVER;
+      }
+      const digits = phoneDigits(read.value);
+      if (digits.length < opts.min) ctx.addIssue({ code: 'custom', message: opts.tooShort });
+      else if (digits.length > opts.max) ctx.addIssue({ code: 'custom', message: opts.tooLong });
+      return read.value;
+    })
+    .optional();
+}
