@@ -1,35 +1,19 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { EmailInboxSettings } from '../../../db/schema/inbox';
 import { getInbox, type Inbox } from '../inbox/inboxes.server';
 import { readEmailSettings, saveImapProgress } from './email-inboxes.server';
 import { ingestEmail, type IngestResult } from './inbound.server';
 
 export type ImapSettings = NonNullable<EmailInboxSettings['imap']>;
+/** Connection options are built in one place: mail-connection.server.ts. */
+export { imapClient } from './mail-connection.server';
 
 /** How many messages are read from the server at once (their sources sit in memory until ingested). */
 const BATCH = 20;
 
-/** A client for an inbox's mailbox. Nothing it logs contains the password (imapflow's own logger is off). */
-export function imapClient(imap: ImapSettings) {
-  return new ImapFlow({
-    host: imap.host,
-    port: imap.port,
-    secure: imap.secure,
-    auth: { user: imap.user, pass: imap.password },
-    logger: false,
-    // IDLE (how new mail is noticed at once) starts this soon after the last command...
-    autoIdleDelay: 500,
-    // ...and is renewed well before servers drop it (29 minutes at the latest, RFC 2177).
-    maxIdleTime: 5 * 60_000,
-    connectionTimeout: 30_000,
-    greetingTimeout: 30_000,
-    socketTimeout: 10 * 60_000,
-  });
-}
-
 /** A fingerprint of what a connection depends on: the manager reconnects when it changes. */
 export function imapConnectionKey(imap: ImapSettings | undefined) {
-  return imap ? JSON.stringify([imap.host, imap.port, imap.secure, imap.user, imap.password, imap.mailbox]) : '';
+  return imap ? JSON.stringify([imap.host, imap.port, imap.secure, imap.tls ?? '', imap.user, imap.password, imap.mailbox, imap.pin?.fingerprint ?? '']) : '';
 }
 
 /**
