@@ -126,7 +126,7 @@ describe('one bad message never stops a channel', () => {
     expect(messages.map((m) => m.text)).toEqual(['Hello world!', 'Next one body']);
   });
 
-  it('HTTP endpoint: the NUL-byte mail is stored (202, not 500); a mail the database refuses is quarantined (202), retryable, with the database's reason (what the log shows) and none of the customer's text', async () => {
+  it('HTTP endpoint: the NUL-byte mail is stored (202, not 500); a mail the database refuses is quarantined (202), retryable, with the database’s reason (what the log shows) and none of the customer’s text', async () => {
     const s = await setup('http');
     const inbox = (await getInbox({ accountId: s.account.id, id: s.inbox.id }))!;
     const auth = { authorization: `Bearer ${inbox.secret}` };
