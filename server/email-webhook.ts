@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { findEmailInboxById, ingestEmail, MAX_RAW_EMAIL_BYTES } from '../app/models/email/inbound.server';
+import { describeStoreFailure, isTemporaryFailure } from '../app/models/email/quarantine.server';
 import { getLogger } from '../app/utils/logger.server';
 
 function sameSecret(given: string, expected: string) {
@@ -34,9 +35,14 @@ export function emailWebhookRouter() {
         if (!inbox.secret || !sameSecret(given, inbox.secret)) return void res.status(401).set('WWW-Authenticate', 'Bearer').type('text/plain').send('Unauthorized');
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         if (raw.byteLength === 0) return void res.status(400).type('text/plain').send('The body must be a raw RFC 822 message');
+        // A mail the database refuses is quarantined (202 all the same: the service must not resend it forever).
         const result = await ingestEmail({ inbox, raw, via: 'http' });
         res.status(202).json(result);
       } catch (err) {
+        if (isTemporaryFailure(err)) {
+          log.error({ reason: describeStoreFailure(err) }, 'email webhook: temporary failure');
+          return void res.status(503).set('Retry-After', '60').type('text/plain').send('Service Unavailable, try again later');
+        }
         next(err);
       }
     },
@@ -44,7 +50,7 @@ export function emailWebhookRouter() {
   // Body errors (too large, aborted) answer in plain text with their own status; anything else is a 500.
   router.use('/webhooks/email', (err: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 500;
-    if (status === 500) log.error({ err: err.message }, 'email webhook failed');
+    if (status === 500) log.error({ reason: describeStoreFailure(err) }, 'email webhook failed');
     res.status(status).type('text/plain').send(status === 413 ? 'Payload Too Large' : status === 500 ? 'Internal Server Error' : 'Bad Request');
   });
   return router;

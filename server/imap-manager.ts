@@ -1,6 +1,8 @@
 import { getSql } from '../db/client';
 import { EMAIL_INBOX_CHANNEL, listImapInboxes, readEmailSettings } from '../app/models/email/email-inboxes.server';
-import { imapClient, imapConnectionKey, syncImapMailbox, type ImapSettings } from '../app/models/email/imap.server';
+import { recordChannelFailure, recordChannelSuccess } from '../app/models/channels/health.server';
+import { imapConnectionKey, syncImapMailbox, type ImapSettings } from '../app/models/email/imap.server';
+import { imapClient, isCertificateError, plainConnectionError, probeCertificate } from '../app/models/email/mail-connection.server';
 import { getLogger } from '../app/utils/logger.server';
 
 /**
@@ -8,10 +10,18 @@ import { getLogger } from '../app/utils/logger.server';
  * the server announces it (an EXISTS notice), instead of polling every few minutes. Connections that drop are
  * reopened with exponential backoff. Inbox changes arrive as a NOTIFY from the settings pages; a slow
  * re-check catches changes made any other way.
+ *
+ * A connection that dies without closing (server frozen, NAT entry dropped) is found by a heartbeat: every
+ * 20 s without a sync, a NOOP (which also ends and restarts IDLE, so the connection is never quiet for long)
+ * that must be answered within 10 s. A frozen connection is therefore dropped at most 30 s after it froze (60 s
+ * if it froze in the middle of a sync: imapflow's 30 s socket timeout, then its own NOOP), and reopened about a
+ * second later. Each connection's state goes to channel health (ADR 024).
  */
 
 const RECHECK_MS = 5 * 60_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
+export const HEARTBEAT_MS = 20_000;
+export const HEARTBEAT_TIMEOUT_MS = 10_000;
 
 type Worker = { key: string; stop: () => Promise<void>; connected: () => boolean };
 
@@ -27,18 +37,25 @@ export function backoffMs(attempt: number) {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempt, 10)) * (0.8 + Math.random() * 0.4);
 }
 
-function startWorker(inbox: { id: number; accountId: number }, imap: ImapSettings, opts: { minBackoffMs?: number }): Worker {
+function startWorker(inbox: { id: number; accountId: number }, imap: ImapSettings, opts: { minBackoffMs?: number; heartbeatMs?: number; heartbeatTimeoutMs?: number }): Worker {
   const log = getLogger().child({ inboxId: inbox.id, imapHost: imap.host });
   let stopped = false;
   let client: ReturnType<typeof imapClient> | null = null;
   let isConnected = false;
   let wake: (() => void) | null = null;
 
+  const health = { accountId: inbox.accountId, inboxId: inbox.id, part: 'imap' as const };
+  const recordFailure = async (err: unknown) => {
+    const certificate = isCertificateError(err) ? await probeCertificate(imap, 'imap') : null;
+    await recordChannelFailure({ ...health, error: plainConnectionError(err, 'mailbox'), certificate }).catch(() => {});
+  };
+
   const run = async () => {
     let attempt = 0;
     while (!stopped) {
       const c = imapClient(imap);
       client = c;
+      let heartbeat: NodeJS.Timeout | undefined;
       try {
         const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
         c.on('error', (err: Error) => log.warn({ err: err.message }, 'imap connection error'));
@@ -47,7 +64,6 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
         // Selects the mailbox; the lock is only held while syncing, as imapflow IDLEs only when no lock is held.
         (await c.getMailboxLock(mailbox)).release();
         isConnected = true;
-        attempt = 0;
         // One sync at a time; a notice during a sync asks for one more pass after it.
         let running: Promise<void> | null = null;
         let again = false;
@@ -72,9 +88,13 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
                 return;
               }
             } while (again && !stopped);
+            // The backoff starts again only once the connection has done its work.
+            attempt = 0;
+            await recordChannelSuccess(health).catch(() => {});
           })()
-            .catch((err) => {
+            .catch(async (err) => {
               log.warn({ err: (err as Error).message }, 'imap sync failed, reconnecting');
+              await recordFailure(err);
               c.close();
             })
             .finally(() => {
@@ -84,12 +104,37 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
         };
         c.on('exists', () => void sync());
         await sync();
+        let beating = false;
+        heartbeat = setInterval(() => {
+          if (running || beating || stopped) return;
+          beating = true;
+          let timer: NodeJS.Timeout | undefined;
+          const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS)));
+          void Promise.race([c.noop().then(() => 'ok' as const), deadline])
+            .then(async (outcome) => {
+              if (outcome === 'timeout' && !stopped) {
+                log.warn('imap connection did not answer a NOOP, reconnecting');
+                await recordChannelFailure({ ...health, error: 'The server stopped answering; reconnecting' }).catch(() => {});
+                c.close();
+              }
+            })
+            .catch(() => c.close())
+            .finally(() => {
+              clearTimeout(timer);
+              beating = false;
+            });
+        }, opts.heartbeatMs ?? HEARTBEAT_MS);
+        heartbeat.unref();
         // imapflow IDLEs by itself whenever no command runs; wait until the connection ends.
         await closed;
       } catch (err) {
-        if (!stopped) log.warn({ err: (err as Error).message, attempt }, 'imap connection failed');
+        if (!stopped) {
+          log.warn({ err: (err as Error).message, attempt }, 'imap connection failed');
+          await recordFailure(err);
+        }
         c.close();
       }
+      clearInterval(heartbeat);
       isConnected = false;
       client = null;
       if (stopped) break;
@@ -121,7 +166,9 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
   };
 }
 
-export async function startImapManager(opts: { recheckMs?: number; minBackoffMs?: number } = {}): Promise<ImapManager> {
+export async function startImapManager(
+  opts: { recheckMs?: number; minBackoffMs?: number; heartbeatMs?: number; heartbeatTimeoutMs?: number } = {},
+): Promise<ImapManager> {
   const log = getLogger();
   const workers = new Map<number, Worker>();
   let stopping = false;

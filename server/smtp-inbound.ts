@@ -6,6 +6,10 @@ import { getLogger } from '../app/utils/logger.server';
 /** How many recipients one message may name: forwarding sends one, a reply a few. */
 const MAX_RECIPIENTS = 50;
 
+/**
+ * An SMTP refusal: smtp-server writes the code itself, so the text starts with the enhanced status code only
+ * (`550 5.1.1 …`, RFC 3463). 4.x.x tells the sending server to try again later, 5.x.x not to.
+ */
 function smtpError(message: string, responseCode: number) {
   return Object.assign(new Error(message), { responseCode });
 }
@@ -28,14 +32,14 @@ export async function startInboundSmtp(opts: { port: number; host?: string }) {
     closeTimeout: 15_000,
     async onRcptTo(address: SMTPServerAddress, session, callback) {
       try {
-        if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError('452 4.5.3 Too many recipients', 452));
+        if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError('4.5.3 Too many recipients', 452));
         const parsed = parseInboundRecipient(address.address);
         const inbox = parsed ? await findInboxByForwardingToken(parsed.token) : undefined;
-        if (!inbox) return callback(smtpError('550 5.1.1 No such recipient here', 550));
+        if (!inbox) return callback(smtpError('5.1.1 No such recipient here', 550));
         callback();
       } catch (err) {
         log.error({ err: (err as Error).message }, 'inbound smtp recipient check failed');
-        callback(smtpError('451 4.3.0 Temporary failure, try again later', 451));
+        callback(smtpError('4.3.0 Temporary failure, try again later', 451));
       }
     },
     onData(stream, session, callback) {
@@ -47,7 +51,7 @@ export async function startInboundSmtp(opts: { port: number; host?: string }) {
       });
       stream.on('error', (err) => callback(err));
       stream.on('end', () => {
-        if (stream.sizeExceeded || size > MAX_RAW_EMAIL_BYTES) return callback(smtpError('552 5.3.4 Message too big', 552));
+        if (stream.sizeExceeded || size > MAX_RAW_EMAIL_BYTES) return callback(smtpError('5.3.4 Message too big', 552));
         const mailFrom = session.envelope.mailFrom;
         ingestSmtpMessage({
           raw: Buffer.concat(chunks),
@@ -57,8 +61,9 @@ export async function startInboundSmtp(opts: { port: number; host?: string }) {
           .then(() => callback())
           .catch((err) => {
             log.error({ err: (err as Error).message }, 'inbound smtp ingestion failed');
-            // A temporary failure: the sending server keeps the mail and tries again.
-            callback(smtpError('451 4.3.0 Temporary failure, try again later', 451));
+            // Only a temporary failure gets here (a mail the database refuses is quarantined and accepted):
+            // the sending server keeps the mail and tries again.
+            callback(smtpError('4.3.0 Temporary failure, try again later', 451));
           });
       });
     },

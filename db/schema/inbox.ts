@@ -30,8 +30,24 @@ export type EmailInboxSettings = {
   /** How mail reaches Parley. */
   mode: 'forwarding' | 'imap' | 'http';
   /** lastUid/uidValidity: how far the IMAP reader got (a new UIDVALIDITY starts it again from the mailbox's end). */
-  imap?: { host: string; port: number; secure: boolean; user: string; password: string; mailbox: string; lastUid?: number; uidValidity?: string };
-  smtp?: { host: string; port: number; secure: boolean; user: string; password: string };
+  imap?: MailServerSettings & { mailbox: string; lastUid?: number; uidValidity?: string };
+  smtp?: MailServerSettings;
+};
+
+/**
+ * How Parley reaches an IMAP or SMTP server. secure = TLS from the first byte; otherwise `tls` says whether to
+ * upgrade with STARTTLS ('starttls', also the default of older rows) or never ('none'). An empty user means the
+ * server is a relay that does not authenticate. `pin` trusts one certificate (SHA-256 fingerprint and its PEM)
+ * for this inbox only, for self-signed and private-CA servers (ADR 025).
+ */
+export type MailServerSettings = {
+  host: string;
+  port: number;
+  secure: boolean;
+  tls?: 'starttls' | 'none';
+  user: string;
+  password: string;
+  pin?: { fingerprint: string; pem: string };
 };
 
 export const inboxes = pgTable(

@@ -4,7 +4,9 @@ import { getDb, getSql, schema } from '../../../db/client';
 import type { EmailInboxSettings } from '../../../db/schema/inbox';
 import { createInbox, deleteInbox, getInbox, InboxNameTakenError, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
 import { forwardingAddress } from './addresses.server';
-import { INBOX_NAME_TAKEN_MESSAGE, PASSWORD_REQUIRED_MESSAGE, type EmailMode, type ImapSettingsInput, type SmtpSettingsInput } from './schemas';
+import { clearChannelHealth, getChannelHealth, recordChannelFailure, recordChannelSuccess } from '../channels/health.server';
+import { normaliseFingerprint, testImapConnection, testSmtpConnection, type ConnectionTest } from './mail-connection.server';
+import { INBOX_NAME_TAKEN_MESSAGE, PASSWORD_REQUIRED_MESSAGE, type EmailMode, type ImapSettingsInput, type MailSecurity, type SmtpSettingsInput } from './schemas';
 
 /**
  * Email inboxes as Settings → Channels → emails sees them: the inbox row plus its email settings (how mail
@@ -28,6 +30,17 @@ export function readEmailSettings(inbox: Pick<Inbox, 'settings'>): EmailInboxSet
   return { mode: s.mode === 'imap' || s.mode === 'http' ? s.mode : 'forwarding', imap: s.imap, smtp: s.smtp };
 }
 
+/** The security choice of stored settings (rows saved before the choice existed: TLS or opportunistic STARTTLS). */
+export function securityOf(server: { secure: boolean; tls?: 'starttls' | 'none' }): MailSecurity {
+  return server.secure ? 'tls' : server.tls === 'none' ? 'none' : 'starttls';
+}
+
+/** The stored form of a security choice; without the select, the checkbox decides and STARTTLS stays opportunistic. */
+function securityFields(input: { secure: boolean; security?: MailSecurity }) {
+  if (!input.security) return { secure: input.secure };
+  return { secure: input.security === 'tls', ...(input.security === 'tls' ? {} : { tls: input.security }) };
+}
+
 /** What a settings page may show: no password, no secret unless the inbox takes mail over HTTP. */
 export function describeEmailInbox(inbox: Inbox) {
   const s = readEmailSettings(inbox);
@@ -38,8 +51,29 @@ export function describeEmailInbox(inbox: Inbox) {
     mode: s.mode,
     forwardingAddress: forwardingAddress(inbox),
     verifiedAt: inbox.forwardingVerifiedAt,
-    imap: s.imap ? { host: s.imap.host, port: s.imap.port, secure: s.imap.secure, user: s.imap.user, mailbox: s.imap.mailbox, hasPassword: Boolean(s.imap.password) } : null,
-    smtp: s.smtp ? { host: s.smtp.host, port: s.smtp.port, secure: s.smtp.secure, user: s.smtp.user, hasPassword: Boolean(s.smtp.password) } : null,
+    imap: s.imap
+      ? {
+          host: s.imap.host,
+          port: s.imap.port,
+          secure: s.imap.secure,
+          security: securityOf(s.imap),
+          user: s.imap.user,
+          mailbox: s.imap.mailbox,
+          hasPassword: Boolean(s.imap.password),
+          pinnedFingerprint: s.imap.pin?.fingerprint ?? null,
+        }
+      : null,
+    smtp: s.smtp
+      ? {
+          host: s.smtp.host,
+          port: s.smtp.port,
+          secure: s.smtp.secure,
+          security: securityOf(s.smtp),
+          user: s.smtp.user,
+          hasPassword: Boolean(s.smtp.password),
+          pinnedFingerprint: s.smtp.pin?.fingerprint ?? null,
+        }
+      : null,
     createdAt: inbox.createdAt,
   };
 }
@@ -107,13 +141,16 @@ export async function setImapSettings(opts: { accountId: number; actorId: number
   if (!password) throw new EmailInboxInputError(PASSWORD_REQUIRED_MESSAGE, 'password');
   if (await isRefusedHost(opts.input.host)) throw new EmailInboxInputError(REFUSED_DESTINATION_MESSAGE, 'host');
   const same = current.imap && current.imap.host === opts.input.host && current.imap.user === opts.input.user && current.imap.mailbox === opts.input.mailbox && current.imap.port === opts.input.port;
+  const sameServer = current.imap && current.imap.host === opts.input.host && current.imap.port === opts.input.port;
   const imap = {
     host: opts.input.host,
     port: opts.input.port,
-    secure: opts.input.secure,
+    ...securityFields(opts.input),
     user: opts.input.user,
     password,
     mailbox: opts.input.mailbox,
+    // A pinned certificate belongs to the server it was read from.
+    ...(sameServer && current.imap?.pin ? { pin: current.imap.pin } : {}),
     ...(same ? { lastUid: current.imap?.lastUid, uidValidity: current.imap?.uidValidity } : {}),
   };
   const updated = await updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { settings: { ...current, imap } } });
@@ -126,10 +163,19 @@ export async function setSmtpSettings(opts: { accountId: number; actorId: number
   const inbox = await getEmailInbox(opts);
   if (!inbox) return undefined;
   const current = readEmailSettings(inbox);
-  const password = opts.input.password || current.smtp?.password;
-  if (!password) throw new EmailInboxInputError(PASSWORD_REQUIRED_MESSAGE, 'password');
+  // No user name: a relay that does not authenticate, so no password either.
+  const password = opts.input.user ? opts.input.password || current.smtp?.password : '';
+  if (opts.input.user && !password) throw new EmailInboxInputError(PASSWORD_REQUIRED_MESSAGE, 'password');
   if (await isRefusedHost(opts.input.host)) throw new EmailInboxInputError(REFUSED_DESTINATION_MESSAGE, 'host');
-  const smtp = { host: opts.input.host, port: opts.input.port, secure: opts.input.secure, user: opts.input.user, password };
+  const sameServer = current.smtp && current.smtp.host === opts.input.host && current.smtp.port === opts.input.port;
+  const smtp = {
+    host: opts.input.host,
+    port: opts.input.port,
+    ...securityFields(opts.input),
+    user: opts.input.user,
+    password: password ?? '',
+    ...(sameServer && current.smtp?.pin ? { pin: current.smtp.pin } : {}),
+  };
   return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { settings: { ...current, smtp } } });
 }
 
@@ -160,4 +206,43 @@ export async function saveImapProgress(opts: { accountId: number; id: number; la
       settings: sql`jsonb_set(jsonb_set(${schema.inboxes.settings}, '{imap,lastUid}', ${String(opts.lastUid)}::jsonb), '{imap,uidValidity}', ${JSON.stringify(opts.uidValidity)}::jsonb)`,
     })
     .where(and(eq(schema.inboxes.accountId, opts.accountId), eq(schema.inboxes.id, opts.id), sql`${schema.inboxes.settings} ? 'imap'`));
+}
+
+/**
+ * Trusts, for this inbox's IMAP or SMTP server only, the certificate it offered on the last failed attempt, if
+ * the fingerprint the admin confirms is that certificate's (ADR 025). False when there is nothing to trust or
+ * the fingerprint differs (the server may have changed its certificate since).
+ */
+export async function trustServerCertificate(opts: { accountId: number; actorId: number; id: number; part: 'imap' | 'smtp'; fingerprint: string }) {
+  const inbox = await getEmailInbox(opts);
+  if (!inbox) return undefined;
+  const settings = readEmailSettings(inbox);
+  const server = settings[opts.part];
+  const offered = (await getChannelHealth({ accountId: opts.accountId, inboxId: inbox.id })).find((h) => h.part === opts.part)?.offeredCertificate;
+  const given = normaliseFingerprint(opts.fingerprint);
+  if (!server || !offered || !given || offered.fingerprint !== given) return false;
+  const changed = { ...settings, [opts.part]: { ...server, pin: { fingerprint: offered.fingerprint, pem: offered.pem } } };
+  const updated = await updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { settings: changed } });
+  if (updated && opts.part === 'imap') await notifyEmailInboxChanged(updated.id);
+  return Boolean(updated);
+}
+
+/**
+ * Tests the inbox's saved IMAP or SMTP settings the way they will be used (log in, open the mailbox / greet and
+ * authenticate) and records the outcome as the channel's health, so that a settings page never says "Updated"
+ * about settings that cannot work without saying so.
+ */
+export async function checkMailServer(opts: { accountId: number; id: number; part: 'imap' | 'smtp' }): Promise<ConnectionTest | undefined> {
+  const inbox = await getEmailInbox(opts);
+  const server = inbox ? readEmailSettings(inbox)[opts.part] : undefined;
+  if (!inbox || !server) return undefined;
+  const target = { accountId: opts.accountId, inboxId: inbox.id, part: opts.part };
+  const result = opts.part === 'imap' ? await testImapConnection(readEmailSettings(inbox).imap!) : await testSmtpConnection(server);
+  if (result.ok) await recordChannelSuccess(target);
+  else {
+    // New settings: what failed before says nothing about them, and this is not a channel that worked then broke.
+    await clearChannelHealth(target);
+    await recordChannelFailure({ ...target, error: result.error, certificate: result.certificate });
+  }
+  return result;
 }

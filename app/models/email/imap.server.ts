@@ -1,52 +1,19 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { EmailInboxSettings } from '../../../db/schema/inbox';
-import { assertAllowedLiteral, guardedLookup } from '../../utils/outbound-guard.server';
 import { getInbox, type Inbox } from '../inbox/inboxes.server';
 import { readEmailSettings, saveImapProgress } from './email-inboxes.server';
 import { ingestEmail, type IngestResult } from './inbound.server';
 
 export type ImapSettings = NonNullable<EmailInboxSettings['imap']>;
+/** Connection options are built in one place: mail-connection.server.ts. */
+export { imapClient } from './mail-connection.server';
 
 /** How many messages are read from the server at once (their sources sit in memory until ingested). */
 const BATCH = 20;
 
-/** A client for an inbox's mailbox. Nothing it logs contains the password (imapflow's own logger is off). */
-export function imapClient(imap: ImapSettings) {
-  return new GuardedImapFlow({
-    host: imap.host,
-    port: imap.port,
-    secure: imap.secure,
-    auth: { user: imap.user, pass: imap.password },
-    logger: false,
-    // IDLE (how new mail is noticed at once) starts this soon after the last command...
-    autoIdleDelay: 500,
-    // ...and is renewed well before servers drop it (29 minutes at the latest, RFC 2177).
-    maxIdleTime: 5 * 60_000,
-    connectionTimeout: 30_000,
-    greetingTimeout: 30_000,
-    socketTimeout: 10 * 60_000,
-    // The outbound guard (ADR 021) resolves the host on the socket itself: imapflow passes `tls` to
-    // net.connect and tls.connect alike.
-    tls: { lookup: guardedLookup as never },
-  });
-}
-
-/** An address typed as the host never reaches `lookup`: it is judged before connecting. */
-class GuardedImapFlow extends ImapFlow {
-  private readonly guardedHost: string;
-  constructor(options: ConstructorParameters<typeof ImapFlow>[0] & { host: string }) {
-    super(options);
-    this.guardedHost = options.host;
-  }
-  override async connect() {
-    assertAllowedLiteral(this.guardedHost);
-    return super.connect();
-  }
-}
-
 /** A fingerprint of what a connection depends on: the manager reconnects when it changes. */
 export function imapConnectionKey(imap: ImapSettings | undefined) {
-  return imap ? JSON.stringify([imap.host, imap.port, imap.secure, imap.user, imap.password, imap.mailbox]) : '';
+  return imap ? JSON.stringify([imap.host, imap.port, imap.secure, imap.tls ?? '', imap.user, imap.password, imap.mailbox, imap.pin?.fingerprint ?? '']) : '';
 }
 
 /**

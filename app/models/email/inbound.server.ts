@@ -17,6 +17,8 @@ import {
   FORWARDING_CHECK_HEADER,
   verifyForwardingCheck,
 } from './addresses.server';
+import { dbText, expandParts, forwardedHtml, forwardedText, mailTextToHtml } from './mime-parts.server';
+import { describeStoreFailure, isTemporaryFailure, quarantineEmail } from './quarantine.server';
 import { sanitizeEmailHtml } from './sanitize.server';
 import { isFromTrustedDomain } from './trusted-domains.server';
 
@@ -35,7 +37,8 @@ export type IngestResult =
   | { status: 'bounce'; failedMessageIds: number[] }
   | { status: 'auto-reply' }
   | { status: 'verified' }
-  | { status: 'ignored'; reason: string };
+  | { status: 'ignored'; reason: string }
+  | { status: 'quarantined'; quarantineId: number; reason: string };
 
 export type IngestOptions = {
   inbox: Inbox;
@@ -65,7 +68,7 @@ function addressesOf(field: AddressObject | AddressObject[] | undefined) {
   const out: { address: string; name: string }[] = [];
   const walk = (items: { address?: string; name: string; group?: unknown[] }[]) => {
     for (const item of items) {
-      if (item.address) out.push({ address: item.address.toLowerCase(), name: item.name });
+      if (item.address) out.push({ address: dbText(item.address.toLowerCase()), name: dbText(item.name) });
       if (Array.isArray(item.group)) walk(item.group as { address?: string; name: string }[]);
     }
   };
@@ -196,11 +199,37 @@ async function findThread(tx: Tx, opts: { accountId: number; referenced: string[
 // ---------------------------------------------------------------------------------------------------------
 // Ingestion
 
+/**
+ * Stores a mail, or, when it cannot be stored even after cleaning (the database refuses it, it cannot be
+ * parsed), quarantines it raw with the reason, so that the mail after it is not held up (ADR 024). Only a
+ * temporary failure (the database unreachable) is thrown: the road it came by then tries again later.
+ */
 export async function ingestEmail(opts: IngestOptions): Promise<IngestResult> {
+  try {
+    return await storeEmail(opts);
+  } catch (err) {
+    if (isTemporaryFailure(err)) throw err;
+    const reason = describeStoreFailure(err);
+    const row = await quarantineEmail({
+      accountId: opts.inbox.accountId,
+      inboxId: opts.inbox.id,
+      via: opts.via,
+      reason,
+      raw: opts.raw,
+      recipients: opts.recipients ?? [],
+      envelopeFrom: opts.envelopeFrom ?? null,
+    });
+    return { status: 'quarantined', quarantineId: row.id, reason };
+  }
+}
+
+/** Stores a mail as it came (cleaned of what the database refuses); throws when it cannot. */
+export async function storeEmail(opts: IngestOptions): Promise<IngestResult> {
   const { inbox } = opts;
   const log = getLogger();
   if (opts.raw.byteLength > MAX_RAW_EMAIL_BYTES) return { status: 'ignored', reason: 'too large' };
   const parsed = await simpleParser(opts.raw, { keepCidLinks: true });
+  const { parts, forwarded, tnefBody } = await expandParts(parsed);
 
   // The forwarding check Parley mailed to the support address came back through forwarding: it works.
   const check = headerText(parsed, FORWARDING_CHECK_HEADER.toLowerCase());
@@ -221,9 +250,11 @@ export async function ingestEmail(opts: IngestOptions): Promise<IngestResult> {
   const own = parseInboundRecipient(sender.address);
   if (own && (await findInboxByForwardingToken(own.token))) return { status: 'ignored', reason: 'sent from a forwarding address' };
 
-  const messageId = normaliseMessageId(parsed.messageId) ?? `<${crypto.createHash('sha256').update(opts.raw).digest('hex').slice(0, 40)}@parley.invalid>`;
+  const messageId = normaliseMessageId(dbText(parsed.messageId)) ?? `<${crypto.createHash('sha256').update(opts.raw).digest('hex').slice(0, 40)}@parley.invalid>`;
   const referenced = [
-    ...new Set([normaliseMessageId(parsed.inReplyTo), ...[parsed.references ?? []].flat().map((r) => normaliseMessageId(r))].filter((x): x is string => Boolean(x))),
+    ...new Set(
+      [normaliseMessageId(dbText(parsed.inReplyTo)), ...[parsed.references ?? []].flat().map((r) => normaliseMessageId(dbText(r)))].filter((x): x is string => Boolean(x)),
+    ),
   ];
   const to = addressesOf(parsed.to);
   const cc = addressesOf(parsed.cc);
@@ -235,7 +266,7 @@ export async function ingestEmail(opts: IngestOptions): Promise<IngestResult> {
   ];
   const email: EmailHeaders = {
     messageId,
-    inReplyTo: normaliseMessageId(parsed.inReplyTo) ?? undefined,
+    inReplyTo: normaliseMessageId(dbText(parsed.inReplyTo)) ?? undefined,
     references: referenced.length ? referenced : undefined,
     from: sender.address,
     to: to.map((a) => a.address),
@@ -262,9 +293,9 @@ export async function ingestEmail(opts: IngestOptions): Promise<IngestResult> {
       const skipped: string[] = [];
       const cidUrls = new Map<string, string>();
       let total = 0;
-      for (const a of parsed.attachments) {
-        const name = a.filename || (a.contentType === 'message/rfc822' ? 'message.eml' : 'attachment');
-        if (a.size > MAX_ATTACHMENT_BYTES || a.content.byteLength > MAX_ATTACHMENT_BYTES || total + a.content.byteLength > MAX_MESSAGE_ATTACHMENT_BYTES) {
+      for (const a of parts) {
+        const name = a.filename;
+        if (a.content.byteLength > MAX_ATTACHMENT_BYTES || total + a.content.byteLength > MAX_MESSAGE_ATTACHMENT_BYTES) {
           skipped.push(name);
           continue;
         }
@@ -278,8 +309,14 @@ export async function ingestEmail(opts: IngestOptions): Promise<IngestResult> {
         if (a.cid) cidUrls.set(a.cid.replace(/^<|>$/g, '').toLowerCase(), `/attachments/${row.id}`);
       }
 
-      const html = typeof parsed.html === 'string' && parsed.html.trim() ? sanitizeEmailHtml(parsed.html, { cidUrls }) || null : null;
-      const text = (parsed.text ?? '').trim() || (html ? html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim() : '');
+      // Offending bytes removed (NUL: PostgreSQL text refuses it), forwarded messages shown inline after the body.
+      const ownText = dbText(parsed.text ?? '').trim() || tnefBody.trim();
+      const ownHtml = typeof parsed.html === 'string' && parsed.html.trim() ? dbText(parsed.html) : null;
+      const fullHtml =
+        forwarded.length > 0 ? (ownHtml ?? (ownText ? mailTextToHtml(ownText) : '')) + forwarded.map(forwardedHtml).join('') : ownHtml;
+      const html = fullHtml ? sanitizeEmailHtml(fullHtml, { cidUrls }) || null : null;
+      const text =
+        [ownText, ...forwarded.map(forwardedText)].filter(Boolean).join('\n\n') || (html ? html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim() : '');
 
       let conversationId: number;
       let newMessageId: number;
@@ -306,7 +343,7 @@ export async function ingestEmail(opts: IngestOptions): Promise<IngestResult> {
           accountId: inbox.accountId,
           inboxId: inbox.id,
           sourceType: 'email',
-          subject: (parsed.subject ?? '').trim(),
+          subject: dbText(parsed.subject ?? '').trim(),
           contact: { email: sender.address, name: sender.name },
           message: { kind: 'incoming', text, html, email, fromTrustedDomain },
         });
@@ -327,7 +364,8 @@ export async function ingestEmail(opts: IngestOptions): Promise<IngestResult> {
     });
   } catch (err) {
     await removeStoredFiles(stored);
-    log.error({ err: (err as Error).message, inboxId: inbox.id, via: opts.via }, 'email ingestion failed');
+    // The database's reason only: never the subject, the address or the text of the customer's mail.
+    log.error({ reason: describeStoreFailure(err), inboxId: inbox.id, via: opts.via }, 'email ingestion failed');
     throw err;
   }
 }

@@ -4,13 +4,15 @@ import type Mail from 'nodemailer/lib/mailer';
 import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
-import { nodemailerGetSocket, outboundFailure } from '../../utils/outbound-guard.server';
+import { outboundFailure } from '../../utils/outbound-guard.server';
 import { singleton } from '../../utils/singleton.server';
 import { registerChannelDeliverer, type OutgoingMessage } from '../channels/delivery.server';
 import { listAttachmentsOfMessage, readAttachment } from '../inbox/attachments.server';
 import type { Inbox } from '../inbox/inboxes.server';
 import { bareAddress, domainOf, FORWARDING_CHECK_HEADER, forwardingAddress, forwardingCheckValue, newMessageId, replyAddress } from './addresses.server';
 import { getEmailInbox, readEmailSettings } from './email-inboxes.server';
+import { plainConnectionError, smtpConnectionOptions } from './mail-connection.server';
+import { recordChannelFailure, recordChannelSuccess } from '../channels/health.server';
 
 /**
  * Mail that leaves an inbox: agents' replies (the `email` channel deliverer) and the forwarding check. It goes
@@ -18,24 +20,15 @@ import { getEmailInbox, readEmailSettings } from './email-inboxes.server';
  * mailbox (outbound_emails) so that replies work on a fresh machine. See ADR 013.
  */
 
-type Route = { kind: 'inbox-smtp' | 'smtp'; transport: nodemailer.Transporter } | { kind: 'mailbox' };
+type Route = { kind: 'inbox-smtp' | 'smtp'; transport: nodemailer.Transporter; inboxId?: number } | { kind: 'mailbox' };
 
 function routeFor(inbox: Inbox): Route {
   const { smtp } = readEmailSettings(inbox);
   if (smtp?.host && inbox.email) {
     return {
       kind: 'inbox-smtp',
-      transport: nodemailer.createTransport({
-        host: smtp.host,
-        port: smtp.port,
-        secure: smtp.secure,
-        auth: { user: smtp.user, pass: smtp.password },
-        connectionTimeout: 20_000,
-        greetingTimeout: 20_000,
-        socketTimeout: 60_000,
-        // The inbox's SMTP server is the account's choice: connected through the outbound guard (ADR 021).
-        getSocket: nodemailerGetSocket(20_000),
-      } as nodemailer.TransportOptions),
+      inboxId: inbox.id,
+      transport: nodemailer.createTransport(smtpConnectionOptions(smtp)),
     };
   }
   const { smtpUrl } = getConfig();
@@ -70,12 +63,18 @@ async function send(opts: { accountId: number; route: Route; mail: Mail.Options;
   try {
     await opts.route.transport.sendMail(opts.mail);
     await db.insert(schema.outboundEmails).values({ ...row, transport: 'smtp', status: 'sent' });
+    if (opts.route.inboxId) await recordChannelSuccess({ accountId: opts.accountId, inboxId: opts.route.inboxId, part: 'smtp' }).catch(() => {});
     return { delivered: true };
   } catch (err) {
     getLogger().warn({ err: (err as Error).message, accountId: opts.accountId, route: opts.route.kind }, 'email delivery failed');
-    // An inbox's own SMTP server is the account's choice: it learns "refused" or "failed", not what answered (ADR 021).
+    // An inbox's own SMTP server is the account's choice: the message says "refused" or "failed", not what answered (ADR 021).
     const shown = opts.route.kind === 'inbox-smtp' ? new Error(outboundFailure("Delivery through the inbox's SMTP server", err)) : (err as Error);
     await db.insert(schema.outboundEmails).values({ ...row, transport: 'smtp', status: 'failed', error: shown.message.slice(0, 500) });
+    // A refused recipient is about that mail; a connection or login failure is about the channel.
+    const recipientRefused = /^5\d\d$/.test(String((err as { responseCode?: number }).responseCode ?? '')) && (err as { command?: string }).command === 'RCPT TO';
+    if (opts.route.inboxId && !recipientRefused) {
+      await recordChannelFailure({ accountId: opts.accountId, inboxId: opts.route.inboxId, part: 'smtp', error: plainConnectionError(err, 'mail server') }).catch(() => {});
+    }
     throw shown;
   }
 }

@@ -61,10 +61,28 @@ const CheckboxSchema = z
 /** Passwords are never shown back: an empty field keeps the stored one. */
 const SecretSchema = z.string().max(500, maxLengthMessage(500)).optional();
 
+/** How a connection to a mail server is protected: TLS from the first byte, an upgrade with STARTTLS, or none. */
+export const MAIL_SECURITY = ['tls', 'starttls', 'none'] as const;
+export type MailSecurity = (typeof MAIL_SECURITY)[number];
+export const MAIL_SECURITY_LABELS: Record<MailSecurity, string> = {
+  tls: 'TLS (usually port 993 for IMAP, 465 for SMTP)',
+  starttls: 'STARTTLS (usually port 143 for IMAP, 587 for SMTP)',
+  none: 'None: plain text, never upgraded (only on a private network)',
+};
+/** The select wins; forms and API callers that only send the older `secure` checkbox still work. */
+const SecuritySchema = z.enum(MAIL_SECURITY, { error: 'Choose how the connection is protected' }).optional();
+
+/** A SHA-256 fingerprint as shown on the page (colons and case do not matter). */
+export const FingerprintSchema = z
+  .string({ error: 'Fingerprint is not allowed to be empty' })
+  .trim()
+  .regex(/^([0-9a-f]{2}:?){31}[0-9a-f]{2}$/i, 'Enter the SHA-256 fingerprint shown above');
+
 export const ImapSettingsSchema = z.object({
   host: HostSchema,
   port: portSchema(993),
   secure: CheckboxSchema,
+  security: SecuritySchema,
   user: requiredText('User name', 254),
   password: SecretSchema,
   mailbox: z.string().trim().max(200, maxLengthMessage(200)).optional().transform((m) => m || 'INBOX'),
@@ -75,7 +93,9 @@ export const SmtpSettingsSchema = z.object({
   host: HostSchema,
   port: portSchema(587),
   secure: CheckboxSchema,
-  user: requiredText('User name', 254),
+  security: SecuritySchema,
+  // Empty for a relay that does not authenticate (it trusts Parley's address instead).
+  user: z.string().trim().max(254, maxLengthMessage(254)).optional().transform((u) => u || ''),
   password: SecretSchema,
 });
 export type SmtpSettingsInput = z.infer<typeof SmtpSettingsSchema>;

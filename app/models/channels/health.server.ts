@@ -1,0 +1,151 @@
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { getDb, schema } from '../../../db/client';
+import type { ChannelPart, OfferedCertificate } from '../../../db/schema/channels';
+import { getLogger } from '../../utils/logger.server';
+import { createNotification } from '../notifications/notifications.server';
+import type { Permission } from '../roles/permissions';
+
+/**
+ * Channel health (ADR 024): each part of a channel (reading mail over IMAP, sending over the inbox's SMTP, the
+ * SMS provider, the Facebook and X APIs) records when it last worked and, when it fails, the error in plain words
+ * and since when. Settings pages show it, the inbox list and the shell flag failing channels, and the admins of
+ * the channel get a notification when a part that worked starts failing (once, not at every retry).
+ */
+
+export const PART_LABELS: Record<ChannelPart, string> = {
+  imap: 'Reading mail (IMAP)',
+  smtp: 'Sending mail (SMTP)',
+  sms: 'SMS provider',
+  facebook: 'Facebook',
+  twitter: 'X (Twitter)',
+};
+
+const PART_PERMISSION: Record<ChannelPart, Permission> = {
+  imap: 'manage_emails',
+  smtp: 'manage_emails',
+  sms: 'manage_sms',
+  facebook: 'manage_facebook',
+  twitter: 'manage_twitter',
+};
+
+const SETTINGS_PATH: Record<ChannelPart, string> = {
+  imap: '/settings/emails',
+  smtp: '/settings/emails',
+  sms: '/settings/sms',
+  facebook: '/settings/facebook',
+  twitter: '/settings/twitter',
+};
+
+export type ChannelHealth = typeof schema.channelHealth.$inferSelect;
+
+type Target = { accountId: number; inboxId: number; part: ChannelPart };
+
+export async function recordChannelSuccess(opts: Target) {
+  const now = new Date();
+  await getDb()
+    .insert(schema.channelHealth)
+    .values({ accountId: opts.accountId, inboxId: opts.inboxId, part: opts.part, lastSuccessAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [schema.channelHealth.inboxId, schema.channelHealth.part],
+      set: { lastSuccessAt: now, failingSince: null, offeredCertificate: null, updatedAt: now },
+      setWhere: eq(schema.channelHealth.accountId, opts.accountId),
+    });
+}
+
+/**
+ * Records a failure. The first failure after a success also notifies the channel's admins; later ones only
+ * update the error. `error` must be plain words for an admin, never the customer's data.
+ */
+export async function recordChannelFailure(opts: Target & { error: string; certificate?: OfferedCertificate | null }) {
+  const now = new Date();
+  const error = opts.error.replace(/\u0000/g, '').slice(0, 500);
+  const db = getDb();
+  const [started] = await db
+    .update(schema.channelHealth)
+    .set({ failingSince: now, lastError: error, lastErrorAt: now, offeredCertificate: opts.certificate ?? null, updatedAt: now })
+    .where(
+      and(
+        eq(schema.channelHealth.accountId, opts.accountId),
+        eq(schema.channelHealth.inboxId, opts.inboxId),
+        eq(schema.channelHealth.part, opts.part),
+        isNull(schema.channelHealth.failingSince),
+      ),
+    )
+    .returning({ lastSuccessAt: schema.channelHealth.lastSuccessAt });
+  if (!started) {
+    await db
+      .insert(schema.channelHealth)
+      .values({ ...opts, lastError: error, lastErrorAt: now, failingSince: now, offeredCertificate: opts.certificate ?? null, updatedAt: now })
+      .onConflictDoUpdate({
+        target: [schema.channelHealth.inboxId, schema.channelHealth.part],
+        set: { lastError: error, lastErrorAt: now, offeredCertificate: opts.certificate ?? null, updatedAt: now },
+        setWhere: eq(schema.channelHealth.accountId, opts.accountId),
+      });
+    return { started: false };
+  }
+  if (started.lastSuccessAt) await notifyAdmins({ ...opts, error }).catch((err) => getLogger().warn({ err: (err as Error).message }, 'channel health notification failed'));
+  return { started: true };
+}
+
+async function notifyAdmins(opts: Target & { error: string }) {
+  const db = getDb();
+  const [inbox] = await db
+    .select({ name: schema.inboxes.name })
+    .from(schema.inboxes)
+    .where(and(eq(schema.inboxes.accountId, opts.accountId), eq(schema.inboxes.id, opts.inboxId)));
+  if (!inbox) return;
+  const admins = await db
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .innerJoin(schema.roles, eq(schema.roles.id, schema.users.roleId))
+    .where(
+      and(
+        eq(schema.users.accountId, opts.accountId),
+        eq(schema.users.status, 'active'),
+        eq(schema.users.hasAccess, true),
+        sql`${PART_PERMISSION[opts.part]} = any(${schema.roles.permissions})`,
+      ),
+    );
+  for (const admin of admins) {
+    await createNotification({
+      accountId: opts.accountId,
+      userId: admin.id,
+      title: `${inbox.name}: ${PART_LABELS[opts.part]} is failing`,
+      body: opts.error,
+      link: `${SETTINGS_PATH[opts.part]}/${opts.inboxId}`,
+    });
+  }
+}
+
+/** The health of one inbox's parts. */
+export async function getChannelHealth(opts: { accountId: number; inboxId: number }) {
+  return getDb()
+    .select()
+    .from(schema.channelHealth)
+    .where(and(eq(schema.channelHealth.accountId, opts.accountId), eq(schema.channelHealth.inboxId, opts.inboxId)))
+    .orderBy(schema.channelHealth.part);
+}
+
+/** The account's failing parts, with their inbox: what the shell and the inbox list flag. */
+export async function listFailingChannels(opts: { accountId: number }) {
+  const rows = await getDb()
+    .select({
+      inboxId: schema.channelHealth.inboxId,
+      inboxName: schema.inboxes.name,
+      part: schema.channelHealth.part,
+      lastError: schema.channelHealth.lastError,
+      failingSince: schema.channelHealth.failingSince,
+    })
+    .from(schema.channelHealth)
+    .innerJoin(schema.inboxes, and(eq(schema.inboxes.id, schema.channelHealth.inboxId), eq(schema.inboxes.accountId, schema.channelHealth.accountId)))
+    .where(and(eq(schema.channelHealth.accountId, opts.accountId), isNotNull(schema.channelHealth.failingSince)))
+    .orderBy(schema.channelHealth.failingSince);
+  return rows.map((r) => ({ ...r, label: PART_LABELS[r.part], link: `${SETTINGS_PATH[r.part]}/${r.inboxId}` }));
+}
+
+/** Forgets an inbox part's state (its settings changed: what failed before says nothing about the new ones). */
+export async function clearChannelHealth(opts: Target) {
+  await getDb()
+    .delete(schema.channelHealth)
+    .where(and(eq(schema.channelHealth.accountId, opts.accountId), eq(schema.channelHealth.inboxId, opts.inboxId), eq(schema.channelHealth.part, opts.part)));
+}

@@ -1,0 +1,152 @@
+import { Worker } from 'node:worker_threads';
+import { simpleParser, type AddressObject, type Attachment as MailAttachment, type ParsedMail } from 'mailparser';
+
+/**
+ * What an email carries besides its own body, unpacked into what a person can read (ADR 026):
+ * - Outlook's winmail.dat (TNEF) becomes the files it wraps (and its plain body when the mail has none);
+ * - a forwarded message (message/rfc822) is shown inline (sender, date, subject, body, the names of its files)
+ *   and its files become attachments of the message, instead of an opaque message.eml.
+ */
+
+export type MailPart = { filename: string; contentType: string; content: Buffer; cid: string | null };
+export type ForwardedMessage = { from: string; to: string; date: string; subject: string; text: string; html: string | null; attachments: string[] };
+
+/** Text the database accepts: PostgreSQL text and jsonb refuse the NUL character whatever else surrounds it. */
+export function dbText(value: string): string;
+export function dbText(value: string | null | undefined): string | null | undefined;
+export function dbText(value: string | null | undefined) {
+  return typeof value === 'string' ? value.replace(/\u0000/g, '') : value;
+}
+
+const TNEF_TYPES = new Set(['application/ms-tnef', 'application/vnd.ms-tnef']);
+/** Past these, a winmail.dat is kept as it came rather than unpacked (the decoder is slow on hostile input). */
+const MAX_TNEF_BYTES = 10 * 1024 * 1024;
+const TNEF_TIMEOUT_MS = 5000;
+/** A forward of a forward of a forward is shown; deeper nesting stays attached as files. */
+const MAX_FORWARD_DEPTH = 3;
+
+function isTnef(a: MailAttachment) {
+  return TNEF_TYPES.has(a.contentType.toLowerCase()) || /^(winmail|win)\.dat$/i.test(a.filename ?? '');
+}
+
+// MAPI property ids of the plain body (PR_BODY) in node-tnef's Attributes.
+const PR_BODY = 0x1000;
+
+/**
+ * Decodes a TNEF stream with node-tnef in a worker thread: the library logs to stdout on every call (the
+ * worker's stdout is discarded) and can spin for seconds on malformed input (the worker is stopped after 5 s).
+ */
+export function unpackTnef(bytes: Buffer): Promise<{ files: { name: string; data: Buffer }[]; body: string } | null> {
+  if (bytes.byteLength > MAX_TNEF_BYTES) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const tnef = require('node-tnef');
+       tnef.parseBuffer(Buffer.from(workerData), (failed, content) => {
+         if (failed || !content || !Array.isArray(content.Attachments)) return parentPort.postMessage(null);
+         const files = content.Attachments.filter((a) => a && a.Data).map((a) => ({ name: String(a.Title || 'attachment'), data: Uint8Array.from(a.Data) }));
+         const body = (content.Attributes || []).find((a) => a && a.Name === ${PR_BODY});
+         parentPort.postMessage({ files, body: body && body.Data ? Buffer.from(body.Data).toString('latin1') : '' });
+       });`,
+      { eval: true, workerData: bytes, stdout: true, stderr: true },
+    );
+    worker.stdout.resume();
+    worker.stderr.resume();
+    let done = false;
+    const finish = (value: Awaited<ReturnType<typeof unpackTnef>>) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(value);
+    };
+    const timer = setTimeout(() => finish(null), TNEF_TIMEOUT_MS);
+    worker.once('message', (msg: { files: { name: string; data: Uint8Array }[]; body: string } | null) =>
+      finish(msg ? { files: msg.files.map((f) => ({ name: f.name, data: Buffer.from(f.data) })), body: msg.body.replace(/\u0000+$/, '') } : null),
+    );
+    worker.once('error', () => finish(null));
+    worker.once('exit', () => finish(null));
+  });
+}
+
+function addressList(field: AddressObject | AddressObject[] | undefined) {
+  const list = field ? (Array.isArray(field) ? field : [field]) : [];
+  return list
+    .flatMap((a) => a.value)
+    .map((v) => (v.name && v.address ? `${v.name} <${v.address}>` : (v.address ?? v.name)))
+    .join(', ');
+}
+
+/**
+ * The files of a mail and its forwarded messages, unpacked. `tnefBody` is the plain body found in a
+ * winmail.dat, for mails whose own body is empty (Outlook puts the body there in RTF-only mode).
+ */
+export async function expandParts(parsed: ParsedMail, depth = 0): Promise<{ parts: MailPart[]; forwarded: ForwardedMessage[]; tnefBody: string }> {
+  const parts: MailPart[] = [];
+  const forwarded: ForwardedMessage[] = [];
+  let tnefBody = '';
+  for (const a of parsed.attachments) {
+    const cid = a.cid ? dbText(a.cid) : null;
+    if (isTnef(a)) {
+      const unpacked = await unpackTnef(a.content);
+      if (unpacked && (unpacked.files.length > 0 || unpacked.body.trim())) {
+        for (const f of unpacked.files) parts.push({ filename: dbText(f.name), contentType: 'application/octet-stream', content: f.data, cid: null });
+        if (!tnefBody) tnefBody = dbText(unpacked.body);
+        continue;
+      }
+    }
+    if (a.contentType.toLowerCase() === 'message/rfc822' && depth < MAX_FORWARD_DEPTH) {
+      const inner = await simpleParser(a.content, { keepCidLinks: true }).catch(() => null);
+      if (inner) {
+        const nested = await expandParts(inner, depth + 1);
+        forwarded.push({
+          from: dbText(addressList(inner.from)),
+          to: dbText(addressList(inner.to)),
+          date: inner.date ? inner.date.toUTCString() : '',
+          subject: dbText(inner.subject ?? ''),
+          text: dbText(inner.text ?? nested.tnefBody ?? ''),
+          html: typeof inner.html === 'string' && inner.html.trim() ? dbText(inner.html) : null,
+          attachments: nested.parts.map((p) => p.filename),
+        });
+        parts.push(...nested.parts);
+        forwarded.push(...nested.forwarded);
+        continue;
+      }
+    }
+    const filename = dbText(a.filename || (a.contentType === 'message/rfc822' ? 'message.eml' : 'attachment'));
+    parts.push({ filename, contentType: dbText(a.contentType), content: a.content, cid });
+  }
+  return { parts, forwarded, tnefBody };
+}
+
+function escapeHtml(text: string) {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+const textToHtml = (text: string) => `<div style="white-space: pre-wrap">${escapeHtml(text)}</div>`;
+
+/** A forwarded message as the reader sees it in the conversation, in HTML (sanitised with the rest afterwards). */
+export function forwardedHtml(f: ForwardedMessage) {
+  const rows = [
+    ['From', f.from],
+    ['Date', f.date],
+    ['Subject', f.subject],
+    ['To', f.to],
+  ].filter(([, v]) => v);
+  return [
+    '<blockquote>',
+    '<p><strong>Forwarded message</strong></p>',
+    `<p>${rows.map(([k, v]) => `${k}: ${escapeHtml(v)}`).join('<br>')}</p>`,
+    f.html ?? textToHtml(f.text),
+    f.attachments.length ? `<p>Attachments: ${f.attachments.map(escapeHtml).join(', ')}</p>` : '',
+    '</blockquote>',
+  ].join('');
+}
+
+export function forwardedText(f: ForwardedMessage) {
+  const head = [`From: ${f.from}`, f.date ? `Date: ${f.date}` : '', `Subject: ${f.subject}`, f.to ? `To: ${f.to}` : ''].filter(Boolean).join('\n');
+  const files = f.attachments.length ? `\nAttachments: ${f.attachments.join(', ')}` : '';
+  return `---------- Forwarded message ----------\n${head}\n\n${f.text.trim()}${files}`;
+}
+
+export { escapeHtml as escapeMailHtml, textToHtml as mailTextToHtml };

@@ -1,0 +1,186 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { ImapFlow } from 'imapflow';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { getDb, schema } from '../../db/client';
+import { getChannelHealth } from '../../app/models/channels/health.server';
+import { checkMailServer, createEmailInbox, readEmailSettings, setImapSettings, trustServerCertificate } from '../../app/models/email/email-inboxes.server';
+import { getInbox } from '../../app/models/inbox/inboxes.server';
+import { startImapManager, type ImapManager } from '../../server/imap-manager';
+import { createTestAccount } from '../factories';
+import { startTcpProxy } from '../helpers/tcp-proxy';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-imap-health-'));
+process.env.PARLEY_DATA_DIR = dataDir;
+process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
+
+/** Hoodiecrow: a real IMAP4rev1 server with IDLE, in memory (see email-imap.test.ts). */
+type Hoodiecrow = { listen: (port: number, host: string, cb: () => void) => void; close: (cb: () => void) => void; server: net.Server };
+const hoodiecrow = createRequire(import.meta.url)('hoodiecrow-imap') as (opts: object) => Hoodiecrow;
+
+const closers: (() => Promise<void>)[] = [];
+let manager: ImapManager | undefined;
+
+async function startImapServer() {
+  const server = hoodiecrow({ plugins: ['IDLE', 'ENABLE', 'UIDPLUS', 'ID', 'UNSELECT'], storage: { INBOX: { messages: [] }, '': {} } });
+  const sockets = new Set<net.Socket>();
+  server.server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  );
+  return { port: (server.server.address() as net.AddressInfo).port };
+}
+
+async function append(port: number, raw: string) {
+  const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user: 'testuser', pass: 'testpass' }, logger: false });
+  await client.connect();
+  await client.append('INBOX', raw);
+  await client.logout();
+}
+
+async function waitFor<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function imapInbox(port: number, input: { password?: string; secure?: boolean } = {}) {
+  const a = await createTestAccount();
+  const inbox = await createEmailInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Mailbox', email: `support@${a.domain}.test`, mode: 'imap' });
+  await setImapSettings({
+    accountId: a.account.id,
+    actorId: a.owner.id,
+    id: inbox.id,
+    input: { host: '127.0.0.1', port, secure: input.secure ?? false, security: input.secure ? 'tls' : 'none', user: 'testuser', password: input.password ?? 'testpass', mailbox: 'INBOX' },
+  });
+  return { ...a, inbox };
+}
+
+/** The body goes base64-encoded, as the real-world sample's did: its decoded bytes may hold NUL, the IMAP literal does not. */
+const mail = (subject: string, id: string, body = `${subject} body`) =>
+  `From: Cara <cara@example.test>\r\nTo: support@example.test\r\nSubject: ${subject}\r\nMessage-ID: <${id}@example.test>\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from(body).toString('base64')}\r\n`;
+
+const subjectsOf = async (accountId: number) =>
+  (await getDb().select({ subject: schema.conversations.subject }).from(schema.conversations).where(eq(schema.conversations.accountId, accountId)).orderBy(schema.conversations.id)).map(
+    (r) => r.subject,
+  );
+const imapHealth = async (accountId: number, inboxId: number) => (await getChannelHealth({ accountId, inboxId })).find((h) => h.part === 'imap');
+
+afterEach(async () => {
+  await manager?.stop();
+  manager = undefined;
+  await getDb().delete(schema.inboxes);
+});
+afterAll(async () => {
+  for (const close of closers) await close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('IMAP that never stalls', () => {
+  it('a mail with NUL bytes is stored cleaned, the position moves past it, and the next mail arrives within seconds (no reconnect loop)', async () => {
+    const imap = await startImapServer();
+    const s = await imapInbox(imap.port);
+    manager = await startImapManager();
+    await waitFor(async () => readEmailSettings((await getInbox({ accountId: s.account.id, id: s.inbox.id }))!).imap?.lastUid === 0);
+    await append(imap.port, mail('Has NUL', 'nul-imap', 'Hello\u0000 there'));
+    await waitFor(async () => (await subjectsOf(s.account.id)).length === 1);
+    const started = Date.now();
+    await append(imap.port, mail('Ordinary', 'ordinary-imap'));
+    await waitFor(async () => (await subjectsOf(s.account.id)).length === 2, 5000);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await subjectsOf(s.account.id)).toEqual(['Has NUL', 'Ordinary']);
+    const [first] = await getDb()
+      .select({ text: schema.messages.text })
+      .from(schema.messages)
+      .where(and(eq(schema.messages.accountId, s.account.id), eq(schema.messages.kind, 'incoming')))
+      .orderBy(schema.messages.id);
+    expect(first.text).toBe('Hello there');
+    expect(readEmailSettings((await getInbox({ accountId: s.account.id, id: s.inbox.id }))!).imap?.lastUid).toBe(2);
+    expect(await imapHealth(s.account.id, s.inbox.id)).toMatchObject({ failingSince: null, lastError: null });
+  });
+
+  it('a wrong password is the channel’s error, in plain words, found by the test on save and by the reader', async () => {
+    const imap = await startImapServer();
+    const s = await imapInbox(imap.port, { password: 'wrong' });
+    const test = await checkMailServer({ accountId: s.account.id, id: s.inbox.id, part: 'imap' });
+    expect(test).toMatchObject({ ok: false, error: expect.stringMatching(/^The mailbox refused the user name or password/) });
+    // The reader records it too (the row the test wrote is removed first).
+    await getDb().delete(schema.channelHealth).where(eq(schema.channelHealth.inboxId, s.inbox.id));
+    manager = await startImapManager();
+    const health = await waitFor(async () => {
+      const h = await imapHealth(s.account.id, s.inbox.id);
+      return h?.failingSince ? h : null;
+    });
+    expect(health.lastError).toMatch(/^The mailbox refused the user name or password/);
+    expect(health.failingSince).toBeInstanceOf(Date);
+  });
+
+  it('a frozen connection (no FIN, no answer) is detected and mail resumes within a minute, with the default heartbeat', async () => {
+    const imap = await startImapServer();
+    const proxy = await startTcpProxy({ targetPort: imap.port });
+    closers.push(proxy.close);
+    const s = await imapInbox(proxy.port);
+    manager = await startImapManager();
+    await waitFor(() => manager!.status().connected.includes(s.inbox.id));
+    await waitFor(async () => readEmailSettings((await getInbox({ accountId: s.account.id, id: s.inbox.id }))!).imap?.lastUid === 0);
+    proxy.freeze();
+    const frozenAt = Date.now();
+    const frozenConnections = proxy.open();
+    expect(frozenConnections).toBe(1);
+    // Straight to the server, not through the frozen connection.
+    await append(imap.port, mail('While frozen', 'frozen-1'));
+    await waitFor(async () => (await subjectsOf(s.account.id)).length === 1, 60_000);
+    const resumedAfter = Date.now() - frozenAt;
+    expect(resumedAfter).toBeLessThan(60_000);
+    console.info(`frozen IMAP connection: mail resumed after ${(resumedAfter / 1000).toFixed(1)} s`);
+  }, 70_000);
+
+  it('a self-signed server is refused, its fingerprint offered, and accepted once the admin trusts that fingerprint (for this inbox only)', async () => {
+    const imap = await startImapServer();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cert-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`, '-days', '2', '-subj', '/CN=imap.private.test'], {
+      stdio: 'ignore',
+    });
+    const expected = execFileSync('openssl', ['x509', '-in', `${dir}/cert.pem`, '-noout', '-fingerprint', '-sha256']).toString().split('=')[1].trim();
+    const proxy = await startTcpProxy({ targetPort: imap.port, tls: { key: fs.readFileSync(`${dir}/key.pem`, 'utf8'), cert: fs.readFileSync(`${dir}/cert.pem`, 'utf8') } });
+    closers.push(proxy.close);
+    const s = await imapInbox(proxy.port, { secure: true });
+
+    const refused = await checkMailServer({ accountId: s.account.id, id: s.inbox.id, part: 'imap' });
+    expect(refused).toMatchObject({ ok: false, error: "The server's certificate is not trusted (self-signed or from a private authority)" });
+    const offered = (await imapHealth(s.account.id, s.inbox.id))!.offeredCertificate!;
+    expect(offered.fingerprint).toBe(expected);
+    expect(offered.subject).toContain('CN=imap.private.test');
+
+    // A wrong fingerprint trusts nothing; the one shown does.
+    const who = { accountId: s.account.id, actorId: s.owner.id, id: s.inbox.id, part: 'imap' as const };
+    expect(await trustServerCertificate({ ...who, fingerprint: expected.replace(/^../, '00') })).toBe(false);
+    expect(await trustServerCertificate({ ...who, fingerprint: expected.toLowerCase().replace(/:/g, '') })).toBe(true);
+    expect(await checkMailServer({ accountId: s.account.id, id: s.inbox.id, part: 'imap' })).toEqual({ ok: true });
+
+    manager = await startImapManager();
+    await waitFor(() => manager!.status().connected.includes(s.inbox.id));
+    await waitFor(async () => readEmailSettings((await getInbox({ accountId: s.account.id, id: s.inbox.id }))!).imap?.lastUid === 0);
+    await append(imap.port, mail('Over pinned TLS', 'pinned-1'));
+    await waitFor(async () => (await subjectsOf(s.account.id)).length === 1);
+    expect((await imapHealth(s.account.id, s.inbox.id))!.failingSince).toBeNull();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

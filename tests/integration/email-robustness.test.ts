@@ -1,0 +1,243 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb, schema } from '../../db/client';
+import { forwardingAddress } from '../../app/models/email/addresses.server';
+import { createEmailInbox } from '../../app/models/email/email-inboxes.server';
+import { ingestEmail } from '../../app/models/email/inbound.server';
+import { listQuarantinedEmails, retryQuarantinedEmail } from '../../app/models/email/quarantine.server';
+import { getInbox } from '../../app/models/inbox/inboxes.server';
+import { startInboundSmtp } from '../../server/smtp-inbound';
+import { createTestAccount } from '../factories';
+import { startTestApp } from '../helpers/http';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-email-robust-'));
+process.env.PARLEY_DATA_DIR = dataDir;
+process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
+
+let smtp: Awaited<ReturnType<typeof startInboundSmtp>>;
+let app: Awaited<ReturnType<typeof startTestApp>>;
+let mailer: nodemailer.Transporter;
+
+beforeAll(async () => {
+  smtp = await startInboundSmtp({ port: 0, host: '127.0.0.1' });
+  app = await startTestApp();
+  mailer = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+});
+afterAll(async () => {
+  mailer.close();
+  await smtp.close();
+  await app.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function setup(mode: 'forwarding' | 'http' = 'forwarding') {
+  const a = await createTestAccount();
+  const inbox = await createEmailInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', email: `support@${a.domain}.test`, mode });
+  return { ...a, inbox, to: forwardingAddress(inbox)! };
+}
+
+const conversationsOf = (accountId: number) =>
+  getDb().select().from(schema.conversations).where(eq(schema.conversations.accountId, accountId)).orderBy(schema.conversations.id);
+const messagesOf = (accountId: number) =>
+  getDb().select().from(schema.messages).where(and(eq(schema.messages.accountId, accountId), eq(schema.messages.kind, 'incoming'))).orderBy(schema.messages.id);
+const attachmentNames = async (accountId: number, messageId: number) =>
+  (
+    await getDb()
+      .select({ filename: schema.attachments.filename })
+      .from(schema.attachments)
+      .where(and(eq(schema.attachments.accountId, accountId), eq(schema.attachments.messageId, messageId)))
+      .orderBy(schema.attachments.id)
+  ).map((r) => r.filename);
+
+/** A text part whose decoded bytes hold NUL (base64 of "Hello\0world"), as the issue's real-world sample had. */
+const nulMail = (to: string, id: string) =>
+  Buffer.from(
+    `From: Nia <nia@example.test>\r\nTo: ${to}\r\nSubject: Has a NUL\r\nMessage-ID: <${id}@example.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from('Hello\u0000 world\u0000!').toString('base64')}\r\n`,
+  );
+const plainMail = (to: string, subject: string, id: string) =>
+  Buffer.from(`From: Nia <nia@example.test>\r\nTo: ${to}\r\nSubject: ${subject}\r\nMessage-ID: <${id}@example.test>\r\n\r\n${subject} body\r\n`);
+
+/**
+ * A mail the database truly refuses even after cleaning: a Message-ID of ~3 KB of varied three-byte characters
+ * is over the B-tree's entry limit of the messages' Message-ID index (SQLSTATE 54000), and does not compress.
+ */
+function unstorableMail(to: string) {
+  let id = '';
+  for (let i = 0; i < 990; i++) id += String.fromCharCode(0x4e00 + ((i * 7919) % 20000));
+  return Buffer.from(`From: Nia <nia@example.test>\r\nTo: ${to}\r\nSubject: Cannot be stored\r\nMessage-ID: <${id}@example.test>\r\n\r\nSecret customer text\r\n`, 'utf8');
+}
+
+function postRaw(pathname: string, body: Buffer, headers: Record<string, string>) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: app.port, path: pathname, method: 'POST', headers: { 'content-type': 'message/rfc822', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Reads SMTP replies line by line, as a sending MTA does. */
+async function smtpDialogue(commands: string[]) {
+  const socket = net.connect({ host: '127.0.0.1', port: smtp.port });
+  const replies: string[] = [];
+  let buffer = '';
+  let waiting: (() => void) | null = null;
+  socket.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    let i;
+    while ((i = buffer.indexOf('\r\n')) >= 0) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 2);
+      if (/^\d{3} /.test(line)) {
+        replies.push(line);
+        waiting?.();
+      }
+    }
+  });
+  const next = (n: number) => new Promise<void>((resolve) => (waiting = () => replies.length >= n && resolve()));
+  await next(1);
+  for (const c of commands) {
+    const n = replies.length + 1;
+    socket.write(`${c}\r\n`);
+    await next(n);
+  }
+  socket.end('QUIT\r\n');
+  return replies;
+}
+
+describe('one bad message never stops a channel', () => {
+  it('SMTP: a text part with NUL bytes is stored without them, and the next mail arrives at once', async () => {
+    const s = await setup();
+    const info = await mailer.sendMail({ envelope: { from: 'nia@example.test', to: [s.to] }, raw: nulMail(s.to, 'nul-smtp') });
+    expect(info.accepted).toEqual([s.to]);
+    const started = Date.now();
+    await mailer.sendMail({ envelope: { from: 'nia@example.test', to: [s.to] }, raw: plainMail(s.to, 'Next one', 'next-smtp') });
+    expect(Date.now() - started).toBeLessThan(2000);
+    const messages = await messagesOf(s.account.id);
+    expect(messages.map((m) => m.text)).toEqual(['Hello world!', 'Next one body']);
+  });
+
+  it('HTTP endpoint: the NUL-byte mail is stored (202, not 500); a mail the database refuses is quarantined (202), retryable, with the database’s reason (what the log shows) and none of the customer’s text', async () => {
+    const s = await setup('http');
+    const inbox = (await getInbox({ accountId: s.account.id, id: s.inbox.id }))!;
+    const auth = { authorization: `Bearer ${inbox.secret}` };
+    const url = `/webhooks/email/${inbox.id}`;
+    const nul = await postRaw(url, nulMail('support@example.test', 'nul-http'), auth);
+    expect(nul.status).toBe(202);
+    expect(JSON.parse(nul.text)).toMatchObject({ status: 'created' });
+
+    const bad = await postRaw(url, unstorableMail('support@example.test'), auth);
+    expect(bad.status).toBe(202);
+    const result = JSON.parse(bad.text);
+    expect(result).toMatchObject({ status: 'quarantined' });
+    expect(result.reason).toMatch(/^54000: index row size/);
+    expect(result.reason).not.toContain('Secret customer text');
+
+    const next = await postRaw(url, plainMail('support@example.test', 'After the bad one', 'after-http'), auth);
+    expect(next.status).toBe(202);
+    expect((await conversationsOf(s.account.id)).map((c) => c.subject)).toEqual(['Has a NUL', 'After the bad one']);
+
+    const listed = await listQuarantinedEmails({ accountId: s.account.id, inboxId: inbox.id });
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ via: 'http', attempts: 1 });
+    // Another account cannot retry it; a retry that fails again keeps it with one more attempt.
+    const other = await createTestAccount();
+    expect(await retryQuarantinedEmail({ accountId: other.account.id, inboxId: inbox.id, id: listed[0].id })).toBeUndefined();
+    expect(await retryQuarantinedEmail({ accountId: s.account.id, inboxId: inbox.id, id: listed[0].id })).toMatchObject({ ok: false });
+    expect((await listQuarantinedEmails({ accountId: s.account.id, inboxId: inbox.id }))[0].attempts).toBe(2);
+  });
+
+  it('SMTP: a mail the database refuses is accepted (250) into quarantine, so the MTA stops retrying; replies carry the code once with an enhanced status', async () => {
+    const s = await setup();
+    const info = await mailer.sendMail({ envelope: { from: 'nia@example.test', to: [s.to] }, raw: unstorableMail(s.to) });
+    expect(info.accepted).toEqual([s.to]);
+    expect(await listQuarantinedEmails({ accountId: s.account.id, inboxId: s.inbox.id })).toHaveLength(1);
+
+    const replies = await smtpDialogue(['EHLO mta.example.test', 'MAIL FROM:<a@example.test>', 'RCPT TO:<nobody@inbound.parley.test>']);
+    expect(replies.at(-1)).toBe('550 5.1.1 No such recipient here');
+  });
+});
+
+describe('what mail carries', () => {
+  it("Outlook's winmail.dat is unpacked into its files, listed by name", async () => {
+    const s = await setup();
+    const tnef = fs.readFileSync(path.resolve('tests/fixtures/winmail.dat'));
+    const raw = Buffer.from(
+      [
+        'From: Olga <olga@example.test>',
+        `To: ${s.to}`,
+        'Subject: From Outlook',
+        'Message-ID: <tnef-1@example.test>',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/mixed; boundary="b1"',
+        '',
+        '--b1',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Please see the attached files.',
+        '--b1',
+        'Content-Type: application/ms-tnef; name="winmail.dat"',
+        'Content-Disposition: attachment; filename="winmail.dat"',
+        'Content-Transfer-Encoding: base64',
+        '',
+        tnef.toString('base64').replace(/.{76}/g, '$&\r\n'),
+        '--b1--',
+        '',
+      ].join('\r\n'),
+    );
+    const result = await ingestEmail({ inbox: s.inbox, raw, via: 'smtp' });
+    expect(result.status).toBe('created');
+    const [message] = await messagesOf(s.account.id);
+    expect(await attachmentNames(s.account.id, message.id)).toEqual(['ZAPPA_~2.JPG', 'bookmark.htm']);
+  });
+
+  it('a forwarded message is shown inline (sender, date, subject, body, its files); a mail that is only a forwarded message is not empty', async () => {
+    const s = await setup();
+    const inner = [
+      'From: Dan <dan@example.test>',
+      'To: cara@example.test',
+      'Subject: Original question',
+      'Date: Mon, 2 Nov 2026 10:00:00 +0000',
+      'Message-ID: <inner-1@example.test>',
+      'Content-Type: multipart/mixed; boundary="ib"',
+      '',
+      '--ib',
+      'Content-Type: text/plain',
+      '',
+      'The printer is on fire.',
+      '--ib',
+      'Content-Type: text/plain; name="notes.txt"',
+      'Content-Disposition: attachment; filename="notes.txt"',
+      '',
+      'notes',
+      '--ib--',
+      '',
+    ].join('\r\n');
+    const attached = `From: Cara <cara@example.test>\r\nTo: ${s.to}\r\nSubject: Fwd: Original question\r\nMessage-ID: <fwd-1@example.test>\r\nContent-Type: multipart/mixed; boundary="ob"\r\n\r\n--ob\r\nContent-Type: text/plain\r\n\r\nSee below.\r\n--ob\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment\r\n\r\n${inner}\r\n--ob--\r\n`;
+    await ingestEmail({ inbox: s.inbox, raw: Buffer.from(attached), via: 'smtp' });
+    const whole = `From: Cara <cara@example.test>\r\nTo: ${s.to}\r\nSubject: Fwd: only\r\nMessage-ID: <fwd-2@example.test>\r\nContent-Type: message/rfc822\r\n\r\n${inner}`;
+    await ingestEmail({ inbox: s.inbox, raw: Buffer.from(whole), via: 'smtp' });
+
+    const [first, second] = await messagesOf(s.account.id);
+    for (const m of [first, second]) {
+      expect(m.html).toContain('Forwarded message');
+      expect(m.html).toContain('From: Dan &lt;dan@example.test&gt;');
+      expect(m.html).toContain('Date: Mon, 02 Nov 2026 10:00:00 GMT');
+      expect(m.html).toContain('Subject: Original question');
+      expect(m.html).toContain('The printer is on fire.');
+      expect(m.html).toContain('Attachments: notes.txt');
+      expect(m.text).toContain('The printer is on fire.');
+      expect(await attachmentNames(s.account.id, m.id)).toEqual(['notes.txt']);
+    }
+    expect(first.text).toMatch(/^See below\./);
+  });
+});
