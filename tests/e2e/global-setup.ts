@@ -13,7 +13,7 @@ import { cloneDatabase, createTemplate, startTestServer } from '../setup/test-da
  */
 export default async function globalSetup() {
   chromiumPath();
-  if (!fs.existsSync('build/index.js')) throw new Error('Run `npm run build` before the browser tests (npm test does).');
+  if (!fs.existsSync('build/index.js') || !fs.existsSync('build/server/index.js')) throw new Error('Run `npm run build` before the browser tests (npm test does).');
   const db = await startTestServer();
   const template = `parley_e2e_template_${process.pid}`;
   await createTemplate(db.adminUrl, template);
@@ -41,7 +41,7 @@ export default async function globalSetup() {
     // The specs read sign-up codes from the development mailbox of this production-mode server (ADR 007).
     PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION: 'true',
   };
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const server: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'build/server/index.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`Parley exited with ${server.exitCode} before it was healthy`);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { fileTypeFromBuffer } from 'file-type';
 import { unstable_parseMultipartFormData } from '@remix-run/node';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
@@ -72,7 +72,9 @@ async function* readFileRows(storageKey: string): AsyncGenerator<string[]> {
     for await (const record of parser) yield (record as string[]).map((v) => v ?? '');
     return;
   }
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  // Loaded on first use: exceljs alone takes over a second to import, which every start would pay.
+  const { default: Excel } = await import('exceljs');
+  const reader = new Excel.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'ignore' });
   for await (const worksheet of reader) {
     for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
       const values = (row.values as unknown[]) ?? [];
