@@ -46,7 +46,7 @@ import {
 import { describeLine, listConversationRuns, RUN_STATE_LABELS } from '~/models/automation/run-history.server';
 import { renderEmailHtml } from '~/models/email/render.server';
 import { MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENT_BYTES } from '~/models/inbox/attachments.server';
-import { deleteMessage, editMessage, getMessage, listThread } from '~/models/inbox/messages.server';
+import { deleteMessage, editMessage, getMessage, isMessageEditable, listThread, MessageNotEditableError } from '~/models/inbox/messages.server';
 import {
   MAX_REPLY_FILES,
   postMessageWithFiles,
@@ -145,6 +145,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         editedAt: m.editedAt,
         deliveryStatus: m.deliveryStatus,
         deliveryError: m.deliveryError,
+        deliveredVia: m.deliveredVia,
+        editable: isMessageEditable(m, found.conversation),
         to: m.kind === 'outgoing' ? m.email?.to ?? [] : [],
         cc: m.email?.cc ?? [],
         bcc: m.kind === 'incoming' ? [] : m.email?.bcc ?? [],
@@ -289,7 +291,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const submission = track(parseWithZod(formData, { schema: EditMessageSchema }));
         if (submission.status !== 'success') return fail(submission.reply(), readMessageId(String(formData.get('messageId'))));
         await messageOfHere(submission.value.messageId);
-        const edited = await editMessage({ ...who, id: submission.value.messageId, text: submission.value.text });
+        let edited;
+        try {
+          edited = await editMessage({ ...who, id: submission.value.messageId, text: submission.value.text });
+        } catch (err) {
+          if (err instanceof MessageNotEditableError) return fail(submission.reply({ formErrors: [err.message] }), submission.value.messageId);
+          throw err;
+        }
         if (!edited) return fail(submission.reply({ formErrors: ['You can only edit your own replies and notes'] }), submission.value.messageId);
         return redirectWithToast(here, { type: 'info', text: 'Message Edited' });
       }
