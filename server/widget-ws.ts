@@ -5,7 +5,7 @@ import { getSql } from '../db/client';
 import { LIVE_CHANNEL } from '../app/utils/live.server';
 import { getLogger } from '../app/utils/logger.server';
 import { isHostAllowed, readMessengerSettings } from '../app/models/channels/messenger-settings';
-import { publishVisitorTyping, visitorFromToken, visitorMessage, visitorsOfConversation, type WidgetVisitor } from '../app/models/channels/widget.server';
+import { markVisitorPresence, publishVisitorTyping, visitorFromToken, visitorMessage, visitorsOfConversation, type WidgetVisitor } from '../app/models/channels/widget.server';
 
 export const WIDGET_WS_PATH = '/widget/ws';
 
@@ -71,7 +71,20 @@ export async function startWidgetSocket(server: http.Server) {
           const fresh = await visitorFromToken(token).catch(() => undefined);
           if (fresh) await publishVisitorTyping({ visitor: fresh.visitor as WidgetVisitor, typing: msg.typing }).catch(() => {});
         });
-        const drop = () => visitors.delete(client);
+        // Presence (ADR 033): a reply to a present visitor is delivered in the widget; one to a visitor gone waits, then emails.
+        const present = (on: boolean) =>
+          markVisitorPresence({ accountId: visitor.accountId, visitorId: visitor.id, present: on }).catch((err) =>
+            log.warn({ err: (err as Error).message }, 'visitor presence not recorded'),
+          );
+        void present(true);
+        ws.on('pong', () => void present(true));
+        let dropped = false;
+        const drop = () => {
+          if (dropped) return;
+          dropped = true;
+          visitors.delete(client);
+          if (![...visitors].some((v) => v.visitorId === client.visitorId && v.accountId === client.accountId)) void present(false);
+        };
         ws.on('close', drop);
         ws.on('error', drop);
       });
@@ -83,11 +96,14 @@ export async function startWidgetSocket(server: http.Server) {
 
   async function fanOut(
     accountId: number,
-    message: { type?: string; conversationId?: number; messageId?: number; kind?: string; who?: string; typing?: boolean; name?: string },
+    message: { type?: string; conversationId?: number; messageId?: number; kind?: string; who?: string; typing?: boolean; name?: string; edited?: boolean },
   ) {
     const conversationId = Number(message.conversationId);
     if (!Number.isSafeInteger(conversationId)) return;
-    const isMessage = message.type === 'message.created' && (message.kind === 'outgoing' || message.kind === 'incoming');
+    // An edit (message.updated) is sent again: the widget replaces the bubble it shows.
+    const isMessage =
+      (message.type === 'message.created' && (message.kind === 'outgoing' || message.kind === 'incoming')) ||
+      (message.type === 'message.updated' && message.edited === true);
     const isAgentTyping = message.type === 'widget.typing' && message.who === 'agent';
     if (!isMessage && !isAgentTyping) return;
     const mine = [...visitors].filter((v) => v.accountId === accountId);

@@ -4,9 +4,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, MaxPartSizeExceededError, redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useCallback, useRef } from 'react';
-import { AssignForm, MergeForm, MoveForm, PriorityForm, SnoozeForm, StatusForm, TagsForm } from '~/components/inbox/operations';
+import { MergeForm, SnoozeForm, TagsForm } from '~/components/inbox/operations';
 import { PriorityPill, SlaPill, StatusPill, personName } from '~/components/inbox/pills';
 import { ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
+import { MergeConfirm } from '~/components/inbox/merge-confirm';
+import { PropertiesForm } from '~/components/inbox/properties';
+import { updateConversationProperties } from '~/models/inbox/properties.server';
+import { MentionSuggestions } from '~/components/inbox/mention-suggestions';
+import { ShortcutsHelp, useConversationShortcuts } from '~/components/inbox/shortcuts';
+import { TemplateList } from '~/components/inbox/template-list';
 import { usePresence } from '~/components/inbox/use-inbox-live';
 import { useLiveRevalidation } from '~/components/shell/use-live';
 import { WidgetTyping } from '~/components/messenger/agent-typing';
@@ -31,14 +37,18 @@ import {
   AssignSchema,
   dateToZonedInput,
   EditMessageSchema,
+  MERGE_NEEDS_TWO,
   MergeSchema,
   MessageRefSchema,
   MoveSchema,
   PrioritySchema,
+  PropertiesSchema,
+  REPLY_INTENTS,
   ReplySchema,
   SNOOZE_IN_FUTURE,
   SNOOZE_TIME_REQUIRED,
   SnoozeSchema,
+  STATUS_AFTER_REPLY,
   StatusSchema,
   TagSchema,
   zonedInputToDate,
@@ -46,7 +56,7 @@ import {
 import { describeLine, listConversationRuns, RUN_STATE_LABELS } from '~/models/automation/run-history.server';
 import { renderEmailHtml } from '~/models/email/render.server';
 import { MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENT_BYTES } from '~/models/inbox/attachments.server';
-import { deleteMessage, editMessage, getMessage, listThread } from '~/models/inbox/messages.server';
+import { deleteMessage, editMessage, getMessage, isMessageEditable, listThread, MessageNotEditableError } from '~/models/inbox/messages.server';
 import {
   MAX_REPLY_FILES,
   postMessageWithFiles,
@@ -56,7 +66,9 @@ import {
   ReplyFileError,
 } from '~/models/inbox/replies.server';
 import {
+  describeMergeSources,
   findMergeTarget,
+  findNeighbourConversations,
   findOwnConversationIds,
   lastMessageIdBy,
   listAssigneeOptions,
@@ -68,6 +80,10 @@ import {
   searchMergeCandidates,
 } from '~/models/inbox/screens.server';
 import { getCannedResponse, listCannedResponses } from '~/models/productivity/canned-responses.server';
+import { listEmailTemplates } from '~/models/productivity/email-templates.server';
+import { renderTemplate } from '~/models/productivity/templates';
+import { mentionHandle } from '~/models/notifications/mentions';
+import { listMentionableUsers } from '~/models/users/users.server';
 import { formatDateTime, pageTitle, truncate } from '~/utils/format';
 import { formatPhone } from '~/utils/phone';
 import { parseRouteId } from '~/utils/route-id';
@@ -102,6 +118,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const before = readMessageId(url.searchParams.get('before'));
   const allowImages = url.searchParams.get('images') === '1';
   const cannedId = parseRouteId(url.searchParams.get('canned') ?? undefined);
+  const templateId = parseRouteId(url.searchParams.get('template') ?? undefined);
   const cannedQuery = (url.searchParams.get('cq') ?? '').trim().slice(0, 100);
   const mergeQuery = (url.searchParams.get('merge_q') ?? '').trim().slice(0, 200);
   const contactId = found.conversation.contactId;
@@ -126,6 +143,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : Promise.resolve(null),
     listConversationRuns({ accountId, conversationId: id, limit: 30 }),
   ]);
+  const [templates, mentionable, neighbours] = await Promise.all([
+    listEmailTemplates({ accountId, limit: 50 }),
+    listMentionableUsers({ accountId }),
+    findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
+  ]);
+  // Templates are filled for this conversation's contact ({{firstName}}...), as they would be in a campaign.
+  const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact) }));
+  const pickedTemplate = templateId ? filledTemplates.find((t) => t.id === templateId) : undefined;
   const attachments = await listMessageAttachments({ accountId, messageIds: thread.messages.map((m) => m.message.id) });
   let blockedImages = false;
   const messages: ThreadMessage[] = thread.messages
@@ -146,6 +171,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         editedAt: m.editedAt,
         deliveryStatus: m.deliveryStatus,
         deliveryError: m.deliveryError,
+        deliveredVia: m.deliveredVia,
+        editable: isMessageEditable(m, found.conversation),
         to: m.kind === 'outgoing' ? m.email?.to ?? [] : [],
         cc: m.email?.cc ?? [],
         bcc: m.kind === 'incoming' ? [] : m.email?.bcc ?? [],
@@ -221,7 +248,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tags,
     canned: canned.map((r) => ({ id: r.id, name: r.name, message: r.message })),
     cannedQuery,
-    reply: { key: `${ownLast}-${picked?.id ?? ''}`, text: picked?.message ?? '' },
+    reply: { key: `${ownLast}-${picked?.id ?? ''}-${pickedTemplate?.id ?? ''}`, text: picked?.message ?? pickedTemplate?.text ?? '' },
+    templates: filledTemplates,
+    mentionable: mentionable.map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim(), handle: mentionHandle(u) })),
+    neighbours,
     merge: { query: mergeQuery, candidates },
     snooze: {
       until: dateToZonedInput(c.snoozedUntil ?? new Date(Date.now() + 24 * 3600_000), me.timezone),
@@ -234,7 +264,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-type ActionResult = { intent: string; messageId?: number; result: SubmissionResult<string[]> };
+type ActionResult = {
+  intent: string;
+  messageId?: number;
+  result: SubmissionResult<string[]>;
+  mergePreview?: Awaited<ReturnType<typeof describeMergeSources>>;
+};
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_conversation');
@@ -265,18 +300,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     switch (intent) {
       case 'reply':
+      case 'reply-resolve':
+      case 'reply-pending':
       case 'note': {
         const submission = track(parseWithZod(formData, { schema: ReplySchema }));
         if (submission.status !== 'success') return fail(submission.reply());
         const v = submission.value;
+        const isNote = v.intent === 'note';
         const files = await filesOf(formData);
         try {
           await postMessageWithFiles({
             ...who,
             conversationId: id,
-            kind: v.intent === 'reply' ? 'outgoing' : 'note',
+            kind: isNote ? 'note' : 'outgoing',
             text: v.text,
-            email: v.intent === 'reply' && (v.cc.length || v.bcc.length) ? { cc: v.cc, bcc: v.bcc } : undefined,
+            email: !isNote && (v.cc.length || v.bcc.length) ? { cc: v.cc, bcc: v.bcc } : undefined,
             files,
           });
         } catch (err) {
@@ -284,13 +322,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
           throw err;
         }
         if (v.intent === 'note') return redirectWithToast(here, 'Note Added');
-        return redirectWithToast(here, found.inbox.channelType === 'email' ? 'Email Sent' : 'Message Sent');
+        const sent = found.inbox.channelType === 'email' ? 'Email Sent' : 'Message Sent';
+        if (v.intent === 'reply') return redirectWithToast(here, sent);
+        // Send and resolve / send and set pending (ADR 035): the reply is committed first, then the status.
+        const status = STATUS_AFTER_REPLY[v.intent];
+        await setConversationStatus({ ...who, ids: [id], status });
+        return redirectWithToast(here, `${sent}, conversation ${status}`);
       }
       case 'edit-message': {
         const submission = track(parseWithZod(formData, { schema: EditMessageSchema }));
         if (submission.status !== 'success') return fail(submission.reply(), readMessageId(String(formData.get('messageId'))));
         await messageOfHere(submission.value.messageId);
-        const edited = await editMessage({ ...who, id: submission.value.messageId, text: submission.value.text });
+        let edited;
+        try {
+          edited = await editMessage({ ...who, id: submission.value.messageId, text: submission.value.text });
+        } catch (err) {
+          if (err instanceof MessageNotEditableError) return fail(submission.reply({ formErrors: [err.message] }), submission.value.messageId);
+          throw err;
+        }
         if (!edited) return fail(submission.reply({ formErrors: ['You can only edit your own replies and notes'] }), submission.value.messageId);
         return redirectWithToast(here, { type: 'info', text: 'Message Edited' });
       }
@@ -315,6 +364,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const submission = track(parseWithZod(formData, { schema: AssignSchema }));
         if (submission.status !== 'success') return fail(submission.reply());
         await assignConversations({ ...who, ids: [id], assigneeId: submission.value.assigneeId ?? null, teamId: submission.value.teamId ?? null });
+        return redirectWithToast(here, { type: 'info', text: 'Conversation Assigned' });
+      }
+      case 'properties': {
+        const submission = track(parseWithZod(formData, { schema: PropertiesSchema }));
+        if (submission.status !== 'success') return fail(submission.reply());
+        const { changed } = await updateConversationProperties({ ...who, id, values: submission.value });
+        return redirectWithToast(here, { type: 'info', text: changed.length ? 'Properties Saved' : 'Nothing changed' });
+      }
+      case 'assign-me': {
+        // The team stays as it is: taking a conversation does not move it out of its team.
+        await assignConversations({ ...who, ids: [id], assigneeId: ctx.user.id, teamId: found.conversation.teamId });
         return redirectWithToast(here, { type: 'info', text: 'Conversation Assigned' });
       }
       case 'status': {
@@ -344,7 +404,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         await moveConversations({ ...who, ids: [id], inboxId: submission.value.inboxId });
         return redirectWithToast(here, 'Conversation Moved');
       }
-      case 'merge': {
+      case 'merge':
+      case 'merge-confirm': {
         const submission = track(parseWithZod(formData, { schema: MergeSchema }));
         if (submission.status !== 'success') return fail(submission.reply());
         const sourceIds = submission.value.sourceIds.filter((s) => s !== id);
@@ -352,6 +413,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
         if (own.length !== sourceIds.length) {
           const missing = sourceIds.filter((s) => !own.includes(s));
           return fail(submission.reply({ fieldErrors: { ids: [`Conversation not found: ${missing.map((m) => `#${m}`).join(', ')}`] } }));
+        }
+        if (sourceIds.length === 0) return fail(submission.reply({ fieldErrors: { ids: [MERGE_NEEDS_TWO] } }));
+        // First the server shows what would be merged (ADR 035); only the confirmation's own button merges.
+        if (intent === 'merge') {
+          const preview = await describeMergeSources({ accountId, ids: sourceIds });
+          return data<ActionResult>({ intent, result: submission.reply(), mergePreview: preview });
         }
         await mergeConversations({ ...who, targetId: id, sourceIds });
         return redirectWithToast(here, 'Conversation Merged');
@@ -431,6 +498,7 @@ export default function ConversationPage() {
     ),
   );
   const viewers = usePresence(c.id, me.id);
+  useConversationShortcuts(d.neighbours);
 
   return (
     <div>
@@ -448,15 +516,22 @@ export default function ConversationPage() {
           {c.status === 'snoozed' && c.snoozedUntil ? ` · snoozed until ${formatDateTime(c.snoozedUntil, prefs)}` : ''}
         </span>
         <span className="spacer" />
+        {d.canManage ? <QuickActions status={c.status} assignedToMe={c.assigneeId === me.id} /> : null}
+        <nav className="row" aria-label="Other conversations">
+          {d.neighbours.previousId ? <Link to={`/inbox/${d.neighbours.previousId}`}>Previous</Link> : null}
+          {d.neighbours.nextId ? <Link to={`/inbox/${d.neighbours.nextId}`}>Next</Link> : null}
+        </nav>
+        <ShortcutsHelp />
         {viewers.length ? (
           <span className="presence" data-testid="presence">
             Also viewing: {viewers.map((v) => v.name).join(', ')}
           </span>
         ) : null}
       </header>
+      {actionData?.mergePreview ? <MergeConfirm targetId={c.id} preview={actionData.mergePreview} /> : null}
       <div className="conv-grid">
         <section aria-label="Conversation">
-          {d.canManage ? <ReplyBox key={d.reply.key} d={d} lastResult={resultFor('reply') ?? resultFor('note')} /> : null}
+          {d.canManage ? <ReplyBox key={d.reply.key} d={d} lastResult={REPLY_INTENTS.map(resultFor).find(Boolean)} /> : null}
           {c.inboxChannel === 'web' ? <WidgetTyping conversationId={c.id} /> : null}
           {d.before ? (
             <p>
@@ -583,26 +658,32 @@ export default function ConversationPage() {
             </Link>
           </section>
 
-          <section className="side-card">
-            <h2>Tags</h2>
-            <TagsForm tags={d.tags} current={c.tags} canManage={d.canManage} lastResult={resultFor('tag')} />
-          </section>
-
           {d.canManage ? (
             <section className="side-card ops" data-testid="operations">
-              <h2>Conversation</h2>
-              <AssignForm users={d.users} teams={d.teams} assigneeId={c.assigneeId} teamId={c.teamId} lastResult={resultFor('assign')} />
-              <StatusForm status={c.status} lastResult={resultFor('status')} />
-              <PriorityForm priority={c.priority} lastResult={resultFor('priority')} />
+              <h2>Properties</h2>
+              <PropertiesForm
+                conversation={c}
+                users={d.users}
+                teams={d.teams}
+                inboxes={d.inboxes}
+                tags={d.tags}
+                lastResult={resultFor('properties')}
+              />
+              <h2>Snooze</h2>
               <SnoozeForm until={d.snooze.until} min={d.snooze.min} timezone={prefs.timezone} lastResult={resultFor('snooze')} />
-              <MoveForm inboxes={d.inboxes} inboxId={c.inboxId} lastResult={resultFor('move')} />
               <h2>Merge</h2>
               <MergeForm candidates={d.merge.candidates} query={d.merge.query} lastResult={resultFor('merge')} />
               <h2>Delete</h2>
               <DeleteConfirm id={`conversation-${c.id}`} intent="delete" label="Delete conversation" />
             </section>
           ) : (
-            <p className="muted side-card">Your role can read this conversation but not change it.</p>
+            <>
+              <section className="side-card">
+                <h2>Tags</h2>
+                <TagsForm tags={d.tags} current={c.tags} canManage={false} lastResult={undefined} />
+              </section>
+              <p className="muted side-card">Your role can read this conversation but not change it.</p>
+            </>
           )}
         </aside>
       </div>
@@ -641,10 +722,19 @@ function ReplyBox({ d, lastResult }: { d: ReturnType<typeof useLoaderData<typeof
         <summary>Insert a canned response</summary>
         <CannedList d={d} insert={insert} />
       </details>
+      <details className="canned">
+        <summary>Insert an email template</summary>
+        <TemplateList
+          templates={d.templates}
+          keep={{ ...(d.before ? { before: String(d.before) } : {}), ...(d.allowImages ? { images: '1' } : {}) }}
+          insert={insert}
+        />
+      </details>
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
         <div className="field">
           <label htmlFor={fields.text.id}>Message</label>
-          <textarea key={textKey} ref={textarea} {...textProps} rows={5} placeholder="Write a reply, or a private note for your team" />
+          <textarea key={textKey} ref={textarea} {...textProps} rows={5} placeholder="Write a reply, or a private note for your team (@name mentions a teammate)" />
+          <MentionSuggestions textarea={textarea} users={d.mentionable} />
           <ErrorList id={fields.text.errorId} errors={fields.text.errors} />
         </div>
         {d.conversation.inboxChannel === 'email' ? (
@@ -674,12 +764,41 @@ function ReplyBox({ d, lastResult }: { d: ReturnType<typeof useLoaderData<typeof
           <button className="btn btn-primary" name="intent" value="reply">
             Send reply
           </button>
+          <button className="btn" name="intent" value="reply-resolve">
+            Send and resolve
+          </button>
+          <button className="btn" name="intent" value="reply-pending">
+            Send and set pending
+          </button>
           <button className="btn" name="intent" value="note">
             Add note
           </button>
         </div>
       </Form>
     </section>
+  );
+}
+
+/** Resolve and Assign to me at the top: one click (or the `e` and `a` keys), each a plain form. */
+function QuickActions({ status, assignedToMe }: { status: string; assignedToMe: boolean }) {
+  return (
+    <div className="row">
+      {status !== 'resolved' ? (
+        <Form method="post">
+          <input type="hidden" name="status" value="resolved" />
+          <button className="btn" name="intent" value="status" data-shortcut="resolve">
+            Resolve
+          </button>
+        </Form>
+      ) : null}
+      {assignedToMe ? null : (
+        <Form method="post">
+          <button className="btn" name="intent" value="assign-me" data-shortcut="assign-me">
+            Assign to me
+          </button>
+        </Form>
+      )}
+    </div>
   );
 }
 

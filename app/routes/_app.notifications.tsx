@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { listNotifications, markNotificationsRead } from '~/models/notifications/notifications.server';
 import { formatDateTime, pageTitle } from '~/utils/format';
+import { parseRouteId } from '~/utils/route-id';
 import { publicUser, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
@@ -15,7 +16,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireUser(request);
   const form = await request.formData();
-  if (form.get('intent') !== 'mark-read') throw new Response('Unknown intent', { status: 400 });
+  const intent = form.get('intent');
+  if (intent === 'mark-one') {
+    const id = parseRouteId(String(form.get('id') ?? ''));
+    if (id === null) throw new Response('Choose a notification', { status: 400 });
+    // Another user's notification (or one already read) changes nothing: the WHERE holds the user and account.
+    await markNotificationsRead({ accountId: ctx.account.id, userId: ctx.user.id, id });
+    return redirectWithToast('/notifications', { type: 'info', text: 'Notification marked as read' });
+  }
+  if (intent !== 'mark-read') throw new Response('Unknown intent', { status: 400 });
   await markNotificationsRead({ accountId: ctx.account.id, userId: ctx.user.id });
   return redirectWithToast('/notifications', { type: 'info', text: 'Notifications marked as read' });
 }
@@ -42,6 +51,14 @@ export default function Notifications() {
             <strong>{n.readAt ? n.title : `● ${n.title}`}</strong> <span className="muted">{formatDateTime(n.createdAt, user)}</span>
             {n.body ? <p>{n.body}</p> : null}
             {n.link ? <Link to={n.link}>Open</Link> : null}
+            {n.readAt ? null : (
+              <Form method="post" className="inline-form">
+                <input type="hidden" name="id" value={n.id} />
+                <button className="btn btn-small" name="intent" value="mark-one" aria-label={`Mark "${n.title}" as read`}>
+                  Mark as read
+                </button>
+              </Form>
+            )}
           </li>
         ))}
       </ul>

@@ -7,14 +7,14 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { CheckboxField, ErrorList } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { updateNotificationPreferences } from '~/models/users/profile.server';
-import { NOTIFICATION_PREFERENCE_LABELS, NotificationPreferencesSchema } from '~/models/users/schemas';
+import { NOTIFICATION_PREFERENCE_LABELS, NotificationPreferencesSchema, readNotificationPreferences } from '~/models/users/schemas';
 import { pageTitle } from '~/utils/format';
 import { requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
-  return { preferences: ctx.user.notificationPreferences };
+  return { preferences: readNotificationPreferences(ctx.user.notificationPreferences) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -18,6 +18,12 @@ export const QUEUES = {
   channelAutoResolve: 'channel.auto-resolve',
   /** Timers: checks a conversation's SLA target at its due time. */
   slaBreachCheck: 'sla.breach-check',
+  /** Timers: a web-chat reply whose visitor left goes by email after a short wait, unless they came back (ADR 033). */
+  chatEmail: 'channel.chat-email',
+  /** Timers: one email per user and conversation with what happened in the last minutes (ADR 034). */
+  notificationEmail: 'notifications.email',
+  /** Timers: tells the assignee a little before an SLA due time that it is near (ADR 034). */
+  slaWarning: 'sla.warning',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -31,6 +37,9 @@ export const WORK_QUEUES = [
   QUEUES.contactImport,
   QUEUES.channelAutoResolve,
   QUEUES.slaBreachCheck,
+  QUEUES.chatEmail,
+  QUEUES.notificationEmail,
+  QUEUES.slaWarning,
 ] as const;
 
 export function getBoss() {
@@ -72,6 +81,8 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.contactImport]: 60 * 60,
 };
 
+const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail]);
+
 export async function ensureQueues(boss: PgBoss) {
   await boss.createQueue(QUEUES.deadLetters, {
     name: QUEUES.deadLetters,
@@ -81,6 +92,8 @@ export async function ensureQueues(boss: PgBoss) {
   for (const name of WORK_QUEUES) {
     const policy = {
       name,
+      // One waiting job per key (ADR 034: the notification email of a user and conversation gathers what follows).
+      ...(SHORT_POLICY_QUEUES.has(name) ? { policy: 'short' } : {}),
       retryLimit: 6,
       retryDelay: 2,
       retryBackoff: true,
@@ -107,6 +120,17 @@ export async function enqueueInTx(tx: Tx, queue: string, data: object, options: 
   const id = await boss.send(queue, data, { ...options, db } as PgBoss.SendOptions);
   if (!id) throw new Error(`queue ${queue} does not exist`);
   if (!options.startAfter || options.startAfter.getTime() <= Date.now()) await notifyOnce(tx, queue);
+  return id;
+}
+
+/**
+ * Enqueues a keyed job inside the caller's transaction unless one of that key is already waiting (a `short`
+ * policy queue answers null then): the waiting job will do the work. Returns the new job's id or null.
+ */
+export async function enqueueOnceInTx(tx: Tx, queue: string, data: object, options: { startAfter?: Date; singletonKey: string }) {
+  const boss = await startBoss();
+  const id = await boss.send(queue, data, { ...options, db: txExecutor(tx) } as PgBoss.SendOptions);
+  if (id && (!options.startAfter || options.startAfter.getTime() <= Date.now())) await notifyOnce(tx, queue);
   return id;
 }
 

@@ -7,7 +7,7 @@
  * server (app/models/channels/widget-bundle.server.ts); its gzip size is tested to stay under 20 KB.
  */
 
-type Msg = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; attachments: { name: string; url: string }[] };
+type Msg = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; edited?: boolean; attachments: { name: string; url: string }[] };
 type Fields = { name: boolean; email: boolean; phone: boolean; subject: boolean; message: boolean; attachment: boolean; captcha: boolean };
 type Config = {
   color: string;
@@ -124,12 +124,23 @@ label{font-size:.85em;color:#374151}
   let list: HTMLDivElement;
   let typingLine: HTMLDivElement;
 
+  const bubbles = new Map<number, HTMLElement>();
   const bubble = (m: Msg) => {
+    const shown = bubbles.get(m.id);
+    if (shown) {
+      // An agent edited a reply: the bubble shows the new text, marked edited.
+      const textNode = Array.from(shown.childNodes).find((n) => n.nodeType === 3);
+      if (textNode) textNode.textContent = m.text;
+      if (m.edited && !shown.querySelector('small')) shown.append(el('small', {}, ' (edited)'));
+      return;
+    }
     if (seen.has(m.id)) return;
     seen.add(m.id);
     lastId = Math.max(lastId, m.id);
     const b = el('div', { class: 'b ' + (m.from === 'visitor' ? 'v' : 'a'), 'data-from': m.from }, m.text);
+    bubbles.set(m.id, b);
     if (m.author) b.prepend(el('i', {}, m.author));
+    if (m.edited) b.append(el('small', {}, ' (edited)'));
     for (const f of m.attachments) b.append(el('a', { href: base + f.url, target: '_blank', rel: 'noopener' }, '📎 ' + f.name));
     list.insertBefore(b, typingLine);
     list.scrollTop = list.scrollHeight;

@@ -173,6 +173,8 @@ export const messages = pgTable(
     externalId: text('external_id'),
     deliveryStatus: text('delivery_status').$type<'queued' | 'sent' | 'delivered' | 'failed'>(),
     deliveryError: text('delivery_error'),
+    /** The road a sent message took: 'email', 'sms', 'widget', 'facebook'... (ADR 033: what left by email or SMS stays as sent). */
+    deliveredVia: text('delivered_via'),
     fromTrustedDomain: boolean('from_trusted_domain').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     editedAt: timestamp('edited_at', { withTimezone: true }),
@@ -330,6 +332,8 @@ export const widgetVisitors = pgTable(
     conversationId: integer('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Until when the visitor counts as present: an open widget socket pushes it forward on every ping (ADR 033). */
+    presentUntil: timestamp('present_until', { withTimezone: true }),
   },
   (t) => [index('widget_visitors_contact_idx').on(t.accountId, t.contactId), index('widget_visitors_external_idx').on(t.inboxId, t.externalUserId)],
 );

@@ -54,6 +54,11 @@ export const notifications = pgTable(
     body: text('body').notNull().default(''),
     link: text('link'),
     eventId: bigint('event_id', { mode: 'number' }),
+    /** What it is about (ADR 034): assigned, team_assigned, customer_message, mention, sla_warning, sla_breached. */
+    kind: text('kind'),
+    conversationId: integer('conversation_id'),
+    /** Set when the batched email that carried it left (or was not wanted); null while one may still carry it. */
+    emailedAt: timestamp('emailed_at', { withTimezone: true }),
     readAt: timestamp('read_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -41,6 +41,9 @@ export type NotificationPreferences = {
   emailOnAssignment: boolean;
   emailOnMention: boolean;
   emailOnNewConversation: boolean;
+  /** Added by ADR 034; rows written before it lack them and read as on. */
+  emailOnCustomerMessage?: boolean;
+  emailOnSla?: boolean;
   browserPush: boolean;
 };
 

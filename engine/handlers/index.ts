@@ -1,5 +1,6 @@
 import { automationRules } from './automation';
 import { inviteUser } from './invitations';
+import { notifyAgents } from './notifications';
 import { slaEscalation, slaTimers } from './sla';
 import { routeByRules } from './routing';
 import type { EventHandler } from './types';
@@ -7,6 +8,6 @@ import { welcomeOwner } from './welcome';
 
 /**
  * Every handler the engine runs, in this order for one event: workflows and automation rules first (they may assign),
- * then routing (only what is still unassigned), then SLA timers.
+ * then routing (only what is still unassigned), then SLA timers; agents' notifications last.
  */
-export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation];
+export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents];

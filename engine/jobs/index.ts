@@ -6,7 +6,8 @@ import '../../app/models/channels/facebook.server';
 import '../../app/models/channels/twitter.server';
 import '../../app/models/channels/google-business.server';
 import { autoResolveConversation } from '../../app/models/channels/inbound.server';
-import '../../app/models/channels/widget.server';
+import { emailChatReplyIfAway } from '../../app/models/channels/widget.server';
+import { sendNotificationEmail, warnSlaDue } from '../../app/models/notifications/notifications.server';
 import { checkSlaBreach, type SlaTargetKind } from '../../app/models/automation/sla.server';
 import { runContactImport } from '../../app/models/crm/imports.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
@@ -34,6 +35,16 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
     }),
   [QUEUES.slaBreachCheck]: (data) =>
     checkSlaBreach({
+      accountId: Number(data.accountId),
+      conversationId: Number(data.conversationId),
+      target: data.target as SlaTargetKind,
+      dueAt: String(data.dueAt),
+    }),
+  [QUEUES.chatEmail]: (data) => emailChatReplyIfAway({ messageId: Number(data.messageId) }),
+  [QUEUES.notificationEmail]: (data) =>
+    sendNotificationEmail({ accountId: Number(data.accountId), userId: Number(data.userId), conversationId: Number(data.conversationId) }),
+  [QUEUES.slaWarning]: (data) =>
+    warnSlaDue({
       accountId: Number(data.accountId),
       conversationId: Number(data.conversationId),
       target: data.target as SlaTargetKind,

@@ -59,8 +59,10 @@ describe('Google Business Messages (ingestion only)', () => {
     expect(contact.firstName).toBe('Gina');
 
     const reply = await postMessage({ accountId: a.account.id, actorId: a.owner.id, conversationId: conversations[0].id, kind: 'outgoing', text: 'Yes' });
-    await expect(deliverMessage({ messageId: reply.id })).rejects.toThrow(/shut down/);
+    // Failed for good with the reason on the message (ADR 033): no retry can mend it.
+    expect(await deliverMessage({ messageId: reply.id })).toMatchObject({ failed: true, reason: expect.stringMatching(/shut down/) });
     const [stored] = await getDb().select().from(schema.messages).where(eq(schema.messages.id, reply.id));
     expect(stored.deliveryStatus).toBe('failed');
+    expect(stored.deliveryError).toMatch(/shut down/);
   });
 });

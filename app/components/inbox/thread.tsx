@@ -17,6 +17,10 @@ export type ThreadMessage = {
   editedAt: string | Date | null;
   deliveryStatus: string | null;
   deliveryError: string | null;
+  /** The road a sent reply took ('email', 'widget', 'sms'...). */
+  deliveredVia: string | null;
+  /** Notes, and replies still living in the web chat (ADR 033). */
+  editable: boolean;
   to: string[];
   cc: string[];
   bcc: string[];
@@ -67,10 +71,15 @@ export function ThreadItem({
             className={`pill ${m.deliveryStatus === 'failed' ? 'pill-off' : m.deliveryStatus === 'queued' ? 'pill-warn' : 'pill-ok'}`}
             title={m.deliveryError ?? undefined}
           >
-            {m.deliveryStatus}
+            {m.deliveryStatus === 'sent' && m.deliveredVia ? `sent · ${VIA_LABELS[m.deliveredVia] ?? m.deliveredVia}` : m.deliveryStatus}
           </span>
         ) : null}
       </div>
+      {m.kind === 'outgoing' && m.deliveryError && (m.deliveryStatus === 'failed' || m.deliveryStatus === 'queued') ? (
+        <p className={m.deliveryStatus === 'failed' ? 'msg-delivery error' : 'msg-delivery muted'} data-testid="delivery-error">
+          {m.deliveryError}
+        </p>
+      ) : null}
       {m.to.length || m.cc.length || m.bcc.length ? (
         <div className="msg-meta">
           {m.to.length ? <span>To: {m.to.join(', ')}</span> : null}
@@ -90,7 +99,7 @@ export function ThreadItem({
       ) : null}
       {canManage ? (
         <div className="msg-tools">
-          {m.mine && (m.kind === 'outgoing' || m.kind === 'note') ? <EditMessage message={m} lastResult={editResult} /> : null}
+          {m.mine && m.editable ? <EditMessage message={m} lastResult={editResult} /> : null}
           {canSplit ? (
             <Form method="post">
               <input type="hidden" name="messageId" value={m.id} />
@@ -110,6 +119,8 @@ export function ThreadItem({
     </li>
   );
 }
+
+const VIA_LABELS: Record<string, string> = { email: 'by email', widget: 'in the chat', sms: 'by SMS', facebook: 'on Facebook', twitter: 'on X' };
 
 /** Edit an own reply or note: a disclosure holding the form, open again when the server refused the text. */
 function EditMessage({ message, lastResult }: { message: ThreadMessage; lastResult?: SubmissionResult<string[]> }) {

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { SlaTarget } from '../../../db/schema/automation';
 import { accountHasFeature } from '../accounts/accounts.server';
+import { scheduleSlaWarning } from '../notifications/notifications.server';
 import { emitEvent } from '../events/events.server';
 import { priorityName } from '../inbox/filters';
 import { addMessage } from '../inbox/messages.server';
@@ -93,7 +94,7 @@ export async function applySla(opts: { accountId: number; conversationId: number
   });
 }
 
-function scheduleCheck(
+async function scheduleCheck(
   tx: Tx,
   job: {
     accountId: number;
@@ -103,6 +104,7 @@ function scheduleCheck(
   },
 ) {
   const startAfter = job.dueAt.getTime() > Date.now() ? job.dueAt : new Date();
+  await scheduleSlaWarning(tx, job);
   return enqueueInTx(tx, QUEUES.slaBreachCheck, { ...job, dueAt: job.dueAt.toISOString() }, { startAfter });
 }
 

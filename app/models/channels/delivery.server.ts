@@ -10,47 +10,78 @@ export type OutgoingMessage = {
   contact: typeof schema.contacts.$inferSelect | null;
 };
 
-/** Sends one outgoing message through its channel; throws to be retried. Returns what the channel answered. */
-export type ChannelDeliverer = (outgoing: OutgoingMessage) => Promise<{ externalId?: string } | void>;
+/**
+ * What a channel answered: the provider's id, the road the message took (`via`, default the channel's name), or
+ * `deferred` when it will leave later by another job (a web-chat reply waiting for its visitor, ADR 033).
+ */
+export type DeliveryResult = { externalId?: string; via?: string; deferred?: boolean };
 
-const deliverers = new Map<ChannelType, ChannelDeliverer>();
+/** Sends one outgoing message through its channel; throws to be retried, throws DeliveryRefused to fail for good. */
+export type ChannelDeliverer = (outgoing: OutgoingMessage) => Promise<DeliveryResult | void>;
 
-/** The one registration point for channels that send (email now; SMS and social channels later). */
-export function registerChannelDeliverer(channel: ChannelType, deliverer: ChannelDeliverer) {
+/** A failure that no retry can mend (no address to send to, no way to send): the message is failed at once. */
+export class DeliveryRefused extends Error {}
+
+/** The road a delivery takes: a channel's own deliverer, by name. 'email' also carries the channels without one. */
+export type DeliveryPath = ChannelType;
+
+const deliverers = new Map<DeliveryPath, ChannelDeliverer>();
+
+/** The one registration point for channels that send (email, web chat, SMS, social channels). */
+export function registerChannelDeliverer(channel: DeliveryPath, deliverer: ChannelDeliverer) {
   deliverers.set(channel, deliverer);
 }
 
 /**
- * Run by the engine for `channel.deliver`: hands the message to its inbox's channel and records the outcome.
- * A failure is recorded on the message and rethrown, so pg-boss retries with backoff.
+ * Which deliverer sends a conversation's replies. Conversations opened by a form (contact form, the offline
+ * widget), internal tickets and contact-form inboxes have no sender of their own: their replies go by email, from
+ * the inbox's sender, threaded so the answer comes back (ADR 033).
  */
-export async function deliverMessage(opts: { messageId: number }) {
-  const db = getDb();
-  const [row] = await db
+export function deliveryPathOf(outgoing: Pick<OutgoingMessage, 'conversation' | 'inbox'>): DeliveryPath {
+  const { conversation, inbox } = outgoing;
+  if (['email', 'support_form', 'support_widget', 'internal_ticket'].includes(conversation.sourceType)) return 'email';
+  if (inbox.channelType === 'contact_form' || inbox.channelType === 'internal') return 'email';
+  return inbox.channelType;
+}
+
+/** The message with its conversation, inbox and contact, scoped by the message's account. */
+export async function loadOutgoing(messageId: number): Promise<OutgoingMessage | undefined> {
+  const [row] = await getDb()
     .select({ message: schema.messages, conversation: schema.conversations, inbox: schema.inboxes, contact: schema.contacts })
     .from(schema.messages)
     .innerJoin(schema.conversations, eq(schema.conversations.id, schema.messages.conversationId))
-    .innerJoin(schema.inboxes, eq(schema.inboxes.id, schema.conversations.inboxId))
-    .leftJoin(schema.contacts, eq(schema.contacts.id, schema.conversations.contactId))
-    .where(and(eq(schema.messages.id, opts.messageId), eq(schema.messages.accountId, schema.conversations.accountId)));
-  if (!row || row.message.kind !== 'outgoing' || row.message.deliveryStatus === 'sent' || row.message.deletedAt) return { skipped: true };
-  const deliverer = deliverers.get(row.inbox.channelType);
+    .innerJoin(schema.inboxes, and(eq(schema.inboxes.id, schema.conversations.inboxId), eq(schema.inboxes.accountId, schema.conversations.accountId)))
+    .leftJoin(schema.contacts, and(eq(schema.contacts.id, schema.conversations.contactId), eq(schema.contacts.accountId, schema.conversations.accountId)))
+    .where(and(eq(schema.messages.id, messageId), eq(schema.messages.accountId, schema.conversations.accountId)));
+  return row;
+}
+
+/**
+ * Run by the engine for `channel.deliver`: hands the message to the deliverer of its conversation and records the
+ * outcome. Nothing is marked sent without a deliverer having acted: no deliverer, or a refusal, fails the message
+ * with its reason; any other failure is recorded and rethrown, so pg-boss retries with backoff.
+ */
+export async function deliverMessage(opts: { messageId: number; path?: DeliveryPath }) {
+  const row = await loadOutgoing(opts.messageId);
+  if (!row || row.message.kind !== 'outgoing' || row.message.deliveryStatus === 'sent' || row.message.deliveryStatus === 'delivered' || row.message.deletedAt) {
+    return { skipped: true };
+  }
+  const path = opts.path ?? deliveryPathOf(row);
+  const base = { accountId: row.message.accountId, messageId: row.message.id, conversationId: row.conversation.id };
+  const deliverer = deliverers.get(path);
   if (!deliverer) {
-    await markDelivery({ accountId: row.message.accountId, messageId: row.message.id, conversationId: row.conversation.id, status: 'sent' });
-    return { skipped: true, reason: `no deliverer for ${row.inbox.channelType}` };
+    const error = `Not sent: Parley has no way to send messages of ${row.inbox.channelType.replace('_', ' ')} inboxes`;
+    await markDelivery({ ...base, status: 'failed', error });
+    return { failed: true, reason: error };
   }
   try {
-    const result = await deliverer(row);
-    await markDelivery({ accountId: row.message.accountId, messageId: row.message.id, conversationId: row.conversation.id, status: 'sent' });
-    return result ?? {};
+    const result = (await deliverer(row)) ?? {};
+    if (result.deferred) return result;
+    await markDelivery({ ...base, status: 'sent', via: result.via ?? path });
+    return result;
   } catch (err) {
-    await markDelivery({
-      accountId: row.message.accountId,
-      messageId: row.message.id,
-      conversationId: row.conversation.id,
-      status: 'failed',
-      error: (err as Error).message,
-    });
+    await markDelivery({ ...base, status: 'failed', error: (err as Error).message.slice(0, 500) });
+    if (err instanceof DeliveryRefused) return { failed: true, reason: err.message };
     throw err;
   }
 }
@@ -59,12 +90,17 @@ export async function markDelivery(opts: {
   accountId: number;
   messageId: number;
   conversationId: number;
-  status: 'sent' | 'delivered' | 'failed';
+  status: 'queued' | 'sent' | 'delivered' | 'failed';
   error?: string;
+  via?: string;
 }) {
   await getDb()
     .update(schema.messages)
-    .set({ deliveryStatus: opts.status, deliveryError: opts.error ?? null })
+    .set({
+      deliveryStatus: opts.status,
+      deliveryError: opts.error ?? null,
+      ...(opts.via ? { deliveredVia: opts.via } : {}),
+    })
     .where(and(eq(schema.messages.id, opts.messageId), eq(schema.messages.accountId, opts.accountId)));
   await publishToAccount(opts.accountId, {
     type: 'message.updated',

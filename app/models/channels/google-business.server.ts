@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getLogger } from '../../utils/logger.server';
 import { createInbox, deleteInbox, getInbox, listInboxes, type Inbox } from '../inbox/inboxes.server';
-import { registerChannelDeliverer } from './delivery.server';
+import { DeliveryRefused, registerChannelDeliverer } from './delivery.server';
 import { ingestChannelMessage, openWebhook, parseWebhookJson, plainResponse } from './inbound.server';
 import { maskSecret } from './sms.server';
 import { verifyGoogleBusinessSignature } from './signatures';
@@ -110,5 +110,5 @@ export async function handleGoogleBusinessWebhook(request: Request, param: strin
 
 /** Replies cannot leave: the message is marked failed with the reason, instead of pretending it was sent. */
 registerChannelDeliverer('google_business', async () => {
-  throw new Error(GOOGLE_BUSINESS_SHUTDOWN);
+  throw new DeliveryRefused(GOOGLE_BUSINESS_SHUTDOWN);
 });

@@ -4,7 +4,7 @@ import { getDb, schema } from '../../../db/client';
 import { randomToken } from '../../utils/password.server';
 import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
 import { sendCustomSms } from './custom-sms.server';
-import { registerChannelDeliverer, type OutgoingMessage } from './delivery.server';
+import { DeliveryRefused, registerChannelDeliverer, type OutgoingMessage } from './delivery.server';
 import { recordChannelSend } from './inbound.server';
 import type { SmsCreateInput, SmsProvider, SmsUpdateInput } from './sms-schemas';
 import { sendTwilioSms } from './twilio.server';
@@ -167,7 +167,7 @@ export async function deleteSmsInbox(opts: { accountId: number; actorId: number;
 async function deliverSms(outgoing: OutgoingMessage) {
   const { inbox, message, conversation, contact } = outgoing;
   const settings = readSmsSettings(inbox);
-  if (!contact?.phone) throw new Error('The contact has no phone number');
+  if (!contact?.phone) throw new DeliveryRefused('Not sent: the contact has no phone number');
   const urls = smsWebhookUrls(inbox);
   const sent =
     settings.provider === 'twilio'

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import type { SourceType } from '../../../db/schema/inbox';
 import { getInboxBusinessHours } from '../automation/business-hours.server';
@@ -12,7 +12,8 @@ import { detectContentType, linkAttachments, removeStoredFiles, saveAttachment }
 import { getConfig } from '../../utils/env.server';
 import { publishToAccount } from '../../utils/live.server';
 import { singleton } from '../../utils/singleton.server';
-import { registerChannelDeliverer } from './delivery.server';
+import { deliverMessage, DeliveryRefused, loadOutgoing, markDelivery, registerChannelDeliverer, type DeliveryResult, type OutgoingMessage } from './delivery.server';
+import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { BRAND_COLOURS, readMessengerSettings, type MessengerSettings } from './messenger-settings';
 
 /**
@@ -228,6 +229,7 @@ export async function startVisitor(opts: { inbox: Inbox; token?: string | null; 
       return row;
     });
   }
+  if (visitor.conversationId) await markChatRepliesSeen({ visitor });
   const token = signVisitorToken({ accountId: inbox.accountId, inboxId: inbox.id, visitorId: visitor.id });
   return { visitor, token, settings, verified };
 }
@@ -257,7 +259,7 @@ export async function visitorFromToken(token: string | null | undefined) {
 }
 
 export type VisitorFileLink = { name: string; url: string };
-export type VisitorMessage = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; attachments: VisitorFileLink[] };
+export type VisitorMessage = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; edited: boolean; attachments: VisitorFileLink[] };
 
 /** How long a visitor's file link works; the thread hands out fresh ones each time it is read. */
 export const FILE_LINK_SECONDS = 60 * 60;
@@ -293,7 +295,7 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
   if (!opts.visitor.conversationId) return [];
   const m = schema.messages;
   const rows = await getDb()
-    .select({ id: m.id, kind: m.kind, text: m.text, createdAt: m.createdAt, firstName: schema.users.firstName })
+    .select({ id: m.id, kind: m.kind, text: m.text, createdAt: m.createdAt, editedAt: m.editedAt, firstName: schema.users.firstName })
     .from(m)
     .innerJoin(schema.conversations, and(eq(schema.conversations.id, m.conversationId), eq(schema.conversations.accountId, opts.visitor.accountId)))
     .leftJoin(schema.users, eq(schema.users.id, m.senderUserId))
@@ -323,6 +325,7 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
     at: r.createdAt.toISOString(),
     // First names only: the visitor needs to know who answers, not the team's full names.
     author: r.kind === 'outgoing' ? r.firstName ?? null : null,
+    edited: Boolean(r.editedAt),
     attachments: files
       .filter((f) => f.messageId === r.id)
       .map((f) => ({ name: f.filename, url: signFileLink({ accountId: opts.visitor.accountId, attachmentId: f.id }) })),
@@ -538,6 +541,98 @@ export async function submitOfflineTicket(opts: {
   }
 }
 
-// Agents' replies in web inboxes reach the visitor over the visitor socket (or the widget's next poll) as soon as
-// they are committed; delivery has nothing to hand to a third party, so the message is simply marked sent.
-registerChannelDeliverer('web', async () => {});
+// ---------------------------------------------------------------------------------------------------------
+// Delivering agents' replies (ADR 033)
+
+/** How long an open widget socket counts the visitor present after each ping (the socket pings every 30 s). */
+export const VISITOR_PRESENT_SECONDS = 75;
+/** How long a reply waits for a visitor who has left before it goes by email, unless they come back. */
+export const CHAT_EMAIL_DELAY_SECONDS = 120;
+
+/** The widget socket's view of a visitor: present while a socket is open (pushed forward on each ping), gone on close. */
+export async function markVisitorPresence(opts: { accountId: number; visitorId: string; present: boolean }) {
+  const now = new Date();
+  await getDb()
+    .update(schema.widgetVisitors)
+    .set(opts.present ? { presentUntil: new Date(now.getTime() + VISITOR_PRESENT_SECONDS * 1000), lastSeenAt: now } : { presentUntil: now })
+    .where(and(eq(schema.widgetVisitors.accountId, opts.accountId), eq(schema.widgetVisitors.id, opts.visitorId)));
+}
+
+/** True when a visitor of the conversation has the widget or chat page open now. */
+export async function isVisitorPresent(opts: { accountId: number; conversationId: number; since?: Date }) {
+  const w = schema.widgetVisitors;
+  const [row] = await getDb()
+    .select({ id: w.id })
+    .from(w)
+    .where(
+      and(
+        eq(w.accountId, opts.accountId),
+        eq(w.conversationId, opts.conversationId),
+        // Present now, or (for a waiting reply) back since it was written.
+        opts.since ? or(gt(w.presentUntil, new Date()), gt(w.lastSeenAt, opts.since)) : gt(w.presentUntil, new Date()),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * The `web` channel: a reply reaches a present visitor in the widget at once (the visitor socket carries it). When
+ * the visitor has left and gave an email, it waits CHAT_EMAIL_DELAY_SECONDS (channel.chat-email) and then goes by
+ * email unless they came back; with no email it fails, saying so (the chat still shows it if they return).
+ */
+async function deliverWebChat(outgoing: OutgoingMessage): Promise<DeliveryResult> {
+  const { message, conversation, contact } = outgoing;
+  if (await isVisitorPresent({ accountId: message.accountId, conversationId: conversation.id })) return { via: 'widget' };
+  if (!contact?.email) throw new DeliveryRefused('Not delivered: the visitor has left and gave no email address. The chat shows the reply if they come back.');
+  const at = new Date(Date.now() + CHAT_EMAIL_DELAY_SECONDS * 1000);
+  await getDb().transaction(async (tx) => {
+    await enqueueInTx(tx, QUEUES.chatEmail, { messageId: message.id }, { startAfter: at });
+    await tx
+      .update(schema.messages)
+      .set({ deliveryError: `The visitor has left: this reply goes to ${contact.email} by email at ${at.toISOString()} unless they come back` })
+      .where(and(eq(schema.messages.accountId, message.accountId), eq(schema.messages.id, message.id)));
+  });
+  return { deferred: true };
+}
+
+registerChannelDeliverer('web', deliverWebChat);
+
+/** The channel.chat-email timer: the visitor came back (the reply was seen in the chat) or it goes by email now. */
+export async function emailChatReplyIfAway(opts: { messageId: number }) {
+  const row = await loadOutgoing(opts.messageId);
+  if (!row || row.message.deliveryStatus !== 'queued' || row.message.deletedAt) return { skipped: true };
+  const base = { accountId: row.message.accountId, messageId: row.message.id, conversationId: row.conversation.id };
+  if (await isVisitorPresent({ accountId: base.accountId, conversationId: base.conversationId, since: row.message.createdAt })) {
+    await markDelivery({ ...base, status: 'sent', via: 'widget' });
+    return { via: 'widget' };
+  }
+  return deliverMessage({ messageId: row.message.id, path: 'email' });
+}
+
+/**
+ * A visitor opened the chat again: replies still waiting for them (or failed because they had left) are now
+ * in front of them, so they count as delivered in the widget.
+ */
+export async function markChatRepliesSeen(opts: { visitor: WidgetVisitor }) {
+  const { visitor } = opts;
+  if (!visitor.conversationId) return;
+  const m = schema.messages;
+  const rows = await getDb()
+    .update(m)
+    .set({ deliveryStatus: 'sent', deliveredVia: 'widget', deliveryError: null })
+    .where(
+      and(
+        eq(m.accountId, visitor.accountId),
+        eq(m.conversationId, visitor.conversationId),
+        eq(m.kind, 'outgoing'),
+        inArray(m.deliveryStatus, ['queued', 'failed']),
+        isNull(m.deliveredVia),
+        isNull(m.deletedAt),
+      ),
+    )
+    .returning({ id: m.id });
+  for (const r of rows) {
+    await publishToAccount(visitor.accountId, { type: 'message.updated', conversationId: visitor.conversationId, messageId: r.id, deliveryStatus: 'sent' });
+  }
+}

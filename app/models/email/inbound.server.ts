@@ -374,14 +374,12 @@ export async function storeEmail(opts: IngestOptions): Promise<IngestResult> {
 // Finding the inbox
 
 /**
- * The email inbox of a forwarding token. Tokens are unique across the installation: this is the one lookup not
- * scoped by an account, because the token is how inbound mail tells which account it is for.
+ * The inbox of a forwarding token: an email inbox, or another inbox whose replies went out by email and carry its
+ * reply address (ADR 033). Tokens are unique across the installation: this is the one lookup not scoped by an
+ * account, because the token is how inbound mail tells which account it is for.
  */
 export async function findInboxByForwardingToken(token: string) {
-  const [row] = await getDb()
-    .select()
-    .from(schema.inboxes)
-    .where(and(eq(schema.inboxes.forwardingToken, token.toLowerCase()), eq(schema.inboxes.channelType, 'email')));
+  const [row] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.forwardingToken, token.toLowerCase()));
   return row;
 }
 

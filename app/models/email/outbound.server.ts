@@ -6,7 +6,8 @@ import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
 import { outboundFailure } from '../../utils/outbound-guard.server';
 import { singleton } from '../../utils/singleton.server';
-import { registerChannelDeliverer, type OutgoingMessage } from '../channels/delivery.server';
+import { DeliveryRefused, registerChannelDeliverer, type OutgoingMessage } from '../channels/delivery.server';
+import { randomToken } from '../../utils/password.server';
 import { listAttachmentsOfMessage, readAttachment } from '../inbox/attachments.server';
 import type { Inbox } from '../inbox/inboxes.server';
 import { bareAddress, domainOf, FORWARDING_CHECK_HEADER, forwardingAddress, forwardingCheckValue, newMessageId, replyAddress } from './addresses.server';
@@ -136,17 +137,43 @@ async function threadHeaders(message: OutgoingMessage['message']) {
   return { inReplyTo: inReplyTo ?? undefined, references };
 }
 
-/** The `email` channel: sends one agent reply to the conversation's contact. Throws to be retried. */
+/**
+ * Inboxes without a mailbox of their own (contact forms, web chat, internal) get a reply token the first time one
+ * of their conversations is answered by email: the customer's answer comes back on the signed reply address made
+ * from it, into the same conversation (ADR 033).
+ */
+async function withReplyToken(inbox: Inbox): Promise<Inbox> {
+  if (inbox.forwardingToken) return inbox;
+  const token = randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, 'x');
+  await getDb()
+    .update(schema.inboxes)
+    .set({ forwardingToken: token })
+    .where(and(eq(schema.inboxes.accountId, inbox.accountId), eq(schema.inboxes.id, inbox.id), isNull(schema.inboxes.forwardingToken)));
+  const [row] = await getDb()
+    .select()
+    .from(schema.inboxes)
+    .where(and(eq(schema.inboxes.accountId, inbox.accountId), eq(schema.inboxes.id, inbox.id)));
+  return row ?? inbox;
+}
+
+/**
+ * Sends one agent reply to the conversation's contact by email: the `email` channel, and the road of every
+ * conversation whose channel has no sender of its own (forms, internal tickets, web chats whose visitor left).
+ * Throws to be retried; DeliveryRefused when there is no address.
+ */
 export async function deliverEmailReply(outgoing: OutgoingMessage) {
-  const { message, conversation, inbox, contact } = outgoing;
-  if (!contact?.email) throw new Error('The contact has no email address');
+  const { message, conversation, contact } = outgoing;
+  if (!contact?.email) throw new DeliveryRefused('Not sent: the contact has no email address');
+  const inbox = outgoing.inbox.channelType === 'email' ? outgoing.inbox : await withReplyToken(outgoing.inbox);
   const route = routeFor(inbox);
   const agent = await agentName(message.accountId, message.senderUserId);
   const { from, replyTo } = senderFor(inbox, route, agent ? `${agent} from ${inbox.name}` : inbox.name, conversation.id);
   const messageId = await ensureMessageId(message, domainOf(from.address) || 'parley.invalid');
   const { inReplyTo, references } = await threadHeaders(message);
   const subjectBase = conversation.subject.trim();
-  const subject = references.length > 0 ? (/^re:/i.test(subjectBase) ? subjectBase : `Re: ${subjectBase || 'your message'}`) : subjectBase || `Message from ${inbox.name}`;
+  // A reply to something the customer wrote (a mail, a form, a chat) says so; an agent's first mail does not.
+  const isReply = references.length > 0 || conversation.messageCount > 1;
+  const subject = isReply ? (/^re:/i.test(subjectBase) ? subjectBase : `Re: ${subjectBase || 'your message'}`) : subjectBase || `Message from ${inbox.name}`;
   const files = await listAttachmentsOfMessage({ accountId: message.accountId, messageId: message.id });
   const attachments: Mail.Attachment[] = [];
   for (const f of files) {
@@ -176,7 +203,7 @@ export async function deliverEmailReply(outgoing: OutgoingMessage) {
     },
     record: { to: contact.email, subject, text: message.text, html },
   });
-  return { externalId: messageId };
+  return { externalId: messageId, via: 'email' };
 }
 
 registerChannelDeliverer('email', deliverEmailReply);

@@ -59,8 +59,12 @@ const addressList = z
   });
 
 /** The reply box: an email reply (with cc and bcc) or a private note, told apart by the submit button. */
+export const REPLY_INTENTS = ['reply', 'reply-resolve', 'reply-pending', 'note'] as const;
+/** What "Send and resolve" and "Send and set pending" leave the conversation as (ADR 035). */
+export const STATUS_AFTER_REPLY = { 'reply-resolve': 'resolved', 'reply-pending': 'pending' } as const;
+
 export const ReplySchema = z.object({
-  intent: z.enum(['reply', 'note']),
+  intent: z.enum(REPLY_INTENTS),
   text: messageText,
   cc: addressList,
   bcc: addressList,
@@ -80,6 +84,19 @@ export const StatusSchema = z.object({ status: z.enum(STATUS_CHOICES, { error: '
 export const PrioritySchema = z.object({ priority: z.enum(PRIORITIES, { error: 'Choose a priority' }) });
 export const MoveSchema = z.object({ inboxId: idOf(INBOX_REQUIRED) });
 export const TagSchema = z.object({ tagId: idOf('Choose a tag') });
+
+/**
+ * The properties panel (ADR 035): status, assignee, team, priority, inbox and tags saved together by one button.
+ * An empty status keeps a snoozed conversation snoozed; no tag ticked means no tags.
+ */
+export const PropertiesSchema = z.object({
+  status: z.enum(STATUS_CHOICES, { error: 'Choose a status' }).optional(),
+  assigneeId: idOf('Choose a user of this account').optional(),
+  teamId: idOf('Choose a team of this account').optional(),
+  priority: z.enum(PRIORITIES, { error: 'Choose a priority' }),
+  inboxId: idOf(INBOX_REQUIRED),
+  tagIds: z.array(idOf('Choose tags of this account')).max(100).default([]),
+});
 
 /** A datetime-local value, read in the agent's own time zone by the server. */
 export const SnoozeSchema = z.object({

@@ -146,9 +146,35 @@ export async function getMessage(opts: { accountId: number; id: number }) {
   return row;
 }
 
-/** Agents may edit their own replies and notes; the edit is recorded. */
+/** Refused edit: the message already left for a place where the customer keeps the original. */
+export class MessageNotEditableError extends Error {}
+
+/**
+ * Whether a message can still be edited (ADR 033): notes always; a reply only while it lives in the web chat (the
+ * widget shows the edit). A reply that left by email, SMS or a social channel is the customer's copy now.
+ */
+export function isMessageEditable(m: { kind: MessageKind; deliveredVia: string | null }, conversation: { sourceType: string }) {
+  if (m.kind === 'note') return true;
+  if (m.kind !== 'outgoing') return false;
+  return conversation.sourceType === 'web' && (m.deliveredVia === null || m.deliveredVia === 'widget');
+}
+
+const LEFT_BY: Record<string, string> = { email: 'email', sms: 'SMS', facebook: 'Facebook', twitter: 'X (Twitter)' };
+
+/** Agents may edit their own replies and notes while they are editable; the edit is recorded. */
 export async function editMessage(opts: { accountId: number; actorId: number; id: number; text: string }) {
   return getDb().transaction(async (tx) => {
+    const [current] = await tx
+      .select({ kind: schema.messages.kind, deliveredVia: schema.messages.deliveredVia, sourceType: schema.conversations.sourceType })
+      .from(schema.messages)
+      .innerJoin(schema.conversations, and(eq(schema.conversations.id, schema.messages.conversationId), eq(schema.conversations.accountId, opts.accountId)))
+      .where(and(eq(schema.messages.accountId, opts.accountId), eq(schema.messages.id, opts.id)))
+      // The delivery job waits for the edit (or the edit for the job): a reply never leaves half-edited.
+      .for('update', { of: schema.messages });
+    if (current && current.kind === 'outgoing' && !isMessageEditable(current, current)) {
+      const road = LEFT_BY[current.deliveredVia ?? ''] ?? LEFT_BY[current.sourceType] ?? 'its channel';
+      throw new MessageNotEditableError(`This reply has left by ${road}: the customer has the original, so it can no longer be edited`);
+    }
     const [message] = await tx
       .update(schema.messages)
       .set({ text: opts.text, html: null, editedAt: new Date() })
@@ -172,7 +198,7 @@ export async function editMessage(opts: { accountId: number; actorId: number; id
       payload: { messageId: message.id },
       actor: { type: 'user', id: opts.actorId },
     });
-    await publishToAccount(opts.accountId, { type: 'message.updated', conversationId: message.conversationId, messageId: message.id }, { tx });
+    await publishToAccount(opts.accountId, { type: 'message.updated', conversationId: message.conversationId, messageId: message.id, edited: true }, { tx });
     return message;
   });
 }

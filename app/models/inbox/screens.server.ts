@@ -154,3 +154,57 @@ export async function findOwnConversationIds(opts: { accountId: number; ids: num
     .where(and(eq(c.accountId, opts.accountId), inArray(c.id, [...new Set(opts.ids)]), isNull(c.deletedAt)));
   return rows.map((r) => r.id);
 }
+
+/** What a merge would take in (ADR 035: the confirmation shows it): the account's live conversations of these ids. */
+export async function describeMergeSources(opts: { accountId: number; ids: number[] }) {
+  if (opts.ids.length === 0) return [];
+  const c = schema.conversations;
+  const ct = schema.contacts;
+  const rows = await getDb()
+    .select({
+      id: c.id,
+      subject: c.subject,
+      status: c.status,
+      messageCount: c.messageCount,
+      lastMessagePreview: c.lastMessagePreview,
+      firstName: ct.firstName,
+      lastName: ct.lastName,
+      email: ct.email,
+    })
+    .from(c)
+    .leftJoin(ct, and(eq(ct.id, c.contactId), eq(ct.accountId, opts.accountId)))
+    .where(and(eq(c.accountId, opts.accountId), inArray(c.id, [...new Set(opts.ids)]), isNull(c.deletedAt)))
+    .orderBy(asc(c.id));
+  return rows.map((r) => ({
+    id: r.id,
+    subject: r.subject,
+    status: r.status,
+    messageCount: r.messageCount,
+    preview: r.lastMessagePreview,
+    contact: [r.firstName, r.lastName].filter(Boolean).join(' ') || r.email || '',
+  }));
+}
+
+/**
+ * The conversations before and after this one in the inbox's default order (newest activity first, open and
+ * pending): what the next/previous shortcuts open.
+ */
+export async function findNeighbourConversations(opts: { accountId: number; id: number; lastMessageAt: Date }) {
+  const c = schema.conversations;
+  const live = and(eq(c.accountId, opts.accountId), isNull(c.deletedAt), inArray(c.status, ['open', 'pending']), ne(c.id, opts.id));
+  const [[newer], [older]] = await Promise.all([
+    getDb()
+      .select({ id: c.id })
+      .from(c)
+      .where(and(live, sql`(${c.lastMessageAt}, ${c.id}) > (${opts.lastMessageAt.toISOString()}::timestamptz, ${opts.id})`))
+      .orderBy(asc(c.lastMessageAt), asc(c.id))
+      .limit(1),
+    getDb()
+      .select({ id: c.id })
+      .from(c)
+      .where(and(live, sql`(${c.lastMessageAt}, ${c.id}) < (${opts.lastMessageAt.toISOString()}::timestamptz, ${opts.id})`))
+      .orderBy(desc(c.lastMessageAt), desc(c.id))
+      .limit(1),
+  ]);
+  return { previousId: newer?.id ?? null, nextId: older?.id ?? null };
+}

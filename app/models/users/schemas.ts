@@ -35,15 +35,33 @@ export const NotificationPreferencesSchema = z.object({
   emailOnAssignment: z.boolean().default(false),
   emailOnMention: z.boolean().default(false),
   emailOnNewConversation: z.boolean().default(false),
+  emailOnCustomerMessage: z.boolean().default(false),
+  emailOnSla: z.boolean().default(false),
   browserPush: z.boolean().default(false),
 });
 
 export const NOTIFICATION_PREFERENCE_LABELS = {
-  emailOnAssignment: 'Email me when a conversation is assigned to me',
+  emailOnAssignment: 'Email me when a conversation is assigned to me or my team',
   emailOnMention: 'Email me when someone mentions me',
+  emailOnCustomerMessage: 'Email me when a customer writes in one of my conversations',
+  emailOnSla: 'Email me when one of my conversations is about to breach or breaches its SLA',
   emailOnNewConversation: 'Email me about every new conversation',
   browserPush: 'Browser push notifications',
 } as const;
+
+/** What a user who never saved the page gets (and what keys added later read as). */
+export const DEFAULT_NOTIFICATION_PREFERENCES = {
+  emailOnAssignment: true,
+  emailOnMention: true,
+  emailOnCustomerMessage: true,
+  emailOnSla: true,
+  emailOnNewConversation: false,
+  browserPush: false,
+};
+
+export function readNotificationPreferences(stored: Partial<Record<keyof typeof DEFAULT_NOTIFICATION_PREFERENCES, boolean>> | null | undefined) {
+  return { ...DEFAULT_NOTIFICATION_PREFERENCES, ...(stored ?? {}) };
+}
 
 const RoleIdSchema = z.number({ error: 'Choose a role' }).int('Choose a role').positive('Choose a role');
 

@@ -218,3 +218,12 @@ export async function deleteUser(opts: { accountId: number; actor: UserActor; us
     throw err;
   }
 }
+
+/** Active users of the account who can be @mentioned in a note (ADR 034), by name. */
+export async function listMentionableUsers(opts: { accountId: number }) {
+  return getDb()
+    .select({ id: schema.users.id, firstName: schema.users.firstName, lastName: schema.users.lastName, email: schema.users.email })
+    .from(schema.users)
+    .where(and(eq(schema.users.accountId, opts.accountId), eq(schema.users.hasAccess, true), eq(schema.users.status, 'active')))
+    .orderBy(asc(schema.users.firstName), asc(schema.users.lastName));
+}

@@ -68,7 +68,7 @@ test('filters are GET parameters, only the non-empty ones, without JavaScript', 
   await expect(page.getByText('No conversations match these filters.')).toBeVisible();
 });
 
-test('assign, status, priority, snooze, tag and move a conversation, without JavaScript', async ({ page }) => {
+test('the properties panel saves status, assignee, priority, tags and inbox together; snooze; without JavaScript', async ({ page }) => {
   const s = await setup();
   const c = await s.open('Where is my parcel?', 'Ordered two weeks ago');
   await signIn(page, s);
@@ -77,21 +77,18 @@ test('assign, status, priority, snooze, tag and move a conversation, without Jav
   await expect(page).toHaveURL(url(`/inbox/${c.id}`, s.domain));
   await expect(page.getByTestId('contact-panel')).toContainText('cara@example.test');
 
+  // Four changes, one Save (ADR 035).
   await ops(page).getByLabel('Assignee').selectOption({ label: 'Ari Agent' });
-  await ops(page).getByRole('button', { name: 'Assign' }).click();
-  await expect(toast(page)).toHaveText('Conversation Assigned');
-  await expect(thread(page)).toContainText('Assigned to Ari Agent by Olive Owner');
-  expect((await conversation(c.id)).assigneeId).toBe(s.agent.id);
-
   await ops(page).getByLabel('Status').selectOption('pending');
-  await ops(page).getByRole('button', { name: 'Change status' }).click();
-  await expect(toast(page)).toHaveText('Status Updated');
-  expect((await conversation(c.id)).status).toBe('pending');
-
   await ops(page).getByLabel('Priority').selectOption('critical');
-  await ops(page).getByRole('button', { name: 'Change priority' }).click();
-  await expect(toast(page)).toHaveText('Priority Updated');
-  expect((await conversation(c.id)).priority).toBe(4);
+  await ops(page).getByRole('checkbox', { name: 'vip' }).check();
+  await ops(page).getByRole('button', { name: 'Save properties' }).click();
+  await expect(toast(page)).toHaveText('Properties Saved');
+  await expect(thread(page)).toContainText('Assigned to Ari Agent by Olive Owner');
+  const saved = await conversation(c.id);
+  expect([saved.assigneeId, saved.status, saved.priority]).toEqual([s.agent.id, 'pending', 4]);
+  await expect(ops(page).getByRole('checkbox', { name: 'vip' })).toBeChecked();
+  await expect(ops(page).getByLabel('Status')).toHaveValue('pending');
 
   // A time in the past is refused with the message; a future one snoozes.
   await ops(page).getByLabel('Snooze until').fill('2001-01-01T09:00');
@@ -105,18 +102,35 @@ test('assign, status, priority, snooze, tag and move a conversation, without Jav
   // The owner's time zone is UTC here: the wall-clock time is kept.
   expect(snoozed.snoozedUntil?.toISOString()).toBe('2999-06-01T09:30:00.000Z');
 
-  await page.getByLabel('Add tag').selectOption({ label: 'vip' });
-  await page.getByRole('button', { name: 'Add tag' }).click();
-  await expect(toast(page)).toHaveText('Tags Updated');
-  await expect(page.getByTestId('conversation-tags')).toContainText('vip');
-  await page.getByRole('button', { name: 'Remove tag vip' }).click();
-  await expect(page.getByTestId('conversation-tags')).toContainText('No tags');
-
+  // Moving and untagging keep the snooze (an empty status changes nothing).
   await ops(page).getByLabel('Inbox').selectOption({ label: 'Billing' });
-  await ops(page).getByRole('button', { name: 'Move' }).click();
-  await expect(toast(page)).toHaveText('Conversation Moved');
+  await ops(page).getByRole('checkbox', { name: 'vip' }).uncheck();
+  await ops(page).getByRole('button', { name: 'Save properties' }).click();
+  await expect(toast(page)).toHaveText('Properties Saved');
   await expect(thread(page)).toContainText('Moved to Billing by Olive Owner');
-  expect((await conversation(c.id)).inboxId).toBe(s.billing.id);
+  const moved = await conversation(c.id);
+  expect([moved.inboxId, moved.status]).toEqual([s.billing.id, 'snoozed']);
+  await expect(ops(page).getByRole('checkbox', { name: 'vip' })).not.toBeChecked();
+});
+
+test('send and resolve, send and set pending, without JavaScript', async ({ page }) => {
+  const s = await setup();
+  const c = await s.open('Invoice copy', 'Can I get a copy?');
+  await signIn(page, s);
+  await page.goto(url(`/inbox/${c.id}`, s.domain));
+  await page.getByLabel('Message', { exact: true }).fill('Attached to your account page.');
+  await page.getByRole('button', { name: 'Send and resolve' }).click();
+  await expect(toast(page)).toHaveText('Email Sent, conversation resolved');
+  await expect(thread(page)).toContainText('Attached to your account page.');
+  expect((await conversation(c.id)).status).toBe('resolved');
+  await page.getByLabel('Message', { exact: true }).fill('One more thing: it is also in your inbox.');
+  await page.getByRole('button', { name: 'Send and set pending' }).click();
+  await expect(toast(page)).toHaveText('Email Sent, conversation pending');
+  expect((await conversation(c.id)).status).toBe('pending');
+  // An empty message changes nothing, status included.
+  await page.getByRole('button', { name: 'Send and resolve' }).click();
+  await expect(fieldError(page, 'Message is required')).toBeVisible();
+  expect((await conversation(c.id)).status).toBe('pending');
 });
 
 test('note, canned response, reply, edit and delete messages, without JavaScript', async ({ page }) => {
@@ -150,13 +164,14 @@ test('note, canned response, reply, edit and delete messages, without JavaScript
   await expect(reply.getByRole('link', { name: 'tracking.txt' })).toHaveAttribute('href', /^\/attachments\/\d+$/);
   await expect(page.getByLabel('Message', { exact: true })).toHaveValue('');
 
-  // Edit the own reply.
-  await reply.getByText('Edit', { exact: true }).click();
-  await reply.getByLabel('Edit message').fill('Parcels ship within one working day.');
-  await reply.getByRole('button', { name: 'Save' }).click();
+  // A reply that left by email cannot be edited (the customer holds the original, ADR 033); the own note can.
+  await expect(reply.getByText('Edit', { exact: true })).toHaveCount(0);
+  await note.getByText('Edit', { exact: true }).click();
+  await note.getByLabel('Edit message').fill('Customer is a VIP, be very quick');
+  await note.getByRole('button', { name: 'Save' }).click();
   await expect(toast(page)).toHaveText('Message Edited');
-  await expect(reply).toContainText('Parcels ship within one working day.');
-  await expect(reply).toContainText('(edited)');
+  await expect(note).toContainText('Customer is a VIP, be very quick');
+  await expect(note).toContainText('(edited)');
 
   // Delete the reply, then the note, each after the confirmation.
   await reply.getByRole('button', { name: 'Delete' }).click();
@@ -182,6 +197,14 @@ test('merge, split and delete conversations, without JavaScript', async ({ page 
     .getByRole('checkbox', { name: new RegExp(`#${second.id} Refund again`) })
     .check();
   await ops(page).getByRole('button', { name: 'Merge' }).click();
+  // Nothing is merged before the confirmation, which shows what will move here (ADR 035).
+  const confirm = page.getByTestId('merge-confirm');
+  await expect(confirm.getByRole('heading')).toHaveText(`Merge 1 conversation into #${first.id}?`);
+  await expect(confirm).toContainText(`#${second.id} Refund again`);
+  await expect(confirm).toContainText('1 message');
+  await expect(confirm).toContainText('Second request, still waiting');
+  expect((await conversation(second.id)).mergedIntoId).toBeNull();
+  await confirm.getByRole('button', { name: 'Merge it' }).click();
   await expect(toast(page)).toHaveText('Conversation Merged');
   await expect(thread(page)).toContainText('Second request, still waiting');
   await expect(thread(page)).toContainText(`Merged #${second.id} into this conversation`);
@@ -200,6 +223,7 @@ test('merge, split and delete conversations, without JavaScript', async ({ page 
   await page.goto(url(`/inbox/${first.id}`, s.domain));
   await ops(page).getByLabel('Conversation ids').fill(`#${third.id}`);
   await ops(page).getByRole('button', { name: 'Merge' }).click();
+  await page.getByTestId('merge-confirm').getByRole('button', { name: 'Merge it' }).click();
   await expect(toast(page)).toHaveText('Conversation Merged');
   await expect(thread(page)).toContainText('Another topic');
   await ops(page).getByRole('button', { name: 'Delete conversation' }).click();
