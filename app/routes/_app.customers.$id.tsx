@@ -120,7 +120,6 @@ function ContactDetail({ contact, tagOptions, userOptions, locked, user }: Retur
     },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactEditSchema }),
   });
   const chosenTags = new Set([fields.tagIds.initialValue ?? []].flat().map(String));
   return (

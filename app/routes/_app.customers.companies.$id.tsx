@@ -99,7 +99,6 @@ function CompanyEditor({ company, tagOptions, locked, user }: ReturnType<typeof 
       : {},
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CompanySchema }),
   });
   const chosenTags = new Set([fields.tagIds.initialValue ?? []].flat().map(String));
   return (

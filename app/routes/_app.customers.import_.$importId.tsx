@@ -69,7 +69,6 @@ function MappingStep() {
     lastResult,
     defaultValue: { mapping: preview!.guesses, duplicateMode: 'skip' },
     shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ImportMappingSchema }),
   });
   const columns = fields.mapping.getFieldList();
   const options = IMPORT_FIELDS.map((f) => ({ value: f, label: IMPORT_FIELD_LABELS[f] }));

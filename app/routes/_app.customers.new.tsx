@@ -43,7 +43,6 @@ export default function NewContact() {
     lastResult,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactCreateSchema }),
   });
   return (
     <SettingsPage title="New Contact" subHeader="Add a person by name and email; the rest can wait.">

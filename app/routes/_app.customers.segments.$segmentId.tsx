@@ -189,7 +189,6 @@ function StepOne({ state, reply, cancelTo }: { state: SegmentDialogState; reply:
     defaultValue: { name: state.name, type: state.type },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: StepOneSchema }),
   });
   return (
     <Form method="post" {...getFormProps(form)} className="stack">

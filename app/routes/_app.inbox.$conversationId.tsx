@@ -700,7 +700,6 @@ function ReplyBox({ d, lastResult }: { d: ReturnType<typeof useLoaderData<typeof
     id: 'reply',
     lastResult,
     defaultValue: { text: d.reply.text, cc: '', bcc: '' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ReplySchema }),
     shouldValidate: 'onSubmit',
   });
   const textarea = useRef<HTMLTextAreaElement>(null);

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -49,11 +50,10 @@ export const handle = { breadcrumb: 'New Ticket' };
 export default function NewTicket() {
   const { inboxes } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof TicketSchema>>({
     id: 'ticket',
     lastResult,
     defaultValue: inboxes.length === 1 ? { inboxId: inboxes[0].value } : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TicketSchema }),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });

@@ -54,7 +54,6 @@ export default function AccountSettings() {
   const [form, fields] = useForm({
     lastResult,
     defaultValue: settings,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AccountSettingsSchema }),
     shouldValidate: 'onBlur',
   });
   return (

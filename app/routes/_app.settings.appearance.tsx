@@ -58,7 +58,6 @@ function SectionForm({ inboxId, defaults, locked }: { inboxId: number; defaults:
     defaultValue: defaults,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AppearanceSchema }),
   });
   return (
     <Form method="post" {...getFormProps(form)}>

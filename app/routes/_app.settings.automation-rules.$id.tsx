@@ -136,7 +136,6 @@ function AutomationRuleEditor({ rule, defaults, options, locked }: LoaderData) {
     defaultValue: defaults,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AutomationRuleSchema }),
   });
   // With JavaScript the event's choices follow the select at once; without it, "Apply" brings them.
   const [hydrated, setHydrated] = useState(false);

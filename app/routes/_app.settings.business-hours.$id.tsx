@@ -100,7 +100,6 @@ function BusinessHoursEditor({ hours, defaults, timeZones, locked }: ReturnType<
     defaultValue: defaults,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: BusinessHoursSchema }),
   });
   // Without JavaScript both sections always show; with it they follow the two switches.
   const [hydrated, setHydrated] = useState(false);

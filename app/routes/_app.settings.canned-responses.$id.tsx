@@ -79,7 +79,6 @@ function CannedResponseEditor({ canned, locked }: ReturnType<typeof useLoaderDat
     defaultValue: canned ? { name: canned.name, message: canned.message } : undefined,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CannedResponseSchema }),
   });
   return (
     <SettingsPage

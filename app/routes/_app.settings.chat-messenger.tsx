@@ -61,7 +61,6 @@ export default function ChatMessengerSettings() {
     id: 'messenger-inbox',
     lastResult,
     shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: MessengerInboxSchema }),
   });
   return (
     <SettingsPage

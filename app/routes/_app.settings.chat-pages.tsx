@@ -75,7 +75,6 @@ function SectionForm({
     defaultValue: defaults,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChatPageSchema }),
   });
   return (
     <Form method="post" {...getFormProps(form)}>

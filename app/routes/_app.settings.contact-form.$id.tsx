@@ -115,7 +115,6 @@ function ContactFormEditor({ form, inboxes, locked }: ReturnType<typeof useLoade
         },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactFormSchema }),
   });
   const inboxOptions = [
     ...inboxes.map((i) => ({ value: String(i.id), label: i.name })),

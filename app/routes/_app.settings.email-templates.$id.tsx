@@ -80,7 +80,6 @@ function EmailTemplateEditor({ template, locked }: ReturnType<typeof useLoaderDa
     defaultValue: template ? { name: template.name, subject: template.subject, body: template.body } : undefined,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailTemplateSchema }),
   });
   return (
     <SettingsPage

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -153,7 +154,6 @@ function EmailInboxEditor({ user, inbox, http, locked, businessHours, businessHo
     defaultValue: inbox ? { name: inbox.name, email: inbox.email ?? '', mode: inbox.mode } : { mode: 'forwarding' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailInboxSchema }),
   });
   return (
     <>
@@ -236,13 +236,12 @@ function Receiving({ inbox, http, locked, user }: { inbox: NonNullable<LoaderDat
 
 function ImapSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox']>; locked: boolean }) {
   const imap = inbox.imap;
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof ImapSettingsSchema>>({
     id: `imap-${inbox.id}`,
     lastResult: useResult('imap'),
     defaultValue: { host: imap?.host ?? '', port: String(imap?.port ?? 993), secure: imap ? (imap.secure ? 'on' : '') : 'on', user: imap?.user ?? '', mailbox: imap?.mailbox ?? 'INBOX' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ImapSettingsSchema }),
   });
   return (
     <Form method="post" {...getFormProps(form)} data-testid="imap-form">
@@ -264,13 +263,12 @@ function ImapSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox'
 
 function SmtpSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox']>; locked: boolean }) {
   const smtp = inbox.smtp;
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof SmtpSettingsSchema>>({
     id: `smtp-${inbox.id}`,
     lastResult: useResult('smtp'),
     defaultValue: { host: smtp?.host ?? '', port: String(smtp?.port ?? 587), secure: smtp?.secure ? 'on' : '', user: smtp?.user ?? '' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SmtpSettingsSchema }),
   });
   return (
     <section className="settings-page" aria-labelledby="smtp-title">

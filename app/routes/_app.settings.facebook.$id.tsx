@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -63,13 +64,12 @@ export const handle = {
 export default function FacebookInboxPage() {
   const { inbox, locked } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<ReturnType<typeof facebookSchema>>>({
     id: `facebook-${inbox?.id ?? 'new'}`,
     lastResult,
     defaultValue: inbox ? { name: inbox.name, pageId: inbox.pageId } : undefined,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: facebookSchema(inbox ? 'update' : 'create') }),
   });
   const keep = inbox ? 'Leave empty to keep the current one' : undefined;
   return (

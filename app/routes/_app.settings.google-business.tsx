@@ -58,7 +58,6 @@ export default function GoogleBusinessPage() {
     lastResult,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: GoogleBusinessSchema }),
   });
   return (
     <SettingsPage title="Google Business" subHeader="Google Business Messages conversations." learnMore="/help-center" locked={locked}>

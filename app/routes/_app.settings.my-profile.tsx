@@ -116,18 +116,15 @@ export default function MyProfile() {
     id: 'profile',
     lastResult: resultFor('profile'),
     defaultValue: { firstName: user.firstName, lastName: user.lastName, dateFormat: user.dateFormat, timeFormat: user.timeFormat, timezone: user.timezone },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
     shouldValidate: 'onBlur',
   });
   const [avatarForm, avatar] = useForm({
     id: 'avatar',
     lastResult: resultFor('avatar'),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AvatarSchema }),
   });
   const [passwordForm, password] = useForm({
     id: 'password',
     lastResult: resultFor('password'),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
     shouldValidate: 'onBlur',
   });
   const sample = new Date(Date.UTC(2026, 11, 31, 15, 30));

@@ -35,7 +35,6 @@ export default function NotificationSettings() {
   const [form, fields] = useForm({
     lastResult,
     defaultValue: Object.fromEntries(Object.entries(preferences).map(([k, v]) => [k, v ? 'on' : ''])),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationPreferencesSchema }),
   });
   return (
     <SettingsPage title="Notification" subHeader="Choose which notifications reach you, and how.">

@@ -76,7 +76,6 @@ function SectionForm({
     defaultValue: defaults,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: OfflineSchema }),
   });
   return (
     <Form method="post" {...getFormProps(form)}>

@@ -114,7 +114,6 @@ function RoleEditor({ role, users, locked }: ReturnType<typeof useLoaderData<typ
     defaultValue: role ? { role: role.name, description: role.description ?? '', permissions: role.permissions } : undefined,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RoleSchema }),
   });
   const [selected, setSelected] = useState(() => new Set(asList(fields.permissions.initialValue)));
   const [hydrated, setHydrated] = useState(false);

@@ -116,7 +116,6 @@ function RoutingRuleEditor({ rule, defaults, options, locked }: ReturnType<typeo
     defaultValue: defaults,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RoutingRuleSchema }),
   });
   // Without JavaScript the team select and the limit always show (the server keeps only what the rule uses);
   // with it they follow the rule select. The rules offered follow the inbox either way.

@@ -106,7 +106,6 @@ function SlaPolicyEditor({ policy, defaults, inboxes, locked }: ReturnType<typeo
     defaultValue: defaults,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SlaPolicySchema }),
   });
   // Without JavaScript the escalation rows always show (and are ignored while escalation is off); with it they follow the switch.
   const [hydrated, setHydrated] = useState(false);

@@ -76,7 +76,6 @@ function TagEditor({ tag, locked }: ReturnType<typeof useLoaderData<typeof loade
     defaultValue: tag ? { name: tag.name, color: tag.color } : { color: 'blue' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TagSchema }),
   });
   return (
     <SettingsPage

@@ -5,7 +5,7 @@ import { DeniedBadge } from '~/components/ui/badges';
 import { ListSearch } from '~/components/ui/list-search';
 import { Pager, readPage } from '~/components/ui/pager';
 import { SettingsPage } from '~/components/ui/settings-page';
-import { TAG_COLOUR_HEX, type TagColour } from '~/models/productivity/schemas';
+import { TAG_COLOUR_HEX, type TagColour } from '~/models/productivity/constants';
 import { pageTags } from '~/models/productivity/tags.server';
 import { pageTitle } from '~/utils/format';
 import { can, requireUser } from '~/utils/session.server';

@@ -84,7 +84,6 @@ function TeamEditor({ team, users, locked }: ReturnType<typeof useLoaderData<typ
     defaultValue: team ? { name: team.name, description: team.description ?? '', assigneeIds: team.memberIds.map(String) } : undefined,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TeamSchema }),
   });
   // Errors of single ids (assigneeIds[0]...) are shown with the list's own.
   const memberErrors = [...new Set(Object.values(fields.assigneeIds.allErrors).flat())];

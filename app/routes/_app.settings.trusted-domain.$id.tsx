@@ -79,7 +79,6 @@ function TrustedDomainEditor({ domain, locked }: ReturnType<typeof useLoaderData
     defaultValue: domain ? { domainName: domain.domainName, domainUrl: domain.domainUrl } : undefined,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TrustedDomainSchema }),
   });
   return (
     <SettingsPage

@@ -115,7 +115,6 @@ export default function EditUser() {
     id: 'edit-user',
     lastResult: actionData?.intent === 'update' ? actionData.result : undefined,
     defaultValue: { firstName: user.firstName, lastName: user.lastName, roleId: String(user.roleId) },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EditUserSchema }),
     shouldValidate: 'onBlur',
   });
   const locked = !canEdit;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -107,11 +108,10 @@ export default function Users() {
   const { me, users, total, page, roles } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const agentRole = roles.find((r) => r.kind === 'agent');
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof InviteUserSchema>>({
     id: 'invite',
     defaultValue: { roleId: agentRole ? String(agentRole.id) : '' },
     lastResult: actionData?.intent === 'invite' ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteUserSchema }),
     shouldValidate: 'onBlur',
   });
   return (

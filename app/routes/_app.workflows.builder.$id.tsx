@@ -220,7 +220,6 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
     defaultValue: defaults,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: WorkflowBuilderSchema }),
   });
   const event = ((fields.event.value as string | undefined) ?? defaults.event) as WorkflowEvent;
   const offered = (WORKFLOW_EVENTS as readonly string[]).includes(event) ? ACTIONS_BY_EVENT[event] : [];

@@ -49,7 +49,6 @@ export default function CreateWorkflowDialog() {
     lastResult,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: WorkflowDialogSchema }),
   });
   // "Create is disabled until the form is edited" — a JavaScript nicety; without it the server judges the form.
   const [hydrated, setHydrated] = useState(false);

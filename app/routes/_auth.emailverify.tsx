@@ -54,10 +54,9 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function EmailVerify() {
   const { email, resent } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof EmailCodeSchema>>({
     lastResult,
     defaultValue: { email },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailCodeSchema }),
     shouldValidate: 'onBlur',
   });
   return (

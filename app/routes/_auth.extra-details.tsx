@@ -30,7 +30,6 @@ export default function ExtraDetails() {
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { organisationName: current.name, companySize: current.companySize ?? '', industry: current.industry ?? '' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ExtraDetailsSchema }),
     shouldValidate: 'onBlur',
   });
   return (

@@ -29,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ForgotPassword() {
   const { sent } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({ lastResult, onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }), shouldValidate: 'onBlur' });
+  const [form, fields] = useForm({ lastResult, shouldValidate: 'onBlur' });
   if (sent) {
     return (
       <>

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -44,7 +45,6 @@ export default function Signin() {
 /** On the bare host, sign-in first asks which account (subdomain) to continue on. */
 function DomainStep() {
   const [form, fields] = useForm({
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: DomainLookupSchema }),
     shouldValidate: 'onBlur',
   });
   return (
@@ -66,10 +66,9 @@ function DomainStep() {
 
 function CredentialsStep({ expired, redirectTo, accountName }: { expired: boolean; redirectTo: string | null; accountName: string | null }) {
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof SigninSchema>>({
     lastResult,
     defaultValue: { redirectTo: redirectTo ?? '' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SigninSchema }),
     shouldValidate: 'onBlur',
   });
   return (

@@ -47,7 +47,6 @@ export default function Signup() {
     lastResult,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignupSchema }),
   });
   return (
     <>

@@ -134,7 +134,6 @@ function SubmissionForm({ form, captcha }: { form: LoaderData['form']; captcha: 
     lastResult: actionData?.result,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const altcha = useAltchaSolution(captcha?.altcha ?? null);
   return (

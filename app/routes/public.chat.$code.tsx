@@ -96,7 +96,6 @@ export default function ChatPage() {
     lastResult,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   return (
     <main className="auth contact-page">

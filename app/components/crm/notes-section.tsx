@@ -13,7 +13,6 @@ export function NotesSection(props: { formId: string; notes: Note[]; locked: boo
     id: props.formId,
     lastResult: props.lastResult,
     shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NoteSchema }),
   });
   return (
     <section className="stack" aria-label="Notes">

@@ -19,7 +19,6 @@ function useOpForm<S extends z.ZodType>(id: string, schema: S, lastResult: Resul
     id,
     lastResult,
     defaultValue,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: 'onSubmit',
   });
 }

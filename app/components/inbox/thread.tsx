@@ -128,7 +128,6 @@ function EditMessage({ message, lastResult }: { message: ThreadMessage; lastResu
     id: `edit-${message.id}`,
     lastResult,
     defaultValue: { messageId: String(message.id), text: message.text },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EditMessageSchema }),
   });
   const { key, ...textProps } = getTextareaProps(fields.text, { ariaAttributes: true });
   return (

@@ -106,7 +106,7 @@ class GuardedImapFlow extends ImapFlow {
   private readonly guardedHost: string;
   constructor(options: ImapFlowOptions) {
     super(options);
-    this.guardedHost = options.host;
+    this.guardedHost = options.host ?? '';
   }
   override async connect() {
     assertAllowedLiteral(this.guardedHost);
