@@ -31,7 +31,8 @@ export async function hitRateLimit(key: string, opts: Limit) {
     returning count, reset_at`;
   // Now and then, expired windows are swept away (the index on reset_at keeps it cheap).
   if (Math.random() < 0.01) void sql`delete from rate_limits where reset_at < now() - interval '1 hour'`.catch(() => {});
-  return { count: row.count, resetAt: row.reset_at };
+  // postgres.js may hand timestamps back as text, depending on the connection's type parsers.
+  return { count: row.count, resetAt: new Date(row.reset_at) };
 }
 
 /** Counts this attempt and refuses it when the window already held `limit` attempts. */
