@@ -88,6 +88,10 @@ test.describe('with JavaScript', () => {
     await page.keyboard.press('r');
     const box = page.getByLabel('Message', { exact: true });
     await expect(box).toBeFocused();
+    // Typing @ar offers Ari; picking writes the handle the server reads.
+    await box.pressSequentially('Thanks @Ar');
+    await page.getByTestId('mention-suggestions').getByRole('button', { name: /@AriAgent/ }).click();
+    await expect(box).toHaveValue('Thanks @AriAgent ');
     await box.fill('Sorted, thanks for waiting.');
     await page.keyboard.press('Control+Enter');
     await expect(toast(page)).toHaveText('Email Sent');
