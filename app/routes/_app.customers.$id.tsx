@@ -133,6 +133,11 @@ function ContactDetail({ contact, tagOptions, userOptions, locked, user }: Retur
       locked={locked}
       actions={
         <div className="row">
+          {contact.email ? (
+            <Link to={`/inbox/compose?contact=${contact.id}`} className="btn">
+              Send email
+            </Link>
+          ) : null}
           <Form method="post">
             <input type="hidden" name="value" value={contact.isFavourite ? 'false' : 'true'} />
             <button type="submit" className="btn" name="intent" value="favourite" disabled={locked}>

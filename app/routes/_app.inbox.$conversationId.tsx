@@ -662,6 +662,8 @@ export default function ConversationPage() {
             <section className="side-card ops" data-testid="operations">
               <h2>Properties</h2>
               <PropertiesForm
+                // A change made elsewhere (live) renews the panel, so saving it never puts back what was there before.
+                key={[c.status, c.assigneeId, c.teamId, c.priority, c.inboxId, c.tags.map((t) => t.id).join('.')].join('|')}
                 conversation={c}
                 users={d.users}
                 teams={d.teams}

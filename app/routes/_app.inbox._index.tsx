@@ -105,9 +105,14 @@ export default function InboxList() {
     <div className="inbox">
       <aside className="inbox-side" aria-label="Filters">
         {canCreateTicket ? (
-          <Link to="/inbox/new" className="btn btn-primary">
-            New ticket
-          </Link>
+          <>
+            <Link to="/inbox/new" className="btn btn-primary">
+              New ticket
+            </Link>
+            <Link to="/inbox/compose" className="btn">
+              New email
+            </Link>
+          </>
         ) : null}
         <h2>Status</h2>
         <ul data-testid="status-counts">

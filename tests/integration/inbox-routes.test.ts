@@ -371,7 +371,12 @@ describe('inbox screens: the list and the thread', () => {
     const a = await setupAccount();
     const c1 = await a.open('Target');
     const c2 = await a.open('Source');
-    const merged = await a.post(`/inbox/${c1.id}`, { intent: 'merge', ids: `#${c2.id}` });
+    // The first post only shows what would be merged (ADR 035); the confirmation merges.
+    const asked = await a.post(`/inbox/${c1.id}`, { intent: 'merge', ids: `#${c2.id}` });
+    expect(asked.status).toBe(200);
+    expect(asked.text.replace(/<!-- -->/g, "")).toContain(`Merge 1 conversation into #${c1.id}?`);
+    expect((await a.get(`/inbox/${c2.id}`)).status).toBe(200);
+    const merged = await a.post(`/inbox/${c1.id}`, { intent: 'merge-confirm', ids: `#${c2.id}` });
     expect(merged.status).toBe(302);
     const res = await a.get(`/inbox/${c2.id}`);
     expect(res.status).toBe(302);

@@ -11,7 +11,9 @@ import {
   listNotifications,
   markNotificationsRead,
   sendNotificationEmail,
+  warnSlaDue,
 } from '../../app/models/notifications/notifications.server';
+import { checkSlaBreach } from '../../app/models/automation/sla.server';
 import { updateNotificationPreferences } from '../../app/models/users/profile.server';
 import { QUEUES } from '../../app/utils/jobs.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
@@ -135,5 +137,24 @@ describe('agents are told', () => {
       .where(and(eq(schema.notifications.accountId, s.account.id), eq(schema.notifications.userId, s.agent.id)));
     expect(rows).toHaveLength(2);
     expect(rows.every((r) => r.emailedAt !== null)).toBe(true);
+  });
+
+  it('of an SLA about to breach, then breached: the assignee', async () => {
+    const s = await setup();
+    await assignConversations({ accountId: s.account.id, actorId: s.owner.id, ids: [s.conversationId], assigneeId: s.agent.id, teamId: null });
+    const soon = new Date(Date.now() + 10 * 60_000);
+    await getDb().update(schema.conversations).set({ firstResponseDueAt: soon }).where(eq(schema.conversations.id, s.conversationId));
+    expect(await warnSlaDue({ accountId: s.account.id, conversationId: s.conversationId, target: 'response', dueAt: soon.toISOString() })).toEqual({ warned: 1 });
+    // A timer for a due time that moved since tells nobody.
+    expect((await warnSlaDue({ accountId: s.account.id, conversationId: s.conversationId, target: 'response', dueAt: new Date(0).toISOString() })).warned).toBe(0);
+
+    const past = new Date(Date.now() - 1000);
+    await getDb().update(schema.conversations).set({ firstResponseDueAt: past }).where(eq(schema.conversations.id, s.conversationId));
+    const before = await lastEventId(s.account.id);
+    expect((await checkSlaBreach({ accountId: s.account.id, conversationId: s.conversationId, target: 'response', dueAt: past.toISOString() })).breached).toBe(true);
+    await drainEvents(s.account.id, { after: before });
+    const kinds = (await listNotifications({ accountId: s.account.id, userId: s.agent.id })).map((n) => [n.kind, n.title]);
+    expect(kinds).toContainEqual(['sla_warning', `SLA first response due in 10 min: #${s.conversationId} Printer on fire`]);
+    expect(kinds).toContainEqual(['sla_breached', `SLA breached (first response): #${s.conversationId} Printer on fire`]);
   });
 });

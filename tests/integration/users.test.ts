@@ -415,7 +415,14 @@ describe('profile, password and settings', () => {
 
     const prefs = await app.request('/settings/notification', { domain: a.domain, cookie: a.ownerCookie, form: { intent: 'save', emailOnMention: 'on', browserPush: 'on' } });
     expect(prefs.status).toBe(302);
-    expect((await userRow(a.owner.id)).notificationPreferences).toEqual({ emailOnAssignment: false, emailOnMention: true, emailOnNewConversation: false, browserPush: true });
+    expect((await userRow(a.owner.id)).notificationPreferences).toEqual({
+      emailOnAssignment: false,
+      emailOnMention: true,
+      emailOnNewConversation: false,
+      emailOnCustomerMessage: false,
+      emailOnSla: false,
+      browserPush: true,
+    });
   });
 
   it('shows account settings locked to an agent and refuses their save', async () => {

@@ -15,6 +15,7 @@ import { createWebInbox, saveMessengerSection } from '../../app/models/channels/
 import { MESSENGER_DEFAULTS } from '../../app/models/channels/messenger-settings';
 import { publishAgentTyping, signVisitorToken, userHashFor } from '../../app/models/channels/widget.server';
 import { postMessage } from '../../app/models/inbox/conversations.server';
+import { editMessage } from '../../app/models/inbox/messages.server';
 import { createTestAccount, createTestUser } from '../factories';
 import { sessionCookie } from '../helpers/http';
 
@@ -423,8 +424,27 @@ describe('visitor socket', () => {
     const delivered = mine.got.filter((m) => m.type === 'message').map((m) => (m.message as { text: string }).text);
     expect(delivered).toEqual(['Live answer']);
     expect(theirs.got).toEqual([]);
+
+    // An open socket makes the visitor present (ADR 033); the agent's edit reaches the widget, marked edited.
+    const [row] = await getDb().select().from(schema.widgetVisitors).where(eq(schema.widgetVisitors.conversationId, conversationId));
+    expect(row.presentUntil!.getTime()).toBeGreaterThan(Date.now());
+    const [reply] = await getDb()
+      .select()
+      .from(schema.messages)
+      .where(and(eq(schema.messages.conversationId, conversationId), eq(schema.messages.kind, 'outgoing')));
+    await editMessage({ accountId: a.account.id, actorId: a.owner.id, id: reply.id, text: 'Live answer, corrected' });
+    const until = Date.now() + 5000;
+    const edited = () => mine.got.find((m) => m.type === 'message' && (m.message as { text: string }).text === 'Live answer, corrected');
+    while (!edited() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(edited()?.message).toMatchObject({ id: reply.id, edited: true });
+    expect(theirs.got).toEqual([]);
     mine.ws.close();
     theirs.ws.close();
+    // The last socket closed: the visitor is gone.
+    const gone = Date.now() + 5000;
+    const present = async () => (await getDb().select().from(schema.widgetVisitors).where(eq(schema.widgetVisitors.id, row.id)))[0].presentUntil!.getTime() > Date.now();
+    while ((await present()) && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+    expect(await present()).toBe(false);
   });
 
   it("passes the visitor's typing to the account's agents", async () => {

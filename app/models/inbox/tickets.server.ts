@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
-import { openConversation } from './conversations.server';
+import { InvalidReferenceError, openConversation } from './conversations.server';
 import { addMessage } from './messages.server';
 
 /**
@@ -40,5 +40,37 @@ export async function openInternalTicket(opts: {
       senderUserId: opts.actorId,
     });
     return opened;
+  });
+}
+
+/**
+ * An agent writes first (ADR 035): a new email conversation with a contact, from one of the account's email
+ * inboxes. The message is the agent's, so it leaves by email like any reply; the conversation is theirs.
+ */
+export async function startEmailConversation(opts: {
+  accountId: number;
+  actorId: number;
+  inboxId: number;
+  contact: { email: string; name?: string | null };
+  subject: string;
+  message: string;
+}) {
+  return getDb().transaction(async (tx) => {
+    const [inbox] = await tx
+      .select({ id: schema.inboxes.id })
+      .from(schema.inboxes)
+      .where(and(eq(schema.inboxes.accountId, opts.accountId), eq(schema.inboxes.id, opts.inboxId), eq(schema.inboxes.channelType, 'email')));
+    if (!inbox) throw new InvalidReferenceError('Choose an email inbox');
+    return openConversation({
+      accountId: opts.accountId,
+      inboxId: inbox.id,
+      sourceType: 'email',
+      subject: opts.subject,
+      contact: { email: opts.contact.email, name: opts.contact.name || null },
+      message: { kind: 'outgoing', text: opts.message },
+      actorUserId: opts.actorId,
+      assigneeId: opts.actorId,
+      tx,
+    });
   });
 }

@@ -57,8 +57,8 @@ test('a new conversation and a new message appear without a reload', async ({ pa
   await expect(page.getByTestId('thread').locator('[data-kind="note"]')).toContainText('Half-written answer');
   await expect(page.getByLabel('Message', { exact: true })).toHaveValue('');
   await page.getByTestId('operations').getByLabel('Status').selectOption('pending');
-  await page.getByTestId('operations').getByRole('button', { name: 'Change status' }).click();
-  await expect(page.getByTestId('toast')).toHaveText('Status Updated');
+  await page.getByTestId('operations').getByRole('button', { name: 'Save properties' }).click();
+  await expect(page.getByTestId('toast')).toHaveText('Properties Saved');
   expect(await page.evaluate(() => (window as unknown as { __mark?: number }).__mark)).toBe(2);
 });
 
