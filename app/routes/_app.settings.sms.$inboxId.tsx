@@ -72,6 +72,7 @@ type SmsFormShape = {
   authToken: string;
   sid: string;
   accountSID: string;
+  webhookAuthToken: string;
   webhookUrl: string;
   threadingInterval: number;
   autoResolvedDays: number;
@@ -318,7 +319,15 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
                 type="password"
                 autoComplete="off"
                 maxLength={SMS_FIELD_MAX}
-                hint="Twilio signs its webhooks with the account's Auth Token."
+                hint="With your Account SID: its Auth Token. With an API key: the key's secret."
+              />
+              <Field
+                label="Webhook Auth Token"
+                field={fields.webhookAuthToken}
+                type="password"
+                autoComplete="off"
+                maxLength={SMS_FIELD_MAX}
+                hint="Only with an API key (SK…): your account's Auth Token, which Twilio signs its webhooks with. Parley uses it only to check them."
               />
               <div>
                 <button type="submit" name="intent" value="fetch-numbers" className="btn">

@@ -270,6 +270,23 @@ describe('Twilio inbound webhook', () => {
     expect((await app.request(`/webhooks/twilio/${inbox.id}`)).status).toBe(405);
   });
 
+  it("an inbox set up with an API key asks for the account's Auth Token and accepts webhooks Twilio signs with it", async () => {
+    const s = await setup();
+    const apiKey = { sid: `SK${'1'.repeat(32)}`, authToken: 'api-key-secret' };
+    // Without the account's Auth Token, nothing could check Twilio's signatures: refused with the reason.
+    const missing = await app.request(`${PATH}/new`, { domain: s.domain, cookie: s.cookie, form: twilioForm(s, { name: 'Keyed', ...apiKey }) });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('Auth Token is required with an API key');
+    const inbox = await createTwilioInbox(s, { name: 'Keyed', ...apiKey, webhookAuthToken: s.twilioAccount.authToken });
+    // Signed the way Twilio signs: HMAC-SHA1 of the URL and sorted parameters with the account's Auth Token.
+    const res = await twilio.incomingSms(inboundUrl(inbox.id), { account: s.twilioAccount, from: '+14155550150', to: '+15005550006', body: 'Keyed hello', connectPort: app.port });
+    expect(res.status).toBe(200);
+    expect(await conversationsOf(s.account.id, inbox.id)).toHaveLength(1);
+    // Signed with the key's secret (which Twilio never does): refused.
+    const byKey = await twilio.incomingSms(inboundUrl(inbox.id), { account: { ...s.twilioAccount, authToken: apiKey.authToken }, from: '+14155550151', to: '+15005550006', body: 'x', connectPort: app.port });
+    expect(byKey.status).toBe(403);
+  });
+
   it('verifies the https URL Parley gave Twilio when a TLS proxy forwards plain http', async () => {
     const s = await setup();
     const inbox = await createTwilioInbox(s);
