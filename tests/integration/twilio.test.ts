@@ -352,7 +352,18 @@ describe('Twilio outbound and delivery status', () => {
     expect(stored.deliveryError).toContain('unsubscribed recipient');
     expect(stored.deliveryError).not.toContain(s.twilioAccount.authToken);
 
+    // A refused recipient is about that message, not the channel: its health stays as it was.
+    const { getChannelHealth } = await import('../../app/models/channels/health.server');
+    expect(await getChannelHealth({ accountId: s.account.id, inboxId: inbox.id })).toEqual([]);
+    // Refused credentials are about the channel: the SMS inbox is failing, in Twilio's words.
+    twilio.failNextSend({ status: 401, code: 20003, message: 'Authenticate' });
+    await expect(deliverMessage({ messageId: reply.id })).rejects.toThrow(/20003/);
+    expect(await getChannelHealth({ accountId: s.account.id, inboxId: inbox.id })).toMatchObject([
+      { part: 'sms', lastError: 'Twilio answered 401: Authenticate (error 20003)', failingSince: expect.any(Date) },
+    ]);
+
     await deliverMessage({ messageId: reply.id });
+    expect((await getChannelHealth({ accountId: s.account.id, inboxId: inbox.id }))[0]).toMatchObject({ failingSince: null, lastSuccessAt: expect.any(Date) });
     const sent = twilio.sent.at(-1)!;
     await twilio.statusCallback(sent, 'undelivered', s.twilioAccount, app.port, '30003');
     [stored] = await getDb().select().from(schema.messages).where(eq(schema.messages.id, reply.id));
