@@ -16,6 +16,7 @@ import { countConversations, InvalidReferenceError, listConversations } from '~/
 import { filtersToSearch, readConversationFilters, type ConversationFilters } from '~/models/inbox/filters';
 import { MassActionSchema, STATUS_CHOICES } from '~/models/inbox/forms';
 import { MASS_ACTION_TOASTS, runMassAction } from '~/models/inbox/mass-actions.server';
+import { listFailingChannels } from '~/models/channels/health.server';
 import { findOwnConversationIds, listAssigneeOptions, listInboxOptions, listTagOptions, listTeamOptions } from '~/models/inbox/screens.server';
 import { CONVERSATION_STATUSES } from '../../db/schema/inbox-constants';
 import { formatDateTime, pageTitle } from '~/utils/format';
@@ -34,13 +35,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if ([...url.searchParams].some(([k, v]) => v === '' && k !== 'index')) throw redirect(`/inbox${listSearch(url)}`);
   const filters = readConversationFilters(url);
   const scope = { accountId: ctx.account.id, userId: ctx.user.id, filters };
-  const [list, counts, inboxes, users, teams, tags] = await Promise.all([
+  const [list, counts, inboxes, users, teams, tags, failing] = await Promise.all([
     listConversations(scope),
     countConversations(scope),
     listInboxOptions({ accountId: ctx.account.id }),
     listAssigneeOptions({ accountId: ctx.account.id }),
     listTeamOptions({ accountId: ctx.account.id }),
     listTagOptions({ accountId: ctx.account.id }),
+    listFailingChannels({ accountId: ctx.account.id }),
   ]);
   const me = publicUser(ctx);
   return {
@@ -48,7 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     filters,
     list,
     counts,
-    inboxes: inboxes.map((i) => ({ id: i.id, name: i.name })),
+    // A failing channel is flagged beside its inbox (ADR 024), with the error as the flag's text.
+    inboxes: inboxes.map((i) => ({ id: i.id, name: i.name, failing: failing.find((f) => f.inboxId === i.id)?.lastError ?? null })),
     users,
     teams,
     tags,
@@ -136,7 +139,15 @@ export default function InboxList() {
           {inboxes.map((i) => (
             <li key={i.id}>
               <Link to={link({ inbox: i.id })} aria-current={filters.inbox === i.id ? 'true' : undefined}>
-                <span>{i.name}</span>
+                <span>
+                  {i.name}
+                  {i.failing !== null ? (
+                    <span className="pill pill-off" title={i.failing} data-testid="inbox-failing">
+                      {' '}
+                      Failing
+                    </span>
+                  ) : null}
+                </span>
                 <span className="muted">{counts.byInbox[i.id] ?? 0}</span>
               </Link>
             </li>

@@ -1,15 +1,18 @@
-import type { z } from 'zod';
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
+import { z } from 'zod';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { InboxBusinessHoursForm } from '~/components/automation/inbox-business-hours';
+import { ChannelHealthPanel } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
-import { CheckboxField, ErrorList, Field, SelectField } from '~/components/ui/forms';
+import { ErrorList, Field, SelectField } from '~/components/ui/forms';
+import { getChannelHealth, PART_LABELS } from '~/models/channels/health.server';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import {
+  checkMailServer,
   clearSmtpSettings,
   createEmailInbox,
   deleteEmailInbox,
@@ -18,12 +21,24 @@ import {
   getEmailInbox,
   setImapSettings,
   setSmtpSettings,
+  trustServerCertificate,
   updateEmailInbox,
 } from '~/models/email/email-inboxes.server';
 import { businessHoursOptions, setInboxBusinessHours } from '~/models/automation/business-hours.server';
 import { InboxBusinessHoursSchema } from '~/models/automation/schemas';
+import { deleteQuarantinedEmail, listQuarantinedEmails, retryQuarantinedEmail } from '~/models/email/quarantine.server';
 import { sendForwardingCheck } from '~/models/email/outbound.server';
-import { EMAIL_MODE_LABELS, EMAIL_MODES, EmailInboxSchema, ImapSettingsSchema, INBOX_NAME_MAX, SmtpSettingsSchema } from '~/models/email/schemas';
+import {
+  EMAIL_MODE_LABELS,
+  EMAIL_MODES,
+  EmailInboxSchema,
+  FingerprintSchema,
+  ImapSettingsSchema,
+  INBOX_NAME_MAX,
+  MAIL_SECURITY,
+  MAIL_SECURITY_LABELS,
+  SmtpSettingsSchema,
+} from '~/models/email/schemas';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
@@ -32,6 +47,7 @@ import { redirectWithToast } from '~/utils/toast.server';
 
 const LIST = '/settings/emails';
 const MODE_OPTIONS = EMAIL_MODES.map((m) => ({ value: m, label: EMAIL_MODE_LABELS[m] }));
+const SECURITY_OPTIONS = MAIL_SECURITY.map((m) => ({ value: m, label: MAIL_SECURITY_LABELS[m] }));
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
@@ -40,18 +56,32 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (inbox === undefined) throw new Response('Not Found', { status: 404 });
   const locked = !can(ctx, 'manage_emails');
   const described = inbox ? describeEmailInbox(inbox) : null;
+  const health = inbox ? await getChannelHealth({ accountId: ctx.account.id, inboxId: inbox.id }) : [];
   return {
     user: publicUser(ctx),
     inbox: described,
     businessHoursId: inbox?.businessHoursId ?? null,
     businessHours: inbox ? await businessHoursOptions({ accountId: ctx.account.id }) : [],
+    health: health
+      .filter((h) => h.part === 'imap' || h.part === 'smtp')
+      .map((h) => ({
+        part: h.part,
+        label: PART_LABELS[h.part],
+        lastSuccessAt: h.lastSuccessAt,
+        lastError: h.lastError,
+        lastErrorAt: h.lastErrorAt,
+        failingSince: h.failingSince,
+        // What the admin compares with the server's own before trusting it (never the PEM: nothing to do with it here).
+        certificate: h.offeredCertificate && h.failingSince ? { fingerprint: h.offeredCertificate.fingerprint, subject: h.offeredCertificate.subject, issuer: h.offeredCertificate.issuer, validTo: h.offeredCertificate.validTo } : null,
+      })),
+    quarantined: inbox && !locked ? await listQuarantinedEmails({ accountId: ctx.account.id, inboxId: inbox.id }) : [],
     // The endpoint's secret is a credential: only those who may manage the inbox see it.
     http: inbox && !locked && described?.mode === 'http' ? { url: `${new URL(request.url).origin}/webhooks/email/${inbox.id}`, secret: inbox.secret ?? '' } : null,
     locked,
   };
 }
 
-type Intent = 'save' | 'imap' | 'smtp' | 'hours';
+type Intent = 'save' | 'imap' | 'smtp' | 'hours' | 'trust';
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_emails');
@@ -97,7 +127,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           if (err instanceof EmailInboxInputError) return fail('imap', submission.reply({ fieldErrors: { [err.field]: [err.message] }, hideFields: ['password'] }));
           throw err;
         }
-        return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
+        return afterServerSaved(ctx.account.id, id, 'imap');
       }
       case 'smtp': {
         const submission = parseWithZod(formData, { schema: SmtpSettingsSchema });
@@ -108,7 +138,32 @@ export async function action({ request, params }: ActionFunctionArgs) {
           if (err instanceof EmailInboxInputError) return fail('smtp', submission.reply({ fieldErrors: { [err.field]: [err.message] }, hideFields: ['password'] }));
           throw err;
         }
-        return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
+        return afterServerSaved(ctx.account.id, id, 'smtp');
+      }
+      case 'imap-trust':
+      case 'smtp-trust': {
+        const part = intent === 'imap-trust' ? 'imap' : 'smtp';
+        const submission = parseWithZod(formData, { schema: z.object({ fingerprint: FingerprintSchema }) });
+        if (submission.status !== 'success') return fail('trust', submission.reply());
+        const trusted = await trustServerCertificate({ ...who, id, part, fingerprint: submission.value.fingerprint });
+        if (trusted === undefined) throw notFound();
+        if (!trusted) return fail('trust', submission.reply({ fieldErrors: { fingerprint: ['This is not the fingerprint of the certificate the server offered'] } }));
+        return afterServerSaved(ctx.account.id, id, part);
+      }
+      case 'quarantine-retry':
+      case 'quarantine-delete': {
+        const qid = Number(formData.get('quarantineId'));
+        if (!Number.isInteger(qid) || qid < 1 || qid > 2_147_483_647) throw new Response('Bad Request', { status: 400 });
+        if (intent === 'quarantine-delete') {
+          if (!(await deleteQuarantinedEmail({ accountId: ctx.account.id, inboxId: id, id: qid }))) throw notFound();
+          return redirectWithToast(`${LIST}/${id}`, { type: 'info', text: 'Quarantined mail deleted' });
+        }
+        const retried = await retryQuarantinedEmail({ accountId: ctx.account.id, inboxId: id, id: qid });
+        if (!retried) throw notFound();
+        return redirectWithToast(
+          `${LIST}/${id}`,
+          retried.ok ? 'The mail was stored' : { type: 'error', text: `The mail still cannot be stored: ${retried.reason}` },
+        );
       }
     }
   }
@@ -129,6 +184,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
+/**
+ * After IMAP or SMTP settings are saved, the connection is tried before anything says "Updated": success goes
+ * back to the list as before; a failure stays on the inbox's page, which shows the error (and the certificate
+ * to trust, when that is the problem).
+ */
+async function afterServerSaved(accountId: number, id: number, part: 'imap' | 'smtp') {
+  const result = await checkMailServer({ accountId, id, part });
+  if (!result) throw new Response('Not Found', { status: 404 });
+  const what = part === 'imap' ? 'the mailbox' : 'the mail server';
+  if (result.ok) return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
+  return redirectWithToast(`${LIST}/${id}`, { type: 'error', text: `Inbox Updated, but Parley cannot reach ${what}: ${result.error}` });
+}
+
 export const handle = {
   breadcrumb: (loaderData: { inbox: { name: string } | null } | undefined) => (loaderData ? (loaderData.inbox?.name ?? 'Create Inbox') : null),
 };
@@ -146,7 +214,7 @@ function useResult(intent: Intent) {
   return actionData && 'intent' in actionData && actionData.intent === intent ? actionData.result : undefined;
 }
 
-function EmailInboxEditor({ user, inbox, http, locked, businessHours, businessHoursId }: LoaderData) {
+function EmailInboxEditor({ user, inbox, http, locked, businessHours, businessHoursId, health, quarantined }: LoaderData) {
   const hoursResult = useResult('hours');
   const [form, fields] = useForm({
     id: `email-inbox-${inbox?.id ?? 'new'}`,
@@ -174,12 +242,99 @@ function EmailInboxEditor({ user, inbox, http, locked, businessHours, businessHo
           <FormActions cancelTo={LIST} submitLabel={inbox ? 'Update' : 'Create'} intent="save" locked={locked} />
         </Form>
       </SettingsPage>
+      {inbox && health.length > 0 ? (
+        <ChannelHealthPanel rows={health} prefs={user}>
+          {health.map((h) =>
+            h.certificate && (h.part === 'imap' || h.part === 'smtp') ? <TrustCertificate key={h.part} part={h.part} certificate={h.certificate} locked={locked} /> : null,
+          )}
+        </ChannelHealthPanel>
+      ) : null}
+      {inbox && quarantined.length > 0 ? <Quarantine items={quarantined} user={user} locked={locked} /> : null}
       {inbox ? <Receiving inbox={inbox} http={http} locked={locked} user={user} /> : null}
       {inbox ? <SmtpSettings inbox={inbox} locked={locked} /> : null}
       {inbox ? (
         <InboxBusinessHoursForm inboxId={inbox.id} current={businessHoursId} options={businessHours} locked={locked} cancelTo={LIST} lastResult={hoursResult} />
       ) : null}
     </>
+  );
+}
+
+/** The certificate a server offered that nobody vouches for: shown with its fingerprint, trusted for this inbox only. */
+function TrustCertificate({ part, certificate, locked }: { part: 'imap' | 'smtp'; certificate: NonNullable<LoaderData['health'][number]['certificate']>; locked: boolean }) {
+  const [form, fields] = useForm({ id: `trust-${part}`, lastResult: useResult('trust'), defaultValue: { fingerprint: '' } });
+  return (
+    <Form method="post" {...getFormProps(form)} data-testid={`trust-${part}`} className="stack">
+      <p>
+        The {part === 'imap' ? 'IMAP' : 'SMTP'} server offered a certificate that is not signed by a public authority. If it is your server&apos;s own
+        (self-signed or from your company&apos;s authority), compare its SHA-256 fingerprint with the one on the server, then trust it for this inbox only.
+      </p>
+      <dl>
+        <dt>SHA-256 fingerprint</dt>
+        <dd>
+          <code data-testid={`fingerprint-${part}`}>{certificate.fingerprint}</code>
+        </dd>
+        <dt>Issued to</dt>
+        <dd>{certificate.subject}</dd>
+        <dt>Issued by</dt>
+        <dd>{certificate.issuer}</dd>
+        <dt>Valid until</dt>
+        <dd>{certificate.validTo}</dd>
+      </dl>
+      <fieldset disabled={locked} className="stack">
+        <Field label="Fingerprint you checked" field={fields.fingerprint} autoComplete="off" hint="Paste the fingerprint shown above once it matches the server's" />
+      </fieldset>
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <button type="submit" className="btn" name="intent" value={`${part}-trust`} disabled={locked}>
+        Trust this certificate
+      </button>
+    </Form>
+  );
+}
+
+function Quarantine({ items, user, locked }: { items: LoaderData['quarantined']; user: LoaderData['user']; locked: boolean }) {
+  return (
+    <section className="settings-page" aria-labelledby="quarantine-title" data-testid="quarantine">
+      <header>
+        <h2 id="quarantine-title">Quarantined mail</h2>
+      </header>
+      <div className="card stack">
+        <p className="muted">
+          Mail Parley could not store, kept as it arrived so that the mail after it was not held up. Try again after an upgrade, or delete it.
+        </p>
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Received</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Tries</th>
+              <th scope="col">
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((q) => (
+              <tr key={q.id}>
+                <td>{formatDateTime(q.createdAt, user)}</td>
+                <td>{q.reason}</td>
+                <td>{q.attempts}</td>
+                <td>
+                  <Form method="post">
+                    <input type="hidden" name="quarantineId" value={q.id} />
+                    <button type="submit" className="btn" name="intent" value="quarantine-retry" disabled={locked}>
+                      Retry
+                    </button>{' '}
+                    <button type="submit" className="btn" name="intent" value="quarantine-delete" disabled={locked}>
+                      Delete
+                    </button>
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
 
@@ -239,7 +394,7 @@ function ImapSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox'
   const [form, fields] = useForm<z.input<typeof ImapSettingsSchema>>({
     id: `imap-${inbox.id}`,
     lastResult: useResult('imap'),
-    defaultValue: { host: imap?.host ?? '', port: String(imap?.port ?? 993), secure: imap ? (imap.secure ? 'on' : '') : 'on', user: imap?.user ?? '', mailbox: imap?.mailbox ?? 'INBOX' },
+    defaultValue: { host: imap?.host ?? '', port: String(imap?.port ?? 993), security: imap?.security ?? 'tls', user: imap?.user ?? '', mailbox: imap?.mailbox ?? 'INBOX' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });
@@ -250,7 +405,7 @@ function ImapSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox'
       <fieldset disabled={locked} className="stack">
         <Field label="IMAP host" field={fields.host} autoComplete="off" />
         <Field label="IMAP port" type="number" field={fields.port} />
-        <CheckboxField label="Use TLS (port 993)" field={fields.secure} />
+        <SelectField label="Security" field={fields.security} options={SECURITY_OPTIONS} />
         <Field label="IMAP user name" field={fields.user} autoComplete="off" />
         <Field label="IMAP password" type="password" field={fields.password} autoComplete="new-password" placeholder={imap?.hasPassword ? 'Saved: leave empty to keep it' : ''} />
         <Field label="Mailbox" field={fields.mailbox} autoComplete="off" />
@@ -266,7 +421,7 @@ function SmtpSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox'
   const [form, fields] = useForm<z.input<typeof SmtpSettingsSchema>>({
     id: `smtp-${inbox.id}`,
     lastResult: useResult('smtp'),
-    defaultValue: { host: smtp?.host ?? '', port: String(smtp?.port ?? 587), secure: smtp?.secure ? 'on' : '', user: smtp?.user ?? '' },
+    defaultValue: { host: smtp?.host ?? '', port: String(smtp?.port ?? 587), security: smtp?.security ?? 'starttls', user: smtp?.user ?? '' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });
@@ -285,8 +440,8 @@ function SmtpSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox'
           <fieldset disabled={locked} className="stack">
             <Field label="SMTP host" field={fields.host} autoComplete="off" />
             <Field label="SMTP port" type="number" field={fields.port} />
-            <CheckboxField label="Use TLS from the start (port 465)" field={fields.secure} />
-            <Field label="SMTP user name" field={fields.user} autoComplete="off" />
+            <SelectField label="Security" field={fields.security} options={SECURITY_OPTIONS} />
+            <Field label="SMTP user name" field={fields.user} autoComplete="off" hint="Leave empty for a relay that does not ask for a login" />
             <Field label="SMTP password" type="password" field={fields.password} autoComplete="new-password" placeholder={smtp?.hasPassword ? 'Saved: leave empty to keep it' : ''} />
           </fieldset>
           <ErrorList id={form.errorId} errors={form.errors} />

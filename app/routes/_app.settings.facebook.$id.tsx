@@ -4,6 +4,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { ChannelHealthPanel } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
@@ -13,6 +14,7 @@ import { createFacebookInbox, deleteFacebookInbox, describeFacebookInbox, getFac
 import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
+import { describeChannelHealth } from '~/models/channels/health.server';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
 import { bareUrl } from '~/utils/tenant.server';
@@ -28,7 +30,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const locked = !can(ctx, 'manage_facebook');
   const described = inbox ? describeFacebookInbox(inbox) : null;
   // The verify token is what Meta's dashboard asks for: only those who may manage the inbox see it.
-  return { inbox: described && locked ? { ...described, verifyToken: '' } : described, locked };
+  const health = inbox ? await describeChannelHealth({ accountId: ctx.account.id, inboxId: inbox.id, parts: ['facebook'] }) : [];
+  const prefs = { dateFormat: ctx.user.dateFormat, timeFormat: ctx.user.timeFormat, timezone: ctx.user.timezone };
+  return { inbox: described && locked ? { ...described, verifyToken: '' } : described, locked, health, prefs };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -62,7 +66,7 @@ export const handle = {
 };
 
 export default function FacebookInboxPage() {
-  const { inbox, locked } = useLoaderData<typeof loader>();
+  const { inbox, locked, health, prefs } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm<z.input<ReturnType<typeof facebookSchema>>>({
     id: `facebook-${inbox?.id ?? 'new'}`,
@@ -73,50 +77,53 @@ export default function FacebookInboxPage() {
   });
   const keep = inbox ? 'Leave empty to keep the current one' : undefined;
   return (
-    <SettingsPage
-      key={inbox?.id ?? 'new'}
-      title={inbox ? 'Edit Facebook Page' : 'Connect a Facebook Page'}
-      subHeader="Messages to the page in Messenger become conversations; replies are sent with the page's access token."
-      learnMore="/help-center"
-      locked={locked}
-      actions={inbox ? <DeleteConfirm id={`facebook-${inbox.id}`} label="Delete" disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} /> : null}
-    >
-      <Form method="post" {...getFormProps(form)}>
-        <fieldset disabled={locked} className="stack">
-          <Field label="Inbox Name" field={fields.name} autoComplete="off" maxLength={SOCIAL_NAME_MAX} />
-          <Field label="Page ID" field={fields.pageId} autoComplete="off" inputMode="numeric" />
-          <Field
-            label="Page Access Token"
-            field={fields.pageAccessToken}
-            type="password"
-            autoComplete="off"
-            maxLength={SOCIAL_SECRET_MAX}
-            hint={inbox?.pageAccessTokenHint ? `${keep} (${inbox.pageAccessTokenHint})` : keep}
-          />
-          <Field
-            label="App Secret"
-            field={fields.appSecret}
-            type="password"
-            autoComplete="off"
-            maxLength={SOCIAL_SECRET_MAX}
-            hint={inbox?.appSecretHint ? `${keep} (${inbox.appSecretHint})` : (keep ?? 'Meta signs its webhooks with it (X-Hub-Signature-256).')}
-          />
-        </fieldset>
-        {inbox && !locked ? (
-          <div className="stack" data-testid="webhook-setup">
-            <p className="muted">In your Meta app, subscribe the page&apos;s webhook (messages) with:</p>
-            <p>
-              Callback URL: <code>{inbox.callbackUrl}</code>
-            </p>
-            <p>
-              Verify token: <code>{inbox.verifyToken}</code>
-            </p>
-          </div>
-        ) : null}
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <FormActions cancelTo={LIST} submitLabel={inbox ? 'Update' : 'Create'} intent="save" locked={locked} />
-      </Form>
-    </SettingsPage>
+    <>
+      <SettingsPage
+        key={inbox?.id ?? 'new'}
+        title={inbox ? 'Edit Facebook Page' : 'Connect a Facebook Page'}
+        subHeader="Messages to the page in Messenger become conversations; replies are sent with the page's access token."
+        learnMore="/help-center"
+        locked={locked}
+        actions={inbox ? <DeleteConfirm id={`facebook-${inbox.id}`} label="Delete" disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} /> : null}
+      >
+        <Form method="post" {...getFormProps(form)}>
+          <fieldset disabled={locked} className="stack">
+            <Field label="Inbox Name" field={fields.name} autoComplete="off" maxLength={SOCIAL_NAME_MAX} />
+            <Field label="Page ID" field={fields.pageId} autoComplete="off" inputMode="numeric" />
+            <Field
+              label="Page Access Token"
+              field={fields.pageAccessToken}
+              type="password"
+              autoComplete="off"
+              maxLength={SOCIAL_SECRET_MAX}
+              hint={inbox?.pageAccessTokenHint ? `${keep} (${inbox.pageAccessTokenHint})` : keep}
+            />
+            <Field
+              label="App Secret"
+              field={fields.appSecret}
+              type="password"
+              autoComplete="off"
+              maxLength={SOCIAL_SECRET_MAX}
+              hint={inbox?.appSecretHint ? `${keep} (${inbox.appSecretHint})` : (keep ?? 'Meta signs its webhooks with it (X-Hub-Signature-256).')}
+            />
+          </fieldset>
+          {inbox && !locked ? (
+            <div className="stack" data-testid="webhook-setup">
+              <p className="muted">In your Meta app, subscribe the page&apos;s webhook (messages) with:</p>
+              <p>
+                Callback URL: <code>{inbox.callbackUrl}</code>
+              </p>
+              <p>
+                Verify token: <code>{inbox.verifyToken}</code>
+              </p>
+            </div>
+          ) : null}
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <FormActions cancelTo={LIST} submitLabel={inbox ? 'Update' : 'Create'} intent="save" locked={locked} />
+        </Form>
+      </SettingsPage>
+      {inbox && health.length > 0 ? <ChannelHealthPanel rows={health} prefs={prefs} /> : null}
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ChannelHealthPanel } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
@@ -38,6 +39,7 @@ import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { listTeamCandidates } from '~/models/teams/teams.server';
 import { pageTitle } from '~/utils/format';
+import { describeChannelHealth } from '~/models/channels/health.server';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requireFeature, requirePermission } from '~/utils/session.server';
 import { bareUrl } from '~/utils/tenant.server';
@@ -61,6 +63,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     sharedSecret: inbox || locked ? '' : newSharedSecret(),
     provider: new URL(request.url).searchParams.get('provider'),
     locked,
+    health: inbox ? await describeChannelHealth({ accountId: ctx.account.id, inboxId: inbox.id, parts: ['sms'] }) : [],
+    prefs: { dateFormat: ctx.user.dateFormat, timeFormat: ctx.user.timeFormat, timezone: ctx.user.timezone },
   };
 }
 
@@ -72,6 +76,7 @@ type SmsFormShape = {
   authToken: string;
   sid: string;
   accountSID: string;
+  webhookAuthToken: string;
   webhookUrl: string;
   threadingInterval: number;
   autoResolvedDays: number;
@@ -167,7 +172,12 @@ export const handle = {
 
 export default function SmsInboxPage() {
   const loaderData = useLoaderData<typeof loader>();
-  return <SmsInboxEditor key={loaderData.inbox?.id ?? 'new'} {...loaderData} />;
+  return (
+    <>
+      <SmsInboxEditor key={loaderData.inbox?.id ?? 'new'} {...loaderData} />
+      {loaderData.inbox && loaderData.health.length > 0 ? <ChannelHealthPanel rows={loaderData.health} prefs={loaderData.prefs} /> : null}
+    </>
+  );
 }
 
 function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
@@ -309,7 +319,15 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
                 type="password"
                 autoComplete="off"
                 maxLength={SMS_FIELD_MAX}
-                hint="Twilio signs its webhooks with the account's Auth Token."
+                hint="With your Account SID: its Auth Token. With an API key: the key's secret."
+              />
+              <Field
+                label="Webhook Auth Token"
+                field={fields.webhookAuthToken}
+                type="password"
+                autoComplete="off"
+                maxLength={SMS_FIELD_MAX}
+                hint="Only with an API key (SK…): your account's Auth Token, which Twilio signs its webhooks with. Parley uses it only to check them."
               />
               <div>
                 <button type="submit" name="intent" value="fetch-numbers" className="btn">

@@ -4,6 +4,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { ChannelHealthPanel } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
@@ -14,6 +15,7 @@ import { createTwitterInbox, deleteTwitterInbox, describeTwitterInbox, getTwitte
 import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
+import { describeChannelHealth } from '~/models/channels/health.server';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
 import { bareUrl } from '~/utils/tenant.server';
@@ -27,7 +29,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = readEditorParam(params.id);
   const inbox = id === 'new' ? null : await getTwitterInbox({ accountId: ctx.account.id, id });
   if (inbox === undefined) throw new Response('Not Found', { status: 404 });
-  return { inbox: inbox ? describeTwitterInbox(inbox) : null, locked: !can(ctx, 'manage_twitter') };
+  const health = inbox ? await describeChannelHealth({ accountId: ctx.account.id, inboxId: inbox.id, parts: ['twitter'] }) : [];
+  const prefs = { dateFormat: ctx.user.dateFormat, timeFormat: ctx.user.timeFormat, timezone: ctx.user.timezone };
+  return { inbox: inbox ? describeTwitterInbox(inbox) : null, locked: !can(ctx, 'manage_twitter'), health, prefs };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -61,7 +65,7 @@ export const handle = {
 };
 
 export default function TwitterInboxPage() {
-  const { inbox, locked } = useLoaderData<typeof loader>();
+  const { inbox, locked, health, prefs } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm<z.input<ReturnType<typeof twitterSchema>>>({
     id: `twitter-${inbox?.id ?? 'new'}`,
@@ -72,45 +76,48 @@ export default function TwitterInboxPage() {
   });
   const keep = inbox ? 'Leave empty to keep the current one' : undefined;
   return (
-    <SettingsPage
-      key={inbox?.id ?? 'new'}
-      title={inbox ? 'Edit X Account' : 'Connect an X Account'}
-      subHeader="Direct messages to the account become conversations; replies are sent as direct messages."
-      learnMore="/help-center"
-      locked={locked}
-      actions={inbox ? <DeleteConfirm id={`twitter-${inbox.id}`} label="Delete" disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} /> : null}
-    >
-      <Form method="post" {...getFormProps(form)}>
-        <fieldset disabled={locked} className="stack">
-          <Field label="Inbox Name" field={fields.name} autoComplete="off" maxLength={SOCIAL_NAME_MAX} />
-          <Field label="Account User ID" field={fields.userId} autoComplete="off" inputMode="numeric" />
-          <Field
-            label="API Key Secret"
-            field={fields.consumerSecret}
-            type="password"
-            autoComplete="off"
-            maxLength={SOCIAL_SECRET_MAX}
-            hint={inbox?.consumerSecretHint ? `${keep} (${inbox.consumerSecretHint})` : (keep ?? 'The app’s consumer secret: X signs its webhooks and CRC checks with it.')}
-          />
-          <Field
-            label="User Access Token"
-            field={fields.accessToken}
-            type="password"
-            autoComplete="off"
-            maxLength={SOCIAL_SECRET_MAX}
-            hint={inbox?.accessTokenHint ? `${keep} (${inbox.accessTokenHint})` : (keep ?? 'An OAuth 2.0 user token of the account with the dm.read and dm.write scopes.')}
-          />
-        </fieldset>
-        {inbox && !locked ? (
-          <div className="stack" data-testid="webhook-setup">
-            <p className="muted">Register this webhook URL for the account&apos;s Account Activity subscription:</p>
-            <code>{inbox.webhookUrl}</code>
-          </div>
-        ) : null}
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <FormActions cancelTo={LIST} submitLabel={inbox ? 'Update' : 'Create'} intent="save" locked={locked} />
-      </Form>
-    </SettingsPage>
+    <>
+      <SettingsPage
+        key={inbox?.id ?? 'new'}
+        title={inbox ? 'Edit X Account' : 'Connect an X Account'}
+        subHeader="Direct messages to the account become conversations; replies are sent as direct messages."
+        learnMore="/help-center"
+        locked={locked}
+        actions={inbox ? <DeleteConfirm id={`twitter-${inbox.id}`} label="Delete" disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} /> : null}
+      >
+        <Form method="post" {...getFormProps(form)}>
+          <fieldset disabled={locked} className="stack">
+            <Field label="Inbox Name" field={fields.name} autoComplete="off" maxLength={SOCIAL_NAME_MAX} />
+            <Field label="Account User ID" field={fields.userId} autoComplete="off" inputMode="numeric" />
+            <Field
+              label="API Key Secret"
+              field={fields.consumerSecret}
+              type="password"
+              autoComplete="off"
+              maxLength={SOCIAL_SECRET_MAX}
+              hint={inbox?.consumerSecretHint ? `${keep} (${inbox.consumerSecretHint})` : (keep ?? 'The app’s consumer secret: X signs its webhooks and CRC checks with it.')}
+            />
+            <Field
+              label="User Access Token"
+              field={fields.accessToken}
+              type="password"
+              autoComplete="off"
+              maxLength={SOCIAL_SECRET_MAX}
+              hint={inbox?.accessTokenHint ? `${keep} (${inbox.accessTokenHint})` : (keep ?? 'An OAuth 2.0 user token of the account with the dm.read and dm.write scopes.')}
+            />
+          </fieldset>
+          {inbox && !locked ? (
+            <div className="stack" data-testid="webhook-setup">
+              <p className="muted">Register this webhook URL for the account&apos;s Account Activity subscription:</p>
+              <code>{inbox.webhookUrl}</code>
+            </div>
+          ) : null}
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <FormActions cancelTo={LIST} submitLabel={inbox ? 'Update' : 'Create'} intent="save" locked={locked} />
+        </Form>
+      </SettingsPage>
+      {inbox && health.length > 0 ? <ChannelHealthPanel rows={health} prefs={prefs} /> : null}
+    </>
   );
 }
 

@@ -1,10 +1,12 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet, useLoaderData, useLocation, useRevalidator } from '@remix-run/react';
 import { useCallback } from 'react';
+import { FailingChannelsBanner } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { SearchBox } from '~/components/shell/search-box';
 import { Breadcrumb, TopBar, TrialBanner } from '~/components/shell/shell';
 import { useLiveConnection, useLiveEvent } from '~/components/shell/use-live';
+import { listFailingChannels } from '~/models/channels/health.server';
 import { countUnreadNotifications } from '~/models/notifications/notifications.server';
 import { trialBanner } from '~/models/shell/trial';
 import { getConfig } from '~/utils/env.server';
@@ -17,6 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     account: { name: ctx.account.name, domain: ctx.account.domain },
     trial: trialBanner(ctx.account, { billing: getConfig().billing }),
     unread: await countUnreadNotifications({ accountId: ctx.account.id, userId: ctx.user.id }),
+    failingChannels: await listFailingChannels({ accountId: ctx.account.id }),
   };
 }
 
@@ -24,7 +27,7 @@ export const handle = { breadcrumb: () => null };
 
 /** The shell: top navigation, breadcrumb, search, trial banner; the live socket while it is shown. */
 export default function AppShell() {
-  const { user, trial, unread } = useLoaderData<typeof loader>();
+  const { user, trial, unread, failingChannels } = useLoaderData<typeof loader>();
   const live = useLiveConnection();
   const revalidator = useRevalidator();
   const onLive = useCallback(
@@ -39,6 +42,7 @@ export default function AppShell() {
   return (
     <>
       <TrialBanner banner={trial} />
+      <FailingChannelsBanner channels={failingChannels} />
       <TopBar user={user} unread={unread} live={live} />
       <div className="subbar">
         <Breadcrumb />

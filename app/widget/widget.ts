@@ -90,9 +90,9 @@ type Session = {
   };
 
   const css = (c: Config) => `
-:host{all:initial}
-*{box-sizing:border-box;font:inherit;margin:0}
-.w{position:fixed;bottom:20px;${c.position}:20px;z-index:2147483000;font-family:${JSON.stringify(c.font)},sans-serif;font-size:${
+:host{all:initial!important}
+*{box-sizing:border-box;font:inherit;margin:0;letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none}
+.w{all:initial;display:block;position:fixed;bottom:20px;${c.position}:20px;z-index:2147483000;font-family:${JSON.stringify(c.font)},sans-serif;font-size:${
     c.fontSize
   }px;color:#1f2937;line-height:1.4}
 .l{width:56px;height:56px;border-radius:50%;border:0;background:${
@@ -152,7 +152,14 @@ label{font-size:.85em;color:#374151}
 
   const draw = (s: Session) => {
     cfg = s.config;
-    const style = el('style', {}, css(cfg));
+    // Constructed stylesheets (adoptedStyleSheets) are not inline styles: a site whose policy says only
+    // `style-src 'self'` still shows the widget styled. A <style> element is the fallback for old browsers.
+    const text = css(cfg);
+    const sheet = typeof CSSStyleSheet === 'function' && 'adoptedStyleSheets' in root && 'replaceSync' in CSSStyleSheet.prototype ? new CSSStyleSheet() : null;
+    if (sheet) {
+      sheet.replaceSync(text);
+      root.adoptedStyleSheets = [sheet];
+    } else root.append(el('style', {}, text));
     wrap = el('div', { class: 'w', part: 'widget' });
     const panel = el('div', { class: 'p', role: 'dialog', 'aria-label': cfg.teamName });
     const head = el('div', { class: 'h' });
@@ -223,7 +230,7 @@ label{font-size:.85em;color:#374151}
       panel.append(ticketForm(s));
     }
     wrap.append(panel, launcher);
-    root.append(style, wrap);
+    root.append(wrap);
     d.body.append(host);
   };
 

@@ -13,6 +13,7 @@ import { checkMailServer, createEmailInbox, readEmailSettings, setImapSettings, 
 import { getInbox } from '../../app/models/inbox/inboxes.server';
 import { startImapManager, type ImapManager } from '../../server/imap-manager';
 import { createTestAccount } from '../factories';
+import { sessionCookie, startTestApp } from '../helpers/http';
 import { startTcpProxy } from '../helpers/tcp-proxy';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-imap-health-'));
@@ -25,6 +26,7 @@ const hoodiecrow = createRequire(import.meta.url)('hoodiecrow-imap') as (opts: o
 
 const closers: (() => Promise<void>)[] = [];
 let manager: ImapManager | undefined;
+let app: Awaited<ReturnType<typeof startTestApp>> | undefined;
 
 async function startImapServer() {
   const server = hoodiecrow({ plugins: ['IDLE', 'ENABLE', 'UIDPLUS', 'ID', 'UNSELECT'], storage: { INBOX: { messages: [] }, '': {} } });
@@ -89,6 +91,7 @@ afterEach(async () => {
   await getDb().delete(schema.inboxes);
 });
 afterAll(async () => {
+  await app?.close();
   for (const close of closers) await close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -182,5 +185,56 @@ describe('IMAP that never stalls', () => {
     await waitFor(async () => (await subjectsOf(s.account.id)).length === 1);
     expect((await imapHealth(s.account.id, s.inbox.id))!.failingSince).toBeNull();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('channel health in the product', () => {
+  it('a wrong IMAP password saved on the settings page: the connection is tested, the error shows on the page, beside the inbox and in the shell; admins are told when a working channel fails', async () => {
+    app = await startTestApp();
+    const imap = await startImapServer();
+    const s = await imapInbox(imap.port);
+    const cookie = await sessionCookie({ domain: s.domain, accountId: s.account.id, userId: s.owner.id });
+    const post = (form: Record<string, string>) => app!.request(`/settings/emails/${s.inbox.id}`, { domain: s.domain, cookie, form });
+    const follow = async (res: { status: number; headers: Record<string, unknown> }) => {
+      expect(res.status).toBe(302);
+      const toast = ([] as string[])
+        .concat((res.headers['set-cookie'] as string[] | undefined) ?? [])
+        .map((c) => c.split(';')[0])
+        .find((c) => c.startsWith('__parley_toast='));
+      return { location: String(res.headers.location), html: (await app!.request(String(res.headers.location), { domain: s.domain, cookie: [cookie, toast].filter(Boolean).join('; ') })).text };
+    };
+    const form = { intent: 'imap', host: '127.0.0.1', port: String(imap.port), security: 'none', user: 'testuser', mailbox: 'INBOX' };
+
+    // The right password: tested, "Inbox Updated", back to the list; the channel has worked.
+    const good = await follow(await post({ ...form, password: 'testpass' }));
+    expect(good.location).toBe('/settings/emails');
+    expect(good.html).toContain('Inbox Updated');
+    expect((await imapHealth(s.account.id, s.inbox.id))!.lastSuccessAt).toBeInstanceOf(Date);
+
+    // A working channel that starts failing notifies its admins, once.
+    manager = await startImapManager();
+    await waitFor(() => manager!.status().connected.includes(s.inbox.id));
+    await setImapSettings({ accountId: s.account.id, actorId: s.owner.id, id: s.inbox.id, input: { ...form, port: imap.port, secure: false, security: 'none', password: 'wrong' } });
+    await waitFor(async () => (await imapHealth(s.account.id, s.inbox.id))?.failingSince);
+    const notes = await waitFor(async () => {
+      const rows = await getDb().select().from(schema.notifications).where(eq(schema.notifications.accountId, s.account.id));
+      return rows.length > 0 ? rows : null;
+    });
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ userId: s.owner.id, title: 'Mailbox: Reading mail (IMAP) is failing', link: `/settings/emails/${s.inbox.id}` });
+    expect(notes[0].body).toMatch(/^The mailbox refused the user name or password/);
+
+    // Saved through the page with the wrong password: not a plain "Inbox Updated", the page says why.
+    const bad = await follow(await post({ ...form, password: 'wrong-again' }));
+    expect(bad.location).toBe(`/settings/emails/${s.inbox.id}`);
+    expect(bad.html).toContain('Inbox Updated, but Parley cannot reach the mailbox: The mailbox refused the user name or password');
+    expect(bad.html).toContain('data-testid="health-imap-error"');
+    expect(bad.html).toContain('data-testid="failing-channels"');
+
+    const inbox = (await app!.request('/inbox', { domain: s.domain, cookie })).text;
+    expect(inbox).toContain('data-testid="failing-channels"');
+    expect(inbox).toContain('data-testid="inbox-failing"');
+    const banner = /data-testid="failing-channels">([\s\S]*?)<\/div>/.exec(inbox)![1].replace(/<!-- -->/g, '');
+    expect(banner).toContain('Mailbox (Reading mail (IMAP))</a> — The mailbox refused the user name or password');
   });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -5,10 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { forwardingAddress } from '../../app/models/email/addresses.server';
-import { createEmailInbox } from '../../app/models/email/email-inboxes.server';
+import { checkMailServer, createEmailInbox, readEmailSettings, setSmtpSettings, trustServerCertificate } from '../../app/models/email/email-inboxes.server';
 import { ingestEmail } from '../../app/models/email/inbound.server';
 import { listQuarantinedEmails, retryQuarantinedEmail } from '../../app/models/email/quarantine.server';
 import { getInbox } from '../../app/models/inbox/inboxes.server';
@@ -239,5 +241,46 @@ describe('what mail carries', () => {
       expect(await attachmentNames(s.account.id, m.id)).toEqual(['notes.txt']);
     }
     expect(first.text).toMatch(/^See below\./);
+  });
+});
+
+describe("an inbox's own SMTP server", () => {
+  it('honours the TLS choice (None never upgrades), needs no login for a relay, and accepts a self-signed certificate once pinned', async () => {
+    // A relay offering STARTTLS with a fresh self-signed certificate, taking mail without AUTH.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-smtp-cert-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`, '-days', '2', '-subj', '/CN=relay.private.test'], {
+      stdio: 'ignore',
+    });
+    const relay = new SMTPServer({
+      authOptional: true,
+      logger: false,
+      key: fs.readFileSync(`${dir}/key.pem`),
+      cert: fs.readFileSync(`${dir}/cert.pem`),
+      onData: (stream, _s, cb) => stream.resume().on('end', () => cb()),
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const port = (relay.server.address() as net.AddressInfo).port;
+    try {
+      const s = await setup();
+      const who = { accountId: s.account.id, actorId: s.owner.id, id: s.inbox.id };
+      const save = (security: 'starttls' | 'none') => setSmtpSettings({ ...who, input: { host: '127.0.0.1', port, secure: false, security, user: '', password: '' } });
+
+      // None: no upgrade is attempted, so the untrusted certificate never comes into it; no user, no AUTH.
+      await save('none');
+      expect(readEmailSettings((await getInbox(who))!).smtp).toMatchObject({ tls: 'none', user: '', password: '' });
+      expect(await checkMailServer({ ...who, part: 'smtp' })).toEqual({ ok: true });
+
+      // STARTTLS: the upgrade is required and the certificate is not trusted; its fingerprint is offered to pin.
+      await save('starttls');
+      const refused = await checkMailServer({ ...who, part: 'smtp' });
+      expect(refused).toMatchObject({ ok: false, error: "The server's certificate is not trusted (self-signed or from a private authority)" });
+      const fingerprint = (refused as { certificate: { fingerprint: string } }).certificate.fingerprint;
+      expect(fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+      expect(await trustServerCertificate({ ...who, part: 'smtp', fingerprint })).toBe(true);
+      expect(await checkMailServer({ ...who, part: 'smtp' })).toEqual({ ok: true });
+    } finally {
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -270,6 +270,23 @@ describe('Twilio inbound webhook', () => {
     expect((await app.request(`/webhooks/twilio/${inbox.id}`)).status).toBe(405);
   });
 
+  it("an inbox set up with an API key asks for the account's Auth Token and accepts webhooks Twilio signs with it", async () => {
+    const s = await setup();
+    const apiKey = { sid: `SK${'1'.repeat(32)}`, authToken: 'api-key-secret' };
+    // Without the account's Auth Token, nothing could check Twilio's signatures: refused with the reason.
+    const missing = await app.request(`${PATH}/new`, { domain: s.domain, cookie: s.cookie, form: twilioForm(s, { name: 'Keyed', ...apiKey }) });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('Auth Token is required with an API key');
+    const inbox = await createTwilioInbox(s, { name: 'Keyed', ...apiKey, webhookAuthToken: s.twilioAccount.authToken });
+    // Signed the way Twilio signs: HMAC-SHA1 of the URL and sorted parameters with the account's Auth Token.
+    const res = await twilio.incomingSms(inboundUrl(inbox.id), { account: s.twilioAccount, from: '+14155550150', to: '+15005550006', body: 'Keyed hello', connectPort: app.port });
+    expect(res.status).toBe(200);
+    expect(await conversationsOf(s.account.id, inbox.id)).toHaveLength(1);
+    // Signed with the key's secret (which Twilio never does): refused.
+    const byKey = await twilio.incomingSms(inboundUrl(inbox.id), { account: { ...s.twilioAccount, authToken: apiKey.authToken }, from: '+14155550151', to: '+15005550006', body: 'x', connectPort: app.port });
+    expect(byKey.status).toBe(403);
+  });
+
   it('verifies the https URL Parley gave Twilio when a TLS proxy forwards plain http', async () => {
     const s = await setup();
     const inbox = await createTwilioInbox(s);
@@ -335,7 +352,18 @@ describe('Twilio outbound and delivery status', () => {
     expect(stored.deliveryError).toContain('unsubscribed recipient');
     expect(stored.deliveryError).not.toContain(s.twilioAccount.authToken);
 
+    // A refused recipient is about that message, not the channel: its health stays as it was.
+    const { getChannelHealth } = await import('../../app/models/channels/health.server');
+    expect(await getChannelHealth({ accountId: s.account.id, inboxId: inbox.id })).toEqual([]);
+    // Refused credentials are about the channel: the SMS inbox is failing, in Twilio's words.
+    twilio.failNextSend({ status: 401, code: 20003, message: 'Authenticate' });
+    await expect(deliverMessage({ messageId: reply.id })).rejects.toThrow(/20003/);
+    expect(await getChannelHealth({ accountId: s.account.id, inboxId: inbox.id })).toMatchObject([
+      { part: 'sms', lastError: 'Twilio answered 401: Authenticate (error 20003)', failingSince: expect.any(Date) },
+    ]);
+
     await deliverMessage({ messageId: reply.id });
+    expect((await getChannelHealth({ accountId: s.account.id, inboxId: inbox.id }))[0]).toMatchObject({ failingSince: null, lastSuccessAt: expect.any(Date) });
     const sent = twilio.sent.at(-1)!;
     await twilio.statusCallback(sent, 'undelivered', s.twilioAccount, app.port, '30003');
     [stored] = await getDb().select().from(schema.messages).where(eq(schema.messages.id, reply.id));

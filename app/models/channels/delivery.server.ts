@@ -1,7 +1,20 @@
 import { and, eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import type { ChannelType } from '../../../db/schema/inbox';
+import type { ChannelPart } from '../../../db/schema/channels';
 import { publishToAccount } from '../../utils/live.server';
+import { recordChannelFailure, recordChannelSuccess } from './health.server';
+
+/** The health part of each channel whose deliverer talks to a provider (email records its own, per server). */
+const HEALTH_PART: Partial<Record<ChannelType, ChannelPart>> = { sms: 'sms', facebook: 'facebook', twitter: 'twitter' };
+
+/**
+ * Whether a delivery error is about the channel (provider unreachable, credentials refused, provider down)
+ * rather than about this one message (a bad number, a contact without an id): only those change its health.
+ */
+function isChannelFailure(message: string) {
+  return /could not be reached|answered (401|403|429|5\d\d)\b/.test(message);
+}
 
 export type OutgoingMessage = {
   message: typeof schema.messages.$inferSelect;
@@ -78,9 +91,15 @@ export async function deliverMessage(opts: { messageId: number; path?: DeliveryP
     const result = (await deliverer(row)) ?? {};
     if (result.deferred) return result;
     await markDelivery({ ...base, status: 'sent', via: result.via ?? path });
+    const part = HEALTH_PART[row.inbox.channelType];
+    if (part) await recordChannelSuccess({ accountId: row.inbox.accountId, inboxId: row.inbox.id, part }).catch(() => {});
     return result;
   } catch (err) {
     await markDelivery({ ...base, status: 'failed', error: (err as Error).message.slice(0, 500) });
+    const part = HEALTH_PART[row.inbox.channelType];
+    if (part && isChannelFailure((err as Error).message)) {
+      await recordChannelFailure({ accountId: row.inbox.accountId, inboxId: row.inbox.id, part, error: (err as Error).message }).catch(() => {});
+    }
     if (err instanceof DeliveryRefused) return { failed: true, reason: err.message };
     throw err;
   }

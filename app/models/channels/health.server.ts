@@ -149,3 +149,11 @@ export async function clearChannelHealth(opts: Target) {
     .delete(schema.channelHealth)
     .where(and(eq(schema.channelHealth.accountId, opts.accountId), eq(schema.channelHealth.inboxId, opts.inboxId), eq(schema.channelHealth.part, opts.part)));
 }
+
+/** What a settings page shows of an inbox's health (no certificate material). */
+export async function describeChannelHealth(opts: { accountId: number; inboxId: number; parts: ChannelPart[] }) {
+  const rows = await getChannelHealth(opts);
+  return rows
+    .filter((r) => opts.parts.includes(r.part))
+    .map((r) => ({ part: r.part, label: PART_LABELS[r.part], lastSuccessAt: r.lastSuccessAt, lastError: r.lastError, lastErrorAt: r.lastErrorAt, failingSince: r.failingSince }));
+}

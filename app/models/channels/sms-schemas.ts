@@ -65,6 +65,12 @@ const assigneeIds = z
 
 const shared = { name, threadingInterval, autoResolvedDays, assigneeIds };
 
+/** An API key SID (SK…) rather than the Account SID (AC…): its secret authenticates API calls, not webhooks. */
+export function isTwilioApiKey(sid: string | undefined) {
+  return /^SK/i.test(sid ?? '');
+}
+export const WEBHOOK_AUTH_TOKEN_REQUIRED = "Your account's Auth Token is required with an API key: Twilio signs its webhooks with it";
+
 /** Creating: everything, by provider. The custom provider's auth token is the shared secret Parley generated. */
 export const SmsCreateSchema = z.discriminatedUnion(
   'provider',
@@ -76,6 +82,10 @@ export const SmsCreateSchema = z.discriminatedUnion(
       authToken: required(SMS_MESSAGES.authTokenRequired, SMS_MESSAGES.authTokenMax),
       sid: required(SMS_MESSAGES.sidRequired, SMS_MESSAGES.sidMax),
       accountSID: required(SMS_MESSAGES.accountSidRequired, SMS_MESSAGES.accountSidMax),
+      webhookAuthToken: z.string().trim().max(200, SMS_MESSAGES.authTokenMax).optional(),
+    }).superRefine((v, ctx) => {
+      // Twilio signs webhooks with the account's Auth Token; an API key's secret cannot check them.
+      if (isTwilioApiKey(v.sid) && !v.webhookAuthToken) ctx.addIssue({ code: 'custom', path: ['webhookAuthToken'], message: WEBHOOK_AUTH_TOKEN_REQUIRED });
     }),
     z.object({
       ...shared,

@@ -20,6 +20,8 @@ export type SmsSettings = {
   accountSID?: string;
   sid?: string;
   authToken?: string;
+  /** With an API key (sid SK…): the account's Auth Token, which Twilio signs webhooks with (ADR 025). */
+  webhookAuthToken?: string;
   webhookUrl?: string;
   threadingInterval: number;
   autoResolvedDays: number;
@@ -42,6 +44,7 @@ export function readSmsSettings(inbox: Inbox): SmsSettings {
     accountSID: s.accountSID,
     sid: s.sid,
     authToken: s.authToken,
+    webhookAuthToken: s.webhookAuthToken,
     webhookUrl: s.webhookUrl,
     threadingInterval: s.threadingInterval ?? 0,
     autoResolvedDays: s.autoResolvedDays ?? 0,
@@ -127,7 +130,13 @@ export async function createSmsInbox(opts: { accountId: number; actorId: number;
   };
   const settings: SmsSettings =
     input.provider === 'twilio'
-      ? { ...common, accountSID: input.accountSID, sid: input.sid, authToken: input.authToken }
+      ? {
+          ...common,
+          accountSID: input.accountSID,
+          sid: input.sid,
+          authToken: input.authToken,
+          ...(input.webhookAuthToken ? { webhookAuthToken: input.webhookAuthToken } : {}),
+        }
       : { ...common, webhookUrl: input.webhookUrl };
   return createInbox({
     accountId: opts.accountId,

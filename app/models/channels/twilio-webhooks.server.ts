@@ -29,7 +29,8 @@ async function verifiedTwilioRequest(request: Request, param: string | undefined
   const params = new URLSearchParams(raw);
   const settings = readSmsSettings(inbox);
   const ok = verifyTwilioSignature({
-    authToken: settings.authToken ?? '',
+    // Twilio signs with the account's Auth Token: with an API key that is the one given for webhooks.
+    authToken: settings.webhookAuthToken || settings.authToken || '',
     urls: candidateUrls(request, inbox),
     params: [...params.entries()],
     header: request.headers.get('x-twilio-signature'),

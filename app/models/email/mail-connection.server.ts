@@ -132,14 +132,30 @@ function errorCode(err: unknown) {
   return String(e?.code ?? e?.cause?.code ?? '');
 }
 
+/** Node's own texts for these, for clients (nodemailer) that wrap the TLS error under their own code. */
+const CERT_MESSAGES: [RegExp, string][] = [
+  [/self[- ]signed certificate|unable to (verify the first|get local issuer|get issuer) certificate/i, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'],
+  [/certificate has expired/i, 'CERT_HAS_EXPIRED'],
+  [/certificate is not yet valid/i, 'CERT_NOT_YET_VALID'],
+  [/Hostname\/IP does not match certificate/i, 'ERR_TLS_CERT_ALTNAME_INVALID'],
+  [/not the one pinned for this inbox/i, 'CERT_PIN_MISMATCH'],
+];
+
+function certificateCode(err: unknown) {
+  const code = errorCode(err);
+  if (CERT_ERRORS.has(code)) return code;
+  const message = String((err as { message?: unknown })?.message ?? '');
+  return CERT_MESSAGES.find(([re]) => re.test(message))?.[1] ?? '';
+}
+
 export function isCertificateError(err: unknown) {
-  return CERT_ERRORS.has(errorCode(err));
+  return certificateCode(err) !== '';
 }
 
 /** What went wrong, in words an admin can act on (never the password, never a stack). */
 export function plainConnectionError(err: unknown, what: 'mailbox' | 'mail server') {
   const e = err as { code?: string; authenticationFailed?: boolean; responseCode?: number; responseText?: string; message?: string; response?: string };
-  const code = errorCode(err);
+  const code = certificateCode(err) || errorCode(err);
   if (err instanceof OutboundRefusedError || code === 'OUTBOUND_REFUSED') return 'The connection was refused: Parley only connects to public internet addresses';
   if (e?.authenticationFailed || code === 'EAUTH' || e?.responseCode === 535)
     return `The ${what} refused the user name or password${e.responseText ? ` (${e.responseText.slice(0, 200)})` : ''}`;

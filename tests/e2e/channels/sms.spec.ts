@@ -59,10 +59,10 @@ test('SMS form with Twilio, without JavaScript: every message, number fetch, cre
   await page.getByLabel('Inbox Name').fill('Support texts');
   await page.getByLabel('Account SID').fill(`AC${a.account.id}e2e`);
   await page.getByLabel('Authentication Key').fill(`AC${a.account.id}e2e`);
-  await page.getByLabel('Auth Token').fill('wrong');
+  await page.getByLabel('Auth Token', { exact: true }).fill('wrong');
   await page.getByRole('button', { name: 'Fetch numbers' }).click();
   await expect(page.getByText('Twilio answered 401: Authenticate (error 20003)')).toBeVisible();
-  await page.getByLabel('Auth Token').fill('e2e-auth-token');
+  await page.getByLabel('Auth Token', { exact: true }).fill('e2e-auth-token');
   await page.getByRole('button', { name: 'Fetch numbers' }).click();
   await expect(page.getByLabel('Phone Number')).toBeVisible();
   await expect(page.getByLabel('Inbox Name')).toHaveValue('Support texts');
@@ -83,8 +83,8 @@ test('SMS form with Twilio, without JavaScript: every message, number fetch, cre
   await expect(fixed.getByLabel('Phone Number')).toBeDisabled();
   await expect(fixed.getByLabel('Phone Number')).toHaveValue('+15005550006');
   await expect(fixed.getByLabel('Account SID')).toBeDisabled();
-  await expect(fixed.getByLabel('Auth Token')).toBeDisabled();
-  await expect(fixed.getByLabel('Auth Token')).not.toHaveValue('e2e-auth-token');
+  await expect(fixed.getByLabel('Auth Token', { exact: true })).toBeDisabled();
+  await expect(fixed.getByLabel('Auth Token', { exact: true })).not.toHaveValue('e2e-auth-token');
   await expect(page.getByTestId('webhook-urls')).toContainText('/webhooks/twilio/');
   await expect(page.getByLabel('Threading Interval')).toHaveValue('7');
   await page.getByLabel('Inbox Name').fill('Texts');
@@ -104,7 +104,7 @@ test('SMS form with a custom gateway, without JavaScript: the shared secret is s
   await page.getByRole('button', { name: 'Choose provider' }).click();
   const custom = page.getByTestId('custom-fields');
   await expect(custom).toBeVisible();
-  const token = custom.getByLabel('Auth Token');
+  const token = custom.getByLabel('Auth Token', { exact: true });
   await expect(token).toBeDisabled();
   const secret = await token.inputValue();
   expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -116,7 +116,7 @@ test('SMS form with a custom gateway, without JavaScript: the shared secret is s
   await expect(fieldError(page, SMS_MESSAGES.phone)).toBeVisible();
   await expect(fieldError(page, SMS_MESSAGES.webhookUrlRequired)).toBeVisible();
   // The same secret survives the failed submission.
-  await expect(page.getByTestId('custom-fields').getByLabel('Auth Token')).toHaveValue(secret);
+  await expect(page.getByTestId('custom-fields').getByLabel('Auth Token', { exact: true })).toHaveValue(secret);
   await page.getByTestId('custom-fields').getByLabel('Phone Number').fill('+4915112345');
   await page.getByLabel('Webhook URL').fill('https://sms-gateway.example.com/parley');
   await page.getByRole('button', { name: 'Create', exact: true }).click();
@@ -146,7 +146,7 @@ test.describe('with JavaScript', () => {
     await page.getByLabel('Provider').selectOption('twilio');
     await page.getByLabel('Account SID').fill(`AC${a.account.id}js`);
     await page.getByLabel('Authentication Key').fill(`AC${a.account.id}js`);
-    await page.getByLabel('Auth Token').fill('js-auth-token');
+    await page.getByLabel('Auth Token', { exact: true }).fill('js-auth-token');
     // No "Fetch numbers" click: the numbers arrive by themselves.
     await expect(page.getByLabel('Phone Number')).toBeVisible();
     await page.getByLabel('Phone Number').selectOption('+15005550007');

@@ -72,7 +72,14 @@ test('create an email inbox, its SMTP settings, and verify forwarding with the v
     await smtp.getByLabel('SMTP port').fill(String(capture.port));
     await smtp.getByLabel('SMTP user name').fill('mailer');
     await smtp.getByLabel('SMTP password').fill('mail-pass');
+    // The provider's server offers no STARTTLS: saving with the STARTTLS default tests it and says so.
     await smtp.getByRole('button', { name: 'Save SMTP settings' }).click();
+    await expect(toast(page)).toHaveText('Inbox Updated, but Parley cannot reach the mail server: The server does not offer STARTTLS: choose TLS or None');
+    await expect(page.getByTestId('health-smtp-error')).toHaveText('The server does not offer STARTTLS: choose TLS or None');
+    await expect(page.getByTestId('failing-channels')).toContainText('Sending mail (SMTP)');
+    await page.getByTestId('smtp-form').getByLabel('Security').selectOption('none');
+    await page.getByTestId('smtp-form').getByLabel('SMTP password').fill('mail-pass');
+    await page.getByTestId('smtp-form').getByRole('button', { name: 'Save SMTP settings' }).click();
     await expect(toast(page)).toHaveText('Inbox Updated');
     await expect(page).toHaveURL(url('/settings/emails', a.domain));
     await expect(page.getByTestId('email-inboxes')).toContainText(forwarding);
