@@ -3,7 +3,7 @@ import { getSql } from '../../db/client';
 /**
  * The one rate limiter: fixed windows kept in PostgreSQL (`rate_limits`), so every Parley process sees the same
  * counts and a restart forgets nothing. One atomic upsert per counted attempt. Throws a 429 Response when the
- * window is full. See ADR 022.
+ * window is full. See ADR 023.
  *
  * Client addresses come from Express's `req.ip` (server/app.ts), which trusts X-Forwarded-For only from the
  * proxies named in TRUST_PROXY: a client cannot reset its limit by sending a new header value.
