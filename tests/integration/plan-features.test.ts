@@ -83,7 +83,7 @@ describe('plan features', () => {
 
   it('custom roles need teamManagement/customRoles: without it none is created; with it the same form creates one', async () => {
     const without = await accountOnPlan({ teamManagement: { enabled: true, teams: true } });
-    const form = { intent: 'save', role: 'Night shift', description: '', permissions: 'view_conversations' };
+    const form = { intent: 'save', role: 'Night shift', description: '', permissions: 'manage_tags' };
     const refused = await app.request('/settings/roles/new', { domain: without.domain, cookie: without.cookie, form });
     expect(refused.status).toBe(403);
     expect((await app.request('/settings/roles/new', { domain: without.domain, cookie: without.cookie })).status).toBe(403);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DATE_FORMATS } from '../../utils/format';
 import { EmailSchema, PasswordSchema, ShortTextSchema, TimezoneSchema } from '../accounts/schemas';
+import { MAX_ROW_ID } from '../../utils/route-id';
 
 export { isTimeZone, TimezoneSchema } from '../accounts/schemas';
 
@@ -45,7 +46,7 @@ export const NOTIFICATION_PREFERENCE_LABELS = {
   browserPush: 'Browser push notifications',
 } as const;
 
-const RoleIdSchema = z.number({ error: 'Choose a role' }).int('Choose a role').positive('Choose a role');
+const RoleIdSchema = z.number({ error: 'Choose a role' }).int('Choose a role').positive('Choose a role').max(MAX_ROW_ID, 'Choose a role');
 
 export const InviteUserSchema = z.object({
   email: EmailSchema,
