@@ -4,6 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from '
 import { GeneralErrorBoundary } from './components/error-boundary';
 import { Toasts } from './components/ui/toasts';
 import styles from './styles/app.css?url';
+import { useNonce } from './utils/nonce-provider';
 import { readToast } from './utils/toast.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
@@ -16,6 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Parley' }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -26,8 +28,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -8,6 +8,8 @@ import { getConfig } from '../app/utils/env.server';
 import { getLogger } from '../app/utils/logger.server';
 import { emailWebhookRouter } from './email-webhook';
 import { checkHealth } from './health';
+import { dataRequestsAsPages, rejectNulInUrl, withInputBoundary } from './input-boundary';
+import { securityHeaders } from './security-headers';
 
 export async function createApp(opts: { build: ServerBuild; publicDir: string }) {
   const config = getConfig();
@@ -15,7 +17,7 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   const app = express();
   app.disable('x-powered-by');
   // X-Forwarded-For/-Proto are believed only from the proxies named in TRUST_PROXY; by default from nobody, so a
-  // client cannot pick the address its rate limits count against (ADR 022).
+  // client cannot pick the address its rate limits count against (ADR 023).
   app.set('trust proxy', config.trustProxy);
 
   app.use(
@@ -49,6 +51,13 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
     next();
   });
 
+  // CSP nonce, no-store for signed-in responses, HSTS over HTTPS (ADR 023).
+  app.use(securityHeaders());
+
+  // The input boundary (ADR 023): a NUL byte in the address is a 400 for every endpoint, Remix or not.
+  app.use(rejectNulInUrl());
+  app.use(dataRequestsAsPages());
+
   app.get('/healthz', async (_req, res) => {
     const health = await checkHealth();
     res.status(health.ok ? 200 : 503).json(health);
@@ -70,7 +79,13 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   app.use('/build', express.static(path.join(opts.publicDir, 'build'), { immutable: true, maxAge: '1y' }));
   app.use(express.static(opts.publicDir, { maxAge: '1h' }));
 
-  app.use(createRequestHandler({ build: opts.build, mode: config.nodeEnv === 'development' ? 'development' : 'production' }));
+  app.use(
+    createRequestHandler({
+      build: withInputBoundary(opts.build),
+      mode: config.nodeEnv === 'development' ? 'development' : 'production',
+      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce ?? '') }),
+    }),
+  );
   return app;
 }
 

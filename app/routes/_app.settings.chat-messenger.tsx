@@ -14,6 +14,7 @@ import { formatDate, pageTitle } from '~/utils/format';
 import { can, publicUser, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
 import { bareUrl } from '~/utils/tenant.server';
 import { redirectWithToast } from '~/utils/toast.server';
+import { parseRowId } from '~/utils/route-id';
 
 const PATH = '/settings/chat-messenger';
 
@@ -37,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = formData.get('intent');
   const who = { accountId: ctx.account.id, actorId: ctx.user.id };
   if (intent === 'rotate') {
-    if (!(await rotateIdentitySecret({ ...who, inboxId: Number(formData.get('inboxId')) }))) throw new Response('Not Found', { status: 404 });
+    if (!(await rotateIdentitySecret({ ...who, inboxId: parseRowId(formData.get('inboxId')) ?? 0 }))) throw new Response('Not Found', { status: 404 });
     return redirectWithToast(PATH, { type: 'info', text: 'Channel Updated' });
   }
   if (intent !== 'create') throw new Response('Unknown intent', { status: 400 });

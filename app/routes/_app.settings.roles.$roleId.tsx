@@ -13,7 +13,7 @@ import { createRole, deleteRole, getRole, listRoleUsers, RoleInputError, updateR
 import { isPermissionGroup, PERMISSION_GROUP_NAMES, RoleSchema, toggleGroup } from '~/models/roles/schemas';
 import { pageTitle } from '~/utils/format';
 import { parseRouteId } from '~/utils/route-id';
-import { requireUser, roleDenied } from '~/utils/session.server';
+import { requireFeature, requireUser, roleDenied } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
 /** `new` is create mode, a number is edit mode, anything else is not a page. */
@@ -27,6 +27,8 @@ function readRoleId(param: string | undefined): 'new' | number {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
   const id = readRoleId(params.roleId);
+  // Custom roles are the plan feature teamManagement/customRoles (ADR 022): without it the defaults stay as they are.
+  if (id === 'new') await requireFeature(request, 'teamManagement/customRoles', ctx);
   const role = id === 'new' ? null : await getRole({ accountId: ctx.account.id, id });
   if (role === undefined) throw new Response('Not Found', { status: 404 });
   const users = role ? await listRoleUsers({ accountId: ctx.account.id, roleId: role.id }) : [];
@@ -47,6 +49,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (id !== 'new' && !(await getRole({ accountId: ctx.account.id, id }))) throw new Response('Not Found', { status: 404 });
   const formData = await request.formData();
   const intent = formData.get('intent');
+  // Creating a role or changing one needs the plan feature; deleting stays possible after a downgrade (ADR 022).
+  if (id === 'new' || intent === 'save') await requireFeature(request, 'teamManagement/customRoles', ctx);
 
   // Without JavaScript, "Select all" and "Clear" come here: the form is shown again with that group changed.
   if (intent === 'select-group' || intent === 'clear-group') {

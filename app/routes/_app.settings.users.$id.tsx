@@ -15,12 +15,13 @@ import { formatDateTime, pageTitle } from '~/utils/format';
 import { publicUser, requireOrgAdmin } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 import { accountUrl } from '~/utils/tenant.server';
+import { parseRouteId } from '~/utils/route-id';
 
 const USERS_PATH = '/settings/users';
 
 function readUserId(params: { id?: string }) {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response('Not Found', { status: 404 });
+  const id = parseRouteId(params.id);
+  if (id === null) throw new Response('Not Found', { status: 404 });
   return id;
 }
 

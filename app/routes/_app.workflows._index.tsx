@@ -16,6 +16,7 @@ import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
 import { can, canUseFeature, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
+import { parseRowId } from '~/utils/route-id';
 
 const LIST = '/workflows';
 
@@ -58,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(LIST, { type: 'info', text: 'Workflow Updated' });
   }
   if (intent === 'delete') {
-    const id = Number(form.get('id'));
+    const id = parseRowId(form.get('id')) ?? 0;
     if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) throw new Response('Bad Request', { status: 400 });
     if (!(await deleteWorkflow({ ...who, id }))) throw new Response('Not Found', { status: 404 });
     return redirectWithToast(LIST, { type: 'info', text: 'Workflow Deleted' });

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { getAvatar } from '~/models/users/profile.server';
 import { getAppContext } from '~/utils/session.server';
+import { parseRouteId } from '~/utils/route-id';
 
 /**
  * A user's avatar, for signed-in users of the same account only. Everyone else, and any id outside the
@@ -9,7 +10,7 @@ import { getAppContext } from '~/utils/session.server';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await getAppContext(request);
   if (!ctx) throw new Response('Not Found', { status: 404 });
-  const userId = Number(params.id);
+  const userId = parseRouteId(params.id) ?? 0;
   if (!Number.isSafeInteger(userId) || userId <= 0) throw new Response('Not Found', { status: 404 });
   const avatar = await getAvatar({ accountId: ctx.account.id, userId });
   if (!avatar) throw new Response('Not Found', { status: 404 });

@@ -19,6 +19,7 @@ import {
 import { createCaptcha, verifyCaptcha } from '~/models/productivity/captcha.server';
 import { readContactFormPost } from '~/models/productivity/uploads.server';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
+import { MAX_ROW_ID } from '~/utils/route-id';
 
 /**
  * The widget's HTTP API, called from customers' sites: CORS for any origin, no cookies, the visitor token in the
@@ -72,7 +73,7 @@ async function readJson(request: Request) {
 }
 
 const SessionInput = z.object({
-  inboxId: z.coerce.number().int().positive(),
+  inboxId: z.coerce.number().int().positive().max(MAX_ROW_ID),
   token: z.string().max(300).nullish(),
   user: z
     .object({ id: z.coerce.string().max(200), hash: z.string().max(200).nullish(), name: z.string().max(200).nullish(), email: z.string().max(200).nullish() })

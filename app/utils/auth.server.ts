@@ -23,7 +23,7 @@ export function getAuthenticator() {
         const submission = parseWithZod(form, { schema: SigninSchema });
         if (submission.status !== 'success') return { ok: false, submission };
         const { email, password, remember, redirectTo } = submission.value;
-        // Failed attempts only are counted: a user who signs in often is never locked out (ADR 022).
+        // Failed attempts only are counted: a user who signs in often is never locked out (ADR 023).
         const limits = [
           { key: `signin-ip:${clientIp(request)}`, limit: 1000, windowMs: 15 * 60_000 },
           { key: `signin:${account.id}:${email}`, limit: 10, windowMs: 15 * 60_000 },

@@ -3,7 +3,7 @@ import { getSql } from '../../db/client';
 /**
  * The one rate limiter: fixed windows kept in PostgreSQL (`rate_limits`), so every Parley process sees the same
  * counts and a restart forgets nothing. One atomic upsert per counted attempt. Throws a 429 Response when the
- * window is full. See ADR 022.
+ * window is full. See ADR 023.
  *
  * Client addresses come from Express's `req.ip` (server/app.ts), which trusts X-Forwarded-For only from the
  * proxies named in TRUST_PROXY: a client cannot reset its limit by sending a new header value.
@@ -11,8 +11,9 @@ import { getSql } from '../../db/client';
 
 type Limit = { limit: number; windowMs: number };
 
-function tooMany(resetAt: Date) {
-  const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+function tooMany(resetAt: Date | string) {
+  // The pool of the web server parses timestamps as strings in some set-ups (pg-boss registers its own types).
+  const retryAfter = Math.max(1, Math.ceil((new Date(resetAt).getTime() - Date.now()) / 1000));
   return new Response(`Too many attempts. Try again in ${retryAfter} seconds.`, {
     status: 429,
     headers: { 'Retry-After': String(retryAfter), 'Content-Type': 'text/plain; charset=utf-8' },
@@ -31,8 +32,7 @@ export async function hitRateLimit(key: string, opts: Limit) {
     returning count, reset_at`;
   // Now and then, expired windows are swept away (the index on reset_at keeps it cheap).
   if (Math.random() < 0.01) void sql`delete from rate_limits where reset_at < now() - interval '1 hour'`.catch(() => {});
-  // postgres.js may hand timestamps back as text, depending on the connection's type parsers.
-  return { count: row.count, resetAt: new Date(row.reset_at) };
+  return { count: Number(row.count), resetAt: new Date(row.reset_at) };
 }
 
 /** Counts this attempt and refuses it when the window already held `limit` attempts. */
@@ -48,7 +48,7 @@ export async function enforceRateLimit(key: string, opts: Limit) {
 export async function checkRateLimit(key: string, opts: Limit) {
   const sql = getSql();
   const [row] = await sql<{ count: number; reset_at: Date }[]>`select count, reset_at from rate_limits where key = ${key} and reset_at > now()`;
-  if (row && row.count >= opts.limit) throw tooMany(row.reset_at);
+  if (row && Number(row.count) >= opts.limit) throw tooMany(row.reset_at);
 }
 
 export function clientIp(request: Request) {

@@ -1,6 +1,15 @@
+/** The largest serial id (PostgreSQL's integer): ids and numbers from requests are capped here, never above. */
+export const MAX_ROW_ID = 2_147_483_647;
+
 /** A value that can be a serial id: anything larger would make PostgreSQL fail instead of finding nothing. */
 export function isRowId(n: number) {
-  return Number.isInteger(n) && n > 0 && n <= 2_147_483_647;
+  return Number.isInteger(n) && n > 0 && n <= MAX_ROW_ID;
+}
+
+/** An id from a form field or JSON value: only plain digits (no `0x`, `1e3`, `1/2`), else null. */
+export function parseRowId(value: unknown): number | null {
+  if (typeof value === 'number') return isRowId(value) ? value : null;
+  return typeof value === 'string' ? parseRouteId(value.trim()) : null;
 }
 
 /** Reads a numeric id from a route parameter: null for anything that cannot name a row (the route answers 404). */

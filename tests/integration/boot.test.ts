@@ -131,7 +131,12 @@ describe('start-up and shutdown with the embedded PostgreSQL', () => {
     expect(fs.existsSync(path.join(clusterDir, 'PG_VERSION'))).toBe(true);
     expect(fs.readFileSync(path.join(dataDir, 'session-secret'), 'utf8')).toMatch(/^[0-9a-f]{64}$/);
     expect(first.output()).toContain(`Parley is running: open http://localhost:${port}/`);
-    expect(first.output()).toContain(`SMTP_URL is not set: outgoing mail is kept at http://localhost:${port}/dev/mailbox`);
+    // Production without SMTP: start-up says loudly that mail cannot be delivered, and the development mailbox
+    // (every sign-up code, readable by anyone) stays off unless the unsafe setting allows it.
+    expect(first.output()).toContain('SMTP_URL is not set: Parley CANNOT DELIVER MAIL');
+    expect(first.output()).toContain('The development mailbox is off in production.');
+    expect(first.output()).not.toContain('/dev/mailbox');
+    expect((await fetch(`http://127.0.0.1:${port}/dev/mailbox`, { headers: { host: `localhost:${port}` } })).status).toBe(404);
     await query(`insert into accounts (domain, name, plan_id) select 'bootcheck', 'Boot Check', id from plans where key = 'trial'`);
 
     // A killed server leaves its PostgreSQL running...

@@ -18,6 +18,7 @@ import {
   type ActionType,
   type WorkflowEvent,
 } from './rule-types';
+import { MAX_ROW_ID } from '../../utils/route-id';
 
 export const WORKFLOW_NAME_MAX = 20;
 export const WORKFLOW_DESCRIPTION_MAX = 150;
@@ -102,6 +103,6 @@ export const STATUS_CHANGE_TEXT = 'Are you sure you want to update status ?';
 
 /** The switch of the list and the builder: "Status Change" confirmation, then this. */
 export const WorkflowStatusSchema = z.object({
-  id: z.coerce.number().int().positive(),
+  id: z.coerce.number().int().positive().max(MAX_ROW_ID),
   isActive: z.enum(['true', 'false']).transform((v) => v === 'true'),
 });

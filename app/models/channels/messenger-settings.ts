@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { phoneSchema } from '../../utils/phone';
+import { MAX_ROW_ID } from '../../utils/route-id';
 
 /**
  * The Messenger settings of a web inbox, kept in `inboxes.settings` (jsonb) by section: what the settings pages
@@ -76,7 +77,7 @@ export const AdvancedSchema = z.object({
 /** Section 3 "Chat-widget form flags", plus the offline message and the business hours the widget follows. */
 export const OfflineSchema = z.object({
   offlineMessage: text('Offline message', 300),
-  businessHoursId: z.coerce.number().int().positive().optional(),
+  businessHoursId: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
   isEmail: z.boolean().default(false),
   isName: z.boolean().default(false),
   isNumber: z.boolean().default(false),

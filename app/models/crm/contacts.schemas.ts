@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EmailSchema, ShortTextSchema } from '../accounts/schemas';
 import { isCountryCode } from './countries';
 import { phoneSchema } from '../../utils/phone';
+import { MAX_ROW_ID } from '../../utils/route-id';
 
 /** Contact and company phone: optional, digits only, 4 to 16 (section 5 "Contact"), read as people type it (ADR 036). */
 export const CrmPhoneSchema = phoneSchema({
@@ -78,7 +79,7 @@ export const ContactEditSchema = z.object({
     .refine((w) => hostOf(w) !== null, WEBSITE_MESSAGE)
     .optional(),
   companyName: ShortTextSchema.optional(),
-  assigneeId: z.coerce.number().int().positive().optional(),
+  assigneeId: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
   ...addressFields,
   tagIds: TagIdsSchema,
 });
@@ -93,6 +94,6 @@ export const NoteBodySchema = z
 export const NoteSchema = z.object({ body: NoteBodySchema });
 
 export const BulkTagSchema = z.object({
-  ids: z.array(z.coerce.number().int().positive()).min(1, 'Select at least one row'),
+  ids: z.array(z.coerce.number().int().positive().max(MAX_ROW_ID)).min(1, 'Select at least one row'),
   tagId: z.coerce.number({ error: 'Choose a tag' }).int().positive('Choose a tag'),
 });

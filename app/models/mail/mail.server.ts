@@ -43,8 +43,14 @@ export async function sendEmail(mail: OutgoingEmail) {
   }
 }
 
+/**
+ * The development mailbox shows every sign-up code and reset link to whoever opens it: only without SMTP_URL,
+ * and in production only when PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION says so (ADR 007).
+ */
 export function isDevMailboxEnabled() {
-  return !getConfig().smtpUrl;
+  const config = getConfig();
+  if (config.smtpUrl) return false;
+  return config.nodeEnv !== 'production' || config.unsafeDevMailboxInProduction;
 }
 
 export async function listDevMailbox(opts: { to?: string; limit?: number }) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DATE_FORMATS } from '../../utils/format';
 import { EmailSchema, PasswordSchema, ShortTextSchema, TimezoneSchema } from '../accounts/schemas';
+import { MAX_ROW_ID } from '../../utils/route-id';
 
 export { isTimeZone, TimezoneSchema } from '../accounts/schemas';
 
@@ -63,7 +64,7 @@ export function readNotificationPreferences(stored: Partial<Record<keyof typeof 
   return { ...DEFAULT_NOTIFICATION_PREFERENCES, ...(stored ?? {}) };
 }
 
-const RoleIdSchema = z.number({ error: 'Choose a role' }).int('Choose a role').positive('Choose a role');
+const RoleIdSchema = z.number({ error: 'Choose a role' }).int('Choose a role').positive('Choose a role').max(MAX_ROW_ID, 'Choose a role');
 
 export const InviteUserSchema = z.object({
   email: EmailSchema,

@@ -1,0 +1,39 @@
+import crypto from 'node:crypto';
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
+
+/**
+ * Response headers that protect every page (ADR 023):
+ * - a nonce per request for the Content-Security-Policy that app/entry.server.tsx puts on every HTML response;
+ * - `Cache-Control: private, no-store` on everything a signed-in browser asks for (pages, data, downloads), unless
+ *   the route says otherwise (public, cacheable assets never carry the session cookie);
+ * - HSTS when the request arrived over HTTPS (directly, or through a proxy named in TRUST_PROXY).
+ */
+export function securityHeaders() {
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    res.locals.cspNonce = crypto.randomBytes(16).toString('base64');
+    if (/(?:^|;\s*)__parley_session=/.test(req.headers.cookie ?? '')) res.setHeader('Cache-Control', 'private, no-store');
+    if (req.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    next();
+  };
+}
+
+/**
+ * The policy of an HTML page. Parley's own scripts (Remix's inline bootstrap and its modules) carry the nonce, and
+ * no other script runs: mail HTML shown to agents is sanitised and has no script either way. Styles allow inline
+ * `style` attributes (React's style props). `framing` is the route's frame-ancestors (today: only the contact form
+ * may be framed by other sites; everything else only by Parley itself).
+ */
+export function contentSecurityPolicy(nonce: string, framing = "'self'") {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "media-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    `frame-ancestors ${framing}`,
+  ].join('; ');
+}
