@@ -64,6 +64,8 @@ export default async function globalSetup() {
   process.env.SESSION_SECRET = 'unused-by-tests-but-required-000000000000';
   process.env.PARLEY_DATA_DIR = dataDir;
   process.env.LOG_LEVEL = 'silent';
+  // Specs call domain functions in this process too, with stand-ins on loopback (ADR 021).
+  process.env.PARLEY_ALLOW_PRIVATE_DESTINATIONS = 'true';
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
