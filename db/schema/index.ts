@@ -4,3 +4,4 @@ export * from './platform';
 export * from './contacts';
 export * from './inbox';
 export * from './automation';
+export * from './counters';

@@ -10,6 +10,7 @@ import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { formatDateTime } from '../../utils/format';
 import { priorityName, priorityRank, type ConversationFilters } from './filters';
 import { linkAttachments } from './attachments.server';
+import { countConversationsFromDeltas } from './conversation-counts.server';
 import { addMessage, previewOf, refreshConversationSearch, type MessageKind } from './messages.server';
 
 export type Conversation = typeof schema.conversations.$inferSelect;
@@ -150,6 +151,8 @@ export async function listConversations(opts: { accountId: number; userId: numbe
  * then marked approximate (the panel says "10,000+" rather than make every search pay for an exact count).
  */
 export async function countConversations(opts: { accountId: number; userId: number; filters: ConversationFilters }) {
+  // Without a text or tag filter, from the counts the writers keep (ADR 032): the cost no longer grows with the account.
+  if (!opts.filters.q && !opts.filters.tag) return countConversationsFromDeltas(opts);
   const c = schema.conversations;
   const db = getDb();
   const base = filterConditions({ ...opts, omitStatusAndInbox: true });
