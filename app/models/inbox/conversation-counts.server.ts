@@ -58,3 +58,11 @@ export async function foldCountDeltas(accountId: number) {
       from gone group by account_id, inbox_id, status, assignee_id, team_id, priority, source_type
     having sum(n) <> 0`);
 }
+
+/** How many conversations the list's filters (no text, no tag) match, from the deltas: the list's total. */
+export async function totalFromDeltas(opts: { accountId: number; userId: number; filters: ConversationFilters }) {
+  const { byStatus, byInbox } = await countConversationsFromDeltas({ ...opts, filters: { ...opts.filters, inbox: undefined } });
+  const f = opts.filters;
+  if (f.inbox) return byInbox[f.inbox] ?? 0;
+  return Object.values(f.status === 'all' ? byStatus : byInbox).reduce((n, v) => n + (v ?? 0), 0);
+}
