@@ -133,6 +133,14 @@ async function main() {
     `\nworst page p95 over HTTP: ${Math.max(...pages.slice(0, combos.length).map((r) => r.p95)).toFixed(1)} ms (target 150 ms); conversation page p95: ${pages[combos.length].p95.toFixed(1)} ms (target 200 ms)`,
   );
 
+  // The side panel's counts now (from the deltas, ADR 032) beside what they cost before issue 23 (a scan of every
+  // conversation of the account grouped by status and inbox), in the same run.
+  console.log('\nside panel counts, default filters:');
+  await measure('counts from the deltas (now)', 20, () => countConversations({ accountId, userId, filters: {} }));
+  await measure('(before issue 23) counting every conversation', 20, () =>
+    db.execute(sql`select status, inbox_id, count(*)::int from conversations where account_id = ${accountId} and deleted_at is null group by status, inbox_id`),
+  );
+
   if (process.env.BENCH_DETAIL) {
     console.log('\nseparately (list page / status counts):');
     for (const [label, filters] of combos) {

@@ -17,7 +17,7 @@ function databaseUrl() {
 export function getSql() {
   return singleton('sql', () =>
     postgres(databaseUrl(), {
-      max: Number(process.env.PARLEY_DB_POOL ?? 10),
+      max: Number(process.env.PARLEY_DB_POOL ?? 20),
       onnotice: () => {},
       // pg-boss (written for `pg`) passes undefined for absent options; postgres.js would refuse them.
       transform: { undefined: null },

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { getDb, schema } from '../db/client';
 import { getLogger } from '../app/utils/logger.server';
 import { HANDLERS } from './handlers/index';
-import { NOTHING_DONE, type EventHandler } from './handlers/types';
+import { NOTHING_DONE, type EventHandler, type WantedEvent } from './handlers/types';
 
 /**
  * Runs every handler registered for the event's type. Each (event, handler) pair runs to completion once:
@@ -32,6 +32,10 @@ export async function processEvent(eventId: number, handlers: EventHandler[] = H
     try {
       const outcome = await handler.handle(event);
       if (outcome === NOTHING_DONE) continue;
+      if (handler.recordsItself) {
+        ran.push(handler.name);
+        continue;
+      }
       const result = outcome ?? {};
       await db
         .insert(schema.eventHandlings)
@@ -55,4 +59,15 @@ export async function processEvent(eventId: number, handlers: EventHandler[] = H
     }
   }
   return { ran };
+}
+
+/** Whether some handler could act on the event (see EventHandler.wants): the engine's filter for queueing events. */
+export function eventWanted(handlers: EventHandler[]) {
+  return async (event: WantedEvent) => {
+    for (const handler of handlers) {
+      if (!handler.on.includes(event.type as never)) continue;
+      if (!handler.wants || (await handler.wants(event))) return true;
+    }
+    return false;
+  };
 }

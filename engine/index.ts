@@ -5,6 +5,10 @@ import { JOB_HANDLERS } from './jobs/index';
 import { getLogger } from '../app/utils/logger.server';
 import { engineState, HEARTBEAT_MS, removeHeartbeat, writeHeartbeat } from './status';
 import { QueueWorker } from './worker';
+import { HANDLERS } from './handlers/index';
+import { eventWanted } from './events';
+import { startRuleCache, stopRuleCache } from '../app/models/automation/rule-cache.server';
+import { setEventQueueFilter } from '../app/models/events/events.server';
 
 export { processEvent } from './events';
 
@@ -17,7 +21,7 @@ type Running = { stop: () => Promise<void> };
 export async function startEngine(opts: { mode: 'inline' | 'external'; concurrency?: number }): Promise<Running> {
   const boss = await startBoss();
   const log = getLogger();
-  const concurrency = opts.concurrency ?? Number(process.env.PARLEY_ENGINE_CONCURRENCY ?? 4);
+  const concurrency = opts.concurrency ?? Number(process.env.PARLEY_ENGINE_CONCURRENCY ?? 8);
   const workers = new Map<string, QueueWorker>();
   for (const [queue, handle] of Object.entries(JOB_HANDLERS)) {
     // Domain events come in floods (imports, bursts of mail): big batches. Other queues are light or slow.
@@ -31,6 +35,9 @@ export async function startEngine(opts: { mode: 'inline' | 'external'; concurren
       }).start(),
     );
   }
+  // Rules in memory, and events nothing here could act on left unqueued (ADR 031).
+  await startRuleCache();
+  setEventQueueFilter(eventWanted(HANDLERS) as Parameters<typeof setEventQueueFilter>[0]);
   // Enqueuers NOTIFY the queue's name on commit: the worker fetches at once instead of at its next poll.
   const listener = await getSql().listen(JOBS_CHANNEL, (queue) => workers.get(queue)?.wake());
   const state = engineState();
@@ -47,6 +54,8 @@ export async function startEngine(opts: { mode: 'inline' | 'external'; concurren
       clearInterval(timer);
       state.running = false;
       await listener.unlisten().catch(() => {});
+      setEventQueueFilter(undefined);
+      await stopRuleCache();
       await Promise.all([...workers.values()].map((w) => w.stop()));
       await removeHeartbeat(heartbeatId).catch(() => {});
     },

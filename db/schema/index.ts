@@ -5,3 +5,4 @@ export * from './contacts';
 export * from './inbox';
 export * from './automation';
 export * from './channels';
+export * from './counters';

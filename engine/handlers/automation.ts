@@ -1,4 +1,5 @@
 import { RULE_EVENTS, runRulesForEvent } from '../../app/models/automation/runner.server';
+import { hasActiveRules } from '../../app/models/automation/rule-cache.server';
 import type { DomainEventType } from '../../app/models/events/types';
 import { NOTHING_DONE, type EventHandler } from './types';
 
@@ -6,8 +7,10 @@ import { NOTHING_DONE, type EventHandler } from './types';
 export const automationRules: EventHandler = {
   name: 'automation',
   on: RULE_EVENTS as DomainEventType[],
+  recordsItself: true,
+  wants: (event) => hasActiveRules(event.accountId, event.type),
   async handle(event) {
-    const result = await runRulesForEvent(event);
+    const result = await runRulesForEvent(event, { recordAs: 'automation' });
     return result.rules === 0 ? NOTHING_DONE : result;
   },
 };

@@ -13,6 +13,21 @@ const isOpen = (status: unknown) => OPEN.has(String(status));
 export const routeByRules: EventHandler = {
   name: 'routing',
   on: ['conversation_created', 'agent_presence_changed', 'conversation_updated', 'conversation_assigned', 'routing_rule_created', 'routing_rule_updated'],
+  // The cases below that answer NOTHING_DONE without a read.
+  wants(event) {
+    const payload = event.payload as Record<string, unknown>;
+    if (event.type === 'agent_presence_changed') return payload.online === true;
+    if (event.type === 'conversation_assigned') {
+      const from = payload.previousAssigneeId ?? null;
+      const to = payload.assigneeId ?? null;
+      return !(from === to || (from === null && to !== null));
+    }
+    if (event.type === 'conversation_updated') {
+      const changed = (payload.changed ?? {}) as Diff;
+      return (!!changed.status && isOpen(changed.status.from) !== isOpen(changed.status.to)) || !!changed.inboxId;
+    }
+    return true;
+  },
   async handle(event) {
     const accountId = event.accountId;
     const payload = event.payload as Record<string, unknown>;

@@ -10,6 +10,14 @@ type Changed = Record<string, { from: unknown; to: unknown }>;
 export const slaTimers: EventHandler = {
   name: 'sla',
   on: ['conversation_created', 'conversation_updated', 'message_created'],
+  wants(event) {
+    if (event.type === 'message_created') return event.payload.kind === 'outgoing' && event.actorType === 'user';
+    if (event.type === 'conversation_updated') {
+      const changed = (event.payload.changed ?? {}) as Changed;
+      return 'priority' in changed || 'inboxId' in changed || changed.status?.from === 'resolved';
+    }
+    return true;
+  },
   async handle(event) {
     const conversationId = Number(event.subjectId);
     const accountId = event.accountId;

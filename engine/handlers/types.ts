@@ -9,7 +9,17 @@ export type EventHandler = {
   on: DomainEventType[];
   /** Returns what it did; NOTHING_DONE when the event did not concern it (nothing to remember, nothing to redo). */
   handle: (event: DomainEvent) => Promise<Record<string, unknown> | void | typeof NOTHING_DONE>;
+  /**
+   * Whether the handler could do anything for an event of one of its types; false only when `handle` would surely
+   * answer NOTHING_DONE. An event no handler wants is written but not queued (ADR 031). Absent: always wanted.
+   */
+  /** The handler writes its event_handlings row itself, in the transaction of its work (one commit, not two). */
+  recordsItself?: boolean;
+  wants?: (event: WantedEvent) => boolean | Promise<boolean>;
 };
+
+/** What is known of an event when it is written, before any read. */
+export type WantedEvent = Pick<DomainEvent, 'accountId' | 'type' | 'payload' | 'actorType'>;
 
 /** A handler's answer when it had nothing to do: the engine then writes no record of the run (most events, most handlers). */
 export const NOTHING_DONE = Symbol('nothing done');

@@ -101,23 +101,15 @@ export async function listContacts(opts: { accountId: number; filters: ContactFi
     .orderBy(...orderFor(f.sort, f.dir))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  // The whole list is counted exactly (an index-only scan); a filtered one stops at COUNT_CAP ("10,000+"),
-  // so a broad text or tag filter does not pay for counting every match.
-  const filtered = Boolean(f.q || f.tag || f.segmentId);
-  const counted = filtered
-    ? db
-        .select({ one: sql`1` })
-        .from(c)
-        .where(where)
-        .limit(COUNT_CAP + 1)
-        .as('capped')
-    : undefined;
-  const [{ total }] = counted
-    ? await db.select({ total: sql<number>`count(*)::int` }).from(counted)
-    : await db
-        .select({ total: sql<number>`count(*)::int` })
-        .from(c)
-        .where(where);
+  // The count stops at COUNT_CAP ("10,000+"), filtered or not: the pager never shows more, and counting a million
+  // contacts exactly cost 200 ms a page (issue 23); an index walk of 10,001 entries costs a few.
+  const counted = db
+    .select({ one: sql`1` })
+    .from(c)
+    .where(where)
+    .limit(COUNT_CAP + 1)
+    .as('capped');
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(counted);
   const tags = await tagsOfRecords(
     'contact',
     opts.accountId,

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { getDb, schema, type Tx, type DbOrTx } from '../../../db/client';
 import { enqueueInTx, enqueueManyInTx, QUEUES } from '../../utils/jobs.server';
+import { singleton } from '../../utils/singleton.server';
 import type { DomainEventType } from './types';
 
 export type Actor = { type: 'user'; id: number } | { type: 'system' } | { type: 'engine'; id?: number } | { type: 'contact'; id: number };
@@ -42,6 +43,23 @@ export type EmitEventInput = {
   causedByEventId?: number | null;
 };
 
+type QueueFilter = (event: { accountId: number; type: string; payload: Record<string, unknown>; actorType: string }) => boolean | Promise<boolean>;
+const queueFilter = () => singleton('event-queue-filter', () => ({ wanted: undefined as QueueFilter | undefined }));
+
+/**
+ * Set by the engine running in this process: whether some handler (or some active rule of the account) could act
+ * on an event. Events it declines are still written (history, causes) but not queued (ADR 031). Without a filter
+ * (the engine runs elsewhere) every event is queued.
+ */
+export function setEventQueueFilter(filter: QueueFilter | undefined) {
+  queueFilter().wanted = filter;
+}
+
+async function wanted(event: { accountId: number; type: string; payload: unknown; actorType: string }) {
+  const filter = queueFilter().wanted;
+  return !filter || (await filter(event as Parameters<QueueFilter>[0]));
+}
+
 /**
  * Appends a domain event and queues it for the engine, in the caller's transaction: the change,
  * the event and the job commit together or not at all.
@@ -61,7 +79,7 @@ export async function emitEvent(tx: Tx, input: EmitEventInput) {
     })
     .returning();
   // The type rides along so that the engine skips, without a read, the events no handler listens to.
-  await enqueueInTx(tx, QUEUES.domainEvents, { eventId: event.id, type: event.type });
+  if (await wanted(event)) await enqueueInTx(tx, QUEUES.domainEvents, { eventId: event.id, type: event.type });
   return event;
 }
 
@@ -82,12 +100,16 @@ export async function emitEvents(tx: Tx, inputs: EmitEventInput[]) {
         causedByEventId: input.causedByEventId ?? null,
       })),
     )
-    .returning({ id: schema.domainEvents.id, type: schema.domainEvents.type });
-  await enqueueManyInTx(
-    tx,
-    QUEUES.domainEvents,
-    events.map((e) => ({ eventId: e.id, type: e.type })),
-  );
+    .returning({
+      id: schema.domainEvents.id,
+      type: schema.domainEvents.type,
+      accountId: schema.domainEvents.accountId,
+      payload: schema.domainEvents.payload,
+      actorType: schema.domainEvents.actorType,
+    });
+  const queued = [];
+  for (const e of events) if (await wanted(e)) queued.push({ eventId: e.id, type: e.type });
+  await enqueueManyInTx(tx, QUEUES.domainEvents, queued);
   return events;
 }
 

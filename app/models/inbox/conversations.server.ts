@@ -10,6 +10,7 @@ import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { formatDateTime } from '../../utils/format';
 import { priorityName, priorityRank, type ConversationFilters } from './filters';
 import { linkAttachments } from './attachments.server';
+import { countConversationsFromDeltas, totalFromDeltas } from './conversation-counts.server';
 import { addMessage, previewOf, refreshConversationSearch, type MessageKind } from './messages.server';
 
 export type Conversation = typeof schema.conversations.$inferSelect;
@@ -71,8 +72,11 @@ export async function listConversations(opts: { accountId: number; userId: numbe
       .orderBy(...order)
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    // Counting a huge match exactly costs more than the page itself: past COUNT_CAP the pager says "10,000+".
-    db.select({ total: sql<number>`count(*)::int` }).from(
+    // Without a text or tag filter, from the counts the writers keep (ADR 032). Otherwise counting a huge match
+    // exactly costs more than the page itself: past COUNT_CAP the pager says "10,000+".
+    !opts.filters.q && !opts.filters.tag
+      ? totalFromDeltas(opts).then((total) => [{ total }])
+      : db.select({ total: sql<number>`count(*)::int` }).from(
       db
         .select({ one: sql`1` })
         .from(c)
@@ -150,6 +154,8 @@ export async function listConversations(opts: { accountId: number; userId: numbe
  * then marked approximate (the panel says "10,000+" rather than make every search pay for an exact count).
  */
 export async function countConversations(opts: { accountId: number; userId: number; filters: ConversationFilters }) {
+  // Without a text or tag filter, from the counts the writers keep (ADR 032): the cost no longer grows with the account.
+  if (!opts.filters.q && !opts.filters.tag) return countConversationsFromDeltas(opts);
   const c = schema.conversations;
   const db = getDb();
   const base = filterConditions({ ...opts, omitStatusAndInbox: true });
