@@ -6,7 +6,8 @@ import { Toasts } from './components/ui/toasts';
 import styles from './styles/app.css?url';
 import { readToast } from './utils/toast.server';
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
+// No favicon yet: an empty one spares every page a 404 in the console.
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }, { rel: 'icon', href: 'data:,' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, setCookie } = await readToast(request);
@@ -25,6 +26,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
+        <a className="skip-link" href="#main">
+          Skip to main content
+        </a>
         {children}
         <ScrollRestoration />
         <Scripts />
@@ -44,5 +48,9 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return (
+    <main id="main">
+      <GeneralErrorBoundary />
+    </main>
+  );
 }

@@ -1,5 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
@@ -13,8 +13,10 @@ import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { Pager } from '~/components/ui/pager';
 import { SortHeader } from '~/components/ui/sort-header';
 import { countConversations, InvalidReferenceError, listConversations } from '~/models/inbox/conversations.server';
-import { filtersToSearch, readConversationFilters, type ConversationFilters } from '~/models/inbox/filters';
-import { MassActionSchema, STATUS_CHOICES } from '~/models/inbox/forms';
+import { readConversationFilters, type ConversationFilters } from '~/models/inbox/filters';
+import { filtersToSearch } from '~/models/inbox/filters-search';
+import { STATUS_CHOICES } from '~/models/inbox/form-constants';
+import { MassActionSchema } from '~/models/inbox/forms';
 import { MASS_ACTION_TOASTS, runMassAction } from '~/models/inbox/mass-actions.server';
 import { findOwnConversationIds, listAssigneeOptions, listInboxOptions, listTagOptions, listTeamOptions } from '~/models/inbox/screens.server';
 import { CONVERSATION_STATUSES } from '../../db/schema/inbox-constants';
@@ -170,7 +172,7 @@ export default function InboxList() {
         </Form>
       </aside>
 
-      <main className="inbox-main">
+      <div className="inbox-main">
         <div className="row">
           <h1>Inbox</h1>
           <span className="muted" data-testid="total">
@@ -239,7 +241,7 @@ export default function InboxList() {
         </BulkForm>
         {list.rows.length === 0 ? <p className="muted">No conversations match these filters.</p> : null}
         <Pager page={list.page} pageSize={list.pageSize} total={list.total} />
-      </main>
+      </div>
     </div>
   );
 }

@@ -25,7 +25,7 @@ export const handle = { breadcrumb: 'Notifications' };
 export default function Notifications() {
   const { user, notifications } = useLoaderData<typeof loader>();
   return (
-    <main className="page stack">
+    <div className="page stack">
       <div className="row">
         <h1>Notifications</h1>
         <div className="spacer" />
@@ -45,7 +45,7 @@ export default function Notifications() {
           </li>
         ))}
       </ul>
-    </main>
+    </div>
   );
 }
 

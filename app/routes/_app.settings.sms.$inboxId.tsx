@@ -1,6 +1,6 @@
 import { getCollectionProps, getFormProps, getSelectProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { z } from 'zod';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react';

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
@@ -106,7 +106,7 @@ export const headers: HeadersFunction = () => ({
 export default function PublicContactForm() {
   const { form, sent, captcha } = useLoaderData<typeof loader>();
   return (
-    <main className="auth contact-page">
+    <main id="main" className="auth contact-page">
       <div className="card stack">
         <header>
           <h1>{form.headerText}</h1>

@@ -2,6 +2,7 @@ import { Link, NavLink, useMatches } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { MAIN_NAV } from '~/models/shell/navigation';
 import type { LiveState } from './use-live';
+import { Bell } from 'lucide-react';
 
 export type ShellUser = { id: number; firstName: string; lastName: string; avatarColor: string; hasAvatar: boolean };
 
@@ -21,7 +22,8 @@ export function TopBar({ user, unread, live }: { user: ShellUser; unread: number
       <div className="spacer" />
       <ConnectivityButton state={live} />
       <Link to="/notifications" className="btn" aria-label={`Notifications, ${unread} unread`} data-testid="notifications-button">
-        🔔{unread > 0 ? <span className="badge">{unread}</span> : null}
+        <Bell aria-hidden="true" size={18} />
+        {unread > 0 ? <span className="badge">{unread}</span> : null}
       </Link>
       <ProfileMenu user={user} />
     </header>
@@ -52,9 +54,11 @@ export function Avatar({ user, size = 32 }: { user: ShellUser; size?: number }) 
 
 /** Profile menu as a `<details>`: works without JavaScript. */
 function ProfileMenu({ user }: { user: ShellUser }) {
+  // The name holds the initials the avatar shows (a label must contain the visible text, WCAG 2.5.3).
+  const initials = user.hasAvatar ? '' : ` ${user.firstName[0] ?? ''}${user.lastName[0] ?? ''}`.toUpperCase();
   return (
     <details className="menu" data-testid="profile-menu">
-      <summary aria-label="Profile menu">
+      <summary aria-label={`Profile menu${initials}`}>
         <Avatar user={user} />
       </summary>
       <div className="menu-items">
