@@ -106,70 +106,74 @@ export default function InboxList() {
   return (
     <div className="inbox">
       <aside className="inbox-side" aria-label="Filters">
-        {canCreateTicket ? (
-          <Link to="/inbox/new" className="btn btn-primary">
-            New ticket
-          </Link>
-        ) : null}
-        <h2>Status</h2>
-        <ul data-testid="status-counts">
-          {[...CONVERSATION_STATUSES, 'all' as const].map((s) => (
-            <li key={s}>
-              <Link to={link({ status: s === 'open' ? undefined : s })} aria-current={status === s ? 'true' : undefined}>
-                <span>{s === 'all' ? 'All' : s[0].toUpperCase() + s.slice(1)}</span>
-                <span className="muted">{s === 'all' ? allCount : counts.byStatus[s] ?? 0}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-        <h2>Inboxes</h2>
-        <ul data-testid="inbox-counts">
-          <li>
-            <Link to={link({ inbox: undefined })} aria-current={!filters.inbox ? 'true' : undefined}>
-              <span>All inboxes</span>
-              <span className="muted">{inboxTotal}</span>
+        {/* Folded away on phones (a <details>); wider, CSS keeps it open. */}
+        <details className="fold">
+          <summary>Filters</summary>
+          {canCreateTicket ? (
+            <Link to="/inbox/new" className="btn btn-primary">
+              New ticket
             </Link>
-          </li>
-          {inboxes.map((i) => (
-            <li key={i.id}>
-              <Link to={link({ inbox: i.id })} aria-current={filters.inbox === i.id ? 'true' : undefined}>
-                <span>{i.name}</span>
-                <span className="muted">{counts.byInbox[i.id] ?? 0}</span>
+          ) : null}
+          <h2>Status</h2>
+          <ul data-testid="status-counts">
+            {[...CONVERSATION_STATUSES, 'all' as const].map((s) => (
+              <li key={s}>
+                <Link to={link({ status: s === 'open' ? undefined : s })} aria-current={status === s ? 'true' : undefined}>
+                  <span>{s === 'all' ? 'All' : s[0].toUpperCase() + s.slice(1)}</span>
+                  <span className="muted">{s === 'all' ? allCount : counts.byStatus[s] ?? 0}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <h2>Inboxes</h2>
+          <ul data-testid="inbox-counts">
+            <li>
+              <Link to={link({ inbox: undefined })} aria-current={!filters.inbox ? 'true' : undefined}>
+                <span>All inboxes</span>
+                <span className="muted">{inboxTotal}</span>
               </Link>
             </li>
-          ))}
-        </ul>
-        <h2>Filters</h2>
-        <Form method="get" action="/inbox" key={location.search} data-testid="filters">
-          {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
-          {filters.inbox ? <input type="hidden" name="inbox" value={filters.inbox} /> : null}
-          {filters.sort ? <input type="hidden" name="sort" value={filters.sort} /> : null}
-          {filters.dir ? <input type="hidden" name="dir" value={filters.dir} /> : null}
-          <div className="field">
-            <label htmlFor="f-q">Search</label>
-            <input id="f-q" type="search" name="q" defaultValue={filters.q ?? ''} placeholder="Subject, text, contact, #id" />
-          </div>
-          <FilterSelect
-            id="assignee"
-            label="Assignee"
-            value={filters.assignee}
-            options={[
-              { value: 'mine', label: 'Mine' },
-              { value: 'unassigned', label: 'Unassigned' },
-              ...users.map((u) => ({ value: String(u.id), label: u.name })),
-            ]}
-          />
-          <FilterSelect id="team" label="Team" value={filters.team} options={teams.map((t) => ({ value: String(t.id), label: t.name }))} />
-          <FilterSelect id="priority" label="Priority" value={filters.priority} options={PRIORITY_CHOICES} />
-          <FilterSelect id="tag" label="Tag" value={filters.tag} options={tags.map((t) => ({ value: String(t.id), label: t.name }))} />
-          <FilterSelect id="source" label="Channel" value={filters.source} options={SOURCE_CHOICES} />
-          <div className="row">
-            <button type="submit" className="btn btn-primary">
-              Apply
-            </button>
-            <Link to="/inbox">Clear</Link>
-          </div>
-        </Form>
+            {inboxes.map((i) => (
+              <li key={i.id}>
+                <Link to={link({ inbox: i.id })} aria-current={filters.inbox === i.id ? 'true' : undefined}>
+                  <span>{i.name}</span>
+                  <span className="muted">{counts.byInbox[i.id] ?? 0}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <h2>Filters</h2>
+          <Form method="get" action="/inbox" key={location.search} data-testid="filters">
+            {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
+            {filters.inbox ? <input type="hidden" name="inbox" value={filters.inbox} /> : null}
+            {filters.sort ? <input type="hidden" name="sort" value={filters.sort} /> : null}
+            {filters.dir ? <input type="hidden" name="dir" value={filters.dir} /> : null}
+            <div className="field">
+              <label htmlFor="f-q">Search</label>
+              <input id="f-q" type="search" name="q" defaultValue={filters.q ?? ''} placeholder="Subject, text, contact, #id" />
+            </div>
+            <FilterSelect
+              id="assignee"
+              label="Assignee"
+              value={filters.assignee}
+              options={[
+                { value: 'mine', label: 'Mine' },
+                { value: 'unassigned', label: 'Unassigned' },
+                ...users.map((u) => ({ value: String(u.id), label: u.name })),
+              ]}
+            />
+            <FilterSelect id="team" label="Team" value={filters.team} options={teams.map((t) => ({ value: String(t.id), label: t.name }))} />
+            <FilterSelect id="priority" label="Priority" value={filters.priority} options={PRIORITY_CHOICES} />
+            <FilterSelect id="tag" label="Tag" value={filters.tag} options={tags.map((t) => ({ value: String(t.id), label: t.name }))} />
+            <FilterSelect id="source" label="Channel" value={filters.source} options={SOURCE_CHOICES} />
+            <div className="row">
+              <button type="submit" className="btn btn-primary">
+                Apply
+              </button>
+              <Link to="/inbox">Clear</Link>
+            </div>
+          </Form>
+        </details>
       </aside>
 
       <div className="inbox-main">

@@ -199,7 +199,9 @@ function RoutingRuleEditor({ rule, defaults, options, locked }: ReturnType<typeo
                   <th>Value</th>
                   <th>Condition</th>
                   <th>User</th>
-                  <th />
+                  <th>
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -157,7 +157,9 @@ function SlaPolicyEditor({ policy, defaults, inboxes, locked }: ReturnType<typeo
                   <th>Priority</th>
                   <th>Respond within</th>
                   <th>Resolve within</th>
-                  <th />
+                  <th>
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -1,6 +1,7 @@
 import { getCollectionProps, getFormProps, getSelectProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { z } from 'zod';
-import { parseWithZod } from '~/utils/conform.server';
+// This screen judges the form in the browser too (its Create button waits for a valid form): it ships zod.
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react';

@@ -2,7 +2,7 @@ import { Link, NavLink, useMatches } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { MAIN_NAV } from '~/models/shell/navigation';
 import type { LiveState } from './use-live';
-import { Bell } from 'lucide-react';
+import { Bell, Menu } from 'lucide-react';
 
 export type ShellUser = { id: number; firstName: string; lastName: string; avatarColor: string; hasAvatar: boolean };
 
@@ -12,13 +12,19 @@ export function TopBar({ user, unread, live }: { user: ShellUser; unread: number
       <Link to="/home" className="logo">
         Parley
       </Link>
-      <nav className="mainnav" aria-label="Main">
-        {MAIN_NAV.map((item) => (
-          <NavLink key={item.to} to={item.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
-            {item.label}
-          </NavLink>
-        ))}
-      </nav>
+      {/* On phones the navigation folds into a menu (a <details>, no JavaScript); wider, CSS keeps it open. */}
+      <details className="fold nav-fold">
+        <summary>
+          <Menu aria-hidden="true" size={18} /> Menu
+        </summary>
+        <nav className="mainnav" aria-label="Main">
+          {MAIN_NAV.map((item) => (
+            <NavLink key={item.to} to={item.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+              {item.label}
+            </NavLink>
+          ))}
+        </nav>
+      </details>
       <div className="spacer" />
       <ConnectivityButton state={live} />
       <Link to="/notifications" className="btn" aria-label={`Notifications, ${unread} unread`} data-testid="notifications-button">
