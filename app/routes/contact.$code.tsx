@@ -1,5 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '~/utils/conform.server';
+// The public contact page keeps judging its form in the browser (its captcha flow relies on it): it ships zod.
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
@@ -132,6 +133,7 @@ function SubmissionForm({ form, captcha }: { form: LoaderData['form']; captcha: 
   const [conform, fields] = useForm({
     id: 'contact',
     lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });

@@ -7,6 +7,7 @@ import { Bell, Menu } from 'lucide-react';
 export type ShellUser = { id: number; firstName: string; lastName: string; avatarColor: string; hasAvatar: boolean };
 
 export function TopBar({ user, unread, live }: { user: ShellUser; unread: number; live: LiveState | null }) {
+  useEscapeClosesMenus();
   return (
     <header className="topbar">
       <Link to="/home" className="logo">
@@ -34,6 +35,25 @@ export function TopBar({ user, unread, live }: { user: ShellUser; unread: number
       <ProfileMenu user={user} />
     </header>
   );
+}
+
+/**
+ * Escape closes the open `<details>` menu that holds the focus (or the last one opened) and puts the focus back on
+ * its summary. Dialogs and popovers close on Escape by themselves.
+ */
+function useEscapeClosesMenus() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      const active = document.activeElement;
+      const open = (active?.closest('details[open]') ?? [...document.querySelectorAll('details.menu[open], details.fold[open]')].pop()) as HTMLDetailsElement | undefined;
+      if (!open) return;
+      open.open = false;
+      open.querySelector<HTMLElement>(':scope > summary')?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 }
 
 /** Live-connection state; without JavaScript it says plainly that live updates need it. */

@@ -68,3 +68,17 @@ test('with the keyboard alone an agent reads, replies to and resolves a conversa
   await expect(page.getByTestId('toast')).toHaveText('Status Updated');
   await expect(page.getByLabel('Status')).toHaveValue('resolved');
 });
+
+test('Escape closes a menu and gives the focus back to its button', async ({ page }) => {
+  const a = await createTestAccount();
+  await signIn(page, a);
+  const summary = page.locator('[data-testid="profile-menu"] > summary');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('profile-menu')).toHaveAttribute('open', '');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'My Profile' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('profile-menu')).not.toHaveAttribute('open', '');
+  await expect(summary).toBeFocused();
+});
