@@ -189,6 +189,15 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
       : { provider: SMS_PROVIDERS.includes(providerParam as SmsProvider) ? providerParam : '', autoResolvedDays: '0', authToken: '' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
+    // The create and update schemas, and the credentials alone for "Fetch numbers": one form, three shapes.
+    onValidate: ({ formData }) =>
+      (inbox
+        ? parseWithZod(formData, { schema: smsUpdateSchema(inbox.provider) })
+        : formData.get('intent') === 'fetch-numbers'
+        ? parseWithZod(formData, { schema: TwilioCredentialsSchema })
+        : formData.get('intent') === 'provider'
+        ? parseWithZod(formData, { schema: ProviderStepSchema })
+        : parseWithZod(formData, { schema: SmsCreateSchema })) as unknown as Submission<SmsFormShape>,
   });
   const provider = (inbox?.provider ?? fields.provider.value ?? '') as SmsProvider | '';
   // With JavaScript the Twilio numbers come by themselves once the credentials are typed (section 4).
