@@ -7,7 +7,8 @@ import styles from './styles/app.css?url';
 import { useNonce } from './utils/nonce-provider';
 import { readToast } from './utils/toast.server';
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
+// No favicon yet: an empty one spares every page a 404 in the console.
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }, { rel: 'icon', href: 'data:,' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, setCookie } = await readToast(request);
@@ -27,6 +28,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
+        <a className="skip-link" href="#main">
+          Skip to main content
+        </a>
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -46,5 +50,9 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return (
+    <main id="main">
+      <GeneralErrorBoundary />
+    </main>
+  );
 }

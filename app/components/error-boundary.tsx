@@ -54,12 +54,12 @@ export function GeneralErrorBoundary() {
 
 function ErrorPage(props: { code: string; title: string; badge?: React.ReactNode; children?: React.ReactNode }) {
   return (
-    <main className="error-page" data-status={props.code}>
+    <div className="error-page" data-status={props.code}>
       <p className="error-code">{props.code}</p>
       <h1>
         {props.title} {props.badge}
       </h1>
       {props.children}
-    </main>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -21,6 +21,7 @@ import { formatPhone } from '~/utils/phone';
 import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
+import { Star } from 'lucide-react';
 
 function readId(param: string | undefined) {
   const id = readEditorParam(param);
@@ -126,7 +127,7 @@ function ContactDetail({ contact, tagOptions, userOptions, locked, user }: Retur
     <SettingsPage
       title={
         <>
-          {name} {contact.isFavourite ? <span aria-label="Favourite">★</span> : null}
+          {name} {contact.isFavourite ? <Star role="img" aria-label="Favourite" size={18} fill="currentColor" /> : null}
         </>
       }
       subHeader={contact.company ? <Link to={`/customers/companies/${contact.company.id}`}>{contact.company.name}</Link> : contact.email}
@@ -141,7 +142,8 @@ function ContactDetail({ contact, tagOptions, userOptions, locked, user }: Retur
           <Form method="post">
             <input type="hidden" name="value" value={contact.isFavourite ? 'false' : 'true'} />
             <button type="submit" className="btn" name="intent" value="favourite" disabled={locked}>
-              {contact.isFavourite ? '★ Unfavourite' : '☆ Favourite'}
+              <Star aria-hidden="true" size={16} fill={contact.isFavourite ? 'currentColor' : 'none'} />
+              {contact.isFavourite ? 'Unfavourite' : 'Favourite'}
             </button>
           </Form>
           <DeleteConfirm id={`contact-${contact.id}`} disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} />

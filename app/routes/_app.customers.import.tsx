@@ -29,7 +29,7 @@ export default function ImportContacts() {
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   return (
-    <main className="page stack">
+    <div className="page stack">
       <div className="row">
         <h1>Import contacts</h1>
         <div className="spacer" />
@@ -94,7 +94,7 @@ export default function ImportContacts() {
           </table>
         )}
       </section>
-    </main>
+    </div>
   );
 }
 

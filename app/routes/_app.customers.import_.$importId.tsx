@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -51,14 +51,14 @@ export const handle = { breadcrumb: 'Import' };
 export default function ImportDetail() {
   const { imp, preview } = useLoaderData<typeof loader>();
   return (
-    <main className="page stack">
+    <div className="page stack">
       <div className="row">
         <h1>Import: {imp.filename}</h1>
         <div className="spacer" />
         <Link to="/customers/import">All imports</Link>
       </div>
       {preview ? <MappingStep /> : <ProgressStep />}
-    </main>
+    </div>
   );
 }
 

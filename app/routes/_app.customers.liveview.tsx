@@ -25,7 +25,7 @@ export default function LiveView() {
   const { visitors, user, windowMinutes } = useLoaderData<typeof loader>();
   useLiveRevalidation((m) => m.type === 'liveview.updated');
   return (
-    <main className="page stack">
+    <div className="page stack">
       <div className="row">
         <h1>Live View</h1>
         <div className="spacer" />
@@ -74,7 +74,7 @@ export default function LiveView() {
           </tbody>
         </table>
       )}
-    </main>
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, NavLink, Outlet, useLoaderData } from '@remix-run/react';
+import { Plus } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { listSegments } from '~/models/crm/segments.server';
@@ -71,28 +72,30 @@ function SegmentGroup(props: {
   canManage: boolean;
 }) {
   return (
-    <details open data-testid={`menu-${props.kind}`}>
-      <summary>
-        {props.label}{' '}
-        <Link
-          to={`/customers/segments/new?kind=${props.kind}`}
-          className="btn btn-link"
-          aria-label={props.kind === 'contact' ? 'New contact segment' : 'New company segment'}
-          title={props.denied ? undefined : props.canManage ? 'New segment' : undefined}
-        >
-          +
-        </Link>
-        {props.denied ? <DeniedBadge kind="feature" /> : !props.canManage ? <DeniedBadge kind="role" /> : null}
-      </summary>
-      <NavLink to={props.to} end className={navClass}>
-        <span>{props.kind === 'contact' ? 'All Contacts' : 'All Companies'}</span>
-      </NavLink>
-      {props.segments.map((s) => (
-        <NavLink key={s.id} to={s.to} className={navClass}>
-          <span>{s.name}</span>
+    // The "new segment" link sits beside the summary, not inside it: a summary holds no other control.
+    <div className="segment-group">
+      <details open data-testid={`menu-${props.kind}`}>
+        <summary>
+          {props.label} {props.denied ? <DeniedBadge kind="feature" /> : !props.canManage ? <DeniedBadge kind="role" /> : null}
+        </summary>
+        <NavLink to={props.to} end className={navClass}>
+          <span>{props.kind === 'contact' ? 'All Contacts' : 'All Companies'}</span>
         </NavLink>
-      ))}
-    </details>
+        {props.segments.map((s) => (
+          <NavLink key={s.id} to={s.to} className={navClass}>
+            <span>{s.name}</span>
+          </NavLink>
+        ))}
+      </details>
+      <Link
+        to={`/customers/segments/new?kind=${props.kind}`}
+        className="btn btn-link segment-new"
+        aria-label={props.kind === 'contact' ? 'New contact segment' : 'New company segment'}
+        title={props.denied ? undefined : props.canManage ? 'New segment' : undefined}
+      >
+        <Plus aria-hidden="true" size={16} />
+      </Link>
+    </div>
   );
 }
 

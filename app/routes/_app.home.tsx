@@ -5,6 +5,7 @@ import { listNotifications } from '~/models/notifications/notifications.server';
 import { getAccountSummary, getOnboardingSteps } from '~/models/onboarding/onboarding.server';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { publicUser, requireUser } from '~/utils/session.server';
+import { Circle, CircleCheck } from 'lucide-react';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
@@ -22,7 +23,7 @@ export default function Home() {
   const { user, accountName, summary, steps, notifications } = useLoaderData<typeof loader>();
   const left = steps.filter((s) => !s.done).length;
   return (
-    <main className="page stack">
+    <div className="page stack">
       <h1>Welcome, {user.firstName}</h1>
       <p className="muted">
         {accountName} · {summary.users} users · {summary.teams} teams · {summary.roles} roles
@@ -33,7 +34,8 @@ export default function Home() {
         <ul>
           {steps.map((s) => (
             <li key={s.key}>
-              {s.done ? '✅' : '⬜'} <Link to={s.to}>{s.label}</Link>
+              {s.done ? <CircleCheck aria-hidden="true" size={16} className="done" /> : <Circle aria-hidden="true" size={16} />} <Link to={s.to}>{s.label}</Link>
+              <span className="visually-hidden">{s.done ? ' (done)' : ' (to do)'}</span>
             </li>
           ))}
         </ul>
@@ -50,7 +52,7 @@ export default function Home() {
         </ul>
         <Link to="/notifications">All notifications</Link>
       </section>
-    </main>
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
@@ -13,8 +13,10 @@ import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { Pager } from '~/components/ui/pager';
 import { SortHeader } from '~/components/ui/sort-header';
 import { countConversations, InvalidReferenceError, listConversations } from '~/models/inbox/conversations.server';
-import { filtersToSearch, readConversationFilters, type ConversationFilters } from '~/models/inbox/filters';
-import { MassActionSchema, STATUS_CHOICES } from '~/models/inbox/forms';
+import { readConversationFilters, type ConversationFilters } from '~/models/inbox/filters';
+import { filtersToSearch } from '~/models/inbox/filters-search';
+import { STATUS_CHOICES } from '~/models/inbox/form-constants';
+import { MassActionSchema } from '~/models/inbox/forms';
 import { MASS_ACTION_TOASTS, runMassAction } from '~/models/inbox/mass-actions.server';
 import { listFailingChannels } from '~/models/channels/health.server';
 import { findOwnConversationIds, listAssigneeOptions, listInboxOptions, listTagOptions, listTeamOptions } from '~/models/inbox/screens.server';
@@ -107,86 +109,90 @@ export default function InboxList() {
   return (
     <div className="inbox">
       <aside className="inbox-side" aria-label="Filters">
-        {canCreateTicket ? (
-          <>
-            <Link to="/inbox/new" className="btn btn-primary">
-              New ticket
-            </Link>
-            <Link to="/inbox/compose" className="btn">
-              New email
-            </Link>
-          </>
-        ) : null}
-        <h2>Status</h2>
-        <ul data-testid="status-counts">
-          {[...CONVERSATION_STATUSES, 'all' as const].map((s) => (
-            <li key={s}>
-              <Link to={link({ status: s === 'open' ? undefined : s })} aria-current={status === s ? 'true' : undefined}>
-                <span>{s === 'all' ? 'All' : s[0].toUpperCase() + s.slice(1)}</span>
-                <span className="muted">{s === 'all' ? allCount : counts.byStatus[s] ?? 0}</span>
+        {/* Folded away on phones (a <details>); wider, CSS keeps it open. */}
+        <details className="fold">
+          <summary>Filters</summary>
+          {canCreateTicket ? (
+            <>
+              <Link to="/inbox/new" className="btn btn-primary">
+                New ticket
+              </Link>
+              <Link to="/inbox/compose" className="btn">
+                New email
+              </Link>
+            </>
+          ) : null}
+          <h2>Status</h2>
+          <ul data-testid="status-counts">
+            {[...CONVERSATION_STATUSES, 'all' as const].map((s) => (
+              <li key={s}>
+                <Link to={link({ status: s === 'open' ? undefined : s })} aria-current={status === s ? 'true' : undefined}>
+                  <span>{s === 'all' ? 'All' : s[0].toUpperCase() + s.slice(1)}</span>
+                  <span className="muted">{s === 'all' ? allCount : counts.byStatus[s] ?? 0}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <h2>Inboxes</h2>
+          <ul data-testid="inbox-counts">
+            <li>
+              <Link to={link({ inbox: undefined })} aria-current={!filters.inbox ? 'true' : undefined}>
+                <span>All inboxes</span>
+                <span className="muted">{inboxTotal}</span>
               </Link>
             </li>
-          ))}
-        </ul>
-        <h2>Inboxes</h2>
-        <ul data-testid="inbox-counts">
-          <li>
-            <Link to={link({ inbox: undefined })} aria-current={!filters.inbox ? 'true' : undefined}>
-              <span>All inboxes</span>
-              <span className="muted">{inboxTotal}</span>
-            </Link>
-          </li>
-          {inboxes.map((i) => (
-            <li key={i.id}>
-              <Link to={link({ inbox: i.id })} aria-current={filters.inbox === i.id ? 'true' : undefined}>
-                <span>
-                  {i.name}
-                  {i.failing !== null ? (
-                    <span className="pill pill-off" title={i.failing} data-testid="inbox-failing">
-                      {' '}
-                      Failing
-                    </span>
-                  ) : null}
-                </span>
-                <span className="muted">{counts.byInbox[i.id] ?? 0}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-        <h2>Filters</h2>
-        <Form method="get" action="/inbox" key={location.search} data-testid="filters">
-          {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
-          {filters.inbox ? <input type="hidden" name="inbox" value={filters.inbox} /> : null}
-          {filters.sort ? <input type="hidden" name="sort" value={filters.sort} /> : null}
-          {filters.dir ? <input type="hidden" name="dir" value={filters.dir} /> : null}
-          <div className="field">
-            <label htmlFor="f-q">Search</label>
-            <input id="f-q" type="search" name="q" defaultValue={filters.q ?? ''} placeholder="Subject, text, contact, #id" />
-          </div>
-          <FilterSelect
-            id="assignee"
-            label="Assignee"
-            value={filters.assignee}
-            options={[
-              { value: 'mine', label: 'Mine' },
-              { value: 'unassigned', label: 'Unassigned' },
-              ...users.map((u) => ({ value: String(u.id), label: u.name })),
-            ]}
-          />
-          <FilterSelect id="team" label="Team" value={filters.team} options={teams.map((t) => ({ value: String(t.id), label: t.name }))} />
-          <FilterSelect id="priority" label="Priority" value={filters.priority} options={PRIORITY_CHOICES} />
-          <FilterSelect id="tag" label="Tag" value={filters.tag} options={tags.map((t) => ({ value: String(t.id), label: t.name }))} />
-          <FilterSelect id="source" label="Channel" value={filters.source} options={SOURCE_CHOICES} />
-          <div className="row">
-            <button type="submit" className="btn btn-primary">
-              Apply
-            </button>
-            <Link to="/inbox">Clear</Link>
-          </div>
-        </Form>
+            {inboxes.map((i) => (
+              <li key={i.id}>
+                <Link to={link({ inbox: i.id })} aria-current={filters.inbox === i.id ? 'true' : undefined}>
+                  <span>
+                    {i.name}
+                    {i.failing !== null ? (
+                      <span className="pill pill-off" title={i.failing} data-testid="inbox-failing">
+                        {' '}
+                        Failing
+                      </span>
+                    ) : null}
+                  </span>
+                  <span className="muted">{counts.byInbox[i.id] ?? 0}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <h2>Filters</h2>
+          <Form method="get" action="/inbox" key={location.search} data-testid="filters">
+            {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
+            {filters.inbox ? <input type="hidden" name="inbox" value={filters.inbox} /> : null}
+            {filters.sort ? <input type="hidden" name="sort" value={filters.sort} /> : null}
+            {filters.dir ? <input type="hidden" name="dir" value={filters.dir} /> : null}
+            <div className="field">
+              <label htmlFor="f-q">Search</label>
+              <input id="f-q" type="search" name="q" defaultValue={filters.q ?? ''} placeholder="Subject, text, contact, #id" />
+            </div>
+            <FilterSelect
+              id="assignee"
+              label="Assignee"
+              value={filters.assignee}
+              options={[
+                { value: 'mine', label: 'Mine' },
+                { value: 'unassigned', label: 'Unassigned' },
+                ...users.map((u) => ({ value: String(u.id), label: u.name })),
+              ]}
+            />
+            <FilterSelect id="team" label="Team" value={filters.team} options={teams.map((t) => ({ value: String(t.id), label: t.name }))} />
+            <FilterSelect id="priority" label="Priority" value={filters.priority} options={PRIORITY_CHOICES} />
+            <FilterSelect id="tag" label="Tag" value={filters.tag} options={tags.map((t) => ({ value: String(t.id), label: t.name }))} />
+            <FilterSelect id="source" label="Channel" value={filters.source} options={SOURCE_CHOICES} />
+            <div className="row">
+              <button type="submit" className="btn btn-primary">
+                Apply
+              </button>
+              <Link to="/inbox">Clear</Link>
+            </div>
+          </Form>
+        </details>
       </aside>
 
-      <main className="inbox-main">
+      <div className="inbox-main">
         <div className="row">
           <h1>Inbox</h1>
           <span className="muted" data-testid="total">
@@ -255,7 +261,7 @@ export default function InboxList() {
         </BulkForm>
         {list.rows.length === 0 ? <p className="muted">No conversations match these filters.</p> : null}
         <Pager page={list.page} pageSize={list.pageSize} total={list.total} />
-      </main>
+      </div>
     </div>
   );
 }

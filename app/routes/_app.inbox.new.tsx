@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -58,7 +58,7 @@ export default function NewTicket() {
     shouldRevalidate: 'onInput',
   });
   return (
-    <main className="page stack">
+    <div className="page stack">
       <h1>New ticket</h1>
       <p className="muted">Open a conversation on behalf of a contact: what they asked, in their words.</p>
       {inboxes.length === 0 ? (
@@ -86,7 +86,7 @@ export default function NewTicket() {
           </div>
         </Form>
       </div>
-    </main>
+    </div>
   );
 }
 

@@ -34,7 +34,7 @@ export const handle = { breadcrumb: 'Notifications' };
 export default function Notifications() {
   const { user, notifications } = useLoaderData<typeof loader>();
   return (
-    <main className="page stack">
+    <div className="page stack">
       <div className="row">
         <h1>Notifications</h1>
         <div className="spacer" />
@@ -62,7 +62,7 @@ export default function Notifications() {
           </li>
         ))}
       </ul>
-    </main>
+    </div>
   );
 }
 

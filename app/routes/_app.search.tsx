@@ -49,7 +49,7 @@ export default function Search() {
   const { q, tooShort, groups, group } = useLoaderData<typeof loader>();
   if (group) {
     return (
-      <main className="page stack">
+      <div className="page stack">
         <h1>
           {group.group}: “{q}”
         </h1>
@@ -62,11 +62,11 @@ export default function Search() {
           <Hits hits={group.hits} />
         </section>
         <Pager page={group.page} pageSize={group.pageSize} total={group.total} />
-      </main>
+      </div>
     );
   }
   return (
-    <main className="page stack">
+    <div className="page stack">
       <h1>Search</h1>
       {tooShort ? <p className="field-error">Type at least 3 characters.</p> : null}
       {!tooShort && q && groups.length === 0 ? <p>No results for “{q}”.</p> : null}
@@ -83,7 +83,7 @@ export default function Search() {
           ) : null}
         </section>
       ))}
-    </main>
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
@@ -97,8 +97,6 @@ export default function ContactFormPage() {
   return <ContactFormEditor key={loaderData.form?.id ?? 'new'} {...loaderData} />;
 }
 
-// The new inbox's name is only asked for while "Create a new inbox" is chosen: CSS does it, so it works without JavaScript.
-const REVEAL_CSS = `.new-inbox{display:none}form:has(select[name="inboxId"] option[value="${NEW_INBOX}"]:checked) .new-inbox,.new-inbox.has-error{display:block}`;
 
 function ContactFormEditor({ form, inboxes, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
   const lastResult = useActionData<typeof action>();
@@ -111,7 +109,8 @@ function ContactFormEditor({ form, inboxes, locked }: ReturnType<typeof useLoade
       : {
           ...CONTACT_FORM_DEFAULTS,
           inboxId: inboxes[0] ? String(inboxes[0].id) : NEW_INBOX,
-          newInboxName: hasDefaultInboxName ? '' : DEFAULT_INBOX_NAME,
+          // Only a suggestion for when "Create a new inbox" is the one choice (no inbox yet); never a hidden value.
+          newInboxName: inboxes.length === 0 && !hasDefaultInboxName ? DEFAULT_INBOX_NAME : '',
         },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
@@ -147,7 +146,6 @@ function ContactFormEditor({ form, inboxes, locked }: ReturnType<typeof useLoade
         ) : null
       }
     >
-      <style>{REVEAL_CSS}</style>
       <Form method="post" {...getFormProps(conform)}>
         <fieldset disabled={locked} className="stack">
           <Field label="Header Text" field={fields.headerText} disabled={locked} autoComplete="off" />
@@ -155,6 +153,7 @@ function ContactFormEditor({ form, inboxes, locked }: ReturnType<typeof useLoade
           <Field label="Submit Text" field={fields.submitText} disabled={locked} autoComplete="off" />
           <Field label="Submit Message" field={fields.submitMsg} disabled={locked} autoComplete="off" />
           <SelectField label="Inbox" field={fields.inboxId} options={inboxOptions} placeholder="Choose an inbox" disabled={locked} />
+          {/* Shown while "Create a new inbox" is chosen, by CSS (app.css), so that it works without JavaScript. */}
           <div className={fields.newInboxName.errors?.length ? 'new-inbox has-error' : 'new-inbox'}>
             <Field label="New inbox name" field={fields.newInboxName} disabled={locked} autoComplete="off" hint="A contact-form inbox with this name is created with the form." />
           </div>

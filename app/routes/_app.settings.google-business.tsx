@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
@@ -7,7 +7,9 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
-import { createGoogleBusinessInbox, deleteGoogleBusinessInbox, GOOGLE_BUSINESS_SHUTDOWN, GoogleBusinessSchema, listGoogleBusinessInboxes } from '~/models/channels/google-business.server';
+// The notice comes from a plain module: a value from a .server module is undefined in the browser (hydration error #418).
+import { GOOGLE_BUSINESS_SHUTDOWN } from '~/models/channels/google-business';
+import { createGoogleBusinessInbox, deleteGoogleBusinessInbox, GoogleBusinessSchema, listGoogleBusinessInboxes } from '~/models/channels/google-business.server';
 import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { formatDate, pageTitle } from '~/utils/format';
@@ -76,7 +78,9 @@ export default function GoogleBusinessPage() {
               <th>Ingestion endpoint</th>
               <th>Client token</th>
               <th>Created</th>
-              <th />
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -1,5 +1,5 @@
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
@@ -157,7 +157,9 @@ function SlaPolicyEditor({ policy, defaults, inboxes, locked }: ReturnType<typeo
                   <th>Priority</th>
                   <th>Respond within</th>
                   <th>Resolve within</th>
-                  <th />
+                  <th>
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -1,5 +1,6 @@
 import { getCollectionProps, getFormProps, getSelectProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { z } from 'zod';
+// This screen judges the form in the browser too (its Create button waits for a valid form): it ships zod.
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
@@ -198,6 +199,15 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
       : { provider: SMS_PROVIDERS.includes(providerParam as SmsProvider) ? providerParam : '', autoResolvedDays: '0', authToken: '' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
+    // The create and update schemas, and the credentials alone for "Fetch numbers": one form, three shapes.
+    onValidate: ({ formData }) =>
+      (inbox
+        ? parseWithZod(formData, { schema: smsUpdateSchema(inbox.provider) })
+        : formData.get('intent') === 'fetch-numbers'
+        ? parseWithZod(formData, { schema: TwilioCredentialsSchema })
+        : formData.get('intent') === 'provider'
+        ? parseWithZod(formData, { schema: ProviderStepSchema })
+        : parseWithZod(formData, { schema: SmsCreateSchema })) as unknown as Submission<SmsFormShape>,
   });
   const provider = (inbox?.provider ?? fields.provider.value ?? '') as SmsProvider | '';
   // With JavaScript the Twilio numbers come by themselves once the credentials are typed (section 4).

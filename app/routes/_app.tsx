@@ -49,7 +49,9 @@ export default function AppShell() {
         <div className="spacer" />
         <SearchBox key={q} initial={q} />
       </div>
-      <Outlet />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
     </>
   );
 }

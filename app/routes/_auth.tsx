@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 /** Layout of the sign-up and sign-in pages: one centred card, no shell. */
 export default function AuthLayout() {
   return (
-    <main className="auth">
+    <main id="main" className="auth">
       <div className="card">
         <Link to="/" className="brand">
           Parley

@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Landing() {
   return (
-    <main className="auth">
+    <main id="main" className="auth">
       <div className="card stack">
         <span className="brand">Parley</span>
         <h1>Customer support that keeps up</h1>

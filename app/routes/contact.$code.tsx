@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
+// The public contact page keeps judging its form in the browser (its captcha flow relies on it): it ships zod.
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
@@ -106,7 +107,7 @@ export const headers: HeadersFunction = () => ({
 export default function PublicContactForm() {
   const { form, sent, captcha } = useLoaderData<typeof loader>();
   return (
-    <main className="auth contact-page">
+    <main id="main" className="auth contact-page">
       <div className="card stack">
         <header>
           <h1>{form.headerText}</h1>
@@ -132,6 +133,7 @@ function SubmissionForm({ form, captcha }: { form: LoaderData['form']; captcha: 
   const [conform, fields] = useForm({
     id: 'contact',
     lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });

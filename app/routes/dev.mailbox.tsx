@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function DevMailbox() {
   const { to, mails } = useLoaderData<typeof loader>();
   return (
-    <main className="page">
+    <main id="main" className="page">
       <h1>Development mailbox</h1>
       <p className="muted">SMTP_URL is not set, so Parley keeps outgoing mail here instead of sending it. Set SMTP_URL in production.</p>
       <Form method="get" className="row">

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -98,7 +98,7 @@ export default function ChatPage() {
     shouldRevalidate: 'onInput',
   });
   return (
-    <main className="auth contact-page">
+    <main id="main" className="auth contact-page">
       <div className="card stack">
         <header style={{ borderTop: `4px solid ${page.color}` }}>
           <h1>{page.heading}</h1>

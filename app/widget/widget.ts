@@ -88,6 +88,20 @@ type Session = {
     if (text) e.textContent = text;
     return e;
   };
+  // Icons are lucide's (ISC), drawn as inline SVG: an emoji shows as an empty box where no emoji font is installed.
+  const ICONS = {
+    chat: 'M2.992 16.342a2 2 0 0 1 .094 1.167l-1.065 3.29a1 1 0 0 0 1.236 1.168l3.413-.998a2 2 0 0 1 1.099.092 10 10 0 1 0-4.777-4.719',
+    clip: 'm16 6-8.414 8.586a2 2 0 0 0 2.829 2.829l8.414-8.586a4 4 0 1 0-5.657-5.657l-8.379 8.551a6 6 0 1 0 8.485 8.485l8.379-8.551',
+  };
+  const icon = (name: keyof typeof ICONS, size = 20) => {
+    const ns = 'http://www.w3.org/2000/svg';
+    const svg = d.createElementNS(ns, 'svg');
+    for (const [k, v] of Object.entries({ width: String(size), height: String(size), viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true' })) svg.setAttribute(k, v);
+    const path = d.createElementNS(ns, 'path');
+    path.setAttribute('d', ICONS[name]);
+    svg.append(path);
+    return svg;
+  };
 
   const css = (c: Config) => `
 :host{all:initial!important}
@@ -141,7 +155,11 @@ label{font-size:.85em;color:#374151}
     bubbles.set(m.id, b);
     if (m.author) b.prepend(el('i', {}, m.author));
     if (m.edited) b.append(el('small', {}, ' (edited)'));
-    for (const f of m.attachments) b.append(el('a', { href: base + f.url, target: '_blank', rel: 'noopener' }, '📎 ' + f.name));
+    for (const f of m.attachments) {
+      const link = el('a', { href: base + f.url, target: '_blank', rel: 'noopener' }, ' ' + f.name);
+      link.prepend(icon('clip', 14));
+      b.append(link);
+    }
     list.insertBefore(b, typingLine);
     list.scrollTop = list.scrollHeight;
   };
@@ -166,7 +184,8 @@ label{font-size:.85em;color:#374151}
     const close = el('button', { class: 'x', 'aria-label': 'Close chat' }, '×');
     head.append(close, el('b', {}, cfg.teamName), el('small', {}, cfg.greeting));
     panel.append(head);
-    const launcher = el('button', { class: 'l', 'aria-label': 'Open chat' }, '💬');
+    const launcher = el('button', { class: 'l', 'aria-label': 'Open chat' });
+    launcher.append(icon('chat', 26));
     const toggle = () => wrap.classList.toggle('o');
     launcher.onclick = toggle;
     close.onclick = toggle;
@@ -183,7 +202,8 @@ label{font-size:.85em;color:#374151}
       const input = el('textarea', { rows: '2', placeholder: 'Type a message…', 'aria-label': 'Message', maxlength: '5000' });
       const file = el('input', { type: 'file', 'aria-label': 'Attach a file', accept: 'image/*,.pdf,.txt,.csv' });
       file.style.display = 'none';
-      const clip = el('button', { type: 'button', class: 's', 'aria-label': 'Attach a file' }, '📎');
+      const clip = el('button', { type: 'button', class: 's', 'aria-label': 'Attach a file' });
+      clip.append(icon('clip', 16));
       clip.onclick = () => file.click();
       const send = el('button', { type: 'submit', class: 's' }, 'Send');
       composer.append(input);

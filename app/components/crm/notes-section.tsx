@@ -1,15 +1,15 @@
+import type { z } from 'zod';
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Form } from '@remix-run/react';
 import { TextareaField } from '~/components/ui/forms';
-import { NoteSchema } from '~/models/crm/contacts.schemas';
+import type { NoteSchema } from '~/models/crm/contacts.schemas';
 import { formatDateTime, type DatePrefs } from '~/utils/format';
 
 type Note = { id: number; body: string; createdAt: string | Date; firstName: string | null; lastName: string | null };
 
 /** Notes of a contact or a company: the add form (intent "note"), then the notes, newest first. */
 export function NotesSection(props: { formId: string; notes: Note[]; locked: boolean; prefs: DatePrefs; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof NoteSchema>>({
     id: props.formId,
     lastResult: props.lastResult,
     shouldValidate: 'onBlur',

@@ -5,6 +5,7 @@ import { Pager } from '~/components/ui/pager';
 import { SortHeader } from '~/components/ui/sort-header';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { TagPills } from './tag-pills';
+import { Star } from 'lucide-react';
 
 export type RecordColumn<R> = { key: string; label: string; sortable?: boolean; cell: (row: R) => ReactNode };
 
@@ -102,7 +103,7 @@ export function RecordList<R extends { id: number; isFavourite: boolean; tags: {
                       aria-label={r.isFavourite ? 'Remove from favourites' : 'Add to favourites'}
                       aria-pressed={r.isFavourite}
                     >
-                      {r.isFavourite ? '★' : '☆'}
+                      <Star aria-hidden="true" size={16} fill={r.isFavourite ? 'currentColor' : 'none'} />
                     </button>
                   </Form>
                 </td>

@@ -1,4 +1,4 @@
-import { TAG_COLOUR_HEX, type TagColour } from '~/models/productivity/schemas';
+import { TAG_COLOUR_HEX, type TagColour } from '~/models/productivity/constants';
 
 export function TagPills({ tags }: { tags: { id: number; name: string; color: string }[] }) {
   if (!tags.length) return null;

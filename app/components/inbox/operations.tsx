@@ -1,9 +1,9 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link } from '@remix-run/react';
 import type { z } from 'zod';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
-import { AssignSchema, MergeSchema, MoveSchema, PrioritySchema, SnoozeSchema, STATUS_CHOICES, StatusSchema, TagSchema } from '~/models/inbox/forms';
+import type { AssignSchema, MergeSchema, MoveSchema, PrioritySchema, SnoozeSchema, StatusSchema, TagSchema } from '~/models/inbox/forms';
+import { STATUS_CHOICES } from '~/models/inbox/form-constants';
 import { PRIORITY_CHOICES } from './choices';
 import { TagPill } from './pills';
 
@@ -14,11 +14,11 @@ type Option = { id: number; name: string };
  * The operations on one conversation, each a plain form with its intent (works without JavaScript). Their
  * errors come back from the server as the form's lastResult.
  */
-function useOpForm<S extends z.ZodType>(id: string, schema: S, lastResult: Result, defaultValue?: Record<string, string>) {
-  return useForm({
+function useOpForm<S extends z.ZodType>(id: string, lastResult: Result, defaultValue?: Record<string, string>) {
+  return useForm<z.input<S> & Record<string, unknown>>({
     id,
     lastResult,
-    defaultValue,
+    defaultValue: defaultValue as never,
     shouldValidate: 'onSubmit',
   });
 }
@@ -38,7 +38,7 @@ export function AssignForm({
   teamId: number | null;
   lastResult: Result;
 }) {
-  const [form, fields] = useOpForm('assign', AssignSchema, lastResult, {
+  const [form, fields] = useOpForm<typeof AssignSchema>('assign', lastResult, {
     assigneeId: assigneeId ? String(assigneeId) : '',
     teamId: teamId ? String(teamId) : '',
   });
@@ -55,7 +55,7 @@ export function AssignForm({
 }
 
 export function StatusForm({ status, lastResult }: { status: string; lastResult: Result }) {
-  const [form, fields] = useOpForm('status', StatusSchema, lastResult, { status: status === 'snoozed' ? '' : status });
+  const [form, fields] = useOpForm<typeof StatusSchema>('status', lastResult, { status: status === 'snoozed' ? '' : status });
   return (
     <Form method="post" {...getFormProps(form)}>
       <SelectField
@@ -73,7 +73,7 @@ export function StatusForm({ status, lastResult }: { status: string; lastResult:
 }
 
 export function PriorityForm({ priority, lastResult }: { priority: string; lastResult: Result }) {
-  const [form, fields] = useOpForm('priority', PrioritySchema, lastResult, { priority });
+  const [form, fields] = useOpForm<typeof PrioritySchema>('priority', lastResult, { priority });
   return (
     <Form method="post" {...getFormProps(form)}>
       <SelectField label="Priority" field={fields.priority} options={PRIORITY_CHOICES} />
@@ -87,7 +87,7 @@ export function PriorityForm({ priority, lastResult }: { priority: string; lastR
 
 /** Snooze until a date and time of the agent's own time zone; the engine reopens the conversation then. */
 export function SnoozeForm({ until, min, timezone, lastResult }: { until: string; min: string; timezone: string; lastResult: Result }) {
-  const [form, fields] = useOpForm('snooze', SnoozeSchema, lastResult, { until });
+  const [form, fields] = useOpForm<typeof SnoozeSchema>('snooze', lastResult, { until });
   return (
     <Form method="post" {...getFormProps(form)}>
       <Field label="Snooze until" field={fields.until} type="datetime-local" min={min} hint={`Your time zone: ${timezone}`} />
@@ -100,7 +100,7 @@ export function SnoozeForm({ until, min, timezone, lastResult }: { until: string
 }
 
 export function MoveForm({ inboxes, inboxId, lastResult }: { inboxes: Option[]; inboxId: number; lastResult: Result }) {
-  const [form, fields] = useOpForm('move', MoveSchema, lastResult, { inboxId: String(inboxId) });
+  const [form, fields] = useOpForm<typeof MoveSchema>('move', lastResult, { inboxId: String(inboxId) });
   return (
     <Form method="post" {...getFormProps(form)}>
       <SelectField label="Inbox" field={fields.inboxId} options={options(inboxes)} />
@@ -123,7 +123,7 @@ export function TagsForm({
   canManage: boolean;
   lastResult: Result;
 }) {
-  const [form, fields] = useOpForm('tag', TagSchema, lastResult);
+  const [form, fields] = useOpForm<typeof TagSchema>('tag', lastResult);
   const available = tags.filter((t) => !current.some((c) => c.id === t.id));
   return (
     <div>
@@ -169,7 +169,7 @@ export type MergeCandidate = { id: number; subject: string; status: string; cont
  * search on this page), or type ids.
  */
 export function MergeForm({ candidates, query, lastResult }: { candidates: MergeCandidate[]; query: string; lastResult: Result }) {
-  const [form, fields] = useOpForm('merge', MergeSchema, lastResult);
+  const [form, fields] = useOpForm<typeof MergeSchema>('merge', lastResult);
   return (
     <div>
       <Form method="get" className="field">

@@ -1,10 +1,11 @@
+import type { z } from 'zod';
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Form } from '@remix-run/react';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList } from '~/components/ui/forms';
-import { EditMessageSchema } from '~/models/inbox/forms';
+import type { EditMessageSchema } from '~/models/inbox/forms';
 import { formatDateTime, type DatePrefs } from '~/utils/format';
+import { Paperclip } from 'lucide-react';
 
 export type ThreadMessage = {
   id: number;
@@ -92,7 +93,7 @@ export function ThreadItem({
         <ul className="attachments" aria-label="Attachments">
           {m.attachments.map((a) => (
             <li key={a.id}>
-              📎 <a href={`/attachments/${a.id}`}>{a.filename}</a> <span className="muted">({formatSize(a.size)})</span>
+              <Paperclip aria-hidden="true" size={14} /> <a href={`/attachments/${a.id}`}>{a.filename}</a> <span className="muted">({formatSize(a.size)})</span>
             </li>
           ))}
         </ul>
@@ -124,7 +125,7 @@ const VIA_LABELS: Record<string, string> = { email: 'by email', widget: 'in the 
 
 /** Edit an own reply or note: a disclosure holding the form, open again when the server refused the text. */
 function EditMessage({ message, lastResult }: { message: ThreadMessage; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof EditMessageSchema>>({
     id: `edit-${message.id}`,
     lastResult,
     defaultValue: { messageId: String(message.id), text: message.text },

@@ -2,30 +2,58 @@ import { Link, NavLink, useMatches } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { MAIN_NAV } from '~/models/shell/navigation';
 import type { LiveState } from './use-live';
+import { Bell, Menu } from 'lucide-react';
 
 export type ShellUser = { id: number; firstName: string; lastName: string; avatarColor: string; hasAvatar: boolean };
 
 export function TopBar({ user, unread, live }: { user: ShellUser; unread: number; live: LiveState | null }) {
+  useEscapeClosesMenus();
   return (
     <header className="topbar">
       <Link to="/home" className="logo">
         Parley
       </Link>
-      <nav className="mainnav" aria-label="Main">
-        {MAIN_NAV.map((item) => (
-          <NavLink key={item.to} to={item.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
-            {item.label}
-          </NavLink>
-        ))}
-      </nav>
+      {/* On phones the navigation folds into a menu (a <details>, no JavaScript); wider, CSS keeps it open. */}
+      <details className="fold nav-fold">
+        <summary>
+          <Menu aria-hidden="true" size={18} /> Menu
+        </summary>
+        <nav className="mainnav" aria-label="Main">
+          {MAIN_NAV.map((item) => (
+            <NavLink key={item.to} to={item.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+              {item.label}
+            </NavLink>
+          ))}
+        </nav>
+      </details>
       <div className="spacer" />
       <ConnectivityButton state={live} />
       <Link to="/notifications" className="btn" aria-label={`Notifications, ${unread} unread`} data-testid="notifications-button">
-        🔔{unread > 0 ? <span className="badge">{unread}</span> : null}
+        <Bell aria-hidden="true" size={18} />
+        {unread > 0 ? <span className="badge">{unread}</span> : null}
       </Link>
       <ProfileMenu user={user} />
     </header>
   );
+}
+
+/**
+ * Escape closes the open `<details>` menu that holds the focus (or the last one opened) and puts the focus back on
+ * its summary. Dialogs and popovers close on Escape by themselves.
+ */
+function useEscapeClosesMenus() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      const active = document.activeElement;
+      const open = (active?.closest('details[open]') ?? [...document.querySelectorAll('details.menu[open], details.fold[open]')].pop()) as HTMLDetailsElement | undefined;
+      if (!open) return;
+      open.open = false;
+      open.querySelector<HTMLElement>(':scope > summary')?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 }
 
 /** Live-connection state; without JavaScript it says plainly that live updates need it. */
@@ -52,9 +80,11 @@ export function Avatar({ user, size = 32 }: { user: ShellUser; size?: number }) 
 
 /** Profile menu as a `<details>`: works without JavaScript. */
 function ProfileMenu({ user }: { user: ShellUser }) {
+  // The name holds the initials the avatar shows (a label must contain the visible text, WCAG 2.5.3).
+  const initials = user.hasAvatar ? '' : ` ${user.firstName[0] ?? ''}${user.lastName[0] ?? ''}`.toUpperCase();
   return (
     <details className="menu" data-testid="profile-menu">
-      <summary aria-label="Profile menu">
+      <summary aria-label={`Profile menu${initials}`}>
         <Avatar user={user} />
       </summary>
       <div className="menu-items">

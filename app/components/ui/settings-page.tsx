@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { DeniedBadge } from './badges';
 import { UnsavedChangesGuard } from './unsaved-changes';
+import { Lock } from 'lucide-react';
 
 /** The settings layout of section 2: title, sub-header, learn-more link, a card, then Cancel and Save. */
 export function SettingsPage({
@@ -39,7 +40,7 @@ export function SettingsPage({
       </header>
       {locked ? (
         <p className="locked-note" data-testid="locked-note">
-          🔒 {ROLE_LOCKED_MESSAGE}
+          <Lock aria-hidden="true" size={14} /> {ROLE_LOCKED_MESSAGE}
         </p>
       ) : null}
       <div className="card">{children}</div>
@@ -66,7 +67,7 @@ export function FormActions({ cancelTo, submitLabel = 'Save', locked, intent, di
         disabled={locked || disabled}
         title={locked ? ROLE_LOCKED_MESSAGE : undefined}
       >
-        {locked ? '🔒 ' : ''}
+        {locked ? <Lock aria-hidden="true" size={14} /> : null}
         {submitLabel}
       </button>
     </div>

@@ -12,8 +12,9 @@ import { verifyGoogleBusinessSignature } from './signatures';
  * verified like Google did: X-Goog-Signature = base64(HMAC-SHA512(client token, raw body)).
  */
 
-export const GOOGLE_BUSINESS_SHUTDOWN =
-  'Google shut down Google Business Messages on 31 July 2024. Replies cannot be sent; this inbox only ingests messages in its format.';
+import { GOOGLE_BUSINESS_SHUTDOWN } from './google-business';
+
+export { GOOGLE_BUSINESS_SHUTDOWN };
 
 export const GoogleBusinessSchema = z.object({
   name: z.string({ error: 'Inbox Name is required' }).trim().min(1, 'Inbox Name is required').max(20, 'Length must be less than or equal to 20 characters'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+export { filtersToSearch } from './filters-search';
 import { CONVERSATION_STATUSES, PRIORITIES, SOURCE_TYPES } from '../../../db/schema/inbox-constants';
 
 const optionalId = z
@@ -34,14 +35,6 @@ export type ConversationFilters = z.infer<typeof ConversationFiltersSchema>;
 export function readConversationFilters(url: URL): ConversationFilters {
   const raw = Object.fromEntries([...url.searchParams.entries()].filter(([, v]) => v !== ''));
   return ConversationFiltersSchema.parse(raw);
-}
-
-/** Only the non-empty filters go into the URL (section 7: "only non-empty parameters sent"). */
-export function filtersToSearch(filters: Partial<Record<keyof ConversationFilters, string | number | undefined>>) {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== '' && v !== null) params.set(k, String(v));
-  const s = params.toString();
-  return s ? `?${s}` : '';
 }
 
 export function priorityRank(p: (typeof PRIORITIES)[number]) {

@@ -3,21 +3,17 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { PRIORITIES } from '../../../db/schema/inbox-constants';
 import { EmailSchema } from '../accounts/schemas';
+import { MESSAGE_REQUIRED, MESSAGE_MAX, SUBJECT_REQUIRED, INBOX_REQUIRED, SELECT_CONVERSATIONS, MERGE_NEEDS_TWO, SNOOZE_TIME_REQUIRED, SNOOZE_IN_FUTURE, INVALID_EMAIL, STATUS_CHOICES } from './form-constants';
+
+// The plain values live in form-constants.ts so that screens can use them without shipping zod (ADR 027).
+export * from './form-constants';
 
 /**
  * The forms of the inbox screens: one zod schema per form, shared by the browser (conform) and the server.
  * Ids arrive as text from selects, hidden fields and checkboxes.
  */
 
-export const MESSAGE_REQUIRED = 'Message is required';
-export const MESSAGE_MAX = 20_000;
-export const SUBJECT_REQUIRED = 'Subject is required';
-export const INBOX_REQUIRED = 'Inbox must be specified';
-export const SELECT_CONVERSATIONS = 'Select at least one conversation';
-export const MERGE_NEEDS_TWO = 'Choose at least two conversations to merge';
-export const SNOOZE_TIME_REQUIRED = 'Choose a date and time';
-export const SNOOZE_IN_FUTURE = 'Choose a time in the future';
-export const INVALID_EMAIL = 'Enter a valid email address';
+
 
 const idOf = (message: string) => z.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
 /** Message ids are bigserial; still bounded so that PostgreSQL never fails on them. */
@@ -79,7 +75,6 @@ export const AssignSchema = z.object({
   teamId: idOf('Choose a team of this account').optional(),
 });
 
-export const STATUS_CHOICES = ['open', 'pending', 'resolved'] as const;
 export const StatusSchema = z.object({ status: z.enum(STATUS_CHOICES, { error: 'Choose a status' }) });
 export const PrioritySchema = z.object({ priority: z.enum(PRIORITIES, { error: 'Choose a priority' }) });
 export const MoveSchema = z.object({ inboxId: idOf(INBOX_REQUIRED) });

@@ -1,0 +1,153 @@
+import { eq } from 'drizzle-orm';
+import { getDb, schema } from '../../../db/client';
+import { createWebInbox } from '../../../app/models/channels/messenger-settings.server';
+import { createBusinessHours } from '../../../app/models/automation/business-hours.server';
+import { createRoutingRule } from '../../../app/models/automation/routing.server';
+import { createSlaPolicy } from '../../../app/models/automation/sla-policies.server';
+import { defaultSlaTargets } from '../../../app/models/automation/sla-policies.schemas';
+import { createWorkflow } from '../../../app/models/automation/workflows.server';
+import { createCompany } from '../../../app/models/crm/companies.server';
+import { createContact } from '../../../app/models/crm/contacts.server';
+import { createSegment } from '../../../app/models/crm/segments.server';
+import { createTrustedDomain } from '../../../app/models/email/trusted-domains.server';
+import { openConversation } from '../../../app/models/inbox/conversations.server';
+import { createInbox } from '../../../app/models/inbox/inboxes.server';
+import { createCannedResponse } from '../../../app/models/productivity/canned-responses.server';
+import { createContactForm } from '../../../app/models/productivity/contact-forms.server';
+import { createEmailTemplate } from '../../../app/models/productivity/email-templates.server';
+import { createTag } from '../../../app/models/productivity/tags.server';
+import { ALL_PERMISSIONS } from '../../../app/models/roles/permissions';
+import { createRole } from '../../../app/models/roles/roles.server';
+import { createTeam } from '../../../app/models/teams/teams.server';
+import { createTestAccount, createTestUser } from '../../factories';
+
+/**
+ * Every screen of Parley, for the checks that must hold on all of them (accessibility, console errors).
+ * A new route joins this list, or `EXCLUDED` with the reason; screens.spec.ts fails on a route in neither.
+ * `{name}` stands for an id or code of the account made by `seedScreensAccount`.
+ */
+export const SIGNED_IN_SCREENS = [
+  '/home', '/inbox', '/inbox?view=all', '/inbox/{conversation}', '/inbox/new', '/notifications', '/search?q=ada',
+  '/knowledgebase', '/campaigns', '/surveys', '/reviews', '/forms', '/chatbots', '/analytics', '/help-center', '/getting-started',
+  '/customers', '/customers/{contact}', '/customers/new', '/customers/companies', '/customers/companies/{company}',
+  '/customers/segment/{segment}', '/customers/segments/new', '/customers/companies/segment/{companySegment}', '/customers/import',
+  '/customers/liveview', '/customers/meetings',
+  '/workflows', '/workflows/builder', '/workflows/builder/{workflow}',
+  '/settings', '/settings/my-profile', '/settings/notification', '/settings/my-plan', '/settings/account-settings',
+  '/settings/users', '/settings/users/{agent}', '/settings/roles', '/settings/roles/{role}', '/settings/teams', '/settings/teams/{team}',
+  '/settings/tags', '/settings/tags/{tag}', '/settings/canned-responses', '/settings/canned-responses/{canned}',
+  '/settings/email-templates', '/settings/email-templates/{template}', '/settings/contact-form', '/settings/contact-form/{contactForm}', '/settings/contact-form/new',
+  '/settings/emails', '/settings/emails/{emailInbox}', '/settings/trusted-domain', '/settings/trusted-domain/{trustedDomain}',
+  '/settings/chat-messenger', '/settings/appearance', '/settings/configure', '/settings/advanced', '/settings/offline-experience', '/settings/chat-pages',
+  '/settings/sms', '/settings/sms/new', '/settings/facebook', '/settings/facebook/new', '/settings/twitter', '/settings/twitter/new', '/settings/google-business',
+  '/settings/business-hours', '/settings/business-hours/{hours}', '/settings/sla-policy', '/settings/sla-policy/{sla}',
+  '/settings/routing', '/settings/routing/{routing}', '/settings/automation-rules', '/settings/automation-rules/new',
+  '/settings/failed-automations', '/settings/integrations', '/no-such-page',
+] as const;
+
+/** Signed out, on the account's address. */
+export const SIGNED_OUT_SCREENS = ['/signin', '/forgot-password', '/emailverify', '/extra-details', '/set-password?token=x', '/contact/{contactFormCode}', '/public/chat/{chatCode}'] as const;
+
+/** On the bare host, before there is an account. */
+export const BARE_HOST_SCREENS = ['/', '/signup', '/forgot-domain', '/verify-domain', '/thankyou', '/dev/mailbox'] as const;
+
+/** Route files that are not screens a person reads, or that a listed screen already covers. */
+export const EXCLUDED: Record<string, string> = {
+  'attachments.$id.tsx': 'a file download',
+  'avatars.$id.tsx': 'an image',
+  'public.widget.$op.tsx': 'the widget API',
+  'public.widget.file.$token.tsx': 'a file download',
+  'public.widget[.]js.tsx': 'the widget script',
+  'widget.agent-typing.tsx': 'a JSON endpoint',
+  '_auth.logout.tsx': 'signs out and redirects',
+  '_app.customers.import_.$importId.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
+  '_app.customers.import_.$importId_.failures.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
+  '_app.customers.export.tsx': 'a CSV download',
+  '$.tsx': 'the 404 page: /no-such-page',
+  'webhooks.*': 'provider webhooks',
+};
+
+/** An account with data on every screen, made through the domain functions the app uses. */
+export async function seedScreensAccount() {
+  const a = await createTestAccount({ firstName: 'Olive' });
+  const who = { accountId: a.account.id, actorId: a.owner.id };
+  const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent', firstName: 'Ari' });
+  const email = await createInbox({ ...who, name: 'Support mail', channelType: 'email' });
+  const formInbox = await createInbox({ ...who, name: 'Website', channelType: 'contact_form' });
+  const web = await createWebInbox({ ...who, name: 'Chat' });
+  const settings = web.settings as Record<string, Record<string, unknown>>;
+  await getDb()
+    .update(schema.inboxes)
+    .set({ settings: { ...settings, chatPage: { ...settings.chatPage, enabled: true } } })
+    .where(eq(schema.inboxes.id, web.id));
+  const tag = await createTag({ ...who, name: 'Billing', color: 'green' });
+  const team = await createTeam({ ...who, name: 'Tier one', description: 'First line', memberIds: [a.owner.id, agent.id] });
+  const role = await createRole({ ...who, name: 'Helper', description: 'Reads', permissions: ALL_PERMISSIONS.slice(0, 2) });
+  const contact = await createContact({ ...who, input: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.test' } as never });
+  const company = await createCompany({ ...who, input: { name: 'Acme' } as never });
+  const segment = await createSegment({ ...who, kind: 'contact', name: 'Everyone', isStatic: false, conditions: {}, memberIds: [] } as never);
+  const companySegment = await createSegment({ ...who, kind: 'company', name: 'All firms', isStatic: false, conditions: {}, memberIds: [] } as never);
+  const conversations = [];
+  for (const [i, status] of ['Refund please', 'Where is my parcel', 'Invoice copy'].entries()) {
+    const { conversation } = (await openConversation({
+      accountId: a.account.id,
+      inboxId: email.id,
+      sourceType: 'email',
+      subject: status,
+      contact: { email: i === 0 ? 'ada@example.test' : `customer${i}@example.test`, name: i === 0 ? 'Ada Lovelace' : `Customer ${i}` },
+      message: { kind: 'incoming', text: `Hello, ${status.toLowerCase()}.` },
+    } as never)) as { conversation: { id: number } };
+    conversations.push(conversation);
+  }
+  const canned = await createCannedResponse({ ...who, name: 'Thanks', message: 'Thank you for writing.' });
+  const template = await createEmailTemplate({ ...who, name: 'Welcome', subject: 'Welcome', body: 'Hello {{firstName}}' } as never);
+  const contactForm = await createContactForm({
+    accountId: a.account.id,
+    actorId: null,
+    headerText: 'Contact us',
+    subHeaderText: 'We answer within a day',
+    submitText: 'Send',
+    submitMsg: 'Thanks',
+    inboxId: formInbox.id,
+    allowPhone: true,
+    allowAttachments: false,
+    allowCaptcha: false,
+  });
+  const trustedDomain = await createTrustedDomain({ ...who, domainName: 'Example', domainUrl: 'example.test' });
+  const hours = await createBusinessHours({
+    ...who,
+    name: 'Front desk',
+    timezone: 'Europe/Paris',
+    allDay: false,
+    haveHolidays: false,
+    timings: [{ day: 1, startTime: '09:00', endTime: '18:00' }],
+    holidays: [],
+  } as never);
+  const sla = await createSlaPolicy({ ...who, name: 'Silver', inboxIds: [], targets: defaultSlaTargets(), isEscalate: false, escalateTo: [], isActive: true } as never);
+  const routing = await createRoutingRule({ ...who, name: 'Rota', inboxId: email.id, rule: 'round_robin', assignLimit: null, teamId: null, subrules: [] } as never);
+  const workflow = await createWorkflow({ ...who, name: 'Triage', description: 'Sorts new mail' } as never);
+  const ids: Record<string, string | number> = {
+    conversation: conversations[0].id,
+    contact: (contact as { id: number }).id,
+    company: (company as { id: number }).id,
+    segment: (segment as { id: number }).id,
+    companySegment: (companySegment as { id: number }).id,
+    workflow: (workflow as { id: number }).id,
+    agent: agent.id,
+    role: (role as { id: number }).id,
+    team: (team as { id: number }).id,
+    tag: (tag as { id: number }).id,
+    canned: (canned as { id: number }).id,
+    template: (template as { id: number }).id,
+    contactForm: contactForm.id,
+    contactFormCode: contactForm.code,
+    chatCode: ((await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, web.id)))[0].settings as { chatPage: { code: string } }).chatPage.code,
+    emailInbox: email.id,
+    trustedDomain: (trustedDomain as { id: number }).id,
+    hours: (hours as { id: number }).id,
+    sla: (sla as { id: number }).id,
+    routing: (routing as { id: number }).id,
+  };
+  const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, k: string) => String(ids[k] ?? `{${k}}`));
+  return { ...a, ids, fill };
+}
