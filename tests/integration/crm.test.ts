@@ -280,7 +280,7 @@ describe('CRM routes', () => {
     res = await save({ website: `https://example.com/${'a'.repeat(200)}` });
     expect(res.text).toContain('Length must be less than or equal to 200 characters');
     res = await save({ companyName: 'A' });
-    expect(res.text).toContain('Length must me at least 2 charactes');
+    expect(res.text).toContain('Length must be at least 2 characters');
     res = await save({ companyName: 'A'.repeat(21) });
     expect(res.text).toContain('Length must be less than or equal to 20 characters');
     res = await save({ phone: '123' });
