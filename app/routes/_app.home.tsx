@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { OnboardingChecklist } from '~/components/onboarding-checklist';
 import { listNotifications } from '~/models/notifications/notifications.server';
 import { getAccountSummary, getOnboardingSteps } from '~/models/onboarding/onboarding.server';
-import { formatDateTime, pageTitle } from '~/utils/format';
+import { countLabel, formatDateTime, pageTitle } from '~/utils/format';
 import { publicUser, requireUser } from '~/utils/session.server';
-import { Circle, CircleCheck } from 'lucide-react';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
@@ -21,24 +21,15 @@ export const handle = { breadcrumb: 'Home' };
 
 export default function Home() {
   const { user, accountName, summary, steps, notifications } = useLoaderData<typeof loader>();
-  const left = steps.filter((s) => !s.done).length;
   return (
     <div className="page stack">
       <h1>Welcome, {user.firstName}</h1>
       <p className="muted">
-        {accountName} · {summary.users} users · {summary.teams} teams · {summary.roles} roles
+        {accountName} · {countLabel(summary.users, 'user')} · {countLabel(summary.teams, 'team')} · {countLabel(summary.roles, 'role')}
       </p>
       <section className="card">
         <h2>Getting started</h2>
-        <p className="muted">{left === 0 ? 'All done.' : `${left} of ${steps.length} steps left.`}</p>
-        <ul>
-          {steps.map((s) => (
-            <li key={s.key}>
-              {s.done ? <CircleCheck aria-hidden="true" size={16} className="done" /> : <Circle aria-hidden="true" size={16} />} <Link to={s.to}>{s.label}</Link>
-              <span className="visually-hidden">{s.done ? ' (done)' : ' (to do)'}</span>
-            </li>
-          ))}
-        </ul>
+        <OnboardingChecklist steps={steps} />
       </section>
       <section className="card">
         <h2>Latest notifications</h2>

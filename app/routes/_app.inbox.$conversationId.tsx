@@ -358,7 +358,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         if (submission.status !== 'success') return fail(submission.reply());
         await messageOfHere(submission.value.messageId);
         const created = await splitMessage({ ...who, messageId: submission.value.messageId });
-        return redirectWithToast(`/inbox/${created.id}`, 'Conversation splited');
+        return redirectWithToast(`/inbox/${created.id}`, 'Conversation split');
       }
       case 'assign': {
         const submission = track(parseWithZod(formData, { schema: AssignSchema }));

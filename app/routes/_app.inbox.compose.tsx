@@ -66,7 +66,7 @@ export default function ComposeEmail() {
     shouldRevalidate: 'onInput',
   });
   return (
-    <main className="page stack">
+    <div className="page stack">
       <h1>New email</h1>
       <p className="muted">Write to a contact first: the email leaves from the inbox you choose, and their answer comes back into this conversation.</p>
       {inboxes.length === 0 ? (
@@ -94,7 +94,7 @@ export default function ComposeEmail() {
           </div>
         </Form>
       </div>
-    </main>
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { readPage } from '~/components/ui/pager';
 import { SettingsList } from '~/components/ui/settings-list';
@@ -42,7 +42,12 @@ export default function AutomationRulesList() {
     <SettingsList
       basePath="/settings/automation-rules"
       title="Automation Rules"
-      subHeader="Rules that act on the conversations, surveys and reviews of chosen inboxes when something happens."
+      subHeader={
+        <>
+          Automation rules act inside the inboxes you choose — on a new conversation, every new message or an update; for account-wide automation on
+          contacts, surveys, reviews or SLA breaches, use <Link to="/workflows">Workflows</Link>.
+        </>
+      }
       createLabel="Create Automation Rule"
       plural="automation rules"
       testId="automation-rules"

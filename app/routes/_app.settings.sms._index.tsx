@@ -5,7 +5,7 @@ import { DeniedBadge } from '~/components/ui/badges';
 import { SettingsPage } from '~/components/ui/settings-page';
 import { SMS_PROVIDER_LABELS, THREADING_INTERVALS } from '~/models/channels/sms-schemas';
 import { listSmsInboxes } from '~/models/channels/sms.server';
-import { formatDate, pageTitle } from '~/utils/format';
+import { countLabel, formatDate, pageTitle } from '~/utils/format';
 import { can, publicUser, requireFeature } from '~/utils/session.server';
 
 /** The plan must have channels/sms; everyone may see the SMS inboxes, manage_sms changes them. */
@@ -56,7 +56,7 @@ export default function SmsInboxes() {
                 </td>
                 <td>{SMS_PROVIDER_LABELS[i.provider]}</td>
                 <td>{i.phoneNumber}</td>
-                <td>{THREADING_INTERVALS.find((t) => t.value === i.threadingInterval)?.label ?? `${i.threadingInterval} days`}</td>
+                <td>{THREADING_INTERVALS.find((t) => t.value === i.threadingInterval)?.label ?? countLabel(i.threadingInterval, 'day')}</td>
                 <td>{formatDate(i.createdAt, user)}</td>
               </tr>
             ))}

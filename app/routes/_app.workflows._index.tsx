@@ -99,6 +99,11 @@ export default function WorkflowList() {
         <div className="spacer" />
         {empty ? null : createButton}
       </header>
+      <p className="muted" data-testid="workflows-purpose">
+        Workflows act across your whole account when something happens — a new conversation or contact, a survey, a review, an SLA breach; to
+        automate particular inboxes (on every new message too), use <Link to="/settings/automation-rules">Automation Rules</Link>.{' '}
+        <Link to="/help-center/workflows">Learn more</Link>
+      </p>
       {actionData && 'error' in actionData ? (
         <p className="field-error" role="alert" data-testid="workflow-error">
           {actionData.error}
@@ -154,6 +159,7 @@ export default function WorkflowList() {
                         title={STATUS_CHANGE_TITLE}
                         text={STATUS_CHANGE_TEXT}
                         confirmLabel="Update"
+                        tone="neutral"
                         disabled={locked}
                         disabledReason={ROLE_LOCKED_MESSAGE}
                       />

@@ -252,6 +252,10 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
 
         <fieldset data-testid="conditions" className="stack">
           <legend>Trigger conditions</legend>
+          <p className="muted" data-testid="conditions-help">
+            Trigger conditions are about <strong>who and where</strong>: a new or returning contact, their country, the page they are on, where they
+            came from. Filters below are about <strong>what</strong>. The workflow acts only when the conditions hold and every filter matches.
+          </p>
           <div className="field">
             <label htmlFor={fields.conditionOperator.id}>Conditions must match</label>
             <select key={opKey} {...opProps}>
@@ -309,6 +313,10 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
 
         <fieldset data-testid="filters" className="stack">
           <legend>Filters</legend>
+          <p className="muted" data-testid="filters-help">
+            Filters are about <strong>what</strong>: the contact, their email domain, the conversation&apos;s subject or message (the text the customer
+            wrote), the assignee, the company. Every filter must match.
+          </p>
           {filters.map((filter, i) => {
             const f = filter.getFieldset();
             const field = (f.field.value ?? f.field.initialValue) as FilterField;

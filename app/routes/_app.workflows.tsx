@@ -5,7 +5,12 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 export const handle = { breadcrumb: 'Workflows' };
 
 export default function WorkflowsSection() {
-  return <Outlet />;
+  // The same page margins as the other areas (.page).
+  return (
+    <div className="page">
+      <Outlet />
+    </div>
+  );
 }
 
 export function ErrorBoundary() {

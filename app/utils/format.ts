@@ -61,3 +61,8 @@ export function truncate(text: string, max: number) {
 export function pageTitle(...parts: (string | undefined | null)[]) {
   return [...parts.filter(Boolean), 'Parley'].join(' | ');
 }
+
+/** A count with its noun, singular for one: "1 user", "3 users" (pass the plural when it is not noun + s). */
+export function countLabel(n: number, singular: string, plural = `${singular}s`) {
+  return `${n.toLocaleString('en')} ${n === 1 ? singular : plural}`;
+}

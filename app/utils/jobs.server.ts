@@ -53,9 +53,26 @@ export function getBoss() {
       // Maintenance expires the jobs of a killed engine (see EXPIRE_SECONDS): often, so that they come back soon.
       maintenanceIntervalSeconds: 15,
     });
-    boss.on('error', (err) => console.error('pg-boss error', err));
+    boss.on('error', (err) => reportBossError(err));
     return boss;
   });
+}
+
+/**
+ * pg-boss reports every failed poll: while Parley stops (the database going away under it is expected) those
+ * are dropped, and otherwise one line per distinct message a minute, not a stack trace per poll (no error storm).
+ */
+const jobsState = singleton('jobs-errors', () => ({ stopping: false, lastSeen: new Map<string, number>() }));
+export function markJobsStopping() {
+  jobsState.stopping = true;
+}
+function reportBossError(err: Error) {
+  if (jobsState.stopping) return;
+  const now = Date.now();
+  const key = err.message;
+  if ((jobsState.lastSeen.get(key) ?? 0) > now - 60_000) return;
+  jobsState.lastSeen.set(key, now);
+  console.error(`pg-boss error: ${err.message}`);
 }
 
 /** Starts pg-boss once (installing its schema) and declares Parley's queues. */
@@ -108,6 +125,7 @@ export async function ensureQueues(boss: PgBoss) {
 export async function stopBoss() {
   const state = singleton('boss-state', () => ({ started: undefined as Promise<PgBoss> | undefined }));
   if (!state.started) return;
+  markJobsStopping();
   const boss = await state.started;
   await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
   state.started = undefined;

@@ -9,6 +9,8 @@ export type Facts = {
   conversation?: {
     id: number;
     subject: string;
+    /** The customer's words the event is about: the new message, or the first message of a new conversation. */
+    message?: string;
     inboxId: number;
     sourceType: string;
     assigneeId: number | null;
@@ -198,6 +200,8 @@ function filterActual(field: FilterField, facts: Facts): string | null {
       return emailDomain(contact?.email) || null;
     case 'subject':
       return facts.conversation?.subject ?? null;
+    case 'message':
+      return facts.conversation?.message ?? null;
     case 'assignee':
       return facts.conversation?.assigneeId != null ? String(facts.conversation.assigneeId) : null;
     case 'country':

@@ -96,6 +96,39 @@ async function conversationState(id: number) {
 }
 
 describe('workflows on conversation_created', () => {
+  it('a filter on the message body matches what the customer wrote, not only the subject', async () => {
+    const { account, inbox, refund } = await setup();
+    const rule = await makeRule({
+      accountId: account.id,
+      event: 'conversation_created',
+      filters: [{ field: 'message', op: 'contains', value: 'money back' }],
+      actions: [{ type: 'assign_tag', tagIds: [refund.id] }],
+    });
+    const after = await lastEventId(account.id);
+    const { conversation: match } = await openConversation({
+      accountId: account.id,
+      inboxId: inbox.id,
+      sourceType: 'email',
+      subject: 'Order 77',
+      contact: { email: 'bo@example.com', name: 'Bo' },
+      message: { kind: 'incoming', text: 'The parcel never came. I want my MONEY BACK please.' },
+    });
+    const { conversation: other } = await openConversation({
+      accountId: account.id,
+      inboxId: inbox.id,
+      sourceType: 'email',
+      subject: 'money back',
+      contact: { email: 'cy@example.com', name: 'Cy' },
+      message: { kind: 'incoming', text: 'Where is my parcel?' },
+    });
+    await drainEvents(account.id, { after });
+    expect((await conversationState(match.id)).tagIds).toEqual([refund.id]);
+    // The subject says it, the message does not: the message filter does not match.
+    expect((await conversationState(other.id)).tagIds).toEqual([]);
+    const log = await runLog(rule.id);
+    expect(log.find((l) => l.conversationId === other.id && l.step === 'not_matched')?.detail).toMatchObject({ reason: 'filter 1 (message) does not match' });
+  });
+
   it('a condition, a filter and two actions: applied once, with the run log saying why', async () => {
     const { account, agent, inbox, vip } = await setup();
     const rule = await makeRule({
@@ -124,9 +157,9 @@ describe('workflows on conversation_created', () => {
       ['action_applied', 'assign_tag'],
     ]);
     expect(log.every((l) => l.conversationId === conv.id)).toBe(true);
-    expect(log[1].detail).toMatchObject({
-      result: expect.stringContaining(`user ${agent.id}`),
-    });
+    // The run history names the user and the tags, not their ids.
+    expect(log[1].detail).toMatchObject({ result: `assigned conversation #${conv.id} to ${agent.firstName} ${agent.lastName}` });
+    expect(log[2].detail).toMatchObject({ result: `tagged conversation #${conv.id} with vip` });
 
     // The events the actions wrote name the engine and the rule, and the conversation_created event as their cause.
     const [assigned] = await getDb()

@@ -307,7 +307,7 @@ describe('who may manage users', () => {
 
     const bad = await app.request(`/settings/users/${a.agent.id}`, { domain: a.domain, cookie: a.ownerCookie, form: { intent: 'update', firstName: 'A', lastName: 'Agent', roleId: adminRole } });
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('Length must me at least 2 charactes');
+    expect(bad.text).toContain('Length must be at least 2 characters');
 
     const edit = await app.request(`/settings/users/${a.agent.id}`, { domain: a.domain, cookie: a.ownerCookie, form: { intent: 'update', firstName: 'Bea', lastName: 'Admin', roleId: adminRole } });
     expect(edit.status).toBe(302);
@@ -439,7 +439,7 @@ describe('profile, password and settings', () => {
     expect(account).toMatchObject({ name: 'Renamed Org', settings: { supportEmail: 'help@example.test', defaultTimezone: 'Europe/Paris', language: 'fr' } });
     const bad = await app.request('/settings/account-settings', { domain: a.domain, cookie: a.ownerCookie, form: { ...form, name: 'X', supportEmail: 'nope' } });
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('Length must me at least 2 charactes');
+    expect(bad.text).toContain('Length must be at least 2 characters');
     expect(bad.text).toContain('Enter a valid email address');
   });
 });

@@ -17,6 +17,7 @@ export function DeleteConfirm({
   disabledReason,
   form,
   confirmLabel = 'Delete',
+  tone = 'danger',
 }: {
   id: string;
   action?: string;
@@ -34,8 +35,11 @@ export function DeleteConfirm({
   form?: string;
   /** The confirming button's text, for confirmations other than deleting (e.g. "Status Change"). */
   confirmLabel?: string;
+  /** A confirmation that destroys nothing (a status change) confirms with the primary button, not the red one. */
+  tone?: 'danger' | 'neutral';
 }) {
   const popoverId = `confirm-${id}`;
+  const confirmClass = tone === 'danger' ? 'btn btn-danger' : 'btn btn-primary';
   return (
     <>
       <button type="button" className="btn" {...{ popovertarget: popoverId }} disabled={disabled} title={disabled ? disabledReason : undefined}>
@@ -49,7 +53,7 @@ export function DeleteConfirm({
             <button type="button" className="btn" {...{ popovertarget: popoverId, popovertargetaction: 'hide' }}>
               Cancel
             </button>
-            <button type="submit" className="btn btn-danger" form={form} name="intent" value={intent}>
+            <button type="submit" className={confirmClass} form={form} name="intent" value={intent}>
               {confirmLabel}
             </button>
           </div>
@@ -61,7 +65,7 @@ export function DeleteConfirm({
             <button type="button" className="btn" {...{ popovertarget: popoverId, popovertargetaction: 'hide' }}>
               Cancel
             </button>
-            <button type="submit" className="btn btn-danger" name="intent" value={intent}>
+            <button type="submit" className={confirmClass} name="intent" value={intent}>
               {confirmLabel}
             </button>
           </Form>

@@ -14,7 +14,7 @@ export type ListColumn<R> = { header: string; cell: (row: R) => ReactNode };
 export function SettingsList<R extends { id: number }>(props: {
   basePath: string;
   title: string;
-  subHeader: string;
+  subHeader: ReactNode;
   createLabel: string;
   /** Lower-case plural for the empty state: "canned responses". */
   plural: string;

@@ -1,4 +1,5 @@
-import { Link } from '@remix-run/react';
+import { Link, useLocation } from '@remix-run/react';
+import { guideLinkForPath } from '~/models/help/guide';
 import type { ReactNode } from 'react';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { DeniedBadge } from './badges';
@@ -21,6 +22,8 @@ export function SettingsPage({
   locked?: boolean;
   children: ReactNode;
 }) {
+  // "/help-center" means: the guide's section about this page (ADR 037).
+  const { pathname } = useLocation();
   return (
     <section className="settings-page">
       <header>
@@ -30,7 +33,7 @@ export function SettingsPage({
           </h1>
           {subHeader ? <p className="muted">{subHeader}</p> : null}
           {learnMore ? (
-            <Link to={learnMore} className="muted">
+            <Link to={learnMore === '/help-center' ? guideLinkForPath(pathname) : learnMore} className="muted">
               Learn more
             </Link>
           ) : null}

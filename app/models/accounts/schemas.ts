@@ -9,14 +9,14 @@ export const DomainSchema = z
   .trim()
   .min(4, 'Length must be at least 4 characters')
   .max(20, 'Length must be less than or equal to 20 characters')
-  .regex(/^[A-Za-z0-9-]+$/, 'Domain should have only number , aplhabet or - ')
+  .regex(/^[A-Za-z0-9-]+$/, 'Domain should have only number, alphabet or -')
   .transform((d) => d.toLowerCase());
 
 /** Short text: trimmed, 2 to 20 characters, with the specification's (misspelt) message. */
 export const ShortTextSchema = z
-  .string({ error: 'Length must me at least 2 charactes' })
+  .string({ error: 'Length must be at least 2 characters' })
   .trim()
-  .min(2, 'Length must me at least 2 charactes')
+  .min(2, 'Length must be at least 2 characters')
   .max(20, 'Length must be less than or equal to 20 characters');
 
 export const EmailSchema = z
@@ -80,7 +80,7 @@ export const ExtraDetailsSchema = z.object({
   organisationName: z
     .string({ error: 'Organisation name is required' })
     .trim()
-    .min(2, 'Length must me at least 2 charactes')
+    .min(2, 'Length must be at least 2 characters')
     .max(60, 'Length must be less than or equal to 60 characters'),
   companySize: z.enum(COMPANY_SIZES, { error: 'Choose a company size' }),
   industry: z.enum(INDUSTRIES, { error: 'Choose an industry' }),
@@ -132,7 +132,7 @@ export const AccountSettingsSchema = z.object({
   name: z
     .string({ error: 'Organisation name is required' })
     .trim()
-    .min(2, 'Length must me at least 2 charactes')
+    .min(2, 'Length must be at least 2 characters')
     .max(60, 'Length must be less than or equal to 60 characters'),
   // conform turns an empty field into undefined, so a plain optional email keeps the email message for bad input.
   supportEmail: EmailSchema.optional(),

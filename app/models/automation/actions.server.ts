@@ -1,4 +1,5 @@
-import type { Tx } from '../../../db/client';
+import { and, eq, inArray } from 'drizzle-orm';
+import { schema, type Tx } from '../../../db/client';
 import type { Facts } from '../../../engine/rules/evaluate';
 import type { Cause } from '../events/events.server';
 import {
@@ -60,8 +61,8 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
           assigneeId: a.userId!,
         });
         return changed.length
-          ? `assigned conversation #${conversation.id} to user ${a.userId}`
-          : `conversation #${conversation.id} was already assigned to user ${a.userId}`;
+          ? `assigned conversation #${conversation.id} to ${await userName(tx, accountId, a.userId!)}`
+          : `conversation #${conversation.id} was already assigned to ${await userName(tx, accountId, a.userId!)}`;
       }
       const c = needContact();
       await setContactFields({
@@ -69,7 +70,7 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
         id: c.id,
         fields: { assigneeId: a.userId! },
       });
-      return `contact ${c.id} now owned by user ${a.userId}`;
+      return `contact ${c.id} now owned by ${await userName(tx, accountId, a.userId!)}`;
     }
     case 'assign_tag': {
       if (conversation) {
@@ -78,17 +79,17 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
           ids: [conversation.id],
           tagIds: a.tagIds!,
         });
-        return `tagged conversation #${conversation.id} with ${a.tagIds!.join(', ')}`;
+        return `tagged conversation #${conversation.id} with ${await tagNames(tx, accountId, a.tagIds!)}`;
       }
       const c = needContact();
       for (const tagId of a.tagIds!) await tagContacts({ ...base, ids: [c.id], tagId });
-      return `tagged contact ${c.id} with ${a.tagIds!.join(', ')}`;
+      return `tagged contact ${c.id} with ${await tagNames(tx, accountId, a.tagIds!)}`;
     }
     case 'unassign_tag': {
       const conv = needConversation();
       let removed = 0;
       for (const tagId of a.tagIds!) if (await untagConversation({ ...base, id: conv.id, tagId })) removed++;
-      return `removed ${removed} of ${a.tagIds!.length} tags from conversation #${conv.id}`;
+      return `removed ${removed} of ${a.tagIds!.length} (${await tagNames(tx, accountId, a.tagIds!)}) from conversation #${conv.id}`;
     }
     case 'leave_note': {
       if (conversation) {
@@ -147,12 +148,13 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
     case 'move_conversation': {
       const conv = needConversation();
       await moveConversations({ ...base, ids: [conv.id], inboxId: a.inboxId! });
-      return `moved to inbox ${a.inboxId}`;
+      return `moved to inbox ${await inboxName(tx, accountId, a.inboxId!)}`;
     }
     case 'delete_conversation': {
       const conv = needConversation();
       // The action names an inbox (section 5): it deletes conversations of that inbox only.
-      if (conv.inboxId !== a.inboxId) throw new Skip(`the conversation is in inbox ${conv.inboxId}, not ${a.inboxId}`);
+      if (conv.inboxId !== a.inboxId)
+        throw new Skip(`the conversation is in inbox ${await inboxName(tx, accountId, conv.inboxId)}, not ${await inboxName(tx, accountId, a.inboxId!)}`);
       const rows = await deleteConversations({ ...base, ids: [conv.id] });
       return rows.length ? `deleted conversation #${conv.id}` : `conversation #${conv.id} was already deleted`;
     }
@@ -164,9 +166,47 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
         a.type === 'add_contact_website' ? { website: a.website! } : a.type === 'add_contact_title' ? { title: a.title! } : { companyId: a.companyId! };
       const row = await setContactFields({ ...base, id: c.id, fields });
       if (!row) throw new Skip('the contact no longer exists');
-      return `contact ${c.id}: ${Object.entries(fields)
+      const shown = 'companyId' in fields ? { company: await companyName(tx, accountId, fields.companyId!) } : fields;
+      return `contact ${c.id}: ${Object.entries(shown)
         .map(([k, v]) => `${k} = ${v}`)
         .join(', ')}`;
     }
   }
+}
+
+// The run history names what an action touched (ADR 037): names are read when the line is written, so a later
+// rename or deletion does not change what the line said happened. A missing row keeps its id.
+
+async function userName(tx: Tx, accountId: number, id: number) {
+  const [u] = await tx
+    .select({ firstName: schema.users.firstName, lastName: schema.users.lastName })
+    .from(schema.users)
+    .where(and(eq(schema.users.accountId, accountId), eq(schema.users.id, id)));
+  return u ? `${u.firstName} ${u.lastName}`.trim() : `user ${id}`;
+}
+
+async function tagNames(tx: Tx, accountId: number, ids: number[]) {
+  if (ids.length === 0) return 'no tags';
+  const rows = await tx
+    .select({ id: schema.tags.id, name: schema.tags.name })
+    .from(schema.tags)
+    .where(and(eq(schema.tags.accountId, accountId), inArray(schema.tags.id, ids)));
+  const names = new Map(rows.map((r) => [r.id, r.name]));
+  return ids.map((id) => names.get(id) ?? `tag ${id}`).join(', ');
+}
+
+async function inboxName(tx: Tx, accountId: number, id: number) {
+  const [i] = await tx
+    .select({ name: schema.inboxes.name })
+    .from(schema.inboxes)
+    .where(and(eq(schema.inboxes.accountId, accountId), eq(schema.inboxes.id, id)));
+  return i ? i.name : `inbox ${id}`;
+}
+
+async function companyName(tx: Tx, accountId: number, id: number) {
+  const [c] = await tx
+    .select({ name: schema.companies.name })
+    .from(schema.companies)
+    .where(and(eq(schema.companies.accountId, accountId), eq(schema.companies.id, id)));
+  return c ? c.name : `company ${id}`;
 }

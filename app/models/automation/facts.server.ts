@@ -16,6 +16,7 @@ export function subjectsOf(event: Pick<DomainEvent, 'type' | 'subjectType' | 'su
 type FactsRow = {
   conversation_id: number | null;
   subject: string | null;
+  message: string | null;
   inbox_id: number | null;
   source_type: string | null;
   assignee_id: number | null;
@@ -41,6 +42,8 @@ type FactsRow = {
 export async function gatherFacts(event: DomainEvent, db: DbOrTx = getDb()): Promise<Facts> {
   const p = event.payload as Record<string, unknown>;
   const { conversationId, contactId } = subjectsOf(event);
+  // The message a filter on the body reads: the event's own (a new message), else the conversation's first from the customer.
+  const messageId = typeof p.messageId === 'number' || typeof p.messageId === 'string' ? Number(p.messageId) || null : null;
   const facts: Facts = {
     eventType: event.type,
     rating: p.rating === undefined || p.rating === null ? null : Number(p.rating),
@@ -56,7 +59,11 @@ export async function gatherFacts(event: DomainEvent, db: DbOrTx = getDb()): Pro
       ), who as (
         select coalesce((select contact_id from conv), ${contactId ?? 0}::int) as id
       )
-      select conv.id as conversation_id, conv.subject, conv.inbox_id, conv.source_type, conv.assignee_id, conv.status, conv.priority,
+      select conv.id as conversation_id, conv.subject, conv.inbox_id,
+             (select m.text from ${schema.messages} m
+               where m.account_id = ${accountId} and m.conversation_id = conv.id and m.deleted_at is null
+                 and ${messageId ? sql`m.id = ${messageId}` : sql`m.kind = 'incoming'`}
+               order by m.id limit 1) as message, conv.source_type, conv.assignee_id, conv.status, conv.priority,
              ct.id as contact_id, ct.email, ct.first_name, ct.last_name, ct.country, ct.company_id, co.name as company_name,
              exists (select 1 from ${schema.conversations} e
                       where e.account_id = ${accountId} and e.contact_id = ct.id and e.id < ${conversationId ?? 0}) as earlier,
@@ -76,6 +83,7 @@ export async function gatherFacts(event: DomainEvent, db: DbOrTx = getDb()): Pro
           ? {
               id: Number(row.conversation_id),
               subject: row.subject ?? '',
+              message: row.message ?? '',
               inboxId: Number(row.inbox_id),
               sourceType: row.source_type ?? '',
               assigneeId: row.assignee_id === null ? null : Number(row.assignee_id),

@@ -55,9 +55,10 @@ export const NUMERIC_FIELDS: readonly ConditionField[] = ['contacts', 'assignees
 export const FLAG_FIELDS: readonly ConditionField[] = ['new_contact', 'repeat_contact'];
 
 // ---------------------------------------------------------------------------------------------------------
-// Filters (workflows): contact, domain, subject, assignee; company segment: country, company.
+// Filters (workflows): contact, domain, subject, message (the customer's text: the first message of a new
+// conversation, or the new message), assignee; company segment: country, company.
 
-export const FILTER_FIELDS = ['contact', 'domain', 'subject', 'assignee', 'country', 'company'] as const;
+export const FILTER_FIELDS = ['contact', 'domain', 'subject', 'message', 'assignee', 'country', 'company'] as const;
 export type FilterField = (typeof FILTER_FIELDS)[number];
 /** Section 3 "Text match operators". */
 export const TEXT_OPS = ['contains', 'equals', 'startsWith', 'endsWith'] as const;
@@ -318,6 +319,7 @@ export const FILTER_LABELS: Record<FilterField, string> = {
   contact: 'Contact',
   domain: 'Domain',
   subject: 'Subject',
+  message: 'Message',
   assignee: 'Assignee',
   country: 'Company country',
   company: 'Company',

@@ -208,7 +208,7 @@ export function chatPageMessageSchema(opts: { first: boolean }) {
 
 /** Settings → Channels → Chat Messenger: a new messenger inbox. */
 export const MessengerInboxSchema = z.object({
-  name: z.string({ error: 'Name is not allowed to be empty' }).trim().min(2, 'Length must me at least 2 charactes').max(40, maxLengthMessage(40)),
+  name: z.string({ error: 'Name is not allowed to be empty' }).trim().min(2, 'Length must be at least 2 characters').max(40, maxLengthMessage(40)),
 });
 
 /** A section's stored values as conform default values (checkboxes are "on" or absent, numbers are strings). */

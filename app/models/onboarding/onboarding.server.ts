@@ -1,25 +1,57 @@
-import { and, count, eq, isNull, ne } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 
-/** The getting-started checklist, computed from what the account has actually done. */
-export async function getOnboardingSteps(opts: { accountId: number }) {
+export type OnboardingStep = { key: 'channel' | 'invite' | 'widget' | 'workflow'; label: string; hint: string; done: boolean; to: string; guide: string };
+
+/**
+ * The getting-started checklist, computed from what the account has actually done: a channel connected (any
+ * inbox), a teammate invited, the chat widget installed (a visitor has opened it on a site), a workflow made.
+ */
+export async function getOnboardingSteps(opts: { accountId: number }): Promise<OnboardingStep[]> {
   const db = getDb();
-  const [[users], [teams], [customRoles], [account]] = await Promise.all([
+  const n = (rows: { n: number }[]) => rows[0]?.n ?? 0;
+  const [inboxes, users, visitors, workflows] = await Promise.all([
+    db.select({ n: count() }).from(schema.inboxes).where(eq(schema.inboxes.accountId, opts.accountId)),
     db.select({ n: count() }).from(schema.users).where(eq(schema.users.accountId, opts.accountId)),
-    db.select({ n: count() }).from(schema.teams).where(eq(schema.teams.accountId, opts.accountId)),
-    db.select({ n: count() }).from(schema.roles).where(and(eq(schema.roles.accountId, opts.accountId), isNull(schema.roles.kind))),
-    db.select({ industry: schema.accounts.industry }).from(schema.accounts).where(eq(schema.accounts.id, opts.accountId)),
+    db.select({ n: count() }).from(schema.widgetVisitors).where(eq(schema.widgetVisitors.accountId, opts.accountId)),
+    db
+      .select({ n: count() })
+      .from(schema.automationRules)
+      .where(and(eq(schema.automationRules.accountId, opts.accountId), eq(schema.automationRules.kind, 'workflow'))),
   ]);
-  const [others] = await db
-    .select({ n: count() })
-    .from(schema.users)
-    .where(and(eq(schema.users.accountId, opts.accountId), ne(schema.users.status, 'pending')));
   return [
-    { key: 'details', label: 'Tell us about your organisation', done: Boolean(account?.industry), to: '/settings/account-settings' },
-    { key: 'invite', label: 'Invite a teammate', done: users.n > 1, to: '/settings/users' },
-    { key: 'joined', label: 'Have a teammate join', done: others.n > 1, to: '/settings/users' },
-    { key: 'team', label: 'Create a team', done: teams.n > 0, to: '/settings/teams' },
-    { key: 'role', label: 'Create a custom role', done: customRoles.n > 0, to: '/settings/roles' },
+    {
+      key: 'channel',
+      label: 'Connect a channel',
+      hint: 'An email address, the website chat, SMS or a contact form: where your customers reach you.',
+      done: n(inboxes) > 0,
+      to: '/settings/emails',
+      guide: '/help-center/getting-started#connect-a-channel',
+    },
+    {
+      key: 'invite',
+      label: 'Invite a teammate',
+      hint: 'Support is a team sport: each teammate gets an email to set a password.',
+      done: n(users) > 1,
+      to: '/settings/users',
+      guide: '/help-center/getting-started#invite-a-teammate',
+    },
+    {
+      key: 'widget',
+      label: 'Install the widget',
+      hint: 'Paste the chat messenger’s snippet into your site; this ticks when the first visitor opens it.',
+      done: n(visitors) > 0,
+      to: '/settings/chat-messenger',
+      guide: '/help-center/getting-started#install-the-widget',
+    },
+    {
+      key: 'workflow',
+      label: 'Create a workflow',
+      hint: 'Let Parley tag, assign or prioritise new conversations on its own.',
+      done: n(workflows) > 0,
+      to: '/workflows',
+      guide: '/help-center/getting-started#create-a-workflow',
+    },
   ];
 }
 

@@ -46,7 +46,7 @@ test('sign-up shows every domain and name message of the specification', async (
   await page.getByLabel('Work email').fill('not-an-email');
   await submit();
   await expect(fieldError(page, 'Length must be at least 4 characters')).toBeVisible();
-  await expect(fieldError(page, 'Length must me at least 2 charactes')).toBeVisible();
+  await expect(fieldError(page, 'Length must be at least 2 characters')).toBeVisible();
   await expect(fieldError(page, 'Length must be less than or equal to 20 characters')).toBeVisible();
   await expect(fieldError(page, 'Enter a valid email address')).toBeVisible();
   // What was typed is shown back.
@@ -54,7 +54,7 @@ test('sign-up shows every domain and name message of the specification', async (
 
   await page.getByLabel('Account domain').fill('bad_domain!');
   await submit();
-  await expect(fieldError(page, 'Domain should have only number , aplhabet or - ')).toBeVisible();
+  await expect(fieldError(page, 'Domain should have only number, alphabet or -')).toBeVisible();
 
   await page.getByLabel('Account domain').fill('a-domain-that-is-way-too-long');
   await submit();

@@ -52,7 +52,7 @@ test('contacts: create and edit with every validation message, then a note (Java
   await expect(fieldError(page, 'Website should have a valid uri')).toBeVisible();
   await page.getByLabel('Company Name').fill('E');
   await page.getByRole('button', { name: 'Update' }).click();
-  await expect(fieldError(page, 'Length must me at least 2 charactes')).toBeVisible();
+  await expect(fieldError(page, 'Length must be at least 2 characters')).toBeVisible();
   await page.getByLabel('Company Name').fill('E'.repeat(21));
   await page.getByRole('button', { name: 'Update' }).click();
   await expect(fieldError(page, 'Length must be less than or equal to 20 characters')).toBeVisible();

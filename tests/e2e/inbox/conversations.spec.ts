@@ -213,7 +213,7 @@ test('merge, split and delete conversations, without JavaScript', async ({ page 
   // Split the merged message out again.
   const moved = thread(page).locator('[data-kind="incoming"]', { hasText: 'Second request, still waiting' });
   await moved.getByRole('button', { name: 'Split' }).click();
-  await expect(toast(page)).toHaveText('Conversation splited');
+  await expect(toast(page)).toHaveText('Conversation split');
   await expect(page).not.toHaveURL(url(`/inbox/${first.id}`, s.domain));
   await expect(thread(page)).toContainText('Second request, still waiting');
   await expect(thread(page)).toContainText(`Split from #${first.id}`);

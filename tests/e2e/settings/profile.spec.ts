@@ -14,7 +14,7 @@ test('names, date and time format: the users list then shows dates that way', as
 
   await page.getByLabel('First name').fill('G');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(fieldError(page, 'Length must me at least 2 charactes')).toBeVisible();
+  await expect(fieldError(page, 'Length must be at least 2 characters')).toBeVisible();
 
   await page.getByLabel('First name').fill('Grace');
   await page.getByLabel('Last name').fill('Hopper');

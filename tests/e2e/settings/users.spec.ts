@@ -85,7 +85,7 @@ test('the invite form shows the specification messages with a 400 and keeps what
   ]);
   expect(response.status()).toBe(400);
   await expect(fieldError(page, 'Enter a valid email address')).toBeVisible();
-  await expect(fieldError(page, 'Length must me at least 2 charactes')).toBeVisible();
+  await expect(fieldError(page, 'Length must be at least 2 characters')).toBeVisible();
   await expect(fieldError(page, 'Length must be less than or equal to 20 characters')).toBeVisible();
   await expect(page.getByLabel('Email', { exact: true })).toHaveValue('not-an-email');
   await expect(page.getByLabel('Last name')).toHaveValue('ThisLastNameIsFarTooLong');

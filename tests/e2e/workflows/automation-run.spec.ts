@@ -110,7 +110,7 @@ test('a workflow built without JavaScript acts on the conversation an email open
   await expect(run).toContainText('assign tag: applied');
   await expect(page.locator('header.conv-head')).toContainText('Vera Agent');
   await expect(page.getByText('Assigned to Vera Agent by Parley')).toBeVisible();
-  await expect(page.locator('aside').getByText('refunds')).toBeVisible();
+  await expect(page.locator('aside').getByText('refunds', { exact: true })).toBeVisible();
   await expect(page.getByTestId('sla-panel')).toContainText('First response due');
   await expect(page.getByTestId('sla-panel')).toContainText('Reply by');
 
@@ -127,5 +127,7 @@ test('a workflow built without JavaScript acts on the conversation an email open
   await page.getByTestId('workflows').getByRole('link', { name: 'Refund triage' }).click();
   await page.getByRole('link', { name: 'Run history' }).click();
   await expect(page.getByText('filter 1 (subject) does not match')).toBeVisible();
-  await expect(page.getByText(/assigned conversation #\d+ to user/)).toBeVisible();
+  // Names, not ids: the user and the tag the actions touched.
+  await expect(page.getByText(/assigned conversation #\d+ to Vera Agent/)).toBeVisible();
+  await expect(page.getByText(/tagged conversation #\d+ with refunds/)).toBeVisible();
 });

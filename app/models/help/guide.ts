@@ -1,0 +1,70 @@
+import { SETTINGS_MENU } from '../shell/navigation';
+
+/**
+ * Parley's user guide (docs/guide/*.md, rendered under Help Center). Pure: which page explains which screen.
+ * Settings pages are explained one menu group per guide page, one section per item (the section's id is the
+ * item's slug), so every "Learn more" lands on the paragraph about the page it sits on.
+ */
+
+/** The guide's pages in reading order: file name (without .md) is the slug. */
+export const GUIDE_PAGES = [
+  { slug: 'getting-started', title: 'Getting started' },
+  { slug: 'inbox', title: 'Inbox' },
+  { slug: 'crm', title: 'CRM: contacts and companies' },
+  { slug: 'workflows', title: 'Workflows' },
+  { slug: 'channels', title: 'Channels' },
+  { slug: 'messenger', title: 'Messenger' },
+  { slug: 'automations', title: 'Automations: routing, hours, SLA and rules' },
+  { slug: 'productivity', title: 'Productivity: tags, replies and templates' },
+  { slug: 'my-settings', title: 'Your own settings' },
+  { slug: 'organization', title: 'Your organization: account, users, teams and roles' },
+  { slug: 'billing', title: 'Plans and billing' },
+] as const;
+export type GuideSlug = (typeof GUIDE_PAGES)[number]['slug'];
+
+const PAGE_OF_GROUP: Record<string, GuideSlug> = {
+  'My Settings': 'my-settings',
+  'My Organization': 'organization',
+  Channels: 'channels',
+  Messenger: 'messenger',
+  Automations: 'automations',
+  Productivity: 'productivity',
+  Billing: 'billing',
+};
+
+export function isGuideSlug(slug: string): slug is GuideSlug {
+  return GUIDE_PAGES.some((p) => p.slug === slug);
+}
+
+/** The guide section about a settings page (by its menu slug), or the Help Center's front page. */
+export function guideLinkForSettings(settingsSlug: string) {
+  for (const g of SETTINGS_MENU) {
+    const page = PAGE_OF_GROUP[g.group];
+    if (page && g.items.some((i) => i.slug === settingsSlug && i.built)) return `/help-center/${page}#${settingsSlug}`;
+  }
+  return '/help-center';
+}
+
+/** The guide link for an app path (/settings/emails/3 → the Emails section of the Channels page). */
+export function guideLinkForPath(pathname: string) {
+  const settings = /^\/settings\/([^/]+)/.exec(pathname);
+  if (settings) return guideLinkForSettings(settings[1]);
+  if (pathname.startsWith('/workflows')) return '/help-center/workflows';
+  if (pathname.startsWith('/customers')) return '/help-center/crm';
+  if (pathname.startsWith('/inbox')) return '/help-center/inbox';
+  return '/help-center';
+}
+
+/** Every settings page the guide must explain (the built ones), with where. */
+export function builtSettingsSections() {
+  return SETTINGS_MENU.flatMap((g) => (PAGE_OF_GROUP[g.group] ? g.items.filter((i) => i.built).map((i) => ({ slug: i.slug, page: PAGE_OF_GROUP[g.group] })) : []));
+}
+
+/** A heading's id: its words, lower-case, joined by dashes ("SLA Policy" → "sla-policy"). */
+export function headingId(text: string) {
+  return text
+    .toLowerCase()
+    .replace(/&[a-z]+;/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
