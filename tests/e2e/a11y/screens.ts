@@ -27,7 +27,7 @@ import { createTestAccount, createTestUser } from '../../factories';
  * `{name}` stands for an id or code of the account made by `seedScreensAccount`.
  */
 export const SIGNED_IN_SCREENS = [
-  '/home', '/inbox', '/inbox?view=all', '/inbox/{conversation}', '/inbox/new', '/notifications', '/search?q=ada',
+  '/home', '/inbox', '/inbox?view=all', '/inbox/{conversation}', '/inbox/new', '/inbox/compose', '/help-center/inbox', '/help-center?q=tags', '/notifications', '/search?q=ada',
   '/knowledgebase', '/campaigns', '/surveys', '/reviews', '/forms', '/chatbots', '/analytics', '/help-center', '/getting-started',
   '/customers', '/customers/{contact}', '/customers/new', '/customers/companies', '/customers/companies/{company}',
   '/customers/segment/{segment}', '/customers/segments/new', '/customers/companies/segment/{companySegment}', '/customers/import',
