@@ -24,8 +24,7 @@ import {
   trustServerCertificate,
   updateEmailInbox,
 } from '~/models/email/email-inboxes.server';
-import { businessHoursOptions, setInboxBusinessHours } from '~/models/automation/business-hours.server';
-import { InboxBusinessHoursSchema } from '~/models/automation/schemas';
+import { businessHoursOptions, submitInboxBusinessHours } from '~/models/automation/business-hours.server';
 import { deleteQuarantinedEmail, listQuarantinedEmails, retryQuarantinedEmail } from '~/models/email/quarantine.server';
 import { sendForwardingCheck } from '~/models/email/outbound.server';
 import {
@@ -108,11 +107,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return redirectWithToast(`${LIST}/${id}`, 'Invitation sent to your email for forwarding');
       }
       case 'hours': {
-        const submission = parseWithZod(formData, { schema: InboxBusinessHoursSchema });
-        if (submission.status !== 'success') return fail('hours', submission.reply());
-        const result = await setInboxBusinessHours({ ...who, inboxId: id, businessHoursId: submission.value.businessHoursId ?? null });
-        if (result === 'not_found') throw notFound();
-        if (result === 'invalid') return fail('hours', submission.reply({ fieldErrors: { businessHoursId: ['Choose business hours from the list'] } }));
+        const hours = await submitInboxBusinessHours({ ...who, inboxId: id, channelType: 'email', formData });
+        if (hours.status === 'missing') throw notFound();
+        if (hours.status === 'invalid') return fail('hours', hours.reply);
         return redirectWithToast(`${LIST}/${id}`, { type: 'info', text: 'Inbox Updated' });
       }
       case 'smtp-clear':

@@ -4,6 +4,7 @@ import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { InboxBusinessHoursForm } from '~/components/automation/inbox-business-hours';
 import { ChannelHealthPanel } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
@@ -11,6 +12,7 @@ import { ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { facebookSchema, SOCIAL_NAME_MAX, SOCIAL_SECRET_MAX } from '~/models/channels/facebook-schemas';
 import { createFacebookInbox, deleteFacebookInbox, describeFacebookInbox, getFacebookInbox, updateFacebookInbox } from '~/models/channels/facebook.server';
+import { businessHoursOptions, submitInboxBusinessHours } from '~/models/automation/business-hours.server';
 import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
@@ -32,7 +34,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The verify token is what Meta's dashboard asks for: only those who may manage the inbox see it.
   const health = inbox ? await describeChannelHealth({ accountId: ctx.account.id, inboxId: inbox.id, parts: ['facebook'] }) : [];
   const prefs = { dateFormat: ctx.user.dateFormat, timeFormat: ctx.user.timeFormat, timezone: ctx.user.timezone };
-  return { inbox: described && locked ? { ...described, verifyToken: '' } : described, locked, health, prefs };
+  const hours = { businessHoursId: inbox?.businessHoursId ?? null, businessHours: inbox ? await businessHoursOptions({ accountId: ctx.account.id }) : [] };
+  return { inbox: described && locked ? { ...described, verifyToken: '' } : described, locked, health, prefs, ...hours };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -44,6 +47,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === 'delete' && id !== 'new') {
     if (!(await deleteFacebookInbox({ ...who, id }))) throw new Response('Not Found', { status: 404 });
     return redirectWithToast(LIST, { type: 'info', text: 'Inbox Deleted' });
+  }
+  if (intent === 'hours' && id !== 'new') {
+    const hours = await submitInboxBusinessHours({ ...who, inboxId: id, channelType: 'facebook', formData });
+    if (hours.status === 'missing') throw new Response('Not Found', { status: 404 });
+    if (hours.status === 'invalid') return data({ hours: hours.reply }, { status: 400 });
+    return redirectWithToast(`${LIST}/${id}`, { type: 'info', text: 'Inbox Updated' });
   }
   if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
   const submission = parseWithZod(formData, { schema: facebookSchema(id === 'new' ? 'create' : 'update') });
@@ -66,8 +75,11 @@ export const handle = {
 };
 
 export default function FacebookInboxPage() {
-  const { inbox, locked, health, prefs } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const { inbox, locked, health, prefs, businessHoursId, businessHours } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  // The business hours form answers under its own key; everything else is the main form's.
+  const hoursResult = actionData && 'hours' in actionData ? actionData.hours : undefined;
+  const lastResult = actionData && !('hours' in actionData) ? actionData : undefined;
   const [form, fields] = useForm<z.input<ReturnType<typeof facebookSchema>>>({
     id: `facebook-${inbox?.id ?? 'new'}`,
     lastResult,
@@ -123,6 +135,9 @@ export default function FacebookInboxPage() {
         </Form>
       </SettingsPage>
       {inbox && health.length > 0 ? <ChannelHealthPanel rows={health} prefs={prefs} /> : null}
+      {inbox ? (
+        <InboxBusinessHoursForm key={inbox.id} inboxId={inbox.id} current={businessHoursId} options={businessHours} locked={locked} cancelTo={LIST} lastResult={hoursResult} />
+      ) : null}
     </>
   );
 }

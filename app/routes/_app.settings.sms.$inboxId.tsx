@@ -6,6 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { InboxBusinessHoursForm } from '~/components/automation/inbox-business-hours';
 import { ChannelHealthPanel } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
@@ -35,6 +36,7 @@ import {
   SmsInputError,
   updateSmsInbox,
 } from '~/models/channels/sms.server';
+import { businessHoursOptions, submitInboxBusinessHours } from '~/models/automation/business-hours.server';
 import { fetchTwilioNumbers, TwilioError } from '~/models/channels/twilio.server';
 import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
@@ -65,6 +67,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     provider: new URL(request.url).searchParams.get('provider'),
     locked,
     health: inbox ? await describeChannelHealth({ accountId: ctx.account.id, inboxId: inbox.id, parts: ['sms'] }) : [],
+    businessHoursId: inbox?.businessHoursId ?? null,
+    businessHours: inbox ? await businessHoursOptions({ accountId: ctx.account.id }) : [],
     prefs: { dateFormat: ctx.user.dateFormat, timeFormat: ctx.user.timeFormat, timezone: ctx.user.timezone },
   };
 }
@@ -88,7 +92,7 @@ type SmsFormShape = {
 const ProviderStepSchema = z.object({}).passthrough();
 
 type ActionData = {
-  intent: 'save' | 'fetch-numbers' | 'provider';
+  intent: 'save' | 'fetch-numbers' | 'provider' | 'hours';
   result: SubmissionResult<string[]>;
   numbers?: { phoneNumber: string; friendlyName: string }[];
 };
@@ -109,6 +113,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (intent === 'delete') {
       await deleteSmsInbox({ ...who, id });
       return redirectWithToast(LIST, { type: 'info', text: 'Inbox Deleted' });
+    }
+    if (intent === 'hours') {
+      const hours = await submitInboxBusinessHours({ ...who, inboxId: id, channelType: 'sms', formData });
+      if (hours.status === 'missing') throw notFound();
+      if (hours.status === 'invalid') return reply({ intent: 'hours', result: hours.reply });
+      return redirectWithToast(`${LIST}/${id}`, { type: 'info', text: 'Inbox Updated' });
     }
     if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
     // The provider, the number and the credentials are fixed once created: only these fields are read.
@@ -173,10 +183,23 @@ export const handle = {
 
 export default function SmsInboxPage() {
   const loaderData = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { inbox } = loaderData;
   return (
     <>
-      <SmsInboxEditor key={loaderData.inbox?.id ?? 'new'} {...loaderData} />
-      {loaderData.inbox && loaderData.health.length > 0 ? <ChannelHealthPanel rows={loaderData.health} prefs={loaderData.prefs} /> : null}
+      <SmsInboxEditor key={inbox?.id ?? 'new'} {...loaderData} />
+      {inbox && loaderData.health.length > 0 ? <ChannelHealthPanel rows={loaderData.health} prefs={loaderData.prefs} /> : null}
+      {inbox ? (
+        <InboxBusinessHoursForm
+          key={inbox.id}
+          inboxId={inbox.id}
+          current={loaderData.businessHoursId}
+          options={loaderData.businessHours}
+          locked={loaderData.locked}
+          cancelTo={LIST}
+          lastResult={actionData?.intent === 'hours' ? actionData.result : undefined}
+        />
+      ) : null}
     </>
   );
 }
@@ -186,7 +209,7 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
   const editing = Boolean(inbox);
   const [form, fields] = useForm<SmsFormShape>({
     id: `sms-${inbox?.id ?? 'new'}`,
-    lastResult: actionData?.result,
+    lastResult: actionData?.intent === 'hours' ? undefined : actionData?.result,
     defaultValue: inbox
       ? {
           name: inbox.name,

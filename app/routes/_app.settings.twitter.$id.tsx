@@ -4,6 +4,7 @@ import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { InboxBusinessHoursForm } from '~/components/automation/inbox-business-hours';
 import { ChannelHealthPanel } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
@@ -12,6 +13,7 @@ import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { SOCIAL_NAME_MAX, SOCIAL_SECRET_MAX } from '~/models/channels/facebook-schemas';
 import { twitterSchema } from '~/models/channels/twitter-schemas';
 import { createTwitterInbox, deleteTwitterInbox, describeTwitterInbox, getTwitterInbox, updateTwitterInbox } from '~/models/channels/twitter.server';
+import { businessHoursOptions, submitInboxBusinessHours } from '~/models/automation/business-hours.server';
 import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
@@ -31,7 +33,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (inbox === undefined) throw new Response('Not Found', { status: 404 });
   const health = inbox ? await describeChannelHealth({ accountId: ctx.account.id, inboxId: inbox.id, parts: ['twitter'] }) : [];
   const prefs = { dateFormat: ctx.user.dateFormat, timeFormat: ctx.user.timeFormat, timezone: ctx.user.timezone };
-  return { inbox: inbox ? describeTwitterInbox(inbox) : null, locked: !can(ctx, 'manage_twitter'), health, prefs };
+  const hours = { businessHoursId: inbox?.businessHoursId ?? null, businessHours: inbox ? await businessHoursOptions({ accountId: ctx.account.id }) : [] };
+  return { inbox: inbox ? describeTwitterInbox(inbox) : null, locked: !can(ctx, 'manage_twitter'), health, prefs, ...hours };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -43,6 +46,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === 'delete' && id !== 'new') {
     if (!(await deleteTwitterInbox({ ...who, id }))) throw new Response('Not Found', { status: 404 });
     return redirectWithToast(LIST, { type: 'info', text: 'Inbox Deleted' });
+  }
+  if (intent === 'hours' && id !== 'new') {
+    const hours = await submitInboxBusinessHours({ ...who, inboxId: id, channelType: 'twitter', formData });
+    if (hours.status === 'missing') throw new Response('Not Found', { status: 404 });
+    if (hours.status === 'invalid') return data({ hours: hours.reply }, { status: 400 });
+    return redirectWithToast(`${LIST}/${id}`, { type: 'info', text: 'Inbox Updated' });
   }
   if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
   const submission = parseWithZod(formData, { schema: twitterSchema(id === 'new' ? 'create' : 'update') });
@@ -65,8 +74,11 @@ export const handle = {
 };
 
 export default function TwitterInboxPage() {
-  const { inbox, locked, health, prefs } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const { inbox, locked, health, prefs, businessHoursId, businessHours } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  // The business hours form answers under its own key; everything else is the main form's.
+  const hoursResult = actionData && 'hours' in actionData ? actionData.hours : undefined;
+  const lastResult = actionData && !('hours' in actionData) ? actionData : undefined;
   const [form, fields] = useForm<z.input<ReturnType<typeof twitterSchema>>>({
     id: `twitter-${inbox?.id ?? 'new'}`,
     lastResult,
@@ -117,6 +129,9 @@ export default function TwitterInboxPage() {
         </Form>
       </SettingsPage>
       {inbox && health.length > 0 ? <ChannelHealthPanel rows={health} prefs={prefs} /> : null}
+      {inbox ? (
+        <InboxBusinessHoursForm key={inbox.id} inboxId={inbox.id} current={businessHoursId} options={businessHours} locked={locked} cancelTo={LIST} lastResult={hoursResult} />
+      ) : null}
     </>
   );
 }

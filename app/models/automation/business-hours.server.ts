@@ -1,9 +1,12 @@
+import type { SubmissionResult } from '@conform-to/react';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx } from '../../../db/client';
+import type { ChannelType } from '../../../db/schema/inbox';
+import { parseWithZod } from '../../utils/conform.server';
 import { emitEvent } from '../events/events.server';
-import { updateInbox } from '../inbox/inboxes.server';
+import { getInbox, updateInbox } from '../inbox/inboxes.server';
 import type { BusinessHoursRules } from './business-time';
-import type { BusinessHoursInput } from './schemas';
+import { InboxBusinessHoursSchema, type BusinessHoursInput } from './schemas';
 
 export type BusinessHours = typeof schema.businessHours.$inferSelect;
 
@@ -125,6 +128,31 @@ export async function setInboxBusinessHours(opts: { accountId: number; actorId: 
   if (opts.businessHoursId !== null && !(await getBusinessHours({ accountId: opts.accountId, id: opts.businessHoursId }))) return 'invalid' as const;
   const updated = await updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: opts.inboxId, changes: { businessHoursId: opts.businessHoursId } });
   return updated ? ('ok' as const) : ('not_found' as const);
+}
+
+export const INBOX_HOURS_INVALID = 'Choose business hours from the list';
+
+/**
+ * The `intent=hours` post of an inbox's settings page (email, SMS, Facebook, X): parses the form of
+ * InboxBusinessHoursForm and saves it. 'missing' when the account has no such inbox of the page's channel (the
+ * route answers 404), 'invalid' with the reply to show (400) for a bad value or hours that are not the account's.
+ */
+export async function submitInboxBusinessHours(opts: {
+  accountId: number;
+  actorId: number;
+  inboxId: number;
+  channelType: ChannelType;
+  formData: FormData;
+}): Promise<{ status: 'saved' } | { status: 'missing' } | { status: 'invalid'; reply: SubmissionResult<string[]> }> {
+  const inbox = await getInbox({ accountId: opts.accountId, id: opts.inboxId });
+  if (!inbox || inbox.channelType !== opts.channelType) return { status: 'missing' };
+  const submission = parseWithZod(opts.formData, { schema: InboxBusinessHoursSchema });
+  if (submission.status !== 'success') return { status: 'invalid', reply: submission.reply() };
+  const who = { accountId: opts.accountId, actorId: opts.actorId, inboxId: inbox.id };
+  const result = await setInboxBusinessHours({ ...who, businessHoursId: submission.value.businessHoursId ?? null });
+  if (result === 'not_found') return { status: 'missing' };
+  if (result === 'invalid') return { status: 'invalid', reply: submission.reply({ fieldErrors: { businessHoursId: [INBOX_HOURS_INVALID] } }) };
+  return { status: 'saved' };
 }
 
 /** The account's business hours as select options (for an inbox's settings). */
