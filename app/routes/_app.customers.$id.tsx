@@ -119,8 +119,8 @@ function ContactDetail({ contact, tagOptions, userOptions, locked, user }: Retur
       postalCode: contact.address.postalCode ?? '',
       tagIds: contact.tags.map((t) => String(t.id)),
     },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   const chosenTags = new Set([fields.tagIds.initialValue ?? []].flat().map(String));
   return (

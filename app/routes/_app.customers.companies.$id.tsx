@@ -97,8 +97,8 @@ function CompanyEditor({ company, tagOptions, locked, user }: ReturnType<typeof 
           tagIds: company.tags.map((t) => String(t.id)),
         }
       : {},
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   const chosenTags = new Set([fields.tagIds.initialValue ?? []].flat().map(String));
   return (

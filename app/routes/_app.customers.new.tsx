@@ -41,8 +41,8 @@ export default function NewContact() {
   const [form, fields] = useForm({
     id: 'contact-new',
     lastResult,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <SettingsPage title="New Contact" subHeader="Add a person by name and email; the rest can wait.">

@@ -187,8 +187,8 @@ function StepOne({ state, reply, cancelTo }: { state: SegmentDialogState; reply:
     id: 'segment-step-1',
     lastResult: reply,
     defaultValue: { name: state.name, type: state.type },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <Form method="post" {...getFormProps(form)} className="stack">

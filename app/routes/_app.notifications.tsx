@@ -54,7 +54,7 @@ export default function Notifications() {
             {n.readAt ? null : (
               <Form method="post" className="inline-form">
                 <input type="hidden" name="id" value={n.id} />
-                <button className="btn btn-small" name="intent" value="mark-one" aria-label={`Mark "${n.title}" as read`}>
+                <button className="btn btn-small" name="intent" value="mark-one" aria-label={`Mark as read: ${n.title}`}>
                   Mark as read
                 </button>
               </Form>

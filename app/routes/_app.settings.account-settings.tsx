@@ -54,7 +54,7 @@ export default function AccountSettings() {
   const [form, fields] = useForm({
     lastResult,
     defaultValue: settings,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
   });
   return (
     <SettingsPage title="Account Settings" subHeader="Your organisation's name and general settings." locked={locked}>

@@ -56,8 +56,8 @@ function SectionForm({ inboxId, defaults, locked }: { inboxId: number; defaults:
     id: `advanced-${inboxId}`,
     lastResult,
     defaultValue: defaults,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <Form method="post" {...getFormProps(form)}>

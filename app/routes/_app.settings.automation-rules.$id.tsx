@@ -134,8 +134,8 @@ function AutomationRuleEditor({ rule, defaults, options, locked }: LoaderData) {
     id: `automation-rule-${rule?.id ?? 'new'}`,
     lastResult,
     defaultValue: defaults,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   // With JavaScript the event's choices follow the select at once; without it, "Apply" brings them.
   const [hydrated, setHydrated] = useState(false);

@@ -98,8 +98,8 @@ function BusinessHoursEditor({ hours, defaults, timeZones, locked }: ReturnType<
     id: `business-hours-${hours?.id ?? 'new'}`,
     lastResult,
     defaultValue: defaults,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   // Without JavaScript both sections always show; with it they follow the two switches.
   const [hydrated, setHydrated] = useState(false);

@@ -77,8 +77,8 @@ function CannedResponseEditor({ canned, locked }: ReturnType<typeof useLoaderDat
     id: `canned-${canned?.id ?? 'new'}`,
     lastResult,
     defaultValue: canned ? { name: canned.name, message: canned.message } : undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <SettingsPage

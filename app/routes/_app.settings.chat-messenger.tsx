@@ -61,7 +61,7 @@ export default function ChatMessengerSettings() {
   const [form, fields] = useForm({
     id: 'messenger-inbox',
     lastResult,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
   });
   return (
     <SettingsPage

@@ -73,8 +73,8 @@ function SectionForm({
     id: `chat-pages-${inboxId}`,
     lastResult,
     defaultValue: defaults,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <Form method="post" {...getFormProps(form)}>

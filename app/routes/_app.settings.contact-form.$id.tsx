@@ -112,8 +112,8 @@ function ContactFormEditor({ form, inboxes, locked }: ReturnType<typeof useLoade
           // Only a suggestion for when "Create a new inbox" is the one choice (no inbox yet); never a hidden value.
           newInboxName: inboxes.length === 0 && !hasDefaultInboxName ? DEFAULT_INBOX_NAME : '',
         },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   const inboxOptions = [
     ...inboxes.map((i) => ({ value: String(i.id), label: i.name })),

@@ -78,8 +78,8 @@ function EmailTemplateEditor({ template, locked }: ReturnType<typeof useLoaderDa
     id: `email-template-${template?.id ?? 'new'}`,
     lastResult,
     defaultValue: template ? { name: template.name, subject: template.subject, body: template.body } : undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <SettingsPage

@@ -217,8 +217,8 @@ function EmailInboxEditor({ user, inbox, http, locked, businessHours, businessHo
     id: `email-inbox-${inbox?.id ?? 'new'}`,
     lastResult: useResult('save'),
     defaultValue: inbox ? { name: inbox.name, email: inbox.email ?? '', mode: inbox.mode } : { mode: 'forwarding' },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <>
@@ -392,8 +392,8 @@ function ImapSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox'
     id: `imap-${inbox.id}`,
     lastResult: useResult('imap'),
     defaultValue: { host: imap?.host ?? '', port: String(imap?.port ?? 993), security: imap?.security ?? 'tls', user: imap?.user ?? '', mailbox: imap?.mailbox ?? 'INBOX' },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <Form method="post" {...getFormProps(form)} data-testid="imap-form">

@@ -58,8 +58,8 @@ export default function GoogleBusinessPage() {
   const [form, fields] = useForm({
     id: 'google-business',
     lastResult,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <SettingsPage title="Google Business" subHeader="Google Business Messages conversations." learnMore="/help-center" locked={locked}>

@@ -116,7 +116,7 @@ export default function MyProfile() {
     id: 'profile',
     lastResult: resultFor('profile'),
     defaultValue: { firstName: user.firstName, lastName: user.lastName, dateFormat: user.dateFormat, timeFormat: user.timeFormat, timezone: user.timezone },
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
   });
   const [avatarForm, avatar] = useForm({
     id: 'avatar',
@@ -125,7 +125,7 @@ export default function MyProfile() {
   const [passwordForm, password] = useForm({
     id: 'password',
     lastResult: resultFor('password'),
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
   });
   const sample = new Date(Date.UTC(2026, 11, 31, 15, 30));
 

@@ -74,8 +74,8 @@ function SectionForm({
     id: `offline-experience-${inboxId}`,
     lastResult,
     defaultValue: defaults,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <Form method="post" {...getFormProps(form)}>

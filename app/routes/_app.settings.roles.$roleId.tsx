@@ -116,8 +116,8 @@ function RoleEditor({ role, users, locked }: ReturnType<typeof useLoaderData<typ
     id: `role-${role?.id ?? 'new'}`,
     lastResult,
     defaultValue: role ? { role: role.name, description: role.description ?? '', permissions: role.permissions } : undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   const [selected, setSelected] = useState(() => new Set(asList(fields.permissions.initialValue)));
   const [hydrated, setHydrated] = useState(false);

@@ -114,8 +114,8 @@ function RoutingRuleEditor({ rule, defaults, options, locked }: ReturnType<typeo
     id: `routing-${rule?.id ?? 'new'}`,
     lastResult,
     defaultValue: defaults,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   // Without JavaScript the team select and the limit always show (the server keeps only what the rule uses);
   // with it they follow the rule select. The rules offered follow the inbox either way.

@@ -104,8 +104,8 @@ function SlaPolicyEditor({ policy, defaults, inboxes, locked }: ReturnType<typeo
     id: `sla-policy-${policy?.id ?? 'new'}`,
     lastResult,
     defaultValue: defaults,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   // Without JavaScript the escalation rows always show (and are ignored while escalation is off); with it they follow the switch.
   const [hydrated, setHydrated] = useState(false);

@@ -74,8 +74,8 @@ function TagEditor({ tag, locked }: ReturnType<typeof useLoaderData<typeof loade
     id: `tag-${tag?.id ?? 'new'}`,
     lastResult,
     defaultValue: tag ? { name: tag.name, color: tag.color } : { color: 'blue' },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <SettingsPage

@@ -82,8 +82,8 @@ function TeamEditor({ team, users, locked }: ReturnType<typeof useLoaderData<typ
     id: `team-${team?.id ?? 'new'}`,
     lastResult,
     defaultValue: team ? { name: team.name, description: team.description ?? '', assigneeIds: team.memberIds.map(String) } : undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   // Errors of single ids (assigneeIds[0]...) are shown with the list's own.
   const memberErrors = [...new Set(Object.values(fields.assigneeIds.allErrors).flat())];

@@ -77,8 +77,8 @@ function TrustedDomainEditor({ domain, locked }: ReturnType<typeof useLoaderData
     id: `trusted-domain-${domain?.id ?? 'new'}`,
     lastResult,
     defaultValue: domain ? { domainName: domain.domainName, domainUrl: domain.domainUrl } : undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <SettingsPage

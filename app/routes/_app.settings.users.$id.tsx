@@ -116,7 +116,7 @@ export default function EditUser() {
     id: 'edit-user',
     lastResult: actionData?.intent === 'update' ? actionData.result : undefined,
     defaultValue: { firstName: user.firstName, lastName: user.lastName, roleId: String(user.roleId) },
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
   });
   const locked = !canEdit;
   return (

@@ -218,8 +218,8 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
     id: `workflow-${workflow.id}`,
     lastResult: reply,
     defaultValue: defaults,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   const event = ((fields.event.value as string | undefined) ?? defaults.event) as WorkflowEvent;
   const offered = (WORKFLOW_EVENTS as readonly string[]).includes(event) ? ACTIONS_BY_EVENT[event] : [];

@@ -47,8 +47,8 @@ export default function CreateWorkflowDialog() {
   const [form, fields] = useForm({
     id: 'workflow-create',
     lastResult,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   // "Create is disabled until the form is edited" — a JavaScript nicety; without it the server judges the form.
   const [hydrated, setHydrated] = useState(false);

@@ -30,7 +30,7 @@ export default function ExtraDetails() {
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { organisationName: current.name, companySize: current.companySize ?? '', industry: current.industry ?? '' },
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
   });
   return (
     <>

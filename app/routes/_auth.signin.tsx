@@ -45,7 +45,7 @@ export default function Signin() {
 /** On the bare host, sign-in first asks which account (subdomain) to continue on. */
 function DomainStep() {
   const [form, fields] = useForm({
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
   });
   return (
     <>

@@ -94,8 +94,8 @@ export default function ChatPage() {
   const [form, fields] = useForm({
     id: `chat-${started ? 'reply' : 'first'}`,
     lastResult,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <main id="main" className="auth contact-page">

@@ -60,13 +60,13 @@ test('with the keyboard alone an agent reads, replies to and resolves a conversa
   await page.keyboard.press('Enter');
   await expect(page.getByText('Yes: every action works from the keyboard.').first()).toBeVisible();
 
-  // Resolve.
+  // Resolve, in the properties panel that saves together (ADR 035).
   await tabTo(page, (el) => el.tag === 'select' && el.name === 'Status');
   await page.keyboard.type('resolved');
-  await tabTo(page, (el) => el.tag === 'button' && el.name === 'Change status');
+  await tabTo(page, (el) => el.tag === 'button' && el.name === 'Save properties');
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('toast')).toHaveText('Status Updated');
-  await expect(page.getByLabel('Status')).toHaveValue('resolved');
+  await expect(page.getByTestId('toast')).toHaveText('Properties Saved');
+  await expect(page.getByLabel('Status', { exact: true })).toHaveValue('resolved');
 });
 
 test('Escape closes a menu and gives the focus back to its button', async ({ page }) => {
