@@ -59,7 +59,7 @@ test('an assignment and a mention ring the bell; one read, then all, without Jav
   const list = page.getByTestId('notifications');
   await expect(list).toContainText(`Assigned to you: #${conversation.id} Printer jam`);
   await expect(list).toContainText(`You were mentioned in #${conversation.id} Printer jam`);
-  await page.getByRole('button', { name: `Mark "You were mentioned in #${conversation.id} Printer jam" as read` }).click();
+  await page.getByRole('button', { name: `Mark as read: You were mentioned in #${conversation.id} Printer jam` }).click();
   await expect(toast(page)).toHaveText('Notification marked as read');
   await expect(page.getByTestId('notifications-button')).toHaveAttribute('aria-label', 'Notifications, 1 unread');
   await page.getByRole('button', { name: 'Mark all as read' }).click();
