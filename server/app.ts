@@ -83,7 +83,8 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
     createRequestHandler({
       build: withInputBoundary(opts.build),
       mode: config.nodeEnv === 'development' ? 'development' : 'production',
-      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce ?? '') }),
+      // peerAddress is the socket's own address, never a forwarded header (the local-trial mailbox relies on it).
+      getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), peerAddress: req.socket.remoteAddress ?? '' }),
     }),
   );
   return app;

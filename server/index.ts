@@ -5,7 +5,7 @@ import type { ServerBuild } from '@remix-run/node';
 import { getConfigOrExit } from '../app/utils/env.server';
 import { getLogger } from '../app/utils/logger.server';
 import { ensurePlans } from '../app/models/accounts/accounts.server';
-import { isDevMailboxEnabled } from '../app/models/mail/mail.server';
+import { isDevMailboxEnabled, isLocalTrial } from '../app/models/mail/mail.server';
 import { closeDb } from '../db/client';
 import { markJobsStopping, startBoss, stopBoss } from '../app/utils/jobs.server';
 import { startEngine } from '../engine/index';
@@ -97,14 +97,16 @@ async function main() {
   const imap = await startImapManager();
   console.log(`\n  Parley is running: open http://${config.appHost}/ to sign up\n`);
   if (!config.smtpUrl) {
-    if (isDevMailboxEnabled()) {
+    if (isDevMailboxEnabled({ peerAddress: '127.0.0.1' })) {
       // Without SMTP the sign-up code is only readable there; anyone who reaches the server can read it too.
       console.log(`  SMTP_URL is not set: outgoing mail is kept at http://${config.appHost}/dev/mailbox (set SMTP_URL in production)\n`);
     }
     if (config.nodeEnv === 'production') {
       const mailbox = config.unsafeDevMailboxInProduction
         ? 'PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION is on: /dev/mailbox shows every sign-up code and reset link to anyone.'
-        : 'The development mailbox is off in production.';
+        : isLocalTrial()
+          ? 'For this local trial (APP_HOST is localhost) the development mailbox answers requests from this machine only.'
+          : 'The development mailbox is off in production.';
       log.error('SMTP_URL is not set: Parley cannot deliver mail (sign-up codes, invitations, password resets, replies)');
       console.error(`\n  !!! SMTP_URL is not set: Parley CANNOT DELIVER MAIL. Sign-up codes, invitations, password resets and replies of\n  !!! inboxes without their own SMTP server are not sent. ${mailbox}\n  !!! Set SMTP_URL (see README, Configuration).\n`);
     }

@@ -8,8 +8,9 @@ import { formatDateTime, pageTitle } from '~/utils/format';
  * The development mailbox: with no SMTP_URL, mail Parley would send is kept here so sign-up works on a
  * fresh machine. It disappears (404) as soon as SMTP_URL is set.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  if (!isDevMailboxEnabled()) throw new Response('Not Found', { status: 404 });
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const peerAddress = typeof context.peerAddress === 'string' ? context.peerAddress : undefined;
+  if (!isDevMailboxEnabled({ peerAddress })) throw new Response('Not Found', { status: 404 });
   const to = new URL(request.url).searchParams.get('to')?.trim() || undefined;
   const mails = await listDevMailbox({ to, limit: 50 });
   return { to: to ?? '', mails: mails.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, createdAt: m.createdAt.toISOString() })) };

@@ -131,12 +131,14 @@ describe('start-up and shutdown with the embedded PostgreSQL', () => {
     expect(fs.existsSync(path.join(clusterDir, 'PG_VERSION'))).toBe(true);
     expect(fs.readFileSync(path.join(dataDir, 'session-secret'), 'utf8')).toMatch(/^[0-9a-f]{64}$/);
     expect(first.output()).toContain(`Parley is running: open http://localhost:${port}/`);
-    // Production without SMTP: start-up says loudly that mail cannot be delivered, and the development mailbox
-    // (every sign-up code, readable by anyone) stays off unless the unsafe setting allows it.
+    // Production without SMTP: start-up says loudly that mail cannot be delivered. On a local trial (APP_HOST is
+    // localhost) the development mailbox answers this machine's own sockets, so the README's first command still
+    // lets its user sign up; with any other APP_HOST it is off (mail.server.test.ts).
     expect(first.output()).toContain('SMTP_URL is not set: Parley CANNOT DELIVER MAIL');
-    expect(first.output()).toContain('The development mailbox is off in production.');
-    expect(first.output()).not.toContain('/dev/mailbox');
-    expect((await fetch(`http://127.0.0.1:${port}/dev/mailbox`, { headers: { host: `localhost:${port}` } })).status).toBe(404);
+    expect(first.output()).toContain('the development mailbox answers requests from this machine only');
+    expect((await fetch(`http://127.0.0.1:${port}/dev/mailbox`, { headers: { host: `localhost:${port}` } })).status).toBe(200);
+    // A forwarded header does not make a request local, nor does it hide a local one: only the socket counts.
+    expect((await fetch(`http://127.0.0.1:${port}/dev/mailbox`, { headers: { host: `localhost:${port}`, 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200);
     await query(`insert into accounts (domain, name, plan_id) select 'bootcheck', 'Boot Check', id from plans where key = 'trial'`);
 
     // A killed server leaves its PostgreSQL running...

@@ -45,12 +45,26 @@ export async function sendEmail(mail: OutgoingEmail) {
 
 /**
  * The development mailbox shows every sign-up code and reset link to whoever opens it: only without SMTP_URL,
- * and in production only when PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION says so (ADR 007).
+ * and in production only when PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION says so (ADR 007) — or for a local trial:
+ * APP_HOST is a localhost name (nobody else reaches the accounts) and the request comes from this machine's own
+ * socket (`peerAddress`, never a forwarded header), so `npm install && npm start` still lets its user sign up.
  */
-export function isDevMailboxEnabled() {
+export function isDevMailboxEnabled(opts: { peerAddress?: string } = {}) {
   const config = getConfig();
   if (config.smtpUrl) return false;
-  return config.nodeEnv !== 'production' || config.unsafeDevMailboxInProduction;
+  if (config.nodeEnv !== 'production' || config.unsafeDevMailboxInProduction) return true;
+  return isLocalTrial() && isLoopbackAddress(opts.peerAddress);
+}
+
+/** An installation whose APP_HOST is `localhost` (any port): accounts live on *.localhost, on this machine only. */
+export function isLocalTrial() {
+  return /^localhost(?::\d+)?$/.test(getConfig().appHost);
+}
+
+function isLoopbackAddress(address: string | undefined) {
+  if (!address) return false;
+  const plain = address.replace(/^::ffff:/i, '');
+  return plain === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
 }
 
 export async function listDevMailbox(opts: { to?: string; limit?: number }) {
