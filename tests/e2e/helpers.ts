@@ -40,3 +40,8 @@ export async function signIn(page: Page, opts: { domain: string; email: string; 
 export function fieldError(page: Page, text: string) {
   return page.locator('.field-error', { hasText: text });
 }
+
+/** The shell's socket connects once React has hydrated: keys pressed or text typed before that never reach it. */
+export async function hydrated(page: Page) {
+  await expect(page.getByTestId('connectivity')).toHaveAttribute('data-state', 'online');
+}

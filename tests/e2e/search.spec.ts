@@ -3,7 +3,7 @@ import { getDb, schema } from '../../db/client';
 import { openConversation } from '../../app/models/inbox/conversations.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { createTestAccount } from '../factories';
-import { signIn, url } from './helpers';
+import { hydrated, signIn, url } from './helpers';
 
 /** An account with people, one conversation, and another account holding a namesake that must not show. */
 async function setup() {
@@ -68,8 +68,7 @@ test.describe('with JavaScript', () => {
   test('typing opens the dropdown from 3 characters, titles cut to 20', async ({ page }) => {
     const a = await setup();
     await signIn(page, a);
-    // The shell's socket connects once the page is hydrated: typing before that would not reach React.
-    await expect(page.getByTestId('connectivity')).toHaveAttribute('data-state', 'online');
+    await hydrated(page);
     await page.getByLabel('Search').fill('fe');
     await page.waitForTimeout(700);
     await expect(page.getByTestId('search-dropdown')).toHaveCount(0);

@@ -4,7 +4,7 @@ import { getDb, schema } from '../../../db/client';
 import { SMS_MESSAGES } from '../../../app/models/channels/sms-schemas';
 import { createTestAccount } from '../../factories';
 import { startTwilioStandIn } from '../../helpers/stand-ins/twilio';
-import { fieldError, signIn, url } from '../helpers';
+import { fieldError, hydrated, signIn, url } from '../helpers';
 
 // The Parley under test calls Twilio at E2E_TWILIO_PORT (global-setup): one stand-in for this file's tests.
 test.describe.configure({ mode: 'serial' });
@@ -140,6 +140,7 @@ test.describe('with JavaScript', () => {
     twilio.addAccount({ accountSid: `AC${a.account.id}js`, authToken: 'js-auth-token', numbers: [{ phone_number: '+15005550007', friendly_name: 'JS line' }] });
     await signIn(page, a);
     await page.goto(url('/settings/sms/new', a.domain));
+    await hydrated(page);
     const create = page.getByRole('button', { name: 'Create', exact: true });
     await expect(create).toBeDisabled();
     await page.getByLabel('Inbox Name').fill('Texts by script');

@@ -4,7 +4,7 @@ import { getDb, schema } from '../../../db/client';
 import { openConversation } from '../../../app/models/inbox/conversations.server';
 import { createInbox } from '../../../app/models/inbox/inboxes.server';
 import { createTestAccount, createTestUser, TEST_PASSWORD } from '../../factories';
-import { latestMail, signIn, url } from '../helpers';
+import { hydrated, latestMail, signIn, url } from '../helpers';
 
 /** Issue 10 for a team: writing first to a contact, the bell, mentions, and the conversation's shortcuts (ADR 034, 035). */
 
@@ -81,6 +81,7 @@ test.describe('with JavaScript', () => {
     const newer = await s.open('Newer one');
     await signIn(page, s);
     await page.goto(url(`/inbox/${newer.conversation.id}`, s.domain));
+    await hydrated(page);
     await page.keyboard.press('?');
     await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
     await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toContainText('Assign to me');

@@ -12,7 +12,7 @@ import { ACTION_REQUIRED, CONDITION_NUMBER, DOMAIN_INVALID, NOTE_REQUIRED } from
 import { createInbox } from '../../../app/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '../../../app/models/roles/permissions';
 import { createTestAccount, createTestUser, TEST_PASSWORD } from '../../factories';
-import { fieldError, signIn, url } from '../helpers';
+import { fieldError, hydrated, signIn, url } from '../helpers';
 
 const toast = (page: Page) => page.getByTestId('toast');
 
@@ -137,6 +137,7 @@ test.describe('with JavaScript', () => {
     const a = await createTestAccount();
     await signIn(page, a);
     await page.goto(url('/settings/automation-rules/new', a.domain));
+    await hydrated(page);
     await expect(page.getByRole('button', { name: 'Apply' })).toHaveCount(0);
     await page.getByTestId('add-action').locator('summary').click();
     await expect(page.getByRole('button', { name: 'Add action: Convert to case' })).toHaveCount(0);

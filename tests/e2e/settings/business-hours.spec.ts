@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createBusinessHours, listBusinessHours } from '../../../app/models/automation/business-hours.server';
 import { ROLE_LOCKED_MESSAGE } from '../../../app/models/roles/permissions';
 import { createTestAccount, createTestUser, TEST_PASSWORD } from '../../factories';
-import { fieldError, signIn, url } from '../helpers';
+import { fieldError, hydrated, signIn, url } from '../helpers';
 
 const toast = (page: Page) => page.getByTestId('toast');
 
@@ -101,6 +101,7 @@ test.describe('with JavaScript', () => {
     const a = await createTestAccount();
     await signIn(page, a);
     await page.goto(url('/settings/business-hours/new', a.domain));
+    await hydrated(page);
     await expect(page.getByTestId('day-table')).toBeVisible();
     await expect(page.getByTestId('holidays')).toBeHidden();
     await page.getByRole('checkbox', { name: /24x7/ }).check();

@@ -4,7 +4,7 @@ import { getDb, schema } from '../../../db/client';
 import { ALL_PERMISSIONS, PERMISSION_GROUPS, ROLE_LOCKED_MESSAGE } from '../../../app/models/roles/permissions';
 import { createRole } from '../../../app/models/roles/roles.server';
 import { createTestAccount, createTestUser, TEST_PASSWORD } from '../../factories';
-import { fieldError, signIn, url } from '../helpers';
+import { fieldError, hydrated, signIn, url } from '../helpers';
 
 async function roleByName(accountId: number, name: string) {
   const [role] = await getDb()
@@ -140,6 +140,7 @@ test('with JavaScript the group buttons tick boxes in the page, and Create waits
   const a = await createTestAccount();
   await signIn(page, a);
   await page.goto(url('/settings/roles/new', a.domain));
+  await hydrated(page);
   const create = page.getByRole('button', { name: 'Create', exact: true });
   await expect(create).toBeDisabled();
   let posts = 0;

@@ -4,7 +4,7 @@ import { ASSIGN_LIMIT_MESSAGE, SUBRULE_INCOMPLETE_MESSAGE } from '../../../app/m
 import { createInbox } from '../../../app/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '../../../app/models/roles/permissions';
 import { createTestAccount, createTestUser, TEST_PASSWORD } from '../../factories';
-import { fieldError, signIn, url } from '../helpers';
+import { fieldError, hydrated, signIn, url } from '../helpers';
 
 const toast = (page: Page) => page.getByTestId('toast');
 const ruleOptions = (page: Page) => page.getByLabel('Rule', { exact: true }).locator('option').allTextContents();
@@ -121,6 +121,7 @@ test.describe('with JavaScript', () => {
     await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Website chat', channelType: 'web' });
     await signIn(page, a);
     await page.goto(url('/settings/routing/new', a.domain));
+    await hydrated(page);
     await expect(page.getByRole('button', { name: 'Show the rules of this inbox' })).toHaveCount(0);
     await expect(page.getByTestId('team-field')).toBeHidden();
     await page.getByLabel('Inbox').selectOption({ label: 'Website chat (web)' });

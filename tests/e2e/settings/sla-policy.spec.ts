@@ -13,7 +13,7 @@ import { createInbox } from '../../../app/models/inbox/inboxes.server';
 import { FEATURE_DENIED_MESSAGE } from '../../../app/models/plans/catalogue';
 import { ROLE_LOCKED_MESSAGE } from '../../../app/models/roles/permissions';
 import { createTestAccount, createTestUser, TEST_PASSWORD } from '../../factories';
-import { fieldError, signIn, url } from '../helpers';
+import { fieldError, hydrated, signIn, url } from '../helpers';
 
 const toast = (page: Page) => page.getByTestId('toast');
 
@@ -131,6 +131,7 @@ test.describe('with JavaScript', () => {
     const a = await createTestAccount();
     await signIn(page, a);
     await page.goto(url('/settings/sla-policy/new', a.domain));
+    await hydrated(page);
     await expect(page.getByTestId('escalation')).toBeHidden();
     await page.getByRole('checkbox', { name: 'Escalate breaches by e-mail' }).check();
     await expect(page.getByTestId('escalation')).toBeVisible();

@@ -3,7 +3,7 @@ import { createWorkflow } from '../../../app/models/automation/workflows.server'
 import { setAccountPlan } from '../../../app/models/accounts/accounts.server';
 import { FEATURE_DENIED_MESSAGE } from '../../../app/models/plans/catalogue';
 import { createTestAccount } from '../../factories';
-import { fieldError, signIn, url } from '../helpers';
+import { fieldError, hydrated, signIn, url } from '../helpers';
 
 const toast = (page: Page) => page.getByTestId('toast');
 
@@ -121,6 +121,7 @@ test.describe('with JavaScript', () => {
     const a = await createTestAccount();
     await signIn(page, a);
     await page.goto(url('/workflows/builder', a.domain));
+    await hydrated(page);
     const create = page.getByRole('button', { name: 'Create' });
     await expect(create).toBeDisabled();
     await page.getByLabel('Name', { exact: true }).fill('Contacts');
