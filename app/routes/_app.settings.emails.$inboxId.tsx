@@ -246,7 +246,7 @@ function EmailInboxEditor({ user, inbox, http, locked, businessHours, businessHo
           )}
         </ChannelHealthPanel>
       ) : null}
-      {inbox && quarantined.length > 0 ? <Quarantine items={quarantined} user={user} locked={locked} /> : null}
+      {inbox && quarantined.length > 0 ? <Quarantine inboxId={inbox.id} items={quarantined} user={user} locked={locked} /> : null}
       {inbox ? <Receiving inbox={inbox} http={http} locked={locked} user={user} /> : null}
       {inbox ? <SmtpSettings inbox={inbox} locked={locked} /> : null}
       {inbox ? (
@@ -288,7 +288,7 @@ function TrustCertificate({ part, certificate, locked }: { part: 'imap' | 'smtp'
   );
 }
 
-function Quarantine({ items, user, locked }: { items: LoaderData['quarantined']; user: LoaderData['user']; locked: boolean }) {
+function Quarantine({ inboxId, items, user, locked }: { inboxId: number; items: LoaderData['quarantined']; user: LoaderData['user']; locked: boolean }) {
   return (
     <section className="settings-page" aria-labelledby="quarantine-title" data-testid="quarantine">
       <header>
@@ -296,7 +296,8 @@ function Quarantine({ items, user, locked }: { items: LoaderData['quarantined'];
       </header>
       <div className="card stack">
         <p className="muted">
-          Mail Parley could not store, kept as it arrived so that the mail after it was not held up. Try again after an upgrade, or delete it.
+          Mail Parley could not store, kept as it arrived so that the mail after it was not held up. Download it to read it in a mail program, try
+          again after an upgrade, or delete it.
         </p>
         <table className="table">
           <thead>
@@ -317,6 +318,10 @@ function Quarantine({ items, user, locked }: { items: LoaderData['quarantined'];
                 <td>{q.attempts}</td>
                 <td>
                   <Form method="post">
+                    {/* A plain link: the download is a file, not a page for the router. */}
+                    <a className="btn" href={`${LIST}/${inboxId}/quarantine/${q.id}`} download={`quarantined-${q.id}.eml`}>
+                      Download<span className="visually-hidden"> the mail received {formatDateTime(q.createdAt, user)}</span>
+                    </a>{' '}
                     <input type="hidden" name="quarantineId" value={q.id} />
                     <button type="submit" className="btn" name="intent" value="quarantine-retry" disabled={locked}>
                       Retry

@@ -15,8 +15,8 @@ import { ingestEmail } from '../../app/models/email/inbound.server';
 import { listQuarantinedEmails, retryQuarantinedEmail } from '../../app/models/email/quarantine.server';
 import { getInbox } from '../../app/models/inbox/inboxes.server';
 import { startInboundSmtp } from '../../server/smtp-inbound';
-import { createTestAccount } from '../factories';
-import { startTestApp } from '../helpers/http';
+import { createTestAccount, createTestUser } from '../factories';
+import { sessionCookie, startTestApp } from '../helpers/http';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-email-robust-'));
 process.env.PARLEY_DATA_DIR = dataDir;
@@ -156,6 +156,24 @@ describe('one bad message never stops a channel', () => {
     expect(await retryQuarantinedEmail({ accountId: other.account.id, inboxId: inbox.id, id: listed[0].id })).toBeUndefined();
     expect(await retryQuarantinedEmail({ accountId: s.account.id, inboxId: inbox.id, id: listed[0].id })).toMatchObject({ ok: false });
     expect((await listQuarantinedEmails({ accountId: s.account.id, inboxId: inbox.id }))[0].attempts).toBe(2);
+
+    // Its managers download it byte for byte from the inbox page; an agent may not, another account finds nothing.
+    const download = `/settings/emails/${inbox.id}/quarantine/${listed[0].id}`;
+    const ownerCookie = await sessionCookie({ domain: s.domain, accountId: s.account.id, userId: s.owner.id });
+    const page = await app.request(`/settings/emails/${inbox.id}`, { domain: s.domain, cookie: ownerCookie });
+    expect(page.text).toContain(`href="${download}"`);
+    const got = await app.request(download, { domain: s.domain, cookie: ownerCookie });
+    expect(got.status).toBe(200);
+    expect(got.headers['content-type']).toBe('message/rfc822');
+    expect(got.headers['content-disposition']).toBe(`attachment; filename="quarantined-${listed[0].id}.eml"`);
+    expect(got.headers['cache-control']).toContain('no-store');
+    expect(Buffer.from(got.text, 'utf8').equals(unstorableMail('support@example.test'))).toBe(true);
+    const agent = await createTestUser({ accountId: s.account.id, roleKind: 'agent' });
+    const agentCookie = await sessionCookie({ domain: s.domain, accountId: s.account.id, userId: agent.id });
+    expect((await app.request(download, { domain: s.domain, cookie: agentCookie })).status).toBe(403);
+    const otherCookie = await sessionCookie({ domain: other.domain, accountId: other.account.id, userId: other.owner.id });
+    expect((await app.request(download, { domain: other.domain, cookie: otherCookie })).status).toBe(404);
+    expect((await app.request(`/settings/emails/${inbox.id}/quarantine/99999999`, { domain: s.domain, cookie: ownerCookie })).status).toBe(404);
   });
 
   it('SMTP: a mail the database refuses is accepted (250) into quarantine, so the MTA stops retrying; replies carry the code once with an enhanced status', async () => {

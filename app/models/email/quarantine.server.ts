@@ -127,3 +127,19 @@ export async function retryQuarantinedEmail(opts: { accountId: number; inboxId: 
     return { ok: false as const, reason };
   }
 }
+
+/**
+ * A quarantined mail as a download, byte for byte as it arrived (message/rfc822, to open in a mail program or
+ * hand to a developer). Never rendered by the browser as a page of this origin: attachment, sandboxed (signed-in pages are
+ * never cached: server/app.ts).
+ */
+export function quarantinedEmailResponse(row: { id: number; raw: Buffer }) {
+  return new Response(new Uint8Array(row.raw), {
+    headers: {
+      'Content-Type': 'message/rfc822',
+      'Content-Length': String(row.raw.byteLength),
+      'Content-Disposition': `attachment; filename="quarantined-${row.id}.eml"`,
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+    },
+  });
+}

@@ -63,6 +63,7 @@ export const EXCLUDED: Record<string, string> = {
   '_app.customers.import_.$importId.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
   '_app.customers.import_.$importId_.failures.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
   '_app.customers.export.tsx': 'a CSV download',
+  '_app.settings.emails.$inboxId_.quarantine.$quarantineId.tsx': 'a .eml download (tests/integration/email-robustness.test.ts)',
   '$.tsx': 'the 404 page: /no-such-page',
   'webhooks.*': 'provider webhooks',
 };
