@@ -8,6 +8,7 @@ import { ImapFlow } from 'imapflow';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createEmailInbox, deleteEmailInbox, readEmailSettings, setImapSettings } from '../../app/models/email/email-inboxes.server';
+import { getQuarantinedEmail, listQuarantinedEmails } from '../../app/models/email/quarantine.server';
 import { getInbox } from '../../app/models/inbox/inboxes.server';
 import { startImapManager, type ImapManager } from '../../server/imap-manager';
 import { createTestAccount } from '../factories';
@@ -53,7 +54,7 @@ async function startImapServer(opts: { port?: number; messages?: string[] } = {}
 
 const mail = (subject: string, id: string) => `From: Cara <cara@example.test>\r\nTo: support@example.test\r\nSubject: ${subject}\r\nMessage-ID: <${id}@example.test>\r\n\r\n${subject} body\r\n`;
 
-async function append(port: number, raw: string) {
+async function append(port: number, raw: string | Buffer) {
   const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user: 'testuser', pass: 'testpass' }, logger: false });
   await client.connect();
   await client.append('INBOX', raw);
@@ -134,6 +135,33 @@ describe('IMAP with IDLE', () => {
     await waitFor(async () => (await subjectsOf(s.account.id)).length === 2);
     expect(await subjectsOf(s.account.id)).toEqual(['Two', 'Three']);
     expect((await progressOf(s.account.id, s.inbox.id))?.lastUid).toBe(3);
+  });
+
+  it('quarantines a mail the database refuses, moves the position past it, and the next mail arrives', async () => {
+    const imap = await startImapServer();
+    const s = await imapInbox(imap.port);
+    manager = await startImapManager();
+    await waitFor(() => manager!.status().connected.includes(s.inbox.id));
+    await waitFor(async () => (await progressOf(s.account.id, s.inbox.id))?.lastUid === 0);
+
+    // A Message-ID of ~3 KB of varied three-byte characters is over the B-tree's entry limit (SQLSTATE 54000).
+    let id = '';
+    for (let i = 0; i < 990; i++) id += String.fromCharCode(0x4e00 + ((i * 7919) % 20000));
+    const unstorable = Buffer.from(`From: Cara <cara@example.test>\r\nTo: support@example.test\r\nSubject: Cannot be stored\r\nMessage-ID: <${id}@example.test>\r\n\r\nSecret text\r\n`);
+    await append(imap.port, unstorable);
+    await append(imap.port, mail('After the bad one', 'after-bad'));
+    await waitFor(async () => (await subjectsOf(s.account.id)).length === 1);
+    expect(await subjectsOf(s.account.id)).toEqual(['After the bad one']);
+    await waitFor(async () => (await progressOf(s.account.id, s.inbox.id))?.lastUid === 2);
+
+    const quarantined = await listQuarantinedEmails({ accountId: s.account.id, inboxId: s.inbox.id });
+    expect(quarantined).toHaveLength(1);
+    expect(quarantined[0]).toMatchObject({ via: 'imap', attempts: 1 });
+    expect(quarantined[0].reason).toMatch(/^54000: /);
+    const kept = await getQuarantinedEmail({ accountId: s.account.id, inboxId: s.inbox.id, id: quarantined[0].id });
+    expect(kept!.raw.toString('utf8')).toContain(`Message-ID: <${id}@example.test>`);
+    // Still connected: one bad mail is not a reason to drop and log in again.
+    expect(manager.status().connected).toContain(s.inbox.id);
   });
 
   it('reconnects with backoff when the server goes away, and catches up', async () => {
