@@ -11,12 +11,20 @@ import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { facebookSchema, SOCIAL_NAME_MAX, SOCIAL_SECRET_MAX } from '~/models/channels/facebook-schemas';
-import { createFacebookInbox, deleteFacebookInbox, describeFacebookInbox, getFacebookInbox, updateFacebookInbox } from '~/models/channels/facebook.server';
+import {
+  checkFacebookSettings,
+  createFacebookInbox,
+  deleteFacebookInbox,
+  describeFacebookInbox,
+  facebookSettingsAfter,
+  getFacebookInbox,
+  updateFacebookInbox,
+} from '~/models/channels/facebook.server';
 import { businessHoursOptions, submitInboxBusinessHours } from '~/models/automation/business-hours.server';
 import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
-import { describeChannelHealth } from '~/models/channels/health.server';
+import { describeChannelHealth, recordChannelSuccess } from '~/models/channels/health.server';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
 import { bareUrl } from '~/utils/tenant.server';
@@ -57,12 +65,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
   const submission = parseWithZod(formData, { schema: facebookSchema(id === 'new' ? 'create' : 'update') });
   if (submission.status !== 'success') return data(submission.reply({ hideFields: ['pageAccessToken', 'appSecret'] }), { status: 400 });
+  // Facebook is asked first (ADR 039): settings it refuses are not saved, and the form says why.
+  const existing = id === 'new' ? null : await getFacebookInbox({ accountId: ctx.account.id, id });
+  if (existing === undefined) throw new Response('Not Found', { status: 404 });
+  const v = submission.value;
+  const problem = await checkFacebookSettings(
+    existing ? facebookSettingsAfter(existing, v) : { pageId: v.pageId, pageAccessToken: v.pageAccessToken ?? '', appSecret: v.appSecret ?? '' },
+  );
+  if (problem) return data(submission.reply({ fieldErrors: { [problem.field]: [problem.message] }, hideFields: ['pageAccessToken', 'appSecret'] }), { status: 400 });
   try {
     if (id === 'new') {
-      const inbox = await createFacebookInbox({ ...who, input: submission.value, publicBase: bareUrl(request, '') });
+      const inbox = await createFacebookInbox({ ...who, input: v, publicBase: bareUrl(request, '') });
+      await recordChannelSuccess({ accountId: ctx.account.id, inboxId: inbox.id, part: 'facebook' });
       return redirectWithToast(`${LIST}/${inbox.id}`, 'Inbox Created');
     }
-    if (!(await updateFacebookInbox({ ...who, id, input: submission.value }))) throw new Response('Not Found', { status: 404 });
+    if (!(await updateFacebookInbox({ ...who, id, input: v }))) throw new Response('Not Found', { status: 404 });
+    await recordChannelSuccess({ accountId: ctx.account.id, inboxId: id, part: 'facebook' });
   } catch (err) {
     if (err instanceof InboxNameTakenError) return data(submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] }, hideFields: ['pageAccessToken', 'appSecret'] }), { status: 400 });
     throw err;

@@ -31,8 +31,11 @@ import {
   deleteSmsInbox,
   describeSmsInbox,
   getSmsInbox,
+  checkSmsSettings,
   isSharedSecret,
   newSharedSecret,
+  smsSettingsAfter,
+  smsSettingsOfNew,
   SmsInputError,
   updateSmsInbox,
 } from '~/models/channels/sms.server';
@@ -42,7 +45,7 @@ import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { listTeamCandidates } from '~/models/teams/teams.server';
 import { pageTitle } from '~/utils/format';
-import { describeChannelHealth } from '~/models/channels/health.server';
+import { describeChannelHealth, recordChannelSuccess } from '~/models/channels/health.server';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requireFeature, requirePermission } from '~/utils/session.server';
 import { bareUrl } from '~/utils/tenant.server';
@@ -123,15 +126,28 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
     // The provider, the number and the credentials are fixed once created: only these fields are read.
     const submission = parseWithZod(formData, { schema: smsUpdateSchema(describeSmsInbox(inbox).provider) });
-    if (submission.status !== 'success') return reply({ intent: 'save', result: submission.reply() });
+    // The Auth Token typed for signatures is never sent back into the page.
+    const hideFields = ['webhookAuthToken'];
+    if (submission.status !== 'success') return reply({ intent: 'save', result: submission.reply({ hideFields }) });
+    // The provider is asked first (ADR 039): what it refuses is not saved, and the form says why.
+    const problem = await checkSmsSettings({ settings: smsSettingsAfter(inbox, submission.value), secret: inbox.secret, inboxId: id });
+    if (problem) {
+      // The credentials and the number are fixed on this form: their problem is the form's.
+      const onForm = problem.field === 'webhookUrl' || problem.field === 'webhookAuthToken';
+      return reply({
+        intent: 'save',
+        result: submission.reply(onForm ? { fieldErrors: { [problem.field]: [problem.message] }, hideFields } : { formErrors: [problem.message], hideFields }),
+      });
+    }
     try {
       if (!(await updateSmsInbox({ ...who, id, input: submission.value }))) throw notFound();
     } catch (err) {
-      if (err instanceof SmsInputError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { [err.field]: [err.message] } }) });
+      if (err instanceof SmsInputError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { [err.field]: [err.message] }, hideFields }) });
       if (err instanceof InboxNameTakenError)
-        return reply({ intent: 'save', result: submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }) });
+        return reply({ intent: 'save', result: submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] }, hideFields }) });
       throw err;
     }
+    await recordChannelSuccess({ accountId: ctx.account.id, inboxId: id, part: 'sms' });
     return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
   }
 
@@ -166,8 +182,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.value.provider === 'custom_sms' && !isSharedSecret(submission.value.authToken)) {
     return reply({ intent: 'save', result: submission.reply({ fieldErrors: { authToken: [SMS_MESSAGES.authTokenRequired] } }), numbers });
   }
+  const publicBase = bareUrl(request, '');
+  const problem = await checkSmsSettings({ settings: smsSettingsOfNew(submission.value, publicBase), secret: submission.value.provider === 'custom_sms' ? submission.value.authToken : null });
+  if (problem) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { [problem.field]: [problem.message] } }), numbers });
   try {
-    await createSmsInbox({ ...who, input: submission.value, publicBase: bareUrl(request, '') });
+    const created = await createSmsInbox({ ...who, input: submission.value, publicBase });
+    await recordChannelSuccess({ accountId: ctx.account.id, inboxId: created.id, part: 'sms' });
   } catch (err) {
     if (err instanceof SmsInputError) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { [err.field]: [err.message] } }), numbers });
     if (err instanceof InboxNameTakenError)
@@ -338,6 +358,17 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
                 <label htmlFor="sms-token-fixed">Auth Token</label>
                 <input id="sms-token-fixed" value={inbox.authTokenHint} disabled readOnly />
               </div>
+              {inbox.usesApiKey ? (
+                <Field
+                  label="Webhook Auth Token"
+                  field={fields.webhookAuthToken}
+                  type="password"
+                  autoComplete="off"
+                  maxLength={SMS_FIELD_MAX}
+                  placeholder={inbox.hasWebhookAuthToken ? 'Saved: leave empty to keep it' : ''}
+                  hint="Your Twilio account's Auth Token, which Twilio signs its webhooks with: without it, Parley refuses every text Twilio posts. Twilio is asked to confirm it when you save."
+                />
+              ) : null}
             </div>
           ) : null}
 

@@ -12,12 +12,12 @@ import { ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { SOCIAL_NAME_MAX, SOCIAL_SECRET_MAX } from '~/models/channels/facebook-schemas';
 import { twitterSchema } from '~/models/channels/twitter-schemas';
-import { createTwitterInbox, deleteTwitterInbox, describeTwitterInbox, getTwitterInbox, updateTwitterInbox } from '~/models/channels/twitter.server';
+import { checkTwitterSettings, createTwitterInbox, deleteTwitterInbox, describeTwitterInbox, getTwitterInbox, twitterSettingsAfter, updateTwitterInbox } from '~/models/channels/twitter.server';
 import { businessHoursOptions, submitInboxBusinessHours } from '~/models/automation/business-hours.server';
 import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
-import { describeChannelHealth } from '~/models/channels/health.server';
+import { describeChannelHealth, recordChannelSuccess } from '~/models/channels/health.server';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
 import { bareUrl } from '~/utils/tenant.server';
@@ -56,12 +56,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
   const submission = parseWithZod(formData, { schema: twitterSchema(id === 'new' ? 'create' : 'update') });
   if (submission.status !== 'success') return data(submission.reply({ hideFields: SECRETS }), { status: 400 });
+  // X is asked first (ADR 039): settings it refuses are not saved, and the form says why.
+  const existing = id === 'new' ? null : await getTwitterInbox({ accountId: ctx.account.id, id });
+  if (existing === undefined) throw new Response('Not Found', { status: 404 });
+  const v = submission.value;
+  const problem = await checkTwitterSettings(existing ? twitterSettingsAfter(existing, v) : { userId: v.userId, accessToken: v.accessToken ?? '' });
+  if (problem) return data(submission.reply({ fieldErrors: { [problem.field]: [problem.message] }, hideFields: SECRETS }), { status: 400 });
   try {
     if (id === 'new') {
-      const inbox = await createTwitterInbox({ ...who, input: submission.value, publicBase: bareUrl(request, '') });
+      const inbox = await createTwitterInbox({ ...who, input: v, publicBase: bareUrl(request, '') });
+      await recordChannelSuccess({ accountId: ctx.account.id, inboxId: inbox.id, part: 'twitter' });
       return redirectWithToast(`${LIST}/${inbox.id}`, 'Inbox Created');
     }
-    if (!(await updateTwitterInbox({ ...who, id, input: submission.value }))) throw new Response('Not Found', { status: 404 });
+    if (!(await updateTwitterInbox({ ...who, id, input: v }))) throw new Response('Not Found', { status: 404 });
+    await recordChannelSuccess({ accountId: ctx.account.id, inboxId: id, part: 'twitter' });
   } catch (err) {
     if (err instanceof InboxNameTakenError) return data(submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] }, hideFields: SECRETS }), { status: 400 });
     throw err;

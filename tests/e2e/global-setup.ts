@@ -23,6 +23,9 @@ export default async function globalSetup() {
   const smtpInboundPort = await freePort();
   // Twilio's API in the browser tests: a stand-in the SMS spec starts on this port (tests/helpers/stand-ins/twilio.ts).
   const twilioPort = await freePort();
+  // Meta's Graph API and X's API: stand-ins the social spec starts on these ports (settings are tried when saved).
+  const metaPort = await freePort();
+  const xPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
@@ -36,6 +39,8 @@ export default async function globalSetup() {
     SMTP_INBOUND_PORT: String(smtpInboundPort),
     INBOUND_EMAIL_DOMAIN: 'inbound.parley.test',
     TWILIO_API_BASE: `http://127.0.0.1:${twilioPort}`,
+    META_GRAPH_API_BASE: `http://127.0.0.1:${metaPort}`,
+    TWITTER_API_BASE: `http://127.0.0.1:${xPort}`,
     // Stand-ins listen on loopback, which the outbound guard refuses unless the installation allows it (ADR 021).
     PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
     // The specs read sign-up codes from the development mailbox of this production-mode server (ADR 007).
@@ -58,6 +63,8 @@ export default async function globalSetup() {
   process.env.E2E_APP_HOST = `localhost:${port}`;
   process.env.E2E_SMTP_INBOUND_PORT = String(smtpInboundPort);
   process.env.E2E_TWILIO_PORT = String(twilioPort);
+  process.env.E2E_META_PORT = String(metaPort);
+  process.env.E2E_X_PORT = String(xPort);
   process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;

@@ -80,6 +80,28 @@ describe('custom SMS form', () => {
     const inbox = await createCustomInbox(s);
     expect(inbox.settings).toMatchObject({ provider: 'custom_sms', phoneNumber: '+4915112345', webhookUrl: gateway.url, threadingInterval: 7 });
     expect(inbox.secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    // Before it was saved, the gateway got a check signed with the inbox's secret.
+    const check = gateway.checks.at(-1)!;
+    expect(check.body).toMatchObject({ type: 'check', from: '+4915112345' });
+    const t = Number(/t=(\d+)/.exec(check.header)![1]);
+    expect(check.header).toBe(gatewaySign(inbox.secret!, check.raw, t));
+    const [health] = await getDb().select().from(schema.channelHealth).where(eq(schema.channelHealth.inboxId, inbox.id));
+    expect(health).toMatchObject({ part: 'sms', failingSince: null });
+    // A gateway that does not answer 2xx: a 400 on the form, nothing saved (create and update alike).
+    gateway.answerChecksWith(401);
+    try {
+      const refused = await app.request(`${PATH}/${inbox.id}`, {
+        domain: s.domain,
+        cookie: s.cookie,
+        form: { intent: 'save', name: 'Renamed', webhookUrl: gateway.url, threadingInterval: '7', autoResolvedDays: '0', assigneeIds: String(s.owner.id) },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain('The SMS gateway answered 401 to Parley&#x27;s signed check');
+      const [same] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, inbox.id));
+      expect(same.name).toBe('Gateway');
+    } finally {
+      gateway.answerChecksWith(null);
+    }
     // The edit page never shows it again.
     const edit = await app.request(`${PATH}/${inbox.id}`, { domain: s.domain, cookie: s.cookie });
     expect(edit.text).not.toContain(inbox.secret!);

@@ -14,7 +14,7 @@ const APP_HOST = process.env.APP_HOST ?? 'localhost:3000';
 const PAGE_TOKEN = 'EAAB-page-token-0123456789';
 
 beforeAll(async () => {
-  meta = await startMetaStandIn({ pageAccessToken: PAGE_TOKEN });
+  meta = await startMetaStandIn({ pageAccessToken: PAGE_TOKEN, pageId: '1122334455', pageName: 'Our Shop', appSecret: 'meta-app-secret' });
   process.env.META_GRAPH_API_BASE = meta.baseUrl;
   (globalThis as { __parleySingletons?: Map<string, unknown> }).__parleySingletons?.delete('config');
   app = await startTestApp();
@@ -63,6 +63,34 @@ describe('Facebook Messenger channel', () => {
     const agent = await createTestUser({ accountId: s.account.id, roleKind: 'agent' });
     const agentCookie = await sessionCookie({ domain: s.domain, accountId: s.account.id, userId: agent.id });
     expect((await app.request(`/settings/facebook/${s.inbox.id}`, { domain: s.domain, cookie: agentCookie, form: { intent: 'delete' } })).status).toBe(403);
+  });
+
+  it('settings are tried with the Graph API before they are saved: a refused token, another page or a wrong app secret is a 400 that saves nothing', async () => {
+    const s = await setup();
+    // The inbox created by setup() was tried: its health says it works.
+    const [health] = await getDb().select().from(schema.channelHealth).where(eq(schema.channelHealth.inboxId, s.inbox.id));
+    expect(health).toMatchObject({ part: 'facebook', failingSince: null });
+    expect(health.lastSuccessAt).toBeInstanceOf(Date);
+
+    const form = { intent: 'save', name: 'Second', pageId: '1122334455', pageAccessToken: PAGE_TOKEN, appSecret: 'meta-app-secret' };
+    const cases: [Record<string, string>, string][] = [
+      [{ pageAccessToken: 'EAAB-revoked-token' }, 'Facebook refused the Page Access Token: Invalid OAuth access token - Cannot parse access token'],
+      [{ pageId: '999' }, 'This Page Access Token is for the page Our Shop (1122334455), not for Page ID 999'],
+      [{ appSecret: 'another-apps-secret' }, "Facebook refused the App Secret: it is not the secret of the token&#x27;s app"],
+    ];
+    for (const [over, message] of cases) {
+      const res = await app.request('/settings/facebook/new', { domain: s.domain, cookie: s.cookie, form: { ...form, ...over } });
+      expect(res.status, message).toBe(400);
+      expect(res.text).toContain(message);
+      // Secrets typed are not sent back into the page.
+      expect(res.text).not.toContain(PAGE_TOKEN);
+      expect(res.text).not.toContain('another-apps-secret');
+    }
+    // An update is tried with what it would leave (the saved token when the field is empty): refused, nothing changes.
+    const upd = await app.request(`/settings/facebook/${s.inbox.id}`, { domain: s.domain, cookie: s.cookie, form: { ...form, name: 'Renamed', pageAccessToken: '', appSecret: '', pageId: '999' } });
+    expect(upd.status).toBe(400);
+    const inboxes = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.accountId, s.account.id));
+    expect(inboxes.map((i) => i.name)).toEqual(['Our page']);
   });
 
   it('answers the verify-token handshake only with the right token', async () => {

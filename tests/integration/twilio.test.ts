@@ -273,6 +273,7 @@ describe('Twilio inbound webhook', () => {
   it("an inbox set up with an API key asks for the account's Auth Token and accepts webhooks Twilio signs with it", async () => {
     const s = await setup();
     const apiKey = { sid: `SK${'1'.repeat(32)}`, authToken: 'api-key-secret' };
+    twilio.addAccount({ ...s.twilioAccount, apiKeys: [{ sid: apiKey.sid, secret: apiKey.authToken }] });
     // Without the account's Auth Token, nothing could check Twilio's signatures: refused with the reason.
     const missing = await app.request(`${PATH}/new`, { domain: s.domain, cookie: s.cookie, form: twilioForm(s, { name: 'Keyed', ...apiKey }) });
     expect(missing.status).toBe(400);
@@ -285,6 +286,64 @@ describe('Twilio inbound webhook', () => {
     // Signed with the key's secret (which Twilio never does): refused.
     const byKey = await twilio.incomingSms(inboundUrl(inbox.id), { account: { ...s.twilioAccount, authToken: apiKey.authToken }, from: '+14155550151', to: '+15005550006', body: 'x', connectPort: app.port });
     expect(byKey.status).toBe(403);
+  });
+
+  it("an existing API-key inbox without the account's Auth Token adds it from its settings page, checked with Twilio and never shown back", async () => {
+    const s = await setup();
+    const apiKey = { sid: `SK${'2'.repeat(32)}`, secret: 'api-key-secret-2' };
+    twilio.addAccount({ ...s.twilioAccount, apiKeys: [apiKey] });
+    // As inboxes made before the Auth Token was asked for: the key alone, every webhook refused.
+    const { createSmsInbox } = await import('../../app/models/channels/sms.server');
+    const inbox = await createSmsInbox({
+      accountId: s.account.id,
+      actorId: s.owner.id,
+      publicBase: `http://${APP_HOST}`,
+      input: { provider: 'twilio', name: 'Old keyed', phoneNumber: '+15005550006', accountSID: s.twilioAccount.accountSid, sid: apiKey.sid, authToken: apiKey.secret, threadingInterval: 1, autoResolvedDays: 0, assigneeIds: [s.owner.id] },
+    });
+    const hello = () => twilio.incomingSms(inboundUrl(inbox.id), { account: s.twilioAccount, from: '+14155550160', to: '+15005550006', body: 'Old keyed hello', connectPort: app.port });
+    expect((await hello()).status).toBe(403);
+
+    const page = await app.request(`${PATH}/${inbox.id}`, { domain: s.domain, cookie: s.cookie });
+    expect(page.text).toContain('Webhook Auth Token');
+    const form = { intent: 'save', name: 'Old keyed', threadingInterval: '1', autoResolvedDays: '0', assigneeIds: String(s.owner.id) };
+    const missing = await app.request(`${PATH}/${inbox.id}`, { domain: s.domain, cookie: s.cookie, form });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('Auth Token is required with an API key');
+    const wrong = await app.request(`${PATH}/${inbox.id}`, { domain: s.domain, cookie: s.cookie, form: { ...form, webhookAuthToken: 'not-the-account-token' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('Twilio refused this Auth Token: it is not the account&#x27;s Auth Token');
+    expect(wrong.text).not.toContain('not-the-account-token');
+
+    const added = await app.request(`${PATH}/${inbox.id}`, { domain: s.domain, cookie: s.cookie, form: { ...form, webhookAuthToken: s.twilioAccount.authToken } });
+    expect(added.status).toBe(302);
+    const [after] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, inbox.id));
+    expect(after.settings).toMatchObject({ sid: apiKey.sid, authToken: apiKey.secret, webhookAuthToken: s.twilioAccount.authToken });
+    const [health] = await getDb().select().from(schema.channelHealth).where(eq(schema.channelHealth.inboxId, inbox.id));
+    expect(health).toMatchObject({ part: 'sms', failingSince: null });
+    expect((await hello()).status).toBe(200);
+    // Left empty on a later save, the saved one is kept; the page says it is saved without showing it.
+    expect((await app.request(`${PATH}/${inbox.id}`, { domain: s.domain, cookie: s.cookie, form: { ...form, name: 'Keyed again' } })).status).toBe(302);
+    const [kept] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, inbox.id));
+    expect(kept.settings).toMatchObject({ webhookAuthToken: s.twilioAccount.authToken });
+    const edit = await app.request(`${PATH}/${inbox.id}`, { domain: s.domain, cookie: s.cookie });
+    expect(edit.text).toContain('Saved: leave empty to keep it');
+    expect(edit.text).not.toContain(s.twilioAccount.authToken);
+    expect(edit.text).not.toContain(apiKey.secret);
+  });
+
+  it('settings are tried with Twilio before they are saved: refused credentials or a number not on the account are a 400 that saves nothing', async () => {
+    const s = await setup();
+    const refused = await app.request(`${PATH}/new`, { domain: s.domain, cookie: s.cookie, form: twilioForm(s, { authToken: 'revoked-token' }) });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Twilio refused these credentials (Authentication Key and Auth Token)');
+    const notOurs = await app.request(`${PATH}/new`, { domain: s.domain, cookie: s.cookie, form: twilioForm(s, { phoneNumber: '+15005550999' }) });
+    expect(notOurs.status).toBe(400);
+    expect(notOurs.text).toContain('+15005550999 is not an SMS number of this Twilio account');
+    expect(await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.accountId, s.account.id))).toHaveLength(0);
+    // A good one is saved, and its health says it works.
+    const inbox = await createTwilioInbox(s);
+    const [health] = await getDb().select().from(schema.channelHealth).where(eq(schema.channelHealth.inboxId, inbox.id));
+    expect(health.lastSuccessAt).toBeInstanceOf(Date);
   });
 
   it('verifies the https URL Parley gave Twilio when a TLS proxy forwards plain http', async () => {
@@ -354,7 +413,9 @@ describe('Twilio outbound and delivery status', () => {
 
     // A refused recipient is about that message, not the channel: its health stays as it was.
     const { getChannelHealth } = await import('../../app/models/channels/health.server');
-    expect(await getChannelHealth({ accountId: s.account.id, inboxId: inbox.id })).toEqual([]);
+    // (working since the settings were saved and tried).
+    const health = await getChannelHealth({ accountId: s.account.id, inboxId: inbox.id });
+    expect(health.map((h) => [h.part, h.failingSince, h.lastError])).toEqual([['sms', null, null]]);
     // Refused credentials are about the channel: the SMS inbox is failing, in Twilio's words.
     twilio.failNextSend({ status: 401, code: 20003, message: 'Authenticate' });
     await expect(deliverMessage({ messageId: reply.id })).rejects.toThrow(/20003/);

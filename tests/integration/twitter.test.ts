@@ -16,7 +16,7 @@ const SECRET = 'x-consumer-secret';
 const ME = '9000001';
 
 beforeAll(async () => {
-  x = await startXStandIn({ accessToken: TOKEN });
+  x = await startXStandIn({ accessToken: TOKEN, userId: ME, username: 'ourshop' });
   process.env.TWITTER_API_BASE = x.baseUrl;
   (globalThis as { __parleySingletons?: Map<string, unknown> }).__parleySingletons?.delete('config');
   app = await startTestApp();
@@ -50,6 +50,23 @@ describe('X (Twitter) direct messages channel', () => {
     const bad = await app.request('/settings/twitter/new', { domain: s.domain, cookie: s.cookie, form: { intent: 'save', name: 'x'.repeat(21), userId: '@me' } });
     expect(bad.status).toBe(400);
     for (const m of ['Length must be less than or equal to 20 characters', 'Account User ID is the numeric id of the X account', 'API Key Secret is required', 'User Access Token is required']) expect(bad.text).toContain(m);
+  });
+
+  it('settings are tried with X before they are saved: a refused token or another account is a 400 that saves nothing; a good save marks the channel working', async () => {
+    const s = await setup();
+    const [health] = await getDb().select().from(schema.channelHealth).where(eq(schema.channelHealth.inboxId, s.inbox.id));
+    expect(health).toMatchObject({ part: 'twitter', failingSince: null });
+    expect(health.lastSuccessAt).toBeInstanceOf(Date);
+    const form = { intent: 'save', name: 'Second', userId: ME, consumerSecret: SECRET, accessToken: TOKEN };
+    const refused = await app.request('/settings/twitter/new', { domain: s.domain, cookie: s.cookie, form: { ...form, accessToken: 'expired-token' } });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('X refused the User Access Token: Unauthorized');
+    expect(refused.text).not.toContain('expired-token');
+    const other = await app.request(`/settings/twitter/${s.inbox.id}`, { domain: s.domain, cookie: s.cookie, form: { ...form, name: 'Renamed', accessToken: '', userId: '42' } });
+    expect(other.status).toBe(400);
+    expect(other.text).toContain('This User Access Token acts for @ourshop (9000001), not for Account User ID 42');
+    const inboxes = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.accountId, s.account.id));
+    expect(inboxes.map((i) => [i.name, (i.settings as { userId: string }).userId])).toEqual([['Our X', ME]]);
   });
 
   it('answers the CRC challenge with the HMAC of the token', async () => {

@@ -46,6 +46,27 @@ export async function sendCustomSms(opts: { settings: SmsSettings; secret: strin
   return { externalId: id };
 }
 
+/**
+ * Saving a custom SMS inbox posts a signed `check` to its gateway first (docs/custom-sms.md): a 2xx means the URL
+ * answers and, if the gateway checks signatures, that it holds the secret. Undefined when it answered 2xx,
+ * else the words for the form (never what answered beyond its status: ADR 021).
+ */
+export async function checkCustomSmsGateway(opts: { webhookUrl: string; secret: string; phoneNumber: string; inboxId?: number }) {
+  const raw = JSON.stringify({ type: 'check', ...(opts.inboxId ? { inboxId: opts.inboxId } : {}), from: opts.phoneNumber, createdAt: new Date().toISOString() });
+  try {
+    const res = await guardedRequest(opts.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [PARLEY_SIGNATURE_HEADER]: parleySignature(opts.secret, raw), 'user-agent': 'Parley-SMS/1' },
+      body: raw,
+      timeoutMs: TIMEOUT_MS,
+    });
+    if (res.ok) return undefined;
+    return `The SMS gateway answered ${res.status} to Parley's signed check`;
+  } catch (err) {
+    return `${outboundFailure('The check of the SMS gateway', err, { inboxId: opts.inboxId })}: no answer from the webhook URL`;
+  }
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);

@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import { z } from 'zod';
+import { guardedRequest } from '../../utils/outbound-guard.server';
 import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
 import { randomToken } from '../../utils/password.server';
@@ -85,6 +87,53 @@ export async function updateFacebookInbox(opts: { accountId: number; actorId: nu
     appSecret: opts.input.appSecret || before.appSecret,
   };
   return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { name: opts.input.name, settings } });
+}
+
+/**
+ * What saving a Facebook inbox checks with the Graph API before anything is stored (ADR 039): `GET /me` with the
+ * page token answers the page it belongs to, which must be the Page ID given; with the app secret, the call
+ * carries `appsecret_proof` (HMAC-SHA256 of the token), which Graph refuses when the secret is not the token's
+ * app's. The token travels in the Authorization header, never in a URL a log could keep. Undefined when all is
+ * well, else the field and the words for the form.
+ */
+export async function checkFacebookSettings(opts: { pageId: string; pageAccessToken: string; appSecret: string }) {
+  type Problem = { field: 'pageId' | 'pageAccessToken' | 'appSecret'; message: string };
+  const url = new URL(`${getConfig().metaGraphApiBase}/${GRAPH_API_VERSION}/me`);
+  url.searchParams.set('fields', 'id,name');
+  if (opts.appSecret) url.searchParams.set('appsecret_proof', crypto.createHmac('sha256', opts.appSecret).update(opts.pageAccessToken).digest('hex'));
+  let res;
+  try {
+    res = await guardedRequest(url.href, { headers: { authorization: `Bearer ${opts.pageAccessToken}`, accept: 'application/json' }, timeoutMs: TIMEOUT_MS });
+  } catch (err) {
+    return { field: 'pageAccessToken', message: `The Graph API could not be reached (${(err as Error).message})` } satisfies Problem;
+  }
+  const body = parseJsonObject(res.text) as { id?: unknown; name?: unknown; error?: { message?: unknown; code?: unknown } } | null;
+  if (!res.ok || !body || typeof body.id !== 'string') {
+    const detail = typeof body?.error?.message === 'string' ? body.error.message.slice(0, 200) : `HTTP ${res.status}`;
+    const proof = /appsecret_proof/i.test(detail);
+    return {
+      field: proof ? 'appSecret' : 'pageAccessToken',
+      message: proof ? "Facebook refused the App Secret: it is not the secret of the token's app" : `Facebook refused the Page Access Token: ${detail}`,
+    } satisfies Problem;
+  }
+  if (body.id !== opts.pageId)
+    return { field: 'pageId', message: `This Page Access Token is for the page ${String(body.name ?? '').slice(0, 100)} (${body.id}), not for Page ID ${opts.pageId}` } satisfies Problem;
+  return undefined;
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The settings an update would leave (secrets left empty are kept): what the check tries before saving. */
+export function facebookSettingsAfter(inbox: Inbox, input: FacebookInput): FacebookSettings {
+  const before = readFacebookSettings(inbox);
+  return { ...before, pageId: input.pageId, pageAccessToken: input.pageAccessToken || before.pageAccessToken, appSecret: input.appSecret || before.appSecret };
 }
 
 export async function deleteFacebookInbox(opts: { accountId: number; actorId: number; id: number }) {

@@ -98,9 +98,14 @@ export const SmsCreateSchema = z.discriminatedUnion(
   { error: SMS_MESSAGES.providerRequired },
 );
 
-/** Updating: the provider is fixed, and phone number, auth token, account SID and sid are not sent. */
+/**
+ * Updating: the provider is fixed, and phone number, auth token, account SID and sid are not sent. A Twilio
+ * inbox may add or replace the Auth Token its webhooks are checked with (left empty, the saved one is kept).
+ */
 export function smsUpdateSchema(provider: SmsProvider) {
-  return provider === 'custom_sms' ? z.object({ ...shared, webhookUrl }) : z.object({ ...shared });
+  return provider === 'custom_sms'
+    ? z.object({ ...shared, webhookUrl })
+    : z.object({ ...shared, webhookAuthToken: z.string().trim().max(200, SMS_MESSAGES.authTokenMax).optional() });
 }
 
 /** "Fetch numbers" needs only the Twilio credentials. */

@@ -3,11 +3,11 @@ import { isRefusedUrl, REFUSED_DESTINATION_MESSAGE } from '../../utils/outbound-
 import { getDb, schema } from '../../../db/client';
 import { randomToken } from '../../utils/password.server';
 import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
-import { sendCustomSms } from './custom-sms.server';
+import { checkCustomSmsGateway, sendCustomSms } from './custom-sms.server';
 import { DeliveryRefused, registerChannelDeliverer, type OutgoingMessage } from './delivery.server';
 import { recordChannelSend } from './inbound.server';
-import type { SmsCreateInput, SmsProvider, SmsUpdateInput } from './sms-schemas';
-import { sendTwilioSms } from './twilio.server';
+import { isTwilioApiKey, WEBHOOK_AUTH_TOKEN_REQUIRED, type SmsCreateInput, type SmsProvider, type SmsUpdateInput } from './sms-schemas';
+import { checkTwilioSettings, sendTwilioSms } from './twilio.server';
 
 /**
  * SMS inboxes (section 3 "SMS channel"): a Twilio number or a custom gateway. Settings live in the inbox's
@@ -77,6 +77,9 @@ export function describeSmsInbox(inbox: Inbox) {
     accountSID: s.accountSID ?? '',
     sid: s.sid ?? '',
     authTokenHint: s.provider === 'twilio' ? maskSecret(s.authToken) : maskSecret(inbox.secret),
+    /** Set up with an API key (SK…): webhooks are checked with a separate Auth Token, which may be added later. */
+    usesApiKey: s.provider === 'twilio' && isTwilioApiKey(s.sid),
+    hasWebhookAuthToken: Boolean(s.webhookAuthToken),
     webhookUrl: s.webhookUrl ?? '',
     threadingInterval: s.threadingInterval,
     autoResolvedDays: s.autoResolvedDays,
@@ -116,28 +119,32 @@ async function checkAssignees(accountId: number, ids: number[]) {
   return unique;
 }
 
-export async function createSmsInbox(opts: { accountId: number; actorId: number; input: SmsCreateInput; publicBase: string }) {
-  const { input } = opts;
-  const assigneeIds = await checkAssignees(opts.accountId, input.assigneeIds);
-  if (input.provider === 'custom_sms' && (await isRefusedUrl(input.webhookUrl))) throw new SmsInputError(REFUSED_DESTINATION_MESSAGE, 'webhookUrl');
+/** The settings a new inbox would have: what the provider check tries before anything is saved. */
+export function smsSettingsOfNew(input: SmsCreateInput, publicBase: string): SmsSettings {
   const common = {
     provider: input.provider,
     phoneNumber: input.phoneNumber,
     threadingInterval: input.threadingInterval,
     autoResolvedDays: input.autoResolvedDays,
-    assigneeIds,
-    publicBase: opts.publicBase.replace(/\/+$/, ''),
+    assigneeIds: input.assigneeIds,
+    publicBase: publicBase.replace(/\/+$/, ''),
   };
-  const settings: SmsSettings =
-    input.provider === 'twilio'
-      ? {
-          ...common,
-          accountSID: input.accountSID,
-          sid: input.sid,
-          authToken: input.authToken,
-          ...(input.webhookAuthToken ? { webhookAuthToken: input.webhookAuthToken } : {}),
-        }
-      : { ...common, webhookUrl: input.webhookUrl };
+  return input.provider === 'twilio'
+    ? {
+        ...common,
+        accountSID: input.accountSID,
+        sid: input.sid,
+        authToken: input.authToken,
+        ...(input.webhookAuthToken ? { webhookAuthToken: input.webhookAuthToken } : {}),
+      }
+    : { ...common, webhookUrl: input.webhookUrl };
+}
+
+export async function createSmsInbox(opts: { accountId: number; actorId: number; input: SmsCreateInput; publicBase: string }) {
+  const { input } = opts;
+  const assigneeIds = await checkAssignees(opts.accountId, input.assigneeIds);
+  if (input.provider === 'custom_sms' && (await isRefusedUrl(input.webhookUrl))) throw new SmsInputError(REFUSED_DESTINATION_MESSAGE, 'webhookUrl');
+  const settings: SmsSettings = { ...smsSettingsOfNew(input, opts.publicBase), assigneeIds };
   return createInbox({
     accountId: opts.accountId,
     actorId: opts.actorId,
@@ -157,14 +164,42 @@ export async function updateSmsInbox(opts: { accountId: number; actorId: number;
   if (before.provider === 'custom_sms' && 'webhookUrl' in opts.input && (await isRefusedUrl(opts.input.webhookUrl as string))) {
     throw new SmsInputError(REFUSED_DESTINATION_MESSAGE, 'webhookUrl');
   }
-  const settings: SmsSettings = {
-    ...before,
-    threadingInterval: opts.input.threadingInterval,
-    autoResolvedDays: opts.input.autoResolvedDays,
-    assigneeIds,
-    ...(before.provider === 'custom_sms' && 'webhookUrl' in opts.input ? { webhookUrl: opts.input.webhookUrl as string } : {}),
-  };
+  const settings: SmsSettings = { ...smsSettingsAfter(inbox, opts.input), assigneeIds };
   return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { name: opts.input.name, settings } });
+}
+
+/** The settings an update would leave: what the provider check tries before anything is saved. */
+export function smsSettingsAfter(inbox: Inbox, input: SmsUpdateInput): SmsSettings {
+  const before = readSmsSettings(inbox);
+  return {
+    ...before,
+    threadingInterval: input.threadingInterval,
+    autoResolvedDays: input.autoResolvedDays,
+    assigneeIds: input.assigneeIds,
+    ...(before.provider === 'custom_sms' && 'webhookUrl' in input ? { webhookUrl: input.webhookUrl as string } : {}),
+    ...(before.provider === 'twilio' && 'webhookAuthToken' in input && input.webhookAuthToken ? { webhookAuthToken: input.webhookAuthToken as string } : {}),
+  };
+}
+
+/**
+ * Saving an SMS inbox asks its provider first (ADR 039): Twilio (the credentials reach the account's numbers, the
+ * number is one of them, the Auth Token for signatures is the account's) or the custom gateway (a signed check
+ * answered 2xx). Undefined when all is well, else the form's field and the words.
+ */
+export async function checkSmsSettings(opts: { settings: SmsSettings; secret: string | null; inboxId?: number }) {
+  const s = opts.settings;
+  if (s.provider === 'custom_sms') {
+    const message = await checkCustomSmsGateway({ webhookUrl: s.webhookUrl ?? '', secret: opts.secret ?? '', phoneNumber: s.phoneNumber, inboxId: opts.inboxId });
+    return message ? { field: 'webhookUrl' as const, message } : undefined;
+  }
+  if (isTwilioApiKey(s.sid) && !s.webhookAuthToken) return { field: 'webhookAuthToken' as const, message: WEBHOOK_AUTH_TOKEN_REQUIRED };
+  return checkTwilioSettings({
+    accountSID: s.accountSID ?? '',
+    sid: s.sid ?? '',
+    authToken: s.authToken ?? '',
+    phoneNumber: s.phoneNumber,
+    webhookAuthToken: isTwilioApiKey(s.sid) ? s.webhookAuthToken : undefined,
+  });
 }
 
 export async function deleteSmsInbox(opts: { accountId: number; actorId: number; id: number }) {

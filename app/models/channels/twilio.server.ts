@@ -1,4 +1,5 @@
 import { getConfig } from '../../utils/env.server';
+import { guardedRequest, type GuardedResponse } from '../../utils/outbound-guard.server';
 import type { SmsSettings } from './sms.server';
 
 /**
@@ -20,9 +21,10 @@ function authHeader(sid: string, authToken: string) {
 
 async function twilioFetch(path: string, opts: { sid: string; authToken: string; form?: URLSearchParams }) {
   const url = `${getConfig().twilioApiBase}/2010-04-01${path}`;
-  let res: Response;
+  let res: GuardedResponse;
   try {
-    res = await fetch(url, {
+    // Through the outbound guard (ADR 021), like every connection Parley opens: no redirect followed.
+    res = await guardedRequest(url, {
       method: opts.form ? 'POST' : 'GET',
       headers: {
         authorization: authHeader(opts.sid, opts.authToken),
@@ -30,18 +32,58 @@ async function twilioFetch(path: string, opts: { sid: string; authToken: string;
         ...(opts.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       },
       body: opts.form?.toString(),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: 1024 * 1024,
     });
   } catch (err) {
+    // The reason in a few words (refused, timed out, no such host), never a credential: the request carried them in a header only.
     throw new TwilioError(`Twilio could not be reached (${(err as Error).message})`, 0);
   }
-  const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  const body = parseJson(res.text);
   if (!res.ok) {
     // Twilio's error body: { code, message, more_info, status }. The message never contains the credentials.
-    const detail = typeof body?.message === 'string' ? body.message : res.statusText;
+    const detail = typeof body?.message === 'string' ? body.message : `HTTP ${res.status}`;
     throw new TwilioError(`Twilio answered ${res.status}: ${detail}${body?.code ? ` (error ${body.code})` : ''}`, res.status);
   }
   return body ?? {};
+}
+
+function parseJson(text: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What saving an SMS inbox checks with Twilio before anything is stored (ADR 039): the credentials reach the
+ * account's numbers and the chosen number is one of them; with an API key, the Auth Token given for signatures is
+ * the account's own (Twilio accepts it for the account itself). Undefined when all is well, else the field and
+ * the words for the form.
+ */
+export async function checkTwilioSettings(opts: { accountSID: string; sid: string; authToken: string; phoneNumber: string; webhookAuthToken?: string }) {
+  type Problem = { field: 'authToken' | 'phoneNumber' | 'webhookAuthToken'; message: string };
+  try {
+    const numbers = await fetchTwilioNumbers(opts);
+    if (!numbers.some((n) => n.phoneNumber === opts.phoneNumber))
+      return { field: 'phoneNumber', message: `${opts.phoneNumber} is not an SMS number of this Twilio account` } satisfies Problem;
+  } catch (err) {
+    if (!(err instanceof TwilioError)) throw err;
+    return { field: 'authToken', message: err.status === 401 ? 'Twilio refused these credentials (Authentication Key and Auth Token)' : err.message } satisfies Problem;
+  }
+  if (opts.webhookAuthToken) {
+    try {
+      const account = await twilioFetch(`/Accounts/${encodeURIComponent(opts.accountSID)}.json`, { sid: opts.accountSID, authToken: opts.webhookAuthToken });
+      if (account.status !== undefined && account.status !== 'active')
+        return { field: 'webhookAuthToken', message: `The Twilio account is ${String(account.status)}` } satisfies Problem;
+    } catch (err) {
+      if (!(err instanceof TwilioError)) throw err;
+      return { field: 'webhookAuthToken', message: err.status === 401 ? "Twilio refused this Auth Token: it is not the account's Auth Token" : err.message } satisfies Problem;
+    }
+  }
+  return undefined;
 }
 
 /** The account's phone numbers that can receive SMS (IncomingPhoneNumbers), for the SMS form's select. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getConfig } from '../../utils/env.server';
+import { guardedRequest } from '../../utils/outbound-guard.server';
 import { getLogger } from '../../utils/logger.server';
 import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
 import { registerChannelDeliverer, type OutgoingMessage } from './delivery.server';
@@ -75,6 +76,49 @@ export async function updateTwitterInbox(opts: { accountId: number; actorId: num
     accessToken: opts.input.accessToken || before.accessToken,
   };
   return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { name: opts.input.name, settings } });
+}
+
+/**
+ * What saving an X inbox checks with X's API before anything is stored (ADR 039): `GET /2/users/me` with the user
+ * access token answers the account it acts for, which must be the Account User ID given. (The consumer secret
+ * only signs X's webhooks; X offers no call that proves it, so the CRC check X makes when the webhook is
+ * registered is its test.) Undefined when all is well, else the field and the words for the form.
+ */
+export async function checkTwitterSettings(opts: { userId: string; accessToken: string }) {
+  type Problem = { field: 'userId' | 'accessToken'; message: string };
+  let res;
+  try {
+    res = await guardedRequest(`${getConfig().twitterApiBase}/2/users/me`, {
+      headers: { authorization: `Bearer ${opts.accessToken}`, accept: 'application/json' },
+      timeoutMs: TIMEOUT_MS,
+    });
+  } catch (err) {
+    return { field: 'accessToken', message: `X could not be reached (${(err as Error).message})` } satisfies Problem;
+  }
+  const body = parseJsonObject(res.text) as { data?: { id?: unknown; username?: unknown }; title?: unknown; detail?: unknown } | null;
+  const id = body?.data?.id;
+  if (!res.ok || typeof id !== 'string') {
+    const detail = typeof body?.detail === 'string' ? body.detail : typeof body?.title === 'string' ? body.title : `HTTP ${res.status}`;
+    return { field: 'accessToken', message: `X refused the User Access Token: ${detail.slice(0, 200)}` } satisfies Problem;
+  }
+  if (id !== opts.userId)
+    return { field: 'userId', message: `This User Access Token acts for @${String(body?.data?.username ?? '').slice(0, 50)} (${id}), not for Account User ID ${opts.userId}` } satisfies Problem;
+  return undefined;
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The settings an update would leave (secrets left empty are kept): what the check tries before saving. */
+export function twitterSettingsAfter(inbox: Inbox, input: TwitterInput): TwitterSettings {
+  const before = readTwitterSettings(inbox);
+  return { ...before, userId: input.userId, consumerSecret: input.consumerSecret || before.consumerSecret, accessToken: input.accessToken || before.accessToken };
 }
 
 export async function deleteTwitterInbox(opts: { accountId: number; actorId: number; id: number }) {

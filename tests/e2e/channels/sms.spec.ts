@@ -3,17 +3,22 @@ import { and, eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { SMS_MESSAGES } from '../../../app/models/channels/sms-schemas';
 import { createTestAccount } from '../../factories';
+import { startSmsGateway } from '../../helpers/stand-ins/sms-gateway';
 import { startTwilioStandIn } from '../../helpers/stand-ins/twilio';
 import { fieldError, hydrated, signIn, url } from '../helpers';
 
 // The Parley under test calls Twilio at E2E_TWILIO_PORT (global-setup): one stand-in for this file's tests.
 test.describe.configure({ mode: 'serial' });
 let twilio: Awaited<ReturnType<typeof startTwilioStandIn>>;
+// A custom gateway on loopback: saving an inbox posts it a signed check first (ADR 039).
+let gateway: Awaited<ReturnType<typeof startSmsGateway>>;
 test.beforeAll(async () => {
   twilio = await startTwilioStandIn({ port: Number(process.env.E2E_TWILIO_PORT) });
+  gateway = await startSmsGateway({ secret: () => '' });
 });
 test.afterAll(async () => {
   await twilio.close();
+  await gateway.close();
 });
 
 const toast = (page: Page) => page.getByTestId('toast');
@@ -118,7 +123,7 @@ test('SMS form with a custom gateway, without JavaScript: the shared secret is s
   // The same secret survives the failed submission.
   await expect(page.getByTestId('custom-fields').getByLabel('Auth Token', { exact: true })).toHaveValue(secret);
   await page.getByTestId('custom-fields').getByLabel('Phone Number').fill('+4915112345');
-  await page.getByLabel('Webhook URL').fill('https://sms-gateway.example.com/parley');
+  await page.getByLabel('Webhook URL').fill(gateway.url);
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(toast(page)).toHaveText('Inbox Created');
   await expect(page.getByTestId('sms-inboxes').getByRole('row', { name: /Gateway/ })).toContainText('Custom SMS');
@@ -127,7 +132,7 @@ test('SMS form with a custom gateway, without JavaScript: the shared secret is s
 
   await page.getByTestId('sms-inboxes').getByRole('link', { name: 'Gateway' }).click();
   await expect(page.getByLabel('Provider')).toBeDisabled();
-  await expect(page.getByLabel('Webhook URL')).toHaveValue('https://sms-gateway.example.com/parley');
+  await expect(page.getByLabel('Webhook URL')).toHaveValue(gateway.url);
   await expect(page.getByTestId('webhook-urls')).toContainText(`/webhooks/sms/${inbox.id}`);
   await expect(page.locator('body')).not.toContainText(secret);
 });

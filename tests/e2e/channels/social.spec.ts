@@ -1,6 +1,21 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createTestAccount } from '../../factories';
+import { startMetaStandIn } from '../../helpers/stand-ins/meta';
+import { startXStandIn } from '../../helpers/stand-ins/x';
 import { fieldError, signIn, url } from '../helpers';
+
+// The Parley under test calls Graph and X at E2E_META_PORT and E2E_X_PORT (global-setup): saving tries the settings there.
+test.describe.configure({ mode: 'serial' });
+let meta: Awaited<ReturnType<typeof startMetaStandIn>>;
+let x: Awaited<ReturnType<typeof startXStandIn>>;
+test.beforeAll(async () => {
+  meta = await startMetaStandIn({ pageAccessToken: 'EAAB-secret-page-token', pageId: '1122334455', appSecret: 'meta-app-secret-value', port: Number(process.env.E2E_META_PORT) });
+  x = await startXStandIn({ accessToken: 'x-user-token-value', userId: '9000001', port: Number(process.env.E2E_X_PORT) });
+});
+test.afterAll(async () => {
+  await meta.close();
+  await x.close();
+});
 
 const toast = (page: Page) => page.getByTestId('toast');
 
@@ -15,6 +30,11 @@ test('Facebook and X settings pages without JavaScript: create, the webhook set-
   await expect(fieldError(page, 'Page Access Token is required')).toBeVisible();
   await page.getByLabel('Inbox Name').fill('Our page');
   await page.getByLabel('Page ID').fill('1122334455');
+  await page.getByLabel('Page Access Token').fill('EAAB-revoked-token');
+  await page.getByLabel('App Secret').fill('meta-app-secret-value');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  // Facebook is asked before anything is saved: its refusal is shown on the form.
+  await expect(fieldError(page, 'Facebook refused the Page Access Token: Invalid OAuth access token - Cannot parse access token')).toBeVisible();
   await page.getByLabel('Page Access Token').fill('EAAB-secret-page-token');
   await page.getByLabel('App Secret').fill('meta-app-secret-value');
   await page.getByRole('button', { name: 'Create', exact: true }).click();

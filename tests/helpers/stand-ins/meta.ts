@@ -23,7 +23,12 @@ export function pageMessageEvent(opts: { pageId: string; psid: string; mid: stri
   };
 }
 
-export async function startMetaStandIn(opts: { pageAccessToken: string }) {
+/**
+ * Also answers `GET /v19.0/me` (the token's page, as Graph does for a page access token), with the token as
+ * `access_token` or `Authorization: Bearer`, and checks `appsecret_proof` (hex HMAC-SHA256 of the token keyed by
+ * the app secret) when one is sent, as Graph does.
+ */
+export async function startMetaStandIn(opts: { pageAccessToken: string; pageId?: string; pageName?: string; appSecret?: string; port?: number }) {
   const sent: { recipient: string; text: string; messageId: string; messagingType: string }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -31,6 +36,21 @@ export async function startMetaStandIn(opts: { pageAccessToken: string }) {
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://stand-in');
       res.setHeader('content-type', 'application/json');
+      if (req.method === 'GET' && url.pathname === '/v19.0/me') {
+        const token = url.searchParams.get('access_token') ?? /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        if (token !== opts.pageAccessToken) {
+          res.statusCode = 400;
+          return res.end(JSON.stringify({ error: { message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException', code: 190 } }));
+        }
+        const proof = url.searchParams.get('appsecret_proof');
+        if (proof !== null && proof !== crypto.createHmac('sha256', opts.appSecret ?? '').update(token).digest('hex')) {
+          res.statusCode = 400;
+          return res.end(JSON.stringify({ error: { message: 'Invalid appsecret_proof provided in the API argument', type: 'GraphMethodException', code: 100 } }));
+        }
+        const fields = (url.searchParams.get('fields') ?? 'id,name').split(',');
+        const page: Record<string, string> = { id: opts.pageId ?? '1', name: opts.pageName ?? 'Stand-in page' };
+        return res.end(JSON.stringify(Object.fromEntries(fields.filter((f) => f in page).map((f) => [f, page[f]]))));
+      }
       if (req.method !== 'POST' || url.pathname !== '/v19.0/me/messages') {
         res.statusCode = 404;
         return res.end(JSON.stringify({ error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } }));
@@ -49,7 +69,7 @@ export async function startMetaStandIn(opts: { pageAccessToken: string }) {
       res.end(JSON.stringify({ recipient_id: body.recipient.id, message_id: messageId }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   return { baseUrl: `http://127.0.0.1:${port}`, sent, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

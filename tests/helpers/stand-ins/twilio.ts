@@ -9,7 +9,14 @@ import http from 'node:http';
  * not imported from Parley, so that the two implementations check each other.
  */
 
-export type TwilioAccount = { accountSid: string; authToken: string; numbers: { phone_number: string; friendly_name: string; sms?: boolean }[] };
+export type TwilioAccount = {
+  accountSid: string;
+  authToken: string;
+  numbers: { phone_number: string; friendly_name: string; sms?: boolean }[];
+  /** API keys (SK…) and their secrets: they authenticate API calls as the account, as the Auth Token does. */
+  apiKeys?: { sid: string; secret: string }[];
+  status?: 'active' | 'suspended' | 'closed';
+};
 export type SentSms = { accountSid: string; auth: string; params: Record<string, string>; sid: string };
 
 export function twilioSign(authToken: string, url: string, params: Record<string, string>) {
@@ -35,12 +42,25 @@ export async function startTwilioStandIn(opts: { port?: number } = {}) {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://stand-in');
-      const m = /^\/2010-04-01\/Accounts\/([^/]+)\/(IncomingPhoneNumbers|Messages)\.json$/.exec(url.pathname);
+      const m = /^\/2010-04-01\/Accounts\/([^/]+?)(?:\/(IncomingPhoneNumbers|Messages))?\.json$/.exec(url.pathname);
       if (!m) return error(res, 404, 20404, 'The requested resource was not found');
       const account = accounts.get(decodeURIComponent(m[1]));
       const auth = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       const [user, pass] = auth ? Buffer.from(auth, 'base64').toString('utf8').split(':') : [];
-      if (!account || !user || pass !== account.authToken) return error(res, 401, 20003, 'Authenticate');
+      // As Twilio: the Account SID with its Auth Token, or one of the account's API keys with the key's secret.
+      const authenticated =
+        account && user && (user === account.accountSid ? pass === account.authToken : (account.apiKeys ?? []).some((k) => k.sid === user && k.secret === pass));
+      if (!account || !authenticated) return error(res, 401, 20003, 'Authenticate');
+      if (!m[2] && req.method === 'GET') {
+        return json(res, 200, {
+          sid: account.accountSid,
+          friendly_name: `${account.accountSid} account`,
+          status: account.status ?? 'active',
+          type: 'Full',
+          date_created: new Date(0).toUTCString(),
+          uri: `/2010-04-01/Accounts/${account.accountSid}.json`,
+        });
+      }
       if (m[2] === 'IncomingPhoneNumbers' && req.method === 'GET') {
         return json(res, 200, {
           incoming_phone_numbers: account.numbers.map((n) => ({

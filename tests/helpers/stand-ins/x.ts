@@ -25,13 +25,21 @@ export function dmEvent(opts: { forUserId: string; senderId: string; id: string;
   };
 }
 
-export async function startXStandIn(opts: { accessToken: string }) {
+/** Also answers `GET /2/users/me` (the account the user token acts for: { data: { id, name, username } }). */
+export async function startXStandIn(opts: { accessToken: string; userId?: string; username?: string; port?: number }) {
   const sent: { participant: string; text: string; eventId: string }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
+      if (req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/2/users/me') {
+        if (req.headers.authorization !== `Bearer ${opts.accessToken}`) {
+          res.statusCode = 401;
+          return res.end(JSON.stringify({ title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }));
+        }
+        return res.end(JSON.stringify({ data: { id: opts.userId ?? '1', name: 'Stand-in', username: opts.username ?? 'standin' } }));
+      }
       const m = /^\/2\/dm_conversations\/with\/(\d+)\/messages$/.exec(new URL(req.url ?? '/', 'http://x').pathname);
       if (req.method !== 'POST' || !m) {
         res.statusCode = 404;
@@ -48,7 +56,7 @@ export async function startXStandIn(opts: { accessToken: string }) {
       res.end(JSON.stringify({ data: { dm_conversation_id: `${m[1]}-1`, dm_event_id: eventId } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   return { baseUrl: `http://127.0.0.1:${port}`, sent, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
