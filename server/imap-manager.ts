@@ -2,7 +2,8 @@ import { getSql } from '../db/client';
 import { EMAIL_INBOX_CHANNEL, listImapInboxes, readEmailSettings } from '../app/models/email/email-inboxes.server';
 import { recordChannelFailure, recordChannelSuccess } from '../app/models/channels/health.server';
 import { imapConnectionKey, syncImapMailbox, type ImapSettings } from '../app/models/email/imap.server';
-import { imapClient, isCertificateError, plainConnectionError, probeCertificate } from '../app/models/email/mail-connection.server';
+import { imapClient, isCertificateError, loggableConnectionError, plainConnectionError, probeCertificate } from '../app/models/email/mail-connection.server';
+import { describeStoreFailure } from '../app/models/email/quarantine.server';
 import { getLogger } from '../app/utils/logger.server';
 
 /**
@@ -33,6 +34,17 @@ export type ImapManager = {
   stop: () => Promise<void>;
 };
 
+/**
+ * A failure as the log may carry it: the database's reason and SQLSTATE for a database error (as quarantine does,
+ * never a query's values), else a code and Parley's words (never the IMAP server's text, which can echo the login).
+ */
+export function imapFailureForLog(err: unknown) {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  const sqlState = [e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string' && /^[0-9A-Z]{5}$/.test(c) && /\d/.test(c));
+  if (sqlState) return { errorCode: sqlState, reason: describeStoreFailure(err) };
+  return loggableConnectionError(err, 'mailbox');
+}
+
 export function backoffMs(attempt: number) {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempt, 10)) * (0.8 + Math.random() * 0.4);
 }
@@ -58,7 +70,7 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
       let heartbeat: NodeJS.Timeout | undefined;
       try {
         const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
-        c.on('error', (err: Error) => log.warn({ err: err.message }, 'imap connection error'));
+        c.on('error', (err: Error) => log.warn(imapFailureForLog(err), 'imap connection error'));
         await c.connect();
         const mailbox = imap.mailbox || 'INBOX';
         // Selects the mailbox; the lock is only held while syncing, as imapflow IDLEs only when no lock is held.
@@ -93,7 +105,7 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
             await recordChannelSuccess(health).catch(() => {});
           })()
             .catch(async (err) => {
-              log.warn({ err: (err as Error).message }, 'imap sync failed, reconnecting');
+              log.warn(imapFailureForLog(err), 'imap sync failed, reconnecting');
               await recordFailure(err);
               c.close();
             })
@@ -129,7 +141,7 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
         await closed;
       } catch (err) {
         if (!stopped) {
-          log.warn({ err: (err as Error).message, attempt }, 'imap connection failed');
+          log.warn({ ...imapFailureForLog(err), attempt }, 'imap connection failed');
           await recordFailure(err);
         }
         c.close();
@@ -203,7 +215,7 @@ export async function startImapManager(
     reconciling = (async () => {
       do {
         pending = false;
-        await reconcileOnce().catch((err) => log.error({ err: (err as Error).message }, 'imap manager could not read the inboxes'));
+        await reconcileOnce().catch((err) => log.error(imapFailureForLog(err), 'imap manager could not read the inboxes'));
       } while (pending && !stopping);
     })().finally(() => {
       reconciling = null;

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { ImapFlow } from 'imapflow';
+import pino from 'pino';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { getChannelHealth } from '../../app/models/channels/health.server';
@@ -126,13 +127,30 @@ describe('IMAP that never stalls', () => {
     expect(test).toMatchObject({ ok: false, error: expect.stringMatching(/^The mailbox refused the user name or password/) });
     // The reader records it too (the row the test wrote is removed first).
     await getDb().delete(schema.channelHealth).where(eq(schema.channelHealth.inboxId, s.inbox.id));
-    manager = await startImapManager();
-    const health = await waitFor(async () => {
-      const h = await imapHealth(s.account.id, s.inbox.id);
-      return h?.failingSince ? h : null;
-    });
-    expect(health.lastError).toMatch(/^The mailbox refused the user name or password/);
-    expect(health.failingSince).toBeInstanceOf(Date);
+    // The server log, as the reader writes it.
+    const lines: string[] = [];
+    const store = (globalThis as { __parleySingletons?: Map<string, unknown> }).__parleySingletons!;
+    const logger = store.get('logger');
+    store.set('logger', pino({ level: 'info', base: undefined }, { write: (line: string) => void lines.push(line) }));
+    try {
+      manager = await startImapManager();
+      const health = await waitFor(async () => {
+        const h = await imapHealth(s.account.id, s.inbox.id);
+        return h?.failingSince ? h : null;
+      });
+      expect(health.lastError).toMatch(/^The mailbox refused the user name or password/);
+      expect(health.failingSince).toBeInstanceOf(Date);
+      // The page shows the server's answer to the admin; the log has a code and Parley's words only.
+      const failed = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'imap connection failed');
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed[0]).toMatchObject({ reason: 'The mailbox refused the user name or password', errorCode: expect.any(String) });
+      expect(failed[0]).not.toHaveProperty('err');
+      const all = lines.join('\n');
+      expect(all).not.toContain('Login failed');
+      expect(all).not.toContain('wrong');
+    } finally {
+      store.set('logger', logger);
+    }
   });
 
   it('a frozen connection (no FIN, no answer) is detected and mail resumes within a minute, with the default heartbeat', async () => {

@@ -153,12 +153,13 @@ export function isCertificateError(err: unknown) {
 }
 
 /** What went wrong, in words an admin can act on (never the password, never a stack). */
-export function plainConnectionError(err: unknown, what: 'mailbox' | 'mail server') {
+export function plainConnectionError(err: unknown, what: 'mailbox' | 'mail server', opts: { serverText?: boolean } = {}) {
+  const serverText = opts.serverText ?? true;
   const e = err as { code?: string; authenticationFailed?: boolean; responseCode?: number; responseText?: string; message?: string; response?: string };
   const code = certificateCode(err) || errorCode(err);
   if (err instanceof OutboundRefusedError || code === 'OUTBOUND_REFUSED') return 'The connection was refused: Parley only connects to public internet addresses';
   if (e?.authenticationFailed || code === 'EAUTH' || e?.responseCode === 535)
-    return `The ${what} refused the user name or password${e.responseText ? ` (${e.responseText.slice(0, 200)})` : ''}`;
+    return `The ${what} refused the user name or password${serverText && e.responseText ? ` (${e.responseText.slice(0, 200)})` : ''}`;
   if (code === 'CERT_PIN_MISMATCH') return "The server's certificate has changed: it is not the one trusted for this inbox";
   if (code === 'CERT_HAS_EXPIRED') return "The server's certificate has expired";
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return "The server's certificate is for another host name";
@@ -170,8 +171,22 @@ export function plainConnectionError(err: unknown, what: 'mailbox' | 'mail serve
   if (code === 'ECONNRESET' || code === 'EPIPE') return 'The server closed the connection';
   if (/STARTTLS/i.test(e?.message ?? '')) return 'The server does not offer STARTTLS: choose TLS or None';
   if (/wrong version number|ssl3_get_record|packet length too long/i.test(e?.message ?? '')) return 'The server does not speak TLS on this port: check the security choice';
+  if (!serverText) return `The connection to the ${what} failed`;
   const text = (e?.responseText || e?.response || e?.message || 'Unknown error').replace(/\s+/g, ' ').slice(0, 200);
   return `The ${what} said: ${text}`;
+}
+
+/**
+ * What the server log may say about a failed mail-server connection (issue 12): a code and a reason in Parley's
+ * own words. Never the server's text or a thrown message: servers echo the user name (some the whole command)
+ * in their answers, and a thrown message can carry anything. The admin reads the server's words on the inbox's
+ * page (channel health), which only they see. `errorCode`, not `code`: the logger redacts `code` (ADR 024).
+ */
+export function loggableConnectionError(err: unknown, what: 'mailbox' | 'mail server') {
+  const e = err as { serverResponseCode?: unknown; name?: unknown };
+  const serverCode = typeof e?.serverResponseCode === 'string' && /^[A-Z-]{1,40}$/.test(e.serverResponseCode) ? e.serverResponseCode : '';
+  const code = certificateCode(err) || errorCode(err) || serverCode || (typeof e?.name === 'string' ? e.name : 'Error');
+  return { errorCode: code.slice(0, 60), reason: plainConnectionError(err, what, { serverText: false }) };
 }
 
 function describeCertificate(cert: tls.DetailedPeerCertificate): OfferedCertificate {
