@@ -17,6 +17,7 @@ import { getInbox } from '../../app/models/inbox/inboxes.server';
 import { startInboundSmtp } from '../../server/smtp-inbound';
 import { createTestAccount, createTestUser } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
+import { tnefWithBinaryProperties, uncompressedRtf } from '../helpers/tnef';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-email-robust-'));
 process.env.PARLEY_DATA_DIR = dataDir;
@@ -218,6 +219,42 @@ describe('what mail carries', () => {
     expect(result.status).toBe('created');
     const [message] = await messagesOf(s.account.id);
     expect(await attachmentNames(s.account.id, message.id)).toEqual(['ZAPPA_~2.JPG', 'bookmark.htm']);
+  });
+
+  it("an Outlook mail whose body is only in winmail.dat's compressed RTF is read as text; HTML Outlook wrapped in RTF is shown as HTML", async () => {
+    const s = await setup();
+    const onlyTnef = (id: string, tnef: Buffer) =>
+      Buffer.from(
+        [
+          'From: Olga <olga@example.test>',
+          `To: ${s.to}`,
+          `Subject: RTF ${id}`,
+          `Message-ID: <${id}@example.test>`,
+          'MIME-Version: 1.0',
+          'Content-Type: multipart/mixed; boundary="b1"',
+          '',
+          '--b1',
+          'Content-Type: application/ms-tnef; name="winmail.dat"',
+          'Content-Disposition: attachment; filename="winmail.dat"',
+          'Content-Transfer-Encoding: base64',
+          '',
+          tnef.toString('base64').replace(/.{76}/g, '$&\r\n'),
+          '--b1--',
+          '',
+        ].join('\r\n'),
+      );
+    // node-tnef's own test file: a body written in WordPad's RichEdit, LZFu-compressed (PR_RTF_COMPRESSED), no plain body.
+    expect((await ingestEmail({ inbox: s.inbox, raw: onlyTnef('rtf-1', fs.readFileSync(path.resolve('tests/fixtures/winmail.dat'))), via: 'smtp' })).status).toBe('created');
+    // HTML in RTF (\fromhtml1), as Outlook sends an HTML mail in TNEF: built here (tests/helpers/tnef.ts), uncompressed ("MELA").
+    const rtf = String.raw`{\rtf1\ansi\ansicpg1252\fromhtml1 \deff0{\fonttbl{\f0\fswiss Arial;}}{\*\htmltag19 <html>}{\*\htmltag50 <body>}\htmlrtf \pard\plain\htmlrtf0 {\*\htmltag84 <p>}Gr\'fc\'dfe aus {\*\htmltag84 <b>}Wien{\*\htmltag92 </b>}{\*\htmltag92 </p>}{\*\htmltag58 </body>}{\*\htmltag27 </html>}}`;
+    const htmlTnef = tnefWithBinaryProperties([{ id: 0x1009, data: uncompressedRtf(rtf) }]);
+    expect((await ingestEmail({ inbox: s.inbox, raw: onlyTnef('rtf-2', htmlTnef), via: 'smtp' })).status).toBe('created');
+
+    const [fromRtf, fromHtml] = await messagesOf(s.account.id);
+    expect(fromRtf.text).toBe(['Casdasdfasdfasd', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd'].join('\n'));
+    expect(await attachmentNames(s.account.id, fromRtf.id)).toEqual(['ZAPPA_~2.JPG', 'bookmark.htm']);
+    expect(fromHtml.html).toContain('<p>Grüße aus <b>Wien</b></p>');
+    expect(fromHtml.text).toBe('Grüße aus Wien');
   });
 
   it('a forwarded message is shown inline (sender, date, subject, body, its files); a mail that is only a forwarded message is not empty', async () => {

@@ -229,7 +229,7 @@ export async function storeEmail(opts: IngestOptions): Promise<IngestResult> {
   const log = getLogger();
   if (opts.raw.byteLength > MAX_RAW_EMAIL_BYTES) return { status: 'ignored', reason: 'too large' };
   const parsed = await simpleParser(opts.raw, { keepCidLinks: true });
-  const { parts, forwarded, tnefBody } = await expandParts(parsed);
+  const { parts, forwarded, tnefBody, tnefHtml } = await expandParts(parsed);
 
   // The forwarding check Parley mailed to the support address came back through forwarding: it works.
   const check = headerText(parsed, FORWARDING_CHECK_HEADER.toLowerCase());
@@ -311,7 +311,8 @@ export async function storeEmail(opts: IngestOptions): Promise<IngestResult> {
 
       // Offending bytes removed (NUL: PostgreSQL text refuses it), forwarded messages shown inline after the body.
       const ownText = dbText(parsed.text ?? '').trim() || tnefBody.trim();
-      const ownHtml = typeof parsed.html === 'string' && parsed.html.trim() ? dbText(parsed.html) : null;
+      // Without HTML of its own, Outlook's HTML from the winmail.dat's RTF body (the same body, richer): sanitized below like any.
+      const ownHtml = typeof parsed.html === 'string' && parsed.html.trim() ? dbText(parsed.html) : tnefHtml;
       const fullHtml =
         forwarded.length > 0 ? (ownHtml ?? (ownText ? mailTextToHtml(ownText) : '')) + forwarded.map(forwardedHtml).join('') : ownHtml;
       const html = fullHtml ? sanitizeEmailHtml(fullHtml, { cidUrls }) || null : null;

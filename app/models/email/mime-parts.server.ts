@@ -29,31 +29,66 @@ function isTnef(a: MailAttachment) {
   return TNEF_TYPES.has(a.contentType.toLowerCase()) || /^(winmail|win)\.dat$/i.test(a.filename ?? '');
 }
 
-// MAPI property ids of the plain body (PR_BODY) in node-tnef's Attributes.
+// MAPI property ids in node-tnef's Attributes: the plain body (PR_BODY) and the compressed RTF body (PR_RTF_COMPRESSED).
 const PR_BODY = 0x1000;
+const PR_RTF_COMPRESSED = 0x1009;
+
+export type UnpackedTnef = { files: { name: string; data: Buffer }[]; body: string; rtfText: string; rtfHtml: string | null };
 
 /**
  * Decodes a TNEF stream with node-tnef in a worker thread: the library logs to stdout on every call (the
- * worker's stdout is discarded) and can spin for seconds on malformed input (the worker is stopped after 5 s).
+ * worker's stdout is discarded) and can spin for seconds on malformed input (the worker is stopped after 5 s,
+ * and its memory is capped). Outlook's body in RTF (PR_RTF_COMPRESSED, MS-OXRTFCE) is decompressed there too
+ * (@kenjiuno/decompressrtf, ADR 040) and read with rtf-stream-parser: HTML that Outlook wrapped in RTF
+ * (`\fromhtml1`) comes back as that HTML, text wrapped in RTF (`\fromtext`) as the text, and an RTF-only body
+ * (written in Outlook or WordPad) as its plain text. Code pages are decoded with iconv-lite.
  */
-export function unpackTnef(bytes: Buffer): Promise<{ files: { name: string; data: Buffer }[]; body: string } | null> {
+export function unpackTnef(bytes: Buffer): Promise<UnpackedTnef | null> {
   if (bytes.byteLength > MAX_TNEF_BYTES) return Promise.resolve(null);
   return new Promise((resolve) => {
     const worker = new Worker(
       `const { parentPort, workerData } = require('node:worker_threads');
        const tnef = require('node-tnef');
-       tnef.parseBuffer(Buffer.from(workerData), (failed, content) => {
+       function readRtf(data) {
+         const { decompressRTF } = require('@kenjiuno/decompressrtf');
+         const iconv = require('iconv-lite');
+         const rtfParser = require('rtf-stream-parser');
+         const decode = (buf, enc) => (iconv.encodingExists(enc) ? iconv.decode(buf, enc) : buf.toString('latin1'));
+         const rtf = Buffer.from(decompressRTF(Array.from(data)));
+         try {
+           const wrapped = rtfParser.deEncapsulateSync(rtf, { decode, mode: 'either' });
+           return Promise.resolve(wrapped.mode === 'html' ? { text: '', html: String(wrapped.text) } : { text: String(wrapped.text), html: null });
+         } catch (notWrapped) {
+           const { ToPlainText } = require('rtf-stream-parser/dist/src/ToPlainText');
+           return new Promise((done) => {
+             const tokens = new rtfParser.Tokenize();
+             const plain = new ToPlainText({ decode });
+             let text = '';
+             plain.on('data', (d) => (text += d));
+             plain.on('end', () => done({ text, html: null }));
+             plain.on('error', () => done({ text: '', html: null }));
+             tokens.on('error', () => done({ text: '', html: null }));
+             tokens.pipe(plain);
+             tokens.end(rtf);
+           });
+         }
+       }
+       tnef.parseBuffer(Buffer.from(workerData), async (failed, content) => {
          if (failed || !content || !Array.isArray(content.Attachments)) return parentPort.postMessage(null);
          const files = content.Attachments.filter((a) => a && a.Data).map((a) => ({ name: String(a.Title || 'attachment'), data: Uint8Array.from(a.Data) }));
-         const body = (content.Attributes || []).find((a) => a && a.Name === ${PR_BODY});
-         parentPort.postMessage({ files, body: body && body.Data ? Buffer.from(body.Data).toString('latin1') : '' });
+         const attributes = content.Attributes || [];
+         const body = attributes.find((a) => a && a.Name === ${PR_BODY});
+         const compressed = attributes.find((a) => a && a.Name === ${PR_RTF_COMPRESSED} && a.Data && a.Data.length >= 16);
+         let rtf = { text: '', html: null };
+         if (compressed) rtf = await readRtf(compressed.Data).catch(() => rtf);
+         parentPort.postMessage({ files, body: body && body.Data ? Buffer.from(body.Data).toString('latin1') : '', rtfText: rtf.text, rtfHtml: rtf.html });
        });`,
-      { eval: true, workerData: bytes, stdout: true, stderr: true },
+      { eval: true, workerData: bytes, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 256 } },
     );
     worker.stdout.resume();
     worker.stderr.resume();
     let done = false;
-    const finish = (value: Awaited<ReturnType<typeof unpackTnef>>) => {
+    const finish = (value: UnpackedTnef | null) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -61,12 +96,30 @@ export function unpackTnef(bytes: Buffer): Promise<{ files: { name: string; data
       resolve(value);
     };
     const timer = setTimeout(() => finish(null), TNEF_TIMEOUT_MS);
-    worker.once('message', (msg: { files: { name: string; data: Uint8Array }[]; body: string } | null) =>
-      finish(msg ? { files: msg.files.map((f) => ({ name: f.name, data: Buffer.from(f.data) })), body: msg.body.replace(/\u0000+$/, '') } : null),
+    worker.once('message', (msg: { files: { name: string; data: Uint8Array }[]; body: string; rtfText: string; rtfHtml: string | null } | null) =>
+      finish(
+        msg
+          ? {
+              files: msg.files.map((f) => ({ name: f.name, data: Buffer.from(f.data) })),
+              body: msg.body.replace(/\u0000+$/, ''),
+              rtfText: tidyRtfText(msg.rtfText),
+              rtfHtml: msg.rtfHtml?.trim() ? msg.rtfHtml : null,
+            }
+          : null,
+      ),
     );
     worker.once('error', () => finish(null));
     worker.once('exit', () => finish(null));
   });
+}
+
+/** RTF's text as a mail body: line ends as \n, no trailing blanks on a line, at most one empty line in a row. */
+function tidyRtfText(text: string) {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t\u00a0]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 function addressList(field: AddressObject | AddressObject[] | undefined) {
@@ -78,20 +131,26 @@ function addressList(field: AddressObject | AddressObject[] | undefined) {
 }
 
 /**
- * The files of a mail and its forwarded messages, unpacked. `tnefBody` is the plain body found in a
- * winmail.dat, for mails whose own body is empty (Outlook puts the body there in RTF-only mode).
+ * The files of a mail and its forwarded messages, unpacked. `tnefBody` is the body found in a winmail.dat (its
+ * plain body, else the text of its RTF body) and `tnefHtml` the HTML Outlook wrapped in its RTF body, for mails
+ * whose own body is empty (Outlook puts the body there in RTF-only mode).
  */
-export async function expandParts(parsed: ParsedMail, depth = 0): Promise<{ parts: MailPart[]; forwarded: ForwardedMessage[]; tnefBody: string }> {
+export async function expandParts(
+  parsed: ParsedMail,
+  depth = 0,
+): Promise<{ parts: MailPart[]; forwarded: ForwardedMessage[]; tnefBody: string; tnefHtml: string | null }> {
   const parts: MailPart[] = [];
   const forwarded: ForwardedMessage[] = [];
   let tnefBody = '';
+  let tnefHtml: string | null = null;
   for (const a of parsed.attachments) {
     const cid = a.cid ? dbText(a.cid) : null;
     if (isTnef(a)) {
       const unpacked = await unpackTnef(a.content);
-      if (unpacked && (unpacked.files.length > 0 || unpacked.body.trim())) {
+      if (unpacked && (unpacked.files.length > 0 || unpacked.body.trim() || unpacked.rtfText || unpacked.rtfHtml)) {
         for (const f of unpacked.files) parts.push({ filename: dbText(f.name), contentType: 'application/octet-stream', content: f.data, cid: null });
-        if (!tnefBody) tnefBody = dbText(unpacked.body);
+        if (!tnefBody) tnefBody = dbText(unpacked.body.trim() ? unpacked.body : unpacked.rtfText);
+        if (!tnefHtml && unpacked.rtfHtml) tnefHtml = dbText(unpacked.rtfHtml);
         continue;
       }
     }
@@ -105,7 +164,7 @@ export async function expandParts(parsed: ParsedMail, depth = 0): Promise<{ part
           date: inner.date ? inner.date.toUTCString() : '',
           subject: dbText(inner.subject ?? ''),
           text: dbText(inner.text ?? nested.tnefBody ?? ''),
-          html: typeof inner.html === 'string' && inner.html.trim() ? dbText(inner.html) : null,
+          html: typeof inner.html === 'string' && inner.html.trim() ? dbText(inner.html) : nested.tnefHtml,
           attachments: nested.parts.map((p) => p.filename),
         });
         parts.push(...nested.parts);
@@ -116,7 +175,7 @@ export async function expandParts(parsed: ParsedMail, depth = 0): Promise<{ part
     const filename = dbText(a.filename || (a.contentType === 'message/rfc822' ? 'message.eml' : 'attachment'));
     parts.push({ filename, contentType: dbText(a.contentType), content: a.content, cid });
   }
-  return { parts, forwarded, tnefBody };
+  return { parts, forwarded, tnefBody, tnefHtml };
 }
 
 function escapeHtml(text: string) {
