@@ -17,7 +17,7 @@ import { FieldInputError } from '~/models/productivity/shared.server';
 import { listTags } from '~/models/productivity/tags.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { formatDateTime, pageTitle } from '~/utils/format';
-import { formatPhone } from '~/utils/phone';
+import { formatPhone } from '~/utils/phone-format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -37,6 +37,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const [tags, users] = await Promise.all([listTags({ accountId: ctx.account.id }), listAccountUsers({ accountId: ctx.account.id })]);
   return {
     contact,
+    // Formatted here: libphonenumber's tables stay on the server (ADR 027).
+    phone: formatPhone(contact.phone),
     tagOptions: tags.map((t) => ({ id: t.id, name: t.name })),
     userOptions: users.map((u) => ({ value: String(u.id), label: `${u.firstName} ${u.lastName}`.trim() || u.email })),
     locked: !can(ctx, 'manage_contacts'),
@@ -98,7 +100,7 @@ export default function ContactPage() {
   return <ContactDetail key={loaderData.contact.id} {...loaderData} />;
 }
 
-function ContactDetail({ contact, tagOptions, userOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function ContactDetail({ contact, phone, tagOptions, userOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
   const actionData = useActionData<typeof action>();
   const name = `${contact.firstName} ${contact.lastName}`.trim() || contact.email || `#${contact.id}`;
   const [form, fields] = useForm({
@@ -108,7 +110,7 @@ function ContactDetail({ contact, tagOptions, userOptions, locked, user }: Retur
       firstName: contact.firstName,
       lastName: contact.lastName,
       email: contact.email ?? '',
-      phone: formatPhone(contact.phone),
+      phone,
       title: contact.title ?? '',
       website: contact.website ?? '',
       companyName: contact.company?.name ?? '',

@@ -17,7 +17,7 @@ import { addNote } from '~/models/crm/notes.server';
 import { listTags } from '~/models/productivity/tags.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
-import { formatPhone } from '~/utils/phone';
+import { formatPhone } from '~/utils/phone-format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -30,7 +30,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const company = id === 'new' ? null : await getCompany({ accountId: ctx.account.id, id });
   if (company === undefined) throw new Response('Not Found', { status: 404 });
   const tags = await listTags({ accountId: ctx.account.id });
-  return { company, tagOptions: tags.map((t) => ({ id: t.id, name: t.name })), locked: !can(ctx, 'manage_contacts'), user: publicUser(ctx) };
+  // The phone is formatted here: libphonenumber's tables stay on the server (ADR 027).
+  return { company, phone: formatPhone(company?.phone), tagOptions: tags.map((t) => ({ id: t.id, name: t.name })), locked: !can(ctx, 'manage_contacts'), user: publicUser(ctx) };
 }
 
 /** Intents: save (create or update), note, favourite, delete. */
@@ -77,7 +78,7 @@ export default function CompanyPage() {
   return <CompanyEditor key={loaderData.company?.id ?? 'new'} {...loaderData} />;
 }
 
-function CompanyEditor({ company, tagOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function CompanyEditor({ company, phone, tagOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: `company-${company?.id ?? 'new'}`,
@@ -88,7 +89,7 @@ function CompanyEditor({ company, tagOptions, locked, user }: ReturnType<typeof 
           domain: company.domain ?? '',
           url: company.url ?? '',
           description: company.description ?? '',
-          phone: formatPhone(company.phone),
+          phone,
           country: company.address.country ?? '',
           locality: company.address.locality ?? '',
           streetAddress: company.address.streetAddress ?? '',

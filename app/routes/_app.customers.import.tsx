@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { IMPORT_STATUS_LABELS } from '~/models/crm/imports.schemas';
+import { IMPORT_STATUS_LABELS } from '~/models/crm/imports-constants';
 import { listImports, readImportUpload, storeImportUpload } from '~/models/crm/imports.server';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { can, publicUser, requirePermission } from '~/utils/session.server';

@@ -5,7 +5,7 @@ import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field } from '~/components/ui/forms';
-import { SegmentFormSchema } from '~/models/crm/segments.schemas';
+import { SegmentFormSchema, SegmentStepOneSchema } from '~/models/crm/segments.schemas';
 import {
   EMPTY_CONDITIONS,
   readDialogState,
@@ -20,8 +20,6 @@ import { pageTitle } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requireFeature, roleDenied, type AppContext } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
-
-const StepOneSchema = SegmentFormSchema.pick({ name: true, type: true });
 
 async function guard(request: Request): Promise<AppContext> {
   const ctx = await requireFeature(request, 'customerManagement/customerList');
@@ -73,7 +71,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (intent === 'back') return stepOne(null);
   if (intent === 'next') {
-    const submission = parseWithZod(form, { schema: StepOneSchema });
+    const submission = parseWithZod(form, { schema: SegmentStepOneSchema });
     if (submission.status !== 'success') return stepOne(submission.reply(), 400);
     state.name = submission.value.name;
     return stepTwo();
@@ -93,7 +91,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
 
-  const first = parseWithZod(form, { schema: StepOneSchema });
+  const first = parseWithZod(form, { schema: SegmentStepOneSchema });
   if (first.status !== 'success') return stepOne(first.reply(), 400);
   const submission = parseWithZod(form, { schema: SegmentFormSchema });
   if (submission.status !== 'success') {

@@ -31,6 +31,10 @@ export default function CustomersLayout() {
   const { contactSegments, companySegments, segmentsDenied, liveViewDenied, canManage } = useLoaderData<typeof loader>();
   return (
     <div className="settings">
+      {/* The side menu is long: keyboard users pass it with this link (the shell's skip link lands on it). */}
+      <a className="skip-link" href="#area-content">
+        Skip the CRM menu
+      </a>
       <nav className="side-menu" aria-label="CRM">
         <NavLink to="/customers/liveview" className={navClass}>
           <span>Live View</span>
@@ -56,7 +60,7 @@ export default function CustomersLayout() {
           <span>Meetings</span>
         </NavLink>
       </nav>
-      <div className="page">
+      <div className="page" id="area-content" tabIndex={-1}>
         <Outlet />
       </div>
     </div>

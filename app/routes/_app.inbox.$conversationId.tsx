@@ -33,26 +33,8 @@ import {
   tagConversations,
   untagConversation,
 } from '~/models/inbox/conversations.server';
-import {
-  AssignSchema,
-  dateToZonedInput,
-  EditMessageSchema,
-  MERGE_NEEDS_TWO,
-  MergeSchema,
-  MessageRefSchema,
-  MoveSchema,
-  PrioritySchema,
-  PropertiesSchema,
-  REPLY_INTENTS,
-  ReplySchema,
-  SNOOZE_IN_FUTURE,
-  SNOOZE_TIME_REQUIRED,
-  SnoozeSchema,
-  STATUS_AFTER_REPLY,
-  StatusSchema,
-  TagSchema,
-  zonedInputToDate,
-} from '~/models/inbox/forms';
+import { MERGE_NEEDS_TWO, REPLY_INTENTS, SNOOZE_IN_FUTURE, SNOOZE_TIME_REQUIRED, STATUS_AFTER_REPLY } from '~/models/inbox/form-constants';
+import { AssignSchema, dateToZonedInput, EditMessageSchema, MergeSchema, MessageRefSchema, MoveSchema, PrioritySchema, PropertiesSchema, ReplySchema, SnoozeSchema, StatusSchema, TagSchema, zonedInputToDate } from '~/models/inbox/forms';
 import { describeLine, listConversationRuns, RUN_STATE_LABELS } from '~/models/automation/run-history.server';
 import { renderEmailHtml } from '~/models/email/render.server';
 import { MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENT_BYTES } from '~/models/inbox/attachments.server';
@@ -85,7 +67,7 @@ import { renderTemplate } from '~/models/productivity/templates';
 import { mentionHandle } from '~/models/notifications/mentions';
 import { listMentionableUsers } from '~/models/users/users.server';
 import { formatDateTime, pageTitle, truncate } from '~/utils/format';
-import { formatPhone } from '~/utils/phone';
+import { formatPhone } from '~/utils/phone-format';
 import { parseRouteId } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -234,7 +216,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         })),
     },
     contact: contact
-      ? { id: contact.id, name: personName(contact.firstName, contact.lastName, contact.email ?? contact.phone), email: contact.email, phone: contact.phone }
+      ? { id: contact.id, name: personName(contact.firstName, contact.lastName, contact.email ?? contact.phone), email: contact.email, phone: formatPhone(contact.phone) }
       : null,
     others,
     messages,
@@ -584,7 +566,7 @@ export default function ConversationPage() {
                   {d.contact.phone ? (
                     <>
                       <br />
-                      {formatPhone(d.contact.phone)}
+                      {d.contact.phone}
                     </>
                   ) : null}
                 </p>

@@ -1,5 +1,6 @@
+import type { z } from 'zod';
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -7,7 +8,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { getContact } from '~/models/crm/contacts.server';
 import { InvalidReferenceError } from '~/models/inbox/conversations.server';
-import { MESSAGE_MAX, TicketSchema } from '~/models/inbox/forms';
+import { MESSAGE_MAX } from '~/models/inbox/form-constants';
+import { TicketSchema } from '~/models/inbox/forms';
 import { listInboxOptions } from '~/models/inbox/screens.server';
 import { startEmailConversation } from '~/models/inbox/tickets.server';
 import { pageTitle } from '~/utils/format';
@@ -57,13 +59,12 @@ export const handle = { breadcrumb: 'New Email' };
 export default function ComposeEmail() {
   const { inboxes, contact } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof TicketSchema>>({
     id: 'compose',
     lastResult,
     defaultValue: { inboxId: inboxes.length === 1 ? inboxes[0].value : '', email: contact?.email ?? '', name: contact?.name ?? '' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TicketSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <div className="page stack">

@@ -9,22 +9,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { CheckboxField, ErrorList, Field, TextareaField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
-import {
-  actionsForEvent,
-  AutomationRuleSchema,
-  automationRuleFormDefaults,
-  automationRuleInput,
-  CONDITION_OP_LABELS,
-  INBOX_RULE_EVENT_LABELS,
-  opsForField,
-  RULE_CONDITION_FIELD_LABELS,
-  RULE_DESCRIPTION_MAX,
-  RULE_NAME_MAX,
-  RULE_ROWS_MAX,
-  SOURCE_TYPE_LABELS,
-  SOURCE_TYPES_BY_EVENT,
-  SURVEY_SOURCE_TYPE_LABELS,
-} from '~/models/automation/automation-rules.schemas';
+import { actionsForEvent, CONDITION_OP_LABELS, INBOX_RULE_EVENT_LABELS, opsForField, RULE_CONDITION_FIELD_LABELS, RULE_DESCRIPTION_MAX, RULE_NAME_MAX, RULE_ROWS_MAX, SOURCE_TYPE_LABELS, SOURCE_TYPES_BY_EVENT, SURVEY_SOURCE_TYPE_LABELS } from '~/models/automation/automation-rules-constants';
+import { AutomationRuleSchema, automationRuleFormDefaults, automationRuleInput } from '~/models/automation/automation-rules.schemas';
 import {
   AutomationRuleInputError,
   createAutomationRule,
@@ -32,7 +18,7 @@ import {
   getAutomationRule,
   updateAutomationRule,
 } from '~/models/automation/automation-rules.server';
-import { ACTION_LABELS, INBOX_RULE_EVENTS, RULE_CONDITION_FIELDS, type ActionType, type InboxRuleEvent } from '~/models/automation/rule-types';
+import { ACTION_LABELS, INBOX_RULE_EVENTS, RULE_CONDITION_FIELDS, type ActionType, type InboxRuleEvent } from '~/models/automation/rule-constants';
 import { listInboxes } from '~/models/inbox/inboxes.server';
 import { listTags } from '~/models/productivity/tags.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';

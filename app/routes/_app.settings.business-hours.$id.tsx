@@ -14,16 +14,8 @@ import {
   getBusinessHours,
   updateBusinessHours,
 } from '~/models/automation/business-hours.server';
-import {
-  BUSINESS_HOURS_NAME_MAX,
-  BusinessHoursSchema,
-  businessHoursFormDefaults,
-  businessHoursInput,
-  DEFAULT_END_TIME,
-  DEFAULT_START_TIME,
-  HOLIDAY_NAME_MAX,
-  WEEK_DAYS,
-} from '~/models/automation/schemas';
+import { BUSINESS_HOURS_NAME_MAX, DEFAULT_END_TIME, DEFAULT_START_TIME, HOLIDAY_NAME_MAX, WEEK_DAYS } from '~/models/automation/business-hours-constants';
+import { BusinessHoursSchema, businessHoursFormDefaults, businessHoursInput } from '~/models/automation/schemas';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';

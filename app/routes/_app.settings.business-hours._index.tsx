@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { readPage } from '~/components/ui/pager';
 import { SettingsList } from '~/components/ui/settings-list';
 import { listBusinessHours } from '~/models/automation/business-hours.server';
-import { WEEK_DAYS } from '~/models/automation/schemas';
+import { WEEK_DAYS } from '~/models/automation/business-hours-constants';
 import { formatDate, pageTitle } from '~/utils/format';
 import { can, publicUser, requireUser } from '~/utils/session.server';
 

@@ -13,7 +13,8 @@ import {
   getCannedResponse,
   updateCannedResponse,
 } from '~/models/productivity/canned-responses.server';
-import { CANNED_MESSAGE_MAX, CANNED_NAME_MAX, CannedResponseSchema } from '~/models/productivity/schemas';
+import { CANNED_MESSAGE_MAX, CANNED_NAME_MAX } from '~/models/productivity/constants';
+import { CannedResponseSchema } from '~/models/productivity/schemas';
 import { FieldInputError } from '~/models/productivity/shared.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';

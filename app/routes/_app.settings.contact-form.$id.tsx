@@ -15,7 +15,8 @@ import {
   setContactFormActive,
   updateContactForm,
 } from '~/models/productivity/contact-forms.server';
-import { CONTACT_FORM_DEFAULTS, ContactFormSchema, NEW_INBOX } from '~/models/productivity/schemas';
+import { CONTACT_FORM_DEFAULTS, NEW_INBOX } from '~/models/productivity/constants';
+import { ContactFormSchema } from '~/models/productivity/schemas';
 import { FieldInputError } from '~/models/productivity/shared.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';

@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { InboxBusinessHoursForm } from '~/components/automation/inbox-business-hours';
 import { ChannelHealthPanel } from '~/components/channel-health';
@@ -27,17 +27,8 @@ import {
 import { businessHoursOptions, submitInboxBusinessHours } from '~/models/automation/business-hours.server';
 import { deleteQuarantinedEmail, listQuarantinedEmails, retryQuarantinedEmail } from '~/models/email/quarantine.server';
 import { sendForwardingCheck } from '~/models/email/outbound.server';
-import {
-  EMAIL_MODE_LABELS,
-  EMAIL_MODES,
-  EmailInboxSchema,
-  FingerprintSchema,
-  ImapSettingsSchema,
-  INBOX_NAME_MAX,
-  MAIL_SECURITY,
-  MAIL_SECURITY_LABELS,
-  SmtpSettingsSchema,
-} from '~/models/email/schemas';
+import { EMAIL_MODE_LABELS, EMAIL_MODES, INBOX_NAME_MAX, MAIL_SECURITY, MAIL_SECURITY_LABELS } from '~/models/email/form-constants';
+import { EmailInboxSchema, ImapSettingsSchema, TrustFingerprintSchema, SmtpSettingsSchema } from '~/models/email/schemas';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
@@ -140,7 +131,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       case 'imap-trust':
       case 'smtp-trust': {
         const part = intent === 'imap-trust' ? 'imap' : 'smtp';
-        const submission = parseWithZod(formData, { schema: z.object({ fingerprint: FingerprintSchema }) });
+        const submission = parseWithZod(formData, { schema: TrustFingerprintSchema });
         if (submission.status !== 'success') return fail('trust', submission.reply());
         const trusted = await trustServerCertificate({ ...who, id, part, fingerprint: submission.value.fingerprint });
         if (trusted === undefined) throw notFound();

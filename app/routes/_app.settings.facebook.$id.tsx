@@ -10,7 +10,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
-import { facebookSchema, SOCIAL_NAME_MAX, SOCIAL_SECRET_MAX } from '~/models/channels/facebook-schemas';
+import { SOCIAL_NAME_MAX, SOCIAL_SECRET_MAX } from '~/models/channels/social-constants';
+import { facebookSchema } from '~/models/channels/facebook-schemas';
 import {
   checkFacebookSettings,
   createFacebookInbox,

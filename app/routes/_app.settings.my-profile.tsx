@@ -8,14 +8,8 @@ import { Avatar } from '~/components/shell/shell';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { changePassword, removeAvatar, setAvatar, updateProfile } from '~/models/users/profile.server';
-import {
-  AVATAR_SIZE_MESSAGE,
-  AVATAR_TYPE_MESSAGE,
-  AvatarSchema,
-  ChangePasswordSchema,
-  MAX_AVATAR_BYTES,
-  ProfileSchema,
-} from '~/models/users/schemas';
+import { AVATAR_SIZE_MESSAGE, AVATAR_TYPE_MESSAGE, MAX_AVATAR_BYTES } from '~/models/users/constants';
+import { AvatarSchema, ChangePasswordSchema, ProfileSchema } from '~/models/users/schemas';
 import { DATE_FORMATS, formatDate, pageTitle, TIME_FORMATS } from '~/utils/format';
 import { publicUser, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';

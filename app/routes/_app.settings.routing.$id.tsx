@@ -16,19 +16,8 @@ import {
   RoutingInputError,
   updateRoutingRule,
 } from '~/models/automation/routing.server';
-import {
-  ASSIGN_LIMIT_MAX,
-  ASSIGN_LIMIT_MIN,
-  CONDITION_LABELS,
-  ROUTING_NAME_MAX,
-  RULE_LABELS,
-  RoutingRuleSchema,
-  routingFormDefaults,
-  routingRuleInput,
-  rulesForInbox,
-  SUBRULE_CONDITIONS,
-  SUBRULE_VALUE_MAX,
-} from '~/models/automation/routing.schemas';
+import { ASSIGN_LIMIT_MAX, ASSIGN_LIMIT_MIN, CONDITION_LABELS, ROUTING_NAME_MAX, RULE_LABELS, rulesForInbox, SUBRULE_CONDITIONS, SUBRULE_VALUE_MAX } from '~/models/automation/routing-constants';
+import { RoutingRuleSchema, routingFormDefaults, routingRuleInput } from '~/models/automation/routing.schemas';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';

@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { readPage } from '~/components/ui/pager';
 import { SettingsList } from '~/components/ui/settings-list';
 import { listRoutingRules } from '~/models/automation/routing.server';
-import { RULE_LABELS } from '~/models/automation/routing.schemas';
+import { RULE_LABELS } from '~/models/automation/routing-constants';
 import { formatDate, pageTitle } from '~/utils/format';
 import { can, publicUser, requireUser } from '~/utils/session.server';
 

@@ -8,19 +8,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { CheckboxField, ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
-import {
-  SLA_DEFAULT_RESOLVE,
-  SLA_DEFAULT_RESPONSE,
-  SLA_MAX_ESCALATION_EMAILS,
-  SLA_NAME_MAX,
-  SLA_PRIORITIES,
-  SLA_PRIORITY_LABELS,
-  SLA_UNIT_LABELS,
-  SLA_UNITS,
-  SlaPolicySchema,
-  slaPolicyFormDefaults,
-  slaPolicyInput,
-} from '~/models/automation/sla-policies.schemas';
+import { SLA_DEFAULT_RESOLVE, SLA_DEFAULT_RESPONSE, SLA_MAX_ESCALATION_EMAILS, SLA_NAME_MAX, SLA_PRIORITIES, SLA_PRIORITY_LABELS, SLA_UNIT_LABELS, SLA_UNITS } from '~/models/automation/sla-policies-constants';
+import { SlaPolicySchema, slaPolicyFormDefaults, slaPolicyInput } from '~/models/automation/sla-policies.schemas';
 import { createSlaPolicy, deleteSlaPolicy, getSlaPolicy, SlaPolicyInputError, updateSlaPolicy } from '~/models/automation/sla-policies.server';
 import { listInboxes } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';

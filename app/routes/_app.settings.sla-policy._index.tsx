@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { readPage } from '~/components/ui/pager';
 import { SettingsList } from '~/components/ui/settings-list';
 import { listSlaPolicies } from '~/models/automation/sla-policies.server';
-import { SLA_UNIT_LABELS } from '~/models/automation/sla-policies.schemas';
+import { SLA_UNIT_LABELS } from '~/models/automation/sla-policies-constants';
 import { listInboxes } from '~/models/inbox/inboxes.server';
 import { formatDate, pageTitle } from '~/utils/format';
 import { can, publicUser, requireFeature } from '~/utils/session.server';

@@ -12,20 +12,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
-import {
-  AUTO_RESOLVE_MAX_DAYS,
-  CUSTOM_PHONE_INPUT_MAX,
-  SMS_FIELD_MAX,
-  SMS_MESSAGES,
-  SMS_NAME_MAX,
-  SMS_PROVIDER_LABELS,
-  SMS_PROVIDERS,
-  SmsCreateSchema,
-  smsUpdateSchema,
-  THREADING_INTERVALS,
-  TwilioCredentialsSchema,
-  type SmsProvider,
-} from '~/models/channels/sms-schemas';
+import { AUTO_RESOLVE_MAX_DAYS, CUSTOM_PHONE_INPUT_MAX, SMS_FIELD_MAX, SMS_MESSAGES, SMS_NAME_MAX, SMS_PROVIDER_LABELS, SMS_PROVIDERS, THREADING_INTERVALS, type SmsProvider } from '~/models/channels/sms-constants';
+import { SmsCreateSchema, smsUpdateSchema, TwilioCredentialsSchema } from '~/models/channels/sms-schemas';
 import {
   createSmsInbox,
   deleteSmsInbox,

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { SettingsPage } from '~/components/ui/settings-page';
-import { SMS_PROVIDER_LABELS, THREADING_INTERVALS } from '~/models/channels/sms-schemas';
+import { SMS_PROVIDER_LABELS, THREADING_INTERVALS } from '~/models/channels/sms-constants';
 import { listSmsInboxes } from '~/models/channels/sms.server';
 import { countLabel, formatDate, pageTitle } from '~/utils/format';
 import { can, publicUser, requireFeature } from '~/utils/session.server';

@@ -7,7 +7,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
-import { TRUSTED_DOMAIN_NAME_MAX, TRUSTED_DOMAIN_URL_MAX, TrustedDomainSchema } from '~/models/email/schemas';
+import { TRUSTED_DOMAIN_NAME_MAX, TRUSTED_DOMAIN_URL_MAX } from '~/models/email/form-constants';
+import { TrustedDomainSchema } from '~/models/email/schemas';
 import {
   createTrustedDomain,
   deleteTrustedDomain,

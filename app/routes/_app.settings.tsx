@@ -30,6 +30,10 @@ export default function SettingsLayout() {
   const { menu } = useLoaderData<typeof loader>();
   return (
     <div className="settings">
+      {/* The side menu is long: keyboard users pass it with this link (the shell's skip link lands on it). */}
+      <a className="skip-link" href="#area-content">
+        Skip the settings menu
+      </a>
       <nav className="side-menu" aria-label="Settings">
         {menu.map((g) => (
           <details key={g.group} open>
@@ -43,7 +47,7 @@ export default function SettingsLayout() {
           </details>
         ))}
       </nav>
-      <div className="page">
+      <div className="page" id="area-content" tabIndex={-1}>
         <Outlet />
       </div>
     </div>

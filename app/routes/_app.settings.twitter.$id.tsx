@@ -10,7 +10,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
-import { SOCIAL_NAME_MAX, SOCIAL_SECRET_MAX } from '~/models/channels/facebook-schemas';
+import { SOCIAL_NAME_MAX, SOCIAL_SECRET_MAX } from '~/models/channels/social-constants';
 import { twitterSchema } from '~/models/channels/twitter-schemas';
 import { checkTwitterSettings, createTwitterInbox, deleteTwitterInbox, describeTwitterInbox, getTwitterInbox, twitterSettingsAfter, updateTwitterInbox } from '~/models/channels/twitter.server';
 import { businessHoursOptions, submitInboxBusinessHours } from '~/models/automation/business-hours.server';

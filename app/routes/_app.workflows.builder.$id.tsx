@@ -3,40 +3,27 @@ import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { ActionFields, AddMenu, Hidden, RemoveRowButton, RowControl } from '~/components/automation/rule-rows';
+import {
+  ActionFields,
+  AddMenu,
+  addMenuFocusProps,
+  Hidden,
+  RemoveRowButton,
+  RowControl,
+  rowFocusAfter,
+  rowFocusProps,
+  useRowFocus,
+  type RowFocus,
+} from '~/components/automation/rule-rows';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, TextareaField } from '~/components/ui/forms';
 import { Pager, readPage } from '~/components/ui/pager';
 import { describeLine, listRuleRuns, RUN_STATE_LABELS } from '~/models/automation/run-history.server';
-import {
-  ACTION_LABELS,
-  ACTIONS_BY_EVENT,
-  CONDITION_OP_LABELS,
-  FILTER_FIELDS,
-  FILTER_LABELS,
-  FLAG_FIELDS,
-  TEXT_OP_LABELS,
-  TEXT_OPS,
-  TRIGGER_CONDITION_LABELS,
-  TRIGGER_CONDITIONS,
-  WORKFLOW_EVENT_LABELS,
-  WORKFLOW_EVENTS,
-  type ActionType,
-  type ConditionField,
-  type FilterField,
-  type WorkflowEvent,
-} from '~/models/automation/rule-types';
+import { ACTION_LABELS, ACTIONS_BY_EVENT, CONDITION_OP_LABELS, FILTER_FIELDS, FILTER_LABELS, FLAG_FIELDS, TEXT_OP_LABELS, TEXT_OPS, TRIGGER_CONDITION_LABELS, TRIGGER_CONDITIONS, WORKFLOW_EVENT_LABELS, WORKFLOW_EVENTS, type ActionType, type ConditionField, type FilterField, type WorkflowEvent } from '~/models/automation/rule-constants';
 import { deleteWorkflow, getWorkflow, setWorkflowActive, updateWorkflow, workflowFormDefaults, WorkflowInputError } from '~/models/automation/workflows.server';
-import {
-  actionNotOfferedMessage,
-  isActionOffered,
-  STATUS_CHANGE_TEXT,
-  STATUS_CHANGE_TITLE,
-  WORKFLOW_ROWS_MAX,
-  WorkflowBuilderSchema,
-  WorkflowStatusSchema,
-} from '~/models/automation/workflows.schemas';
+import { actionNotOfferedMessage, isActionOffered, STATUS_CHANGE_TEXT, STATUS_CHANGE_TITLE, WORKFLOW_ROWS_MAX } from '~/models/automation/workflows-constants';
+import { WorkflowBuilderSchema, WorkflowStatusSchema } from '~/models/automation/workflows.schemas';
 import { listCompanyOptions } from '~/models/crm/companies.server';
 import { listAssigneeOptions, listInboxOptions, listTagOptions } from '~/models/inbox/screens.server';
 import { formatDateTime, pageTitle } from '~/utils/format';
@@ -116,7 +103,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     } catch {
       throw new Response('Unknown intent', { status: 400 });
     }
-    return data({ reply: submission.reply(), statusError: null }, { status: 200 });
+    return data({ reply: submission.reply(), statusError: null, focus: rowFocusAfter(formData, submission.payload) }, { status: 200 });
   }
 
   const intent = formData.get('intent');
@@ -207,13 +194,18 @@ export default function WorkflowBuilderPage() {
       {tab === 'runs' && loaderData.runs ? (
         <RunHistory runs={loaderData.runs} user={loaderData.user} />
       ) : (
-        <Builder key={workflow.id} {...loaderData} reply={(actionData?.reply as SubmissionResult<string[]> | null | undefined) ?? undefined} />
+        <Builder
+          key={workflow.id}
+          {...loaderData}
+          reply={(actionData?.reply as SubmissionResult<string[]> | null | undefined) ?? undefined}
+          focus={(actionData as { focus?: RowFocus } | undefined)?.focus}
+        />
       )}
     </section>
   );
 }
 
-function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: SubmissionResult<string[]> | undefined }) {
+function Builder({ workflow, defaults, options, reply, focus }: LoaderData & { reply: SubmissionResult<string[]> | undefined; focus: RowFocus | undefined }) {
   const [form, fields] = useForm({
     id: `workflow-${workflow.id}`,
     lastResult: reply,
@@ -226,6 +218,7 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
   const conditions = fields.conditions.getFieldList();
   const filters = fields.filters.getFieldList();
   const actions = fields.actions.getFieldList();
+  useRowFocus(form.id, focus, { [fields.conditions.name]: conditions.length, [fields.filters.name]: filters.length, [fields.actions.name]: actions.length });
   const { key: eventKey, ...eventProps } = getSelectProps(fields.event as FieldMetadata<string>, { ariaAttributes: true });
   const { key: opKey, ...opProps } = getSelectProps(fields.conditionOperator as FieldMetadata<string>, { ariaAttributes: true });
 
@@ -269,7 +262,7 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
             const field = (c.field.value ?? c.field.initialValue) as ConditionField;
             const n = i + 1;
             return (
-              <div key={condition.key ?? i} className="row rule-row" data-testid={`condition-${i}`}>
+              <div key={condition.key ?? i} className="row rule-row" data-testid={`condition-${i}`} {...rowFocusProps(form.id, fields.conditions.name, i, focus)}>
                 <Hidden field={c.field} />
                 <strong>{TRIGGER_CONDITION_LABELS[field as (typeof TRIGGER_CONDITIONS)[number]] ?? field}</strong>
                 {FLAG_FIELDS.includes(field) ? null : (
@@ -295,6 +288,7 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
           <AddMenu
             label="Add condition"
             testId="add-condition"
+            {...addMenuFocusProps(form.id, fields.conditions.name, focus)}
             disabled={conditions.length >= WORKFLOW_ROWS_MAX}
             items={TRIGGER_CONDITIONS.map((f) => ({
               key: f,
@@ -322,7 +316,7 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
             const field = (f.field.value ?? f.field.initialValue) as FilterField;
             const n = i + 1;
             return (
-              <div key={filter.key ?? i} className="row rule-row" data-testid={`filter-${i}`}>
+              <div key={filter.key ?? i} className="row rule-row" data-testid={`filter-${i}`} {...rowFocusProps(form.id, fields.filters.name, i, focus)}>
                 <Hidden field={f.field} />
                 <strong>{FILTER_LABELS[field] ?? field}</strong>
                 <RowControl
@@ -348,6 +342,7 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
           <AddMenu
             label="Add filter"
             testId="add-filter"
+            {...addMenuFocusProps(form.id, fields.filters.name, focus)}
             disabled={filters.length >= WORKFLOW_ROWS_MAX}
             items={FILTER_FIELDS.map((f) => ({
               key: f,
@@ -372,7 +367,7 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
             const n = i + 1;
             const notOffered = type && !isActionOffered(event, type) && !a.type.errors?.length ? actionNotOfferedMessage(type, event) : null;
             return (
-              <div key={actionRow.key ?? i} className="stack rule-row" data-testid={`action-${i}`}>
+              <div key={actionRow.key ?? i} className="stack rule-row" data-testid={`action-${i}`} {...rowFocusProps(form.id, fields.actions.name, i, focus)}>
                 <div className="row">
                   <Hidden field={a.type} />
                   <strong>
@@ -395,6 +390,7 @@ function Builder({ workflow, defaults, options, reply }: LoaderData & { reply: S
           <AddMenu
             label="Add action"
             testId="add-action"
+            {...addMenuFocusProps(form.id, fields.actions.name, focus)}
             disabled={actions.length >= WORKFLOW_ROWS_MAX}
             items={offered.map((t) => ({
               key: t,

@@ -3,10 +3,10 @@ import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field } from '~/components/ui/forms';
-import { EmailCodeSchema, EmailSchema } from '~/models/accounts/schemas';
+import { EmailCodeSchema, ResendCodeSchema } from '~/models/accounts/schemas';
 import { confirmEmailCode, findUserByEmail, sendSignupCode } from '~/models/auth/auth.server';
 import { pageTitle } from '~/utils/format';
 import { enforceRateLimit } from '~/utils/rate-limit.server';
@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const account = await requireAccount(request);
   const formData = await request.formData();
   if (formData.get('intent') === 'resend') {
-    const resend = parseWithZod(formData, { schema: z.object({ email: EmailSchema }) });
+    const resend = parseWithZod(formData, { schema: ResendCodeSchema });
     if (resend.status !== 'success') return data(resend.reply(), { status: 400 });
     await enforceRateLimit(`otp-resend:${account.id}:${resend.value.email}`, { limit: 5, windowMs: 15 * 60_000 });
     const user = await findUserByEmail({ accountId: account.id, email: resend.value.email });

@@ -3,10 +3,10 @@ import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useMemo } from 'react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field, TextareaField } from '~/components/ui/forms';
-import { BRAND_COLOURS, chatPageMessageSchema } from '~/models/channels/messenger-settings';
+import { BRAND_COLOURS } from '~/models/channels/messenger-constants';
+import { chatPageMessageSchema } from '~/models/channels/messenger-settings';
 import {
   getInboxByChatPageCode,
   isInboxOnline,
@@ -90,7 +90,6 @@ export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
 export default function ChatPage() {
   const { page, online, offlineMessage, welcomeMessage, messages, started } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const schema = useMemo(() => chatPageMessageSchema({ first: !started }), [started]);
   const [form, fields] = useForm({
     id: `chat-${started ? 'reply' : 'first'}`,
     lastResult,

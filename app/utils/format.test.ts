@@ -13,6 +13,7 @@ describe('formatDate', () => {
   });
   it('shifts into the time zone', () => expect(formatDate('2026-03-07T23:30:00Z', { timezone: 'Asia/Tokyo' })).toBe('08-03-2026'));
   it('says so for an invalid date', () => expect(formatDate('nope')).toBe('Invalid date!'));
+  it('reads an unknown time zone as UTC', () => expect(formatDateTime(d, { timezone: 'Nowhere/Atlantis', timeFormat: '24' })).toBe('07-03-2026 15:04'));
 });
 
 describe('formatTime', () => {

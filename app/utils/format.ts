@@ -1,5 +1,7 @@
-import { TZDate } from '@date-fns/tz';
-import { format as fnsFormat } from 'date-fns';
+/*
+ * Dates are read in the user's time zone with the platform's Intl (no date library: this module is in every screen's
+ * bundle, ADR 027). Only numbers are taken from Intl, so the server and the browser print the same text.
+ */
 
 export type DatePrefs = { dateFormat?: string | null; timeFormat?: string | null; timezone?: string | null };
 
@@ -13,31 +15,56 @@ export const TIME_FORMATS = [
   { value: '24', label: '24 hours (HH:mm)' },
 ] as const;
 
-function toFns(dateFormat: string) {
-  return dateFormat.replace('DD', 'dd').replace('YYYY', 'yyyy');
+type Parts = { year: string; month: string; day: string; hour: number; minute: string };
+
+const readers = new Map<string, Intl.DateTimeFormat>();
+function reader(timezone: string) {
+  let r = readers.get(timezone);
+  if (!r) {
+    r = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    readers.set(timezone, r);
+  }
+  return r;
 }
 
-function zoned(date: Date | string | number, timezone?: string | null) {
+/** The date's calendar fields in the time zone (UTC when the zone is unknown). */
+function zoned(date: Date | string | number, timezone?: string | null): Parts {
   const d = new Date(date);
+  let parts: Intl.DateTimeFormatPart[];
   try {
-    return new TZDate(d, timezone || 'UTC');
+    parts = reader(timezone || 'UTC').formatToParts(d);
   } catch {
-    return new TZDate(d, 'UTC');
+    parts = reader('UTC').formatToParts(d);
   }
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return { year: get('year').padStart(4, '0'), month: get('month'), day: get('day'), hour: Number(get('hour')) % 24, minute: get('minute') };
 }
+
+const two = (n: number) => String(n).padStart(2, '0');
 
 /** The one date formatter: the user's date format (default DD-MM-YYYY) in the user's time zone. */
 export function formatDate(date: Date | string | number | null | undefined, prefs: DatePrefs = {}) {
   if (date === null || date === undefined) return '';
   if (Number.isNaN(new Date(date).getTime())) return 'Invalid date!';
-  return fnsFormat(zoned(date, prefs.timezone), toFns(prefs.dateFormat || 'DD-MM-YYYY'));
+  const p = zoned(date, prefs.timezone);
+  return (prefs.dateFormat || 'DD-MM-YYYY').replace('DD', p.day).replace('MM', p.month).replace('YYYY', p.year);
 }
 
 /** Time: 24 gives HH:mm, anything else hh:mm A (section 3, "Local session data"). */
 export function formatTime(date: Date | string | number | null | undefined, prefs: DatePrefs = {}) {
   if (date === null || date === undefined) return '';
   if (Number.isNaN(new Date(date).getTime())) return 'Invalid date!';
-  return fnsFormat(zoned(date, prefs.timezone), prefs.timeFormat === '24' ? 'HH:mm' : 'hh:mm a').replace(/(am|pm)$/, (m) => m.toUpperCase());
+  const p = zoned(date, prefs.timezone);
+  if (prefs.timeFormat === '24') return `${two(p.hour)}:${p.minute}`;
+  return `${two(((p.hour + 11) % 12) + 1)}:${p.minute} ${p.hour < 12 ? 'AM' : 'PM'}`;
 }
 
 export function formatDateTime(date: Date | string | number | null | undefined, prefs: DatePrefs = {}) {

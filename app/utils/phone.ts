@@ -1,5 +1,4 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { z } from 'zod';
 
 /**
  * Phone numbers as people type them ("+49 30 1234567", "(030) 123-4567", "0049 30 1234567"). An international
@@ -30,33 +29,4 @@ export function normalisePhone(raw: string): PhoneReading {
 /** The digits the specification's length rule counts (the stored form without its +). */
 export function phoneDigits(stored: string) {
   return stored.replace(/^\+/, '');
-}
-
-/** A stored number as people read it: "+49 30 1234567"; a national number as stored. */
-export function formatPhone(stored: string | null | undefined) {
-  if (!stored) return '';
-  if (!stored.startsWith('+')) return stored;
-  return parsePhoneNumberFromString(stored)?.formatInternational() ?? stored;
-}
-
-/**
- * An optional phone field: what was typed, normalised, then the specification's rule (digits only, `min` to
- * `max` of them) with its own messages. The parsed value is the stored form.
- */
-export function phoneSchema(opts: { min: number; max: number; invalid: string; tooShort: string; tooLong: string }) {
-  return z
-    .string()
-    .trim()
-    .transform((typed, ctx) => {
-      const read = normalisePhone(typed);
-      if (!read.ok) {
-        ctx.addIssue({ code: 'custom', message: opts.invalid });
-        return z.NEVER;
-      }
-      const digits = phoneDigits(read.value);
-      if (digits.length < opts.min) ctx.addIssue({ code: 'custom', message: opts.tooShort });
-      else if (digits.length > opts.max) ctx.addIssue({ code: 'custom', message: opts.tooLong });
-      return read.value;
-    })
-    .optional();
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
+import type { RoutingRuleType } from './automation-constants';
 import { inboxes } from './inbox';
 import { teams, users } from './users';
 import type { RuleAction, RuleCondition, RuleFilter } from '../../app/models/automation/rule-types';
@@ -112,8 +113,7 @@ export const automationRunLog = pgTable(
 // ---------------------------------------------------------------------------------------------------------
 // Routing (Settings → Automations → Routing): one rule per inbox.
 
-export const ROUTING_RULES = ['round_robin', 'active_agents', 'last_agent_assigned', 'team', 'load_balancing', 'url'] as const;
-export type RoutingRuleType = (typeof ROUTING_RULES)[number];
+export { ROUTING_RULES, type RoutingRuleType } from './automation-constants';
 /** A URL subrule: a visitor whose page URL matches goes to the user. condition is a text match operator. */
 export type RoutingSubrule = {
   value: string;

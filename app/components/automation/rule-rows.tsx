@@ -1,7 +1,7 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { ErrorList } from '~/components/ui/forms';
-import { ACTION_STATUS_LABELS, ACTION_STATUSES, type ActionType } from '~/models/automation/rule-types';
+import { ACTION_STATUS_LABELS, ACTION_STATUSES, type ActionType } from '~/models/automation/rule-constants';
 import { PRIORITIES } from '../../../db/schema/inbox-constants';
 
 /** The repeated rows of the rule builders (workflows, inbox automation rules): conditions, filters, actions. */
@@ -94,15 +94,23 @@ export function AddMenu({
   testId,
   items,
   disabled,
+  id,
+  autoFocus,
 }: {
   label: string;
   testId: string;
   items: { key: string; label: string; button: Record<string, unknown> }[];
   disabled?: boolean;
+  /** See rowFocusProps: the menu takes the focus when the last row of its list was removed. */
+  id?: string;
+  autoFocus?: boolean;
 }) {
   return (
-    <details className="menu" data-testid={testId}>
-      <summary className="btn">{label}</summary>
+    <details className="menu" data-testid={testId} id={id}>
+      {/* eslint-disable-next-line jsx-a11y/no-autofocus -- only right after the user removed the row that had the focus */}
+      <summary className="btn" autoFocus={autoFocus}>
+        {label}
+      </summary>
       <div className="menu-items stack">
         {items.map((item) => (
           <button
@@ -120,6 +128,68 @@ export function AddMenu({
       </div>
     </details>
   );
+}
+
+/**
+ * Where the focus goes after a row is added or removed: the new row; after a removal, the row now in the removed
+ * one's place, else the one before it; index -1 when the list is empty (its Add menu). Read on the server from
+ * conform's add/remove intent and the draft it produced, so that it works with and without JavaScript.
+ */
+export type RowFocus = { list: string; index: number; rows: number } | null;
+
+export function rowFocusAfter(formData: FormData, draft: Record<string, unknown>): RowFocus {
+  let intent: { type?: unknown; payload?: { name?: unknown; index?: unknown } };
+  try {
+    intent = JSON.parse(String(formData.get('__intent__')));
+  } catch {
+    return null;
+  }
+  const list = intent?.payload?.name;
+  if (typeof list !== 'string') return null;
+  const rows = Array.isArray(draft[list]) ? (draft[list] as unknown[]).length : 0;
+  const index = typeof intent.payload?.index === 'number' ? intent.payload.index : null;
+  if (intent.type === 'insert') return { list, index: index ?? rows - 1, rows };
+  if (intent.type === 'remove') return { list, index: Math.min(index ?? 0, rows - 1), rows };
+  return null;
+}
+
+const rowId = (formId: string, list: string, index: number) => `${formId}-${list}-${index}`;
+const addMenuId = (formId: string, list: string) => `${formId}-${list}-add`;
+
+/**
+ * Props of one row: an id, and for the row that takes the focus, `autofocus` (without JavaScript the page comes back
+ * focused and scrolled there; a row div is focusable for that moment only).
+ */
+export function rowFocusProps(formId: string, list: string, index: number, focus: RowFocus | undefined) {
+  const here = focus?.list === list && focus.index === index;
+  return { id: rowId(formId, list, index), ...(here ? { tabIndex: -1, autoFocus: true } : {}) };
+}
+
+/** Props of a list's Add menu: its id, and the focus when the list's last row was just removed. */
+export function addMenuFocusProps(formId: string, list: string, focus: RowFocus | undefined) {
+  return { id: addMenuId(formId, list), autoFocus: focus?.list === list && focus.index === -1 };
+}
+
+/**
+ * With JavaScript: after the add/remove round trip, the focus goes to the row's first control (or the Add menu).
+ * conform applies the server's reply a render later than the action data arrives, so the move waits until the
+ * list has the number of rows the reply left.
+ */
+export function useRowFocus(formId: string, focus: RowFocus | undefined, rows: Record<string, number>) {
+  const pending = useRef<RowFocus | undefined>(undefined);
+  useEffect(() => {
+    pending.current = focus;
+  }, [focus]);
+  useEffect(() => {
+    const want = pending.current;
+    if (!want || rows[want.list] !== want.rows) return;
+    pending.current = undefined;
+    const row = document.getElementById(rowId(formId, want.list, want.index));
+    const target = row
+      ? (row.querySelector<HTMLElement>('select, textarea, input:not([type="hidden"])') ?? row.querySelector<HTMLElement>('button'))
+      : document.querySelector<HTMLElement>(`#${CSS.escape(addMenuId(formId, want.list))} > summary`);
+    target?.focus();
+  });
 }
 
 /** The fields of one action row, by its type (what section 5 asks each action for). */

@@ -1,8 +1,9 @@
+import type { z } from 'zod';
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link } from '@remix-run/react';
 import { ErrorList, SelectField } from '~/components/ui/forms';
-import { PropertiesSchema, STATUS_CHOICES } from '~/models/inbox/forms';
+import { STATUS_CHOICES } from '~/models/inbox/form-constants';
+import type { PropertiesSchema } from '~/models/inbox/forms';
 import { PRIORITY_CHOICES } from './choices';
 import { TagPill } from './pills';
 
@@ -29,7 +30,7 @@ export function PropertiesForm({
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   const c = conversation;
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof PropertiesSchema>>({
     id: 'properties',
     lastResult,
     defaultValue: {
@@ -39,8 +40,8 @@ export function PropertiesForm({
       priority: c.priority,
       inboxId: String(c.inboxId),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: PropertiesSchema }),
     shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   const ticked = new Set(c.tags.map((t) => t.id));
   return (

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-
-export const RESERVED_DOMAINS = ['app', 'www', 'api', 'admin', 'mail', 'smtp', 'imap', 'help', 'docs', 'status', 'static', 'assets', 'ws', 'dev', 'parley'];
-export const RESERVED_DOMAIN_MESSAGE = 'Invalid or reserved subdomain';
+import { EmailSchema } from './email-schema';
+import { COMPANY_SIZES, INDUSTRIES, LANGUAGES } from './constants';
+export * from './constants';
+export { EmailSchema } from './email-schema';
 
 /** Account domain: trimmed; letters, digits and hyphen; 4 to 20 characters (section 5, "Shared"). */
 export const DomainSchema = z
@@ -19,13 +20,6 @@ export const ShortTextSchema = z
   .min(2, 'Length must be at least 2 characters')
   .max(20, 'Length must be less than or equal to 20 characters');
 
-export const EmailSchema = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .min(1, 'Email is required')
-  .max(254, 'Length must be less than or equal to 254 characters')
-  .pipe(z.email({ error: 'Enter a valid email address' }))
-  .transform((e) => e.toLowerCase());
 
 /** Any zone the runtime's time-zone database knows (canonical names, aliases and UTC). */
 export function isTimeZone(value: string) {
@@ -73,9 +67,6 @@ export const EmailCodeSchema = z.object({
     .regex(/^\d{6}$/, 'Enter the 6-digit code from the email'),
 });
 
-export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-1000', '1000+'] as const;
-export const INDUSTRIES = ['Software', 'E-commerce', 'Education', 'Finance', 'Healthcare', 'Agency', 'Other'] as const;
-
 export const ExtraDetailsSchema = z.object({
   organisationName: z
     .string({ error: 'Organisation name is required' })
@@ -88,6 +79,8 @@ export const ExtraDetailsSchema = z.object({
 
 export const ForgotPasswordSchema = z.object({ email: EmailSchema });
 export const ForgotDomainSchema = z.object({ email: EmailSchema });
+/** The verification page's "send the code again" form. */
+export const ResendCodeSchema = z.object({ email: EmailSchema });
 
 export const SetPasswordSchema = z
   .object({
@@ -96,35 +89,6 @@ export const SetPasswordSchema = z
     confirmPassword: z.string({ error: 'Passwords do not match' }),
   })
   .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords do not match' });
-
-/**
- * Section 3 lists 22 languages; two of its codes are suspect (Lithuanian reusing Italian's, Portuguese as "py"),
- * so Parley uses the ISO 639-1 codes.
- */
-export const LANGUAGES = [
-  { value: 'ar', label: 'Arabic' },
-  { value: 'zh', label: 'Chinese' },
-  { value: 'da', label: 'Danish' },
-  { value: 'nl', label: 'Dutch' },
-  { value: 'en', label: 'English' },
-  { value: 'fr', label: 'French' },
-  { value: 'de', label: 'German' },
-  { value: 'el', label: 'Greek' },
-  { value: 'hi', label: 'Hindi' },
-  { value: 'hu', label: 'Hungarian' },
-  { value: 'it', label: 'Italian' },
-  { value: 'ja', label: 'Japanese' },
-  { value: 'ko', label: 'Korean' },
-  { value: 'lt', label: 'Lithuanian' },
-  { value: 'fa', label: 'Persian' },
-  { value: 'pl', label: 'Polish' },
-  { value: 'pt', label: 'Portuguese' },
-  { value: 'ru', label: 'Russian' },
-  { value: 'es', label: 'Spanish' },
-  { value: 'sv', label: 'Swedish' },
-  { value: 'tr', label: 'Turkish' },
-  { value: 'vi', label: 'Vietnamese' },
-] as const;
 
 const LANGUAGE_CODES = LANGUAGES.map((l) => l.value) as [string, ...string[]];
 

@@ -2,25 +2,24 @@ import { z } from 'zod';
 import type { BusinessHoliday, BusinessTiming } from '../../../db/schema/automation';
 import { TimezoneSchema } from '../accounts/schemas';
 import { parseClock } from './business-time';
+import {
+  BUSINESS_HOURS_NAME_MAX,
+  HOLIDAY_NAME_MAX,
+  END_BEFORE_START_MESSAGE,
+  HOLIDAY_NAME_MESSAGE,
+  HOLIDAY_DATE_MESSAGE,
+  TIME_MESSAGE,
+  NO_OPEN_DAY_MESSAGE,
+  WEEK_DAYS,
+  DEFAULT_OPEN_DAYS,
+  DEFAULT_START_TIME,
+  DEFAULT_END_TIME,
+} from './business-hours-constants';
+export * from './business-hours-constants';
 
 /** The generic messages of section 5 ("Others" and the "is not allowed to be empty" wording). */
 const maxLengthMessage = (n: number) => `Length must be less than or equal to ${n} characters`;
 const emptyMessage = (label: string) => `${label} is not allowed to be empty`;
-
-export const BUSINESS_HOURS_NAME_MAX = 50;
-export const HOLIDAY_NAME_MAX = 20;
-export const END_BEFORE_START_MESSAGE = 'End time cannot be before start time';
-export const HOLIDAY_NAME_MESSAGE = 'Holiday Name is not allowed to be empty';
-export const HOLIDAY_DATE_MESSAGE = 'Holiday Date is not allowed to be empty';
-export const TIME_MESSAGE = 'Enter a time as HH:mm';
-export const NO_OPEN_DAY_MESSAGE = 'Choose at least one day, or 24x7';
-
-/** Day 0 is Sunday, as stored in the timings. */
-export const WEEK_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
-/** Section 9: Monday to Friday checked, 09:00 to 18:00. */
-export const DEFAULT_OPEN_DAYS = [1, 2, 3, 4, 5];
-export const DEFAULT_START_TIME = '09:00';
-export const DEFAULT_END_TIME = '18:00';
 
 const PeriodSchema = z.object({ startTime: z.string().optional(), endTime: z.string().optional() });
 const DaySchema = z.object({ open: z.boolean().default(false), periods: z.array(PeriodSchema).max(24).default([]) });

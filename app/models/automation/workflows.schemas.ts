@@ -5,35 +5,29 @@
  */
 import { z } from 'zod';
 import {
-  ACTION_LABELS,
   ACTION_REQUIRED,
-  ACTIONS_BY_EVENT,
   CONDITION_FIELD_REQUIRED,
   RuleActionSchema,
   RuleConditionSchema,
   RuleFilterSchema,
   TRIGGER_CONDITIONS,
-  WORKFLOW_EVENT_LABELS,
   WORKFLOW_EVENTS,
   type ActionType,
-  type WorkflowEvent,
 } from './rule-types';
 import { MAX_ROW_ID } from '../../utils/route-id';
-
-export const WORKFLOW_NAME_MAX = 20;
-export const WORKFLOW_DESCRIPTION_MAX = 150;
-/** Rows a builder section may hold: enough for any real rule, few enough to bound the work of one event. */
-export const WORKFLOW_ROWS_MAX = 20;
-
-export const WORKFLOW_NAME_REQUIRED = 'Name is not allowed to be empty';
-export const WORKFLOW_NAME_TOO_LONG = `Length must be less than or equal to ${WORKFLOW_NAME_MAX} characters`;
-export const WORKFLOW_DESCRIPTION_TOO_LONG = `Length must be less than or equal to ${WORKFLOW_DESCRIPTION_MAX} characters`;
-export const WORKFLOW_EVENT_REQUIRED = 'Event must be specified';
-export const TOO_MANY_ROWS = `At most ${WORKFLOW_ROWS_MAX} rows`;
-/** The spec says creation "is blocked when the limit is reached" without wording it; this is in the voice of its plan message. */
-export const workflowLimitMessage = (limit: number) =>
-  `Your current plan allows up to ${limit} workflow${limit === 1 ? '' : 's'}. Please contact your account administrator.`;
-export const actionNotOfferedMessage = (type: ActionType, event: WorkflowEvent) => `${ACTION_LABELS[type]} is not offered for ${WORKFLOW_EVENT_LABELS[event]}`;
+import {
+  WORKFLOW_NAME_MAX,
+  WORKFLOW_DESCRIPTION_MAX,
+  WORKFLOW_ROWS_MAX,
+  WORKFLOW_NAME_REQUIRED,
+  WORKFLOW_NAME_TOO_LONG,
+  WORKFLOW_DESCRIPTION_TOO_LONG,
+  WORKFLOW_EVENT_REQUIRED,
+  TOO_MANY_ROWS,
+  actionNotOfferedMessage,
+  isActionOffered,
+} from './workflows-constants';
+export * from './workflows-constants';
 
 const name = z.string({ error: WORKFLOW_NAME_REQUIRED }).trim().min(1, WORKFLOW_NAME_REQUIRED).max(WORKFLOW_NAME_MAX, WORKFLOW_NAME_TOO_LONG);
 const description = z.string().trim().max(WORKFLOW_DESCRIPTION_MAX, WORKFLOW_DESCRIPTION_TOO_LONG).optional().default('');
@@ -41,10 +35,6 @@ const description = z.string().trim().max(WORKFLOW_DESCRIPTION_MAX, WORKFLOW_DES
 /** Section 5 "Workflow dialog": name required, at most 20; description at most 150. */
 export const WorkflowDialogSchema = z.object({ name, description });
 export type WorkflowDialogInput = z.output<typeof WorkflowDialogSchema>;
-
-export function isActionOffered(event: string, type: string) {
-  return (WORKFLOW_EVENTS as readonly string[]).includes(event) && (ACTIONS_BY_EVENT[event as WorkflowEvent] as readonly string[]).includes(type);
-}
 
 /**
  * The whole rule as the builder saves it. Trigger conditions are the spec's seven; every action must be one the
@@ -96,10 +86,6 @@ export const WorkflowBuilderSchema = z
     { when: () => true },
   );
 export type WorkflowBuilderInput = z.output<typeof WorkflowBuilderSchema>;
-
-/** Section 4: the confirmation before the switch. */
-export const STATUS_CHANGE_TITLE = 'Status Change';
-export const STATUS_CHANGE_TEXT = 'Are you sure you want to update status ?';
 
 /** The switch of the list and the builder: "Status Change" confirmation, then this. */
 export const WorkflowStatusSchema = z.object({

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-
-/** Facebook Messenger inbox form: the page, its access token and the Meta app's secret (secrets kept when left empty on update). */
-export const SOCIAL_NAME_MAX = 20;
-export const SOCIAL_SECRET_MAX = 500;
+import { SOCIAL_NAME_MAX, SOCIAL_SECRET_MAX } from './social-constants';
+export * from './social-constants';
 
 export const socialName = z
   .string({ error: 'Inbox Name is required' })

@@ -1,43 +1,6 @@
 import { z } from 'zod';
-
-/** Section 5 "SMS channel": the form's rules and words, shared by the page (conform) and the server. */
-
-export const SMS_PROVIDERS = ['twilio', 'custom_sms'] as const;
-export type SmsProvider = (typeof SMS_PROVIDERS)[number];
-export const SMS_PROVIDER_LABELS: Record<SmsProvider, string> = { twilio: 'Twilio', custom_sms: 'Custom SMS' };
-
-/** Section 9: Never, 01 Day, 01 Week, 01 Month (days). */
-export const THREADING_INTERVALS = [
-  { value: 0, label: 'Never' },
-  { value: 1, label: '01 Day' },
-  { value: 7, label: '01 Week' },
-  { value: 30, label: '01 Month' },
-] as const;
-
-export const SMS_NAME_MAX = 20;
-export const SMS_FIELD_MAX = 200;
-/** The custom provider's phone input caps at 14 characters (section 5). */
-export const CUSTOM_PHONE_INPUT_MAX = 14;
-export const AUTO_RESOLVE_MAX_DAYS = 365;
-
-export const SMS_MESSAGES = {
-  nameRequired: 'Inbox Name is required',
-  nameMax: 'Length must be less than or equal to 20 characters',
-  providerRequired: 'Provider is required',
-  authTokenRequired: 'Auth Token is required',
-  authTokenMax: 'Auth Token must be at most 200 characters',
-  sidRequired: 'Authentication Key is required',
-  sidMax: 'Authentication Key must be at most 200 characters',
-  accountSidRequired: 'Account SID is required',
-  accountSidMax: 'Account SID must be at most 200 characters',
-  webhookUrlRequired: 'Webhook URL is required',
-  webhookUrlMax: 'Webhook URL must be at most 200 characters',
-  webhookUrlInvalid: 'Enter a valid URL (http or https)',
-  phone: 'Enter a valid phone number',
-  assignees: 'Select at least one user',
-  threading: 'Threading Interval Must be specified',
-  autoResolve: 'Auto-resolve days must be a whole number from 0 to 365 (0 disables)',
-} as const;
+import { SmsProvider, THREADING_INTERVALS, SMS_NAME_MAX, SMS_FIELD_MAX, AUTO_RESOLVE_MAX_DAYS, SMS_MESSAGES, isTwilioApiKey, WEBHOOK_AUTH_TOKEN_REQUIRED } from './sms-constants';
+export * from './sms-constants';
 
 const name = z.string({ error: SMS_MESSAGES.nameRequired }).trim().min(1, SMS_MESSAGES.nameRequired).max(SMS_NAME_MAX, SMS_MESSAGES.nameMax);
 const phoneNumber = z
@@ -64,12 +27,6 @@ const assigneeIds = z
   .min(1, SMS_MESSAGES.assignees);
 
 const shared = { name, threadingInterval, autoResolvedDays, assigneeIds };
-
-/** An API key SID (SK…) rather than the Account SID (AC…): its secret authenticates API calls, not webhooks. */
-export function isTwilioApiKey(sid: string | undefined) {
-  return /^SK/i.test(sid ?? '');
-}
-export const WEBHOOK_AUTH_TOKEN_REQUIRED = "Your account's Auth Token is required with an API key: Twilio signs its webhooks with it";
 
 /** Creating: everything, by provider. The custom provider's auth token is the shared secret Parley generated. */
 export const SmsCreateSchema = z.discriminatedUnion(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EmailSchema, ShortTextSchema } from '../accounts/schemas';
 import { isCountryCode } from './countries';
-import { phoneSchema } from '../../utils/phone';
+import { phoneSchema } from '../../utils/phone-schema';
 import { MAX_ROW_ID } from '../../utils/route-id';
 
 /** Contact and company phone: optional, digits only, 4 to 16 (section 5 "Contact"), read as people type it (ADR 036). */

@@ -23,3 +23,6 @@ export const SegmentFormSchema = z.object({
   memberIds: z.array(z.coerce.number().int().positive()).max(10_000).default([]),
 });
 export type SegmentFormInput = z.infer<typeof SegmentFormSchema>;
+
+/** The dialog's first step (name and type), judged before the conditions are asked for. */
+export const SegmentStepOneSchema = SegmentFormSchema.pick({ name: true, type: true });

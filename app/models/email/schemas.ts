@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { EmailSchema } from '../accounts/schemas';
+import { INBOX_NAME_MAX, EMAIL_MODES, MAIL_SECURITY, TRUSTED_DOMAIN_NAME_MAX, TRUSTED_DOMAIN_URL_MAX, TRUSTED_DOMAIN_URL_MESSAGE, TRUSTED_DOMAIN_URL_EMPTY_MESSAGE } from './form-constants';
+export * from './form-constants';
 
 /** The generic messages of section 5 ("Others" and the "is not allowed to be empty" wording). */
 const maxLengthMessage = (n: number) => `Length must be less than or equal to ${n} characters`;
@@ -12,20 +14,6 @@ function requiredText(label: string, max: number) {
     .min(1, emptyMessage(label))
     .max(max, maxLengthMessage(max));
 }
-
-// ---------------------------------------------------------------------------------------------------------
-// Email inboxes (Settings → Channels → emails)
-
-export const INBOX_NAME_MAX = 20;
-export const INBOX_NAME_TAKEN_MESSAGE = 'An inbox with this name already exists';
-
-export const EMAIL_MODES = ['forwarding', 'imap', 'http'] as const;
-export type EmailMode = (typeof EMAIL_MODES)[number];
-export const EMAIL_MODE_LABELS: Record<EmailMode, string> = {
-  forwarding: 'Forwarding (Parley receives the mail your address forwards)',
-  imap: 'IMAP (Parley reads the mailbox)',
-  http: 'HTTP (your mail service posts raw messages)',
-};
 
 export const EmailInboxSchema = z.object({
   name: requiredText('Inbox Name', INBOX_NAME_MAX),
@@ -61,14 +49,6 @@ const CheckboxSchema = z
 /** Passwords are never shown back: an empty field keeps the stored one. */
 const SecretSchema = z.string().max(500, maxLengthMessage(500)).optional();
 
-/** How a connection to a mail server is protected: TLS from the first byte, an upgrade with STARTTLS, or none. */
-export const MAIL_SECURITY = ['tls', 'starttls', 'none'] as const;
-export type MailSecurity = (typeof MAIL_SECURITY)[number];
-export const MAIL_SECURITY_LABELS: Record<MailSecurity, string> = {
-  tls: 'TLS (usually port 993 for IMAP, 465 for SMTP)',
-  starttls: 'STARTTLS (usually port 143 for IMAP, 587 for SMTP)',
-  none: 'None: plain text, never upgraded (only on a private network)',
-};
 /** The select wins; forms and API callers that only send the older `secure` checkbox still work. */
 const SecuritySchema = z.enum(MAIL_SECURITY, { error: 'Choose how the connection is protected' }).optional();
 
@@ -77,6 +57,8 @@ export const FingerprintSchema = z
   .string({ error: 'Fingerprint is not allowed to be empty' })
   .trim()
   .regex(/^([0-9a-f]{2}:?){31}[0-9a-f]{2}$/i, 'Enter the SHA-256 fingerprint shown above');
+/** The "trust this certificate" form of the IMAP and SMTP settings. */
+export const TrustFingerprintSchema = z.object({ fingerprint: FingerprintSchema });
 
 export const ImapSettingsSchema = z.object({
   host: HostSchema,
@@ -99,18 +81,6 @@ export const SmtpSettingsSchema = z.object({
   password: SecretSchema,
 });
 export type SmtpSettingsInput = z.infer<typeof SmtpSettingsSchema>;
-
-export const PASSWORD_REQUIRED_MESSAGE = 'Password is not allowed to be empty';
-
-// ---------------------------------------------------------------------------------------------------------
-// Trusted domains (section 5: domainName at most 15; domainUrl a URL with optional scheme, no private or
-// local IP ranges, optional port and path; the input caps at 60)
-
-export const TRUSTED_DOMAIN_NAME_MAX = 15;
-export const TRUSTED_DOMAIN_URL_MAX = 60;
-export const TRUSTED_DOMAIN_URL_MESSAGE = 'Enter a valid URL';
-export const TRUSTED_DOMAIN_URL_EMPTY_MESSAGE = 'Domain URL is not allowed to be empty';
-export const TRUSTED_DOMAIN_TAKEN_MESSAGE = 'This domain is already trusted';
 
 const URL_PATTERN = /^(?:(?:https?|ftp):\/\/)?([^\s/:?#@]+)(?::(\d{1,5}))?(?:[/?#]\S*)?$/i;
 const DOMAIN_LABELS = /^(?=.{1,253}$)([a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?\.)+[a-z\u00a1-\uffff]{2,63}\.?$/i;

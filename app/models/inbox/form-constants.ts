@@ -9,3 +9,14 @@ export const SNOOZE_TIME_REQUIRED = 'Choose a date and time';
 export const SNOOZE_IN_FUTURE = 'Choose a time in the future';
 export const INVALID_EMAIL = 'Enter a valid email address';
 export const STATUS_CHOICES = ['open', 'pending', 'resolved'] as const;
+
+/** The reply box: an email reply (with cc and bcc) or a private note, told apart by the submit button. */
+export const REPLY_INTENTS = ['reply', 'reply-resolve', 'reply-pending', 'note'] as const;
+
+/** What "Send and resolve" and "Send and set pending" leave the conversation as (ADR 035). */
+export const STATUS_AFTER_REPLY = { 'reply-resolve': 'resolved', 'reply-pending': 'pending' } as const;
+
+/** Mass actions on a selection of the list: ids ticked (or comma-joined), then the field of the chosen action. */
+export const MASS_INTENTS = ['assign', 'status', 'priority', 'tag', 'move', 'delete'] as const;
+
+export type MassIntent = (typeof MASS_INTENTS)[number];

@@ -3,7 +3,7 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { PRIORITIES } from '../../../db/schema/inbox-constants';
 import { EmailSchema } from '../accounts/schemas';
-import { MESSAGE_REQUIRED, MESSAGE_MAX, SUBJECT_REQUIRED, INBOX_REQUIRED, SELECT_CONVERSATIONS, MERGE_NEEDS_TWO, SNOOZE_TIME_REQUIRED, SNOOZE_IN_FUTURE, INVALID_EMAIL, STATUS_CHOICES } from './form-constants';
+import { MESSAGE_REQUIRED, MESSAGE_MAX, SUBJECT_REQUIRED, INBOX_REQUIRED, SELECT_CONVERSATIONS, MERGE_NEEDS_TWO, SNOOZE_TIME_REQUIRED, SNOOZE_IN_FUTURE, INVALID_EMAIL, REPLY_INTENTS, STATUS_CHOICES } from './form-constants';
 
 // The plain values live in form-constants.ts so that screens can use them without shipping zod (ADR 027).
 export * from './form-constants';
@@ -12,8 +12,6 @@ export * from './form-constants';
  * The forms of the inbox screens: one zod schema per form, shared by the browser (conform) and the server.
  * Ids arrive as text from selects, hidden fields and checkboxes.
  */
-
-
 
 const idOf = (message: string) => z.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
 /** Message ids are bigserial; still bounded so that PostgreSQL never fails on them. */
@@ -53,11 +51,6 @@ const addressList = z
     }
     return [...new Set(out)];
   });
-
-/** The reply box: an email reply (with cc and bcc) or a private note, told apart by the submit button. */
-export const REPLY_INTENTS = ['reply', 'reply-resolve', 'reply-pending', 'note'] as const;
-/** What "Send and resolve" and "Send and set pending" leave the conversation as (ADR 035). */
-export const STATUS_AFTER_REPLY = { 'reply-resolve': 'resolved', 'reply-pending': 'pending' } as const;
 
 export const ReplySchema = z.object({
   intent: z.enum(REPLY_INTENTS),
@@ -146,10 +139,6 @@ export const MergeSchema = z
     }
     return { sourceIds: all };
   });
-
-/** Mass actions on a selection of the list: ids ticked (or comma-joined), then the field of the chosen action. */
-export const MASS_INTENTS = ['assign', 'status', 'priority', 'tag', 'move', 'delete'] as const;
-export type MassIntent = (typeof MASS_INTENTS)[number];
 
 const selection = idList(SELECT_CONVERSATIONS);
 const choice = (message: string) =>

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-
-export const TEAM_NAME_MIN_MESSAGE = 'Length must be at least 2 characters';
-export const TEAM_NAME_MAX_MESSAGE = 'Length must be less than or equal to 20 characters';
-export const TEAM_DESCRIPTION_MAX = 200;
-export const TEAM_MEMBER_REQUIRED_MESSAGE = 'Team member must be specified';
+import { TEAM_DESCRIPTION_MAX, TEAM_NAME_MIN_MESSAGE, TEAM_NAME_MAX_MESSAGE, TEAM_MEMBER_REQUIRED_MESSAGE } from './constants';
+export * from './constants';
 
 /** Team form (section 5, "Team"): name 2 to 20, optional description, at least one member. */
 export const TeamSchema = z.object({

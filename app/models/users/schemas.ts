@@ -2,14 +2,10 @@ import { z } from 'zod';
 import { DATE_FORMATS } from '../../utils/format';
 import { EmailSchema, PasswordSchema, ShortTextSchema, TimezoneSchema } from '../accounts/schemas';
 import { MAX_ROW_ID } from '../../utils/route-id';
+import { MAX_AVATAR_BYTES, AVATAR_SIZE_MESSAGE } from './constants';
+export * from './constants';
 
 export { isTimeZone, TimezoneSchema } from '../accounts/schemas';
-
-/** Avatars: JPEG or PNG (checked on the real bytes by the server), at most 1 MB. */
-export const MAX_AVATAR_BYTES = 1024 * 1024;
-export const AVATAR_TYPES = ['image/jpeg', 'image/png'] as const;
-export const AVATAR_TYPE_MESSAGE = 'Only JPEG and PNG images are allowed';
-export const AVATAR_SIZE_MESSAGE = 'Image must be at most 1 MB';
 
 export const ProfileSchema = z.object({
   firstName: ShortTextSchema,
@@ -41,29 +37,6 @@ export const NotificationPreferencesSchema = z.object({
   browserPush: z.boolean().default(false),
 });
 
-export const NOTIFICATION_PREFERENCE_LABELS = {
-  emailOnAssignment: 'Email me when a conversation is assigned to me or my team',
-  emailOnMention: 'Email me when someone mentions me',
-  emailOnCustomerMessage: 'Email me when a customer writes in one of my conversations',
-  emailOnSla: 'Email me when one of my conversations is about to breach or breaches its SLA',
-  emailOnNewConversation: 'Email me about every new conversation',
-  browserPush: 'Browser push notifications',
-} as const;
-
-/** What a user who never saved the page gets (and what keys added later read as). */
-export const DEFAULT_NOTIFICATION_PREFERENCES = {
-  emailOnAssignment: true,
-  emailOnMention: true,
-  emailOnCustomerMessage: true,
-  emailOnSla: true,
-  emailOnNewConversation: false,
-  browserPush: false,
-};
-
-export function readNotificationPreferences(stored: Partial<Record<keyof typeof DEFAULT_NOTIFICATION_PREFERENCES, boolean>> | null | undefined) {
-  return { ...DEFAULT_NOTIFICATION_PREFERENCES, ...(stored ?? {}) };
-}
-
 const RoleIdSchema = z.number({ error: 'Choose a role' }).int('Choose a role').positive('Choose a role').max(MAX_ROW_ID, 'Choose a role');
 
 export const InviteUserSchema = z.object({
@@ -85,6 +58,3 @@ export const UserAccessSchema = z.object({
   userId: z.number({ error: 'Unknown user' }).int().positive().optional(),
   access: z.enum(['give', 'refuse'], { error: 'Choose whether to give or refuse access' }),
 });
-
-export const USER_EXISTS_MESSAGE = 'A user with this email already exists';
-export const USERS_PAGE_SIZE = 50;

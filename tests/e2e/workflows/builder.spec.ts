@@ -39,6 +39,8 @@ test('workflows: create through the dialog, build with add-row submissions, vali
   // Rows are added by submissions that bring the builder back with the draft kept.
   await page.getByLabel('Trigger event').selectOption('conversation_created');
   await addRow(page, 'add-condition', 'Add condition: Country');
+  // The page comes back at the new row (autofocus), not at its top.
+  await expect(page.getByTestId('condition-0')).toBeFocused();
   await page.getByLabel('Condition 1 value').fill('France');
   await addRow(page, 'add-filter', 'Add filter: Subject');
   await expect(page.getByLabel('Condition 1 value')).toHaveValue('France');
@@ -69,6 +71,7 @@ test('workflows: create through the dialog, build with add-row submissions, vali
   await expect(fieldError(page, 'Assign user is not offered for Contact created')).toBeVisible();
   await page.getByRole('button', { name: 'Remove action 1' }).click();
   await expect(page.getByTestId('action-0')).toContainText('Leave a note');
+  await expect(page.getByTestId('action-0')).toBeFocused();
   await page.getByLabel('Trigger event').selectOption('conversation_created');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(toast(page)).toHaveText('Workflow Updated');
@@ -133,6 +136,8 @@ test.describe('with JavaScript', () => {
     await expect(page.getByRole('button', { name: 'Add action: Add website', exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Add action: Assign user', exact: true })).toHaveCount(0);
     await page.getByRole('button', { name: 'Add action: Add title', exact: true }).click();
+    // The focus goes to the new row's first control.
+    await expect(page.getByLabel('Action 1 title')).toBeFocused();
     await page.getByLabel('Action 1 title').fill('VIP');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByTestId('toast')).toHaveText('Workflow Updated');
