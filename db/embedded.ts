@@ -41,7 +41,8 @@ export async function startEmbeddedPostgres(opts: {
     persistent: true,
     // Only root needs (and may create) the `postgres` OS user; as any other user the library would try useradd and fail.
     createPostgresUser: os.userInfo().uid === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
+    // PARLEY_PG_FLAGS: extra server settings for benches and profiling (e.g. "-c shared_preload_libraries=pg_stat_statements").
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories=', ...(process.env.PARLEY_PG_FLAGS?.split(/\s+/).filter(Boolean) ?? [])],
     onLog: () => {},
     onError: (e) => log(`embedded postgres: ${String(e)}`),
   });

@@ -1,64 +1,136 @@
-import { eq, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { getDb, schema } from '../db/client';
 import { getLogger } from '../app/utils/logger.server';
 import { HANDLERS } from './handlers/index';
-import { NOTHING_DONE, type EventHandler, type WantedEvent } from './handlers/types';
+import { engineConcurrency, NOTHING_DONE, type DomainEvent, type EventHandler, type HandlerOutcome, type WantedEvent } from './handlers/types';
+
+export type EventOutcome = { ran: string[] } | { skipped: 'missing' };
 
 /**
  * Runs every handler registered for the event's type. Each (event, handler) pair runs to completion once:
  * a redelivered job skips what already ran. A failure is recorded and rethrown so pg-boss retries with backoff.
  */
 export async function processEvent(eventId: number, handlers: EventHandler[] = HANDLERS, type?: string) {
+  const [outcome] = await processEventBatch([{ eventId, type }], handlers);
+  if (outcome instanceof Error) throw outcome;
+  return outcome;
+}
+
+/**
+ * `processEvent` for a fetched batch of jobs (ADR 043). The events and what already ran of them are one read; then
+ * handler by handler, in the order of HANDLERS, the events that need it: a handler with `handleBatch` takes them
+ * all at once (automation: facts in one query, the unmatched decisions in one statement), the others run event by
+ * event a few at a time; the records of what each did are one insert per handler. An event whose handler fails
+ * skips its later handlers and answers its error (its job is failed and retried alone); the others go on.
+ */
+export async function processEventBatch(items: { eventId: number; type?: string }[], handlers: EventHandler[] = HANDLERS): Promise<(EventOutcome | Error)[]> {
+  const out: (EventOutcome | Error)[] = items.map(() => ({ ran: [] }));
   // Most events concern no handler (a tag renamed, a page viewed): when the job says the type, skip them unread.
-  if (type && !handlers.some((h) => h.on.includes(type as never))) return { ran: [] };
+  const toRead = items.map((item, at) => ({ ...item, at })).filter((item) => !item.type || handlers.some((h) => h.on.includes(item.type as never)));
+  if (toRead.length === 0) return out;
   const db = getDb();
-  // The event and, in the same read, the handlers that already ran it (a redelivery).
-  const [row] = await db
-    .select({
-      event: schema.domainEvents,
-      done: sql<string[]>`array(select h.handler from ${schema.eventHandlings} h where h.event_id = ${schema.domainEvents.id} and h.status = 'done')`,
-    })
-    .from(schema.domainEvents)
-    .where(eq(schema.domainEvents.id, eventId));
-  if (!row) return { skipped: 'missing' };
-  const event = row.event;
-  const mine = handlers.filter((h) => h.on.includes(event.type as never));
-  if (mine.length === 0) return { ran: [] };
+  // The events and, in the same read, the handlers that already ran each (a redelivery).
+  let rows: { event: DomainEvent; done: string[] }[];
+  try {
+    rows = await db
+      .select({
+        event: schema.domainEvents,
+        done: sql<string[]>`array(select h.handler from ${schema.eventHandlings} h where h.event_id = ${schema.domainEvents.id} and h.status = 'done')`,
+      })
+      .from(schema.domainEvents)
+      .where(
+        inArray(
+          schema.domainEvents.id,
+          toRead.map((t) => t.eventId),
+        ),
+      );
+  } catch (err) {
+    for (const t of toRead) out[t.at] = err as Error;
+    return out;
+  }
+  const byId = new Map(rows.map((r) => [Number(r.event.id), r]));
+  type Work = { at: number; event: DomainEvent; done: Set<string>; ran: string[]; failed: boolean };
+  const work: Work[] = [];
+  // The same event twice in a batch (queued twice) runs once; the second job answers as the first.
+  const twins: { at: number; first: number }[] = [];
+  const firstAt = new Map<number, number>();
+  for (const t of toRead) {
+    if (firstAt.has(t.eventId)) {
+      twins.push({ at: t.at, first: firstAt.get(t.eventId)! });
+      continue;
+    }
+    firstAt.set(t.eventId, t.at);
+    const row = byId.get(t.eventId);
+    if (!row) {
+      out[t.at] = { skipped: 'missing' };
+      continue;
+    }
+    const w = { at: t.at, event: row.event, done: new Set(row.done), ran: [] as string[], failed: false };
+    work.push(w);
+    out[t.at] = { ran: w.ran };
+  }
   const log = getLogger();
-  const ran: string[] = [];
-  const done = new Set(row.done);
-  for (const handler of mine) {
-    if (done.has(handler.name)) continue;
-    try {
-      const outcome = await handler.handle(event);
-      if (outcome === NOTHING_DONE) continue;
-      if (handler.recordsItself) {
-        ran.push(handler.name);
+  for (const handler of handlers) {
+    const mine = work.filter((w) => !w.failed && handler.on.includes(w.event.type as never) && !w.done.has(handler.name));
+    if (mine.length === 0) continue;
+    let outcomes: (HandlerOutcome | Error)[];
+    if (handler.handleBatch) {
+      try {
+        outcomes = await handler.handleBatch(mine.map((w) => w.event));
+      } catch (err) {
+        outcomes = mine.map(() => err as Error);
+      }
+    } else {
+      outcomes = new Array(mine.length);
+      let next = 0;
+      const lane = async () => {
+        while (next < mine.length) {
+          const i = next++;
+          try {
+            outcomes[i] = await handler.handle(mine[i].event);
+          } catch (err) {
+            outcomes[i] = err as Error;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(engineConcurrency(), mine.length) }, lane));
+    }
+    const records: (typeof schema.eventHandlings.$inferInsert)[] = [];
+    for (const [i, w] of mine.entries()) {
+      const outcome = outcomes[i];
+      if (outcome instanceof Error) {
+        const message = outcome.message ?? String(outcome);
+        log.error({ eventId: w.event.id, type: w.event.type, handler: handler.name, err: message }, 'event handler failed');
+        records.push({ eventId: w.event.id, handler: handler.name, accountId: w.event.accountId, status: 'failed', error: message });
+        w.failed = true;
+        out[w.at] = outcome;
         continue;
       }
-      const result = outcome ?? {};
-      await db
-        .insert(schema.eventHandlings)
-        .values({ eventId: event.id, handler: handler.name, accountId: event.accountId, status: 'done', result })
-        .onConflictDoUpdate({
-          target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
-          set: { status: 'done', result, error: null, handledAt: new Date() },
-        });
-      ran.push(handler.name);
-    } catch (err) {
-      const message = (err as Error).message ?? String(err);
-      log.error({ eventId: event.id, type: event.type, handler: handler.name, err: message }, 'event handler failed');
-      await db
-        .insert(schema.eventHandlings)
-        .values({ eventId: event.id, handler: handler.name, accountId: event.accountId, status: 'failed', error: message })
-        .onConflictDoUpdate({
-          target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
-          set: { status: 'failed', error: message, handledAt: new Date() },
-        });
-      throw err;
+      if (outcome === NOTHING_DONE) continue;
+      w.ran.push(handler.name);
+      if (!handler.recordsItself) records.push({ eventId: w.event.id, handler: handler.name, accountId: w.event.accountId, status: 'done', result: outcome ?? {} });
+    }
+    if (records.length > 0) {
+      try {
+        await db
+          .insert(schema.eventHandlings)
+          .values(records)
+          .onConflictDoUpdate({
+            target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
+            set: { status: sql`excluded.status`, result: sql`coalesce(excluded.result, ${schema.eventHandlings.result})`, error: sql`excluded.error`, handledAt: new Date() },
+          });
+      } catch (err) {
+        // Without its record a handler that acted would run again on the redelivery: fail those events.
+        for (const w of mine) {
+          if (w.failed || !records.some((r) => r.eventId === w.event.id)) continue;
+          w.failed = true;
+          out[w.at] = err as Error;
+        }
+      }
     }
   }
-  return { ran };
+  for (const t of twins) out[t.at] = out[t.first];
+  return out;
 }
 
 /** Whether some handler could act on the event (see EventHandler.wants): the engine's filter for queueing events. */

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { JOBS_CHANNEL, QUEUES, startBoss } from '../app/utils/jobs.server';
 import { getSql } from '../db/client';
-import { JOB_HANDLERS } from './jobs/index';
+import { BATCH_JOB_HANDLERS, JOB_HANDLERS } from './jobs/index';
 import { getLogger } from '../app/utils/logger.server';
 import { engineState, HEARTBEAT_MS, removeHeartbeat, writeHeartbeat } from './status';
 import { QueueWorker } from './worker';
@@ -32,6 +32,7 @@ export async function startEngine(opts: { mode: 'inline' | 'external'; concurren
         batchSize,
         concurrency,
         pollMs: 500,
+        handleBatch: BATCH_JOB_HANDLERS[queue as keyof typeof BATCH_JOB_HANDLERS],
       }).start(),
     );
   }

@@ -2,6 +2,8 @@ import type PgBoss from 'pg-boss';
 import { getLogger } from '../app/utils/logger.server';
 
 export type JobHandler = (data: Record<string, unknown>) => Promise<unknown>;
+/** Works a whole fetched batch at once (ADR 043): one answer per job, in order, an Error for a job that failed. */
+export type BatchJobHandler = (datas: Record<string, unknown>[]) => Promise<unknown[]>;
 
 /**
  * Works one queue: fetches a batch, runs its jobs a few at a time, completes the ones that succeeded in one
@@ -24,6 +26,8 @@ export class QueueWorker {
       batchSize: number;
       concurrency: number;
       pollMs: number;
+      /** When given, the batch goes to it whole instead of job by job to `handle`. */
+      handleBatch?: BatchJobHandler;
     },
   ) {}
 
@@ -74,6 +78,7 @@ export class QueueWorker {
   }
 
   private async runBatch(jobs: PgBoss.Job<Record<string, unknown>>[]) {
+    if (this.opts.handleBatch) return this.runWhole(jobs, this.opts.handleBatch);
     const done: string[] = [];
     let next = 0;
     const lane = async () => {
@@ -94,6 +99,29 @@ export class QueueWorker {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, jobs.length) }, lane));
+    await this.complete(done);
+  }
+
+  private async runWhole(jobs: PgBoss.Job<Record<string, unknown>>[], handleBatch: BatchJobHandler) {
+    let answers: unknown[];
+    try {
+      answers = await handleBatch(jobs.map((j) => j.data));
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      answers = jobs.map(() => error);
+    }
+    const done: string[] = [];
+    await Promise.all(
+      jobs.map(async (job, i) => {
+        const answer = answers[i];
+        if (!(answer instanceof Error)) return void done.push(job.id);
+        await this.boss.fail(this.queue, job.id, { message: answer.message ?? String(answer), name: answer.name }).catch(() => {});
+      }),
+    );
+    await this.complete(done);
+  }
+
+  private async complete(done: string[]) {
     if (done.length) {
       await this.boss.complete(this.queue, done).catch((err) => getLogger().warn({ queue: this.queue, err: (err as Error).message }, 'job completion failed'));
     }

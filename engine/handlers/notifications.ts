@@ -21,6 +21,18 @@ const excerpt = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 200)
 export const notifyAgents: EventHandler = {
   name: 'notifications',
   on: ['conversation_assigned', 'message_created', 'sla_breached', 'conversation_created'],
+  // The cases below that answer NOTHING_DONE from the payload alone (ADR 043): an automation's notes and
+  // unassignments are most of what it writes, and none of them tells anyone.
+  wants(event) {
+    const p = event.payload as Record<string, unknown>;
+    if (event.type === 'message_created') return p.kind === 'incoming' || (p.kind === 'note' && p.mentions !== false);
+    if (event.type === 'conversation_assigned') {
+      const assigneeId = typeof p.assigneeId === 'number' ? p.assigneeId : null;
+      const teamId = typeof p.teamId === 'number' ? p.teamId : null;
+      return (!!assigneeId && assigneeId !== p.previousAssigneeId) || (!!teamId && teamId !== p.previousTeamId);
+    }
+    return true;
+  },
   async handle(event) {
     const accountId = event.accountId;
     const conversationId = Number(event.subjectId);

@@ -8,18 +8,30 @@ export type EventHandler = {
   name: string;
   on: DomainEventType[];
   /** Returns what it did; NOTHING_DONE when the event did not concern it (nothing to remember, nothing to redo). */
-  handle: (event: DomainEvent) => Promise<Record<string, unknown> | void | typeof NOTHING_DONE>;
+  handle: (event: DomainEvent) => Promise<HandlerOutcome>;
   /**
    * Whether the handler could do anything for an event of one of its types; false only when `handle` would surely
    * answer NOTHING_DONE. An event no handler wants is written but not queued (ADR 031). Absent: always wanted.
    */
+  /**
+   * The handler for a batch of events (ADR 043): one answer per event, in order, an Error for an event that failed.
+   * The engine uses it instead of `handle` when it works a fetched batch; it must do what `handle` does for each.
+   */
+  handleBatch?: (events: DomainEvent[]) => Promise<(HandlerOutcome | Error)[]>;
   /** The handler writes its event_handlings row itself, in the transaction of its work (one commit, not two). */
   recordsItself?: boolean;
   wants?: (event: WantedEvent) => boolean | Promise<boolean>;
 };
+
+export type HandlerOutcome = Record<string, unknown> | void | typeof NOTHING_DONE;
 
 /** What is known of an event when it is written, before any read. */
 export type WantedEvent = Pick<DomainEvent, 'accountId' | 'type' | 'payload' | 'actorType'>;
 
 /** A handler's answer when it had nothing to do: the engine then writes no record of the run (most events, most handlers). */
 export const NOTHING_DONE = Symbol('nothing done');
+
+/** How many jobs (or events of a batch) the engine works at once: PARLEY_ENGINE_CONCURRENCY, 8 by default. */
+export function engineConcurrency() {
+  return Number(process.env.PARLEY_ENGINE_CONCURRENCY ?? 8) || 8;
+}

@@ -12,7 +12,8 @@ import { checkSlaBreach, type SlaTargetKind } from '../../app/models/automation/
 import { runContactImport } from '../../app/models/crm/imports.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
-import { processEvent } from '../events';
+import { processEvent, processEventBatch } from '../events';
+import type { BatchJobHandler } from '../worker';
 
 /** What the engine does with each queue's jobs; handlers only call domain functions. */
 export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<string, unknown>) => Promise<unknown>> = {
@@ -50,4 +51,10 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
       target: data.target as SlaTargetKind,
       dueAt: String(data.dueAt),
     }),
+};
+
+/** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */
+export const BATCH_JOB_HANDLERS: Partial<Record<(typeof WORK_QUEUES)[number], BatchJobHandler>> = {
+  [QUEUES.domainEvents]: (datas) =>
+    processEventBatch(datas.map((data) => ({ eventId: Number(data.eventId), type: typeof data.type === 'string' ? data.type : undefined }))),
 };

@@ -30,7 +30,10 @@ class Skip extends Error {}
  * people do, with the cause, so threads, events and live updates are the same. A reference that no longer
  * exists (a deleted user, tag or inbox) skips the action; anything else throws, and the engine retries.
  */
-export async function applyAction(tx: Tx, opts: { accountId: number; action: RuleAction; facts: Facts; cause: Cause }): Promise<ActionOutcome> {
+export async function applyAction(
+  tx: Tx,
+  opts: { accountId: number; action: RuleAction; facts: Facts; cause: Cause; names?: NameMemo },
+): Promise<ActionOutcome> {
   try {
     return { applied: true, result: await apply(tx, opts) };
   } catch (err) {
@@ -39,8 +42,13 @@ export async function applyAction(tx: Tx, opts: { accountId: number; action: Rul
   }
 }
 
-async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; facts: Facts; cause: Cause }): Promise<string> {
+async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; facts: Facts; cause: Cause; names?: NameMemo }): Promise<string> {
   const { accountId, action: a, facts, cause } = opts;
+  const memo = opts.names ?? new Map();
+  const userName = (db: Tx, account: number, id: number) => remember(memo, `u${account}:${id}`, () => readUserName(db, account, id));
+  const tagNames = (db: Tx, account: number, ids: number[]) => remember(memo, `t${account}:${ids.join(',')}`, () => readTagNames(db, account, ids));
+  const inboxName = (db: Tx, account: number, id: number) => remember(memo, `i${account}:${id}`, () => readInboxName(db, account, id));
+  const companyName = (db: Tx, account: number, id: number) => remember(memo, `c${account}:${id}`, () => readCompanyName(db, account, id));
   const base = { accountId, actorId: null, tx, cause };
   const conversation = facts.conversation ?? null;
   const contact = facts.contact ?? null;
@@ -175,9 +183,23 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
 }
 
 // The run history names what an action touched (ADR 037): names are read when the line is written, so a later
-// rename or deletion does not change what the line said happened. A missing row keeps its id.
+// rename or deletion does not change what the line said happened. A missing row keeps its id. One event's actions
+// share what they read (ADR 043): eleven actions naming the same tag read it once.
 
-async function userName(tx: Tx, accountId: number, id: number) {
+/** Names already read for one event's actions. */
+export type NameMemo = Map<string, Promise<string>>;
+
+function remember(memo: NameMemo, key: string, read: () => Promise<string>) {
+  let name = memo.get(key);
+  if (!name) {
+    name = read();
+    memo.set(key, name);
+    name.catch(() => memo.delete(key));
+  }
+  return name;
+}
+
+async function readUserName(tx: Tx, accountId: number, id: number) {
   const [u] = await tx
     .select({ firstName: schema.users.firstName, lastName: schema.users.lastName })
     .from(schema.users)
@@ -185,7 +207,7 @@ async function userName(tx: Tx, accountId: number, id: number) {
   return u ? `${u.firstName} ${u.lastName}`.trim() : `user ${id}`;
 }
 
-async function tagNames(tx: Tx, accountId: number, ids: number[]) {
+async function readTagNames(tx: Tx, accountId: number, ids: number[]) {
   if (ids.length === 0) return 'no tags';
   const rows = await tx
     .select({ id: schema.tags.id, name: schema.tags.name })
@@ -195,7 +217,7 @@ async function tagNames(tx: Tx, accountId: number, ids: number[]) {
   return ids.map((id) => names.get(id) ?? `tag ${id}`).join(', ');
 }
 
-async function inboxName(tx: Tx, accountId: number, id: number) {
+async function readInboxName(tx: Tx, accountId: number, id: number) {
   const [i] = await tx
     .select({ name: schema.inboxes.name })
     .from(schema.inboxes)
@@ -203,7 +225,7 @@ async function inboxName(tx: Tx, accountId: number, id: number) {
   return i ? i.name : `inbox ${id}`;
 }
 
-async function companyName(tx: Tx, accountId: number, id: number) {
+async function readCompanyName(tx: Tx, accountId: number, id: number) {
   const [c] = await tx
     .select({ name: schema.companies.name })
     .from(schema.companies)

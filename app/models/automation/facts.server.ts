@@ -34,12 +34,8 @@ type FactsRow = {
   page_referrer: string | null;
 };
 
-/**
- * Gathers what rules look at for one event in one indexed query: the conversation (if the event has one and it is
- * not deleted), its contact (or the event's) with the company, whether the contact had a conversation before this
- * one, and the contact's latest page view.
- */
-export async function gatherFacts(event: DomainEvent, db: DbOrTx = getDb()): Promise<Facts> {
+/** The ids a facts query needs for one event, and the facts known without a read. */
+function factsInput(event: DomainEvent) {
   const p = event.payload as Record<string, unknown>;
   const { conversationId, contactId } = subjectsOf(event);
   // The message a filter on the body reads: the event's own (a new message), else the conversation's first from the customer.
@@ -50,33 +46,12 @@ export async function gatherFacts(event: DomainEvent, db: DbOrTx = getDb()): Pro
     sourceType: typeof p.channel === 'string' ? p.channel : null,
     inboxId: p.inboxId === undefined || p.inboxId === null ? null : Number(p.inboxId),
   };
+  return { p, conversationId, contactId, messageId, facts };
+}
+
+function completeFacts(event: DomainEvent, input: ReturnType<typeof factsInput>, row: FactsRow | undefined): Facts {
+  const { p, conversationId, contactId, facts } = input;
   if (conversationId || contactId) {
-    const accountId = event.accountId;
-    const [row] = await db.execute<FactsRow>(sql`
-      with conv as (
-        select id, subject, inbox_id, source_type, assignee_id, status, priority, contact_id from ${schema.conversations}
-         where account_id = ${accountId} and id = ${conversationId ?? 0} and deleted_at is null
-      ), who as (
-        select coalesce((select contact_id from conv), ${contactId ?? 0}::int) as id
-      )
-      select conv.id as conversation_id, conv.subject, conv.inbox_id,
-             (select m.text from ${schema.messages} m
-               where m.account_id = ${accountId} and m.conversation_id = conv.id and m.deleted_at is null
-                 and ${messageId ? sql`m.id = ${messageId}` : sql`m.kind = 'incoming'`}
-               order by m.id limit 1) as message, conv.source_type, conv.assignee_id, conv.status, conv.priority,
-             ct.id as contact_id, ct.email, ct.first_name, ct.last_name, ct.country, ct.company_id, co.name as company_name,
-             exists (select 1 from ${schema.conversations} e
-                      where e.account_id = ${accountId} and e.contact_id = ct.id and e.id < ${conversationId ?? 0}) as earlier,
-             pv.url as page_url, pv.referrer as page_referrer
-        from who
-        left join conv on true
-        left join ${schema.contacts} ct on ct.account_id = ${accountId} and ct.id = who.id
-        left join ${schema.companies} co on co.account_id = ${accountId} and co.id = ct.company_id
-        left join lateral (
-          select url, referrer from ${schema.pageViews}
-           where account_id = ${accountId} and contact_id = ct.id
-           order by last_seen_at desc limit 1
-        ) pv on true`);
     if (conversationId) {
       facts.conversation =
         row?.conversation_id != null
@@ -110,4 +85,57 @@ export async function gatherFacts(event: DomainEvent, db: DbOrTx = getDb()): Pro
   // A channel that knows the visitor's page at the time (the messenger widget) says so in the event.
   if (typeof p.pageUrl === 'string') facts.page = { url: p.pageUrl, referrer: typeof p.referrer === 'string' ? p.referrer : null };
   return facts;
+}
+
+/**
+ * Gathers what rules look at for one event in one indexed query: the conversation (if the event has one and it is
+ * not deleted), its contact (or the event's) with the company, whether the contact had a conversation before this
+ * one, and the contact's latest page view.
+ */
+export async function gatherFacts(event: DomainEvent, db: DbOrTx = getDb()): Promise<Facts> {
+  return (await gatherFactsMany([event], db))[0];
+}
+
+/**
+ * The facts of many events (a fetched batch, ADR 043) in one query: the per-event query of `gatherFacts` run as a
+ * lateral join over the batch's ids. Returns the facts in the order of `events`.
+ */
+export async function gatherFactsMany(events: DomainEvent[], db: DbOrTx = getDb()): Promise<Facts[]> {
+  const inputs = events.map(factsInput);
+  const wanted = inputs
+    .map((input, idx) => ({ idx, account_id: events[idx].accountId, conversation_id: input.conversationId ?? 0, contact_id: input.contactId ?? 0, message_id: input.messageId ?? 0 }))
+    .filter((x) => x.conversation_id || x.contact_id);
+  const rows = new Map<number, FactsRow>();
+  if (wanted.length > 0) {
+    const found = await db.execute<FactsRow & { idx: number }>(sql`
+      select ev.idx, f.* from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as ev(idx int, account_id int, conversation_id int, contact_id int, message_id int)
+      cross join lateral (
+        with conv as (
+          select id, subject, inbox_id, source_type, assignee_id, status, priority, contact_id from ${schema.conversations}
+           where account_id = ev.account_id and id = ev.conversation_id and deleted_at is null
+        ), who as (
+          select coalesce((select contact_id from conv), ev.contact_id) as id
+        )
+        select conv.id as conversation_id, conv.subject, conv.inbox_id,
+               (select m.text from ${schema.messages} m
+                 where m.account_id = ev.account_id and m.conversation_id = conv.id and m.deleted_at is null
+                   and (case when ev.message_id <> 0 then m.id = ev.message_id else m.kind = 'incoming' end)
+                 order by m.id limit 1) as message, conv.source_type, conv.assignee_id, conv.status, conv.priority,
+               ct.id as contact_id, ct.email, ct.first_name, ct.last_name, ct.country, ct.company_id, co.name as company_name,
+               exists (select 1 from ${schema.conversations} e
+                        where e.account_id = ev.account_id and e.contact_id = ct.id and e.id < ev.conversation_id) as earlier,
+               pv.url as page_url, pv.referrer as page_referrer
+          from who
+          left join conv on true
+          left join ${schema.contacts} ct on ct.account_id = ev.account_id and ct.id = who.id
+          left join ${schema.companies} co on co.account_id = ev.account_id and co.id = ct.company_id
+          left join lateral (
+            select url, referrer from ${schema.pageViews}
+             where account_id = ev.account_id and contact_id = ct.id
+             order by last_seen_at desc limit 1
+          ) pv on true
+      ) f`);
+    for (const r of found) rows.set(Number(r.idx), r);
+  }
+  return events.map((event, idx) => completeFacts(event, inputs[idx], rows.get(idx)));
 }

@@ -4,8 +4,8 @@ import type { RunStep } from '../../../db/schema/automation';
 import { evaluateRule, type Evaluation, type Facts } from '../../../engine/rules/evaluate';
 import type { DomainEvent } from '../../../engine/handlers/types';
 import { getLogger } from '../../utils/logger.server';
-import { applyAction } from './actions.server';
-import { gatherFacts } from './facts.server';
+import { applyAction, type NameMemo } from './actions.server';
+import { gatherFactsMany } from './facts.server';
 import { activeRulesFor, type ActiveRule } from './rule-cache.server';
 import { ACTIONS_BY_EVENT, INBOX_RULE_EVENTS, WORKFLOW_EVENTS, type RuleAction } from './rule-types';
 
@@ -30,14 +30,88 @@ class RolledBack extends Error {}
  * is rethrown so that the job is retried with backoff (and ends in the dead letters if it keeps failing).
  */
 export async function runRulesForEvent(event: DomainEvent, opts: { recordAs?: string } = {}) {
-  if (!RULE_EVENTS.includes(event.type)) return { rules: 0 };
-  // From memory while the engine runs (ADR 031): most events meet no rule and cost no read at all.
-  const rules: Rule[] = await activeRulesFor(event.accountId, event.type);
-  if (rules.length === 0) return { rules: 0 };
+  const [outcome] = await runRulesForEvents([event], opts);
+  if (outcome instanceof Error) throw outcome;
+  return outcome;
+}
 
-  const facts = await gatherFacts(event);
-  const enginesInChain = event.actorType === 'engine' ? await engineActorsInChain(event) : { ruleIds: new Set<number>(), depth: 0 };
-  const line = (rule: Rule, step: RunStep, detail: Record<string, unknown>, action?: { index: number; type: string }): LogLine => ({
+export type RulesOutcome = { rules: number; matched?: number; applied?: number };
+
+/**
+ * `runRulesForEvent` for a fetched batch of events (ADR 043): the rules from memory, the facts of every event in one
+ * query, every decision evaluated in memory; the events whose rules all failed to match (most) are recorded together,
+ * decisions and handler records of the whole batch in one statement; each event with a matched rule then applies its
+ * actions in its own transaction, `concurrency` at a time. One event's failure is its own: the answer at its index is
+ * the error, the others stand.
+ */
+export async function runRulesForEvents(
+  events: DomainEvent[],
+  opts: { recordAs?: string; concurrency?: number } = {},
+): Promise<(RulesOutcome | Error)[]> {
+  const out: (RulesOutcome | Error)[] = events.map(() => ({ rules: 0 }));
+  const withRules: { at: number; event: DomainEvent; rules: Rule[] }[] = [];
+  for (const [at, event] of events.entries()) {
+    if (!RULE_EVENTS.includes(event.type)) continue;
+    // From memory while the engine runs (ADR 031): most events meet no rule and cost no read at all.
+    const rules: Rule[] = await activeRulesFor(event.accountId, event.type);
+    if (rules.length > 0) withRules.push({ at, event, rules });
+  }
+  if (withRules.length === 0) return out;
+
+  let factsOf: Facts[];
+  try {
+    factsOf = await gatherFactsMany(withRules.map((w) => w.event));
+  } catch (err) {
+    for (const w of withRules) out[w.at] = err as Error;
+    return out;
+  }
+  const runs: RuleRun[] = [];
+  for (const [i, w] of withRules.entries()) {
+    try {
+      const facts = factsOf[i];
+      const chain = w.event.actorType === 'engine' ? await engineActorsInChain(w.event) : { ruleIds: new Set<number>(), depth: 0 };
+      runs.push({ at: w.at, event: w.event, rules: w.rules, facts, decisions: decide(w.event, w.rules, facts, chain) });
+    } catch (err) {
+      out[w.at] = err as Error;
+    }
+  }
+
+  // Most events match no rule: then their decisions and the handler's records are one statement for the whole batch
+  // (one round trip, one commit). Only a first delivery may take this path; a redelivery (some decisions already
+  // there) goes the long way below, which reuses the earlier decisions and finishes what they left.
+  const unmatched = runs.filter((r) => !r.decisions.some((d) => d.step === 'matched'));
+  let finished = new Set<number>();
+  if (unmatched.length > 0) {
+    try {
+      finished = await insertDecisionsAlone(unmatched, opts.recordAs);
+    } catch {
+      // Taken the long way one by one below, each on its own.
+    }
+  }
+  const long: RuleRun[] = [];
+  for (const run of runs) {
+    if (finished.has(run.event.id)) out[run.at] = { rules: run.rules.length, matched: 0, applied: 0 };
+    else long.push(run);
+  }
+  let next = 0;
+  const lane = async () => {
+    while (next < long.length) {
+      const run = long[next++];
+      try {
+        out[run.at] = await applyRuleRun(run, opts.recordAs);
+      } catch (err) {
+        out[run.at] = err as Error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 1, long.length) }, lane));
+  return out;
+}
+
+type RuleRun = { at: number; event: DomainEvent; rules: Rule[]; facts: Facts; decisions: LogLine[] };
+
+function logLine(event: DomainEvent, facts: Facts) {
+  return (rule: Rule, step: RunStep, detail: Record<string, unknown>, action?: { index: number; type: string }): LogLine => ({
     accountId: event.accountId,
     eventId: event.id,
     eventType: event.type,
@@ -49,8 +123,11 @@ export async function runRulesForEvent(event: DomainEvent, opts: { recordAs?: st
     conversationId: facts.conversation?.id ?? null,
     contactId: facts.contact?.id ?? null,
   });
+}
 
-  const decisions: LogLine[] = rules.map((rule) => {
+function decide(event: DomainEvent, rules: Rule[], facts: Facts, enginesInChain: { ruleIds: Set<number>; depth: number }): LogLine[] {
+  const line = logLine(event, facts);
+  return rules.map((rule) => {
     if (enginesInChain.ruleIds.has(rule.id) || enginesInChain.depth >= MAX_CHAIN) {
       const reason = enginesInChain.ruleIds.has(rule.id)
         ? 'the event was caused by this rule’s own actions'
@@ -63,17 +140,14 @@ export async function runRulesForEvent(event: DomainEvent, opts: { recordAs?: st
       ...(evaluation.decidedBy ? { decidedBy: evaluation.decidedBy } : {}),
     });
   });
+}
 
-  // Most events match no rule: then the decisions and the handler's record are one statement (one round trip, one
-  // commit). Only a first delivery may take this path; a redelivery (some decisions already there) goes the long
-  // way below, which reuses the earlier decisions and finishes what they left.
-  if (!decisions.some((d) => d.step === 'matched')) {
-    const inserted = await insertDecisionsAlone(event, decisions, opts.recordAs);
-    if (inserted === decisions.length) return { rules: rules.length, matched: 0, applied: 0 };
-  }
-
-  // The decisions and every action of the event commit together, in one transaction (one commit per event, not
-  // one per action). Each action still claims its own line and runs in its own savepoint.
+/** One event's decisions and matched rules' actions, in one transaction (one commit per event, not one per action). */
+async function applyRuleRun(run: RuleRun, recordAs: string | undefined): Promise<RulesOutcome> {
+  const { event, rules, facts, decisions } = run;
+  const line = logLine(event, facts);
+  const names: NameMemo = new Map();
+  // Each action still claims its own line and runs in its own savepoint.
   const failures: string[] = [];
   let applied = 0;
   let matched = 0;
@@ -115,7 +189,7 @@ export async function runRulesForEvent(event: DomainEvent, opts: { recordAs?: st
             .onConflictDoNothing();
           continue;
         }
-        const outcome = await runAction(tx, { rule, index, action, event, facts, line });
+        const outcome = await runAction(tx, { rule, index, action, event, facts, line, names });
         if (outcome === 'failed') {
           failures.push(`rule ${rule.id} action ${index + 1} (${action.type})`);
           break;
@@ -124,11 +198,11 @@ export async function runRulesForEvent(event: DomainEvent, opts: { recordAs?: st
       }
     }
     // The engine's record that this handler ran the event, in the same commit (see processEvent).
-    if (opts.recordAs && failures.length === 0) {
+    if (recordAs && failures.length === 0) {
       const result = { rules: rules.length, matched, applied };
       await tx
         .insert(schema.eventHandlings)
-        .values({ eventId: event.id, handler: opts.recordAs, accountId: event.accountId, status: 'done', result })
+        .values({ eventId: event.id, handler: recordAs, accountId: event.accountId, status: 'done', result })
         .onConflictDoUpdate({
           target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
           set: { status: 'done', result, error: null, handledAt: new Date() },
@@ -140,31 +214,50 @@ export async function runRulesForEvent(event: DomainEvent, opts: { recordAs?: st
 }
 
 /**
- * The decisions (none matched) and, when all of them are new, the handler's record, in one statement without waiting
- * for the disk (see the transaction below for why that is safe). Returns how many decisions were new.
+ * The decisions of events whose rules all failed to match and, for each event whose decisions were all new, the
+ * handler's record: one statement for the whole batch, without waiting for the disk (see applyRuleRun for why that is
+ * safe). Returns the events so finished; the others (a redelivery that found earlier decisions) go the long way.
  */
-async function insertDecisionsAlone(event: DomainEvent, decisions: LogLine[], recordAs: string | undefined) {
-  const l = decisions[0];
-  const lines = JSON.stringify(decisions.map((d) => ({ rule_id: d.ruleId, step: d.step, detail: d.detail })));
-  const result = { rules: decisions.length, matched: 0, applied: 0 };
-  const [row] = await getDb().execute<{ inserted: number }>(sql`
+async function insertDecisionsAlone(runs: RuleRun[], recordAs: string | undefined): Promise<Set<number>> {
+  const lines = JSON.stringify(
+    runs.flatMap((r) =>
+      r.decisions.map((d) => ({
+        account_id: d.accountId,
+        event_id: d.eventId,
+        event_type: d.eventType,
+        rule_id: d.ruleId,
+        step: d.step,
+        detail: d.detail,
+        conversation_id: d.conversationId ?? null,
+        contact_id: d.contactId ?? null,
+      })),
+    ),
+  );
+  const expected = JSON.stringify(
+    runs.map((r) => ({ event_id: r.event.id, account_id: r.event.accountId, n: r.decisions.length, result: { rules: r.decisions.length, matched: 0, applied: 0 } })),
+  );
+  const rows = await getDb().execute<{ event_id: number }>(sql`
     with sync as (select set_config('synchronous_commit', 'off', true) as v),
     d as (
       insert into ${schema.automationRunLog} (account_id, event_id, event_type, rule_id, step, detail, conversation_id, contact_id)
-      select ${event.accountId}, ${event.id}, ${event.type}, x.rule_id, x.step, x.detail, ${l.conversationId ?? null}::int, ${l.contactId ?? null}::int
-        from jsonb_to_recordset(${lines}::jsonb) as x(rule_id int, step text, detail jsonb)
+      select x.account_id, x.event_id, x.event_type, x.rule_id, x.step, x.detail, x.conversation_id, x.contact_id
+        from jsonb_to_recordset(${lines}::jsonb) as x(account_id int, event_id int, event_type text, rule_id int, step text, detail jsonb, conversation_id int, contact_id int)
       on conflict do nothing
-      returning rule_id
+      returning event_id
+    ),
+    complete as (
+      select e.event_id, e.account_id, e.result from jsonb_to_recordset(${expected}::jsonb) as e(event_id int, account_id int, n int, result jsonb)
+       where (select count(*) from d where d.event_id = e.event_id) = e.n
     ),
     h as (
       insert into ${schema.eventHandlings} (event_id, handler, account_id, status, result)
-      select ${event.id}, ${recordAs ?? ''}, ${event.accountId}, 'done', ${JSON.stringify(result)}::jsonb
-       where ${recordAs !== undefined} and (select count(*) from d) = ${decisions.length}
+      select c.event_id, ${recordAs ?? ''}, c.account_id, 'done', c.result from complete c
+       where ${recordAs !== undefined}
       on conflict (event_id, handler) do update set status = 'done', result = excluded.result, error = null, handled_at = now()
       returning 1
     )
-    select (select count(*) from d)::int as inserted, (select count(*) from h)::int as recorded, (select count(*) from sync)::int as sync`);
-  return Number(row.inserted);
+    select c.event_id, (select count(*) from h)::int as recorded, (select count(*) from sync)::int as sync from complete c`);
+  return new Set(rows.map((r) => Number(r.event_id)));
 }
 
 /** An action already ended by an earlier or concurrent delivery: its savepoint's writes are undone. */
@@ -179,9 +272,10 @@ async function runAction(
     event: DomainEvent;
     facts: Facts;
     line: (rule: Rule, step: RunStep, detail: Record<string, unknown>, action?: { index: number; type: string }) => LogLine;
+    names: NameMemo;
   },
 ): Promise<'applied' | 'skipped' | 'done-before' | 'failed'> {
-  const { rule, index, action, event, facts, line } = opts;
+  const { rule, index, action, event, facts, line, names } = opts;
   const where = { index, type: action.type };
   try {
     // A savepoint per action: a skipped or failed action leaves nothing half-done, and the others stand.
@@ -191,6 +285,7 @@ async function runAction(
         action,
         facts,
         cause: { eventId: event.id, ruleId: rule.id },
+        names,
       });
       if (!result.applied) throw new RolledBack(result.reason);
       // The claim: unique per (event, rule, action). If another delivery ended this action first, the insert

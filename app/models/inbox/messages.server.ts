@@ -4,6 +4,7 @@ import type { EmailHeaders } from '../../../db/schema/inbox';
 import { emitEvent } from '../events/events.server';
 import { publishToAccount } from '../../utils/live.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+import { mentionTokens } from '../notifications/mentions';
 
 export type Message = typeof schema.messages.$inferSelect;
 export type MessageKind = Message['kind'];
@@ -74,7 +75,8 @@ export async function addMessage(
       type: 'message_created',
       subjectType: 'conversation',
       subjectId: opts.conversationId,
-      payload: { messageId: message.id, kind: opts.kind },
+      // Whether a note has @words: the engine queues a note only when it may mention someone (ADR 043).
+      payload: { messageId: message.id, kind: opts.kind, ...(opts.kind === 'note' ? { mentions: mentionTokens(opts.text).length > 0 } : {}) },
       actor: opts.senderUserId
         ? { type: 'user', id: opts.senderUserId }
         : opts.senderContactId
