@@ -1,7 +1,9 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { data } from '@remix-run/node';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from './components/error-boundary';
+import { isLiveRevalidation } from './components/shell/use-live';
 import { Toasts } from './components/ui/toasts';
 import styles from './styles/app.css?url';
 import { useNonce } from './utils/nonce-provider';
@@ -14,6 +16,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, setCookie } = await readToast(request);
   return data({ toast }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined);
 }
+
+/** A live update reloads only the screen's loader (ADR 045). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevalidate }) => (isLiveRevalidation() ? false : defaultShouldRevalidate);
 
 export const meta: MetaFunction = () => [{ title: 'Parley' }];
 

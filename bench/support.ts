@@ -36,3 +36,59 @@ export async function measure(label: string, runs: number, fn: (i: number) => Pr
   console.log(`${label.padEnd(58)} p50 ${row.p50.toFixed(1).padStart(7)} ms   p95 ${row.p95.toFixed(1).padStart(7)} ms   max ${row.max.toFixed(1).padStart(7)} ms`);
   return row;
 }
+
+/** CPU time (user + system) of a process so far, in milliseconds, from /proc. */
+export function processCpuMs(pid: number) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat; after the ") " split they are at 11 and 12.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/**
+ * The compiled production server (`build/server/index.js`, as `npm run serve` runs it) in a child process on a
+ * free port, against the benchmark's database, engine off unless asked. `cwd` picks another checkout's build
+ * (a "before" build for side-by-side figures).
+ */
+export async function startCompiledServer(opts: { cwd?: string; env?: Record<string, string>; waitFor?: 'listening' | 'healthy' } = {}) {
+  const { spawn } = await import('node:child_process');
+  const net = await import('node:net');
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+  const child = spawn(process.execPath, ['build/server/index.js'], {
+    cwd: opts.cwd ?? process.cwd(),
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      SMTP_INBOUND_PORT: '0',
+      PARLEY_ENGINE: 'off',
+      LOG_LEVEL: 'warn',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    // With the engine off /healthz answers 503 (no engine consumes events): answering at all is enough then.
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok || opts.waitFor !== 'healthy', () => false);
+    if (ok) break;
+    if (Date.now() - started > 60_000) throw new Error('server not healthy within 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    port,
+    pid: child.pid!,
+    startMs: Date.now() - started,
+    cpuMs: () => processCpuMs(child.pid!),
+    rssMiB: () => Number(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}

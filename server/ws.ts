@@ -5,28 +5,66 @@ import { getAppContext } from '../app/utils/session.server';
 import { LIVE_CHANNEL } from '../app/utils/live.server';
 import { getLogger } from '../app/utils/logger.server';
 import { PresenceBoard, readPresenceMessage } from '../app/models/inbox/presence.server';
+import { conversationTopic, INBOX_TOPIC, topicsOf, type CountFilters } from '../app/models/inbox/live-list';
+import { createInboxFeed, readWatchMessage } from './live-inbox';
 import { agentConnected, agentDisconnected, PRESENCE_HEARTBEAT_MS, refreshPresence, resetStalePresence } from '../app/models/automation/presence.server';
 
-type Client = { ws: WebSocket; accountId: number; userId: number; name: string; connected?: Promise<unknown>; released?: Promise<unknown> };
+type Client = {
+  ws: WebSocket;
+  accountId: number;
+  userId: number;
+  name: string;
+  /** What this socket's page watches (ADR 045): `inbox`, `conversation:N`, `liveview`, `import:N`. */
+  topics: Set<string>;
+  inboxFilters?: CountFilters;
+  connected?: Promise<unknown>;
+  released?: Promise<unknown>;
+};
 
 /**
  * The live channel: `/ws` on the same port, authenticated by the session cookie of the account host it is
- * opened on. Messages published with NOTIFY reach only the clients of the account they name.
+ * opened on. Messages published with NOTIFY reach only the clients of the account they name, and of those only
+ * the ones whose page watches what the message is about (ADR 045): a conversation's messages its viewers, list
+ * changes the agents with the inbox list open, as one coalesced `inbox.patch` carrying the changed rows.
  */
 export async function startLiveServer(server: http.Server) {
   const log = getLogger();
   const clients = new Set<Client>();
+  const byAccount = new Map<number, Set<Client>>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const presence = new PresenceBoard<Client>();
+  const send = (c: Client, text: string) => {
+    if (c.ws.readyState === c.ws.OPEN) c.ws.send(text);
+  };
+  function* watching(accountId: number, topic: string) {
+    for (const c of byAccount.get(accountId) ?? []) if (c.topics.has(topic)) yield c;
+  }
+  const feed = createInboxFeed({
+    watchersOf: function* (accountId) {
+      for (const c of watching(accountId, INBOX_TOPIC)) yield { userId: c.userId, filters: c.inboxFilters ?? {}, send: (text) => send(c, text) };
+    },
+    onError: (err) => log.warn({ err: (err as Error).message }, 'inbox live feed failed'),
+  });
+  const forget = (client: Client) => {
+    clients.delete(client);
+    byAccount.get(client.accountId)?.delete(client);
+    if (byAccount.get(client.accountId)?.size === 0) byAccount.delete(client.accountId);
+  };
 
-  /** Tells the account's clients (and only them) who views each of these conversations now. */
+  /** Tells the viewers of each of these conversations (and only them) who views it now. */
   const broadcastPresence = (accountId: number, conversationIds: number[]) => {
     for (const conversationId of new Set(conversationIds)) {
       const text = JSON.stringify({ type: 'presence', conversationId, users: presence.usersOf(accountId, conversationId) });
-      for (const c of clients) if (c.accountId === accountId && c.ws.readyState === c.ws.OPEN) c.ws.send(text);
+      for (const c of watching(accountId, conversationTopic(conversationId))) send(c, text);
     }
   };
-  const leave = (client: Client) => broadcastPresence(client.accountId, presence.leave(client));
+  const dropConversationTopics = (client: Client) => {
+    for (const t of client.topics) if (t.startsWith('conversation:')) client.topics.delete(t);
+  };
+  const leave = (client: Client) => {
+    dropConversationTopics(client);
+    broadcastPresence(client.accountId, presence.leave(client));
+  };
 
   // Agent presence for routing (agent_presence rows): counted up when a socket opens, down once when it ends.
   const presenceFailed = (err: unknown) => log.warn({ err: (err as Error).message }, 'agent presence update failed');
@@ -50,8 +88,10 @@ export async function startLiveServer(server: http.Server) {
         return socket.destroy();
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const client: Client = { ws, accountId: ctx.account.id, userId: ctx.user.id, name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim() };
+        const client: Client = { ws, accountId: ctx.account.id, userId: ctx.user.id, name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(), topics: new Set() };
         clients.add(client);
+        if (!byAccount.has(client.accountId)) byAccount.set(client.accountId, new Set());
+        byAccount.get(client.accountId)!.add(client);
         client.connected = agentConnected({ accountId: client.accountId, userId: client.userId }).catch(presenceFailed);
         ws.send(JSON.stringify({ type: 'hello', userId: ctx.user.id }));
         ws.on('message', (raw) => {
@@ -60,16 +100,25 @@ export async function startLiveServer(server: http.Server) {
           // Presence: "I am viewing conversation N" / "I left"; the names come from the session, never the client.
           const msg = readPresenceMessage(text);
           if (msg?.type === 'viewing') {
+            dropConversationTopics(client);
+            client.topics.add(conversationTopic(msg.conversationId));
             broadcastPresence(client.accountId, presence.view(client, { accountId: client.accountId, userId: client.userId, name: client.name }, msg.conversationId));
-          } else if (msg?.type === 'left') leave(client);
+            return;
+          } else if (msg?.type === 'left') return leave(client);
+          // What the page shows, so that only what concerns it is sent (ADR 045).
+          const watch = readWatchMessage(text);
+          if (watch?.type === 'watch') {
+            client.topics.add(watch.topic);
+            if (watch.filters) client.inboxFilters = watch.filters;
+          } else if (watch?.type === 'unwatch') client.topics.delete(watch.topic);
         });
         ws.on('close', () => {
-          clients.delete(client);
+          forget(client);
           leave(client);
           void release(client);
         });
         ws.on('error', () => {
-          clients.delete(client);
+          forget(client);
           leave(client);
           void release(client);
         });
@@ -87,11 +136,20 @@ export async function startLiveServer(server: http.Server) {
     } catch {
       return;
     }
-    const text = JSON.stringify(parsed.message);
-    for (const c of clients) {
-      if (c.accountId !== parsed.accountId) continue;
-      if (parsed.userId && c.userId !== parsed.userId) continue;
-      if (c.ws.readyState === c.ws.OPEN) c.ws.send(text);
+    const account = byAccount.get(parsed.accountId);
+    if (!account) return;
+    const message = parsed.message as { type: string; conversationId?: unknown };
+    const text = JSON.stringify(message);
+    const topics = parsed.userId ? null : topicsOf(message);
+    if (!topics) {
+      // Addressed to one user (notifications), or to the whole account (anything without a topic).
+      for (const c of account) if (!parsed.userId || c.userId === parsed.userId) send(c, text);
+      return;
+    }
+    for (const topic of topics) {
+      // The inbox list is patched from the row itself, read once for all its watchers.
+      if (topic === INBOX_TOPIC) feed.changed(parsed.accountId, message.conversationId as number);
+      else for (const c of watching(parsed.accountId, topic)) send(c, text);
     }
   });
 
@@ -110,6 +168,7 @@ export async function startLiveServer(server: http.Server) {
 
   return {
     clientCount: () => clients.size,
+    feedStats: feed.stats,
     async close() {
       clearInterval(pingTimer);
       clearInterval(heartbeatTimer);

@@ -3,7 +3,7 @@ import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useLiveRevalidation } from '~/components/shell/use-live';
+import { useLiveRevalidation, useLiveWatch } from '~/components/shell/use-live';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, SelectField } from '~/components/ui/forms';
 import { IMPORT_FIELD_LABELS, IMPORT_FIELDS, IMPORT_STATUS, IMPORT_STATUS_LABELS } from '~/models/crm/imports-constants';
@@ -129,6 +129,7 @@ function MappingStep() {
 
 function ProgressStep() {
   const { imp, errors, user } = useLoaderData<typeof loader>();
+  useLiveWatch(`import:${imp.id}`);
   useLiveRevalidation((m) => m.type === 'import.progress' && m.importId === imp.id);
   const done = imp.status === IMPORT_STATUS.readyForImport;
   const skipped = imp.processedRows - imp.createdRows - imp.updatedRows - imp.failedRows;

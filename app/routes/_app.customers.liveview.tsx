@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { useLiveRevalidation } from '~/components/shell/use-live';
+import { useLiveRevalidation, useLiveWatch } from '~/components/shell/use-live';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { LIVE_WINDOW_SECONDS, listLiveVisitors } from '~/models/crm/page-views.server';
 import { formatDateTime, pageTitle } from '~/utils/format';
@@ -23,6 +23,7 @@ function duration(seconds: number) {
 
 export default function LiveView() {
   const { visitors, user, windowMinutes } = useLoaderData<typeof loader>();
+  useLiveWatch('liveview');
   useLiveRevalidation((m) => m.type === 'liveview.updated');
   return (
     <div className="page stack">

@@ -3,10 +3,10 @@ import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { PRIORITY_CHOICES, SOURCE_CHOICES } from '~/components/inbox/choices';
 import { PriorityPill, SlaPill, StatusPill, TagPill, personName } from '~/components/inbox/pills';
-import { useLiveRevalidation } from '~/components/shell/use-live';
+import { useLiveInboxList } from '~/components/inbox/use-inbox-live';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList } from '~/components/ui/forms';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
@@ -49,6 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const me = publicUser(ctx);
   return {
     prefs: { dateFormat: me.dateFormat, timeFormat: me.timeFormat, timezone: me.timezone },
+    userId: ctx.user.id,
     filters,
     list,
     counts,
@@ -84,21 +85,15 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithToast(`/inbox${listSearch(url)}`, action.intent === 'delete' ? text : { type: 'info', text });
 }
 
-const LIVE_TYPES = new Set(['message.created', 'conversation.updated', 'conversation.created', 'conversation.deleted']);
-
 export default function InboxList() {
-  const { prefs, filters, list, counts, inboxes, users, teams, tags, canManage, canCreateTicket } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { prefs, filters, inboxes, users, teams, tags, canManage, canCreateTicket } = data;
+  // Kept current by the server's patches over the live socket (ADR 045); without JavaScript, what was rendered.
+  const live = useLiveInboxList(data);
+  const counts = live.counts;
+  const list = { ...data.list, rows: live.rows, total: live.total, totalCapped: live.totalCapped };
   const actionData = useActionData<typeof action>();
   const location = useLocation();
-  const onPage = new Set(list.rows.map((r) => r.id));
-  useLiveRevalidation(
-    useCallback(
-      (m: { type: string; conversationId?: unknown; kind?: unknown }) =>
-        LIVE_TYPES.has(m.type) && (m.type !== 'message.created' || m.kind === 'incoming' || m.kind === 'outgoing' || onPage.has(Number(m.conversationId))),
-      // eslint-disable-next-line react-hooks/exhaustive-deps
-      [list.rows.map((r) => r.id).join(',')],
-    ),
-  );
 
   const link = (change: Partial<Record<keyof ConversationFilters, string | number | undefined>>) =>
     `/inbox${filtersToSearch({ ...filters, page: undefined, ...change })}`;

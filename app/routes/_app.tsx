@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { Outlet, useLoaderData, useLocation, useRevalidator } from '@remix-run/react';
+import { Outlet, useLoaderData, useLocation, useRevalidator, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useCallback } from 'react';
 import { FailingChannelsBanner } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { SearchBox } from '~/components/shell/search-box';
 import { Breadcrumb, TopBar, TrialBanner } from '~/components/shell/shell';
-import { useLiveConnection, useLiveEvent } from '~/components/shell/use-live';
+import { isLiveRevalidation, useLiveConnection, useLiveEvent } from '~/components/shell/use-live';
 import { listFailingChannels } from '~/models/channels/health.server';
 import { countUnreadNotifications } from '~/models/notifications/notifications.server';
 import { trialBanner } from '~/models/shell/trial';
@@ -24,6 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const handle = { breadcrumb: () => null };
+
+/** A live update reloads only the screen's loader, not the shell's (ADR 045). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevalidate }) => (isLiveRevalidation() ? false : defaultShouldRevalidate);
 
 /** The shell: top navigation, breadcrumb, search, trial banner; the live socket while it is shown. */
 export default function AppShell() {

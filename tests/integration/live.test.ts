@@ -78,3 +78,46 @@ describe('the live channel', () => {
     other.ws.close();
   });
 });
+
+describe('the inbox list live feed (ADR 045)', () => {
+  it("sends the inbox list's watchers one patch with the changed row and their counts, and nothing to others", async () => {
+    const { createTestUser } = await import('../factories');
+    const { getDb } = await import('../../db/client');
+    const { createInbox } = await import('../../app/models/inbox/inboxes.server');
+    const { openConversation, setConversationStatus } = await import('../../app/models/inbox/conversations.server');
+    const a = await createTestAccount();
+    const agent = await createTestUser({ accountId: a.account.id });
+    const b = await createTestAccount();
+    const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Desk', channelType: 'internal' });
+    const watcher = connect(a.domain, await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id }));
+    const idle = connect(a.domain, await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id }));
+    const other = connect(b.domain, await sessionCookie({ domain: b.domain, accountId: b.account.id, userId: b.owner.id }));
+    await Promise.all([watcher.opened, idle.opened, other.opened]);
+    await until(() => [watcher, idle, other].every((c) => c.messages.some((m) => m.type === 'hello')));
+    other.ws.send(JSON.stringify({ type: 'watch', topic: 'inbox', filters: {} }));
+    watcher.ws.send(JSON.stringify({ type: 'watch', topic: 'inbox', filters: { status: 'open', assignee: 'bogus', inbox: inbox.id } }));
+    await new Promise((r) => setTimeout(r, 100));
+
+    const opened = await getDb().transaction((tx) =>
+      openConversation({ tx, accountId: a.account.id, inboxId: inbox.id, sourceType: 'internal_ticket', subject: 'Live row', contact: { email: 'c@live.test' }, message: { kind: 'incoming', text: 'hello' } }),
+    );
+    const id = opened.conversation.id;
+    const patches = () => watcher.messages.filter((m) => m.type === 'inbox.patch') as unknown as { rows: { id: number; subject: string; status: string }[]; removed: number[]; counts: { byStatus: Record<string, number>; byInbox: Record<string, number> } }[];
+    await until(() => patches().some((p) => p.rows.some((r) => r.id === id)));
+    // The conversation and its first message arrive within one coalescing window: one patch, not two.
+    expect(patches()).toHaveLength(1);
+    expect(patches()[0]).toMatchObject({ rows: [{ id, subject: 'Live row', status: 'open' }], removed: [], counts: { byStatus: { open: 1 }, byInbox: { [inbox.id]: 1 } } });
+
+    await setConversationStatus({ accountId: a.account.id, actorId: a.owner.id, ids: [id], status: 'resolved' });
+    await until(() => patches().some((p) => p.rows.some((r) => r.id === id && r.status === 'resolved')));
+    expect(patches().at(-1)?.counts.byStatus).toEqual({ resolved: 1 });
+
+    await new Promise((r) => setTimeout(r, 200));
+    // An agent whose page does not show the list, and another account's list, hear nothing of it.
+    expect(idle.messages.filter((m) => m.type !== 'hello')).toEqual([]);
+    expect(other.messages.filter((m) => m.type !== 'hello')).toEqual([]);
+    watcher.ws.close();
+    idle.ws.close();
+    other.ws.close();
+  });
+});

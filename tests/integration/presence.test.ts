@@ -36,7 +36,7 @@ async function until(fn: () => boolean, ms = 5000) {
 }
 
 describe('presence on conversations', () => {
-  it("tells an account's agents who views a conversation, and no one else", async () => {
+  it("tells a conversation's viewers who views it, and no one else", async () => {
     const a = await createTestAccount({ firstName: 'Olive' });
     const agent = await createTestUser({ accountId: a.account.id, firstName: 'Ari' });
     const b = await createTestAccount({ firstName: 'Bert' });
@@ -45,8 +45,11 @@ describe('presence on conversations', () => {
     const other = await connect(b.domain, await sessionCookie({ domain: b.domain, accountId: b.account.id, userId: b.owner.id }));
 
     owner.send({ type: 'viewing', conversationId: 41 });
-    await until(() => second.presence(41).length > 0);
-    expect(second.presence(41).at(-1)?.users).toEqual([{ id: a.owner.id, name: 'Olive Owner' }]);
+    await until(() => owner.presence(41).length > 0);
+    expect(owner.presence(41).at(-1)?.users).toEqual([{ id: a.owner.id, name: 'Olive Owner' }]);
+    // An agent elsewhere (not on this conversation) is not told (ADR 045): presence costs its viewers only.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(second.presence(41)).toEqual([]);
 
     second.send({ type: 'viewing', conversationId: 41 });
     await until(() => owner.presence(41).some((m) => m.users?.length === 2));
@@ -74,8 +77,10 @@ describe('presence on conversations', () => {
     second.ws.send('not json');
     await new Promise((r) => setTimeout(r, 200));
     expect(owner.messages.length).toBe(count);
+    second.send({ type: 'viewing', conversationId: 41 });
+    await until(() => second.presence(41).at(-1)?.users?.length === 2);
     owner.ws.close();
-    await until(() => second.presence(41).at(-1)?.users?.length === 0);
+    await until(() => second.presence(41).at(-1)?.users?.length === 1);
 
     second.ws.close();
     other.ws.close();

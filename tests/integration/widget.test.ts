@@ -447,7 +447,7 @@ describe('visitor socket', () => {
     expect(await present()).toBe(false);
   });
 
-  it("passes the visitor's typing to the account's agents", async () => {
+  it("passes the visitor's typing to the agents viewing the conversation", async () => {
     const a = await setup();
     const s = await startSession(a.inbox.id);
     const { conversationId } = (await send(s.token, 'typing test')).json() as { conversationId: number };
@@ -462,6 +462,8 @@ describe('visitor socket', () => {
       });
       ws.on('error', reject);
     });
+    // Typing is for the conversation's viewers only (ADR 045).
+    agent.send(JSON.stringify({ type: 'viewing', conversationId }));
     const visitor = await new Promise<WebSocket>((resolve, reject) => {
       const ws = new WebSocket(`ws://127.0.0.1:${port}/widget/ws?token=${encodeURIComponent(s.token)}`);
       ws.on('open', () => resolve(ws));

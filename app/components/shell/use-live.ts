@@ -68,41 +68,97 @@ export function useLiveEvent(handler: (message: { type: string; [k: string]: unk
 type LiveMessage = { type: string; [k: string]: unknown };
 
 /**
+ * Set while a reload asked for by a live message is being planned: the shell's and the root's `shouldRevalidate`
+ * then skip their loaders, so a live reload runs only the screen's own loader (ADR 045).
+ */
+let liveReload = false;
+export function isLiveRevalidation() {
+  return liveReload;
+}
+
+/**
+ * Tells the server what this page watches (ADR 045), again after every reconnection (the server's 'hello'), and
+ * that it stopped when the page goes. Only messages about watched topics reach this socket.
+ */
+export function useLiveWatch(topic: string, filters?: object) {
+  const key = JSON.stringify(filters ?? null);
+  useEffect(() => {
+    const watch = () => sendLive({ type: 'watch', topic, ...(filters ? { filters } : {}) });
+    watch();
+    const listener = (e: Event) => {
+      if ((e as CustomEvent).detail?.type === 'hello') watch();
+    };
+    window.addEventListener('parley:live', listener);
+    return () => {
+      window.removeEventListener('parley:live', listener);
+      sendLive({ type: 'unwatch', topic });
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [topic, key]);
+}
+
+/**
  * The one way a screen follows live changes: reloads its data when a message concerns it, and once after
  * every (re)connection (the server's 'hello'), so nothing published before the socket opened is missed.
  * Bursts (a mass action touches 50 conversations) become one reload. While a navigation or a reload is under
  * way (the agent's own post and its redirect) the reload waits for it instead of interrupting it, which would
  * drop that page's flash toast; a message arriving meanwhile is never dropped.
  */
-export function useLiveRevalidation(concerns: (m: LiveMessage) => boolean) {
+export function useLiveRevalidation(concerns: (m: LiveMessage) => boolean, opts: { minIntervalMs?: number } = {}) {
+  const reload = useLiveReload(opts);
+  const concernsRef = useRef(concerns);
+  concernsRef.current = concerns;
+  useLiveEvent(
+    useCallback(
+      (m: LiveMessage) => {
+        if (m.type === 'hello' || concernsRef.current(m)) reload();
+      },
+      [reload],
+    ),
+  );
+}
+
+/**
+ * A reload of the screen's own loader (not the shell's), for live changes a screen cannot patch in place: bursts
+ * become one reload (and at most one per `minIntervalMs`), and it waits for a navigation or reload under way.
+ */
+export function useLiveReload(opts: { minIntervalMs?: number } = {}) {
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' || revalidator.state !== 'idle';
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const pending = useRef(false);
+  const lastAt = useRef(0);
   const busyRef = useRef(busy);
   busyRef.current = busy;
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
-  const concernsRef = useRef(concerns);
-  concernsRef.current = concerns;
+  const minInterval = opts.minIntervalMs ?? 0;
 
+  const run = useCallback(() => {
+    lastAt.current = Date.now();
+    liveReload = true;
+    revalidate.current();
+    setTimeout(() => {
+      liveReload = false;
+    }, 0);
+  }, []);
   useEffect(() => {
+    // The router has chosen the loaders to run by the time it reports a reload or navigation under way.
+    if (busy) liveReload = false;
     if (!busy && pending.current) {
       pending.current = false;
-      revalidate.current();
+      run();
     }
-  }, [busy]);
+  }, [busy, run]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  useLiveEvent(
-    useCallback((m: LiveMessage) => {
-      if (m.type !== 'hello' && !concernsRef.current(m)) return;
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => {
-        if (busyRef.current) pending.current = true;
-        else revalidate.current();
-      }, 150);
-    }, []),
-  );
+  return useCallback(() => {
+    clearTimeout(timer.current);
+    const wait = Math.max(150, lastAt.current + minInterval - Date.now());
+    timer.current = setTimeout(() => {
+      if (busyRef.current) pending.current = true;
+      else run();
+    }, wait);
+  }, [minInterval, run]);
 }

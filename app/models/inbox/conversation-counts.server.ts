@@ -2,6 +2,7 @@ import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import type { ConversationStatus } from '../../../db/schema/inbox';
 import { priorityRank, type ConversationFilters } from './filters';
+import type { CountGroup } from './live-list';
 
 /** Past this many delta rows for an account, a reader folds them into one row per group (ADR 032). */
 const FOLD_AFTER = 500;
@@ -65,4 +66,28 @@ export async function totalFromDeltas(opts: { accountId: number; userId: number;
   const f = opts.filters;
   if (f.inbox) return byInbox[f.inbox] ?? 0;
   return Object.values(f.status === 'all' ? byStatus : byInbox).reduce((n, v) => n + (v ?? 0), 0);
+}
+
+/**
+ * Every count group of the account (status, inbox, assignee, team, priority, source), summed: what the live feed
+ * computes each watching agent's side panel from, in one read per change however many agents watch (ADR 045).
+ */
+export async function readCountGroups(accountId: number): Promise<CountGroup[]> {
+  const d = schema.conversationCountDeltas;
+  const rows = await getDb()
+    .select({
+      status: d.status,
+      inboxId: d.inboxId,
+      assigneeId: d.assigneeId,
+      teamId: d.teamId,
+      priority: d.priority,
+      sourceType: d.sourceType,
+      n: sql<number>`sum(${d.n})::int`,
+      raw: sql<number>`count(*)::int`,
+    })
+    .from(d)
+    .where(eq(d.accountId, accountId))
+    .groupBy(d.status, d.inboxId, d.assigneeId, d.teamId, d.priority, d.sourceType);
+  if (rows.reduce((n, r) => n + r.raw, 0) > FOLD_AFTER) await foldCountDeltas(accountId);
+  return rows.map(({ raw: _raw, ...g }) => g);
 }

@@ -61,7 +61,6 @@ export async function listConversations(opts: { accountId: number; userId: numbe
       : opts.filters.sort === 'priority'
       ? [dir(c.priority), desc(c.lastMessageAt)]
       : [dir(c.lastMessageAt), dir(c.id)];
-  const assignee = alias(schema.users, 'assignee');
   const db = getDb();
   // Page the ids first (an index walk, cheap even deep into the list), then fetch what the rows show.
   const [pageIds, [{ total }]] = await Promise.all([
@@ -85,7 +84,25 @@ export async function listConversations(opts: { accountId: number; userId: numbe
         .as('capped'),
     ),
   ]);
-  const ids = pageIds.map((r) => r.id);
+  const rows = await listRowsByIds({ accountId: opts.accountId, ids: pageIds.map((r) => r.id) });
+  return {
+    rows,
+    total: Math.min(total, COUNT_CAP),
+    totalCapped: total > COUNT_CAP,
+    page,
+    pageSize,
+  };
+}
+
+/**
+ * What the list shows of these conversations, in the order of `ids`: deleted ones are left out (the live feed reads
+ * the rows it sends to agents' lists with this too, ADR 045).
+ */
+export async function listRowsByIds(opts: { accountId: number; ids: number[] }) {
+  const c = schema.conversations;
+  const assignee = alias(schema.users, 'assignee');
+  const db = getDb();
+  const ids = opts.ids;
   const details =
     ids.length === 0
       ? []
@@ -102,6 +119,7 @@ export async function listConversations(opts: { accountId: number; userId: numbe
             createdAt: c.createdAt,
             inboxId: c.inboxId,
             inboxName: schema.inboxes.name,
+            teamId: c.teamId,
             contactId: c.contactId,
             contactFirstName: schema.contacts.firstName,
             contactLastName: schema.contacts.lastName,
@@ -120,7 +138,7 @@ export async function listConversations(opts: { accountId: number; userId: numbe
           .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
           .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
           .leftJoin(assignee, eq(assignee.id, c.assigneeId))
-          .where(and(eq(c.accountId, opts.accountId), inArray(c.id, ids)));
+          .where(and(eq(c.accountId, opts.accountId), inArray(c.id, ids), isNull(c.deletedAt)));
   const byId = new Map(details.map((d) => [d.id, d]));
   const rows = ids.map((id) => byId.get(id)!).filter(Boolean);
   const tagRows =
@@ -139,13 +157,7 @@ export async function listConversations(opts: { accountId: number; userId: numbe
               ),
             ),
           );
-  return {
-    rows: rows.map((r) => ({ ...r, priority: priorityName(r.priority), tags: tagRows.filter((t) => t.conversationId === r.id) })),
-    total: Math.min(total, COUNT_CAP),
-    totalCapped: total > COUNT_CAP,
-    page,
-    pageSize,
-  };
+  return rows.map((r) => ({ ...r, priority: priorityName(r.priority), tags: tagRows.filter((t) => t.conversationId === r.id) }));
 }
 
 /**

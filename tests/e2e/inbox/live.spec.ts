@@ -33,22 +33,35 @@ test('a new conversation and a new message appear without a reload', async ({ pa
   await expect(page.getByTestId('connectivity')).toHaveAttribute('data-state', 'online');
   // A mark on the window: a reload would wipe it.
   await page.evaluate(() => ((window as unknown as { __mark: number }).__mark = 1));
+  // The list is patched from the rows the server sends (ADR 045): no data request, once the connection's own is done.
+  await page.waitForLoadState('networkidle');
+  const dataRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('.data')) dataRequests.push(r.url());
+  });
 
   const fresh = await s.open('Arrived just now', 'Live hello');
   await expect(page.getByTestId(`conversation-${fresh.id}`)).toContainText('Arrived just now');
+  await expect(page.getByTestId('status-counts').getByRole('link', { name: /Open/ })).toContainText('2');
   await getDb().transaction((tx) =>
     addMessage(tx, { accountId: s.account.id, conversationId: existing.id, kind: 'incoming', text: 'A follow-up in the list' })
   );
   await expect(page.getByTestId(`conversation-${existing.id}`)).toContainText('A follow-up in the list');
   expect(await page.evaluate(() => (window as unknown as { __mark?: number }).__mark)).toBe(1);
+  expect(dataRequests).toEqual([]);
 
   await page.getByRole('link', { name: 'Existing thread' }).click();
   await expect(page).toHaveURL(url(`/inbox/${existing.id}`, s.domain));
   await page.evaluate(() => ((window as unknown as { __mark: number }).__mark = 2));
   // What the agent is typing survives others' messages arriving.
   await page.getByLabel('Message', { exact: true }).fill('Half-written answer');
+  await page.waitForLoadState('networkidle');
+  dataRequests.length = 0;
   await getDb().transaction((tx) => addMessage(tx, { accountId: s.account.id, conversationId: existing.id, kind: 'incoming', text: 'Are you there?' }));
   await expect(page.getByTestId('thread')).toContainText('Are you there?');
+  // A live reload runs the conversation's own loader only, not the shell's and the root's.
+  expect(dataRequests.length).toBeGreaterThan(0);
+  for (const u of dataRequests) expect(new URL(u).searchParams.get('_routes')).toBe('routes/_app.inbox.$conversationId');
   await expect(page.getByLabel('Message', { exact: true })).toHaveValue('Half-written answer');
   expect(await page.evaluate(() => (window as unknown as { __mark?: number }).__mark)).toBe(2);
   // With JavaScript the same forms post without a reload, and the box empties after the agent's own post.
