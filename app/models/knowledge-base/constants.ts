@@ -1,4 +1,6 @@
 /** The knowledge base's plain values, apart from the zod schemas so that screens can use them without shipping zod (ADR 027). */
+import type { FeatureKey } from '../plans/catalogue';
+
 export { emptyMessage, maxLengthMessage } from '../productivity/constants';
 
 export const KB_NAME_MAX = 20;
@@ -68,7 +70,8 @@ export function searchConfigOf(language: string) {
 }
 
 /** The side menu of section 2, with the plan feature that locks an item. */
-export const KB_MENU = [
+export type KbMenuItem = { slug: string; label: string; feature?: FeatureKey };
+export const KB_MENU: { group: string | null; items: KbMenuItem[] }[] = [
   {
     group: null,
     items: [
@@ -90,7 +93,7 @@ export const KB_MENU = [
       { slug: 'import-export', label: 'Import & Export', feature: 'knowledgeBase/importExport' },
     ],
   },
-] as const;
+];
 
 /** A URL piece from a title: lower-case ASCII words joined by hyphens (never empty). */
 export function slugify(text: string) {

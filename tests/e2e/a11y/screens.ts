@@ -16,6 +16,9 @@ import { createCannedResponse } from '../../../app/models/productivity/canned-re
 import { createContactForm } from '../../../app/models/productivity/contact-forms.server';
 import { createEmailTemplate } from '../../../app/models/productivity/email-templates.server';
 import { createTag } from '../../../app/models/productivity/tags.server';
+import { createArticle, listVersions, updateArticle } from '../../../app/models/knowledge-base/articles.server';
+import { createCategory } from '../../../app/models/knowledge-base/categories.server';
+import { createKnowledgeBase } from '../../../app/models/knowledge-base/knowledge-bases.server';
 import { ALL_PERMISSIONS } from '../../../app/models/roles/permissions';
 import { createRole } from '../../../app/models/roles/roles.server';
 import { createTeam } from '../../../app/models/teams/teams.server';
@@ -43,6 +46,9 @@ export const SIGNED_IN_SCREENS = [
   '/settings/business-hours', '/settings/business-hours/{hours}', '/settings/sla-policy', '/settings/sla-policy/{sla}',
   '/settings/routing', '/settings/routing/{routing}', '/settings/automation-rules', '/settings/automation-rules/new',
   '/settings/failed-automations', '/settings/integrations', '/no-such-page',
+  '/knowledgebase/{kb}/articles', '/knowledgebase/{kb}/articles/new', '/knowledgebase/{kb}/articles/{kbArticle}',
+  '/knowledgebase/{kb}/articles/{kbArticle}/version/{kbVersion}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
+  '/knowledgebase/{kb}/categories', '/knowledgebase/{kb}/categories/{kbCategory}', '/knowledgebase/{kb}/general',
 ] as const;
 
 /** Signed out, on the account's address. */
@@ -64,6 +70,7 @@ export const EXCLUDED: Record<string, string> = {
   '_app.customers.import_.$importId_.failures.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
   '_app.customers.export.tsx': 'a CSV download',
   '$.tsx': 'the 404 page: /no-such-page',
+  '_app.knowledgebase.$kbId._index.tsx': 'redirects to the articles list',
   'webhooks.*': 'provider webhooks',
 };
 
@@ -126,7 +133,19 @@ export async function seedScreensAccount() {
   const sla = await createSlaPolicy({ ...who, name: 'Silver', inboxIds: [], targets: defaultSlaTargets(), isEscalate: false, escalateTo: [], isActive: true } as never);
   const routing = await createRoutingRule({ ...who, name: 'Rota', inboxId: email.id, rule: 'round_robin', assignLimit: null, teamId: null, subrules: [] } as never);
   const workflow = await createWorkflow({ ...who, name: 'Triage', description: 'Sorts new mail' } as never);
+  const kb = await createKnowledgeBase({ ...who, name: 'Help', detail: 'Answers for customers' });
+  const kbWho = { ...who, knowledgeBaseId: kb.id };
+  const kbCategory = await createCategory({ ...kbWho, name: 'Billing', description: 'Invoices and payments' });
+  const kbArticle = await createArticle({ ...kbWho, title: 'Pay an invoice', categoryId: kbCategory.id, body: '<p>Open Billing and choose Pay.</p>', publish: true });
+  await updateArticle({ ...kbWho, id: kbArticle.id, title: 'Pay an invoice', categoryId: kbCategory.id, body: '<p>Open Billing, then choose Pay now.</p>' });
+  const kbVersions = (await listVersions({ ...kbWho, articleId: kbArticle.id }))!.versions;
   const ids: Record<string, string | number> = {
+    kb: kb.id,
+    kbSlug: kb.slug,
+    kbCategory: kbCategory.id,
+    kbArticle: kbArticle.id,
+    kbVersion: kbVersions[1].id,
+    kbVersions: `${kbVersions[1].id}-${kbVersions[0].id}`,
     conversation: conversations[0].id,
     contact: (contact as { id: number }).id,
     company: (company as { id: number }).id,
