@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const article = id === 'new' ? null : await getArticle({ ...scope, id });
   if (article === undefined) throw new Response('Not Found', { status: 404 });
   const features = kbFeatures(ctx);
-  const versions = article && features.versionControl ? ((await listVersions({ ...scope, articleId: article.id }))?.versions ?? []) : [];
+  const versions = article && features.versionControl ? (await listVersions({ ...scope, articleId: article.id }))?.versions ?? [] : [];
   const categories = await listCategories(scope);
   return {
     user: publicUser(ctx),
@@ -56,7 +56,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           publishedSlug: article.publishedSlug,
         }
       : null,
-    versions: versions.slice(0, 20).map((v) => ({ id: v.id, number: v.number, createdAt: v.createdAt, author: [v.authorFirstName, v.authorLastName].filter(Boolean).join(' ') })),
+    versions: versions
+      .slice(0, 20)
+      .map((v) => ({ id: v.id, number: v.number, createdAt: v.createdAt, author: [v.authorFirstName, v.authorLastName].filter(Boolean).join(' ') })),
     versionCount: versions.length,
     categories: categories.map((c) => ({ value: String(c.id), label: c.name })),
     features,
@@ -112,7 +114,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export const handle = {
-  breadcrumb: (loaderData: { article: { title: string } | null } | undefined) => (loaderData ? (loaderData.article?.title ?? 'New Article') : null),
+  breadcrumb: (loaderData: { article: { title: string } | null } | undefined) => (loaderData ? loaderData.article?.title ?? 'New Article' : null),
 };
 
 export default function ArticlePage() {
@@ -172,9 +174,7 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
             <div className="field">
               <label htmlFor={fields.body.id}>Body (HTML)</label>
               <textarea key={bodyKey} {...bodyProps} className="kb-body" rows={16} />
-              <small className="muted">
-                Paragraphs, headings, lists, links, images, tables and code. Scripts, frames and forms are removed when saved.
-              </small>
+              <small className="muted">Paragraphs, headings, lists, links, images, tables and code. Scripts, frames and forms are removed when saved.</small>
               <ErrorList id={fields.body.errorId} errors={fields.body.errors} />
             </div>
             <details>
@@ -192,10 +192,24 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
             <Link to={base} className="btn">
               Cancel
             </Link>
-            <button type="submit" className="btn" name="intent" value="save" disabled={locked || article?.trashed} title={locked ? ROLE_LOCKED_MESSAGE : undefined}>
+            <button
+              type="submit"
+              className="btn"
+              name="intent"
+              value="save"
+              disabled={locked || article?.trashed}
+              title={locked ? ROLE_LOCKED_MESSAGE : undefined}
+            >
               {article ? 'Save draft' : 'Create draft'}
             </button>
-            <button type="submit" className="btn btn-primary" name="intent" value="publish" disabled={locked || article?.trashed} title={locked ? ROLE_LOCKED_MESSAGE : undefined}>
+            <button
+              type="submit"
+              className="btn btn-primary"
+              name="intent"
+              value="publish"
+              disabled={locked || article?.trashed}
+              title={locked ? ROLE_LOCKED_MESSAGE : undefined}
+            >
               Publish
             </button>
           </div>
@@ -290,7 +304,9 @@ function CompareSelect({ name, label, versions, defaultId }: { name: string; lab
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [{ title: pageTitle(loaderData?.article?.title ?? 'New Article', 'Knowledge Base') }];
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
+  { title: pageTitle(loaderData?.article?.title ?? 'New Article', 'Knowledge Base') },
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -50,14 +50,18 @@ export const handle = { breadcrumb: 'Compare versions' };
 function Parts({ parts }: { parts: DiffPart[] }) {
   return (
     <>
-      {parts.map((p, i) => (p.kind === 'added' ? <ins key={i}>{p.text}</ins> : p.kind === 'removed' ? <del key={i}>{p.text}</del> : <span key={i}>{p.text}</span>))}
+      {parts.map((p, i) =>
+        p.kind === 'added' ? <ins key={i}>{p.text}</ins> : p.kind === 'removed' ? <del key={i}>{p.text}</del> : <span key={i}>{p.text}</span>,
+      )}
     </>
   );
 }
 
 export default function CompareVersions() {
   const { user, kbId, article, older, newer, title, body } = useLoaderData<typeof loader>();
-  const versionLink = (v: { id: number; number: number }) => <Link to={`/knowledgebase/${kbId}/articles/${article.id}/version/${v.id}`}>Version {v.number}</Link>;
+  const versionLink = (v: { id: number; number: number }) => (
+    <Link to={`/knowledgebase/${kbId}/articles/${article.id}/version/${v.id}`}>Version {v.number}</Link>
+  );
   return (
     <section className="settings-page">
       <header className="row">
@@ -96,7 +100,9 @@ export default function CompareVersions() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [{ title: pageTitle('Compare versions', loaderData?.article.title, 'Knowledge Base') }];
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
+  { title: pageTitle('Compare versions', loaderData?.article.title, 'Knowledge Base') },
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -73,10 +73,24 @@ export default function VersionPage() {
         {published ? ' · this is the published version' : ''}
       </p>
       <Form method="post" className="row">
-        <button type="submit" name="intent" value="restore" className="btn" disabled={locked || article.trashed} title={locked ? ROLE_LOCKED_MESSAGE : undefined}>
+        <button
+          type="submit"
+          name="intent"
+          value="restore"
+          className="btn"
+          disabled={locked || article.trashed}
+          title={locked ? ROLE_LOCKED_MESSAGE : undefined}
+        >
           Restore as new draft
         </button>
-        <button type="submit" name="intent" value="publish" className="btn btn-primary" disabled={locked || published || article.trashed} title={locked ? ROLE_LOCKED_MESSAGE : undefined}>
+        <button
+          type="submit"
+          name="intent"
+          value="publish"
+          className="btn btn-primary"
+          disabled={locked || published || article.trashed}
+          title={locked ? ROLE_LOCKED_MESSAGE : undefined}
+        >
           Publish this version
         </button>
       </Form>

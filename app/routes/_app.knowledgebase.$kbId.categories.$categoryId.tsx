@@ -51,7 +51,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export const handle = {
-  breadcrumb: (loaderData: { category: { name: string } | null } | undefined) => (loaderData ? (loaderData.category?.name ?? 'New Category') : null),
+  breadcrumb: (loaderData: { category: { name: string } | null } | undefined) => (loaderData ? loaderData.category?.name ?? 'New Category' : null),
 };
 
 export default function CategoryPage() {
@@ -75,7 +75,12 @@ function CategoryEditor({ kbId, category, locked }: ReturnType<typeof useLoaderD
       locked={locked}
       actions={
         category ? (
-          <DeleteConfirm id={`category-${category.id}`} disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} text="Are you sure you want to delete ? Its articles stay, without a category." />
+          <DeleteConfirm
+            id={`category-${category.id}`}
+            disabled={locked}
+            disabledReason={ROLE_LOCKED_MESSAGE}
+            text="Are you sure you want to delete ? Its articles stay, without a category."
+          />
         ) : null
       }
     >
@@ -92,7 +97,9 @@ function CategoryEditor({ kbId, category, locked }: ReturnType<typeof useLoaderD
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [{ title: pageTitle(loaderData?.category?.name ?? 'New Category', 'Knowledge Base') }];
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
+  { title: pageTitle(loaderData?.category?.name ?? 'New Category', 'Knowledge Base') },
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -27,7 +27,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = formData.get('intent');
   let ok: boolean;
   if (intent === 'move-up' || intent === 'move-down') ok = await moveCategory({ ...who, id, direction: intent === 'move-up' ? 'up' : 'down' });
-  else if (intent === 'sequence') ok = await setCategorySequence({ ...who, id, prevId: parseRowId(formData.get('prevId')), nextId: parseRowId(formData.get('nextId')) });
+  else if (intent === 'sequence')
+    ok = await setCategorySequence({ ...who, id, prevId: parseRowId(formData.get('prevId')), nextId: parseRowId(formData.get('nextId')) });
   else throw new Response('Unknown intent', { status: 400 });
   if (!ok) throw new Response('Not Found', { status: 404 });
   return redirectWithToast(`/knowledgebase/${kb.id}/categories`, { type: 'info', text: 'Category Order Updated' });

@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { requireFeature } from '~/utils/session.server';
-import kbStyles from '~/styles/kb.css?url';
+import kbStyles from '../styles/kb.css?url';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: kbStyles }];
 

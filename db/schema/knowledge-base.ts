@@ -88,7 +88,9 @@ export const kbArticles = pgTable(
     publishedText: text('published_text'),
     publishedAt: timestamp('published_at', { withTimezone: true }),
     /** The knowledge base's language as a text-search configuration, for stemming. */
-    searchConfig: regconfig('search_config').notNull().default(sql`'simple'::regconfig`),
+    searchConfig: regconfig('search_config')
+      .notNull()
+      .default(sql`'simple'::regconfig`),
     /** Published title (weight A) above the published body (weight B). */
     search: tsvector('search').generatedAlwaysAs(
       sql`setweight(to_tsvector(search_config, coalesce(published_title, '')), 'A') || setweight(to_tsvector(search_config, coalesce(published_text, '')), 'B')`,
@@ -133,7 +135,10 @@ export const kbArticleVersions = pgTable(
     authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('kb_article_versions_article_number_key').on(t.articleId, t.number), index('kb_article_versions_account_idx').on(t.accountId, t.articleId)],
+  (t) => [
+    uniqueIndex('kb_article_versions_article_number_key').on(t.articleId, t.number),
+    index('kb_article_versions_account_idx').on(t.accountId, t.articleId),
+  ],
 );
 
 /** "Was this helpful?": one answer per visitor and article (the visitor is a random id in a help-centre cookie). */

@@ -52,7 +52,19 @@ describe('knowledge base screens', () => {
 
     const shell = await s.get(`/knowledgebase/${kb.id}/articles`);
     expect(shell.status).toBe(200);
-    for (const label of ['Articles', 'Categories', 'Customization', 'General', 'Advanced', 'SEO', 'Version Control', 'Backup &amp; Restore', 'Custom CSS &amp; JS', 'Redirect Rules', 'Import &amp; Export']) {
+    for (const label of [
+      'Articles',
+      'Categories',
+      'Customization',
+      'General',
+      'Advanced',
+      'SEO',
+      'Version Control',
+      'Backup &amp; Restore',
+      'Custom CSS &amp; JS',
+      'Redirect Rules',
+      'Import &amp; Export',
+    ]) {
       expect(shell.text).toContain(`<span>${label}</span>`);
     }
 
@@ -109,7 +121,12 @@ describe('knowledge base screens', () => {
     expect((await s.post('/knowledgebase?index', { intent: 'create', name: 'Nope' }, s.agentCookie)).status).toBe(403);
     const articles = await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.knowledgeBaseId, kb.id));
     expect(articles).toEqual([]);
-    expect(await getDb().select().from(schema.knowledgeBases).where(and(eq(schema.knowledgeBases.accountId, s.account.id), eq(schema.knowledgeBases.name, 'Nope')))).toEqual([]);
+    expect(
+      await getDb()
+        .select()
+        .from(schema.knowledgeBases)
+        .where(and(eq(schema.knowledgeBases.accountId, s.account.id), eq(schema.knowledgeBases.name, 'Nope'))),
+    ).toEqual([]);
   });
 
   it('locks version control, backup, custom CSS & JS and import/export without the plan feature, and the server refuses', async () => {

@@ -78,7 +78,12 @@ describe('categories', () => {
 describe('articles', () => {
   it('sanitises the body, keeps its text, and filters All/publish/Draft/Trash', async () => {
     const { who } = await setup();
-    const pub = await createArticle({ ...who, title: 'Reset your password', body: '<p onclick="x()">Click <b>Forgot</b></p><script>alert(1)</script><img src="javascript:alert(1)">', publish: true });
+    const pub = await createArticle({
+      ...who,
+      title: 'Reset your password',
+      body: '<p onclick="x()">Click <b>Forgot</b></p><script>alert(1)</script><img src="javascript:alert(1)">',
+      publish: true,
+    });
     expect(pub.bodyHtml).toBe('<p>Click <b>Forgot</b></p><img />');
     expect(pub.bodyText).toBe('Click Forgot');
     expect(pub.status).toBe('published');
@@ -114,7 +119,8 @@ describe('articles', () => {
     await set(b.id, 40, 1);
     await set(c.id, 1, 0);
     await updateArticle({ ...who, id: a.id, title: 'Apple', body: '<p>new</p>' });
-    const by = async (sort: 'titleAZ' | 'titleZA' | 'ratingHigh' | 'ratingLow' | 'dateModify') => (await pageArticles({ ...who, sort })).rows.map((r) => r.title);
+    const by = async (sort: 'titleAZ' | 'titleZA' | 'ratingHigh' | 'ratingLow' | 'dateModify') =>
+      (await pageArticles({ ...who, sort })).rows.map((r) => r.title);
     expect(await by('titleAZ')).toEqual(['Apple', 'banana', 'cherry']);
     expect(await by('titleZA')).toEqual(['cherry', 'banana', 'Apple']);
     expect(await by('ratingHigh')).toEqual(['banana', 'cherry', 'Apple']);

@@ -11,7 +11,12 @@ export async function requireKnowledgeBase(request: Request, kbIdParam: string |
   const id = parseRouteId(kbIdParam);
   const kb = id ? await getKnowledgeBase({ accountId: ctx.account.id, id }) : undefined;
   if (!kb) throw new Response('Not Found', { status: 404 });
-  return { ctx, kb, scope: { accountId: ctx.account.id, knowledgeBaseId: kb.id }, who: { accountId: ctx.account.id, knowledgeBaseId: kb.id, actorId: ctx.user.id } };
+  return {
+    ctx,
+    kb,
+    scope: { accountId: ctx.account.id, knowledgeBaseId: kb.id },
+    who: { accountId: ctx.account.id, knowledgeBaseId: kb.id, actorId: ctx.user.id },
+  };
 }
 
 export function kbFeatures(ctx: AppContext) {

@@ -198,11 +198,25 @@ export async function createArticle(opts: Who & ArticleContent & { publish?: boo
       .where(and(eq(a.accountId, opts.accountId), eq(a.knowledgeBaseId, opts.knowledgeBaseId)));
     const [row] = await tx
       .insert(a)
-      .values({ accountId: opts.accountId, knowledgeBaseId: opts.knowledgeBaseId, categoryId, ...cleanContent(opts), position: next, searchConfig: config, authorId: opts.actorId })
+      .values({
+        accountId: opts.accountId,
+        knowledgeBaseId: opts.knowledgeBaseId,
+        categoryId,
+        ...cleanContent(opts),
+        position: next,
+        searchConfig: config,
+        authorId: opts.actorId,
+      })
       .returning();
     const version = await addVersion(tx, row, opts.actorId);
     const article = opts.publish ? await publishVersionRow(tx, row, version) : row;
-    await recordChange(tx, { ...opts, type: 'kb_article_created', subjectType: 'kb_article', subjectId: row.id, payload: { title: row.title, published: Boolean(opts.publish) } });
+    await recordChange(tx, {
+      ...opts,
+      type: 'kb_article_created',
+      subjectType: 'kb_article',
+      subjectId: row.id,
+      payload: { title: row.title, published: Boolean(opts.publish) },
+    });
     return article;
   });
 }
@@ -250,10 +264,25 @@ export async function unpublishArticle(opts: Who & { id: number }) {
     if (!before) return undefined;
     const [row] = await tx
       .update(a)
-      .set({ status: 'draft', publishedVersionId: null, publishedTitle: null, publishedSlug: null, publishedHtml: null, publishedText: null, publishedAt: null, updatedAt: new Date() })
+      .set({
+        status: 'draft',
+        publishedVersionId: null,
+        publishedTitle: null,
+        publishedSlug: null,
+        publishedHtml: null,
+        publishedText: null,
+        publishedAt: null,
+        updatedAt: new Date(),
+      })
       .where(and(eq(a.accountId, opts.accountId), eq(a.id, before.id)))
       .returning();
-    await recordChange(tx, { ...opts, type: 'kb_article_updated', subjectType: 'kb_article', subjectId: row.id, payload: { title: row.title, unpublished: true } });
+    await recordChange(tx, {
+      ...opts,
+      type: 'kb_article_updated',
+      subjectType: 'kb_article',
+      subjectId: row.id,
+      payload: { title: row.title, unpublished: true },
+    });
     return row;
   });
 }
@@ -322,7 +351,9 @@ export async function setArticleSequence(opts: Who & { id: number; prevId?: numb
       opts,
       (order) =>
         tx.execute(
-          sql`update ${a} set position = o.ord from unnest(${sql.raw(`array[${order.join(',')}]::int[]`)}) with ordinality as o(id, ord) where ${a.id} = o.id and ${a.accountId} = ${opts.accountId}`,
+          sql`update ${a} set position = o.ord from unnest(${sql.raw(`array[${order.join(',')}]::int[]`)}) with ordinality as o(id, ord) where ${
+            a.id
+          } = o.id and ${a.accountId} = ${opts.accountId}`,
         ),
     );
   });
@@ -394,7 +425,13 @@ export async function restoreVersion(opts: Who & { articleId: number; versionId:
       .where(and(eq(a.accountId, opts.accountId), eq(a.id, before.id)))
       .returning();
     const added = await addVersion(tx, row, opts.actorId);
-    await recordChange(tx, { ...opts, type: 'kb_article_updated', subjectType: 'kb_article', subjectId: row.id, payload: { title: row.title, restoredVersion: version.number, version: added.number } });
+    await recordChange(tx, {
+      ...opts,
+      type: 'kb_article_updated',
+      subjectType: 'kb_article',
+      subjectId: row.id,
+      payload: { title: row.title, restoredVersion: version.number, version: added.number },
+    });
     return { article: row, version: added };
   });
 }
@@ -407,7 +444,13 @@ export async function publishVersion(opts: Who & { articleId: number; versionId:
     const before = await lockArticle(tx, { ...opts, id: opts.articleId });
     if (!before || before.trashedAt) return undefined;
     const row = await publishVersionRow(tx, before, version);
-    await recordChange(tx, { ...opts, type: 'kb_article_published', subjectType: 'kb_article', subjectId: row.id, payload: { title: version.title, version: version.number } });
+    await recordChange(tx, {
+      ...opts,
+      type: 'kb_article_published',
+      subjectType: 'kb_article',
+      subjectId: row.id,
+      payload: { title: version.title, version: version.number },
+    });
     return row;
   });
 }

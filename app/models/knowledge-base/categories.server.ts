@@ -44,7 +44,14 @@ export async function createCategory(opts: Who & { name: string; description?: s
       .where(and(eq(c.accountId, opts.accountId), eq(c.knowledgeBaseId, opts.knowledgeBaseId)));
     const [row] = await tx
       .insert(c)
-      .values({ accountId: opts.accountId, knowledgeBaseId: opts.knowledgeBaseId, name, description: opts.description?.trim() ?? '', slug: slugify(name), position: next })
+      .values({
+        accountId: opts.accountId,
+        knowledgeBaseId: opts.knowledgeBaseId,
+        name,
+        description: opts.description?.trim() ?? '',
+        slug: slugify(name),
+        position: next,
+      })
       .returning();
     await recordChange(tx, { ...opts, type: 'kb_category_created', subjectType: 'kb_category', subjectId: row.id, payload: { name } });
     return row;
@@ -87,7 +94,9 @@ export async function setCategorySequence(opts: Who & { id: number; prevId?: num
     const ids = await lockedOrder(tx, opts);
     return reorder(tx, ids, opts, (order) =>
       tx.execute(
-        sql`update ${c} set position = o.ord from unnest(${sql.raw(`array[${order.join(',')}]::int[]`)}) with ordinality as o(id, ord) where ${c.id} = o.id and ${c.accountId} = ${opts.accountId}`,
+        sql`update ${c} set position = o.ord from unnest(${sql.raw(`array[${order.join(',')}]::int[]`)}) with ordinality as o(id, ord) where ${
+          c.id
+        } = o.id and ${c.accountId} = ${opts.accountId}`,
       ),
     );
   });

@@ -47,7 +47,12 @@ export async function findKnowledgeBaseBySlug(opts: { accountId: number; slug: s
 async function freeSlug(tx: Tx, accountId: number, name: string) {
   const base = slugify(name).slice(0, 40) || 'help';
   const taken = new Set(
-    (await tx.select({ slug: kb.slug }).from(kb).where(and(eq(kb.accountId, accountId), sql`${kb.slug} like ${`${base}%`}`))).map((r) => r.slug),
+    (
+      await tx
+        .select({ slug: kb.slug })
+        .from(kb)
+        .where(and(eq(kb.accountId, accountId), sql`${kb.slug} like ${`${base}%`}`))
+    ).map((r) => r.slug),
   );
   let slug = base;
   for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;

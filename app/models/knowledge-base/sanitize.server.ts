@@ -14,7 +14,9 @@ const ARTICLE_HTML_OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   transformTags: {
     a: (tagName, attribs) =>
-      attribs.target === '_blank' ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } } : { tagName, attribs: { ...attribs, rel: attribs.rel ?? '' } },
+      attribs.target === '_blank'
+        ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } }
+        : { tagName, attribs: { ...attribs, rel: attribs.rel ?? '' } },
   },
 };
 
@@ -26,7 +28,10 @@ const BLOCK = /<\/(p|div|h[1-6]|li|tr|td|th|pre|blockquote)>|<br\s*\/?>/gi;
 
 /** The words of a (sanitised) body: what search indexes and what a snippet is cut from. */
 export function plainTextOf(html: string) {
-  return sanitizeHtml(html.replace(BLOCK, (m) => `${m} `), { allowedTags: [], allowedAttributes: {} })
+  return sanitizeHtml(
+    html.replace(BLOCK, (m) => `${m} `),
+    { allowedTags: [], allowedAttributes: {} },
+  )
     .replace(/&nbsp;/g, ' ')
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')

@@ -29,13 +29,7 @@ function requiredText(label: string, max: number) {
 const optionalText = (max: number) => z.string().trim().max(max, maxLengthMessage(max)).optional().default('');
 
 /** An optional text that, when given, is between min and max characters (the SEO fields of section 5). */
-const optionalBounded = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .min(min, minLengthMessage(min))
-    .max(max, maxLengthMessage(max))
-    .optional();
+const optionalBounded = (min: number, max: number) => z.string().trim().min(min, minLengthMessage(min)).max(max, maxLengthMessage(max)).optional();
 
 /** Section 5 "Knowledge base": name required, at most 20; description at most 150. */
 export const KnowledgeBaseSchema = z.object({

@@ -52,7 +52,8 @@ export const SIGNED_IN_SCREENS = [
 ] as const;
 
 /** Signed out, on the account's address. */
-export const SIGNED_OUT_SCREENS = ['/signin', '/forgot-password', '/emailverify', '/extra-details', '/set-password?token=x', '/contact/{contactFormCode}', '/public/chat/{chatCode}'] as const;
+export const SIGNED_OUT_SCREENS = ['/signin', '/forgot-password', '/emailverify', '/extra-details', '/set-password?token=x', '/contact/{contactFormCode}', '/public/chat/{chatCode}',
+  '/hc/{kbSlug}', '/hc/{kbSlug}/articles/{kbArticlePath}', '/hc/{kbSlug}/categories/{kbCategoryPath}', '/hc/{kbSlug}/search?q=invoice'] as const;
 
 /** On the bare host, before there is an account. */
 export const BARE_HOST_SCREENS = ['/', '/signup', '/forgot-domain', '/verify-domain', '/thankyou', '/dev/mailbox'] as const;
@@ -71,6 +72,7 @@ export const EXCLUDED: Record<string, string> = {
   '_app.customers.export.tsx': 'a CSV download',
   '$.tsx': 'the 404 page: /no-such-page',
   '_app.knowledgebase.$kbId._index.tsx': 'redirects to the articles list',
+  'hc.$kbSlug.sitemap[.]xml.tsx': 'an XML sitemap',
   'webhooks.*': 'provider webhooks',
 };
 
@@ -144,6 +146,8 @@ export async function seedScreensAccount() {
     kbSlug: kb.slug,
     kbCategory: kbCategory.id,
     kbArticle: kbArticle.id,
+    kbArticlePath: `${kbArticle.id}-${kbArticle.slug}`,
+    kbCategoryPath: `${kbCategory.id}-${kbCategory.slug}`,
     kbVersion: kbVersions[1].id,
     kbVersions: `${kbVersions[1].id}-${kbVersions[0].id}`,
     conversation: conversations[0].id,
