@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { data } from '@remix-run/node';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from '@remix-run/react';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches } from '@remix-run/react';
 import { GeneralErrorBoundary } from './components/error-boundary';
 import { isLiveRevalidation } from './components/shell/use-live';
 import { Toasts } from './components/ui/toasts';
@@ -24,6 +24,8 @@ export const meta: MetaFunction = () => [{ title: 'Parley' }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // Pages that need no script (the public help centre, ADR 050) say so with `handle.hydrate = false`.
+  const hydrate = !useMatches().some((m) => (m.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
   return (
     <html lang="en">
       <head>
@@ -37,8 +39,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to main content
         </a>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? <ScrollRestoration nonce={nonce} /> : null}
+        {hydrate ? <Scripts nonce={nonce} /> : null}
       </body>
     </html>
   );

@@ -1,21 +1,21 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '~/components/coming-soon';
+import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import { Outlet } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { pageTitle } from '~/utils/format';
-import { requireUser } from '~/utils/session.server';
+import { requireFeature } from '~/utils/session.server';
+import kbStyles from '../styles/kb.css?url';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: kbStyles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireFeature(request, 'knowledgeBase/enabled');
   return null;
 }
 
 export const handle = { breadcrumb: 'Knowledge Base' };
 
-export default function Page() {
-  return <ComingSoon area="Knowledge Base" description="Help centres with categories, articles and versions." />;
+export default function KnowledgeBaseArea() {
+  return <Outlet />;
 }
-
-export const meta: MetaFunction = () => [{ title: pageTitle('Knowledge Base') }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

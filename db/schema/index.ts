@@ -6,3 +6,4 @@ export * from './inbox';
 export * from './automation';
 export * from './channels';
 export * from './counters';
+export * from './knowledge-base';

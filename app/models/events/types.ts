@@ -76,6 +76,18 @@ export const DOMAIN_EVENT_TYPES = [
   /** An admin sent a dead-lettered job back to its queue (Settings → Failed Automations), or dismissed it. */
   'dead_letter_retried',
   'dead_letter_dismissed',
+  'knowledge_base_created',
+  'knowledge_base_updated',
+  'knowledge_base_deleted',
+  'kb_category_created',
+  'kb_category_updated',
+  'kb_category_deleted',
+  'kb_article_created',
+  'kb_article_updated',
+  'kb_article_published',
+  'kb_article_trashed',
+  'kb_article_restored',
+  'kb_article_deleted',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

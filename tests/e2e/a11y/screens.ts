@@ -16,6 +16,9 @@ import { createCannedResponse } from '../../../app/models/productivity/canned-re
 import { createContactForm } from '../../../app/models/productivity/contact-forms.server';
 import { createEmailTemplate } from '../../../app/models/productivity/email-templates.server';
 import { createTag } from '../../../app/models/productivity/tags.server';
+import { createArticle, listVersions, updateArticle } from '../../../app/models/knowledge-base/articles.server';
+import { createCategory } from '../../../app/models/knowledge-base/categories.server';
+import { createKnowledgeBase } from '../../../app/models/knowledge-base/knowledge-bases.server';
 import { ALL_PERMISSIONS } from '../../../app/models/roles/permissions';
 import { createRole } from '../../../app/models/roles/roles.server';
 import { createTeam } from '../../../app/models/teams/teams.server';
@@ -43,10 +46,14 @@ export const SIGNED_IN_SCREENS = [
   '/settings/business-hours', '/settings/business-hours/{hours}', '/settings/sla-policy', '/settings/sla-policy/{sla}',
   '/settings/routing', '/settings/routing/{routing}', '/settings/automation-rules', '/settings/automation-rules/new',
   '/settings/failed-automations', '/settings/integrations', '/no-such-page',
+  '/knowledgebase/{kb}/articles', '/knowledgebase/{kb}/articles/new', '/knowledgebase/{kb}/articles/{kbArticle}',
+  '/knowledgebase/{kb}/articles/{kbArticle}/version/{kbVersion}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
+  '/knowledgebase/{kb}/categories', '/knowledgebase/{kb}/categories/{kbCategory}', '/knowledgebase/{kb}/general',
 ] as const;
 
 /** Signed out, on the account's address. */
-export const SIGNED_OUT_SCREENS = ['/signin', '/forgot-password', '/emailverify', '/extra-details', '/set-password?token=x', '/contact/{contactFormCode}', '/public/chat/{chatCode}'] as const;
+export const SIGNED_OUT_SCREENS = ['/signin', '/forgot-password', '/emailverify', '/extra-details', '/set-password?token=x', '/contact/{contactFormCode}', '/public/chat/{chatCode}',
+  '/hc/{kbSlug}', '/hc/{kbSlug}/articles/{kbArticlePath}', '/hc/{kbSlug}/categories/{kbCategoryPath}', '/hc/{kbSlug}/search?q=invoice'] as const;
 
 /** On the bare host, before there is an account. */
 export const BARE_HOST_SCREENS = ['/', '/signup', '/forgot-domain', '/verify-domain', '/thankyou', '/dev/mailbox'] as const;
@@ -65,6 +72,8 @@ export const EXCLUDED: Record<string, string> = {
   '_app.customers.export.tsx': 'a CSV download',
   '_app.settings.emails.$inboxId_.quarantine.$quarantineId.tsx': 'a .eml download (tests/integration/email-robustness.test.ts)',
   '$.tsx': 'the 404 page: /no-such-page',
+  '_app.knowledgebase.$kbId._index.tsx': 'redirects to the articles list',
+  'hc.$kbSlug.sitemap[.]xml.tsx': 'an XML sitemap',
   'webhooks.*': 'provider webhooks',
 };
 
@@ -127,7 +136,21 @@ export async function seedScreensAccount() {
   const sla = await createSlaPolicy({ ...who, name: 'Silver', inboxIds: [], targets: defaultSlaTargets(), isEscalate: false, escalateTo: [], isActive: true } as never);
   const routing = await createRoutingRule({ ...who, name: 'Rota', inboxId: email.id, rule: 'round_robin', assignLimit: null, teamId: null, subrules: [] } as never);
   const workflow = await createWorkflow({ ...who, name: 'Triage', description: 'Sorts new mail' } as never);
+  const kb = await createKnowledgeBase({ ...who, name: 'Help', detail: 'Answers for customers' });
+  const kbWho = { ...who, knowledgeBaseId: kb.id };
+  const kbCategory = await createCategory({ ...kbWho, name: 'Billing', description: 'Invoices and payments' });
+  const kbArticle = await createArticle({ ...kbWho, title: 'Pay an invoice', categoryId: kbCategory.id, body: '<p>Open Billing and choose Pay.</p>', publish: true });
+  await updateArticle({ ...kbWho, id: kbArticle.id, title: 'Pay an invoice', categoryId: kbCategory.id, body: '<p>Open Billing, then choose Pay now.</p>' });
+  const kbVersions = (await listVersions({ ...kbWho, articleId: kbArticle.id }))!.versions;
   const ids: Record<string, string | number> = {
+    kb: kb.id,
+    kbSlug: kb.slug,
+    kbCategory: kbCategory.id,
+    kbArticle: kbArticle.id,
+    kbArticlePath: `${kbArticle.id}-${kbArticle.slug}`,
+    kbCategoryPath: `${kbCategory.id}-${kbCategory.slug}`,
+    kbVersion: kbVersions[1].id,
+    kbVersions: `${kbVersions[1].id}-${kbVersions[0].id}`,
     conversation: conversations[0].id,
     contact: (contact as { id: number }).id,
     company: (company as { id: number }).id,

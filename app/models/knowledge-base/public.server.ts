@@ -1,0 +1,204 @@
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { getDb, schema } from '../../../db/client';
+import { searchConfigOf } from './constants';
+
+/**
+ * What the public help centre reads (ADR 050): only published, untrashed articles, only their published copy,
+ * always scoped by account and knowledge base.
+ */
+
+const a = schema.kbArticles;
+const c = schema.kbCategories;
+const kb = schema.knowledgeBases;
+const f = schema.kbArticleFeedback;
+const s = schema.kbSearches;
+
+type Scope = { accountId: number; knowledgeBaseId: number };
+
+const live = (scope: Scope) =>
+  and(eq(a.accountId, scope.accountId), eq(a.knowledgeBaseId, scope.knowledgeBaseId), eq(a.status, 'published'), isNull(a.trashedAt));
+
+/** The help centre of the account at /hc/{slug}, unless it is switched off (docsVisible). */
+export async function findPublicKnowledgeBase(opts: { accountId: number; slug: string }) {
+  const [row] = await getDb()
+    .select()
+    .from(kb)
+    .where(and(eq(kb.accountId, opts.accountId), eq(kb.slug, opts.slug), eq(kb.docsVisible, true)));
+  return row;
+}
+
+/** Home page: categories in order with their published articles (titles only), and articles without a category. */
+export async function publicHome(scope: Scope) {
+  const db = getDb();
+  const [categories, articles] = await Promise.all([
+    db
+      .select({ id: c.id, name: c.name, slug: c.slug, description: c.description })
+      .from(c)
+      .where(and(eq(c.accountId, scope.accountId), eq(c.knowledgeBaseId, scope.knowledgeBaseId)))
+      .orderBy(asc(c.position), asc(c.id)),
+    db
+      .select({ id: a.id, title: a.publishedTitle, slug: a.publishedSlug, categoryId: a.categoryId })
+      .from(a)
+      .where(live(scope))
+      .orderBy(asc(a.position), asc(a.id))
+      .limit(2000),
+  ]);
+  return {
+    categories: categories.map((cat) => ({ ...cat, articles: articles.filter((x) => x.categoryId === cat.id) })).filter((cat) => cat.articles.length > 0),
+    uncategorised: articles.filter((x) => !x.categoryId || !categories.some((cat) => cat.id === x.categoryId)),
+  };
+}
+
+export async function publicCategory(scope: Scope & { id: number }) {
+  const db = getDb();
+  const [category] = await db
+    .select()
+    .from(c)
+    .where(and(eq(c.accountId, scope.accountId), eq(c.knowledgeBaseId, scope.knowledgeBaseId), eq(c.id, scope.id)));
+  if (!category) return undefined;
+  const articles = await db
+    .select({ id: a.id, title: a.publishedTitle, slug: a.publishedSlug, text: sql<string>`left(${a.publishedText}, 200)` })
+    .from(a)
+    .where(and(live(scope), eq(a.categoryId, category.id)))
+    .orderBy(asc(a.position), asc(a.id));
+  return { category, articles };
+}
+
+/** A published article (its published copy) and its category; counts the view. */
+export async function publicArticle(scope: Scope & { id: number; countView?: boolean }) {
+  const db = getDb();
+  const [row] = await db
+    .select({
+      id: a.id,
+      title: a.publishedTitle,
+      slug: a.publishedSlug,
+      html: a.publishedHtml,
+      text: a.publishedText,
+      seoTitle: a.seoTitle,
+      seoDescription: a.seoDescription,
+      publishedAt: a.publishedAt,
+      categoryId: a.categoryId,
+      categoryName: c.name,
+      categorySlug: c.slug,
+    })
+    .from(a)
+    .leftJoin(c, and(eq(c.id, a.categoryId), eq(c.accountId, a.accountId)))
+    .where(and(live(scope), eq(a.id, scope.id)));
+  if (!row) return undefined;
+  if (scope.countView) {
+    await db
+      .update(a)
+      .set({ viewCount: sql`${a.viewCount} + 1` })
+      .where(and(eq(a.accountId, scope.accountId), eq(a.id, row.id)));
+  }
+  return row;
+}
+
+/** Every public address of the help centre, for sitemap.xml. */
+export async function publicSitemap(scope: Scope) {
+  const db = getDb();
+  const [categories, articles] = await Promise.all([
+    db
+      .select({ id: c.id, slug: c.slug, updatedAt: c.updatedAt })
+      .from(c)
+      .where(and(eq(c.accountId, scope.accountId), eq(c.knowledgeBaseId, scope.knowledgeBaseId))),
+    db.select({ id: a.id, slug: a.publishedSlug, publishedAt: a.publishedAt }).from(a).where(live(scope)).orderBy(desc(a.publishedAt)).limit(50_000),
+  ]);
+  return { categories, articles };
+}
+
+/** Marks in a snippet: control characters that cannot occur in the stored text, turned into <mark> by the page. */
+export const MARK_START = '\u0002';
+export const MARK_END = '\u0003';
+
+export type SearchHit = { id: number; title: string; slug: string; snippet: string };
+
+/**
+ * Full-text search over the stored weighted document (title above body) with the knowledge base's language,
+ * ranked, with highlighted snippets; when that finds nothing, a trigram word-similarity search catches typos.
+ * Records the search for the docs reports.
+ */
+export async function searchPublicArticles(scope: Scope & { q: string; language: string; limit?: number; record?: boolean }) {
+  const q = scope.q
+    .replace(/[\u0000-\u001f]/g, ' ')
+    .trim()
+    .slice(0, 200);
+  if (!q) return { hits: [] as SearchHit[], fuzzy: false, searchId: null as number | null };
+  const config = searchConfigOf(scope.language);
+  const limit = scope.limit ?? 20;
+  const db = getDb();
+  const exact = await db.execute<{ id: number; title: string; slug: string; snippet: string }>(sql`
+    select ${a.id} as id, ${a.publishedTitle} as title, ${a.publishedSlug} as slug,
+      ts_headline(${config}::regconfig, coalesce(${a.publishedText}, ''), query,
+        ${`StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`}) as snippet
+    from ${a}, websearch_to_tsquery(${config}::regconfig, ${q}) query
+    where ${live(scope)} and ${a.search} @@ query
+    order by ts_rank_cd(${a.search}, query, 1) desc, ${a.id}
+    limit ${limit}`);
+  let hits: SearchHit[] = [...exact];
+  let fuzzy = false;
+  if (hits.length === 0) {
+    // Typo tolerance: the query's words against the published title and text (pg_trgm, GIN indexes of ADR 050).
+    const lowered = q.toLowerCase();
+    // One misspelt letter in a seven-letter word scores about 0.55 (pg_trgm's default of 0.6 misses it).
+    const rows = await db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', '0.45', true)`);
+      return tx.execute<{ id: number; title: string; slug: string; snippet: string }>(sql`
+      select ${a.id} as id, ${a.publishedTitle} as title, ${a.publishedSlug} as slug, left(${a.publishedText}, 200) as snippet
+      from ${a}
+      where ${live(scope)}
+        and (${lowered} <% lower(coalesce(${a.publishedTitle}, '')) or ${lowered} <% lower(coalesce(${a.publishedText}, '')))
+      order by greatest(word_similarity(${lowered}, lower(coalesce(${a.publishedTitle}, ''))) * 1.2, word_similarity(${lowered}, lower(coalesce(${
+        a.publishedText
+      }, '')))) desc, ${a.id}
+      limit ${limit}`);
+    });
+    hits = [...rows];
+    fuzzy = hits.length > 0;
+  }
+  let searchId: number | null = null;
+  if (scope.record !== false) {
+    const [row] = await db
+      .insert(s)
+      .values({ accountId: scope.accountId, knowledgeBaseId: scope.knowledgeBaseId, query: q.slice(0, 200), resultCount: hits.length })
+      .returning({ id: s.id });
+    searchId = row.id;
+  }
+  return { hits, fuzzy, searchId };
+}
+
+/** The result a visitor opened from a search (for the reports); ignores ids of other help centres. */
+export async function recordSearchClick(scope: Scope & { searchId: number; articleId: number }) {
+  await getDb()
+    .update(s)
+    .set({ clickedArticleId: scope.articleId })
+    .where(and(eq(s.accountId, scope.accountId), eq(s.knowledgeBaseId, scope.knowledgeBaseId), eq(s.id, scope.searchId), isNull(s.clickedArticleId)));
+}
+
+/** "Was this helpful?": one answer per visitor and article; answering again changes the answer. */
+export async function recordFeedback(scope: Scope & { articleId: number; visitorKey: string; helpful: boolean }) {
+  return getDb().transaction(async (tx) => {
+    const [article] = await tx
+      .select({ id: a.id })
+      .from(a)
+      .where(and(live(scope), eq(a.id, scope.articleId)))
+      .for('update');
+    if (!article) return false;
+    const [before] = await tx
+      .select()
+      .from(f)
+      .where(and(eq(f.accountId, scope.accountId), eq(f.articleId, article.id), eq(f.visitorKey, scope.visitorKey)));
+    if (before?.helpful === scope.helpful) return true;
+    if (before) {
+      await tx.update(f).set({ helpful: scope.helpful }).where(eq(f.id, before.id));
+    } else {
+      await tx.insert(f).values({ accountId: scope.accountId, articleId: article.id, visitorKey: scope.visitorKey, helpful: scope.helpful });
+    }
+    const delta = (yes: boolean) => (scope.helpful === yes ? 1 : 0) - (before && before.helpful === yes ? 1 : 0);
+    await tx
+      .update(a)
+      .set({ helpfulCount: sql`${a.helpfulCount} + ${delta(true)}`, unhelpfulCount: sql`${a.unhelpfulCount} + ${delta(false)}` })
+      .where(and(eq(a.accountId, scope.accountId), eq(a.id, article.id)));
+    return true;
+  });
+}

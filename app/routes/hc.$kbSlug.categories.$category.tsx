@@ -1,0 +1,68 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
+import { findPublicKnowledgeBase, publicCategory } from '~/models/knowledge-base/public.server';
+import { parseRouteId } from '~/utils/route-id';
+import { accountUrl, requireAccount } from '~/utils/tenant.server';
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const account = await requireAccount(request);
+  const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
+  const m = /^(\d{1,10})(?:-(.*))?$/.exec(params.category ?? '');
+  const id = m ? parseRouteId(m[1]) : null;
+  if (!kb || !id) throw new Response('Not Found', { status: 404 });
+  const found = await publicCategory({ accountId: account.id, knowledgeBaseId: kb.id, id });
+  if (!found) throw new Response('Not Found', { status: 404 });
+  const path = categoryPath(kb.slug, found.category);
+  if ((m?.[2] ?? '') !== found.category.slug) throw redirect(path, 301);
+  return {
+    kb: { slug: kb.slug, name: kb.helpName || kb.name },
+    category: { name: found.category.name, description: found.category.description },
+    articles: found.articles,
+    canonical: accountUrl(request, account.domain, path),
+  };
+}
+
+export const handle = { hydrate: false };
+
+export default function PublicCategory() {
+  const { kb, category, articles } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <nav className="hc-crumbs" aria-label="Breadcrumb">
+        <Link to={`/hc/${kb.slug}`} reloadDocument>
+          {kb.name}
+        </Link>
+      </nav>
+      <h1>{category.name}</h1>
+      {category.description ? <p className="muted">{category.description}</p> : null}
+      {articles.length === 0 ? <p>No articles in this category yet.</p> : null}
+      <ul className="hc-list hc-results">
+        {articles.map((a) => (
+          <li key={a.id}>
+            <Link to={articlePath(kb.slug, { id: a.id, slug: a.slug ?? '' })} reloadDocument>
+              {a.title}
+            </Link>
+            {a.text ? <p className="muted">{a.text}…</p> : null}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data) return [{ title: 'Not found' }];
+  const title = `${data.category.name} | ${data.kb.name}`;
+  const description = data.category.description || `${data.category.name}: articles from ${data.kb.name}`;
+  return [
+    { title },
+    { name: 'description', content: description },
+    { tagName: 'link', rel: 'canonical', href: data.canonical },
+    { property: 'og:type', content: 'website' },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: description },
+    { property: 'og:url', content: data.canonical },
+  ];
+};

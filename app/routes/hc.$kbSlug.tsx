@@ -1,0 +1,72 @@
+import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import { Form, Link, Outlet, useLoaderData, useRouteError, isRouteErrorResponse, useParams } from '@remix-run/react';
+import { Search } from 'lucide-react';
+import { findPublicKnowledgeBase } from '~/models/knowledge-base/public.server';
+import { requireAccount } from '~/utils/tenant.server';
+import hcStyles from '../styles/hc.css?url';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: hcStyles }];
+
+/** The public help centre of one knowledge base: no sign-in, no script (ADR 050). docsVisible off hides it all. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const account = await requireAccount(request);
+  const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
+  if (!kb) throw new Response('Not Found', { status: 404 });
+  return { kb: { slug: kb.slug, name: kb.helpName || kb.name } };
+}
+
+export const handle = { hydrate: false };
+
+function SearchForm({ slug, q }: { slug: string; q?: string }) {
+  return (
+    <Form method="get" action={`/hc/${slug}/search`} className="hc-search" role="search" reloadDocument>
+      <label htmlFor="hc-q" className="visually-hidden">
+        Search the help centre
+      </label>
+      <input id="hc-q" type="search" name="q" defaultValue={q} maxLength={200} placeholder="Search for answers" />
+      <button type="submit" className="btn btn-primary">
+        <Search aria-hidden="true" size={16} /> Search
+      </button>
+    </Form>
+  );
+}
+
+export function HelpCentreFrame({ slug, name, children }: { slug: string; name: string; children: React.ReactNode }) {
+  return (
+    <div className="hc">
+      <header className="hc-header">
+        <Link to={`/hc/${slug}`} className="hc-home" reloadDocument>
+          {name}
+        </Link>
+        <SearchForm slug={slug} />
+      </header>
+      <main id="main">{children}</main>
+      <footer className="hc-footer">Powered by Parley</footer>
+    </div>
+  );
+}
+
+export default function HelpCentre() {
+  const { kb } = useLoaderData<typeof loader>();
+  return (
+    <HelpCentreFrame slug={kb.slug} name={kb.name}>
+      <Outlet />
+    </HelpCentreFrame>
+  );
+}
+
+/** A 404 inside the help centre offers a search instead of a dead end. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { kbSlug = '' } = useParams();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="hc">
+      <main id="main">
+        <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>
+        <p>{notFound ? 'This page does not exist or is no longer published.' : 'Please try again in a moment.'}</p>
+        <SearchForm slug={kbSlug} />
+      </main>
+    </div>
+  );
+}

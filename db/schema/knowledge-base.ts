@@ -1,0 +1,179 @@
+import { sql } from 'drizzle-orm';
+import { boolean, customType, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+import { users } from './users';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+/** A text-search configuration name (english, french, simple...): stored typed so the generated column stays immutable. */
+const regconfig = customType<{ data: string }>({ dataType: () => 'regconfig' });
+
+/** A help centre of the account (section 3 "Knowledge base"): its categories and articles, settings, SEO. */
+export const knowledgeBases = pgTable(
+  'knowledge_bases',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    detail: text('detail').notNull().default(''),
+    /** The help centre's address inside the account host: /hc/{slug}. */
+    slug: text('slug').notNull(),
+    /** General settings: the public name (3 to 30), the custom domain, the language code, whether it is public. */
+    helpName: text('help_name'),
+    cname: text('cname'),
+    language: text('language').notNull().default('en'),
+    docsVisible: boolean('docs_visible').notNull().default(true),
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('knowledge_bases_account_slug_key').on(t.accountId, t.slug)],
+);
+
+export const kbCategories = pgTable(
+  'kb_categories',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    knowledgeBaseId: integer('knowledge_base_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    slug: text('slug').notNull(),
+    /** Order on the help centre's home and in the agent list; gaps are allowed. */
+    position: integer('position').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('kb_categories_kb_position_idx').on(t.accountId, t.knowledgeBaseId, t.position, t.id)],
+);
+
+export const KB_ARTICLE_STATUSES = ['draft', 'published'] as const;
+export type KbArticleStatus = (typeof KB_ARTICLE_STATUSES)[number];
+
+/**
+ * An article. The `title`/`body*` columns are the working copy agents edit; the `published*` columns are what
+ * the public help centre shows and searches (ADR 049), so a draft can be edited while an older version stays live.
+ */
+export const kbArticles = pgTable(
+  'kb_articles',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    knowledgeBaseId: integer('knowledge_base_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    categoryId: integer('category_id').references(() => kbCategories.id, { onDelete: 'set null' }),
+    title: text('title').notNull(),
+    slug: text('slug').notNull(),
+    /** Sanitised HTML (ADR 048) and its plain text. */
+    bodyHtml: text('body_html').notNull().default(''),
+    bodyText: text('body_text').notNull().default(''),
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
+    status: text('status').$type<KbArticleStatus>().notNull().default('draft'),
+    trashedAt: timestamp('trashed_at', { withTimezone: true }),
+    position: integer('position').notNull().default(0),
+    publishedVersionId: integer('published_version_id'),
+    publishedTitle: text('published_title'),
+    publishedSlug: text('published_slug'),
+    publishedHtml: text('published_html'),
+    publishedText: text('published_text'),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** The knowledge base's language as a text-search configuration, for stemming. */
+    searchConfig: regconfig('search_config')
+      .notNull()
+      .default(sql`'simple'::regconfig`),
+    /** Published title (weight A) above the published body (weight B). */
+    search: tsvector('search').generatedAlwaysAs(
+      sql`setweight(to_tsvector(search_config, coalesce(published_title, '')), 'A') || setweight(to_tsvector(search_config, coalesce(published_text, '')), 'B')`,
+    ),
+    helpfulCount: integer('helpful_count').notNull().default(0),
+    unhelpfulCount: integer('unhelpful_count').notNull().default(0),
+    viewCount: integer('view_count').notNull().default(0),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('kb_articles_kb_updated_idx').on(t.accountId, t.knowledgeBaseId, t.updatedAt.desc(), t.id),
+    index('kb_articles_kb_title_idx').on(t.accountId, t.knowledgeBaseId, sql`lower(${t.title})`, t.id),
+    index('kb_articles_category_position_idx').on(t.accountId, t.categoryId, t.position, t.id),
+    index('kb_articles_search_idx').using('gin', t.search),
+    // Typo tolerance (ADR 050): word similarity against the published title and text.
+    index('kb_articles_published_title_trgm_idx').using('gin', sql`lower(coalesce(published_title, '')) gin_trgm_ops`),
+    index('kb_articles_published_text_trgm_idx').using('gin', sql`lower(coalesce(published_text, '')) gin_trgm_ops`),
+  ],
+);
+
+/** Every save of an article (ADR 049): who, when, and the full content, so any two can be compared or restored. */
+export const kbArticleVersions = pgTable(
+  'kb_article_versions',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    articleId: integer('article_id')
+      .notNull()
+      .references(() => kbArticles.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull(),
+    categoryId: integer('category_id'),
+    bodyHtml: text('body_html').notNull(),
+    bodyText: text('body_text').notNull(),
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('kb_article_versions_article_number_key').on(t.articleId, t.number),
+    index('kb_article_versions_account_idx').on(t.accountId, t.articleId),
+  ],
+);
+
+/** "Was this helpful?": one answer per visitor and article (the visitor is a random id in a help-centre cookie). */
+export const kbArticleFeedback = pgTable(
+  'kb_article_feedback',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    articleId: integer('article_id')
+      .notNull()
+      .references(() => kbArticles.id, { onDelete: 'cascade' }),
+    visitorKey: text('visitor_key').notNull(),
+    helpful: boolean('helpful').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('kb_article_feedback_visitor_key').on(t.articleId, t.visitorKey)],
+);
+
+/** Public searches, for the docs reports: the query, how many answers it found, and which one was opened. */
+export const kbSearches = pgTable(
+  'kb_searches',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    knowledgeBaseId: integer('knowledge_base_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    query: text('query').notNull(),
+    resultCount: integer('result_count').notNull(),
+    clickedArticleId: integer('clicked_article_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('kb_searches_kb_created_idx').on(t.accountId, t.knowledgeBaseId, t.createdAt)],
+);
