@@ -172,7 +172,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const publicBase = bareUrl(request, '');
   const problem = await checkSmsSettings({ settings: smsSettingsOfNew(submission.value, publicBase), secret: submission.value.provider === 'custom_sms' ? submission.value.authToken : null });
-  if (problem) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { [problem.field]: [problem.message] } }), numbers });
+  // The account's Auth Token for signatures is not sent back into the page (the draft's other fields are, to fix and resend).
+  if (problem) return reply({ intent: 'save', result: submission.reply({ fieldErrors: { [problem.field]: [problem.message] }, hideFields: ['webhookAuthToken'] }), numbers });
   try {
     const created = await createSmsInbox({ ...who, input: submission.value, publicBase });
     await recordChannelSuccess({ accountId: ctx.account.id, inboxId: created.id, part: 'sms' });

@@ -278,6 +278,11 @@ describe('Twilio inbound webhook', () => {
     const missing = await app.request(`${PATH}/new`, { domain: s.domain, cookie: s.cookie, form: twilioForm(s, { name: 'Keyed', ...apiKey }) });
     expect(missing.status).toBe(400);
     expect(missing.text).toContain('Auth Token is required with an API key');
+    // Twilio is asked whether it is the account's Auth Token; a wrong one is refused and not sent back into the page.
+    const wrong = await app.request(`${PATH}/new`, { domain: s.domain, cookie: s.cookie, form: twilioForm(s, { name: 'Keyed', ...apiKey, webhookAuthToken: 'typo-token' }) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('Twilio refused this Auth Token: it is not the account&#x27;s Auth Token');
+    expect(wrong.text).not.toContain('typo-token');
     const inbox = await createTwilioInbox(s, { name: 'Keyed', ...apiKey, webhookAuthToken: s.twilioAccount.authToken });
     // Signed the way Twilio signs: HMAC-SHA1 of the URL and sorted parameters with the account's Auth Token.
     const res = await twilio.incomingSms(inboundUrl(inbox.id), { account: s.twilioAccount, from: '+14155550150', to: '+15005550006', body: 'Keyed hello', connectPort: app.port });

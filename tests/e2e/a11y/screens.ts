@@ -9,6 +9,7 @@ import { createWorkflow } from '../../../app/models/automation/workflows.server'
 import { createCompany } from '../../../app/models/crm/companies.server';
 import { createContact } from '../../../app/models/crm/contacts.server';
 import { createSegment } from '../../../app/models/crm/segments.server';
+import { quarantineEmail } from '../../../app/models/email/quarantine.server';
 import { createTrustedDomain } from '../../../app/models/email/trusted-domains.server';
 import { openConversation } from '../../../app/models/inbox/conversations.server';
 import { createInbox } from '../../../app/models/inbox/inboxes.server';
@@ -83,6 +84,8 @@ export async function seedScreensAccount() {
   const who = { accountId: a.account.id, actorId: a.owner.id };
   const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent', firstName: 'Ari' });
   const email = await createInbox({ ...who, name: 'Support mail', channelType: 'email' });
+  // The email inbox's page with its quarantine table (Download, Retry, Delete).
+  await quarantineEmail({ accountId: a.account.id, inboxId: email.id, via: 'smtp', reason: '54000: index row size exceeds btree version 4 maximum 2704', raw: Buffer.from('Subject: x\r\n\r\nx\r\n'), recipients: [], envelopeFrom: null });
   const formInbox = await createInbox({ ...who, name: 'Website', channelType: 'contact_form' });
   const web = await createWebInbox({ ...who, name: 'Chat' });
   const settings = web.settings as Record<string, Record<string, unknown>>;
