@@ -38,7 +38,7 @@ async function main() {
   const profilePrint = async (label: string, per: number) => {
     if (!PROFILE) return;
     const rows = await db.execute<{ calls: number; ms: number; query: string }>(sql`
-      select calls::int, total_exec_time::float as ms, regexp_replace(query, '\s+', ' ', 'g') as query from pg_stat_statements
+      select calls::int, total_exec_time::float as ms, regexp_replace(query, '[[:space:]]+', ' ', 'g') as query from pg_stat_statements
        where dbid = (select oid from pg_database where datname = current_database()) order by calls desc limit 25`);
     const [t] = await db.execute<{ calls: number; ms: number }>(sql`
       select sum(calls)::int as calls, sum(total_exec_time)::float as ms from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`);

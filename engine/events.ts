@@ -108,7 +108,8 @@ export async function processEventBatch(items: { eventId: number; type?: string 
       }
       if (outcome === NOTHING_DONE) continue;
       w.ran.push(handler.name);
-      if (!handler.recordsItself) records.push({ eventId: w.event.id, handler: handler.name, accountId: w.event.accountId, status: 'done', result: outcome ?? {} });
+      if (!handler.recordsItself)
+        records.push({ eventId: w.event.id, handler: handler.name, accountId: w.event.accountId, status: 'done', result: outcome ?? {} });
     }
     if (records.length > 0) {
       try {
@@ -117,7 +118,12 @@ export async function processEventBatch(items: { eventId: number; type?: string 
           .values(records)
           .onConflictDoUpdate({
             target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
-            set: { status: sql`excluded.status`, result: sql`coalesce(excluded.result, ${schema.eventHandlings.result})`, error: sql`excluded.error`, handledAt: new Date() },
+            set: {
+              status: sql`excluded.status`,
+              result: sql`coalesce(excluded.result, ${schema.eventHandlings.result})`,
+              error: sql`excluded.error`,
+              handledAt: new Date(),
+            },
           });
       } catch (err) {
         // Without its record a handler that acted would run again on the redelivery: fail those events.

@@ -1,6 +1,7 @@
 import { findMentionedUsers } from '../../app/models/notifications/mentions';
 import {
   conversationForNotice,
+  conversationsForNotice,
   messageForNotice,
   notifyUsers,
   responsibleUsers,
@@ -8,7 +9,7 @@ import {
   usersWantingNewConversations,
 } from '../../app/models/notifications/notifications.server';
 import { listMentionableUsers } from '../../app/models/users/users.server';
-import { NOTHING_DONE, type EventHandler } from './types';
+import { engineConcurrency, NOTHING_DONE, type DomainEvent, type EventHandler, type HandlerOutcome } from './types';
 
 const label = (c: { id: number; subject: string }) => `#${c.id} ${c.subject || '(no subject)'}`;
 const excerpt = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 200);
@@ -34,57 +35,80 @@ export const notifyAgents: EventHandler = {
     return true;
   },
   async handle(event) {
-    const accountId = event.accountId;
-    const conversationId = Number(event.subjectId);
-    const actorUserId = event.actorType === 'user' ? Number(event.actorId) : null;
-    const c = await conversationForNotice({ accountId, conversationId });
-    if (!c) return NOTHING_DONE;
-    const base = { accountId, conversationId, eventId: event.id, actorUserId };
-    const p = event.payload as Record<string, unknown>;
-    const told: Record<string, number> = {};
-
-    if (event.type === 'conversation_assigned') {
-      const assigneeId = typeof p.assigneeId === 'number' ? p.assigneeId : null;
-      const teamId = typeof p.teamId === 'number' ? p.teamId : null;
-      if (assigneeId && assigneeId !== p.previousAssigneeId) {
-        told.assigned = (await notifyUsers({ ...base, userIds: [assigneeId], kind: 'assigned', title: `Assigned to you: ${label(c)}` })).length;
+    return tell(event, await conversationForNotice({ accountId: event.accountId, conversationId: Number(event.subjectId) }));
+  },
+  // A batch reads its conversations in one query; then each event as `handle` would, a few at a time.
+  async handleBatch(events) {
+    const convs = await conversationsForNotice(events.map((e) => ({ accountId: e.accountId, conversationId: Number(e.subjectId) })));
+    const out: (HandlerOutcome | Error)[] = new Array(events.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < events.length) {
+        const i = next++;
+        try {
+          out[i] = await tell(events[i], convs[i]);
+        } catch (err) {
+          out[i] = err as Error;
+        }
       }
-      if (teamId && teamId !== p.previousTeamId) {
-        const members = (await teamMemberIds({ accountId, teamId })).filter((id) => id !== assigneeId);
-        told.team = (await notifyUsers({ ...base, userIds: members, kind: 'team_assigned', title: `Assigned to your team: ${label(c)}` })).length;
-      }
-    } else if (event.type === 'message_created') {
-      const kind = p.kind;
-      if (kind !== 'incoming' && kind !== 'note') return NOTHING_DONE;
-      const message = await messageForNotice({ accountId, messageId: Number(p.messageId) });
-      if (!message) return NOTHING_DONE;
-      if (kind === 'incoming') {
-        if (!c.assigneeId) return NOTHING_DONE;
-        told.customer = (
-          await notifyUsers({ ...base, userIds: [c.assigneeId], kind: 'customer_message', title: `New message in ${label(c)}`, body: excerpt(message.text) })
-        ).length;
-      } else {
-        const mentioned = findMentionedUsers(message.text, await listMentionableUsers({ accountId }));
-        if (mentioned.length === 0) return NOTHING_DONE;
-        told.mention = (
-          await notifyUsers({
-            ...base,
-            actorUserId: message.senderUserId ?? actorUserId,
-            userIds: mentioned.map((u) => u.id),
-            kind: 'mention',
-            title: `You were mentioned in ${label(c)}`,
-            body: excerpt(message.text),
-          })
-        ).length;
-      }
-    } else if (event.type === 'sla_breached') {
-      const what = p.target === 'response' ? 'first response' : 'resolution';
-      told.sla = (await notifyUsers({ ...base, userIds: await responsibleUsers(accountId, c), kind: 'sla_breached', title: `SLA breached (${what}): ${label(c)}` })).length;
-    } else if (event.type === 'conversation_created') {
-      const users = await usersWantingNewConversations({ accountId });
-      if (users.length === 0) return NOTHING_DONE;
-      told.created = (await notifyUsers({ ...base, userIds: users, kind: 'new_conversation', title: `New conversation: ${label(c)}` })).length;
-    }
-    return Object.values(told).some((n) => n > 0) ? told : NOTHING_DONE;
+    };
+    await Promise.all(Array.from({ length: Math.min(engineConcurrency(), events.length) }, lane));
+    return out;
   },
 };
+
+async function tell(event: DomainEvent, c: Awaited<ReturnType<typeof conversationForNotice>>): Promise<HandlerOutcome> {
+  const accountId = event.accountId;
+  const conversationId = Number(event.subjectId);
+  const actorUserId = event.actorType === 'user' ? Number(event.actorId) : null;
+  if (!c) return NOTHING_DONE;
+  const base = { accountId, conversationId, eventId: event.id, actorUserId };
+  const p = event.payload as Record<string, unknown>;
+  const told: Record<string, number> = {};
+
+  if (event.type === 'conversation_assigned') {
+    const assigneeId = typeof p.assigneeId === 'number' ? p.assigneeId : null;
+    const teamId = typeof p.teamId === 'number' ? p.teamId : null;
+    if (assigneeId && assigneeId !== p.previousAssigneeId) {
+      told.assigned = (await notifyUsers({ ...base, userIds: [assigneeId], kind: 'assigned', title: `Assigned to you: ${label(c)}` })).length;
+    }
+    if (teamId && teamId !== p.previousTeamId) {
+      const members = (await teamMemberIds({ accountId, teamId })).filter((id) => id !== assigneeId);
+      told.team = (await notifyUsers({ ...base, userIds: members, kind: 'team_assigned', title: `Assigned to your team: ${label(c)}` })).length;
+    }
+  } else if (event.type === 'message_created') {
+    const kind = p.kind;
+    if (kind !== 'incoming' && kind !== 'note') return NOTHING_DONE;
+    const message = await messageForNotice({ accountId, messageId: Number(p.messageId) });
+    if (!message) return NOTHING_DONE;
+    if (kind === 'incoming') {
+      if (!c.assigneeId) return NOTHING_DONE;
+      told.customer = (
+        await notifyUsers({ ...base, userIds: [c.assigneeId], kind: 'customer_message', title: `New message in ${label(c)}`, body: excerpt(message.text) })
+      ).length;
+    } else {
+      const mentioned = findMentionedUsers(message.text, await listMentionableUsers({ accountId }));
+      if (mentioned.length === 0) return NOTHING_DONE;
+      told.mention = (
+        await notifyUsers({
+          ...base,
+          actorUserId: message.senderUserId ?? actorUserId,
+          userIds: mentioned.map((u) => u.id),
+          kind: 'mention',
+          title: `You were mentioned in ${label(c)}`,
+          body: excerpt(message.text),
+        })
+      ).length;
+    }
+  } else if (event.type === 'sla_breached') {
+    const what = p.target === 'response' ? 'first response' : 'resolution';
+    told.sla = (
+      await notifyUsers({ ...base, userIds: await responsibleUsers(accountId, c), kind: 'sla_breached', title: `SLA breached (${what}): ${label(c)}` })
+    ).length;
+  } else if (event.type === 'conversation_created') {
+    const users = await usersWantingNewConversations({ accountId });
+    if (users.length === 0) return NOTHING_DONE;
+    told.created = (await notifyUsers({ ...base, userIds: users, kind: 'new_conversation', title: `New conversation: ${label(c)}` })).length;
+  }
+  return Object.values(told).some((n) => n > 0) ? told : NOTHING_DONE;
+}

@@ -103,12 +103,20 @@ export async function gatherFacts(event: DomainEvent, db: DbOrTx = getDb()): Pro
 export async function gatherFactsMany(events: DomainEvent[], db: DbOrTx = getDb()): Promise<Facts[]> {
   const inputs = events.map(factsInput);
   const wanted = inputs
-    .map((input, idx) => ({ idx, account_id: events[idx].accountId, conversation_id: input.conversationId ?? 0, contact_id: input.contactId ?? 0, message_id: input.messageId ?? 0 }))
+    .map((input, idx) => ({
+      idx,
+      account_id: events[idx].accountId,
+      conversation_id: input.conversationId ?? 0,
+      contact_id: input.contactId ?? 0,
+      message_id: input.messageId ?? 0,
+    }))
     .filter((x) => x.conversation_id || x.contact_id);
   const rows = new Map<number, FactsRow>();
   if (wanted.length > 0) {
     const found = await db.execute<FactsRow & { idx: number }>(sql`
-      select ev.idx, f.* from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as ev(idx int, account_id int, conversation_id int, contact_id int, message_id int)
+      select ev.idx, f.* from jsonb_to_recordset(${JSON.stringify(
+        wanted,
+      )}::jsonb) as ev(idx int, account_id int, conversation_id int, contact_id int, message_id int)
       cross join lateral (
         with conv as (
           select id, subject, inbox_id, source_type, assignee_id, status, priority, contact_id from ${schema.conversations}

@@ -44,10 +44,7 @@ export type RulesOutcome = { rules: number; matched?: number; applied?: number }
  * actions in its own transaction, `concurrency` at a time. One event's failure is its own: the answer at its index is
  * the error, the others stand.
  */
-export async function runRulesForEvents(
-  events: DomainEvent[],
-  opts: { recordAs?: string; concurrency?: number } = {},
-): Promise<(RulesOutcome | Error)[]> {
+export async function runRulesForEvents(events: DomainEvent[], opts: { recordAs?: string; concurrency?: number } = {}): Promise<(RulesOutcome | Error)[]> {
   const out: (RulesOutcome | Error)[] = events.map(() => ({ rules: 0 }));
   const withRules: { at: number; event: DomainEvent; rules: Rule[] }[] = [];
   for (const [at, event] of events.entries()) {
@@ -234,7 +231,12 @@ async function insertDecisionsAlone(runs: RuleRun[], recordAs: string | undefine
     ),
   );
   const expected = JSON.stringify(
-    runs.map((r) => ({ event_id: r.event.id, account_id: r.event.accountId, n: r.decisions.length, result: { rules: r.decisions.length, matched: 0, applied: 0 } })),
+    runs.map((r) => ({
+      event_id: r.event.id,
+      account_id: r.event.accountId,
+      n: r.decisions.length,
+      result: { rules: r.decisions.length, matched: 0, applied: 0 },
+    })),
   );
   const rows = await getDb().execute<{ event_id: number }>(sql`
     with sync as (select set_config('synchronous_commit', 'off', true) as v),

@@ -1,0 +1,105 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb, schema } from '../../db/client';
+import { createInbox } from '../../app/models/inbox/inboxes.server';
+import { openConversation } from '../../app/models/inbox/conversations.server';
+import { createTag } from '../../app/models/productivity/tags.server';
+import { processEventBatch } from '../../engine/events';
+import { automationRules } from '../../engine/handlers/automation';
+import type { EventHandler } from '../../engine/handlers/types';
+import { createTestAccount } from '../factories';
+
+/**
+ * The engine works a fetched batch of events whole (ADR 043): one event's failure fails its job alone, the others'
+ * work and records stand, and a redelivery of the whole batch applies nothing twice.
+ */
+describe('a batch of domain events', () => {
+  it('isolates a failing event and applies each action exactly once across redeliveries', async () => {
+    const { account, owner } = await createTestAccount({ domain: 'enginebatch' });
+    const inbox = await createInbox({ accountId: account.id, actorId: owner.id, name: 'Support', channelType: 'email', email: 'support@engine-batch.test' });
+    const tag = await createTag({ accountId: account.id, actorId: owner.id, name: 'order', color: 'blue' });
+    const [rule] = await getDb()
+      .insert(schema.automationRules)
+      .values({
+        accountId: account.id,
+        kind: 'workflow',
+        name: 'Orders',
+        event: 'conversation_created',
+        isActive: true,
+        filters: [{ field: 'subject', op: 'contains', value: 'order' }],
+        actions: [{ type: 'assign_tag', tagIds: [tag.id] }],
+      })
+      .returning();
+    const convs = [];
+    for (const subject of ['My order 1', 'Hello there', 'My order 2']) {
+      const { conversation } = await openConversation({
+        accountId: account.id,
+        inboxId: inbox.id,
+        sourceType: 'email',
+        subject,
+        contact: { email: `${subject.replace(/\W/g, '').toLowerCase()}@example.test` },
+        message: { kind: 'incoming', text: 'Hi' },
+      });
+      convs.push(conversation.id);
+    }
+    const events = await getDb()
+      .select({ id: schema.domainEvents.id, subjectId: schema.domainEvents.subjectId })
+      .from(schema.domainEvents)
+      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_created')));
+    const ids = convs.map((c) => events.find((e) => e.subjectId === String(c))!.id);
+
+    let failFor: number | null = ids[1];
+    const boom: EventHandler = {
+      name: 'boom',
+      on: ['conversation_created'],
+      async handle(event) {
+        if (event.id === failFor) throw new Error('boom');
+        return { ok: true };
+      },
+    };
+    const later: EventHandler = { name: 'later', on: ['conversation_created'], handle: async () => ({ later: true }) };
+    const handlers = [automationRules, boom, later];
+    const items = ids.map((eventId) => ({ eventId, type: 'conversation_created' }));
+
+    const first = await processEventBatch(items, handlers);
+    expect(first[0]).toEqual({ ran: ['automation', 'boom', 'later'] });
+    expect(first[1]).toBeInstanceOf(Error);
+    expect(first[2]).toEqual({ ran: ['automation', 'boom', 'later'] });
+
+    const handlings = async () =>
+      (
+        await getDb()
+          .select({ eventId: schema.eventHandlings.eventId, handler: schema.eventHandlings.handler, status: schema.eventHandlings.status })
+          .from(schema.eventHandlings)
+          .where(inArray(schema.eventHandlings.eventId, ids))
+      )
+        .map((h) => `${ids.indexOf(h.eventId)}:${h.handler}:${h.status}`)
+        .sort();
+    expect(await handlings()).toEqual([
+      '0:automation:done',
+      '0:boom:done',
+      '0:later:done',
+      '1:automation:done',
+      '1:boom:failed',
+      '2:automation:done',
+      '2:boom:done',
+      '2:later:done',
+    ]);
+
+    // Redelivered whole (pg-boss retries the failed job; a crash would redeliver them all): nothing runs twice.
+    failFor = null;
+    const second = await processEventBatch(items, handlers);
+    expect(second).toEqual([{ ran: [] }, { ran: ['boom', 'later'] }, { ran: [] }]);
+    const tagged = await getDb()
+      .select({ conversationId: schema.conversationTags.conversationId })
+      .from(schema.conversationTags)
+      .where(and(eq(schema.conversationTags.accountId, account.id), eq(schema.conversationTags.tagId, tag.id)));
+    expect(tagged.map((t) => t.conversationId).sort((a, b) => a - b)).toEqual([convs[0], convs[2]].sort((a, b) => a - b));
+    const log = await getDb()
+      .select({ eventId: schema.automationRunLog.eventId, step: schema.automationRunLog.step })
+      .from(schema.automationRunLog)
+      .where(and(eq(schema.automationRunLog.accountId, account.id), eq(schema.automationRunLog.ruleId, rule.id)));
+    const steps = log.map((l) => `${ids.indexOf(l.eventId)}:${l.step}`).sort();
+    expect(steps).toEqual(['0:action_applied', '0:matched', '1:not_matched', '2:action_applied', '2:matched']);
+  });
+});
