@@ -168,7 +168,7 @@ describe('articles', () => {
 });
 
 describe('global search', () => {
-  it('has an Articles group: titles and text of the account\'s articles, drafts included, trash and other accounts not', async () => {
+  it("has an Articles group: titles and text of the account's articles, drafts included, trash and other accounts not", async () => {
     const a = await setup();
     const b = await setup();
     const pub = await createArticle({ ...a.who, title: 'Quetzalcoatl guide', body: '<p>x</p>', publish: true });

@@ -4,7 +4,10 @@ import { fieldError, hydrated, signIn, url } from '../helpers';
 
 const toast = (page: Page) => page.getByTestId('toast');
 
-test('knowledge base without JavaScript: create it, a category and an article, publish, see it on the help centre, edit twice, compare, restore, reorder, search with a typo', async ({ page, context }) => {
+test('knowledge base without JavaScript: create it, a category and an article, publish, see it on the help centre, edit twice, compare, restore, reorder, search with a typo', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   const a = await createTestAccount();
   await signIn(page, a);
@@ -20,7 +23,19 @@ test('knowledge base without JavaScript: create it, a category and an article, p
   await expect(toast(page)).toHaveText('Knowledgebase Created');
   const base = new URL(page.url()).pathname.replace(/\/articles$/, '');
   const nav = page.getByRole('navigation', { name: 'Knowledge base' });
-  for (const item of ['Articles', 'Categories', 'Customization', 'General', 'Advanced', 'SEO', 'Version Control', 'Backup & Restore', 'Custom CSS & JS', 'Redirect Rules', 'Import & Export']) {
+  for (const item of [
+    'Articles',
+    'Categories',
+    'Customization',
+    'General',
+    'Advanced',
+    'SEO',
+    'Version Control',
+    'Backup & Restore',
+    'Custom CSS & JS',
+    'Redirect Rules',
+    'Import & Export',
+  ]) {
     await expect(nav.getByRole('link', { name: item })).toBeVisible();
   }
 

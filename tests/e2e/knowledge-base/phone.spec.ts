@@ -13,7 +13,13 @@ test('knowledge base screens and the public help centre do not scroll sideways a
     expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
   }
   await signIn(page, a);
-  for (const path of ['/knowledgebase', '/knowledgebase/{kb}/articles', '/knowledgebase/{kb}/articles/{kbArticle}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}', '/knowledgebase/{kb}/categories']) {
+  for (const path of [
+    '/knowledgebase',
+    '/knowledgebase/{kb}/articles',
+    '/knowledgebase/{kb}/articles/{kbArticle}',
+    '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
+    '/knowledgebase/{kb}/categories',
+  ]) {
     await page.goto(url(a.fill(path), a.domain));
     expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
   }
