@@ -9,6 +9,7 @@ import { createRole, listRoles } from '../app/models/roles/roles.server';
 import { createTeam } from '../app/models/teams/teams.server';
 import { withDatabase } from '../server/boot';
 import { seedDemoData } from './seed-data';
+import { seedDemoKnowledgeBase } from './seed-kb';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -85,6 +86,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
     memberIds: [admin.id, riley.id],
   });
   await seedDemoData({ accountId: account.id, users: [owner, admin, sam, riley], teams: { Support: support.id, Billing: billing.id }, now: opts.now ?? new Date() });
+  await seedDemoKnowledgeBase({ accountId: account.id, authorIds: [admin.id, sam.id, riley.id] });
   return { created: true };
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../../app/models/knowledge-base/articles.server';
 import { createCategory, deleteCategory, listCategories, moveCategory, setCategorySequence } from '../../app/models/knowledge-base/categories.server';
 import { createKnowledgeBase, deleteKnowledgeBase, getKnowledgeBase, listKnowledgeBases } from '../../app/models/knowledge-base/knowledge-bases.server';
+import { globalSearch } from '../../app/models/search/registry.server';
 import { FieldInputError } from '../../app/models/productivity/shared.server';
 import { createTestAccount } from '../factories';
 
@@ -163,5 +164,21 @@ describe('articles', () => {
     expect(await order()).toBe('One,Three,Two');
     await moveArticle({ ...who, id: one.id, direction: 'down' });
     expect(await order()).toBe('Three,One,Two');
+  });
+});
+
+describe('global search', () => {
+  it("has an Articles group: titles and text of the account's articles, drafts included, trash and other accounts not", async () => {
+    const a = await setup();
+    const b = await setup();
+    const pub = await createArticle({ ...a.who, title: 'Quetzalcoatl guide', body: '<p>x</p>', publish: true });
+    await createArticle({ ...a.who, title: 'Draft', body: '<p>about quetzalcoatl feathers</p>' });
+    const gone = await createArticle({ ...a.who, title: 'Quetzalcoatl old', body: '' });
+    await trashArticle({ ...a.who, id: gone.id });
+    await createArticle({ ...b.who, title: 'Quetzalcoatl elsewhere', body: '' });
+    const groups = await globalSearch({ accountId: a.account.id, q: 'quetzalcoatl' });
+    const articles = groups.find((g) => g.group === 'Articles');
+    expect(articles?.hits.map((h) => h.title)).toEqual(['Quetzalcoatl guide', 'Draft']);
+    expect(articles?.hits[0].to).toBe(`/knowledgebase/${a.kb.id}/articles/${pub.id}`);
   });
 });

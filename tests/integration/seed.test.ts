@@ -128,6 +128,14 @@ describe('npm run seed', () => {
     expect(byTeam('Support')).toEqual(['admin@parley.local', 'riley@parley.local', 'sam@parley.local']);
     expect(byTeam('Billing')).toEqual(['admin@parley.local', 'riley@parley.local']);
 
+    // The help centre: published articles in four categories, one draft, one revision not yet published.
+    const articles = await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.accountId, account.id));
+    expect(articles.filter((a) => a.status === 'published')).toHaveLength(9);
+    expect(articles.filter((a) => a.status === 'draft').map((a) => a.title)).toEqual(['Two-step verification']);
+    const refund = articles.find((a) => a.title === 'Refund policy')!;
+    expect(refund.publishedHtml).toContain('30 days');
+    expect(refund.bodyHtml).toContain('60 days');
+
     // Built through the model functions: the same domain events as the screens write.
     const events = await getDb()
       .select({ type: schema.domainEvents.type })

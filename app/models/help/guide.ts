@@ -12,6 +12,7 @@ export const GUIDE_PAGES = [
   { slug: 'inbox', title: 'Inbox' },
   { slug: 'crm', title: 'CRM: contacts and companies' },
   { slug: 'workflows', title: 'Workflows' },
+  { slug: 'knowledge-base', title: 'Knowledge base and help centre' },
   { slug: 'channels', title: 'Channels' },
   { slug: 'messenger', title: 'Messenger' },
   { slug: 'automations', title: 'Automations: routing, hours, SLA and rules' },
@@ -51,6 +52,7 @@ export function guideLinkForPath(pathname: string) {
   if (settings) return guideLinkForSettings(settings[1]);
   if (pathname.startsWith('/workflows')) return '/help-center/workflows';
   if (pathname.startsWith('/customers')) return '/help-center/crm';
+  if (pathname.startsWith('/knowledgebase')) return '/help-center/knowledge-base';
   if (pathname.startsWith('/inbox')) return '/help-center/inbox';
   return '/help-center';
 }

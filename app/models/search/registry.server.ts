@@ -3,6 +3,7 @@ import { contactsSearch } from './providers/contacts.server';
 import { conversationsSearch } from './providers/conversations.server';
 import { teamsSearch, usersSearch } from './providers/settings.server';
 import { workflowsSearch } from './providers/workflows.server';
+import { articlesSearch } from '../knowledge-base/search-provider.server';
 import type { SearchHit, SearchProvider } from './provider.server';
 
 export type { SearchHit, SearchProvider } from './provider.server';
@@ -23,7 +24,7 @@ export const GROUP_COUNT_CAP = 1000;
  * will add themselves here when their areas exist. Nothing else changes: the dropdown, the grouped page and
  * the per-group pages read this list.
  */
-const PROVIDERS: readonly SearchProvider[] = [contactsSearch, conversationsSearch, companiesSearch, usersSearch, teamsSearch, workflowsSearch];
+const PROVIDERS: readonly SearchProvider[] = [contactsSearch, conversationsSearch, companiesSearch, usersSearch, teamsSearch, workflowsSearch, articlesSearch];
 
 export function searchGroups() {
   return PROVIDERS.map((p) => p.group);
