@@ -55,8 +55,8 @@ export default function NewTicket() {
     id: 'ticket',
     lastResult,
     defaultValue: inboxes.length === 1 ? { inboxId: inboxes[0].value } : undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <div className="page stack">

@@ -415,8 +415,8 @@ function SmtpSettings({ inbox, locked }: { inbox: NonNullable<LoaderData['inbox'
     id: `smtp-${inbox.id}`,
     lastResult: useResult('smtp'),
     defaultValue: { host: smtp?.host ?? '', port: String(smtp?.port ?? 587), security: smtp?.security ?? 'starttls', user: smtp?.user ?? '' },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <section className="settings-page" aria-labelledby="smtp-title">

@@ -103,8 +103,8 @@ export default function FacebookInboxPage() {
     id: `facebook-${inbox?.id ?? 'new'}`,
     lastResult,
     defaultValue: inbox ? { name: inbox.name, pageId: inbox.pageId } : undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   const keep = inbox ? 'Leave empty to keep the current one' : undefined;
   return (

@@ -91,8 +91,8 @@ export default function TwitterInboxPage() {
     id: `twitter-${inbox?.id ?? 'new'}`,
     lastResult,
     defaultValue: inbox ? { name: inbox.name, userId: inbox.userId } : undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   const keep = inbox ? 'Leave empty to keep the current one' : undefined;
   return (

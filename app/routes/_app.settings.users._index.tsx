@@ -113,7 +113,8 @@ export default function Users() {
     id: 'invite',
     defaultValue: { roleId: agentRole ? String(agentRole.id) : '' },
     lastResult: actionData?.intent === 'invite' ? actionData.result : undefined,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <div className="stack">

@@ -57,7 +57,8 @@ export default function EmailVerify() {
   const [form, fields] = useForm<z.input<typeof EmailCodeSchema>>({
     lastResult,
     defaultValue: { email },
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <>

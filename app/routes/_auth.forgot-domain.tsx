@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ForgotDomain() {
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({ lastResult, shouldValidate: 'onBlur' });
+  const [form, fields] = useForm({ lastResult, shouldValidate: 'onSubmit', shouldRevalidate: 'onSubmit' });
   return (
     <>
       <h1>Forgot your domain?</h1>

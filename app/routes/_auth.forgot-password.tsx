@@ -29,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ForgotPassword() {
   const { sent } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({ lastResult, shouldValidate: 'onBlur' });
+  const [form, fields] = useForm({ lastResult, shouldValidate: 'onSubmit', shouldRevalidate: 'onSubmit' });
   if (sent) {
     return (
       <>

@@ -35,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function SetPassword() {
   const { token, link, accountName } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({ lastResult, shouldValidate: 'onBlur' });
+  const [form, fields] = useForm({ lastResult, shouldValidate: 'onSubmit', shouldRevalidate: 'onSubmit' });
   if (!link) {
     return (
       <>

@@ -69,7 +69,8 @@ function CredentialsStep({ expired, redirectTo, accountName }: { expired: boolea
   const [form, fields] = useForm<z.input<typeof SigninSchema>>({
     lastResult,
     defaultValue: { redirectTo: redirectTo ?? '' },
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <>

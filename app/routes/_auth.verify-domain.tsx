@@ -29,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function VerifyDomain() {
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({ lastResult, shouldValidate: 'onBlur' });
+  const [form, fields] = useForm({ lastResult, shouldValidate: 'onSubmit', shouldRevalidate: 'onSubmit' });
   return (
     <>
       <h1>Sign in</h1>

@@ -12,7 +12,8 @@ export function NotesSection(props: { formId: string; notes: Note[]; locked: boo
   const [form, fields] = useForm<z.input<typeof NoteSchema>>({
     id: props.formId,
     lastResult: props.lastResult,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   return (
     <section className="stack" aria-label="Notes">
