@@ -23,14 +23,15 @@ const fmt = (n: number, d = 1) => n.toFixed(d);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1000 });
 function get(port: number, path: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+  return new Promise<{ status: number; text: string }>((resolve) => {
     http
       .get({ host: '127.0.0.1', port, path, headers, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
       })
-      .on('error', reject);
+      // Reloads still under way when the server stops: not counted.
+      .on('error', () => resolve({ status: 0, text: '' }));
   });
 }
 
