@@ -13,8 +13,6 @@ import { createApp } from './app';
 import { prepareDatabase } from './boot';
 import { startLiveServer } from './ws';
 import { startWidgetSocket } from './widget-ws';
-import { startImapManager } from './imap-manager';
-import { startInboundSmtp } from './smtp-inbound';
 
 /**
  * What has started so far, stopped in reverse order by one shutdown: a signal during start-up (Ctrl-C a moment
@@ -65,6 +63,10 @@ async function main() {
   // From the first moment: a signal during start-up stops cleanly too.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Start-up overlaps (ADR 047): the Remix build (the app's modules, ~1 s) loads while PostgreSQL starts and migrates.
+  const root = process.cwd();
+  const buildLoaded = import(pathToFileURL(path.join(root, 'build', 'index.js')).href) as Promise<ServerBuild>;
+  buildLoaded.catch(() => {});
   const { embedded } = await step(prepareDatabase(), 'database');
   started.embedded = embedded;
   if (stopping) return;
@@ -81,16 +83,16 @@ async function main() {
     engineState().mode = 'external';
   }
 
-  const root = process.cwd();
-  const buildPath = path.join(root, 'build', 'index.js');
-  const build = (await step(import(pathToFileURL(buildPath).href), 'remixBuild')) as ServerBuild;
+  const build = await step(buildLoaded, 'remixBuild');
   const app = await step(createApp({ build, publicDir: path.join(root, 'public') }), 'app');
   const server = http.createServer(app);
   const live = await step(startLiveServer(server), 'liveServer');
   const widgetSocket = await step(startWidgetSocket(server), 'widgetSocket');
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   log.info({ port: config.port, startup: { ...stepTimes, sinceProcessStart: Math.round(performance.now()) } }, 'Parley is listening');
-  // Inbound mail: the SMTP server for forwarded mail (SMTP_INBOUND_PORT, 0 = off) and the IMAP readers.
+  // Inbound mail: the SMTP server for forwarded mail (SMTP_INBOUND_PORT, 0 = off) and the IMAP readers. Their
+  // libraries (smtp-server, imapflow, mailparser) load only now, after the app answers (ADR 047).
+  const [{ startInboundSmtp }, { startImapManager }] = await Promise.all([import('./smtp-inbound'), import('./imap-manager')]);
   const smtpInbound =
     config.smtpInboundPort > 0
       ? await startInboundSmtp({ port: config.smtpInboundPort }).catch((err: Error & { code?: string }) => {
