@@ -13,8 +13,6 @@ import { createApp } from './app';
 import { prepareDatabase } from './boot';
 import { startLiveServer } from './ws';
 import { startWidgetSocket } from './widget-ws';
-import { startImapManager } from './imap-manager';
-import { startInboundSmtp } from './smtp-inbound';
 
 /**
  * What has started so far, stopped in reverse order by one shutdown: a signal during start-up (Ctrl-C a moment
@@ -30,9 +28,15 @@ const started: {
 let stopping = false;
 /** The start-up step under way: a shutdown waits for it (main, awaiting it first, records what it started). */
 let current: Promise<unknown> = Promise.resolve();
-function step<T>(p: Promise<T>): Promise<T> {
+/** How long each start-up step took, logged once listening (`bench:startup` reads it; ADR 047). */
+const stepTimes: Record<string, number> = {};
+function step<T>(p: Promise<T>, name?: string): Promise<T> {
   current = p;
-  return p;
+  if (!name) return p;
+  const t0 = performance.now();
+  return p.finally(() => {
+    stepTimes[name] = Math.round(performance.now() - t0);
+  });
 }
 
 async function shutdown(signal: string) {
@@ -59,15 +63,19 @@ async function main() {
   // From the first moment: a signal during start-up stops cleanly too.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  const { embedded } = await step(prepareDatabase());
+  // Start-up overlaps (ADR 047): the Remix build (the app's modules, ~1 s) loads while PostgreSQL starts and migrates.
+  const root = process.cwd();
+  const buildLoaded = import(pathToFileURL(path.join(root, 'build', 'index.js')).href) as Promise<ServerBuild>;
+  buildLoaded.catch(() => {});
+  const { embedded } = await step(prepareDatabase(), 'database');
   started.embedded = embedded;
   if (stopping) return;
-  await step(ensurePlans());
+  await step(ensurePlans(), 'plans');
   if (stopping) return;
-  await step(startBoss());
+  await step(startBoss(), 'jobQueue');
   started.boss = true;
   if (stopping) return;
-  const engine = config.engine === 'inline' ? await step(startEngine({ mode: 'inline' })) : undefined;
+  const engine = config.engine === 'inline' ? await step(startEngine({ mode: 'inline' }), 'engine') : undefined;
   started.engine = engine;
   if (stopping) return;
   if (!engine) {
@@ -75,16 +83,16 @@ async function main() {
     engineState().mode = 'external';
   }
 
-  const root = process.cwd();
-  const buildPath = path.join(root, 'build', 'index.js');
-  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-  const app = await createApp({ build, publicDir: path.join(root, 'public') });
+  const build = await step(buildLoaded, 'remixBuild');
+  const app = await step(createApp({ build, publicDir: path.join(root, 'public') }), 'app');
   const server = http.createServer(app);
-  const live = await startLiveServer(server);
-  const widgetSocket = await startWidgetSocket(server);
+  const live = await step(startLiveServer(server), 'liveServer');
+  const widgetSocket = await step(startWidgetSocket(server), 'widgetSocket');
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
-  log.info({ port: config.port }, 'Parley is listening');
-  // Inbound mail: the SMTP server for forwarded mail (SMTP_INBOUND_PORT, 0 = off) and the IMAP readers.
+  log.info({ port: config.port, startup: { ...stepTimes, sinceProcessStart: Math.round(performance.now()) } }, 'Parley is listening');
+  // Inbound mail: the SMTP server for forwarded mail (SMTP_INBOUND_PORT, 0 = off) and the IMAP readers. Their
+  // libraries (smtp-server, imapflow, mailparser) load only now, after the app answers (ADR 047).
+  const [{ startInboundSmtp }, { startImapManager }] = await Promise.all([import('./smtp-inbound'), import('./imap-manager')]);
   const smtpInbound =
     config.smtpInboundPort > 0
       ? await startInboundSmtp({ port: config.smtpInboundPort }).catch((err: Error & { code?: string }) => {
