@@ -9,6 +9,9 @@ import { conversationTopic, INBOX_TOPIC, topicsOf, type CountFilters } from '../
 import { createInboxFeed, readWatchMessage } from './live-inbox';
 import { agentConnected, agentDisconnected, PRESENCE_HEARTBEAT_MS, refreshPresence, resetStalePresence } from '../app/models/automation/presence.server';
 
+/** How recent a topic's news must be for a page that starts watching it to reload once (its loader may predate it). */
+const MISSED_WINDOW_MS = 10_000;
+
 type Client = {
   ws: WebSocket;
   accountId: number;
@@ -31,6 +34,14 @@ export async function startLiveServer(server: http.Server) {
   const log = getLogger();
   const clients = new Set<Client>();
   const byAccount = new Map<number, Set<Client>>();
+  // When each account's topic last had news: a page that starts watching just after (its loader ran before the
+  // watch reached us) is told it may have missed something and reloads once (ADR 045 addendum).
+  const lastNews = new Map<string, number>();
+  const newsKey = (accountId: number, topic: string) => `${accountId}|${topic}`;
+  function catchUp(client: Client, topic: string) {
+    const at = lastNews.get(newsKey(client.accountId, topic));
+    if (at !== undefined && Date.now() - at < MISSED_WINDOW_MS) send(client, JSON.stringify({ type: 'missed', topic }));
+  }
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const presence = new PresenceBoard<Client>();
   const send = (c: Client, text: string) => {
@@ -88,7 +99,13 @@ export async function startLiveServer(server: http.Server) {
         return socket.destroy();
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const client: Client = { ws, accountId: ctx.account.id, userId: ctx.user.id, name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(), topics: new Set() };
+        const client: Client = {
+          ws,
+          accountId: ctx.account.id,
+          userId: ctx.user.id,
+          name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(),
+          topics: new Set(),
+        };
         clients.add(client);
         if (!byAccount.has(client.accountId)) byAccount.set(client.accountId, new Set());
         byAccount.get(client.accountId)!.add(client);
@@ -102,7 +119,11 @@ export async function startLiveServer(server: http.Server) {
           if (msg?.type === 'viewing') {
             dropConversationTopics(client);
             client.topics.add(conversationTopic(msg.conversationId));
-            broadcastPresence(client.accountId, presence.view(client, { accountId: client.accountId, userId: client.userId, name: client.name }, msg.conversationId));
+            catchUp(client, conversationTopic(msg.conversationId));
+            broadcastPresence(
+              client.accountId,
+              presence.view(client, { accountId: client.accountId, userId: client.userId, name: client.name }, msg.conversationId),
+            );
             return;
           } else if (msg?.type === 'left') return leave(client);
           // What the page shows, so that only what concerns it is sent (ADR 045).
@@ -110,6 +131,7 @@ export async function startLiveServer(server: http.Server) {
           if (watch?.type === 'watch') {
             client.topics.add(watch.topic);
             if (watch.filters) client.inboxFilters = watch.filters;
+            catchUp(client, watch.topic);
           } else if (watch?.type === 'unwatch') client.topics.delete(watch.topic);
         });
         ws.on('close', () => {
@@ -147,6 +169,7 @@ export async function startLiveServer(server: http.Server) {
       return;
     }
     for (const topic of topics) {
+      lastNews.set(newsKey(parsed.accountId, topic), Date.now());
       // The inbox list is patched from the row itself, read once for all its watchers.
       if (topic === INBOX_TOPIC) feed.changed(parsed.accountId, message.conversationId as number);
       else for (const c of watching(parsed.accountId, topic)) send(c, text);
@@ -155,6 +178,7 @@ export async function startLiveServer(server: http.Server) {
 
   const pingTimer = setInterval(() => {
     for (const c of clients) if (c.ws.readyState === c.ws.OPEN) c.ws.ping();
+    for (const [key, at] of lastNews) if (Date.now() - at >= MISSED_WINDOW_MS) lastNews.delete(key);
   }, 30_000);
   pingTimer.unref();
 

@@ -99,14 +99,31 @@ describe('the inbox list live feed (ADR 045)', () => {
     await new Promise((r) => setTimeout(r, 100));
 
     const opened = await getDb().transaction((tx) =>
-      openConversation({ tx, accountId: a.account.id, inboxId: inbox.id, sourceType: 'internal_ticket', subject: 'Live row', contact: { email: 'c@live.test' }, message: { kind: 'incoming', text: 'hello' } }),
+      openConversation({
+        tx,
+        accountId: a.account.id,
+        inboxId: inbox.id,
+        sourceType: 'internal_ticket',
+        subject: 'Live row',
+        contact: { email: 'c@live.test' },
+        message: { kind: 'incoming', text: 'hello' },
+      }),
     );
     const id = opened.conversation.id;
-    const patches = () => watcher.messages.filter((m) => m.type === 'inbox.patch') as unknown as { rows: { id: number; subject: string; status: string }[]; removed: number[]; counts: { byStatus: Record<string, number>; byInbox: Record<string, number> } }[];
+    const patches = () =>
+      watcher.messages.filter((m) => m.type === 'inbox.patch') as unknown as {
+        rows: { id: number; subject: string; status: string }[];
+        removed: number[];
+        counts: { byStatus: Record<string, number>; byInbox: Record<string, number> };
+      }[];
     await until(() => patches().some((p) => p.rows.some((r) => r.id === id)));
     // The conversation and its first message arrive within one coalescing window: one patch, not two.
     expect(patches()).toHaveLength(1);
-    expect(patches()[0]).toMatchObject({ rows: [{ id, subject: 'Live row', status: 'open' }], removed: [], counts: { byStatus: { open: 1 }, byInbox: { [inbox.id]: 1 } } });
+    expect(patches()[0]).toMatchObject({
+      rows: [{ id, subject: 'Live row', status: 'open' }],
+      removed: [],
+      counts: { byStatus: { open: 1 }, byInbox: { [inbox.id]: 1 } },
+    });
 
     await setConversationStatus({ accountId: a.account.id, actorId: a.owner.id, ids: [id], status: 'resolved' });
     await until(() => patches().some((p) => p.rows.some((r) => r.id === id && r.status === 'resolved')));
@@ -119,5 +136,25 @@ describe('the inbox list live feed (ADR 045)', () => {
     watcher.ws.close();
     idle.ws.close();
     other.ws.close();
+  });
+
+  it('tells a page that starts watching just after news on its topic that it may have missed it, and only then', async () => {
+    const a = await createTestAccount();
+    const cookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
+    const page = connect(a.domain, cookie);
+    await page.opened;
+    await until(() => page.messages.some((m) => m.type === 'hello'));
+    // Nothing happened on import 41 yet: watching it says nothing.
+    page.ws.send(JSON.stringify({ type: 'watch', topic: 'import:41' }));
+    await new Promise((r) => setTimeout(r, 150));
+    expect(page.messages.filter((m) => m.type === 'missed')).toEqual([]);
+    // Progress published while no page watched (the loader ran, the page had not said so yet)...
+    await publishToAccount(a.account.id, { type: 'import.progress', importId: 42 });
+    await new Promise((r) => setTimeout(r, 150));
+    page.ws.send(JSON.stringify({ type: 'watch', topic: 'import:42' }));
+    // ...makes the page reload once when it starts watching.
+    await until(() => page.messages.some((m) => m.type === 'missed'));
+    expect(page.messages.filter((m) => m.type === 'missed')).toEqual([{ type: 'missed', topic: 'import:42' }]);
+    page.ws.close();
   });
 });

@@ -58,7 +58,7 @@ export function useLiveInboxList<R extends LiveRow>(data: { list: ListPage<R>; c
   latest.current = { base, current };
   const onLive = useCallback(
     (m: { type: string }) => {
-      if (m.type === 'hello') return reload();
+      if (m.type === 'hello' || m.type === 'missed') return reload();
       if (m.type !== 'inbox.patch') return;
       if (!patchable(filters)) return reload();
       const p = m as Patch;

@@ -99,7 +99,8 @@ export function useLiveWatch(topic: string, filters?: object) {
 
 /**
  * The one way a screen follows live changes: reloads its data when a message concerns it, and once after
- * every (re)connection (the server's 'hello'), so nothing published before the socket opened is missed.
+ * every (re)connection (the server's 'hello'), so nothing published before the socket opened is missed, and when
+ * the server says news came just before this page started watching ('missed').
  * Bursts (a mass action touches 50 conversations) become one reload. While a navigation or a reload is under
  * way (the agent's own post and its redirect) the reload waits for it instead of interrupting it, which would
  * drop that page's flash toast; a message arriving meanwhile is never dropped.
@@ -111,7 +112,7 @@ export function useLiveRevalidation(concerns: (m: LiveMessage) => boolean, opts:
   useLiveEvent(
     useCallback(
       (m: LiveMessage) => {
-        if (m.type === 'hello' || concernsRef.current(m)) reload();
+        if (m.type === 'hello' || m.type === 'missed' || concernsRef.current(m)) reload();
       },
       [reload],
     ),
