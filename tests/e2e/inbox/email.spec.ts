@@ -84,6 +84,10 @@ test('an email becomes a conversation; the reply leaves over SMTP with threading
     expect(reply.text?.trim()).toBe('Sorry! A new parcel leaves today.');
     const [sent] = await getDb().select().from(schema.messages).where(eq(schema.messages.conversationId, conversation.id)).orderBy(schema.messages.id).offset(1);
     expect(sent).toMatchObject({ kind: 'outgoing', emailMessageId: reply.messageId });
+    // The server has the mail a moment before the engine records it as sent: the page is read after that.
+    await expect
+      .poll(async () => (await getDb().select({ s: schema.messages.deliveryStatus }).from(schema.messages).where(eq(schema.messages.id, sent.id)))[0]?.s, { timeout: 15_000 })
+      .toBe('sent');
     await page.reload();
     await expect(thread.locator('[data-kind="outgoing"]')).toContainText('sent');
 
