@@ -19,6 +19,7 @@ import {
 } from './inbound.server';
 import { maskSecret } from './sms.server';
 import { verifyMetaSignature } from './signatures';
+import { parseJsonObject } from '~/utils/json';
 
 /**
  * Facebook Messenger inboxes: Meta's webhook (verify-token handshake, X-Hub-Signature-256) brings page messages
@@ -119,15 +120,6 @@ export async function checkFacebookSettings(opts: { pageId: string; pageAccessTo
   if (body.id !== opts.pageId)
     return { field: 'pageId', message: `This Page Access Token is for the page ${String(body.name ?? '').slice(0, 100)} (${body.id}), not for Page ID ${opts.pageId}` } satisfies Problem;
   return undefined;
-}
-
-function parseJsonObject(text: string): Record<string, unknown> | null {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The settings an update would leave (secrets left empty are kept): what the check tries before saving. */

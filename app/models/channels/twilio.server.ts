@@ -1,6 +1,7 @@
 import { getConfig } from '../../utils/env.server';
 import { guardedRequest, type GuardedResponse } from '../../utils/outbound-guard.server';
 import type { SmsSettings } from './sms.server';
+import { parseJsonObject } from '~/utils/json';
 
 /**
  * Twilio's REST API (2010-04-01), at TWILIO_API_BASE so that tests and self-hosters can point it at a stand-in.
@@ -39,22 +40,13 @@ async function twilioFetch(path: string, opts: { sid: string; authToken: string;
     // The reason in a few words (refused, timed out, no such host), never a credential: the request carried them in a header only.
     throw new TwilioError(`Twilio could not be reached (${(err as Error).message})`, 0);
   }
-  const body = parseJson(res.text);
+  const body = parseJsonObject(res.text);
   if (!res.ok) {
     // Twilio's error body: { code, message, more_info, status }. The message never contains the credentials.
     const detail = typeof body?.message === 'string' ? body.message : `HTTP ${res.status}`;
     throw new TwilioError(`Twilio answered ${res.status}: ${detail}${body?.code ? ` (error ${body.code})` : ''}`, res.status);
   }
   return body ?? {};
-}
-
-function parseJson(text: string): Record<string, unknown> | null {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /**

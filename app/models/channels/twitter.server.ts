@@ -17,6 +17,7 @@ import {
 import { maskSecret } from './sms.server';
 import { twitterSignature, verifyTwitterSignature } from './signatures';
 import type { TwitterInput } from './twitter-schemas';
+import { parseJsonObject } from '~/utils/json';
 
 /**
  * X (Twitter) direct messages: the Account Activity webhook (CRC challenge, x-twitter-webhooks-signature) brings
@@ -104,15 +105,6 @@ export async function checkTwitterSettings(opts: { userId: string; accessToken: 
   if (id !== opts.userId)
     return { field: 'userId', message: `This User Access Token acts for @${String(body?.data?.username ?? '').slice(0, 50)} (${id}), not for Account User ID ${opts.userId}` } satisfies Problem;
   return undefined;
-}
-
-function parseJsonObject(text: string): Record<string, unknown> | null {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The settings an update would leave (secrets left empty are kept): what the check tries before saving. */
