@@ -19,13 +19,13 @@ test('routing: rules offered per inbox, URL subrules added without JavaScript, t
   await expect(page.getByTestId('empty')).toBeVisible();
   await page.getByRole('link', { name: 'Create Routing Rule' }).click();
   await expect(page).toHaveURL(url('/settings/routing/new', a.domain));
-  expect(await ruleOptions(page)).toEqual(['Round Robin', 'Active Agents', 'Last Agent Assigned', 'Team']);
+  await expect.poll(() => ruleOptions(page)).toEqual(['Round Robin', 'Active Agents', 'Last Agent Assigned', 'Team']);
 
   // The web inbox offers URL (not Load Balancing); choosing it re-renders the form with the draft kept.
   await page.getByLabel('Name', { exact: true }).fill('Pricing pages');
   await page.getByLabel('Inbox').selectOption({ label: 'Website chat (web)' });
   await page.getByRole('button', { name: 'Show the rules of this inbox' }).click();
-  expect(await ruleOptions(page)).toEqual(['Round Robin', 'Active Agents', 'Last Agent Assigned', 'Team', 'URL']);
+  await expect.poll(() => ruleOptions(page)).toEqual(['Round Robin', 'Active Agents', 'Last Agent Assigned', 'Team', 'URL']);
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Pricing pages');
   await page.getByLabel('Rule', { exact: true }).selectOption('url');
 
@@ -55,7 +55,7 @@ test('routing: rules offered per inbox, URL subrules added without JavaScript, t
   await page.getByLabel('Name', { exact: true }).fill('Mail balance');
   await page.getByLabel('Inbox').selectOption({ label: 'Support mail (email)' });
   await page.getByRole('button', { name: 'Show the rules of this inbox' }).click();
-  expect(await ruleOptions(page)).toEqual(['Round Robin', 'Active Agents', 'Last Agent Assigned', 'Team', 'Load Balancing']);
+  await expect.poll(() => ruleOptions(page)).toEqual(['Round Robin', 'Active Agents', 'Last Agent Assigned', 'Team', 'Load Balancing']);
   await page.getByLabel('Rule', { exact: true }).selectOption('load_balancing');
   for (const limit of ['501', '0']) {
     await page.getByLabel('Assign limit').fill(limit);
