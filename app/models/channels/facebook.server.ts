@@ -19,7 +19,7 @@ import {
 } from './inbound.server';
 import { maskSecret } from './sms.server';
 import { verifyMetaSignature } from './signatures';
-import { parseJsonObject } from '~/utils/json';
+import { parseJsonObject } from '../../utils/json';
 
 /**
  * Facebook Messenger inboxes: Meta's webhook (verify-token handshake, X-Hub-Signature-256) brings page messages

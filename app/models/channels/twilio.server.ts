@@ -1,7 +1,7 @@
 import { getConfig } from '../../utils/env.server';
 import { guardedRequest, type GuardedResponse } from '../../utils/outbound-guard.server';
 import type { SmsSettings } from './sms.server';
-import { parseJsonObject } from '~/utils/json';
+import { parseJsonObject } from '../../utils/json';
 
 /**
  * Twilio's REST API (2010-04-01), at TWILIO_API_BASE so that tests and self-hosters can point it at a stand-in.

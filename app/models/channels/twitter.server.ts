@@ -17,7 +17,7 @@ import {
 import { maskSecret } from './sms.server';
 import { twitterSignature, verifyTwitterSignature } from './signatures';
 import type { TwitterInput } from './twitter-schemas';
-import { parseJsonObject } from '~/utils/json';
+import { parseJsonObject } from '../../utils/json';
 
 /**
  * X (Twitter) direct messages: the Account Activity webhook (CRC challenge, x-twitter-webhooks-signature) brings
