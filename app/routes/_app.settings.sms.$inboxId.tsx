@@ -1,11 +1,9 @@
-import { getCollectionProps, getFormProps, getSelectProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
-import { z } from 'zod';
-// This screen judges the form in the browser too (its Create button waits for a valid form): it ships zod.
+import { getCollectionProps, getFormProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
-import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Form, useActionData, useFetcher, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { InboxBusinessHoursForm } from '~/components/automation/inbox-business-hours';
 import { ChannelHealthPanel } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
@@ -79,13 +77,25 @@ type SmsFormShape = {
   assigneeIds: number[];
 };
 
-/** Choosing the provider checks nothing: the draft only comes back with that provider's fields. */
-const ProviderStepSchema = z.object({}).passthrough();
-
 type ActionData = {
   intent: 'save' | 'fetch-numbers' | 'provider' | 'hours';
   result: SubmissionResult<string[]>;
   numbers?: { phoneNumber: string; friendlyName: string }[];
+};
+
+/**
+ * With JavaScript, Create/Update waits for a valid form (section 4). The server judges the draft with the same
+ * schema it saves with (ADR 027: no zod in the browser) and answers only whether it would pass; nothing is saved.
+ */
+function judgeDraft(formData: FormData, provider: SmsProvider | null) {
+  const schema = provider ? smsUpdateSchema(provider) : SmsCreateSchema;
+  return data({ intent: 'judge' as const, valid: parseWithZod(formData, { schema }).status === 'success' });
+}
+
+/** Judging the draft and fetching numbers change nothing: the page's data is not loaded again for them. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => {
+  const intent = formData?.get('intent');
+  return intent === 'judge' || intent === 'fetch-numbers' ? false : defaultShouldRevalidate;
 };
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -105,6 +115,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       await deleteSmsInbox({ ...who, id });
       return redirectWithToast(LIST, { type: 'info', text: 'Inbox Deleted' });
     }
+    if (intent === 'judge') return judgeDraft(formData, describeSmsInbox(inbox).provider);
     if (intent === 'hours') {
       const hours = await submitInboxBusinessHours({ ...who, inboxId: id, channelType: 'sms', formData });
       if (hours.status === 'missing') throw notFound();
@@ -139,6 +150,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast(LIST, { type: 'info', text: 'Inbox Updated' });
   }
 
+  if (intent === 'judge') return judgeDraft(formData, null);
   const fetchedNumbers = formData
     .getAll('fetchedNumbers')
     .map(String)
@@ -214,7 +226,8 @@ export default function SmsInboxPage() {
 }
 
 function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
-  const actionData = useActionData<typeof action>();
+  // The "judge" answers go to their fetcher only, never to the page's action data.
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
   const editing = Boolean(inbox);
   const [form, fields] = useForm<SmsFormShape>({
     id: `sms-${inbox?.id ?? 'new'}`,
@@ -229,17 +242,9 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
           assigneeIds: inbox.assigneeIds.map(String),
         }
       : { provider: SMS_PROVIDERS.includes(providerParam as SmsProvider) ? providerParam : '', autoResolvedDays: '0', authToken: '' },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    // The create and update schemas, and the credentials alone for "Fetch numbers": one form, three shapes.
-    onValidate: ({ formData }) =>
-      (inbox
-        ? parseWithZod(formData, { schema: smsUpdateSchema(inbox.provider) })
-        : formData.get('intent') === 'fetch-numbers'
-        ? parseWithZod(formData, { schema: TwilioCredentialsSchema })
-        : formData.get('intent') === 'provider'
-        ? parseWithZod(formData, { schema: ProviderStepSchema })
-        : parseWithZod(formData, { schema: SmsCreateSchema })) as unknown as Submission<SmsFormShape>,
+    // The server judges every submission (ADR 027); the Create button's readiness is asked of it below.
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   const provider = (inbox?.provider ?? fields.provider.value ?? '') as SmsProvider | '';
   // With JavaScript the Twilio numbers come by themselves once the credentials are typed (section 4).
@@ -249,14 +254,28 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
   const fetchErrors =
     fetched && !fetched.numbers ? [...new Set(Object.values(fetched.result.error ?? {}).flat())].filter((e): e is string => typeof e === 'string') : [];
   const formRef = useRef<HTMLFormElement>(null);
-  const schema = useMemo(() => (inbox ? smsUpdateSchema(inbox.provider) : SmsCreateSchema), [inbox]);
   // Create/Update is disabled while the form is invalid (section 4) — only with JavaScript: without it the button
-  // stays usable and the server answers with the messages.
+  // stays usable (the server's page has it enabled) and the server answers with the messages. With JavaScript the
+  // server judges the draft (intent "judge"): a saved inbox starts valid, a new one not, until the first answer.
+  const judgeFetcher = useFetcher<{ intent: 'judge'; valid: boolean }>();
   const [valid, setValid] = useState(true);
+  useEffect(() => setValid(editing), [editing]);
+  useEffect(() => {
+    if (judgeFetcher.data?.intent === 'judge') setValid(judgeFetcher.data.valid);
+  }, [judgeFetcher.data]);
+  const judgeTimer = useRef<ReturnType<typeof setTimeout>>();
   const judge = useCallback(() => {
-    if (formRef.current) setValid(parseWithZod(new FormData(formRef.current), { schema }).status === 'success');
-  }, [schema]);
+    clearTimeout(judgeTimer.current);
+    judgeTimer.current = setTimeout(() => {
+      if (!formRef.current) return;
+      const draft = new FormData(formRef.current);
+      draft.set('intent', 'judge');
+      judgeFetcher.submit(draft, { method: 'post' });
+    }, 200);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the fetcher's submit is stable
+  }, []);
   useEffect(judge, [judge, provider, numbers.length]);
+  useEffect(() => () => clearTimeout(judgeTimer.current), []);
   const lastCredentials = useRef('');
   const fetchTimer = useRef<ReturnType<typeof setTimeout>>();
   const fetchNumbersSoon = () => {

@@ -1,10 +1,9 @@
 import { getFormProps, useForm } from '@conform-to/react';
-// The public contact page keeps judging its form in the browser (its captcha flow relies on it): it ships zod.
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field, TextareaField } from '~/components/ui/forms';
 import { CAPTCHA_MESSAGES, createCaptcha, isHoneypotFilled, verifyCaptcha } from '~/models/productivity/captcha.server';
@@ -130,13 +129,12 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function SubmissionForm({ form, captcha }: { form: LoaderData['form']; captcha: LoaderData['captcha'] }) {
   const actionData = useActionData<typeof action>();
-  const schema = useMemo(() => contactSubmissionSchema({ phone: form.phone }), [form.phone]);
   const [conform, fields] = useForm({
     id: 'contact',
     lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    // The server judges the form (ADR 027): a refused submission keeps every typed value and the solved captcha.
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   });
   const altcha = useAltchaSolution(captcha?.altcha ?? null);
   return (

@@ -3,8 +3,7 @@ import { EmailSchema } from '../accounts/email-schema';
 import { phoneSchema } from '../../utils/phone-schema';
 import { CONTACT_PHONE_MESSAGE, emptyMessage, maxLengthMessage, SUBMISSION_MESSAGE_MAX, SUBMISSION_NAME_MAX, SUBMISSION_SUBJECT_MAX } from './constants';
 
-/* The public contact page judges its form in the browser too (its captcha flow, ADR 027): this module is the only
-   productivity schema it imports, so that the settings screens importing schemas.ts for their actions ship no zod. */
+/* The public contact page's submission, judged on the server only (ADR 027 addendum, 2026-11-24). */
 
 function requiredText(label: string, max: number) {
   return z
