@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
-import { ActionFields, AddMenu, Hidden, RemoveRowButton, RowControl, type AnyField } from '~/components/automation/rule-rows';
+import { ActionFields, AddMenu, addMenuFocusProps, Hidden, RemoveRowButton, RowControl, rowFocusAfter, rowFocusProps, useRowFocus, type AnyField, type RowFocus } from '~/components/automation/rule-rows';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { CheckboxField, ErrorList, Field, TextareaField } from '~/components/ui/forms';
@@ -69,9 +69,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     } catch {
       throw new Response('Unknown intent', { status: 400 });
     }
-    return data(submission.reply(), {
-      status: submission.status === 'error' ? 400 : 200,
-    });
+    // The focus goes to the added row, or the removed one's neighbour, with and without JavaScript (rule-rows).
+    return data({ reply: submission.reply(), focus: rowFocusAfter(formData, submission.payload) }, { status: submission.status === 'error' ? 400 : 200 });
   }
 
   const intent = formData.get('intent');
@@ -85,7 +84,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
 
   const submission = parseWithZod(formData, { schema: AutomationRuleSchema });
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+  if (submission.status !== 'success') return data({ reply: submission.reply(), focus: null }, { status: 400 });
   const input = automationRuleInput(submission.value);
   try {
     if (id === 'new') {
@@ -98,7 +97,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       text: 'Automation Rule Updated',
     });
   } catch (err) {
-    if (err instanceof AutomationRuleInputError) return data(submission.reply({ fieldErrors: { [err.field]: [err.message] } }), { status: 400 });
+    if (err instanceof AutomationRuleInputError) return data({ reply: submission.reply({ fieldErrors: { [err.field]: [err.message] } }), focus: null }, { status: 400 });
     throw err;
   }
 }
@@ -115,10 +114,11 @@ export default function AutomationRulePage() {
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function AutomationRuleEditor({ rule, defaults, options, locked }: LoaderData) {
-  const lastResult = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const focus: RowFocus | undefined = actionData?.focus;
   const [form, fields] = useForm({
     id: `automation-rule-${rule?.id ?? 'new'}`,
-    lastResult,
+    lastResult: actionData?.reply,
     defaultValue: defaults,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onSubmit',
@@ -133,6 +133,7 @@ function AutomationRuleEditor({ rule, defaults, options, locked }: LoaderData) {
   const offered = event ? actionsForEvent(event) : [];
   const conditions = fields.conditions.getFieldList();
   const actions = fields.actions.getFieldList();
+  useRowFocus(form.id, focus, { [fields.conditions.name]: conditions.length, [fields.actions.name]: actions.length });
   const sourceErrors = [...new Set(Object.values(fields.sources.allErrors).flat())];
   const sourceBoxes = getCollectionProps(fields.sources, {
     type: 'checkbox',
@@ -226,7 +227,7 @@ function AutomationRuleEditor({ rule, defaults, options, locked }: LoaderData) {
                 '') as (typeof RULE_CONDITION_FIELDS)[number];
               const n = i + 1;
               return (
-                <div key={condition.key ?? i} className="row rule-row" data-testid={`condition-${i}`}>
+                <div key={condition.key ?? i} className="row rule-row" data-testid={`condition-${i}`} {...rowFocusProps(form.id, fields.conditions.name, i, focus)}>
                   <Hidden field={c.field} />
                   <strong>{RULE_CONDITION_FIELD_LABELS[field] ?? field}</strong>
                   <RowControl
@@ -248,6 +249,7 @@ function AutomationRuleEditor({ rule, defaults, options, locked }: LoaderData) {
             <AddMenu
               label="Add condition"
               testId="add-condition"
+              {...addMenuFocusProps(form.id, fields.conditions.name, focus)}
               disabled={conditions.length >= RULE_ROWS_MAX}
               items={RULE_CONDITION_FIELDS.map((f) => ({
                 key: f,
@@ -267,7 +269,7 @@ function AutomationRuleEditor({ rule, defaults, options, locked }: LoaderData) {
               const type = ((a.type.value as string | undefined) ?? (a.type.initialValue as string | undefined) ?? '') as ActionType;
               const n = i + 1;
               return (
-                <div key={actionRow.key ?? i} className="stack rule-row" data-testid={`action-${i}`}>
+                <div key={actionRow.key ?? i} className="stack rule-row" data-testid={`action-${i}`} {...rowFocusProps(form.id, fields.actions.name, i, focus)}>
                   <div className="row">
                     <Hidden field={a.type} />
                     <strong>
@@ -285,6 +287,7 @@ function AutomationRuleEditor({ rule, defaults, options, locked }: LoaderData) {
             <AddMenu
               label="Add action"
               testId="add-action"
+              {...addMenuFocusProps(form.id, fields.actions.name, focus)}
               disabled={actions.length >= RULE_ROWS_MAX}
               items={offered.map((t) => ({
                 key: t,

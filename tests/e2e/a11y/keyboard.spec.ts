@@ -201,6 +201,33 @@ test('the workflow builder with the keyboard alone: rows added and removed keep 
   await expect(page.getByLabel('Action 1 note')).toHaveValue('Typed with the keyboard');
 });
 
+test('Settings → Automation rules with the keyboard: an added row takes the focus, a removed one hands it to its neighbour', async ({ page }) => {
+  const a = await createTestAccount();
+  await signIn(page, a);
+  await page.goto(url('/settings/automation-rules/new', a.domain));
+  await hydrated(page);
+  const addCondition = page.getByTestId('add-condition').locator('summary');
+  for (const item of ['Contacts', 'Company']) {
+    await addCondition.focus();
+    await page.keyboard.press('Enter');
+    await tabTo(page, named('button', `Add condition: ${item}`), 12);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId(`condition-${item === 'Contacts' ? 0 : 1}`)).toBeVisible();
+  }
+  // The second row added has the focus, not the top of the page.
+  await expect(page.getByLabel('Condition 2 operator')).toBeFocused();
+  // Removing the first row gives the focus to the row now in its place.
+  await page.getByRole('button', { name: 'Remove condition 1' }).focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('condition-1')).toHaveCount(0);
+  await expect(page.getByLabel('Condition 1 operator')).toBeFocused();
+  // Removing the last one gives it to the list's Add menu.
+  await page.getByRole('button', { name: 'Remove condition 1' }).focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('condition-0')).toHaveCount(0);
+  await expect(addCondition).toBeFocused();
+});
+
 test('a settings form with the keyboard alone: edit a tag, and its delete confirmation closes with Escape', async ({ page }) => {
   const a = await createTestAccount();
   const tag = await createTag({ accountId: a.account.id, actorId: a.owner.id, name: 'Billing', color: 'green' });
