@@ -4,6 +4,7 @@ import { createTestAccount } from '../../factories';
 import { fieldError, signIn, url } from '../helpers';
 
 // JavaScript is off: a field shown by a choice is shown by CSS, and nothing is created from a hidden value.
+// Every other choice-dependent reveal, and the spec that checks it without JavaScript, is listed in ADR 051.
 test('contact form: "Create a new inbox" reveals its name field without JavaScript and never creates an unnamed default', async ({ page }) => {
   const a = await createTestAccount();
   await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Website', channelType: 'contact_form' });
