@@ -7,7 +7,9 @@
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
+# patches/: fixes applied to dependencies by npm's postinstall (patch-package, ADR 052).
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

@@ -49,7 +49,7 @@ export function processCpuMs(pid: number) {
  * free port, against the benchmark's database, engine off unless asked. `cwd` picks another checkout's build
  * (a "before" build for side-by-side figures).
  */
-export async function startCompiledServer(opts: { cwd?: string; env?: Record<string, string>; waitFor?: 'listening' | 'healthy' } = {}) {
+export async function startCompiledServer(opts: { cwd?: string; env?: Record<string, string>; waitFor?: 'listening' | 'healthy'; nodeArgs?: string[] } = {}) {
   const { spawn } = await import('node:child_process');
   const net = await import('node:net');
   const port = await new Promise<number>((resolve) => {
@@ -58,7 +58,7 @@ export async function startCompiledServer(opts: { cwd?: string; env?: Record<str
       s.close(() => resolve(p));
     });
   });
-  const child = spawn(process.execPath, ['build/server/index.js'], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'build/server/index.js'], {
     cwd: opts.cwd ?? process.cwd(),
     env: {
       ...process.env,

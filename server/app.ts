@@ -6,6 +6,7 @@ import express from 'express';
 import helmet from 'helmet';
 import { getConfig } from '../app/utils/env.server';
 import { getLogger } from '../app/utils/logger.server';
+import { runInRequestScope } from '../app/utils/request-scope.server';
 import { emailWebhookRouter } from './email-webhook';
 import { checkHealth } from './health';
 import { dataRequestsAsPages, rejectNulInUrl, withInputBoundary } from './input-boundary';
@@ -78,6 +79,8 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   app.use(compression());
   app.use('/build', express.static(path.join(opts.publicDir, 'build'), { immutable: true, maxAge: '1y' }));
   app.use(express.static(opts.publicDir, { maxAge: '1h' }));
+  // A page's loaders share what they all read (tenant, session, user) once per GET (ADR 052).
+  app.use((req, _res, next) => (req.method === 'GET' || req.method === 'HEAD' ? runInRequestScope(next) : next()));
 
   app.use(
     createRequestHandler({

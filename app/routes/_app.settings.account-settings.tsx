@@ -9,7 +9,7 @@ import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { updateAccountSettings } from '~/models/accounts/accounts.server';
 import { LANGUAGES } from '~/models/accounts/constants';
 import { AccountSettingsSchema } from '~/models/accounts/schemas';
-import { pageTitle } from '~/utils/format';
+import { pageTitle, timeZoneNames } from '~/utils/format';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       defaultTimezone: account.settings.defaultTimezone ?? 'UTC',
       language: account.settings.language ?? 'en',
     },
-    timeZones: ['UTC', ...Intl.supportedValuesOf('timeZone')],
+    timeZones: timeZoneNames(),
   };
 }
 

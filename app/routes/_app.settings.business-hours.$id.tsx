@@ -17,7 +17,7 @@ import {
 import { BUSINESS_HOURS_NAME_MAX, DEFAULT_END_TIME, DEFAULT_START_TIME, HOLIDAY_NAME_MAX, WEEK_DAYS } from '~/models/automation/business-hours-constants';
 import { BusinessHoursSchema, businessHoursFormDefaults, businessHoursInput } from '~/models/automation/schemas';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
-import { pageTitle } from '~/utils/format';
+import { pageTitle, timeZoneNames } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     hours: hours ? { id: hours.id, name: hours.name } : null,
     defaults: businessHoursFormDefaults(hours ?? null, ctx.user.timezone || 'UTC'),
-    timeZones: ['UTC', ...Intl.supportedValuesOf('timeZone')],
+    timeZones: timeZoneNames(),
     locked: !can(ctx, 'manage_business_hours'),
   };
 }

@@ -10,13 +10,13 @@ import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { changePassword, removeAvatar, setAvatar, updateProfile } from '~/models/users/profile.server';
 import { AVATAR_SIZE_MESSAGE, AVATAR_TYPE_MESSAGE, MAX_AVATAR_BYTES } from '~/models/users/constants';
 import { AvatarSchema, ChangePasswordSchema, ProfileSchema } from '~/models/users/schemas';
-import { DATE_FORMATS, formatDate, pageTitle, TIME_FORMATS } from '~/utils/format';
+import { DATE_FORMATS, TIME_FORMATS, formatDate, pageTitle, timeZoneNames } from '~/utils/format';
 import { publicUser, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
-  return { user: publicUser(ctx), timeZones: ['UTC', ...Intl.supportedValuesOf('timeZone')] };
+  return { user: publicUser(ctx), timeZones: timeZoneNames() };
 }
 
 type ActionResult = { intent: 'profile' | 'avatar' | 'password'; result: SubmissionResult<string[]> };

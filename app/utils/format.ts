@@ -74,6 +74,13 @@ export function formatDateTime(date: Date | string | number | null | undefined, 
 }
 
 /** Durations (section 9): seconds or minutes under an hour, hours up to a day, days above. */
+let zones: string[] | undefined;
+/** The time zones people choose from: UTC, then every IANA zone this runtime knows (read once per process). */
+export function timeZoneNames(): string[] {
+  zones ??= ['UTC', ...Intl.supportedValuesOf('timeZone')];
+  return zones;
+}
+
 export function formatDuration(seconds: number) {
   if (seconds < 60) return `${Math.round(seconds)}s`;
   if (seconds < 3600) return `${Math.round(seconds / 60)}m`;

@@ -8,6 +8,7 @@ import { FEATURE_DENIED_MESSAGE, hasFeature, type FeatureKey } from '../models/p
 import type { Permission } from '../models/roles/permissions';
 import { getConfig } from './env.server';
 import { singleton } from './singleton.server';
+import { requestMemo } from './request-scope.server';
 import { requireAccount } from './tenant.server';
 
 function sessionCookie() {
@@ -63,17 +64,12 @@ export type AppContext = {
   isOrgAdmin: boolean;
 };
 
-// Every matched route's loader guards itself; within one request they share one lookup.
-const contextOfRequest = new WeakMap<Request, Promise<AppContext | null>>();
-
-/** Loads the signed-in user of this account, or null. Throws a redirect when the session has expired. */
+/**
+ * Loads the signed-in user of this account, or null. Throws a redirect when the session has expired. Every matched
+ * route's loader guards itself; within one page request they share one lookup (request-scope.server.ts).
+ */
 export function getAppContext(request: Request): Promise<AppContext | null> {
-  let pending = contextOfRequest.get(request);
-  if (!pending) {
-    pending = loadAppContext(request);
-    contextOfRequest.set(request, pending);
-  }
-  return pending;
+  return requestMemo(`app-context ${new URL(request.url).host} ${request.headers.get('cookie') ?? ''}`, () => loadAppContext(request));
 }
 
 async function loadAppContext(request: Request): Promise<AppContext | null> {

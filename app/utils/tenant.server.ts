@@ -1,11 +1,17 @@
 import { findAccountByDomain, type Account } from '../models/accounts/accounts.server';
 import { getConfig } from './env.server';
+import { requestMemo } from './request-scope.server';
 
 export type Tenant = { kind: 'bare' } | { kind: 'account'; domain: string; account: Account } | { kind: 'unknown'; domain: string } | { kind: 'foreign' };
 
 /** Which host a request is for: the bare APP_HOST, an account's subdomain, or something else. */
-export async function getTenant(request: Request): Promise<Tenant> {
+export function getTenant(request: Request): Promise<Tenant> {
   const host = new URL(request.url).host.toLowerCase();
+  // Every loader of a page asks; one lookup per request (request-scope.server.ts).
+  return requestMemo(`tenant ${host}`, () => findTenant(host));
+}
+
+async function findTenant(host: string): Promise<Tenant> {
   const appHost = getConfig().appHost;
   if (host === appHost) return { kind: 'bare' };
   if (host.endsWith(`.${appHost}`)) {

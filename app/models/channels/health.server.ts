@@ -4,6 +4,7 @@ import type { ChannelPart, OfferedCertificate } from '../../../db/schema/channel
 import { getLogger } from '../../utils/logger.server';
 import { createNotification } from '../notifications/notifications.server';
 import type { Permission } from '../roles/permissions';
+import { requestMemo } from '../../utils/request-scope.server';
 
 /**
  * Channel health (ADR 024): each part of a channel (reading mail over IMAP, sending over the inbox's SMTP, the
@@ -127,7 +128,12 @@ export async function getChannelHealth(opts: { accountId: number; inboxId: numbe
 }
 
 /** The account's failing parts, with their inbox: what the shell and the inbox list flag. */
-export async function listFailingChannels(opts: { accountId: number }) {
+export function listFailingChannels(opts: { accountId: number }) {
+  // The shell's banner and the inbox page both show them: read once per request.
+  return requestMemo(`failing-channels ${opts.accountId}`, () => readFailingChannels(opts));
+}
+
+async function readFailingChannels(opts: { accountId: number }) {
   const rows = await getDb()
     .select({
       inboxId: schema.channelHealth.inboxId,

@@ -3,6 +3,7 @@ import { getDb, schema } from '../../../db/client';
 import type { ConversationStatus } from '../../../db/schema/inbox';
 import { priorityRank, type ConversationFilters } from './filters';
 import type { CountGroup } from './live-list';
+import { requestMemo } from '../../utils/request-scope.server';
 
 /** Past this many delta rows for an account, a reader folds them into one row per group (ADR 032). */
 const FOLD_AFTER = 500;
@@ -12,7 +13,12 @@ const FOLD_AFTER = 500;
  * account's count deltas: a read of a few hundred rows at most, whatever the number of conversations. Answers the
  * filters the deltas carry (assignee, team, priority, source); text and tag filters are counted by the caller.
  */
-export async function countConversationsFromDeltas(opts: { accountId: number; userId: number; filters: ConversationFilters }) {
+export function countConversationsFromDeltas(opts: { accountId: number; userId: number; filters: ConversationFilters }) {
+  // The side panel and the list's total ask the same question on one page: read once per request.
+  return requestMemo(`count-deltas ${JSON.stringify(opts)}`, () => readCountsFromDeltas(opts));
+}
+
+async function readCountsFromDeltas(opts: { accountId: number; userId: number; filters: ConversationFilters }) {
   const d = schema.conversationCountDeltas;
   const f = opts.filters;
   const where: (SQL | undefined)[] = [eq(d.accountId, opts.accountId)];
