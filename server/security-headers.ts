@@ -23,14 +23,17 @@ export function securityHeaders() {
  * `style` attributes (React's style props). `framing` is the route's frame-ancestors (today: only the contact form
  * may be framed by other sites; everything else only by Parley itself).
  */
-export function contentSecurityPolicy(nonce: string, framing = "'self'") {
+export function contentSecurityPolicy(nonce: string, framing = "'self'", opts: { analytics?: boolean } = {}) {
+  // A help centre with a Google Analytics key (Settings → SEO) loads Google's tag and lets it report; no agent page does.
+  const analytics = opts.analytics ? ' https://www.googletagmanager.com' : '';
+  const analyticsConnect = opts.analytics ? ' https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com' : '';
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}'${analytics}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    `connect-src 'self'${analyticsConnect}`,
     "media-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
