@@ -12,10 +12,7 @@ import { PropertiesForm } from '~/components/inbox/properties';
 import { updateConversationProperties } from '~/models/inbox/properties.server';
 import { MentionSuggestions } from '~/components/inbox/mention-suggestions';
 import { ShortcutsHelp, useConversationShortcuts } from '~/components/inbox/shortcuts';
-import { ArticleLinks, articleLinkText } from '~/components/inbox/article-links';
 import { TemplateList } from '~/components/inbox/template-list';
-import { articlesToAttach } from '~/models/knowledge-base/public.server';
-import { accountUrl } from '~/utils/tenant.server';
 import { usePresence } from '~/components/inbox/use-inbox-live';
 import { useLiveRevalidation } from '~/components/shell/use-live';
 import { WidgetTyping } from '~/components/messenger/agent-typing';
@@ -72,7 +69,7 @@ import { listMentionableUsers } from '~/models/users/users.server';
 import { formatDateTime, pageTitle, truncate } from '~/utils/format';
 import { formatPhone } from '~/utils/phone-format';
 import { parseRouteId } from '~/utils/route-id';
-import { can, canUseFeature, publicUser, requirePermission, requireUser } from '~/utils/session.server';
+import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
 const notFound = () => new Response('Not Found', { status: 404 });
@@ -105,10 +102,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const cannedId = parseRouteId(url.searchParams.get('canned') ?? undefined);
   const templateId = parseRouteId(url.searchParams.get('template') ?? undefined);
   const cannedQuery = (url.searchParams.get('cq') ?? '').trim().slice(0, 100);
-  // Links to help-centre articles (section 7 attachArticle): `?aq=` searches, `?article=<id>` puts one in the box.
-  const canLinkArticles = canUseFeature(ctx, 'knowledgeBase/enabled');
-  const articleQuery = canLinkArticles ? url.searchParams.get('aq')?.trim().slice(0, 100) ?? null : null;
-  const articleId = canLinkArticles ? parseRouteId(url.searchParams.get('article') ?? undefined) : null;
   const mergeQuery = (url.searchParams.get('merge_q') ?? '').trim().slice(0, 200);
   const contactId = found.conversation.contactId;
   const allRuns = url.searchParams.get('automations') === 'all';
@@ -132,14 +125,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : Promise.resolve(null),
     listConversationRuns({ accountId, conversationId: id, limit: 30 }),
   ]);
-  const [templates, mentionable, neighbours, articles] = await Promise.all([
+  const [templates, mentionable, neighbours] = await Promise.all([
     listEmailTemplates({ accountId, limit: 50 }),
     listMentionableUsers({ accountId }),
     findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
-    articleQuery !== null || articleId ? articlesToAttach({ accountId, q: articleId ? '' : articleQuery ?? '', id: articleId ?? undefined }) : Promise.resolve([]),
   ]);
-  const linked = articles.map((x) => ({ id: x.id, title: x.title, knowledgeBase: x.kbName, url: accountUrl(request, ctx.account.domain, x.path) }));
-  const pickedArticle = articleId ? linked.find((x) => x.id === articleId) : undefined;
   // Templates are filled for this conversation's contact ({{firstName}}...), as they would be in a campaign.
   const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact) }));
   const pickedTemplate = templateId ? filledTemplates.find((t) => t.id === templateId) : undefined;
@@ -240,11 +230,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tags,
     canned: canned.map((r) => ({ id: r.id, name: r.name, message: r.message })),
     cannedQuery,
-    reply: {
-      key: `${ownLast}-${picked?.id ?? ''}-${pickedTemplate?.id ?? ''}-${pickedArticle?.id ?? ''}`,
-      text: picked?.message ?? pickedTemplate?.text ?? (pickedArticle ? articleLinkText(pickedArticle) : ''),
-    },
-    articles: canLinkArticles ? { query: articleQuery, found: articleId ? [] : linked } : null,
+    reply: { key: `${ownLast}-${picked?.id ?? ''}-${pickedTemplate?.id ?? ''}`, text: picked?.message ?? pickedTemplate?.text ?? '' },
     templates: filledTemplates,
     mentionable: mentionable.map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim(), handle: mentionHandle(u) })),
     neighbours,
@@ -719,17 +705,6 @@ function ReplyBox({ d, lastResult }: { d: ReturnType<typeof useLoaderData<typeof
         <summary>Insert a canned response</summary>
         <CannedList d={d} insert={insert} />
       </details>
-      {d.articles ? (
-        <details className="canned" open={d.articles.query !== null || undefined}>
-          <summary>Insert a link to an article</summary>
-          <ArticleLinks
-            query={d.articles.query}
-            found={d.articles.found}
-            keep={{ ...(d.before ? { before: String(d.before) } : {}), ...(d.allowImages ? { images: '1' } : {}) }}
-            insert={insert}
-          />
-        </details>
-      ) : null}
       <details className="canned">
         <summary>Insert an email template</summary>
         <TemplateList

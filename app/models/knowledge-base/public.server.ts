@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
-import { articlePath, searchConfigOf } from './constants';
+import { searchConfigOf } from './constants';
 
 /**
  * What the public help centre reads (ADR 050): only published, untrashed articles, only their published copy,
@@ -211,31 +211,4 @@ export async function recordFeedback(scope: Scope & { articleId: number; visitor
       .where(and(eq(a.accountId, scope.accountId), eq(a.id, article.id)));
     return true;
   });
-}
-
-/**
- * Articles an agent can link from a reply (section 7 `GET article/attachArticle` with text): published, not in the
- * trash, of a public help centre of the account, whose published title or text contains the words; title matches
- * first. Each with its public path (the caller makes it absolute on the account's host).
- */
-export async function articlesToAttach(opts: { accountId: number; q: string; id?: number; limit?: number }) {
-  const q = opts.q.trim().slice(0, 100);
-  const pattern = `%${q.replace(/[\\%_]/g, (x) => `\\${x}`)}%`;
-  const rows = await getDb()
-    .select({ id: a.id, title: a.publishedTitle, slug: a.publishedSlug, kbSlug: kb.slug, kbName: kb.name })
-    .from(a)
-    .innerJoin(kb, and(eq(kb.id, a.knowledgeBaseId), eq(kb.accountId, a.accountId)))
-    .where(
-      and(
-        eq(a.accountId, opts.accountId),
-        eq(kb.docsVisible, true),
-        isNull(a.trashedAt),
-        eq(a.status, 'published'),
-        opts.id ? eq(a.id, opts.id) : undefined,
-        q ? or(ilike(a.publishedTitle, pattern), ilike(a.publishedText, pattern)) : undefined,
-      ),
-    )
-    .orderBy(q ? sql`${a.publishedTitle} ilike ${pattern} desc` : sql`${a.publishedAt} desc nulls last`, sql`lower(${a.publishedTitle})`, a.id)
-    .limit(opts.limit ?? 10);
-  return rows.map((r) => ({ id: r.id, title: r.title ?? '', kbName: r.kbName, path: articlePath(r.kbSlug, { id: r.id, slug: r.slug ?? '' }) }));
 }

@@ -77,7 +77,6 @@ export const EXCLUDED: Record<string, string> = {
   '_app.knowledgebase.$kbId._index.tsx': 'redirects to the articles list',
   'hc.$kbSlug.sitemap[.]xml.tsx': 'an XML sitemap',
   'robots[.]txt.tsx': 'robots.txt, a text file for crawlers',
-  'article.attach-article.tsx': 'JSON for the reply box (article links); the conversation screen shows them',
   'webhooks.*': 'provider webhooks',
 };
 
