@@ -4,7 +4,6 @@ import { Form, Link, useLoaderData } from '@remix-run/react';
 import { ThumbsDown, ThumbsUp } from 'lucide-react';
 import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, publicArticle, recordFeedback, recordSearchClick } from '~/models/knowledge-base/public.server';
-import { findRedirect } from '~/models/knowledge-base/redirects.server';
 import { newVisitor, readVisitor } from '~/models/knowledge-base/visitor.server';
 import { parseRouteId } from '~/utils/route-id';
 import { accountUrl, requireAccount } from '~/utils/tenant.server';
@@ -26,9 +25,6 @@ async function load(request: Request, params: LoaderFunctionArgs['params']) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { account, kb, scope, id, slug } = await load(request, params);
-  // Settings → Redirect Rules: a rule for this article's id wins (ADR 053).
-  const moved = await findRedirect({ ...scope, articleId: id });
-  if (moved) throw redirect(`/hc/${kb.slug}/articles/${moved}`, 301);
   const url = new URL(request.url);
   const article = await publicArticle({ ...scope, id, countView: slug !== '' });
   if (!article) throw new Response('Not Found', { status: 404 });

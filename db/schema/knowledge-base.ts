@@ -180,28 +180,3 @@ export const kbSearches = pgTable(
   },
   (t) => [index('kb_searches_kb_created_idx').on(t.accountId, t.knowledgeBaseId, t.createdAt)],
 );
-
-/**
- * Redirect rules (Settings → Redirect Rules, ADR 053): an article address, by its id, answers 301 to another
- * article's. A rule wins over the article it names; chains that come back to their start are refused when saved.
- */
-export const kbRedirectRules = pgTable(
-  'kb_redirect_rules',
-  {
-    id: serial('id').primaryKey(),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    knowledgeBaseId: integer('knowledge_base_id')
-      .notNull()
-      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
-    /** `{id}-{slug}` as typed; the id is what matches. */
-    source: text('source').notNull(),
-    sourceId: integer('source_id').notNull(),
-    destination: text('destination').notNull(),
-    destinationId: integer('destination_id').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex('kb_redirect_rules_source_key').on(t.accountId, t.knowledgeBaseId, t.sourceId)],
-);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createArticle } from '../../app/models/knowledge-base/articles.server';
 import { createKnowledgeBase } from '../../app/models/knowledge-base/knowledge-bases.server';
-import { CNAME_MESSAGE, GA_KEY_MESSAGE, REDIRECT_LOOP_MESSAGE, REDIRECT_PATH_MESSAGE, REDIRECT_SAME_MESSAGE, REDIRECT_TAKEN_MESSAGE } from '../../app/models/knowledge-base/constants';
+import { CNAME_MESSAGE, GA_KEY_MESSAGE } from '../../app/models/knowledge-base/constants';
 import { createTestAccount, createTestUser } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 
@@ -122,51 +122,5 @@ describe('knowledge base settings: General and SEO', () => {
     expect(robots.text).toMatch(new RegExp(`Sitemap: https?://${s.domain}\\.[^/]+/hc/${s.kb.slug}/sitemap\\.xml`));
     const bare = await app.request('/robots.txt', {});
     expect(bare.text).toBe('User-agent: *\nAllow: /$\nDisallow: /\n');
-  });
-});
-
-describe('knowledge base settings: Redirect Rules', () => {
-  it('answers 301 from a rule, refuses bad paths, a second rule for one article, loops and chains back, and changes nothing then', async () => {
-    const s = await setup();
-    const page = `/knowledgebase/${s.kb.id}/redirect-rules`;
-    const mk = async (title: string) =>
-      createArticle({ accountId: s.account.id, knowledgeBaseId: s.kb.id, actorId: null, title, body: `<p>${title}</p>`, publish: true });
-    const [one, two, three] = [await mk('One'), await mk('Two'), await mk('Three')];
-
-    const bad = await s.post(page, { intent: 'save', source: 'old page', destination: '' });
-    expect(bad.status).toBe(400);
-    expect(bad.text).toContain(REDIRECT_PATH_MESSAGE);
-    expect(bad.text).toContain('Destination is not allowed to be empty');
-    expect((await s.post(page, { intent: 'save', source: `${one.id}-one`, destination: `${one.id}-one` })).text).toContain(REDIRECT_SAME_MESSAGE);
-
-    // A full address is accepted and kept as the id-slug part.
-    expect((await s.post(page, { intent: 'save', source: `/hc/${s.kb.slug}/articles/${one.id}-old-one`, destination: `${two.id}-two` })).status).toBe(302);
-    const moved = await s.get(`/hc/${s.kb.slug}/articles/${one.id}-one`);
-    expect(moved.status).toBe(301);
-    expect(moved.headers.location).toBe(`/hc/${s.kb.slug}/articles/${two.id}-two`);
-
-    expect((await s.post(page, { intent: 'save', source: `${one.id}-again`, destination: `${three.id}-three` })).text).toContain(REDIRECT_TAKEN_MESSAGE);
-    // two → three is fine; three → one would close one → two → three → one.
-    expect((await s.post(page, { intent: 'save', source: `${two.id}-two`, destination: `${three.id}-three` })).status).toBe(302);
-    const loop = await s.post(page, { intent: 'save', source: `${three.id}-three`, destination: `${one.id}-one` });
-    expect(loop.status).toBe(400);
-    expect(loop.text).toContain(REDIRECT_LOOP_MESSAGE);
-    const rules = await getDb().select().from(schema.kbRedirectRules).where(eq(schema.kbRedirectRules.knowledgeBaseId, s.kb.id));
-    expect(rules).toHaveLength(2);
-
-    // Editing a rule into a loop is refused too; deleting one frees its article.
-    const first = rules.find((rule) => rule.sourceId === one.id)!;
-    const second = rules.find((rule) => rule.sourceId === two.id)!;
-    expect((await s.post(page, { intent: 'save', id: String(second.id), source: `${two.id}-two`, destination: `${one.id}-one` })).text).toContain(REDIRECT_LOOP_MESSAGE);
-    expect((await s.get(`${page}?edit=${first.id}`, s.owner)).text).toContain(`${two.id}-two`);
-    expect((await s.post(page, { intent: 'delete', id: String(first.id) })).status).toBe(302);
-    expect((await s.get(`/hc/${s.kb.slug}/articles/${one.id}-one`)).status).toBe(200);
-
-    // Another account cannot see, edit or delete them; an agent cannot save.
-    const other = await setup();
-    expect((await other.get(page, other.owner)).status).toBe(404);
-    expect((await other.post(`/knowledgebase/${other.kb.id}/redirect-rules`, { intent: 'delete', id: String(second.id) })).status).toBe(404);
-    expect((await s.post(page, { intent: 'save', source: `${three.id}-three`, destination: `${two.id}-two` }, s.agentCookie)).status).toBe(403);
-    expect(await getDb().select().from(schema.kbRedirectRules).where(eq(schema.kbRedirectRules.knowledgeBaseId, s.kb.id))).toHaveLength(1);
   });
 });

@@ -21,12 +21,6 @@ export const HELP_NAME_MAX = 30;
 export const CNAME_MESSAGE = 'Enter a valid domain, e.g. help.example.com';
 /** Section 5: the Google Analytics key's message. Universal Analytics (UA-123456-1) and GA4 (G-XXXXXXX) ids. */
 export const GA_KEY_MESSAGE = 'Enter Valid Google Analytics Key';
-/** Section 5: redirect source and destination are id-slug paths (an article's address after /articles/). */
-export const REDIRECT_PATH_PATTERN = /^[1-9]\d{0,9}(-[a-z0-9]+)*$/;
-export const REDIRECT_PATH_MESSAGE = 'Enter an article address like 12-how-to-pay';
-export const REDIRECT_LOOP_MESSAGE = 'This rule would make a redirect loop';
-export const REDIRECT_SAME_MESSAGE = 'The destination must be another article';
-export const REDIRECT_TAKEN_MESSAGE = 'A rule for this article already exists';
 export const GA_KEY_PATTERN = /^(UA-\d{4,10}-\d{1,4}|G-[A-Z0-9]{4,12})$/;
 
 /** Section 4: the article filters. "publish" is the specification's value for published articles. */

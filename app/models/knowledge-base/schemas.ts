@@ -7,8 +7,6 @@ import {
   CNAME_MESSAGE,
   emptyMessage,
   GA_KEY_MESSAGE,
-  REDIRECT_PATH_MESSAGE,
-  REDIRECT_PATH_PATTERN,
   GA_KEY_PATTERN,
   HELP_NAME_MAX,
   HELP_NAME_MIN,
@@ -85,22 +83,6 @@ export const HelpCentreSeoSchema = z.object({
   seoDescription: optionalBounded(SEO_DESCRIPTION_MIN, SEO_DESCRIPTION_MAX),
 });
 export type HelpCentreSeoInput = z.infer<typeof HelpCentreSeoSchema>;
-
-const redirectPath = (label: string) =>
-  z
-    .string({ error: emptyMessage(label) })
-    .trim()
-    .toLowerCase()
-    .transform((v) => v.replace(/^\/+|\/+$/g, '').replace(/^(.*\/)?articles\//, ''))
-    .pipe(z.string().min(1, emptyMessage(label)).regex(REDIRECT_PATH_PATTERN, REDIRECT_PATH_MESSAGE));
-
-/** Settings → Redirect Rules (section 5): source and destination as id-slug article addresses. */
-export const RedirectRuleSchema = z.object({
-  id: z.coerce.number().int().positive().optional(),
-  source: redirectPath('Source'),
-  destination: redirectPath('Destination'),
-});
-export type RedirectRuleInput = z.infer<typeof RedirectRuleSchema>;
 
 export const CategorySchema = z.object({
   name: requiredText('Name', CATEGORY_NAME_MAX),

@@ -50,7 +50,7 @@ export const SIGNED_IN_SCREENS = [
   '/knowledgebase/{kb}/articles', '/knowledgebase/{kb}/articles/new', '/knowledgebase/{kb}/articles/{kbArticle}',
   '/knowledgebase/{kb}/articles/{kbArticle}/version/{kbVersion}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
   '/knowledgebase/{kb}/categories', '/knowledgebase/{kb}/categories/{kbCategory}', '/knowledgebase/{kb}/general',
-  '/knowledgebase/{kb}/seo', '/knowledgebase/{kb}/advance', '/knowledgebase/{kb}/redirect-rules',
+  '/knowledgebase/{kb}/seo', '/knowledgebase/{kb}/advance',
 ] as const;
 
 /** Signed out, on the account's address. */

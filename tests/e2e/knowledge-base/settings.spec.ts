@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createKnowledgeBase } from '../../../app/models/knowledge-base/knowledge-bases.server';
-import { createArticle } from '../../../app/models/knowledge-base/articles.server';
-import { CNAME_MESSAGE, GA_KEY_MESSAGE, REDIRECT_LOOP_MESSAGE, REDIRECT_PATH_MESSAGE } from '../../../app/models/knowledge-base/constants';
+import { CNAME_MESSAGE, GA_KEY_MESSAGE } from '../../../app/models/knowledge-base/constants';
 import { createTestAccount } from '../../factories';
 import { fieldError, signIn, url } from '../helpers';
 
@@ -49,31 +48,4 @@ test('help-centre settings without JavaScript: General and SEO messages, saves, 
   await expect(toast(page)).toHaveText('Knowledgebase Updated');
   const gone = await page.goto(url(`/hc/${kb.slug}`, a.domain));
   expect(gone?.status()).toBe(404);
-});
-
-test('a redirect rule made without JavaScript sends an old article address to another article, and a loop is refused', async ({ page }) => {
-  const a = await createTestAccount();
-  const kb = await createKnowledgeBase({ accountId: a.account.id, actorId: a.owner.id, name: 'Help' });
-  const scope = { accountId: a.account.id, knowledgeBaseId: kb.id, actorId: a.owner.id };
-  const old = await createArticle({ ...scope, title: 'Old prices', body: '<p>Old</p>', publish: true });
-  const now = await createArticle({ ...scope, title: 'Prices', body: '<p>Our prices</p>', publish: true });
-  await signIn(page, a);
-  await page.goto(url(`/knowledgebase/${kb.id}/redirect-rules`, a.domain));
-  await page.getByLabel('Source').fill('old prices');
-  await page.getByRole('button', { name: 'Create', exact: true }).click();
-  await expect(fieldError(page, REDIRECT_PATH_MESSAGE)).toBeVisible();
-  await page.getByLabel('Source').fill(`${old.id}-old-prices`);
-  await page.getByLabel('Destination').fill(`${now.id}-prices`);
-  await page.getByRole('button', { name: 'Create', exact: true }).click();
-  await expect(toast(page)).toHaveText('Redirect Rule Created');
-  await expect(page.getByTestId('redirect-rules')).toContainText(`${old.id}-old-prices`);
-
-  await page.getByLabel('Source').fill(`${now.id}-prices`);
-  await page.getByLabel('Destination').fill(`${old.id}-old-prices`);
-  await page.getByRole('button', { name: 'Create', exact: true }).click();
-  await expect(fieldError(page, REDIRECT_LOOP_MESSAGE)).toBeVisible();
-
-  await page.goto(url(`/hc/${kb.slug}/articles/${old.id}-old-prices`, a.domain));
-  await expect(page).toHaveURL(url(`/hc/${kb.slug}/articles/${now.id}-prices`, a.domain));
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Prices');
 });
