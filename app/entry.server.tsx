@@ -21,11 +21,7 @@ export default function handleRequest(
   const nonce = typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : '';
   // Every HTML page gets the policy; a route may only widen who may frame it (the contact form).
   const framing = /frame-ancestors ([^;]+)/.exec(responseHeaders.get('Content-Security-Policy') ?? '')?.[1];
-  // A page whose loader data asks for analytics (a help centre with a Google Analytics key) gets them allowed.
-  const analytics = Object.values(remixContext.staticHandlerContext.loaderData ?? {}).some(
-    (d) => typeof d === 'object' && d !== null && (d as { cspAllow?: string }).cspAllow === 'google-analytics',
-  );
-  responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce, framing, { analytics }));
+  responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce, framing));
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const app = (

@@ -23,17 +23,14 @@ export function securityHeaders() {
  * `style` attributes (React's style props). `framing` is the route's frame-ancestors (today: only the contact form
  * may be framed by other sites; everything else only by Parley itself).
  */
-export function contentSecurityPolicy(nonce: string, framing = "'self'", opts: { analytics?: boolean } = {}) {
-  // A help centre with a Google Analytics key (Settings → SEO) loads Google's tag and lets it report; no agent page does.
-  const analytics = opts.analytics ? ' https://www.googletagmanager.com' : '';
-  const analyticsConnect = opts.analytics ? ' https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com' : '';
+export function contentSecurityPolicy(nonce: string, framing = "'self'") {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'${analytics}`,
+    `script-src 'self' 'nonce-${nonce}'`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
-    `connect-src 'self'${analyticsConnect}`,
+    "connect-src 'self'",
     "media-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",

@@ -7,7 +7,7 @@ import { pageTitle } from '~/utils/format';
 import { requireFeature } from '~/utils/session.server';
 
 /**
- * The side-menu pages not built yet (customization and most of the settings group): the plan's lock is enforced, and
+ * The side-menu pages not built yet (customization and the settings group): the plan's lock is enforced, and
  * the page says plainly that the settings are not available yet rather than showing a form that saves nothing.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -2,7 +2,6 @@ import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, Outlet, useLoaderData, useRouteError, isRouteErrorResponse, useParams } from '@remix-run/react';
 import { Search } from 'lucide-react';
 import { findPublicKnowledgeBase } from '~/models/knowledge-base/public.server';
-import { useNonce } from '~/utils/nonce-provider';
 import { requireAccount } from '~/utils/tenant.server';
 import hcStyles from '../styles/hc.css?url';
 
@@ -13,31 +12,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await requireAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
-  return {
-    kb: { slug: kb.slug, name: kb.helpName || kb.name },
-    // Settings → SEO: Google Analytics only when a key is set (the page's policy then allows Google's tag).
-    analytics: kb.gaKey ? { key: kb.gaKey, anonymizeIp: kb.anonymizedIp } : null,
-    ...(kb.gaKey ? { cspAllow: 'google-analytics' as const } : {}),
-  };
-}
-
-/** Google's tag, with the page's nonce; the key was checked against its pattern when saved. */
-function GoogleAnalytics({ analytics }: { analytics: { key: string; anonymizeIp: boolean } }) {
-  const nonce = useNonce();
-  const config = JSON.stringify(analytics.anonymizeIp ? { anonymize_ip: true } : {});
-  const key = JSON.stringify(analytics.key);
-  return (
-    <>
-      <script async nonce={nonce} src={`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(analytics.key)}`} />
-      <script
-        nonce={nonce}
-        // eslint-disable-next-line react/no-danger -- a fixed snippet around two JSON-encoded values
-        dangerouslySetInnerHTML={{
-          __html: `window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments);}gtag('js',new Date());gtag('config',${key},${config});`,
-        }}
-      />
-    </>
-  );
+  return { kb: { slug: kb.slug, name: kb.helpName || kb.name } };
 }
 
 export const handle = { hydrate: false };
@@ -72,11 +47,10 @@ export function HelpCentreFrame({ slug, name, children }: { slug: string; name: 
 }
 
 export default function HelpCentre() {
-  const { kb, analytics } = useLoaderData<typeof loader>();
+  const { kb } = useLoaderData<typeof loader>();
   return (
     <HelpCentreFrame slug={kb.slug} name={kb.name}>
       <Outlet />
-      {analytics ? <GoogleAnalytics analytics={analytics} /> : null}
     </HelpCentreFrame>
   );
 }

@@ -26,9 +26,6 @@ export const knowledgeBases = pgTable(
     docsVisible: boolean('docs_visible').notNull().default(true),
     seoTitle: text('seo_title'),
     seoDescription: text('seo_description'),
-    /** SEO settings: the Google Analytics measurement id (none: no analytics script at all), and IP anonymising. */
-    gaKey: text('ga_key'),
-    anonymizedIp: boolean('anonymized_ip').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -15,13 +15,6 @@ export const SEO_TITLE_MAX = 70;
 export const SEO_DESCRIPTION_MIN = 3;
 export const SEO_DESCRIPTION_MAX = 160;
 export const KB_PAGE_SIZE = 50;
-/** Section 5 "Knowledge base": the help centre's name is 3 to 30 characters; cname a valid domain or empty. */
-export const HELP_NAME_MIN = 3;
-export const HELP_NAME_MAX = 30;
-export const CNAME_MESSAGE = 'Enter a valid domain, e.g. help.example.com';
-/** Section 5: the Google Analytics key's message. Universal Analytics (UA-123456-1) and GA4 (G-XXXXXXX) ids. */
-export const GA_KEY_MESSAGE = 'Enter Valid Google Analytics Key';
-export const GA_KEY_PATTERN = /^(UA-\d{4,10}-\d{1,4}|G-[A-Z0-9]{4,12})$/;
 
 /** Section 4: the article filters. "publish" is the specification's value for published articles. */
 export const ARTICLE_FILTERS = [

@@ -1,8 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { recordChange } from '../productivity/shared.server';
-import { searchConfigOf, slugify } from './constants';
-import type { HelpCentreGeneralInput, HelpCentreSeoInput } from './schemas';
+import { slugify } from './constants';
 
 export type KnowledgeBase = typeof schema.knowledgeBases.$inferSelect;
 
@@ -84,42 +83,6 @@ export async function updateKnowledgeBase(opts: { accountId: number; actorId: nu
       .returning();
     if (!row) return undefined;
     await recordChange(tx, { ...opts, type: 'knowledge_base_updated', subjectType: 'knowledge_base', subjectId: row.id, payload: { name } });
-    return row;
-  });
-}
-
-/**
- * Settings → General. A changed language re-stems every article of the knowledge base (their stored search
- * documents follow the search configuration), in the same transaction.
- */
-export async function updateHelpCentreGeneral(opts: { accountId: number; actorId: number | null; id: number; input: HelpCentreGeneralInput }) {
-  const { helpName, cname, language, docsVisible } = opts.input;
-  return getDb().transaction(async (tx) => {
-    const [row] = await tx
-      .update(kb)
-      .set({ helpName, cname: cname || null, language, docsVisible, updatedAt: new Date() })
-      .where(and(eq(kb.accountId, opts.accountId), eq(kb.id, opts.id)))
-      .returning();
-    if (!row) return undefined;
-    await tx.execute(sql`
-      update kb_articles set search_config = ${searchConfigOf(language)}::regconfig
-       where account_id = ${opts.accountId} and knowledge_base_id = ${opts.id} and search_config <> ${searchConfigOf(language)}::regconfig`);
-    await recordChange(tx, { ...opts, type: 'knowledge_base_updated', subjectType: 'knowledge_base', subjectId: row.id, payload: { settings: 'general', docsVisible, language } });
-    return row;
-  });
-}
-
-/** Settings → SEO. */
-export async function updateHelpCentreSeo(opts: { accountId: number; actorId: number | null; id: number; input: HelpCentreSeoInput }) {
-  const { gaKey, anonymizedIp, seoTitle, seoDescription } = opts.input;
-  return getDb().transaction(async (tx) => {
-    const [row] = await tx
-      .update(kb)
-      .set({ gaKey: gaKey || null, anonymizedIp, seoTitle: seoTitle || null, seoDescription: seoDescription || null, updatedAt: new Date() })
-      .where(and(eq(kb.accountId, opts.accountId), eq(kb.id, opts.id)))
-      .returning();
-    if (!row) return undefined;
-    await recordChange(tx, { ...opts, type: 'knowledge_base_updated', subjectType: 'knowledge_base', subjectId: row.id, payload: { settings: 'seo' } });
     return row;
   });
 }

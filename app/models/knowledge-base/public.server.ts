@@ -27,16 +27,6 @@ export async function findPublicKnowledgeBase(opts: { accountId: number; slug: s
   return row;
 }
 
-/** The slugs of the account's public help centres (docsVisible), for robots.txt. */
-export async function listPublicHelpCentreSlugs(opts: { accountId: number }) {
-  const rows = await getDb()
-    .select({ slug: kb.slug })
-    .from(kb)
-    .where(and(eq(kb.accountId, opts.accountId), eq(kb.docsVisible, true)))
-    .orderBy(kb.id);
-  return rows.map((r) => r.slug);
-}
-
 /** Home page: categories in order with their published articles (titles only), and articles without a category. */
 export async function publicHome(scope: Scope) {
   const db = getDb();
