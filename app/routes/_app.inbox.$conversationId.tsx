@@ -13,6 +13,8 @@ import { updateConversationProperties } from '~/models/inbox/properties.server';
 import { MentionSuggestions } from '~/components/inbox/mention-suggestions';
 import { ShortcutsHelp, useConversationShortcuts } from '~/components/inbox/shortcuts';
 import { TemplateList } from '~/components/inbox/template-list';
+import { ArticleLinks } from '~/components/inbox/article-links';
+import { attachableArticlesFor } from '~/models/knowledge-base/attach.server';
 import { usePresence } from '~/components/inbox/use-inbox-live';
 import { useLiveRevalidation } from '~/components/shell/use-live';
 import { WidgetTyping } from '~/components/messenger/agent-typing';
@@ -133,6 +135,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Templates are filled for this conversation's contact ({{firstName}}...), as they would be in a campaign.
   const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact) }));
   const pickedTemplate = templateId ? filledTemplates.find((t) => t.id === templateId) : undefined;
+  const articleLinks = await attachableArticlesFor(request, ctx.account, url.searchParams);
   const attachments = await listMessageAttachments({ accountId, messageIds: thread.messages.map((m) => m.message.id) });
   let blockedImages = false;
   const messages: ThreadMessage[] = thread.messages
@@ -230,7 +233,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tags,
     canned: canned.map((r) => ({ id: r.id, name: r.name, message: r.message })),
     cannedQuery,
-    reply: { key: `${ownLast}-${picked?.id ?? ''}-${pickedTemplate?.id ?? ''}`, text: picked?.message ?? pickedTemplate?.text ?? '' },
+    reply: {
+      key: `${ownLast}-${picked?.id ?? ''}-${pickedTemplate?.id ?? ''}-${articleLinks.attachedId ?? ''}`,
+      text: picked?.message ?? pickedTemplate?.text ?? articleLinks.attached ?? '',
+    },
+    articleLinks,
     templates: filledTemplates,
     mentionable: mentionable.map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim(), handle: mentionHandle(u) })),
     neighbours,
@@ -709,6 +716,15 @@ function ReplyBox({ d, lastResult }: { d: ReturnType<typeof useLoaderData<typeof
         <summary>Insert an email template</summary>
         <TemplateList
           templates={d.templates}
+          keep={{ ...(d.before ? { before: String(d.before) } : {}), ...(d.allowImages ? { images: '1' } : {}) }}
+          insert={insert}
+        />
+      </details>
+      <details className="canned" open={Boolean(d.articleLinks.query) || undefined}>
+        <summary>Insert a link to an article</summary>
+        <ArticleLinks
+          query={d.articleLinks.query}
+          found={d.articleLinks.found}
           keep={{ ...(d.before ? { before: String(d.before) } : {}), ...(d.allowImages ? { images: '1' } : {}) }}
           insert={insert}
         />

@@ -4,7 +4,8 @@ import { Plus } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
-import { Pager, readPage } from '~/components/ui/pager';
+import { ListTable } from '~/components/ui/list-table';
+import { readPage } from '~/components/ui/pager';
 import { requireKnowledgeBase } from '~/models/knowledge-base/access.server';
 import { deleteArticle, pageArticles, restoreArticle, trashArticle } from '~/models/knowledge-base/articles.server';
 import { listCategories } from '~/models/knowledge-base/categories.server';
@@ -128,70 +129,52 @@ export default function Articles() {
           Apply
         </button>
       </Form>
-      {list.total === 0 ? (
-        <p className="muted" data-testid="empty">
-          {q || categoryId || filter !== 'all' ? 'No articles match.' : 'No articles yet.'}
-        </p>
-      ) : (
-        <table className="table" data-testid="articles">
-          <thead>
-            <tr>
-              <th>Title</th>
-              <th>Category</th>
-              <th>Status</th>
-              <th>Rating</th>
-              <th>Modified</th>
-              <th>
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <Link to={`${base}/${r.id}`}>{r.title}</Link>
-                </td>
-                <td>{r.categoryName ?? '—'}</td>
-                <td>
-                  <span className="kb-status" data-status={r.trashedAt ? 'trash' : r.status}>
-                    {r.trashedAt ? 'Trash' : r.status === 'published' ? 'Published' : 'Draft'}
-                  </span>
-                </td>
-                <td>
-                  {r.helpfulCount} helpful · {r.unhelpfulCount} not
-                </td>
-                <td>{formatDate(r.updatedAt, user)}</td>
-                <td>
-                  {locked ? null : (
-                    <div className="kb-row-actions">
-                      {r.trashedAt ? (
-                        <>
-                          <Form method="post">
-                            <input type="hidden" name="id" value={r.id} />
-                            <button type="submit" name="intent" value="restore" className="btn">
-                              Restore
-                            </button>
-                          </Form>
-                          <DeleteConfirm id={`article-${r.id}`} fields={{ id: String(r.id) }} label="Delete forever" />
-                        </>
-                      ) : (
-                        <Form method="post">
-                          <input type="hidden" name="id" value={r.id} />
-                          <button type="submit" name="intent" value="trash" className="btn" aria-label={`Move ${r.title} to trash`}>
-                            Trash
-                          </button>
-                        </Form>
-                      )}
-                    </div>
+      <ListTable
+        list={list}
+        testId="articles"
+        empty={q || categoryId || filter !== 'all' ? 'No articles match.' : 'No articles yet.'}
+        columns={[
+          { header: 'Title', cell: (r) => <Link to={`${base}/${r.id}`}>{r.title}</Link> },
+          { header: 'Category', cell: (r) => r.categoryName ?? '—' },
+          {
+            header: 'Status',
+            cell: (r) => (
+              <span className="kb-status" data-status={r.trashedAt ? 'trash' : r.status}>
+                {r.trashedAt ? 'Trash' : r.status === 'published' ? 'Published' : 'Draft'}
+              </span>
+            ),
+          },
+          { header: 'Rating', cell: (r) => `${r.helpfulCount} helpful · ${r.unhelpfulCount} not` },
+          { header: 'Modified', cell: (r) => formatDate(r.updatedAt, user) },
+          {
+            header: 'Actions',
+            hiddenHeader: true,
+            cell: (r) =>
+              locked ? null : (
+                <div className="kb-row-actions">
+                  {r.trashedAt ? (
+                    <>
+                      <Form method="post">
+                        <input type="hidden" name="id" value={r.id} />
+                        <button type="submit" name="intent" value="restore" className="btn">
+                          Restore
+                        </button>
+                      </Form>
+                      <DeleteConfirm id={`article-${r.id}`} fields={{ id: String(r.id) }} label="Delete forever" />
+                    </>
+                  ) : (
+                    <Form method="post">
+                      <input type="hidden" name="id" value={r.id} />
+                      <button type="submit" name="intent" value="trash" className="btn" aria-label={`Move ${r.title} to trash`}>
+                        Trash
+                      </button>
+                    </Form>
                   )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pager page={list.page} pageSize={list.pageSize} total={list.total} />
+                </div>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

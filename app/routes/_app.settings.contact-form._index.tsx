@@ -3,7 +3,8 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { ListSearch } from '~/components/ui/list-search';
-import { Pager, readPage } from '~/components/ui/pager';
+import { ListTable } from '~/components/ui/list-table';
+import { readPage } from '~/components/ui/pager';
 import { SettingsPage } from '~/components/ui/settings-page';
 import { pageContactForms } from '~/models/productivity/contact-forms.server';
 import { formatDate, pageTitle } from '~/utils/format';
@@ -49,41 +50,25 @@ export default function ContactForms() {
       }
     >
       <ListSearch q={q} label="Search contact forms" action="/settings/contact-form" />
-      {list.total === 0 ? (
-        <p className="muted" data-testid="empty">
-          {q ? 'No contact forms match your search.' : 'No contact forms yet.'}
-        </p>
-      ) : (
-        <table className="table" data-testid="contact-forms">
-          <thead>
-            <tr>
-              <th>Header</th>
-              <th>Inbox</th>
-              <th>Status</th>
-              <th>Public page</th>
-              <th>Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <Link to={`/settings/contact-form/${r.id}`}>{r.headerText}</Link>
-                </td>
-                <td>{r.inboxName}</td>
-                <td>{r.isActive ? <span className="pill pill-ok">Active</span> : <span className="pill pill-off">Inactive</span>}</td>
-                <td>
-                  <a href={r.publicUrl} target="_blank" rel="noreferrer">
-                    Open
-                  </a>
-                </td>
-                <td>{formatDate(r.createdAt, user)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pager page={list.page} pageSize={list.pageSize} total={list.total} />
+      <ListTable
+        list={list}
+        testId="contact-forms"
+        empty={q ? 'No contact forms match your search.' : 'No contact forms yet.'}
+        columns={[
+          { header: 'Header', cell: (r) => <Link to={`/settings/contact-form/${r.id}`}>{r.headerText}</Link> },
+          { header: 'Inbox', cell: (r) => r.inboxName },
+          { header: 'Status', cell: (r) => (r.isActive ? <span className="pill pill-ok">Active</span> : <span className="pill pill-off">Inactive</span>) },
+          {
+            header: 'Public page',
+            cell: (r) => (
+              <a href={r.publicUrl} target="_blank" rel="noreferrer">
+                Open
+              </a>
+            ),
+          },
+          { header: 'Created', cell: (r) => formatDate(r.createdAt, user) },
+        ]}
+      />
     </SettingsPage>
   );
 }

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
-import { Pager, readPage } from '~/components/ui/pager';
+import { ListTable } from '~/components/ui/list-table';
+import { readPage } from '~/components/ui/pager';
 import { SettingsPage } from '~/components/ui/settings-page';
 import { DeadLetterNotRetriableError, deadLetterLabel, dismissDeadLetter, listDeadLetters, retryDeadLetter } from '~/models/automation/dead-letters.server';
 import { formatDateTime, pageTitle } from '~/utils/format';
@@ -69,51 +70,41 @@ export default function FailedAutomations() {
       subHeader="Automation steps and deliveries that still failed after every retry. Retry sends one back to run again; Dismiss forgets it."
       learnMore="/help-center"
     >
-      {list.total === 0 ? (
-        <p className="muted" data-testid="empty">
-          No failed automations.
-        </p>
-      ) : (
-        <table className="table" data-testid="failed-automations">
-          <thead>
-            <tr>
-              <th>Event</th>
-              <th>Subject</th>
-              <th>When</th>
-              <th>Failed</th>
-              <th>Attempts</th>
-              <th>Last error</th>
-              <th>Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((r) => (
-              <tr key={r.id} data-testid={`dead-letter-${r.id}`}>
-                <td>{r.what}</td>
-                <td>{r.subject ? r.subject.to ? <Link to={r.subject.to}>{r.subject.label}</Link> : r.subject.label : null}</td>
-                <td>{formatDateTime(r.when, user)}</td>
-                <td>{formatDateTime(r.failedAt, user)}</td>
-                <td>{r.attempts ?? ''}</td>
-                <td className="truncate" title={r.error}>
-                  {r.error}
-                </td>
-                <td>
-                  <div className="row">
-                    <Form method="post">
-                      <input type="hidden" name="id" value={r.id} />
-                      <button type="submit" className="btn" name="intent" value="retry" disabled={!r.retriable} title={r.retriable ? undefined : 'Its queue is no longer known'}>
-                        Retry
-                      </button>
-                    </Form>
-                    <DeleteConfirm id={`dead-letter-${r.id}`} label="Dismiss" title="Dismiss" text="Are you sure you want to dismiss ?" intent="dismiss" fields={{ id: r.id }} />
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pager page={list.page} pageSize={list.pageSize} total={list.total} />
+      <ListTable
+        list={list}
+        testId="failed-automations"
+        rowTestId={(r) => `dead-letter-${r.id}`}
+        empty="No failed automations."
+        columns={[
+          { header: 'Event', cell: (r) => r.what },
+          { header: 'Subject', cell: (r) => (r.subject ? r.subject.to ? <Link to={r.subject.to}>{r.subject.label}</Link> : r.subject.label : null) },
+          { header: 'When', cell: (r) => formatDateTime(r.when, user) },
+          { header: 'Failed', cell: (r) => formatDateTime(r.failedAt, user) },
+          { header: 'Attempts', cell: (r) => r.attempts ?? '' },
+          {
+            header: 'Last error',
+            cell: (r) => (
+              <span className="truncate" title={r.error}>
+                {r.error}
+              </span>
+            ),
+          },
+          {
+            header: 'Action',
+            cell: (r) => (
+              <div className="row">
+                <Form method="post">
+                  <input type="hidden" name="id" value={r.id} />
+                  <button type="submit" className="btn" name="intent" value="retry" disabled={!r.retriable} title={r.retriable ? undefined : 'Its queue is no longer known'}>
+                    Retry
+                  </button>
+                </Form>
+                <DeleteConfirm id={`dead-letter-${r.id}`} label="Dismiss" title="Dismiss" text="Are you sure you want to dismiss ?" intent="dismiss" fields={{ id: r.id }} />
+              </div>
+            ),
+          },
+        ]}
+      />
     </SettingsPage>
   );
 }

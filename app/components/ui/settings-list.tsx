@@ -2,10 +2,10 @@ import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { DeniedBadge } from './badges';
 import { ListSearch } from './list-search';
-import { Pager } from './pager';
+import { ListTable, type ListColumn } from './list-table';
 import { SettingsPage } from './settings-page';
 
-export type ListColumn<R> = { header: string; cell: (row: R) => ReactNode };
+export type { ListColumn };
 
 /**
  * The list page of a settings area: the settings layout, a create link to `{basePath}/new`, an optional
@@ -40,34 +40,12 @@ export function SettingsList<R extends { id: number }>(props: {
     >
       {props.children}
       {props.q !== undefined ? <ListSearch q={props.q} label={`Search ${props.plural}`} action={props.basePath} /> : null}
-      {props.list.total === 0 ? (
-        <p className="muted" data-testid="empty">
-          {props.q ? `No ${props.plural} match your search.` : `No ${props.plural} yet.`}
-        </p>
-      ) : (
-        <table className="table" data-testid={props.testId}>
-          <thead>
-            <tr>
-              {props.columns.map((c) => (
-                <th key={c.header}>{c.header}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {props.list.rows.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <Link to={`${props.basePath}/${r.id}`}>{first.cell(r)}</Link>
-                </td>
-                {rest.map((c) => (
-                  <td key={c.header}>{c.cell(r)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pager page={props.list.page} pageSize={props.list.pageSize} total={props.list.total} />
+      <ListTable
+        list={props.list}
+        columns={[{ ...first, cell: (r: R) => <Link to={`${props.basePath}/${r.id}`}>{first.cell(r)}</Link> }, ...rest]}
+        empty={props.q ? `No ${props.plural} match your search.` : `No ${props.plural} yet.`}
+        testId={props.testId}
+      />
     </SettingsPage>
   );
 }

@@ -31,7 +31,7 @@ import { createTestAccount, createTestUser } from '../../factories';
  * `{name}` stands for an id or code of the account made by `seedScreensAccount`.
  */
 export const SIGNED_IN_SCREENS = [
-  '/home', '/inbox', '/inbox?view=all', '/inbox/{conversation}', '/inbox/new', '/inbox/compose', '/help-center/inbox', '/help-center?q=tags', '/notifications', '/search?q=ada',
+  '/home', '/inbox', '/inbox?view=all', '/inbox/{conversation}', '/inbox/{conversation}?aq=a', '/inbox/new', '/inbox/compose', '/help-center/inbox', '/help-center?q=tags', '/notifications', '/search?q=ada',
   '/knowledgebase', '/campaigns', '/surveys', '/reviews', '/forms', '/chatbots', '/analytics', '/help-center', '/getting-started',
   '/customers', '/customers/{contact}', '/customers/new', '/customers/companies', '/customers/companies/{company}',
   '/customers/segment/{segment}', '/customers/segments/new', '/customers/companies/segment/{companySegment}', '/customers/import',
@@ -74,6 +74,7 @@ export const EXCLUDED: Record<string, string> = {
   '_app.settings.emails.$inboxId_.quarantine.$quarantineId.tsx': 'a .eml download (tests/integration/email-robustness.test.ts)',
   '$.tsx': 'the 404 page: /no-such-page',
   '_app.knowledgebase.$kbId._index.tsx': 'redirects to the articles list',
+  '_app.knowledgebase.attach-article.tsx': 'a JSON endpoint (tests/integration/knowledge-base-attach.test.ts)',
   'hc.$kbSlug.sitemap[.]xml.tsx': 'an XML sitemap',
   'webhooks.*': 'provider webhooks',
 };

@@ -1,0 +1,34 @@
+import crypto from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { getDb, schema } from '../../../db/client';
+import { createArticle, listVersions } from '../../../app/models/knowledge-base/articles.server';
+import { createKnowledgeBase } from '../../../app/models/knowledge-base/knowledge-bases.server';
+import { FEATURE_DENIED_MESSAGE } from '../../../app/models/plans/catalogue';
+import { createTestAccount } from '../../factories';
+import { signIn, url } from '../helpers';
+
+test('a plan without version control, import/export and backup shows the locks, and the pages are refused', async ({ page }) => {
+  const a = await createTestAccount();
+  const [plan] = await getDb()
+    .insert(schema.plans)
+    .values({ key: `kb-only-${crypto.randomBytes(4).toString('hex')}`, name: 'Knowledge base only', features: { knowledgeBase: { enabled: true } } })
+    .returning();
+  await getDb().update(schema.accounts).set({ planId: plan.id }).where(eq(schema.accounts.id, a.account.id));
+  const kb = await createKnowledgeBase({ accountId: a.account.id, actorId: a.owner.id, name: 'Help' });
+  const who = { accountId: a.account.id, knowledgeBaseId: kb.id, actorId: a.owner.id };
+  const article = await createArticle({ ...who, title: 'One', body: '<p>a</p>' });
+  const [version] = (await listVersions({ ...who, articleId: article.id }))!.versions;
+
+  await signIn(page, a);
+  await page.goto(url(`/knowledgebase/${kb.id}/articles/${article.id}`, a.domain));
+  const nav = page.getByRole('navigation', { name: 'Knowledge base' });
+  for (const item of ['Version Control', 'Backup & Restore', 'Import & Export']) {
+    await expect(nav.getByRole('link', { name: item }).getByRole('img', { name: 'Not in your plan' })).toBeVisible();
+  }
+  for (const path of ['version-control', 'backup-and-restore', 'import-export', `articles/${article.id}/version/${version.id}`]) {
+    const res = await page.goto(url(`/knowledgebase/${kb.id}/${path}`, a.domain));
+    expect(res?.status(), path).toBe(403);
+    await expect(page.getByText(FEATURE_DENIED_MESSAGE).first()).toBeVisible();
+  }
+});
