@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import { getConfig } from '../app/utils/env.server';
 import { getLogger } from '../app/utils/logger.server';
 import { emailWebhookRouter } from './email-webhook';
+import { helpHostRouter } from './help-host';
 import { checkHealth } from './health';
 import { dataRequestsAsPages, rejectNulInUrl, withInputBoundary } from './input-boundary';
 import { securityHeaders } from './security-headers';
@@ -78,6 +79,8 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   app.use(compression());
   app.use('/build', express.static(path.join(opts.publicDir, 'build'), { immutable: true, maxAge: '1y' }));
   app.use(express.static(opts.publicDir, { maxAge: '1h' }));
+  // {kbSlug}.HELP_HOST and custom domains serve only the help centre's routes, without the agent cookie (ADR 056).
+  app.use(helpHostRouter());
 
   app.use(
     createRequestHandler({

@@ -2,16 +2,16 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, publicHome } from '~/models/knowledge-base/public.server';
-import { accountUrl, requireAccount } from '~/utils/tenant.server';
+import { helpUrl, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const account = await requireAccount(request);
+  const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
   const home = await publicHome({ accountId: account.id, knowledgeBaseId: kb.id });
   return {
     kb: { slug: kb.slug, name: kb.helpName || kb.name, detail: kb.detail, seoTitle: kb.seoTitle, seoDescription: kb.seoDescription },
-    canonical: accountUrl(request, account.domain, `/hc/${kb.slug}`),
+    canonical: helpUrl(request, account.domain, `/hc/${kb.slug}`),
     ...home,
   };
 }

@@ -4,10 +4,10 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, publicCategory } from '~/models/knowledge-base/public.server';
 import { parseRouteId } from '~/utils/route-id';
-import { accountUrl, requireAccount } from '~/utils/tenant.server';
+import { helpUrl, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const account = await requireAccount(request);
+  const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   const m = /^(\d{1,10})(?:-(.*))?$/.exec(params.category ?? '');
   const id = m ? parseRouteId(m[1]) : null;
@@ -20,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     kb: { slug: kb.slug, name: kb.helpName || kb.name },
     category: { name: found.category.name, description: found.category.description },
     articles: found.articles,
-    canonical: accountUrl(request, account.domain, path),
+    canonical: helpUrl(request, account.domain, path),
   };
 }
 

@@ -2,14 +2,14 @@ import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, Outlet, useLoaderData, useRouteError, isRouteErrorResponse, useParams } from '@remix-run/react';
 import { Search } from 'lucide-react';
 import { findPublicKnowledgeBase } from '~/models/knowledge-base/public.server';
-import { requireAccount } from '~/utils/tenant.server';
+import { requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 import hcStyles from '../styles/hc.css?url';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: hcStyles }];
 
 /** The public help centre of one knowledge base: no sign-in, no script (ADR 050). docsVisible off hides it all. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const account = await requireAccount(request);
+  const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
   return { kb: { slug: kb.slug, name: kb.helpName || kb.name } };

@@ -43,15 +43,18 @@ export async function findKnowledgeBaseBySlug(opts: { accountId: number; slug: s
   return row;
 }
 
-/** A slug no other knowledge base of the account uses: the name's, then name-2, name-3... */
-async function freeSlug(tx: Tx, accountId: number, name: string) {
+/**
+ * A slug no other knowledge base uses, in any account: the name's, then name-2, name-3... Unique across the
+ * installation because the help host is `{slug}.HELP_HOST` (ADR 056).
+ */
+async function freeSlug(tx: Tx, name: string) {
   const base = slugify(name).slice(0, 40) || 'help';
   const taken = new Set(
     (
       await tx
         .select({ slug: kb.slug })
         .from(kb)
-        .where(and(eq(kb.accountId, accountId), sql`${kb.slug} like ${`${base}%`}`))
+        .where(sql`${kb.slug} like ${`${base}%`}`)
     ).map((r) => r.slug),
   );
   let slug = base;
@@ -63,7 +66,7 @@ export async function createKnowledgeBase(opts: { accountId: number; actorId: nu
   const name = opts.name.trim();
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('knowledge_bases'), ${opts.accountId})`);
-    const slug = await freeSlug(tx, opts.accountId, name);
+    const slug = await freeSlug(tx, name);
     const [row] = await tx
       .insert(kb)
       .values({ accountId: opts.accountId, name, detail: opts.detail?.trim() ?? '', slug, helpName: name.length >= 3 ? name : null })

@@ -1,0 +1,101 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb, schema } from '../../db/client';
+import { createArticle } from '../../app/models/knowledge-base/articles.server';
+import { createKnowledgeBase } from '../../app/models/knowledge-base/knowledge-bases.server';
+import { createTestAccount } from '../factories';
+import { sessionCookie, startTestApp } from '../helpers/http';
+
+// The help centres' own host for this file only (ADR 056); read by the app's config on first use.
+process.env.HELP_HOST = 'help.test:3000';
+
+let app: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function setup(title: string) {
+  const acc = await createTestAccount();
+  const kb = await createKnowledgeBase({ accountId: acc.account.id, actorId: acc.owner.id, name: 'Help' });
+  const who = { accountId: acc.account.id, actorId: acc.owner.id, knowledgeBaseId: kb.id };
+  const article = await createArticle({ ...who, title, body: `<p>${title} body</p>`, publish: true });
+  const cookie = (await sessionCookie({ domain: acc.domain, accountId: acc.account.id, userId: acc.owner.id })).split(';')[0];
+  return { ...acc, kb, article, cookie, host: `${kb.slug}.help.test:3000` };
+}
+
+describe('the help host', () => {
+  it("serves each knowledge base on its own host, only its own articles, with robots.txt and canonical links there", async () => {
+    const a = await setup('Alpha refunds');
+    const b = await setup('Bravo secrets');
+    expect(a.kb.slug).not.toBe(b.kb.slug);
+
+    const home = await app.request('/', { host: a.host });
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('Alpha refunds');
+    expect(home.text).not.toContain('Bravo secrets');
+
+    const page = await app.request(`/articles/${a.article.id}-${a.article.slug}`, { host: a.host });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<link rel="canonical" href="http://${a.host}/articles/${a.article.id}-${a.article.slug}"`);
+    // B's article, asked for on A's host, is not there (every query is scoped by A's account and knowledge base).
+    expect((await app.request(`/articles/${b.article.id}-${b.article.slug}`, { host: a.host })).status).toBe(404);
+    expect((await app.request(`/hc/${b.kb.slug}`, { host: a.host })).status).toBe(404);
+
+    const search = await app.request('/search?q=secrets', { host: a.host });
+    expect(search.status).toBe(200);
+    expect(search.text).not.toContain('Bravo secrets');
+
+    const robots = await app.request('/robots.txt', { host: a.host });
+    expect(robots.status).toBe(200);
+    expect(robots.text).toContain(`Sitemap: http://${a.host}/sitemap.xml`);
+    const sitemap = await app.request('/sitemap.xml', { host: a.host });
+    expect(sitemap.text).toContain(`<loc>http://${a.host}/articles/${a.article.id}-${a.article.slug}</loc>`);
+
+    // The account host keeps /hc/{slug} working, and names the help host as the canonical address.
+    const onAccountHost = await app.request(`/hc/${a.kb.slug}/articles/${a.article.id}-${a.article.slug}`, { domain: a.domain });
+    expect(onAccountHost.status).toBe(200);
+    expect(onAccountHost.text).toContain(`<link rel="canonical" href="http://${a.host}/articles/`);
+  });
+
+  it('never receives nor sets the agent session cookie, and reaches no agent route', async () => {
+    const a = await setup('Cookie article');
+    // The cookie works on the account host...
+    const agent = await app.request('/knowledgebase', { domain: a.domain, cookie: a.cookie });
+    expect(agent.status).toBe(200);
+    // ...but the help host strips it: agent routes are out of reach, even by climbing out with dot segments.
+    for (const path of ['/knowledgebase', '/hc/../knowledgebase', '/../../knowledgebase', '/signin']) {
+      const res = await app.request(path, { host: a.host, cookie: a.cookie });
+      expect(res.status, path).toBe(404);
+      expect(res.text).not.toContain('Sign out');
+    }
+    // Feedback gets a visitor cookie for the whole help host, never a session cookie.
+    const feedback = await app.request(`/articles/${a.article.id}-${a.article.slug}`, {
+      host: a.host,
+      form: { helpful: 'yes' },
+      cookie: a.cookie,
+    });
+    expect(feedback.status).toBe(303);
+    const set = ([] as string[]).concat(feedback.headers['set-cookie'] ?? []);
+    expect(set.some((c) => c.startsWith('hc_visitor=') && c.includes('Path=/;'))).toBe(true);
+    expect(set.some((c) => c.startsWith('__parley_session'))).toBe(false);
+    // The session cookie made on the account host is host-only: a browser never sends it to the help host.
+    expect(a.cookie).toMatch(/^__parley_session=/);
+    const full = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
+    expect(full.toLowerCase()).not.toContain('domain=');
+  });
+
+  it('serves a custom domain (cname) and hides the site when docsVisible is off', async () => {
+    const a = await setup('Custom domain article');
+    const cname = `docs-${a.kb.id}.example.org`;
+    await getDb().update(schema.knowledgeBases).set({ cname }).where(eq(schema.knowledgeBases.id, a.kb.id));
+    const home = await app.request('/', { host: cname });
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('Custom domain article');
+    await getDb().update(schema.knowledgeBases).set({ docsVisible: false }).where(eq(schema.knowledgeBases.id, a.kb.id));
+    expect((await app.request('/', { host: a.host })).status).toBe(404);
+    expect((await app.request('/', { host: cname })).status).toBe(404);
+  });
+});
