@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
+import { HcArticleList } from '~/components/help-centre/article-list';
+import { categoryPath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, publicHome } from '~/models/knowledge-base/public.server';
 import { helpUrl, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 
@@ -33,15 +34,7 @@ export default function HelpCentreHome() {
                 {c.name}
               </Link>
             </h2>
-            <ul className="hc-list">
-              {c.articles.slice(0, 6).map((a) => (
-                <li key={a.id}>
-                  <Link to={articlePath(kb.slug, { id: a.id, slug: a.slug ?? '' })} reloadDocument>
-                    {a.title}
-                  </Link>
-                </li>
-              ))}
-            </ul>
+            <HcArticleList kbSlug={kb.slug} articles={c.articles.slice(0, 6)} />
             {c.articles.length > 6 ? (
               <Link to={categoryPath(kb.slug, c)} reloadDocument>
                 All {c.articles.length} articles
@@ -53,15 +46,7 @@ export default function HelpCentreHome() {
       {uncategorised.length ? (
         <section aria-labelledby="hc-more">
           <h2 id="hc-more">More articles</h2>
-          <ul className="hc-list">
-            {uncategorised.map((a) => (
-              <li key={a.id}>
-                <Link to={articlePath(kb.slug, { id: a.id, slug: a.slug ?? '' })} reloadDocument>
-                  {a.title}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <HcArticleList kbSlug={kb.slug} articles={uncategorised} />
         </section>
       ) : null}
     </>

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
+import { HcArticleList } from '~/components/help-centre/article-list';
+import { categoryPath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, publicCategory } from '~/models/knowledge-base/public.server';
 import { parseRouteId } from '~/utils/route-id';
 import { helpUrl, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
@@ -38,16 +39,7 @@ export default function PublicCategory() {
       <h1>{category.name}</h1>
       {category.description ? <p className="muted">{category.description}</p> : null}
       {articles.length === 0 ? <p>No articles in this category yet.</p> : null}
-      <ul className="hc-list hc-results">
-        {articles.map((a) => (
-          <li key={a.id}>
-            <Link to={articlePath(kb.slug, { id: a.id, slug: a.slug ?? '' })} reloadDocument>
-              {a.title}
-            </Link>
-            {a.text ? <p className="muted">{a.text}…</p> : null}
-          </li>
-        ))}
-      </ul>
+      <HcArticleList kbSlug={kb.slug} articles={articles} className="hc-list hc-results" />
     </>
   );
 }

@@ -2,7 +2,8 @@ import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, Outlet, useLoaderData, useRouteError, isRouteErrorResponse, useParams } from '@remix-run/react';
 import { Search } from 'lucide-react';
 import { findPublicKnowledgeBase } from '~/models/knowledge-base/public.server';
-import { requireHelpAccount } from '~/models/knowledge-base/help-host.server';
+import { isHelpHostRequest, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
+import { useNonce } from '~/utils/nonce-provider';
 import hcStyles from '../styles/hc.css?url';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: hcStyles }];
@@ -12,7 +13,34 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
-  return { kb: { slug: kb.slug, name: kb.helpName || kb.name } };
+  // Custom CSS/JS and Google Analytics run only on the help host, which has no agent session (ADR 056).
+  const helpHost = isHelpHostRequest(request);
+  return {
+    kb: { slug: kb.slug, name: kb.helpName || kb.name },
+    custom: helpHost ? { css: kb.customCss, js: kb.customJs } : { css: '', js: '' },
+    analytics: helpHost && kb.gaKey ? { key: kb.gaKey, anonymizeIp: kb.anonymizedIp } : null,
+  };
+}
+
+/** Text inside <script>/<style> cannot end the element early. */
+const inert = (code: string) => code.replace(/<\//g, '<\\/');
+
+/** The help host's own code: custom CSS, Google Analytics when a key is set, custom JavaScript; each with the nonce. */
+function HelpHostCode({ custom, analytics }: { custom: { css: string; js: string }; analytics: { key: string; anonymizeIp: boolean } | null }) {
+  const nonce = useNonce();
+  const gtag = analytics
+    ? `window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());gtag('config',${JSON.stringify(analytics.key)}${
+        analytics.anonymizeIp ? ',{anonymize_ip:true}' : ''
+      });`
+    : '';
+  return (
+    <>
+      {custom.css ? <style nonce={nonce} data-testid="hc-custom-css" dangerouslySetInnerHTML={{ __html: inert(custom.css) }} /> : null}
+      {analytics ? <script nonce={nonce} async src={`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(analytics.key)}`} /> : null}
+      {analytics ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: gtag }} /> : null}
+      {custom.js ? <script nonce={nonce} data-testid="hc-custom-js" dangerouslySetInnerHTML={{ __html: inert(custom.js) }} /> : null}
+    </>
+  );
 }
 
 export const handle = { hydrate: false };
@@ -47,10 +75,11 @@ export function HelpCentreFrame({ slug, name, children }: { slug: string; name: 
 }
 
 export default function HelpCentre() {
-  const { kb } = useLoaderData<typeof loader>();
+  const { kb, custom, analytics } = useLoaderData<typeof loader>();
   return (
     <HelpCentreFrame slug={kb.slug} name={kb.name}>
       <Outlet />
+      <HelpHostCode custom={custom} analytics={analytics} />
     </HelpCentreFrame>
   );
 }

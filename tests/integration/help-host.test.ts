@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createArticle } from '../../app/models/knowledge-base/articles.server';
 import { createKnowledgeBase } from '../../app/models/knowledge-base/knowledge-bases.server';
+import { setAccountPlan } from '../../app/models/accounts/accounts.server';
 import { createTestAccount } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 
@@ -97,5 +98,71 @@ describe('the help host', () => {
     await getDb().update(schema.knowledgeBases).set({ docsVisible: false }).where(eq(schema.knowledgeBases.id, a.kb.id));
     expect((await app.request('/', { host: a.host })).status).toBe(404);
     expect((await app.request('/', { host: cname })).status).toBe(404);
+  });
+
+  it('saves General, SEO and Custom CSS & JS with the specification\'s messages; custom JS runs only on the help host, under its CSP', async () => {
+    const a = await setup('Styled article');
+    const b = await setup('Other account article');
+    const form = (path: string, f: Record<string, string>) => app.request(`/knowledgebase/${a.kb.id}/${path}`, { domain: a.domain, form: f, cookie: a.cookie });
+
+    const bad = await form('general', { helpName: 'ab', cname: 'not a domain', language: 'xx' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Length must be at least 3 characters');
+    expect(bad.text).toContain('Enter a valid domain, e.g. help.example.com');
+    expect(bad.text).toContain('Choose a language from the list');
+    expect((await form('general', { helpName: 'Acme Answers', cname: `Docs-${a.kb.id}.Example.com`, language: 'fr', docsVisible: 'on' })).status).toBe(302);
+    const [saved] = await getDb().select().from(schema.knowledgeBases).where(eq(schema.knowledgeBases.id, a.kb.id));
+    expect(saved).toMatchObject({ helpName: 'Acme Answers', cname: `docs-${a.kb.id}.example.com`, language: 'fr', docsVisible: true });
+    // Another account cannot take the same domain.
+    const taken = await app.request(`/knowledgebase/${b.kb.id}/general`, {
+      domain: b.domain,
+      cookie: b.cookie,
+      form: { helpName: 'Bravo', cname: `docs-${a.kb.id}.example.com`, language: 'en', docsVisible: 'on' },
+    });
+    expect(taken.status).toBe(400);
+    expect(taken.text).toContain('Another help centre already uses this domain');
+
+    const seo = await form('seo', { gaKey: 'analytics', seoTitle: 'x', seoDescription: 'y' });
+    expect(seo.status).toBe(400);
+    expect(seo.text).toContain('Enter Valid Google Analytics Key');
+    expect(seo.text).toContain('Length must be at least 3 characters');
+    expect((await form('seo', { gaKey: 'G-ABC123XYZ', anonymizedIp: 'on', seoTitle: 'Acme help', seoDescription: 'Answers' })).status).toBe(302);
+
+    // The plan lock: the page shows it, the server refuses to save.
+    await setAccountPlan({ domain: a.domain, planKey: 'starter' });
+    const lockedPage = await app.request(`/knowledgebase/${a.kb.id}/custom-css-js`, { domain: a.domain, cookie: a.cookie });
+    expect(lockedPage.text).toContain('data-testid="plan-locked"');
+    expect((await form('custom-css-js', { customCss: 'body{}', customJs: 'window.x=1' })).status).toBe(403);
+    await setAccountPlan({ domain: a.domain, planKey: 'enterprise' });
+    const js = 'window.acmeCustom = "</script><b>"';
+    expect((await form('custom-css-js', { customCss: '.hc-header{background:#123456}', customJs: js })).status).toBe(302);
+
+    const path = `/articles/${a.article.id}-${a.article.slug}`;
+    const onHelp = await app.request(path, { host: a.host });
+    expect(onHelp.status).toBe(200);
+    const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(String(onHelp.headers['content-security-policy']))?.[1];
+    expect(nonce).toBeTruthy();
+    expect(onHelp.text).toContain(`<script nonce="${nonce}" data-testid="hc-custom-js">window.acmeCustom = "<\\/script><b>"</script>`);
+    expect(onHelp.text).toContain('.hc-header{background:#123456}');
+    expect(onHelp.text).toContain('https://www.googletagmanager.com/gtag/js?id=G-ABC123XYZ');
+    expect(onHelp.text).toContain('anonymize_ip:true');
+    expect(String(onHelp.headers['content-security-policy'])).toContain('https://www.googletagmanager.com');
+
+    // The same article on the account host, and the agent's own article page: no custom code, no analytics, the strict CSP.
+    for (const res of [
+      await app.request(`/hc/${a.kb.slug}${path}`, { domain: a.domain, cookie: a.cookie }),
+      await app.request(`/knowledgebase/${a.kb.id}/articles/${a.article.id}`, { domain: a.domain, cookie: a.cookie }),
+    ]) {
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain('acmeCustom = ');
+      expect(res.text).not.toContain('hc-custom-css');
+      expect(res.text).not.toContain('googletagmanager');
+      expect(String(res.headers['content-security-policy'])).not.toContain('googletagmanager');
+    }
+    // Account B's help host never carries A's code or settings.
+    const other = await app.request('/', { host: b.host });
+    expect(other.text).not.toContain('acmeCustom');
+    expect(other.text).not.toContain('Acme Answers');
+    expect(other.text).not.toContain('G-ABC123XYZ');
   });
 });

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { recordChange } from '../productivity/shared.server';
-import { slugify } from './constants';
+import { searchConfigOf, slugify } from './constants';
 
 export type KnowledgeBase = typeof schema.knowledgeBases.$inferSelect;
 
@@ -101,4 +101,47 @@ export async function deleteKnowledgeBase(opts: { accountId: number; actorId: nu
     await recordChange(tx, { ...opts, type: 'knowledge_base_deleted', subjectType: 'knowledge_base', subjectId: row.id, payload: { name: row.name } });
     return true;
   });
+}
+
+type SettingsPatch = Partial<
+  Pick<KnowledgeBase, 'helpName' | 'cname' | 'language' | 'docsVisible' | 'gaKey' | 'anonymizedIp' | 'seoTitle' | 'seoDescription' | 'customCss' | 'customJs'>
+>;
+
+/**
+ * Saves one settings page of the help centre (General, SEO, Custom CSS & JS). A new language re-stems the
+ * articles' search documents in the same transaction (ADR 050). Undefined when the knowledge base is not the account's.
+ */
+export async function updateKnowledgeBaseSettings(opts: { accountId: number; actorId: number | null; id: number; patch: SettingsPatch }) {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(kb)
+      .set({ ...opts.patch, updatedAt: new Date() })
+      .where(and(eq(kb.accountId, opts.accountId), eq(kb.id, opts.id)))
+      .returning();
+    if (!row) return undefined;
+    if (opts.patch.language) {
+      await tx
+        .update(schema.kbArticles)
+        .set({ searchConfig: searchConfigOf(opts.patch.language) })
+        .where(and(eq(schema.kbArticles.accountId, opts.accountId), eq(schema.kbArticles.knowledgeBaseId, row.id)));
+    }
+    await recordChange(tx, {
+      ...opts,
+      type: 'knowledge_base_updated',
+      subjectType: 'knowledge_base',
+      subjectId: row.id,
+      payload: { name: row.name, settings: Object.keys(opts.patch) },
+    });
+    return row;
+  });
+}
+
+/** Another knowledge base (any account) already serves this custom domain. */
+export async function isCnameTaken(opts: { id: number; cname: string }) {
+  const [row] = await getDb()
+    .select({ id: kb.id })
+    .from(kb)
+    .where(sql`lower(${kb.cname}) = ${opts.cname.toLowerCase()} and ${kb.id} <> ${opts.id}`)
+    .limit(1);
+  return Boolean(row);
 }
