@@ -50,6 +50,7 @@ export const SIGNED_IN_SCREENS = [
   '/knowledgebase/{kb}/articles', '/knowledgebase/{kb}/articles/new', '/knowledgebase/{kb}/articles/{kbArticle}',
   '/knowledgebase/{kb}/articles/{kbArticle}/version/{kbVersion}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
   '/knowledgebase/{kb}/categories', '/knowledgebase/{kb}/categories/{kbCategory}', '/knowledgebase/{kb}/general',
+  '/knowledgebase/{kb}/seo', '/knowledgebase/{kb}/custom-css-js', '/knowledgebase/{kb}/advance',
 ] as const;
 
 /** Signed out, on the account's address. */
@@ -75,6 +76,7 @@ export const EXCLUDED: Record<string, string> = {
   '$.tsx': 'the 404 page: /no-such-page',
   '_app.knowledgebase.$kbId._index.tsx': 'redirects to the articles list',
   'hc.$kbSlug.sitemap[.]xml.tsx': 'an XML sitemap',
+  'hc.$kbSlug.robots[.]txt.tsx': 'a robots.txt',
   'webhooks.*': 'provider webhooks',
 };
 
