@@ -1,7 +1,9 @@
 import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import { Form, Link, Outlet, useLoaderData, useRouteError, isRouteErrorResponse, useParams } from '@remix-run/react';
 import { Search } from 'lucide-react';
 import { findPublicKnowledgeBase } from '~/models/knowledge-base/public.server';
+import { findRedirect } from '~/models/knowledge-base/redirects.server';
 import { isHelpHostRequest, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 import { useNonce } from '~/utils/nonce-provider';
 import hcStyles from '../styles/hc.css?url';
@@ -13,6 +15,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
+  // Redirect Rules (ADR 057): a path named by a rule answers 301 before any page of the help centre.
+  const rest = new URL(request.url).pathname.slice(`/hc/${kb.slug}`.length);
+  if (rest.length > 1) {
+    const destination = await findRedirect({ accountId: account.id, knowledgeBaseId: kb.id, path: rest.replace(/\/+$/, '') });
+    if (destination) throw redirect(`/hc/${kb.slug}${destination}`, 301);
+  }
   // Custom CSS/JS and Google Analytics run only on the help host, which has no agent session (ADR 056).
   const helpHost = isHelpHostRequest(request);
   return {

@@ -188,3 +188,21 @@ export const kbSearches = pgTable(
   },
   (t) => [index('kb_searches_kb_created_idx').on(t.accountId, t.knowledgeBaseId, t.createdAt)],
 );
+
+/** Redirect Rules (section 2): a help-centre path that answers 301 to another one (ADR 057). */
+export const kbRedirects = pgTable(
+  'kb_redirects',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    knowledgeBaseId: integer('knowledge_base_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    source: text('source').notNull(),
+    destination: text('destination').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('kb_redirects_kb_source_key').on(t.knowledgeBaseId, t.source)],
+);

@@ -165,4 +165,41 @@ describe('the help host', () => {
     expect(other.text).not.toContain('Acme Answers');
     expect(other.text).not.toContain('G-ABC123XYZ');
   });
+
+  it('Redirect Rules: list, create, edit, delete; refuse loops through other rules; answer 301 on both hosts', async () => {
+    const a = await setup('Moved article');
+    const form = (f: Record<string, string>) => app.request(`/knowledgebase/${a.kb.id}/redirect-rules`, { domain: a.domain, form: f, cookie: a.cookie });
+    const target = `/articles/${a.article.id}-${a.article.slug}`;
+    const bad = await form({ intent: 'save', source: 'old page', destination: '' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Enter a path like /articles/12-reset-password');
+    expect((await form({ intent: 'save', source: '/articles/1-old', destination: '/articles/2-middle' })).status).toBe(302);
+    expect((await form({ intent: 'save', source: '/articles/2-middle', destination: target })).status).toBe(302);
+    const loop = await form({ intent: 'save', source: target, destination: '/articles/1-old' });
+    expect(loop.status).toBe(400);
+    expect(loop.text).toContain(`This rule would make a redirect loop: ${target} → /articles/1-old → /articles/2-middle → ${target}`);
+    expect((await form({ intent: 'save', source: '/articles/1-old', destination: '/articles/2-middle' })).text).toContain('A rule for this source already exists');
+
+    const page = await app.request(`/knowledgebase/${a.kb.id}/redirect-rules`, { domain: a.domain, cookie: a.cookie });
+    expect(page.text).toContain('/articles/2-middle');
+    const [first] = await getDb().select().from(schema.kbRedirects).where(eq(schema.kbRedirects.source, '/articles/1-old'));
+    // Editing the first rule into a self-loop through the second is refused too.
+    expect((await form({ intent: 'save', id: String(first.id), source: target, destination: '/articles/2-middle' })).text).toContain('redirect loop');
+    expect((await form({ intent: 'save', id: String(first.id), source: '/articles/1-older', destination: '/articles/2-middle' })).status).toBe(302);
+
+    const onAccount = await app.request(`/hc/${a.kb.slug}/articles/2-middle`, { domain: a.domain });
+    expect(onAccount.status).toBe(301);
+    expect(onAccount.headers.location).toBe(`/hc/${a.kb.slug}${target}`);
+    const onHelp = await app.request('/articles/1-older', { host: a.host });
+    expect(onHelp.status).toBe(301);
+    expect(onHelp.headers.location).toBe(`/hc/${a.kb.slug}/articles/2-middle`);
+
+    expect((await form({ intent: 'delete', id: String(first.id) })).status).toBe(302);
+    expect((await app.request('/articles/1-older', { host: a.host })).status).toBe(404);
+    // Another account cannot delete A's rule.
+    const b = await setup('Other');
+    const [second] = await getDb().select().from(schema.kbRedirects).where(eq(schema.kbRedirects.knowledgeBaseId, a.kb.id));
+    const foreign = await app.request(`/knowledgebase/${b.kb.id}/redirect-rules`, { domain: b.domain, cookie: b.cookie, form: { intent: 'delete', id: String(second.id) } });
+    expect(foreign.status).toBe(404);
+  });
 });

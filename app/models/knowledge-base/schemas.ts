@@ -104,3 +104,16 @@ export const CustomCodeSchema = z.object({
   customCss: z.string().max(CUSTOM_CODE_MAX, maxLengthMessage(CUSTOM_CODE_MAX)).optional().default(''),
   customJs: z.string().max(CUSTOM_CODE_MAX, maxLengthMessage(CUSTOM_CODE_MAX)).optional().default(''),
 });
+
+/** A help-centre path of id-slug segments, e.g. /articles/12-reset-password (section 5 "Redirect Rules"). */
+const redirectPath = (label: string) =>
+  z
+    .string({ error: emptyMessage(label) })
+    .trim()
+    .min(1, emptyMessage(label))
+    .max(300, maxLengthMessage(300))
+    .regex(/^(\/[a-z0-9]+(-[a-z0-9]+)*)+$/, 'Enter a path like /articles/12-reset-password');
+
+export const RedirectRuleSchema = z
+  .object({ source: redirectPath('Source'), destination: redirectPath('Destination') })
+  .refine((v) => v.source !== v.destination, { path: ['destination'], message: 'The destination must differ from the source' });

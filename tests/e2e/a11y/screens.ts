@@ -50,7 +50,7 @@ export const SIGNED_IN_SCREENS = [
   '/knowledgebase/{kb}/articles', '/knowledgebase/{kb}/articles/new', '/knowledgebase/{kb}/articles/{kbArticle}',
   '/knowledgebase/{kb}/articles/{kbArticle}/version/{kbVersion}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
   '/knowledgebase/{kb}/categories', '/knowledgebase/{kb}/categories/{kbCategory}', '/knowledgebase/{kb}/general',
-  '/knowledgebase/{kb}/seo', '/knowledgebase/{kb}/custom-css-js', '/knowledgebase/{kb}/advance',
+  '/knowledgebase/{kb}/seo', '/knowledgebase/{kb}/custom-css-js', '/knowledgebase/{kb}/advance', '/knowledgebase/{kb}/redirect-rules',
 ] as const;
 
 /** Signed out, on the account's address. */

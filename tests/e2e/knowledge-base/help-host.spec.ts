@@ -43,6 +43,20 @@ test('help-centre settings without JavaScript: each message, the custom JavaScri
   await expect(fieldError(page, 'Length must be less than or equal to 70 characters')).toBeVisible();
   await expect(fieldError(page, 'Length must be at least 3 characters')).toBeVisible();
 
+  // Redirect Rules: a loop is refused with its chain; a rule answers 301.
+  await page.goto(url(`/knowledgebase/${kb.id}/redirect-rules`, a.domain));
+  await page.getByLabel('Source').fill('/old-guide');
+  await page.getByLabel('Destination').fill(`/articles/${article.id}-reset-a-password`);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByTestId('toast')).toHaveText('Redirect Rule Created');
+  await page.getByLabel('Source').fill(`/articles/${article.id}-reset-a-password`);
+  await page.getByLabel('Destination').fill('/old-guide');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(fieldError(page, 'This rule would make a redirect loop')).toBeVisible();
+  const moved = await page.goto(url(`/hc/${kb.slug}/old-guide`, a.domain));
+  expect(await moved!.request().redirectedFrom()!.response().then((r) => r!.status())).toBe(301);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reset a password');
+
   // Custom CSS & JS: locked on a plan without customJavascript (the page says so, the form is disabled).
   await setAccountPlan({ domain: a.domain, planKey: 'starter' });
   await page.goto(url(`/knowledgebase/${kb.id}/custom-css-js`, a.domain));
