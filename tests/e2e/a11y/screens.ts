@@ -77,6 +77,7 @@ export const EXCLUDED: Record<string, string> = {
   '_app.knowledgebase.$kbId._index.tsx': 'redirects to the articles list',
   'hc.$kbSlug.sitemap[.]xml.tsx': 'an XML sitemap',
   'hc.$kbSlug.robots[.]txt.tsx': 'a robots.txt',
+  'hc.$kbSlug.$.tsx': "the help centre's 404 (the layout's ErrorBoundary, seen at /hc/{kbSlug}/articles/{bad id} in tests)",
   'webhooks.*': 'provider webhooks',
 };
 
