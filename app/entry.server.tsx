@@ -21,7 +21,7 @@ export default function handleRequest(
   const nonce = typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : '';
   // Every HTML page gets the policy; a route may only widen who may frame it (the contact form).
   const framing = /frame-ancestors ([^;]+)/.exec(responseHeaders.get('Content-Security-Policy') ?? '')?.[1];
-  responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce, framing));
+  responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce, framing, request.headers.has('x-parley-help-kb')));
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const app = (

@@ -8,6 +8,7 @@ import { getConfig } from '../app/utils/env.server';
 import { getLogger } from '../app/utils/logger.server';
 import { runInRequestScope } from '../app/utils/request-scope.server';
 import { emailWebhookRouter } from './email-webhook';
+import { helpHostRouter } from './help-host';
 import { checkHealth } from './health';
 import { dataRequestsAsPages, rejectNulInUrl, withInputBoundary } from './input-boundary';
 import { securityHeaders } from './security-headers';
@@ -79,6 +80,8 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   app.use(compression());
   app.use('/build', express.static(path.join(opts.publicDir, 'build'), { immutable: true, maxAge: '1y' }));
   app.use(express.static(opts.publicDir, { maxAge: '1h' }));
+  // {kbSlug}.HELP_HOST and custom domains serve only the help centre's routes, without the agent cookie (ADR 056).
+  app.use(helpHostRouter());
   // A page's loaders share what they all read (tenant, session, user) once per GET (ADR 052).
   app.use((req, _res, next) => (req.method === 'GET' || req.method === 'HEAD' ? runInRequestScope(next) : next()));
 

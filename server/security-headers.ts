@@ -23,14 +23,16 @@ export function securityHeaders() {
  * `style` attributes (React's style props). `framing` is the route's frame-ancestors (today: only the contact form
  * may be framed by other sites; everything else only by Parley itself).
  */
-export function contentSecurityPolicy(nonce: string, framing = "'self'") {
+export function contentSecurityPolicy(nonce: string, framing = "'self'", helpHost = false) {
+  // The help host (ADR 056) has no agent session: its custom JavaScript (with the nonce) and Google Analytics run there only.
+  const analytics = helpHost ? ' https://www.googletagmanager.com' : '';
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}'${analytics}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    `connect-src 'self'${helpHost ? ' https://*.google-analytics.com https://*.analytics.google.com https://www.googletagmanager.com' : ''}`,
     "media-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",

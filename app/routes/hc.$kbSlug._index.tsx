@@ -1,17 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
+import { HcArticleList } from '~/components/help-centre/article-list';
+import { categoryPath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, publicHome } from '~/models/knowledge-base/public.server';
-import { accountUrl, requireAccount } from '~/utils/tenant.server';
+import { helpUrl, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const account = await requireAccount(request);
+  const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
   const home = await publicHome({ accountId: account.id, knowledgeBaseId: kb.id });
   return {
     kb: { slug: kb.slug, name: kb.helpName || kb.name, detail: kb.detail, seoTitle: kb.seoTitle, seoDescription: kb.seoDescription },
-    canonical: accountUrl(request, account.domain, `/hc/${kb.slug}`),
+    canonical: helpUrl(request, account.domain, `/hc/${kb.slug}`),
     ...home,
   };
 }
@@ -33,15 +34,7 @@ export default function HelpCentreHome() {
                 {c.name}
               </Link>
             </h2>
-            <ul className="hc-list">
-              {c.articles.slice(0, 6).map((a) => (
-                <li key={a.id}>
-                  <Link to={articlePath(kb.slug, { id: a.id, slug: a.slug ?? '' })} reloadDocument>
-                    {a.title}
-                  </Link>
-                </li>
-              ))}
-            </ul>
+            <HcArticleList kbSlug={kb.slug} articles={c.articles.slice(0, 6)} />
             {c.articles.length > 6 ? (
               <Link to={categoryPath(kb.slug, c)} reloadDocument>
                 All {c.articles.length} articles
@@ -53,15 +46,7 @@ export default function HelpCentreHome() {
       {uncategorised.length ? (
         <section aria-labelledby="hc-more">
           <h2 id="hc-more">More articles</h2>
-          <ul className="hc-list">
-            {uncategorised.map((a) => (
-              <li key={a.id}>
-                <Link to={articlePath(kb.slug, { id: a.id, slug: a.slug ?? '' })} reloadDocument>
-                  {a.title}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <HcArticleList kbSlug={kb.slug} articles={uncategorised} />
         </section>
       ) : null}
     </>

@@ -6,7 +6,7 @@ import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, publicArticle, recordFeedback, recordSearchClick } from '~/models/knowledge-base/public.server';
 import { newVisitor, readVisitor } from '~/models/knowledge-base/visitor.server';
 import { parseRouteId } from '~/utils/route-id';
-import { accountUrl, requireAccount } from '~/utils/tenant.server';
+import { helpUrl, isHelpHostRequest, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 
 /** `{id}-{slug}`: the id finds the article, a slug that is not its current one answers 301 (ADR 050). */
 function readIdSlug(param: string | undefined) {
@@ -17,7 +17,7 @@ function readIdSlug(param: string | undefined) {
 }
 
 async function load(request: Request, params: LoaderFunctionArgs['params']) {
-  const account = await requireAccount(request);
+  const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
   return { account, kb, scope: { accountId: account.id, knowledgeBaseId: kb.id }, ...readIdSlug(params.article) };
@@ -38,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ...article,
       categoryPath: article.categoryId && article.categorySlug ? categoryPath(kb.slug, { id: article.categoryId, slug: article.categorySlug }) : null,
     },
-    canonical: accountUrl(request, account.domain, path),
+    canonical: helpUrl(request, account.domain, path),
     thanks: url.searchParams.get('feedback') === 'thanks',
   };
 }
@@ -48,7 +48,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const answer = (await request.formData()).get('helpful');
   if (answer !== 'yes' && answer !== 'no') return data({ error: 'Choose yes or no' }, { status: 400 });
   const existing = readVisitor(request);
-  const visitor = existing ? { id: existing, setCookie: null } : newVisitor();
+  const visitor = existing ? { id: existing, setCookie: null } : newVisitor(isHelpHostRequest(request));
   const article = await publicArticle({ ...scope, id });
   if (!article || !(await recordFeedback({ ...scope, articleId: id, visitorKey: visitor.id, helpful: answer === 'yes' }))) {
     throw new Response('Not Found', { status: 404 });

@@ -1,13 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
+import { HcArticleList } from '~/components/help-centre/article-list';
+import { categoryPath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, publicCategory } from '~/models/knowledge-base/public.server';
 import { parseRouteId } from '~/utils/route-id';
-import { accountUrl, requireAccount } from '~/utils/tenant.server';
+import { helpUrl, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const account = await requireAccount(request);
+  const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   const m = /^(\d{1,10})(?:-(.*))?$/.exec(params.category ?? '');
   const id = m ? parseRouteId(m[1]) : null;
@@ -20,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     kb: { slug: kb.slug, name: kb.helpName || kb.name },
     category: { name: found.category.name, description: found.category.description },
     articles: found.articles,
-    canonical: accountUrl(request, account.domain, path),
+    canonical: helpUrl(request, account.domain, path),
   };
 }
 
@@ -38,16 +39,7 @@ export default function PublicCategory() {
       <h1>{category.name}</h1>
       {category.description ? <p className="muted">{category.description}</p> : null}
       {articles.length === 0 ? <p>No articles in this category yet.</p> : null}
-      <ul className="hc-list hc-results">
-        {articles.map((a) => (
-          <li key={a.id}>
-            <Link to={articlePath(kb.slug, { id: a.id, slug: a.slug ?? '' })} reloadDocument>
-              {a.title}
-            </Link>
-            {a.text ? <p className="muted">{a.text}…</p> : null}
-          </li>
-        ))}
-      </ul>
+      <HcArticleList kbSlug={kb.slug} articles={articles} className="hc-list hc-results" />
     </>
   );
 }

@@ -3,10 +3,10 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { articlePath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, MARK_END, MARK_START, searchPublicArticles } from '~/models/knowledge-base/public.server';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
-import { requireAccount } from '~/utils/tenant.server';
+import { requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const account = await requireAccount(request);
+  const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
   const q = new URL(request.url).searchParams.get('q')?.trim().slice(0, 200) ?? '';

@@ -1,18 +1,18 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, publicSitemap } from '~/models/knowledge-base/public.server';
-import { accountUrl, requireAccount } from '~/utils/tenant.server';
+import { helpUrl, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** sitemap.xml of one help centre: home, categories and published articles. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const account = await requireAccount(request);
+  const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
   const { categories, articles } = await publicSitemap({ accountId: account.id, knowledgeBaseId: kb.id });
   const url = (path: string, lastmod?: Date | null) =>
-    `<url><loc>${xml(accountUrl(request, account.domain, path))}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ''}</url>`;
+    `<url><loc>${xml(helpUrl(request, account.domain, path))}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ''}</url>`;
   const body = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',

@@ -1,18 +1,54 @@
 import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import { Form, Link, Outlet, useLoaderData, useRouteError, isRouteErrorResponse, useParams } from '@remix-run/react';
 import { Search } from 'lucide-react';
 import { findPublicKnowledgeBase } from '~/models/knowledge-base/public.server';
-import { requireAccount } from '~/utils/tenant.server';
+import { findRedirect } from '~/models/knowledge-base/redirects.server';
+import { isHelpHostRequest, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
+import { useNonce } from '~/utils/nonce-provider';
 import hcStyles from '../styles/hc.css?url';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: hcStyles }];
 
 /** The public help centre of one knowledge base: no sign-in, no script (ADR 050). docsVisible off hides it all. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const account = await requireAccount(request);
+  const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
-  return { kb: { slug: kb.slug, name: kb.helpName || kb.name } };
+  // Redirect Rules (ADR 057): a path named by a rule answers 301 before any page of the help centre.
+  const rest = new URL(request.url).pathname.slice(`/hc/${kb.slug}`.length);
+  if (rest.length > 1) {
+    const destination = await findRedirect({ accountId: account.id, knowledgeBaseId: kb.id, path: rest.replace(/\/+$/, '') });
+    if (destination) throw redirect(`/hc/${kb.slug}${destination}`, 301);
+  }
+  // Custom CSS/JS and Google Analytics run only on the help host, which has no agent session (ADR 056).
+  const helpHost = isHelpHostRequest(request);
+  return {
+    kb: { slug: kb.slug, name: kb.helpName || kb.name },
+    custom: helpHost ? { css: kb.customCss, js: kb.customJs } : { css: '', js: '' },
+    analytics: helpHost && kb.gaKey ? { key: kb.gaKey, anonymizeIp: kb.anonymizedIp } : null,
+  };
+}
+
+/** Text inside <script>/<style> cannot end the element early. */
+const inert = (code: string) => code.replace(/<\//g, '<\\/');
+
+/** The help host's own code: custom CSS, Google Analytics when a key is set, custom JavaScript; each with the nonce. */
+function HelpHostCode({ custom, analytics }: { custom: { css: string; js: string }; analytics: { key: string; anonymizeIp: boolean } | null }) {
+  const nonce = useNonce();
+  const gtag = analytics
+    ? `window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());gtag('config',${JSON.stringify(analytics.key)}${
+        analytics.anonymizeIp ? ',{anonymize_ip:true}' : ''
+      });`
+    : '';
+  return (
+    <>
+      {custom.css ? <style nonce={nonce} data-testid="hc-custom-css" dangerouslySetInnerHTML={{ __html: inert(custom.css) }} /> : null}
+      {analytics ? <script nonce={nonce} async src={`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(analytics.key)}`} /> : null}
+      {analytics ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: gtag }} /> : null}
+      {custom.js ? <script nonce={nonce} data-testid="hc-custom-js" dangerouslySetInnerHTML={{ __html: inert(custom.js) }} /> : null}
+    </>
+  );
 }
 
 export const handle = { hydrate: false };
@@ -47,10 +83,11 @@ export function HelpCentreFrame({ slug, name, children }: { slug: string; name: 
 }
 
 export default function HelpCentre() {
-  const { kb } = useLoaderData<typeof loader>();
+  const { kb, custom, analytics } = useLoaderData<typeof loader>();
   return (
     <HelpCentreFrame slug={kb.slug} name={kb.name}>
       <Outlet />
+      <HelpHostCode custom={custom} analytics={analytics} />
     </HelpCentreFrame>
   );
 }

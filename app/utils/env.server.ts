@@ -25,6 +25,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, 'APP_HOST must be a host name with an optional port, e.g. parley.example.com or localhost:3000')
     .optional(),
+  HELP_HOST: z
+    .string()
+    .regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, 'HELP_HOST must be a host name with an optional port, e.g. help.example.com')
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
@@ -70,6 +74,8 @@ export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   appHost: string;
+  /** The help centres' own host: each knowledge base at {slug}.HELP_HOST (ADR 056); null when not set. */
+  helpHost: string | null;
   databaseUrl: string | undefined;
   dataDir: string;
   sessionSecret: string;
@@ -114,6 +120,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     appHost: (e.APP_HOST ?? `localhost:${e.PORT}`).toLowerCase(),
+    helpHost: e.HELP_HOST ? e.HELP_HOST.toLowerCase() : null,
     databaseUrl: e.DATABASE_URL,
     dataDir,
     sessionSecret: e.SESSION_SECRET ?? loadOrCreateSecret(dataDir),

@@ -26,10 +26,21 @@ export const knowledgeBases = pgTable(
     docsVisible: boolean('docs_visible').notNull().default(true),
     seoTitle: text('seo_title'),
     seoDescription: text('seo_description'),
+    /** SEO settings: Google Analytics only when a key is set, with the visitor's IP anonymised when asked (ADR 056). */
+    gaKey: text('ga_key'),
+    anonymizedIp: boolean('anonymized_ip').notNull().default(true),
+    /** Custom CSS and JavaScript (plan feature customJavascript): served only on the help host, never the account host. */
+    customCss: text('custom_css').notNull().default(''),
+    customJs: text('custom_js').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('knowledge_bases_account_slug_key').on(t.accountId, t.slug)],
+  (t) => [
+    uniqueIndex('knowledge_bases_account_slug_key').on(t.accountId, t.slug),
+    // The help host's lookups (ADR 056): {slug}.HELP_HOST across accounts, and a custom domain.
+    index('knowledge_bases_slug_idx').on(t.slug),
+    index('knowledge_bases_cname_idx').on(sql`lower(${t.cname})`),
+  ],
 );
 
 export const kbCategories = pgTable(
@@ -176,4 +187,22 @@ export const kbSearches = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('kb_searches_kb_created_idx').on(t.accountId, t.knowledgeBaseId, t.createdAt)],
+);
+
+/** Redirect Rules (section 2): a help-centre path that answers 301 to another one (ADR 057). */
+export const kbRedirects = pgTable(
+  'kb_redirects',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    knowledgeBaseId: integer('knowledge_base_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    source: text('source').notNull(),
+    destination: text('destination').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('kb_redirects_kb_source_key').on(t.knowledgeBaseId, t.source)],
 );

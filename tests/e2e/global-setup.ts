@@ -32,6 +32,8 @@ export default async function globalSetup() {
     NODE_ENV: 'production' as const,
     PORT: String(port),
     APP_HOST: `localhost:${port}`,
+    // Help centres on {slug}.help.localhost (ADR 056); Chromium resolves *.localhost to this machine.
+    HELP_HOST: `help.localhost:${port}`,
     DATABASE_URL: databaseUrl,
     PARLEY_DATA_DIR: dataDir,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',

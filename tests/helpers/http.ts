@@ -21,9 +21,9 @@ export async function startTestApp() {
 
   async function request(
     pathname: string,
-    opts: { domain?: string; method?: string; form?: Record<string, string | string[]>; cookie?: string; origin?: string | null } = {},
+    opts: { domain?: string; host?: string; method?: string; form?: Record<string, string | string[]>; cookie?: string; origin?: string | null } = {},
   ) {
-    const host = opts.domain ? `${opts.domain}.${appHost}` : appHost;
+    const host = opts.host ?? (opts.domain ? `${opts.domain}.${appHost}` : appHost);
     const method = opts.method ?? (opts.form ? 'POST' : 'GET');
     let body: string | undefined;
     if (opts.form) {

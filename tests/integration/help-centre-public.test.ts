@@ -157,10 +157,12 @@ describe('public help centre', () => {
     expect((await getArticle({ ...s.who, id: art.id }))?.viewCount).toBeGreaterThanOrEqual(1);
   });
 
-  it("never shows account A's articles on account B's help centre, even with the same slug", async () => {
+  it("never shows account A's articles on account B's help centre, nor A's help centre on B's host", async () => {
     const a = await setup();
     const b = await setup();
-    expect(a.kb.slug).toBe(b.kb.slug);
+    // Slugs are unique across accounts (ADR 056); A's slug on B's host finds nothing.
+    expect(a.kb.slug).not.toBe(b.kb.slug);
+    expect((await b.get(`/hc/${a.kb.slug}`)).status).toBe(404);
     const art = await createArticle({ ...a.who, title: 'Only for A', body: '<p>a</p>', publish: true });
     expect((await b.get(`/hc/${b.kb.slug}/articles/${art.id}-only-for-a`)).status).toBe(404);
     expect((await b.get(`/hc/${b.kb.slug}/search?q=only`)).text).not.toContain('Only for A');

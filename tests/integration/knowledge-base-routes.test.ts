@@ -138,7 +138,12 @@ describe('knowledge base screens', () => {
     const shell = await s.get(`/knowledgebase/${kb.id}/articles/${art.id}`);
     expect(shell.status).toBe(200);
     expect(shell.text.match(/data-denied="feature"/g)?.length).toBeGreaterThanOrEqual(5);
-    for (const page of ['version-control', 'backup-and-restore', 'custom-css-js', 'import-export', `articles/${art.id}/version/${v1.id}`]) {
+    // Custom CSS & JS shows its locked state (ADR 056) and refuses to save.
+    const custom = await s.get(`/knowledgebase/${kb.id}/custom-css-js`);
+    expect(custom.text).toContain('data-testid="plan-locked"');
+    expect(custom.text).toContain(FEATURE_DENIED_MESSAGE);
+    expect((await s.post(`/knowledgebase/${kb.id}/custom-css-js`, { customJs: 'x()' })).status).toBe(403);
+    for (const page of ['version-control', 'backup-and-restore', 'import-export', `articles/${art.id}/version/${v1.id}`]) {
       const res = await s.get(`/knowledgebase/${kb.id}/${page}`);
       expect(res.status, page).toBe(403);
       expect(res.text).toContain(FEATURE_DENIED_MESSAGE);

@@ -15,6 +15,10 @@ export const SEO_TITLE_MAX = 70;
 export const SEO_DESCRIPTION_MIN = 3;
 export const SEO_DESCRIPTION_MAX = 160;
 export const KB_PAGE_SIZE = 50;
+export const HELP_NAME_MIN = 3;
+export const HELP_NAME_MAX = 30;
+export const CUSTOM_CODE_MAX = 50_000;
+export const GA_KEY_MESSAGE = 'Enter Valid Google Analytics Key';
 
 /** Section 4: the article filters. "publish" is the specification's value for published articles. */
 export const ARTICLE_FILTERS = [

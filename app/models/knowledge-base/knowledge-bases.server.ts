@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { recordChange } from '../productivity/shared.server';
-import { slugify } from './constants';
+import { searchConfigOf, slugify } from './constants';
 
 export type KnowledgeBase = typeof schema.knowledgeBases.$inferSelect;
 
@@ -43,15 +43,18 @@ export async function findKnowledgeBaseBySlug(opts: { accountId: number; slug: s
   return row;
 }
 
-/** A slug no other knowledge base of the account uses: the name's, then name-2, name-3... */
-async function freeSlug(tx: Tx, accountId: number, name: string) {
+/**
+ * A slug no other knowledge base uses, in any account: the name's, then name-2, name-3... Unique across the
+ * installation because the help host is `{slug}.HELP_HOST` (ADR 056).
+ */
+async function freeSlug(tx: Tx, name: string) {
   const base = slugify(name).slice(0, 40) || 'help';
   const taken = new Set(
     (
       await tx
         .select({ slug: kb.slug })
         .from(kb)
-        .where(and(eq(kb.accountId, accountId), sql`${kb.slug} like ${`${base}%`}`))
+        .where(sql`${kb.slug} like ${`${base}%`}`)
     ).map((r) => r.slug),
   );
   let slug = base;
@@ -63,7 +66,7 @@ export async function createKnowledgeBase(opts: { accountId: number; actorId: nu
   const name = opts.name.trim();
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('knowledge_bases'), ${opts.accountId})`);
-    const slug = await freeSlug(tx, opts.accountId, name);
+    const slug = await freeSlug(tx, name);
     const [row] = await tx
       .insert(kb)
       .values({ accountId: opts.accountId, name, detail: opts.detail?.trim() ?? '', slug, helpName: name.length >= 3 ? name : null })
@@ -98,4 +101,47 @@ export async function deleteKnowledgeBase(opts: { accountId: number; actorId: nu
     await recordChange(tx, { ...opts, type: 'knowledge_base_deleted', subjectType: 'knowledge_base', subjectId: row.id, payload: { name: row.name } });
     return true;
   });
+}
+
+type SettingsPatch = Partial<
+  Pick<KnowledgeBase, 'helpName' | 'cname' | 'language' | 'docsVisible' | 'gaKey' | 'anonymizedIp' | 'seoTitle' | 'seoDescription' | 'customCss' | 'customJs'>
+>;
+
+/**
+ * Saves one settings page of the help centre (General, SEO, Custom CSS & JS). A new language re-stems the
+ * articles' search documents in the same transaction (ADR 050). Undefined when the knowledge base is not the account's.
+ */
+export async function updateKnowledgeBaseSettings(opts: { accountId: number; actorId: number | null; id: number; patch: SettingsPatch }) {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(kb)
+      .set({ ...opts.patch, updatedAt: new Date() })
+      .where(and(eq(kb.accountId, opts.accountId), eq(kb.id, opts.id)))
+      .returning();
+    if (!row) return undefined;
+    if (opts.patch.language) {
+      await tx
+        .update(schema.kbArticles)
+        .set({ searchConfig: searchConfigOf(opts.patch.language) })
+        .where(and(eq(schema.kbArticles.accountId, opts.accountId), eq(schema.kbArticles.knowledgeBaseId, row.id)));
+    }
+    await recordChange(tx, {
+      ...opts,
+      type: 'knowledge_base_updated',
+      subjectType: 'knowledge_base',
+      subjectId: row.id,
+      payload: { name: row.name, settings: Object.keys(opts.patch) },
+    });
+    return row;
+  });
+}
+
+/** Another knowledge base (any account) already serves this custom domain. */
+export async function isCnameTaken(opts: { id: number; cname: string }) {
+  const [row] = await getDb()
+    .select({ id: kb.id })
+    .from(kb)
+    .where(sql`lower(${kb.cname}) = ${opts.cname.toLowerCase()} and ${kb.id} <> ${opts.id}`)
+    .limit(1);
+  return Boolean(row);
 }

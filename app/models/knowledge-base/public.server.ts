@@ -127,14 +127,20 @@ export async function searchPublicArticles(scope: Scope & { q: string; language:
   const config = searchConfigOf(scope.language);
   const limit = scope.limit ?? 20;
   const db = getDb();
+  // Rank and limit first, then build the snippets of the page's hits only (ts_headline is the costly part).
   const exact = await db.execute<{ id: number; title: string; slug: string; snippet: string }>(sql`
-    select ${a.id} as id, ${a.publishedTitle} as title, ${a.publishedSlug} as slug,
-      ts_headline(${config}::regconfig, coalesce(${a.publishedText}, ''), query,
+    select t.id, t.title, t.slug,
+      ts_headline(${config}::regconfig, t.text, t.query,
         ${`StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`}) as snippet
-    from ${a}, websearch_to_tsquery(${config}::regconfig, ${q}) query
-    where ${live(scope)} and ${a.search} @@ query
-    order by ts_rank_cd(${a.search}, query, 1) desc, ${a.id}
-    limit ${limit}`);
+    from (
+      select ${a.id} as id, ${a.publishedTitle} as title, ${a.publishedSlug} as slug, coalesce(${a.publishedText}, '') as text, query,
+        ts_rank_cd(${a.search}, query, 1) as rank
+      from ${a}, websearch_to_tsquery(${config}::regconfig, ${q}) query
+      where ${live(scope)} and ${a.search} @@ query
+      order by rank desc, ${a.id}
+      limit ${limit}
+    ) t
+    order by t.rank desc, t.id`);
   let hits: SearchHit[] = [...exact];
   let fuzzy = false;
   if (hits.length === 0) {

@@ -12,6 +12,11 @@ import {
   SEO_DESCRIPTION_MIN,
   SEO_TITLE_MAX,
   SEO_TITLE_MIN,
+  CUSTOM_CODE_MAX,
+  GA_KEY_MESSAGE,
+  HELP_NAME_MAX,
+  HELP_NAME_MIN,
+  KB_LANGUAGES,
 } from './constants';
 
 export * from './constants';
@@ -58,3 +63,57 @@ export const ArticleSchema = z.object({
   seoDescription: optionalBounded(SEO_DESCRIPTION_MIN, SEO_DESCRIPTION_MAX),
 });
 export type ArticleInput = z.infer<typeof ArticleSchema>;
+
+/** Section 2 "General": the help centre's public name (3 to 30), a custom domain or none, the language, visibility. */
+export const GeneralSettingsSchema = z.object({
+  helpName: z
+    .string({ error: emptyMessage('Help Center Name') })
+    .trim()
+    .min(HELP_NAME_MIN, minLengthMessage(HELP_NAME_MIN))
+    .max(HELP_NAME_MAX, maxLengthMessage(HELP_NAME_MAX)),
+  cname: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(253, maxLengthMessage(253))
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'Enter a valid domain, e.g. help.example.com')
+    .optional(),
+  language: z.enum(KB_LANGUAGES.map((l) => l.code) as [string, ...string[]], { error: 'Choose a language from the list' }),
+  docsVisible: z.boolean().optional().default(false),
+});
+export type GeneralSettingsInput = z.infer<typeof GeneralSettingsSchema>;
+
+/**
+ * Section 2 "SEO": a Google Analytics key (UA-digits-digits or G-XXXX; empty means no analytics, which the
+ * specification's "required" would not allow while analytics is optional), IP anonymising, title and description.
+ */
+export const SeoSettingsSchema = z.object({
+  gaKey: z
+    .string()
+    .trim()
+    .regex(/^(UA-\d{4,10}-\d{1,4}|G-[A-Z0-9]{4,12})$/, GA_KEY_MESSAGE)
+    .optional(),
+  anonymizedIp: z.boolean().optional().default(false),
+  seoTitle: optionalBounded(SEO_TITLE_MIN, SEO_TITLE_MAX),
+  seoDescription: optionalBounded(SEO_DESCRIPTION_MIN, SEO_DESCRIPTION_MAX),
+});
+export type SeoSettingsInput = z.infer<typeof SeoSettingsSchema>;
+
+/** Section 2 "Custom CSS & JS" (plan feature customJavascript): text, run only on the help host (ADR 056). */
+export const CustomCodeSchema = z.object({
+  customCss: z.string().max(CUSTOM_CODE_MAX, maxLengthMessage(CUSTOM_CODE_MAX)).optional().default(''),
+  customJs: z.string().max(CUSTOM_CODE_MAX, maxLengthMessage(CUSTOM_CODE_MAX)).optional().default(''),
+});
+
+/** A help-centre path of id-slug segments, e.g. /articles/12-reset-password (section 5 "Redirect Rules"). */
+const redirectPath = (label: string) =>
+  z
+    .string({ error: emptyMessage(label) })
+    .trim()
+    .min(1, emptyMessage(label))
+    .max(300, maxLengthMessage(300))
+    .regex(/^(\/[a-z0-9]+(-[a-z0-9]+)*)+$/, 'Enter a path like /articles/12-reset-password');
+
+export const RedirectRuleSchema = z
+  .object({ source: redirectPath('Source'), destination: redirectPath('Destination') })
+  .refine((v) => v.source !== v.destination, { path: ['destination'], message: 'The destination must differ from the source' });

@@ -8,7 +8,8 @@ export function readVisitor(request: Request) {
   return m?.[1] ?? null;
 }
 
-export function newVisitor() {
+/** On the account host the cookie stays under /hc; on the help host (ADR 056) the whole host is the help centre. */
+export function newVisitor(onHelpHost = false) {
   const id = crypto.randomBytes(16).toString('base64url');
-  return { id, setCookie: `${NAME}=${id}; Path=/hc; Max-Age=31536000; HttpOnly; SameSite=Lax` };
+  return { id, setCookie: `${NAME}=${id}; Path=${onHelpHost ? '/' : '/hc'}; Max-Age=31536000; HttpOnly; SameSite=Lax` };
 }

@@ -50,6 +50,7 @@ export const SIGNED_IN_SCREENS = [
   '/knowledgebase/{kb}/articles', '/knowledgebase/{kb}/articles/new', '/knowledgebase/{kb}/articles/{kbArticle}',
   '/knowledgebase/{kb}/articles/{kbArticle}/version/{kbVersion}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
   '/knowledgebase/{kb}/categories', '/knowledgebase/{kb}/categories/{kbCategory}', '/knowledgebase/{kb}/general',
+  '/knowledgebase/{kb}/seo', '/knowledgebase/{kb}/custom-css-js', '/knowledgebase/{kb}/advance', '/knowledgebase/{kb}/redirect-rules',
 ] as const;
 
 /** Signed out, on the account's address. */
@@ -76,6 +77,8 @@ export const EXCLUDED: Record<string, string> = {
   '_app.knowledgebase.$kbId._index.tsx': 'redirects to the articles list',
   '_app.knowledgebase.attach-article.tsx': 'a JSON endpoint (tests/integration/knowledge-base-attach.test.ts)',
   'hc.$kbSlug.sitemap[.]xml.tsx': 'an XML sitemap',
+  'hc.$kbSlug.robots[.]txt.tsx': 'a robots.txt',
+  'hc.$kbSlug.$.tsx': "the help centre's 404 (the layout's ErrorBoundary, seen at /hc/{kbSlug}/articles/{bad id} in tests)",
   'webhooks.*': 'provider webhooks',
 };
 
