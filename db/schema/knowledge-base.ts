@@ -118,9 +118,6 @@ export const kbArticles = pgTable(
     index('kb_articles_kb_title_idx').on(t.accountId, t.knowledgeBaseId, sql`lower(${t.title})`, t.id),
     index('kb_articles_category_position_idx').on(t.accountId, t.categoryId, t.position, t.id),
     index('kb_articles_search_idx').using('gin', t.search),
-    // Typo tolerance (ADR 050): word similarity against the published title and text.
-    index('kb_articles_published_title_trgm_idx').using('gin', sql`lower(coalesce(published_title, '')) gin_trgm_ops`),
-    index('kb_articles_published_text_trgm_idx').using('gin', sql`lower(coalesce(published_text, '')) gin_trgm_ops`),
   ],
 );
 
@@ -205,4 +202,26 @@ export const kbRedirects = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('kb_redirects_kb_source_key').on(t.knowledgeBaseId, t.source)],
+);
+
+/**
+ * The words of a knowledge base's published articles (ADR 050 addendum): the dictionary a misspelt search word is
+ * corrected against with pg_trgm, a few thousand short rows instead of every article's text. Words are added when
+ * an article is published; a word whose articles are gone only suggests a correction that finds nothing.
+ */
+export const kbSearchWords = pgTable(
+  'kb_search_words',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    knowledgeBaseId: integer('knowledge_base_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    word: text('word').notNull(),
+  },
+  (t) => [
+    uniqueIndex('kb_search_words_key').on(t.knowledgeBaseId, t.word),
+    index('kb_search_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`),
+  ],
 );

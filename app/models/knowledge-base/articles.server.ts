@@ -3,6 +3,7 @@ import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { cleanQuery, FieldInputError, likePattern, recordChange } from '../productivity/shared.server';
 import { reorder } from './categories.server';
 import { KB_PAGE_SIZE, searchConfigOf, slugify, type ArticleFilter, type ArticleSort } from './constants';
+import { addSearchWords } from './search-words.server';
 import { plainTextOf, sanitizeArticleHtml } from './sanitize.server';
 
 export type KbArticle = typeof schema.kbArticles.$inferSelect;
@@ -184,6 +185,7 @@ async function publishVersionRow(tx: Tx, article: KbArticle, version: KbArticleV
     })
     .where(and(eq(a.accountId, article.accountId), eq(a.id, article.id)))
     .returning();
+  await addSearchWords(tx, { accountId: article.accountId, knowledgeBaseId: article.knowledgeBaseId }, `${version.title} ${version.bodyText}`);
   return row;
 }
 

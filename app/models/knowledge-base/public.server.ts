@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { searchConfigOf } from './constants';
+import { correctSearch } from './search-words.server';
 
 /**
  * What the public help centre reads (ADR 050): only published, untrashed articles, only their published copy,
@@ -115,7 +116,8 @@ export type SearchHit = { id: number; title: string; slug: string; snippet: stri
 
 /**
  * Full-text search over the stored weighted document (title above body) with the knowledge base's language,
- * ranked, with highlighted snippets; when that finds nothing, a trigram word-similarity search catches typos.
+ * ranked, with highlighted snippets; when that finds nothing, misspelt words are corrected from the knowledge base's
+ * own words (pg_trgm) and the search runs again.
  * Records the search for the docs reports.
  */
 export async function searchPublicArticles(scope: Scope & { q: string; language: string; limit?: number; record?: boolean }) {
@@ -128,39 +130,30 @@ export async function searchPublicArticles(scope: Scope & { q: string; language:
   const limit = scope.limit ?? 20;
   const db = getDb();
   // Rank and limit first, then build the snippets of the page's hits only (ts_headline is the costly part).
-  const exact = await db.execute<{ id: number; title: string; slug: string; snippet: string }>(sql`
+  const fullText = (words: string) =>
+    db.execute<{ id: number; title: string; slug: string; snippet: string }>(sql`
     select t.id, t.title, t.slug,
       ts_headline(${config}::regconfig, t.text, t.query,
         ${`StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`}) as snippet
     from (
       select ${a.id} as id, ${a.publishedTitle} as title, ${a.publishedSlug} as slug, coalesce(${a.publishedText}, '') as text, query,
         ts_rank_cd(${a.search}, query, 1) as rank
-      from ${a}, websearch_to_tsquery(${config}::regconfig, ${q}) query
+      from ${a}, websearch_to_tsquery(${config}::regconfig, ${words}) query
       where ${live(scope)} and ${a.search} @@ query
       order by rank desc, ${a.id}
       limit ${limit}
     ) t
     order by t.rank desc, t.id`);
-  let hits: SearchHit[] = [...exact];
+  let hits: SearchHit[] = [...(await fullText(q))];
   let fuzzy = false;
   if (hits.length === 0) {
-    // Typo tolerance: the query's words against the published title and text (pg_trgm, GIN indexes of ADR 050).
-    const lowered = q.toLowerCase();
-    // One misspelt letter in a seven-letter word scores about 0.55 (pg_trgm's default of 0.6 misses it).
-    const rows = await db.transaction(async (tx) => {
-      await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', '0.45', true)`);
-      return tx.execute<{ id: number; title: string; slug: string; snippet: string }>(sql`
-      select ${a.id} as id, ${a.publishedTitle} as title, ${a.publishedSlug} as slug, left(${a.publishedText}, 200) as snippet
-      from ${a}
-      where ${live(scope)}
-        and (${lowered} <% lower(coalesce(${a.publishedTitle}, '')) or ${lowered} <% lower(coalesce(${a.publishedText}, '')))
-      order by greatest(word_similarity(${lowered}, lower(coalesce(${a.publishedTitle}, ''))) * 1.2, word_similarity(${lowered}, lower(coalesce(${
-        a.publishedText
-      }, '')))) desc, ${a.id}
-      limit ${limit}`);
-    });
-    hits = [...rows];
-    fuzzy = hits.length > 0;
+    // Typo tolerance: each unknown word is corrected against the knowledge base's dictionary of published words
+    // (pg_trgm over a few thousand short rows, not every article's text), then searched again (ADR 050 addendum).
+    const corrected = await correctSearch(db, scope, q);
+    if (corrected) {
+      hits = [...(await fullText(corrected))];
+      fuzzy = hits.length > 0;
+    }
   }
   let searchId: number | null = null;
   if (scope.record !== false) {
