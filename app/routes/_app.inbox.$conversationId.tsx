@@ -55,12 +55,9 @@ import {
   findNeighbourConversations,
   findOwnConversationIds,
   lastMessageIdBy,
-  listAssigneeOptions,
   listContactConversations,
-  listInboxOptions,
+  listInboxScreenOptions,
   listMessageAttachments,
-  listTagOptions,
-  listTeamOptions,
   searchMergeCandidates,
 } from '~/models/inbox/screens.server';
 import { getCannedResponse, listCannedResponses } from '~/models/productivity/canned-responses.server';
@@ -107,13 +104,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const mergeQuery = (url.searchParams.get('merge_q') ?? '').trim().slice(0, 200);
   const contactId = found.conversation.contactId;
   const allRuns = url.searchParams.get('automations') === 'all';
-  const [thread, others, inboxes, users, teams, tags, canned, picked, ownLast, searched, runs] = await Promise.all([
+  const [thread, others, { inboxes, users, teams, tags }, canned, picked, ownLast, searched, runs] = await Promise.all([
     listThread({ accountId, conversationId: id, before }),
     contactId ? listContactConversations({ accountId, contactId, exceptId: id }) : Promise.resolve([]),
-    listInboxOptions({ accountId }),
-    listAssigneeOptions({ accountId }),
-    listTeamOptions({ accountId }),
-    listTagOptions({ accountId }),
+    listInboxScreenOptions({ accountId }),
     listCannedResponses({ accountId, q: cannedQuery || null, limit: 50 }),
     cannedId ? getCannedResponse({ accountId, id: cannedId }) : Promise.resolve(undefined),
     lastMessageIdBy({ accountId, conversationId: id, userId: ctx.user.id }),

@@ -19,7 +19,7 @@ import { STATUS_CHOICES } from '~/models/inbox/form-constants';
 import { MassActionSchema } from '~/models/inbox/forms';
 import { MASS_ACTION_TOASTS, runMassAction } from '~/models/inbox/mass-actions.server';
 import { listFailingChannels } from '~/models/channels/health.server';
-import { findOwnConversationIds, listAssigneeOptions, listInboxOptions, listTagOptions, listTeamOptions } from '~/models/inbox/screens.server';
+import { findOwnConversationIds, listInboxScreenOptions } from '~/models/inbox/screens.server';
 import { CONVERSATION_STATUSES } from '../../db/schema/inbox-constants';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
@@ -37,13 +37,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if ([...url.searchParams].some(([k, v]) => v === '' && k !== 'index')) throw redirect(`/inbox${listSearch(url)}`);
   const filters = readConversationFilters(url);
   const scope = { accountId: ctx.account.id, userId: ctx.user.id, filters };
-  const [list, counts, inboxes, users, teams, tags, failing] = await Promise.all([
+  const [list, counts, { inboxes, users, teams, tags }, failing] = await Promise.all([
     listConversations(scope),
     countConversations(scope),
-    listInboxOptions({ accountId: ctx.account.id }),
-    listAssigneeOptions({ accountId: ctx.account.id }),
-    listTeamOptions({ accountId: ctx.account.id }),
-    listTagOptions({ accountId: ctx.account.id }),
+    listInboxScreenOptions({ accountId: ctx.account.id }),
     listFailingChannels({ accountId: ctx.account.id }),
   ]);
   const me = publicUser(ctx);

@@ -32,3 +32,30 @@ describe('helpers', () => {
   it('truncates with an ellipsis', () => expect(truncate('abcdefghijklmnopqrstuvwxyz', 20)).toBe('abcdefghijklmnopqrst…'));
   it('joins titles with the product name', () => expect(pageTitle('Teams', 'Settings')).toBe('Teams | Settings | Parley'));
 });
+
+describe('dates in a zone from cached offsets', () => {
+  // The reference: every field straight from Intl, as the formatter did before offsets were cached.
+  const byIntl = (t: number, timeZone: string) => {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(t));
+    const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+    return `${get('day')}-${get('month')}-${get('year').padStart(4, '0')} ${String(Number(get('hour')) % 24).padStart(2, '0')}:${get('minute')}`;
+  };
+  it('matches Intl around clock changes and at random times, in zones with odd offsets', () => {
+    const zones = ['UTC', 'Europe/London', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham', 'Asia/Kolkata', 'America/Santiago', 'Africa/Casablanca', 'Pacific/Apia'];
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    let checked = 0;
+    for (const timezone of zones) {
+      // Every 7 minutes across two spring and autumn changes of 2026, then random instants 1970–2090.
+      const times: number[] = [];
+      for (let t = Date.UTC(2026, 2, 1); t < Date.UTC(2026, 4, 1); t += 7 * 60_000 * 13) times.push(t);
+      for (let t = Date.UTC(2026, 8, 20); t < Date.UTC(2026, 10, 10); t += 7 * 60_000 * 13) times.push(t);
+      for (let i = 0; i < 400; i++) times.push(Math.floor(random() * Date.UTC(2090, 0, 1)));
+      for (const t of times) {
+        expect(formatDateTime(t, { timezone, timeFormat: '24' }), `${timezone} ${new Date(t).toISOString()}`).toBe(byIntl(t, timezone));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(10_000);
+  });
+});

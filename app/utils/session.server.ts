@@ -3,7 +3,7 @@ import { and, eq, getTableColumns } from 'drizzle-orm';
 import { getDb, schema } from '../../db/client';
 import type { PlanFeatures } from '../../db/schema/accounts';
 import { effectivePlan, type Account } from '../models/accounts/accounts.server';
-import { createSession, findSession, REMEMBER_MS, revokeSession } from '../models/auth/sessions.server';
+import { createSession, judgeSession, REMEMBER_MS, revokeSession } from '../models/auth/sessions.server';
 import { FEATURE_DENIED_MESSAGE, hasFeature, type FeatureKey } from '../models/plans/catalogue';
 import type { Permission } from '../models/roles/permissions';
 import { getConfig } from './env.server';
@@ -76,19 +76,21 @@ async function loadAppContext(request: Request): Promise<AppContext | null> {
   const account = await requireAccount(request);
   const id = await readSessionId(request);
   if (!id) return null;
-  const found = await findSession({ id, accountId: account.id });
+  // The session, its user, role and plan in one statement (ADR 052): judged here as findSession judges it.
+  const [row] = await getDb()
+    .select({ session: schema.sessions, user: userColumns, role: schema.roles, plan: schema.plans })
+    .from(schema.sessions)
+    .leftJoin(schema.users, and(eq(schema.users.id, schema.sessions.userId), eq(schema.users.accountId, schema.sessions.accountId)))
+    .leftJoin(schema.roles, eq(schema.roles.id, schema.users.roleId))
+    .leftJoin(schema.accounts, eq(schema.accounts.id, schema.users.accountId))
+    .leftJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
+    .where(and(eq(schema.sessions.id, id), eq(schema.sessions.accountId, account.id)));
+  const found = judgeSession(row?.session);
   if (found.state === 'expired') {
     throw redirect('/signin?expired=1', { headers: { 'Set-Cookie': await clearSessionCookie(request) } });
   }
   if (found.state !== 'active') return null;
-  const [row] = await getDb()
-    .select({ user: userColumns, role: schema.roles, plan: schema.plans })
-    .from(schema.users)
-    .innerJoin(schema.roles, eq(schema.roles.id, schema.users.roleId))
-    .innerJoin(schema.accounts, eq(schema.accounts.id, schema.users.accountId))
-    .innerJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
-    .where(and(eq(schema.users.id, found.session.userId), eq(schema.users.accountId, account.id)));
-  if (!row || !row.user.hasAccess || row.user.status !== 'active') return null;
+  if (!row.user || !row.role || !row.plan || !row.user.hasAccess || row.user.status !== 'active') return null;
   return {
     account,
     user: row.user,

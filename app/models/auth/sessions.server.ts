@@ -32,6 +32,11 @@ export async function findSession(opts: { id: string; accountId: number }): Prom
     .select()
     .from(schema.sessions)
     .where(and(eq(schema.sessions.id, opts.id), eq(schema.sessions.accountId, opts.accountId)));
+  return judgeSession(session);
+}
+
+/** Whether a session row read elsewhere (the app context reads it joined with its user) is usable. */
+export function judgeSession(session: typeof schema.sessions.$inferSelect | null | undefined): SessionLookup {
   if (!session) return { state: 'missing' };
   if (session.revokedAt) return { state: 'missing' };
   if (session.expiresAt.getTime() <= Date.now()) return { state: 'expired' };

@@ -28,15 +28,13 @@ async function readCountsFromDeltas(opts: { accountId: number; userId: number; f
   if (f.team) where.push(eq(d.teamId, f.team));
   if (f.priority) where.push(eq(d.priority, priorityRank(f.priority)));
   if (f.source) where.push(eq(d.sourceType, f.source));
-  const db = getDb();
-  const [rows, [{ rowsOfAccount }]] = await Promise.all([
-    db
-      .select({ status: d.status, inboxId: d.inboxId, n: sql<number>`sum(${d.n})::int` })
-      .from(d)
-      .where(and(...where))
-      .groupBy(d.status, d.inboxId),
-    db.select({ rowsOfAccount: sql<number>`count(*)::int` }).from(d).where(eq(d.accountId, opts.accountId)),
-  ]);
+  // One statement: the filtered sums per (status, inbox), and how many delta rows the account has (to fold them).
+  const rows = await getDb()
+    .select({ status: d.status, inboxId: d.inboxId, n: sql<number>`coalesce(sum(${d.n}) filter (where ${and(...where)}), 0)::int`, raw: sql<number>`count(*)::int` })
+    .from(d)
+    .where(eq(d.accountId, opts.accountId))
+    .groupBy(d.status, d.inboxId);
+  const rowsOfAccount = rows.reduce((n, g) => n + g.raw, 0);
   if (rowsOfAccount > FOLD_AFTER) await foldCountDeltas(opts.accountId);
   const wantedStatus = f.status === 'all' ? undefined : f.status ?? 'open';
   const byStatus: Partial<Record<ConversationStatus, number>> = {};

@@ -45,6 +45,33 @@ export async function listTagOptions(opts: { accountId: number }) {
     .orderBy(asc(schema.tags.name));
 }
 
+/**
+ * The four select lists of the inbox screens (inboxes, assignees, teams, tags) in one statement: one round trip
+ * instead of four on every inbox and conversation page (ADR 052). Same rows and order as the four functions above.
+ */
+export async function listInboxScreenOptions(opts: { accountId: number }) {
+  const [row] = await getDb().execute<{
+    inboxes: { id: number; name: string; channelType: string }[] | null;
+    users: { id: number; firstName: string; lastName: string }[] | null;
+    teams: { id: number; name: string }[] | null;
+    tags: { id: number; name: string; color: string }[] | null;
+  }>(sql`select
+      (select json_agg(json_build_object('id', id, 'name', name, 'channelType', channel_type) order by name)
+         from ${schema.inboxes} where account_id = ${opts.accountId}) as inboxes,
+      (select json_agg(json_build_object('id', id, 'firstName', first_name, 'lastName', last_name) order by first_name, last_name)
+         from ${schema.users} where account_id = ${opts.accountId} and status = 'active') as users,
+      (select json_agg(json_build_object('id', id, 'name', name) order by name)
+         from ${schema.teams} where account_id = ${opts.accountId}) as teams,
+      (select json_agg(json_build_object('id', id, 'name', name, 'color', color) order by name)
+         from ${schema.tags} where account_id = ${opts.accountId}) as tags`);
+  return {
+    inboxes: (row.inboxes ?? []) as { id: number; name: string; channelType: (typeof schema.inboxes.$inferSelect)['channelType'] }[],
+    users: (row.users ?? []).map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() })),
+    teams: row.teams ?? [],
+    tags: row.tags ?? [],
+  };
+}
+
 /** The contact panel's "other conversations": the contact's newest conversations besides this one. */
 export async function listContactConversations(opts: { accountId: number; contactId: number; exceptId: number; limit?: number }) {
   const c = schema.conversations;
