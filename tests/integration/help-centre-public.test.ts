@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
@@ -173,5 +174,24 @@ describe('public help centre', () => {
       .from(schema.kbArticleFeedback)
       .where(and(eq(schema.kbArticleFeedback.articleId, art.id)));
     expect(feedback).toEqual([]);
+  });
+  it('weighs under 30 KB gzipped for an article page without custom CSS or JS, everything included (issue 13 target)', async () => {
+    const s = await setup();
+    const body = Array.from({ length: 12 }, (_, i) => `<h2>Step ${i + 1}</h2><p>Open Billing, choose the invoice and press <b>Pay</b>. Your card is charged at once and a receipt is e-mailed to the account owner.</p>`).join('');
+    const pub = await createArticle({ ...s.who, title: 'Paying invoices', categoryId: s.cat.id, body, publish: true });
+    const page = await s.get(`/hc/${s.kb.slug}/articles/${pub.id}-paying-invoices`);
+    expect(page.status).toBe(200);
+    // Everything the browser fetches for the page: the HTML, its stylesheets, scripts and images (none expected).
+    const assets = [...page.text.matchAll(/<(?:link[^>]+rel="stylesheet"[^>]+href|script[^>]+src|img[^>]+src)="([^"]+)"/g)].map((m) => m[1]);
+    const parts = [{ name: 'html', bytes: gzipSync(page.text).length }];
+    for (const asset of assets) {
+      const res = await s.get(asset);
+      expect(res.status, asset).toBe(200);
+      parts.push({ name: asset, bytes: gzipSync(res.text).length });
+    }
+    const total = parts.reduce((n, p) => n + p.bytes, 0);
+    console.info(`public article page: ${(total / 1024).toFixed(1)} KB gzipped (${parts.map((p) => `${p.name} ${(p.bytes / 1024).toFixed(1)} KB`).join(', ')})`);
+    expect(assets.some((a) => a.endsWith('.js'))).toBe(false);
+    expect(total).toBeLessThan(30 * 1024);
   });
 });
