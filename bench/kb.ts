@@ -75,7 +75,12 @@ async function main() {
     }
   }
   await run('agent list search "refund" + category', 150, 15, () => pageArticles({ ...scope, filter: 'all', sort: 'dateModify', q: 'refund', categoryId: cats[3] }));
-  await run('agent list last page', 150, 10, () => pageArticles({ ...scope, filter: 'all', sort: 'titleAZ', page: Math.floor(ARTICLES / 50) }));
+  const listed = (await pageArticles({ ...scope, filter: 'all' })).total;
+  const lastPage = Math.ceil(listed / 50);
+  await run('agent list last page', 150, 10, () => pageArticles({ ...scope, filter: 'all', sort: 'titleAZ', page: lastPage }));
+  // Past the middle a page is read from the other end, so the middle page is the deepest one.
+  await run('agent list middle page, sort by rating', 150, 10, () => pageArticles({ ...scope, filter: 'all', sort: 'ratingHigh', page: Math.ceil(lastPage / 2) }));
+  await run('agent list middle page, sort by title', 150, 10, () => pageArticles({ ...scope, filter: 'all', sort: 'titleAZ', page: Math.ceil(lastPage / 2) }));
 
   console.log(`\nload ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   let failed = 0;

@@ -130,6 +130,25 @@ describe('articles', () => {
     expect((await pageArticles({ ...who, q: 'an' })).rows.map((r) => r.title)).toEqual(['banana']);
   });
 
+  it('gives the same pages whether a page is read from the start or, past the middle, from the end', async () => {
+    const { who, account } = await setup();
+    // Ties on purpose (same title, same rating) so that the id tie-breaker decides.
+    for (const [i, title] of ['kiwi', 'Fig', 'kiwi', 'date', 'Elder', 'fig', 'grape'].entries()) {
+      const art = await createArticle({ ...who, title, body: '' });
+      await getDb()
+        .update(schema.kbArticles)
+        .set({ helpfulCount: i % 3, unhelpfulCount: i % 2 })
+        .where(and(eq(schema.kbArticles.accountId, account.id), eq(schema.kbArticles.id, art.id)));
+    }
+    for (const sort of ['titleAZ', 'titleZA', 'ratingHigh', 'ratingLow', 'dateModify'] as const) {
+      const whole = (await pageArticles({ ...who, sort })).rows.map((r) => r.id);
+      const paged: number[] = [];
+      for (let page = 1; page <= 4; page++) paged.push(...(await pageArticles({ ...who, sort, page, pageSize: 2 })).rows.map((r) => r.id));
+      expect(paged, sort).toEqual(whole);
+      expect((await pageArticles({ ...who, sort, page: 5, pageSize: 2 })).rows).toEqual([]);
+    }
+  });
+
   it('keeps a version of every save; the published version stays public while a draft is edited; restore and publish a chosen one', async () => {
     const { who } = await setup();
     const art = await createArticle({ ...who, title: 'Shipping', body: '<p>Two days</p>', publish: true });

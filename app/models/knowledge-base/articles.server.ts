@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, isNotNull, isNull, max, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, max, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { cleanQuery, FieldInputError, likePattern, recordChange } from '../productivity/shared.server';
 import { reorder } from './categories.server';
@@ -33,19 +33,19 @@ function filterWhere(filter: ArticleFilter): SQL | undefined {
 /** Helpful answers over all answers, with one of each assumed, so that one "yes" does not beat forty yeses and a no. */
 const rating = sql`((${a.helpfulCount} + 1)::float / (${a.helpfulCount} + ${a.unhelpfulCount} + 2))`;
 
-function sortOrder(sort: ArticleSort) {
-  switch (sort) {
-    case 'titleAZ':
-      return [sql`lower(${a.title}) asc`, asc(a.id)];
-    case 'titleZA':
-      return [sql`lower(${a.title}) desc`, desc(a.id)];
-    case 'ratingHigh':
-      return [sql`${rating} desc`, desc(a.updatedAt), asc(a.id)];
-    case 'ratingLow':
-      return [sql`${rating} asc`, desc(a.updatedAt), asc(a.id)];
-    default:
-      return [desc(a.updatedAt), asc(a.id)];
-  }
+/** The list's order as (expression, direction) pairs; `reversed` flips every direction (see pageArticles). */
+function sortOrder(sort: ArticleSort, reversed = false) {
+  const keys: [SQL | AnyColumn, 'asc' | 'desc'][] =
+    sort === 'titleAZ'
+      ? [[sql`lower(${a.title})`, 'asc'], [a.id, 'asc']]
+      : sort === 'titleZA'
+        ? [[sql`lower(${a.title})`, 'desc'], [a.id, 'desc']]
+        : sort === 'ratingHigh'
+          ? [[rating, 'desc'], [a.updatedAt, 'desc'], [a.id, 'asc']]
+          : sort === 'ratingLow'
+            ? [[rating, 'asc'], [a.updatedAt, 'desc'], [a.id, 'asc']]
+            : [[a.updatedAt, 'desc'], [a.id, 'asc']];
+  return keys.map(([key, dir]) => ((dir === 'asc') !== reversed ? asc(key) : desc(key)));
 }
 
 /** One page of a knowledge base's articles for the agent list: filter, sort, title search, category. */
@@ -63,6 +63,12 @@ export async function pageArticles(
     opts.categoryId ? eq(a.categoryId, opts.categoryId) : undefined,
   );
   const db = getDb();
+  const [{ total }] = await db.select({ total: count() }).from(a).where(where);
+  // Pages past the middle are read from the other end, so that no page skips more than half the list (the last
+  // page of 50,000 articles reads 50 rows instead of skipping 49,950), and put back in order.
+  const offset = (page - 1) * pageSize;
+  const fromEnd = offset > total / 2;
+  if (offset >= total) return { rows: [], total, page, pageSize };
   const rows = await db
     .select({
       id: a.id,
@@ -80,10 +86,10 @@ export async function pageArticles(
     .from(a)
     .leftJoin(c, and(eq(c.id, a.categoryId), eq(c.accountId, a.accountId)))
     .where(where)
-    .orderBy(...sortOrder(opts.sort ?? 'dateModify'))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const [{ total }] = await db.select({ total: count() }).from(a).where(where);
+    .orderBy(...sortOrder(opts.sort ?? 'dateModify', fromEnd))
+    .limit(fromEnd ? Math.min(pageSize, total - offset) : pageSize)
+    .offset(fromEnd ? Math.max(0, total - offset - pageSize) : offset);
+  if (fromEnd) rows.reverse();
   return { rows, total, page, pageSize };
 }
 
