@@ -10,6 +10,8 @@ import { createTeam } from '../app/models/teams/teams.server';
 import { withDatabase } from '../server/boot';
 import { seedDemoData } from './seed-data';
 import { seedDemoKnowledgeBase } from './seed-kb';
+import { listWebInboxes, saveMessengerSection } from '../app/models/channels/messenger-settings.server';
+import { readMessengerSettings } from '../app/models/channels/messenger-settings';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -86,7 +88,10 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
     memberIds: [admin.id, riley.id],
   });
   await seedDemoData({ accountId: account.id, users: [owner, admin, sam, riley], teams: { Support: support.id, Billing: billing.id }, now: opts.now ?? new Date() });
-  await seedDemoKnowledgeBase({ accountId: account.id, authorIds: [admin.id, sam.id, riley.id] });
+  const kb = await seedDemoKnowledgeBase({ accountId: account.id, authorIds: [admin.id, sam.id, riley.id] });
+  // The website chat searches the help centre before a chat starts.
+  for (const inbox of await listWebInboxes({ accountId: account.id }))
+    await saveMessengerSection({ accountId: account.id, actorId: owner.id, inboxId: inbox.id, section: 'configure', value: { ...readMessengerSettings(inbox.settings).configure, helpCentreId: kb.id } });
   return { created: true };
 }
 

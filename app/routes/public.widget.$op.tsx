@@ -10,12 +10,15 @@ import {
   publicWidgetConfig,
   publishVisitorTyping,
   recordWidgetPageView,
+  searchWidgetHelp,
   startVisitor,
+  widgetHelpCentre,
   submitOfflineTicket,
   visitorFromToken,
   WIDGET_POST_LIMIT,
   WidgetInputError,
 } from '~/models/channels/widget.server';
+import { helpUrl } from '~/models/knowledge-base/help-host.server';
 import { createCaptcha, verifyCaptcha } from '~/models/productivity/captcha.server';
 import { readContactFormPost } from '~/models/productivity/uploads.server';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
@@ -24,7 +27,7 @@ import { MAX_ROW_ID } from '~/utils/route-id';
 /**
  * The widget's HTTP API, called from customers' sites: CORS for any origin, no cookies, the visitor token in the
  * Authorization header. /public/ skips the CSRF check (there is no ambient credential to abuse).
- *   POST session · GET messages?after= · POST messages · POST typing · POST pageview · POST ticket
+ *   POST session · GET messages?after= · GET help?q= · POST messages · POST typing · POST pageview · POST ticket
  */
 
 const CORS = {
@@ -95,6 +98,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Preflights reach the loader (Remix hands OPTIONS to loaders); the actual POST reaches the action.
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
   return answer(async () => {
+    if (params.op === 'help') return help(request);
     if (params.op !== 'messages') throw new Response('Not Found', { status: 404 });
     const { visitor } = await requireVisitor(request);
     const after = Number(new URL(request.url).searchParams.get('after') ?? 0);
@@ -147,11 +151,22 @@ async function session(request: Request) {
   return json({
     token,
     online,
-    config: publicWidgetConfig(inbox, settings),
+    config: { ...publicWidgetConfig(inbox, settings), help: Boolean(await widgetHelpCentre(inbox, settings)) },
     conversationId: visitor.conversationId,
     messages: await listVisitorMessages({ visitor }),
     captcha: captcha ? { question: captcha.question, token: captcha.token } : null,
   });
+}
+
+/** GET help?q=: the help-centre search shown before a chat starts. */
+async function help(request: Request) {
+  const { visitor, inbox } = await requireVisitor(request);
+  await enforceRateLimit(`widget-help:${visitor.id}`, { limit: 60, windowMs: 60_000 });
+  const q = new URL(request.url).searchParams.get('q') ?? '';
+  if (q.length > 200) throw new WidgetInputError('The search is too long');
+  const found = await searchWidgetHelp({ inbox, q });
+  if (!found) throw new Response('This chat has no help centre to search', { status: 404 });
+  return json({ results: found.results.map((r) => ({ title: r.title, text: r.text, url: helpUrl(request, found.domain, r.path) })) });
 }
 
 async function messages(request: Request) {

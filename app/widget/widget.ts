@@ -20,6 +20,8 @@ type Config = {
   showLauncher: boolean;
   trackPageViews: boolean;
   attachments: boolean;
+  /** A help centre to search before a chat starts (GET help?q=). */
+  help: boolean;
   offline: { message: string; heading: string; submitButton: string; submitMessage: string; fields: Fields };
 };
 type Session = {
@@ -132,11 +134,55 @@ form.f{display:flex;flex-direction:column;gap:8px;padding:12px;overflow-y:auto}
 .e{color:#b91c1c;font-size:.85em}
 label{font-size:.85em;color:#374151}
 .n{padding:8px 12px;font-size:.9em;color:#374151}
+.q{padding:8px 12px;border-bottom:1px solid #e5e7eb;max-height:45%;overflow-y:auto}
+.q ul{list-style:none;padding:0}
+.q li{padding:6px 0;font-size:.9em}
+.q a{display:block;color:${c.color};font-weight:600}
+.q small{color:#4b5563}
 `;
 
   let wrap: HTMLDivElement;
   let list: HTMLDivElement;
   let typingLine: HTMLDivElement;
+
+  let search: HTMLFormElement | null = null;
+
+  /** The help-centre search shown before a chat starts: as the visitor types (debounced) or on Enter. */
+  const helpSearch = () => {
+    const form = el('form', { class: 'q', role: 'search' });
+    const input = el('input', { type: 'search', placeholder: 'Search for answers…', 'aria-label': 'Search the help centre', maxlength: '200' });
+    const out = el('ul', { 'aria-live': 'polite' });
+    let timer = 0;
+    let asked = '';
+    const find = async () => {
+      const q = input.value.trim();
+      if (q === asked) return;
+      asked = q;
+      if (q.length < 2) return out.replaceChildren();
+      try {
+        const r = await api('help?q=' + encodeURIComponent(q));
+        if (asked !== q) return;
+        const items = (r.results as { title: string; text: string; url: string }[]).map((x) => {
+          const li = el('li');
+          li.append(el('a', { href: x.url, target: '_blank', rel: 'noopener' }, x.title), el('small', {}, x.text));
+          return li;
+        });
+        out.replaceChildren(...(items.length ? items : [el('li', {}, 'No articles found. Ask us below.')]));
+      } catch (err) {
+        out.replaceChildren(el('li', {}, (err as Error).message));
+      }
+    };
+    input.oninput = () => {
+      clearTimeout(timer);
+      timer = w.setTimeout(find, 300) as unknown as number;
+    };
+    form.onsubmit = (e) => {
+      e.preventDefault();
+      void find();
+    };
+    form.append(input, out);
+    return form;
+  };
 
   const bubbles = new Map<number, HTMLElement>();
   const bubble = (m: Msg) => {
@@ -184,6 +230,7 @@ label{font-size:.85em;color:#374151}
     const close = el('button', { class: 'x', 'aria-label': 'Close chat' }, '×');
     head.append(close, el('b', {}, cfg.teamName), el('small', {}, cfg.greeting));
     panel.append(head);
+    if (cfg.help && !s.conversationId) panel.append((search = helpSearch()));
     const launcher = el('button', { class: 'l', 'aria-label': 'Open chat' });
     launcher.append(icon('chat', 26));
     const toggle = () => wrap.classList.toggle('o');
@@ -225,6 +272,8 @@ label{font-size:.85em;color:#374151}
           clearTimeout(typingTimer);
           typingSent = 0;
           save({ t: token, c: r.conversationId });
+          // The chat has started: the help search gives way to it.
+          search?.remove();
           (r.messages as Msg[]).forEach(bubble);
           ensureLive();
         } catch (err) {

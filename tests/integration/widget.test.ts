@@ -16,6 +16,8 @@ import { MESSENGER_DEFAULTS } from '../../app/models/channels/messenger-settings
 import { publishAgentTyping, signVisitorToken, userHashFor } from '../../app/models/channels/widget.server';
 import { postMessage } from '../../app/models/inbox/conversations.server';
 import { editMessage } from '../../app/models/inbox/messages.server';
+import { createArticle } from '../../app/models/knowledge-base/articles.server';
+import { createKnowledgeBase } from '../../app/models/knowledge-base/knowledge-bases.server';
 import { createTestAccount, createTestUser } from '../factories';
 import { sessionCookie } from '../helpers/http';
 
@@ -654,5 +656,50 @@ describe('Messenger settings pages', () => {
     await getDb().update(schema.accounts).set({ planId: starter.id }).where(eq(schema.accounts.id, a.account.id));
     expect((await post(a, a.ownerCookie, '/settings/offline-experience', form)).status).toBe(403);
     expect((await request('/settings/chat-pages', { host: a.host, headers: { cookie: a.ownerCookie } })).status).toBe(403);
+  });
+});
+
+describe('help-centre search in the widget (issue 13)', () => {
+  it("searches the chosen knowledge base's published articles only, and is refused without a chosen, public help centre", async () => {
+    const s = await setup();
+    const who = { accountId: s.account.id, actorId: s.owner.id };
+    const kb = await createKnowledgeBase({ ...who, name: 'Help' });
+    await createArticle({ ...who, knowledgeBaseId: kb.id, title: 'Resetting your password', body: '<p>Choose Forgot password on the sign-in page.</p>', publish: true });
+    await createArticle({ ...who, knowledgeBaseId: kb.id, title: 'Password policy draft', body: '<p>internal password notes</p>' });
+    // Another account's knowledge base with a matching article: never offered, never searchable.
+    const other = await createTestAccount();
+    const otherKb = await createKnowledgeBase({ accountId: other.account.id, actorId: other.owner.id, name: 'Theirs' });
+    await createArticle({ accountId: other.account.id, actorId: other.owner.id, knowledgeBaseId: otherKb.id, title: 'Their password article', body: '<p>password</p>', publish: true });
+
+    // No help centre chosen: no search.
+    let session = await startSession(s.inbox.id);
+    expect(session.config.help).toBe(false);
+    expect((await request('/public/widget/help?q=password', { token: session.token })).status).toBe(404);
+
+    await expect(
+      saveMessengerSection({ ...who, inboxId: s.inbox.id, section: 'configure', value: { ...MESSENGER_DEFAULTS.configure, helpCentreId: otherKb.id } }),
+    ).rejects.toThrow('Choose a knowledge base of this account');
+    await saveMessengerSection({ ...who, inboxId: s.inbox.id, section: 'configure', value: { ...MESSENGER_DEFAULTS.configure, helpCentreId: kb.id } });
+
+    session = await startSession(s.inbox.id);
+    expect(session.config.help).toBe(true);
+    const res = await request('/public/widget/help?q=pasword', { token: session.token, headers: { origin: 'http://customer.example' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    const { results } = res.json() as { results: { title: string; text: string; url: string }[] };
+    expect(results.map((r) => r.title)).toEqual(['Resetting your password']);
+    expect(results[0].text).toContain('Forgot password');
+    expect(results[0].url).toMatch(new RegExp(`^http://${s.domain}\\.${appHost.replace('.', '\\.')}/hc/${kb.slug}/articles/\\d+-resetting-your-password\\?s=\\d+$`));
+    // Recorded like a help-centre search.
+    const searches = await getDb().select().from(schema.kbSearches).where(eq(schema.kbSearches.knowledgeBaseId, kb.id));
+    expect(searches.map((x) => [x.query, x.resultCount])).toEqual([['pasword', 1]]);
+
+    expect((await request('/public/widget/help?q=password')).status).toBe(401);
+    expect((await request(`/public/widget/help?q=${'x'.repeat(201)}`, { token: session.token })).status).toBe(400);
+
+    // The help centre switched off (docsVisible): the widget no longer offers or answers the search.
+    await getDb().update(schema.knowledgeBases).set({ docsVisible: false }).where(eq(schema.knowledgeBases.id, kb.id));
+    expect((await startSession(s.inbox.id)).config.help).toBe(false);
+    expect((await request('/public/widget/help?q=password', { token: session.token })).status).toBe(404);
   });
 });

@@ -7,6 +7,7 @@ import { getDb, schema } from '../../../db/client';
 import { emitEvent } from '../events/events.server';
 import { getBusinessHours } from '../automation/business-hours.server';
 import { createInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
+import { getKnowledgeBase } from '../knowledge-base/knowledge-bases.server';
 import { MESSENGER_DEFAULTS, readMessengerSettings, type MessengerSection, type MessengerSettings } from './messenger-settings';
 
 /**
@@ -14,7 +15,15 @@ import { MESSENGER_DEFAULTS, readMessengerSettings, type MessengerSection, type 
  * their `settings`. Every function is scoped by the account; changes go through updateInbox (`inbox_updated`).
  */
 
-export class InvalidBusinessHoursError extends Error {}
+/** A choice (business hours, a knowledge base) that is not the account's: a field error, never saved. */
+export class InvalidChoiceError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export async function listWebInboxes(opts: { accountId: number }) {
   return listInboxes({ accountId: opts.accountId, channelType: 'web' });
@@ -62,9 +71,14 @@ export async function saveMessengerSection<S extends MessengerSection>(opts: {
   if (opts.section === 'offline') {
     const { businessHoursId, ...rest } = value as { businessHoursId?: number };
     if (businessHoursId && !(await getBusinessHours({ accountId: opts.accountId, id: businessHoursId })))
-      throw new InvalidBusinessHoursError('Choose business hours of this account');
+      throw new InvalidChoiceError('businessHoursId', 'Choose business hours of this account');
     changes.businessHoursId = businessHoursId ?? null;
     value = rest;
+  }
+  if (opts.section === 'configure') {
+    const { helpCentreId } = value as { helpCentreId?: number };
+    if (helpCentreId && !(await getKnowledgeBase({ accountId: opts.accountId, id: helpCentreId })))
+      throw new InvalidChoiceError('helpCentreId', 'Choose a knowledge base of this account');
   }
   if (opts.section === 'chatPage') value.code = current.chatPage.code ?? newChatPageCode();
   changes.settings = { ...(inbox.settings ?? {}), ...current, [opts.section]: value };
@@ -97,7 +111,7 @@ export async function submitMessengerSection<S extends MessengerSection>(opts: {
     });
     return saved ? { status: 'saved', inboxId: saved.id } : { status: 'missing' };
   } catch (err) {
-    if (err instanceof InvalidBusinessHoursError) return { status: 'invalid', reply: submission.reply({ fieldErrors: { businessHoursId: [err.message] } }) };
+    if (err instanceof InvalidChoiceError) return { status: 'invalid', reply: submission.reply({ fieldErrors: { [err.field]: [err.message] } }) };
     throw err;
   }
 }

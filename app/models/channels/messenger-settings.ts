@@ -28,6 +28,8 @@ export const ConfigureSchema = z.object({
   showLauncher: z.boolean().default(false),
   /** Page views reach the CRM's live view and the automation engine's page-URL conditions. */
   trackPageViews: z.boolean().default(false),
+  /** The knowledge base the widget searches before a chat starts (issue 13); none = no search box. */
+  helpCentreId: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
 });
 
 export const AdvancedSchema = z.object({

@@ -14,6 +14,8 @@ import { publishToAccount } from '../../utils/live.server';
 import { singleton } from '../../utils/singleton.server';
 import { deliverMessage, DeliveryRefused, loadOutgoing, markDelivery, registerChannelDeliverer, type DeliveryResult, type OutgoingMessage } from './delivery.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+import { articlePath } from '../knowledge-base/constants';
+import { MARK_END, MARK_START, searchPublicArticles } from '../knowledge-base/public.server';
 import { BRAND_COLOURS, readMessengerSettings, type MessengerSettings } from './messenger-settings';
 
 /**
@@ -159,6 +161,44 @@ export function publicWidgetConfig(inbox: Inbox, settings: MessengerSettings) {
         captcha: offline.isCaptcha,
       },
     },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Help-centre search (issue 13): before a chat starts, the widget searches the knowledge base chosen in
+// Messenger → Configure, while that help centre is public.
+
+/** The help centre an inbox's widget searches, or null when none is chosen or it is not public. */
+export async function widgetHelpCentre(inbox: Inbox, settings: MessengerSettings = readMessengerSettings(inbox.settings)) {
+  const id = settings.configure.helpCentreId;
+  if (!id) return null;
+  const kb = schema.knowledgeBases;
+  const [row] = await getDb()
+    .select({ id: kb.id, slug: kb.slug, language: kb.language, domain: schema.accounts.domain })
+    .from(kb)
+    .innerJoin(schema.accounts, eq(schema.accounts.id, kb.accountId))
+    .where(and(eq(kb.accountId, inbox.accountId), eq(kb.id, id), eq(kb.docsVisible, true)));
+  return row ?? null;
+}
+
+const MARKS = new RegExp(`[${MARK_START}${MARK_END}]`, 'g');
+
+/**
+ * The widget's search: the top five published articles with plain-text snippets and the help-centre path of
+ * each (the search is recorded like the help centre's own, so clicks count for the reports). Null when the
+ * inbox offers no help centre.
+ */
+export async function searchWidgetHelp(opts: { inbox: Inbox; q: string }) {
+  const help = await widgetHelpCentre(opts.inbox);
+  if (!help) return null;
+  const found = await searchPublicArticles({ accountId: opts.inbox.accountId, knowledgeBaseId: help.id, q: opts.q, language: help.language, limit: 5 });
+  return {
+    domain: help.domain,
+    results: found.hits.map((h) => ({
+      title: h.title,
+      text: h.snippet.replace(MARKS, ''),
+      path: articlePath(help.slug, h) + (found.searchId ? `?s=${found.searchId}` : ''),
+    })),
   };
 }
 

@@ -2,7 +2,10 @@ import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { and, desc, eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
-import { createWebInbox } from '../../../app/models/channels/messenger-settings.server';
+import { createWebInbox, saveMessengerSection } from '../../../app/models/channels/messenger-settings.server';
+import { MESSENGER_DEFAULTS } from '../../../app/models/channels/messenger-settings';
+import { createArticle } from '../../../app/models/knowledge-base/articles.server';
+import { createKnowledgeBase } from '../../../app/models/knowledge-base/knowledge-bases.server';
 import { createTestAccount } from '../../factories';
 import { port, signIn, url } from '../helpers';
 
@@ -95,16 +98,30 @@ test('a visitor chats with an agent from another origin and sees the answer live
   await visitorContext.close();
 });
 
-test('offline, the widget shows the ticket form and opens a support_widget ticket', async ({ browser }) => {
+test('offline, the widget offers a help-centre search, then the ticket form, and opens a support_widget ticket', async ({ browser }) => {
   const a = await createTestAccount();
   const inbox = await createWebInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'After hours' });
   inboxIdForSite = inbox.id;
+  const who = { accountId: a.account.id, actorId: a.owner.id };
+  const kb = await createKnowledgeBase({ ...who, name: 'Help' });
+  await createArticle({ ...who, knowledgeBaseId: kb.id, title: 'Where is my invoice?', body: '<p>Invoices are under Billing, Invoices.</p>', publish: true });
+  await saveMessengerSection({ ...who, inboxId: inbox.id, section: 'configure', value: { ...MESSENGER_DEFAULTS.configure, helpCentreId: kb.id } });
   const context = await browser.newContext({ javaScriptEnabled: true });
   const visitor = await context.newPage();
   await visitor.goto(`http://127.0.0.1:${sitePort}/`);
   const widget = visitor.locator('[data-parley-widget]');
   await widget.getByRole('button', { name: 'Open chat' }).click();
   await expect(widget.getByText('Leave us a message').first()).toBeVisible();
+  // The search answers as the visitor types (a misspelt word included) with links to the help centre.
+  await widget.getByLabel('Search the help centre').fill('invioce');
+  const hit = widget.getByRole('link', { name: 'Where is my invoice?' });
+  await expect(hit).toBeVisible();
+  await expect(hit).toHaveAttribute('href', /\/articles\/\d+-where-is-my-invoice\?s=\d+$/);
+  await expect(hit).toHaveAttribute('target', '_blank');
+  const article = await context.newPage();
+  await article.goto((await hit.getAttribute('href'))!);
+  await expect(article.getByRole('heading', { name: 'Where is my invoice?' })).toBeVisible();
+  await article.close();
   await widget.getByLabel('Name').fill('Ada Lovelace');
   await widget.getByLabel('Email').fill('ada@example.test');
   await widget.getByLabel('Subject').fill('Invoice copy');
