@@ -3,6 +3,7 @@ import { getDb, schema, type Tx } from '../../../db/client';
 import type { RunStep } from '../../../db/schema/automation';
 import { evaluateRule, type Evaluation, type Facts } from '../../../engine/rules/evaluate';
 import type { DomainEvent } from '../../../engine/handlers/types';
+import { handHeldNotifies, holdNotifies, sendHeldNotifies } from '../../utils/live.server';
 import { getLogger } from '../../utils/logger.server';
 import { applyAction, type NameMemo } from './actions.server';
 import { gatherFactsMany } from './facts.server';
@@ -177,23 +178,50 @@ async function applyRuleRun(run: RuleRun, recordAs: string | undefined): Promise
     const toRun = rules.filter((rule) => decided.get(rule.id) === 'matched');
     matched = toRun.length;
     const offered = ACTIONS_BY_EVENT[event.type as keyof typeof ACTIONS_BY_EVENT] ?? [];
+    // The actions' live updates go out in one statement before the commit (ADR 043 addendum).
+    holdNotifies(tx);
+    // Every action of the matched rules is claimed in one statement (ADR 043 addendum): its line, unique per
+    // (event, rule, action), is written as applied and corrected below once the action has ended. A line that is
+    // already there was ended by an earlier delivery (or a concurrent one, whose commit the insert waits for): it stands.
+    const planned = toRun.flatMap((rule) => (rule.actions as RuleAction[]).map((action, index) => ({ rule, index, action })));
+    const claimed = new Set(
+      planned.length === 0
+        ? []
+        : (
+            await tx
+              .insert(schema.automationRunLog)
+              .values(planned.map((p) => line(p.rule, 'action_applied', { result: '' }, { index: p.index, type: p.action.type })))
+              .onConflictDoNothing()
+              .returning({ ruleId: schema.automationRunLog.ruleId, index: schema.automationRunLog.actionIndex })
+          ).map((r) => `${r.ruleId}:${r.index}`),
+    );
+    const ended: { ruleId: number; index: number; step: 'action_applied' | 'action_skipped'; detail: Record<string, unknown> }[] = [];
+    const unclaimed: { ruleId: number; index: number }[] = [];
     for (const rule of toRun) {
+      let failed = false;
       for (const [index, action] of (rule.actions as RuleAction[]).entries()) {
+        if (!claimed.has(`${rule.id}:${index}`)) continue;
+        // After a failure the rule's later actions wait for the retry: their claims are given back.
+        if (failed) {
+          unclaimed.push({ ruleId: rule.id, index });
+          continue;
+        }
         if (!offered.includes(action.type)) {
-          await tx
-            .insert(schema.automationRunLog)
-            .values(line(rule, 'action_skipped', { reason: `${action.type} is not offered for ${event.type}` }, { index, type: action.type }))
-            .onConflictDoNothing();
+          ended.push({ ruleId: rule.id, index, step: 'action_skipped', detail: { reason: `${action.type} is not offered for ${event.type}` } });
           continue;
         }
         const outcome = await runAction(tx, { rule, index, action, event, facts, line, names });
-        if (outcome === 'failed') {
+        if (outcome.step === 'action_failed') {
           failures.push(`rule ${rule.id} action ${index + 1} (${action.type})`);
-          break;
+          unclaimed.push({ ruleId: rule.id, index });
+          failed = true;
+          continue;
         }
-        if (outcome === 'applied') applied++;
+        ended.push({ ruleId: rule.id, index, ...outcome });
+        if (outcome.step === 'action_applied') applied++;
       }
     }
+    await endClaims(tx, event, ended, unclaimed);
     // The engine's record that this handler ran the event, in the same commit (see processEvent).
     if (recordAs && failures.length === 0) {
       const result = { rules: rules.length, matched, applied };
@@ -205,6 +233,7 @@ async function applyRuleRun(run: RuleRun, recordAs: string | undefined): Promise
           set: { status: 'done', result, error: null, handledAt: new Date() },
         });
     }
+    await sendHeldNotifies(tx);
   });
   if (failures.length) throw new ActionsFailedError(`automation actions failed: ${failures.join('; ')}`);
   return { rules: rules.length, matched, applied };
@@ -262,9 +291,35 @@ async function insertDecisionsAlone(runs: RuleRun[], recordAs: string | undefine
   return new Set(rows.map((r) => Number(r.event_id)));
 }
 
-/** An action already ended by an earlier or concurrent delivery: its savepoint's writes are undone. */
-class DoneBefore extends Error {}
+/**
+ * The claimed lines' outcomes in one statement: an applied action's result, a skipped one's reason. The claims of
+ * actions that did not run (a failure earlier in their rule) are removed, so a retry claims and runs them.
+ */
+async function endClaims(
+  tx: Tx,
+  event: DomainEvent,
+  ended: { ruleId: number; index: number; step: 'action_applied' | 'action_skipped'; detail: Record<string, unknown> }[],
+  unclaimed: { ruleId: number; index: number }[],
+) {
+  const log = schema.automationRunLog;
+  if (ended.length > 0) {
+    const rows = JSON.stringify(ended.map((e) => ({ rule_id: e.ruleId, action_index: e.index, step: e.step, detail: e.detail })));
+    await tx.execute(sql`
+      update ${log} set step = x.step, detail = x.detail
+        from jsonb_to_recordset(${rows}::jsonb) as x(rule_id int, action_index int, step text, detail jsonb)
+       where ${log.accountId} = ${event.accountId} and ${log.eventId} = ${event.id} and ${log.ruleId} = x.rule_id
+         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied'`);
+  }
+  if (unclaimed.length > 0) {
+    const rows = JSON.stringify(unclaimed.map((u) => ({ rule_id: u.ruleId, action_index: u.index })));
+    await tx.execute(sql`
+      delete from ${log} using jsonb_to_recordset(${rows}::jsonb) as x(rule_id int, action_index int)
+       where ${log.accountId} = ${event.accountId} and ${log.eventId} = ${event.id} and ${log.ruleId} = x.rule_id
+         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied'`);
+  }
+}
 
+/** One claimed action in its own savepoint: a skipped or failed action leaves nothing half-done, and the others stand. */
 async function runAction(
   tx: Tx,
   opts: {
@@ -276,12 +331,13 @@ async function runAction(
     line: (rule: Rule, step: RunStep, detail: Record<string, unknown>, action?: { index: number; type: string }) => LogLine;
     names: NameMemo;
   },
-): Promise<'applied' | 'skipped' | 'done-before' | 'failed'> {
+): Promise<{ step: 'action_applied' | 'action_skipped'; detail: Record<string, unknown> } | { step: 'action_failed' }> {
   const { rule, index, action, event, facts, line, names } = opts;
-  const where = { index, type: action.type };
+  let savepoint: Tx | null = null;
   try {
-    // A savepoint per action: a skipped or failed action leaves nothing half-done, and the others stand.
     return await tx.transaction(async (sp) => {
+      savepoint = sp;
+      holdNotifies(sp);
       const result = await applyAction(sp, {
         accountId: event.accountId,
         action,
@@ -290,32 +346,19 @@ async function runAction(
         names,
       });
       if (!result.applied) throw new RolledBack(result.reason);
-      // The claim: unique per (event, rule, action). If another delivery ended this action first, the insert
-      // finds its line (after waiting for its commit) and this savepoint's writes are undone.
-      const [claim] = await sp
-        .insert(schema.automationRunLog)
-        .values(line(rule, 'action_applied', { result: result.result }, where))
-        .onConflictDoNothing()
-        .returning({ id: schema.automationRunLog.id });
-      if (!claim) throw new DoneBefore();
-      return 'applied' as const;
+      handHeldNotifies(sp, tx);
+      return { step: 'action_applied' as const, detail: { result: result.result } };
     });
   } catch (err) {
-    if (err instanceof DoneBefore) return 'done-before';
-    if (err instanceof RolledBack) {
-      const [claim] = await tx
-        .insert(schema.automationRunLog)
-        .values(line(rule, 'action_skipped', { reason: err.message }, where))
-        .onConflictDoNothing()
-        .returning({ id: schema.automationRunLog.id });
-      return claim ? 'skipped' : 'done-before';
-    }
+    // The savepoint rolled back: so do its live updates.
+    if (savepoint) handHeldNotifies(savepoint, null);
+    if (err instanceof RolledBack) return { step: 'action_skipped', detail: { reason: err.message } };
     // A database error reaches us wrapped by the ORM ("Failed query: …"): its cause says what went wrong.
     const cause = (err as { cause?: unknown }).cause;
     const message = cause instanceof Error ? cause.message : (err as Error).message ?? String(err);
     getLogger().warn({ eventId: event.id, ruleId: rule.id, action: action.type, err: message }, 'automation action failed');
-    await tx.insert(schema.automationRunLog).values(line(rule, 'action_failed', { error: message.slice(0, 1000) }, where));
-    return 'failed';
+    await tx.insert(schema.automationRunLog).values(line(rule, 'action_failed', { error: message.slice(0, 1000) }, { index, type: action.type }));
+    return { step: 'action_failed' };
   }
 }
 
