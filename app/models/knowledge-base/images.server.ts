@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
+import { unstable_parseMultipartFormData } from '@remix-run/node';
 import { getDb, schema, type DbOrTx } from '../../../db/client';
+import { drain } from '../productivity/uploads.server';
 import { cleanFilename, readStoredFile, removeStoredFiles, writeStoredFile } from '../inbox/attachments.server';
 import { KB_IMAGE_MAX_BYTES, KB_IMAGE_MESSAGES, KB_IMAGE_TYPES, kbImageUrl } from './constants';
 
@@ -112,4 +114,56 @@ export function kbImageResponse(found: { image: KbImage; bytes: Uint8Array }) {
       'Cache-Control': 'public, max-age=31536000, immutable',
     },
   });
+}
+
+// A form that carries one image also carries text fields (an article's draft): generous for those, bounded overall.
+const MAX_TEXT_PART = 1024 * 1024;
+const MAX_TEXT_PARTS = 60;
+const MAX_IMAGE_FORM = KB_IMAGE_MAX_BYTES + 4 * 1024 * 1024;
+
+/**
+ * Reads a form posted as multipart with (at most) one image in `fileField`, streamed part by part: the image is kept
+ * only while it stays within 5 MB (one byte more is kept so that saveKbImage can say it is too large), other file
+ * parts are read and dropped, and the text fields come back as a FormData so a draft can be shown again whatever
+ * happens to the image. A plain (urlencoded) form is read as usual and has no file.
+ */
+export async function readImageForm(request: Request, opts: { fileField: string }) {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!contentType.startsWith('multipart/form-data')) return { fields: await request.formData(), file: null };
+  const length = Number(request.headers.get('content-length'));
+  if (Number.isFinite(length) && length > MAX_IMAGE_FORM) throw new Response('The upload is too large (at most 5 MB for an image)', { status: 413 });
+  let file: { filename: string; bytes: Buffer } | null = null;
+  let total = 0;
+  let textParts = 0;
+  try {
+    const fields = await unstable_parseMultipartFormData(request, async (part) => {
+      if (typeof part.filename === 'string') {
+        const { bytes, size } = await drain(part.data, KB_IMAGE_MAX_BYTES + 1);
+        total += size;
+        if (total > MAX_IMAGE_FORM) throw new Response('The upload is too large (at most 5 MB for an image)', { status: 413 });
+        // An empty file input still sends a part, without a name.
+        if (part.name === opts.fileField && !file && (part.filename || size > 0)) file = { filename: part.filename.slice(0, 200) || 'image', bytes };
+        return undefined;
+      }
+      textParts += 1;
+      const { bytes, size } = await drain(part.data, MAX_TEXT_PART);
+      total += size;
+      if (total > MAX_IMAGE_FORM) throw new Response('The upload is too large (at most 5 MB for an image)', { status: 413 });
+      if (textParts > MAX_TEXT_PARTS) return undefined;
+      return bytes.toString('utf8');
+    });
+    return { fields, file: file as { filename: string; bytes: Buffer } | null };
+  } catch (err) {
+    if (err instanceof Response) throw err;
+    throw new Response('The form could not be read', { status: 400 });
+  }
+}
+
+/** The HTML an uploaded image adds to an article's body: a paragraph with the image, its name as the alternative text. */
+export function imageHtml(image: { url: string; filename: string }) {
+  const alt = image.filename
+    .replace(/\.[a-z0-9]{1,5}$/i, '')
+    .replace(/[-_]+/g, ' ')
+    .replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  return `<p><img src="${image.url}" alt="${alt}"></p>`;
 }

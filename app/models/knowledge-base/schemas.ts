@@ -64,6 +64,12 @@ export const ArticleSchema = z.object({
 });
 export type ArticleInput = z.infer<typeof ArticleSchema>;
 
+/**
+ * An article's draft as typed, not yet checked: what an image upload sends back to the editor (the upload must not
+ * answer "Title is required" when the agent only added a picture).
+ */
+export const ArticleDraftSchema = z.looseObject({});
+
 /** Section 2 "General": the help centre's public name (3 to 30), a custom domain or none, the language, visibility. */
 export const GeneralSettingsSchema = z.object({
   helpName: z
