@@ -2,6 +2,7 @@ import { getFormProps, getTextareaProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect, useState } from 'react';
 import { ArrowDown, ArrowUp, ExternalLink, History, ImagePlus } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
@@ -176,6 +177,7 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
   const base = `/knowledgebase/${kb.id}/articles`;
   const { key: bodyKey, ...bodyProps } = getTextareaProps(fields.body, { ariaAttributes: true });
   const live = article?.status === 'published' && !article.trashed && article.publishedSlug;
+  const rich = useRichTextEditor(fields.body.id, kb.id, !locked && !article?.trashed);
   return (
     <section className="settings-page">
       <header className="row">
@@ -210,7 +212,7 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
               <small className="muted">Paragraphs, headings, lists, links, images, tables and code. Scripts, frames and forms are removed when saved.</small>
               <ErrorList id={fields.body.errorId} errors={fields.body.errors} />
             </div>
-            <div className="field kb-image-upload">
+            <div className="field kb-image-upload" hidden={rich}>
               <label htmlFor={fields.image.id}>Image</label>
               <div className="row">
                 <input
@@ -340,6 +342,41 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
       </div>
     </section>
   );
+}
+
+/**
+ * JavaScript only: loads the rich-text editor (its own chunk, ADR 058) over the body's textarea once the page is
+ * interactive. Until then, and if it fails to load, the textarea is the editor; it stays the form's field either way.
+ */
+function useRichTextEditor(textareaId: string, kbId: number, enabled: boolean) {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    if (!enabled) return;
+    let editor: { destroy: () => void } | undefined;
+    let cancelled = false;
+    import('~/components/rich-text/editor.client')
+      .then(({ mountRichTextEditor }) => {
+        const textarea = document.getElementById(textareaId);
+        if (cancelled || !(textarea instanceof HTMLTextAreaElement)) return;
+        editor = mountRichTextEditor(textarea, { label: 'Body', accept: KB_IMAGE_ACCEPT, upload: (file) => uploadImage(kbId, file) });
+        setReady(true);
+      })
+      .catch(() => setReady(false));
+    return () => {
+      cancelled = true;
+      editor?.destroy();
+      setReady(false);
+    };
+  }, [textareaId, kbId, enabled]);
+  return ready;
+}
+
+async function uploadImage(kbId: number, file: File): Promise<{ url: string; filename: string } | { error: string }> {
+  const body = new FormData();
+  body.append('image', file);
+  const res = await fetch(`/knowledgebase/${kbId}/images`, { method: 'POST', body });
+  if (res.headers.get('content-type')?.includes('application/json')) return res.json();
+  return { error: res.status === 413 ? `${file.name} is larger than 5 MB` : 'The image could not be uploaded' };
 }
 
 function CompareSelect({ name, label, versions, defaultId }: { name: string; label: string; versions: { id: number; number: number }[]; defaultId?: number }) {

@@ -17,13 +17,18 @@ afterAll(async () => {
 });
 
 /** A browser's multipart post of the editor's form: text fields and (at most) one file. */
-function postMultipart(path: string, opts: { domain: string; cookie: string; fields: Record<string, string>; file?: { name: string; filename: string; bytes: Buffer } }) {
+function postMultipart(
+  path: string,
+  opts: { domain: string; cookie: string; fields: Record<string, string>; file?: { name: string; filename: string; bytes: Buffer } },
+) {
   const boundary = `----parley${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(opts.fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   if (opts.file) {
     parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${opts.file.name}"; filename="${opts.file.filename}"\r\nContent-Type: image/png\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${opts.file.name}"; filename="${opts.file.filename}"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
       opts.file.bytes,
       Buffer.from('\r\n'),
     );
@@ -78,7 +83,9 @@ describe('image upload into an article body', () => {
     expect(res.status).toBe(200);
     const [image] = await listKbImages(scope);
     expect(image).toMatchObject({ filename: 'step-one.png', contentType: 'image/png' });
-    expect(textareaOf(res.text)).toBe(`&lt;p&gt;Typed so far&lt;/p&gt;\n&lt;p&gt;&lt;img src=&quot;/kb-images/${image.token}&quot; alt=&quot;step one&quot;&gt;&lt;/p&gt;`);
+    expect(textareaOf(res.text)).toBe(
+      `&lt;p&gt;Typed so far&lt;/p&gt;\n&lt;p&gt;&lt;img src=&quot;/kb-images/${image.token}&quot; alt=&quot;step one&quot;&gt;&lt;/p&gt;`,
+    );
     expect(res.text).toContain('value="Typed SEO title"');
     // The upload does not check the rest of the draft: no "Title is required" yet.
     expect(res.text).not.toContain('Title is required');
@@ -127,18 +134,33 @@ describe('image upload into an article body', () => {
     const ok = await postMultipart(`/knowledgebase/${kb.id}/images`, { domain, cookie, fields: {}, file: { name: 'image', filename: 'a.png', bytes: PNG } });
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.text)).toMatchObject({ url: expect.stringMatching(/^\/kb-images\/[0-9a-f]{32}$/), filename: 'a.png' });
-    const bad = await postMultipart(`/knowledgebase/${kb.id}/images`, { domain, cookie, fields: {}, file: { name: 'image', filename: 'a.png', bytes: Buffer.from('hello') } });
+    const bad = await postMultipart(`/knowledgebase/${kb.id}/images`, {
+      domain,
+      cookie,
+      fields: {},
+      file: { name: 'image', filename: 'a.png', bytes: Buffer.from('hello') },
+    });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.text)).toEqual({ error: 'a.png is not a PNG, JPEG, GIF or WebP image' });
 
     const other = await setup();
-    const foreign = await postMultipart(`/knowledgebase/${kb.id}/images`, { domain: other.domain, cookie: other.cookie, fields: {}, file: { name: 'image', filename: 'a.png', bytes: PNG } });
+    const foreign = await postMultipart(`/knowledgebase/${kb.id}/images`, {
+      domain: other.domain,
+      cookie: other.cookie,
+      fields: {},
+      file: { name: 'image', filename: 'a.png', bytes: PNG },
+    });
     expect(foreign.status).toBe(404);
 
     // An agent's default role reads articles but does not write them.
     const agent = await createTestUser({ accountId: account.id, roleKind: 'agent' });
     const agentCookie = await sessionCookie({ domain, accountId: account.id, userId: agent.id });
-    const denied = await postMultipart(`/knowledgebase/${kb.id}/images`, { domain, cookie: agentCookie, fields: {}, file: { name: 'image', filename: 'a.png', bytes: PNG } });
+    const denied = await postMultipart(`/knowledgebase/${kb.id}/images`, {
+      domain,
+      cookie: agentCookie,
+      fields: {},
+      file: { name: 'image', filename: 'a.png', bytes: PNG },
+    });
     expect(denied.status).toBe(403);
     const deniedForm = await postMultipart(`/knowledgebase/${kb.id}/articles/new`, {
       domain,

@@ -164,6 +164,6 @@ export function imageHtml(image: { url: string; filename: string }) {
   const alt = image.filename
     .replace(/\.[a-z0-9]{1,5}$/i, '')
     .replace(/[-_]+/g, ' ')
-    .replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+    .replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]!));
   return `<p><img src="${image.url}" alt="${alt}"></p>`;
 }

@@ -78,6 +78,9 @@ export const EXCLUDED: Record<string, string> = {
   '_app.knowledgebase.attach-article.tsx': 'a JSON endpoint (tests/integration/knowledge-base-attach.test.ts)',
   'hc.$kbSlug.sitemap[.]xml.tsx': 'an XML sitemap',
   'hc.$kbSlug.robots[.]txt.tsx': 'a robots.txt',
+  'kb-images.$token.tsx': 'an image (tests/integration/knowledge-base-images.test.ts)',
+  'hc.$kbSlug.kb-images.$token.tsx': 'an image (tests/integration/knowledge-base-images.test.ts)',
+  '_app.knowledgebase.$kbId.images.tsx': "the rich-text editor's JSON upload (tests/integration/knowledge-base-upload.test.ts)",
   'hc.$kbSlug.$.tsx': "the help centre's 404 (the layout's ErrorBoundary, seen at /hc/{kbSlug}/articles/{bad id} in tests)",
   'webhooks.*': 'provider webhooks',
 };
