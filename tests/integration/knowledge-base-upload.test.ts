@@ -1,10 +1,10 @@
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, getArticle } from '../../app/models/knowledge-base/articles.server';
 import { createKnowledgeBase } from '../../app/models/knowledge-base/knowledge-bases.server';
 import { listKbImages } from '../../app/models/knowledge-base/images.server';
 import { createTestAccount, createTestUser } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
+import { postMultipart as postMultipartTo } from '../helpers/multipart';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
@@ -16,50 +16,11 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** A browser's multipart post of the editor's form: text fields and (at most) one file. */
 function postMultipart(
   path: string,
   opts: { domain: string; cookie: string; fields: Record<string, string>; file?: { name: string; filename: string; bytes: Buffer } },
 ) {
-  const boundary = `----parley${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(opts.fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  if (opts.file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${opts.file.name}"; filename="${opts.file.filename}"\r\nContent-Type: image/png\r\n\r\n`,
-      ),
-      opts.file.bytes,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  const body = Buffer.concat(parts);
-  const host = `${opts.domain}.${process.env.APP_HOST ?? 'localhost:3000'}`;
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: app.port,
-        path,
-        method: 'POST',
-        headers: {
-          host,
-          origin: `http://${host}`,
-          cookie: opts.cookie,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': String(body.length),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  return postMultipartTo(app.port, path, { ...opts, files: opts.file ? [{ ...opts.file, type: 'image/png' }] : [] });
 }
 
 async function setup() {
