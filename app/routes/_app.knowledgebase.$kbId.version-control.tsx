@@ -159,7 +159,7 @@ export default function VersionControl() {
                     {v.previousId ? (
                       <Link
                         to={`${base}/${v.articleId}/version-control/${v.previousId}-${v.id}`}
-                        aria-label={`Compare version ${v.number} of ${v.articleTitle} with the one before`}
+                        aria-label={`Compare with previous: version ${v.number} of ${v.articleTitle}`}
                       >
                         Compare with previous
                       </Link>

@@ -202,8 +202,14 @@ export function mountRichTextEditor(textarea: HTMLTextAreaElement, opts: { label
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'rte-btn';
-    b.textContent = item.text;
-    b.setAttribute('aria-label', item.label);
+    // The short face is hidden from assistive technology; the name is the full label (one text, no mismatch).
+    const face = document.createElement('span');
+    face.setAttribute('aria-hidden', 'true');
+    face.textContent = item.text;
+    const name = document.createElement('span');
+    name.className = 'visually-hidden';
+    name.textContent = item.label;
+    b.append(face, name);
     b.title = item.label;
     b.tabIndex = i === 0 ? 0 : -1;
     b.addEventListener('mousedown', (e) => e.preventDefault());

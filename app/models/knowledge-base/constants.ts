@@ -162,7 +162,7 @@ export function contrastRatio(a: string, b: string) {
 
 /** Advanced (ADR 058): the order of articles in the help centre's lists (home and category pages). */
 export const HELP_ARTICLE_ORDERS = [
-  { value: 'manual', label: 'As arranged in Articles (manual order)' },
+  { value: 'manual', label: 'Manual (as arranged in Articles)' },
   { value: 'titleAZ', label: 'Title A–Z' },
   { value: 'newest', label: 'Most recently published first' },
   { value: 'popular', label: 'Most viewed first' },
