@@ -139,6 +139,9 @@ export function mountRichTextEditor(textarea: HTMLTextAreaElement, opts: { label
   view = new EditorView(mountPoint, {
     state: EditorState.create({ doc: parse(textarea.value), plugins }),
     dispatchTransaction,
+    // An image file pasted or dropped into the text is uploaded like one chosen with the Image button.
+    handlePaste: (_view, event) => takeImageFile(event.clipboardData?.files),
+    handleDrop: (_view, event) => takeImageFile((event as DragEvent).dataTransfer?.files),
     attributes: {
       id: `${textarea.id}-rich`,
       role: 'textbox',
@@ -153,13 +156,22 @@ export function mountRichTextEditor(textarea: HTMLTextAreaElement, opts: { label
     status.hidden = !message;
   }
 
+  function takeImageFile(files: FileList | undefined | null) {
+    const file = files && [...files].find((f) => f.type.startsWith('image/'));
+    if (!file) return false;
+    void uploadFile(file);
+    return true;
+  }
+
   async function uploadFile(file: File) {
     showError('');
     toolbar.setAttribute('aria-busy', 'true');
     try {
       const result = await opts.upload(file);
       if ('error' in result) return showError(result.error);
-      const alt = result.filename.replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[-_]+/g, ' ');
+      const fromName = result.filename.replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[-_]+/g, ' ');
+      // The alternative text is what a screen reader says: asked for, with the file's name as the suggestion.
+      const alt = window.prompt('Describe the image for readers who cannot see it', fromName)?.trim() || fromName;
       const node = schema.nodes.image.create({ src: result.url, alt });
       view.dispatch(view.state.tr.replaceSelectionWith(node).scrollIntoView());
       view.focus();
@@ -220,13 +232,14 @@ export function mountRichTextEditor(textarea: HTMLTextAreaElement, opts: { label
   toolbar.addEventListener('keydown', (e) => {
     const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
     if (i < 0) return;
-    const next = e.key === 'ArrowRight' ? i + 1 : e.key === 'ArrowLeft' ? i - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1 : null;
-    if (next === null) return;
+    const enabled = buttons.filter((b) => !b.disabled);
+    const at = enabled.indexOf(buttons[i]);
+    const next = e.key === 'ArrowRight' ? at + 1 : e.key === 'ArrowLeft' ? at - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? enabled.length - 1 : null;
+    if (next === null || enabled.length === 0) return;
     e.preventDefault();
-    const j = (next + buttons.length) % buttons.length;
-    buttons[i].tabIndex = -1;
-    buttons[j].tabIndex = 0;
-    buttons[j].focus();
+    const target = enabled[(next + enabled.length) % enabled.length];
+    buttons.forEach((b) => (b.tabIndex = b === target ? 0 : -1));
+    target.focus();
   });
 
   function refresh() {
@@ -236,6 +249,12 @@ export function mountRichTextEditor(textarea: HTMLTextAreaElement, opts: { label
       const disabled = sourceMode ? item.label !== 'Edit HTML' : item.enabled ? !item.enabled(view.state) : false;
       b.disabled = disabled;
     });
+    // The toolbar's one tab stop must be a button that can take focus.
+    const stop = buttons.find((b) => b.tabIndex === 0);
+    if (!stop || stop.disabled) {
+      const first = buttons.find((b) => !b.disabled);
+      buttons.forEach((b) => (b.tabIndex = b === first ? 0 : -1));
+    }
   }
 
   /** "Edit HTML" shows the textarea itself; leaving it reads the textarea back into the editor. */

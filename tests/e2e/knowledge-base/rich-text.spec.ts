@@ -53,7 +53,7 @@ test.describe('with JavaScript', () => {
     page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : undefined));
     await page.goto(url(`/knowledgebase/${kb.id}/articles/new`, domain));
     await hydrated(page);
-    const editor = page.getByRole('textbox', { name: 'Body' });
+    const editor = page.getByRole('textbox', { name: 'Body', exact: true });
     await expect(editor).toBeVisible();
     // The textarea is hidden but stays the form's field; the plain upload is replaced by the toolbar's Image button.
     await expect(page.getByLabel('Body (HTML)')).toBeHidden();
@@ -85,10 +85,15 @@ test.describe('with JavaScript', () => {
     // An image, uploaded and put at the cursor.
     await editor.click();
     await page.keyboard.press('ControlOrMeta+End');
+    // The editor asks for the image's alternative text (suggesting the file's name).
+    page.once('dialog', (d) => {
+      expect(d.defaultValue()).toBe('screen');
+      void d.accept('The Print button');
+    });
     const chooser = page.waitForEvent('filechooser');
     await toolbar.getByRole('button', { name: 'Image' }).click();
     await (await chooser).setFiles({ name: 'screen.png', mimeType: 'image/png', buffer: PNG });
-    await expect(editor.locator('img[alt="screen"]')).toBeVisible();
+    await expect(editor.locator('img[alt="The Print button"]')).toBeVisible();
     // A wrong file's message is shown by the editor.
     const chooser2 = page.waitForEvent('filechooser');
     await toolbar.getByRole('button', { name: 'Image' }).click();
@@ -99,12 +104,12 @@ test.describe('with JavaScript', () => {
     expect(html).toContain('<h2>Before you start</h2>');
     expect(html).toContain('<strong>Print</strong>');
     // The image went where the cursor was: at the end of the list item.
-    expect(html).toMatch(/<ul><li><p>First step<img src="\/kb-images\/[0-9a-f]{32}" alt="screen"><\/p><\/li><\/ul>$/);
+    expect(html).toMatch(/<ul><li><p>First step<img src="\/kb-images\/[0-9a-f]{32}" alt="The Print button"><\/p><\/li><\/ul>$/);
 
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(toast(page)).toHaveText('Article Published');
     // After saving, the editor opens the stored (sanitised) body again.
-    await expect(page.getByRole('textbox', { name: 'Body' }).getByRole('heading', { name: 'Before you start' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Body', exact: true }).getByRole('heading', { name: 'Before you start' })).toBeVisible();
 
     await page.goto(url(`/hc/${kb.slug}`, domain));
     await page.getByRole('link', { name: 'Rich guide' }).click();
@@ -112,7 +117,41 @@ test.describe('with JavaScript', () => {
     await expect(body.getByRole('heading', { name: 'Before you start', level: 2 })).toBeVisible();
     await expect(body.locator('strong')).toHaveText('Print');
     await expect(body.getByRole('listitem')).toHaveText('First step');
-    await expect(body.locator('img[alt="screen"]')).toBeVisible();
+    await expect(body.locator('img[alt="The Print button"]')).toBeVisible();
     expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+  });
+
+  test('Edit HTML shows the textarea and reads it back; a page where the editor cannot load keeps the working textarea', async ({ page }) => {
+    const { domain, kb } = await setup(page);
+    await page.goto(url(`/knowledgebase/${kb.id}/articles/new`, domain));
+    await hydrated(page);
+    const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
+    await expect(toolbar).toBeVisible();
+    await page.getByRole('textbox', { name: 'Body', exact: true }).click();
+    await page.keyboard.type('Hello');
+    // From the keyboard: Edit HTML is the toolbar's last button.
+    await toolbar.getByRole('button', { name: 'Paragraph' }).focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    const source = page.getByLabel('Body (HTML)');
+    await expect(source).toBeVisible();
+    await expect(source).toHaveValue('<p>Hello</p>');
+    // Only Edit HTML stays usable, and it is the toolbar's tab stop.
+    await expect(toolbar.getByRole('button', { name: 'Bold' })).toBeDisabled();
+    await source.fill('<p>Hello <em>there</em></p><h3>Next</h3>');
+    await toolbar.getByRole('button', { name: 'Edit HTML' }).click();
+    await expect(source).toBeHidden();
+    await expect(page.getByRole('textbox', { name: 'Body', exact: true }).getByRole('heading', { name: 'Next' })).toBeVisible();
+
+    // The editor's chunk fails to load: the textarea is never hidden and the form saves as without JavaScript.
+    await page.route(/editor\.client-[A-Z0-9]+\.js$/, (route) => route.abort());
+    await page.goto(url(`/knowledgebase/${kb.id}/articles/new`, domain));
+    await hydrated(page);
+    await page.getByLabel('Title', { exact: true }).fill('Plain body');
+    await page.getByLabel('Body (HTML)').fill('<p>Typed in the textarea</p>');
+    await expect(page.getByRole('toolbar', { name: 'Formatting' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await expect(toast(page)).toHaveText('Article Created');
+    await expect(page.getByLabel('Body (HTML)')).toHaveValue('<p>Typed in the textarea</p>');
   });
 });
