@@ -10,7 +10,7 @@ import { startTestApp } from '../helpers/http';
 process.env.HELP_HOST = 'help.test:3000';
 
 /** A real 1×1 PNG. */
-export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
