@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, Outlet, useLoaderData, useRouteError, isRouteErrorResponse, useParams } from '@remix-run/react';
+import { Form, Link, Outlet, useLoaderData, useRouteError, useRouteLoaderData, isRouteErrorResponse, useParams } from '@remix-run/react';
 import { Search } from 'lucide-react';
 import type { CSSProperties } from 'react';
 import { findPublicKnowledgeBase } from '~/models/knowledge-base/public.server';
@@ -115,12 +115,26 @@ export default function HelpCentre() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const { kbSlug = '' } = useParams();
+  // A page missing inside a help centre that exists keeps its look (Customization); otherwise the plain frame.
+  const layout = useRouteLoaderData<typeof loader>('routes/hc.$kbSlug');
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const body = (
+    <>
+      <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>
+      <p>{notFound ? 'This page does not exist or is no longer published.' : 'Please try again in a moment.'}</p>
+    </>
+  );
+  if (layout) {
+    return (
+      <HelpCentreFrame slug={layout.kb.slug} name={layout.kb.name} look={layout.look}>
+        {body}
+      </HelpCentreFrame>
+    );
+  }
   return (
     <div className="hc">
       <main id="main">
-        <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>
-        <p>{notFound ? 'This page does not exist or is no longer published.' : 'Please try again in a moment.'}</p>
+        {body}
         <SearchForm slug={kbSlug} />
       </main>
     </div>

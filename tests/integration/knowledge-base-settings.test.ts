@@ -124,6 +124,11 @@ describe('Customization', () => {
       expect(page.text).toContain('<a href="https://status.example.com">Status</a>');
       expect(page.text).toContain('<a href="http://shop.example.com/">Shop</a>');
     }
+    // A missing page of a customized help centre keeps its look.
+    const missing = await app.request(`/hc/${s.kb.slug}/articles/999999-nothing`, { domain: s.domain });
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('Page not found');
+    expect(missing.text).toContain('data-branded=""');
     // The logo loads on the help host.
     expect((await app.request(`/kb-images/${saved.logoToken}`, { host: `${s.kb.slug}.help.test:3000` })).status).toBe(200);
 

@@ -11,7 +11,7 @@ import { DOMParser as PMDOMParser, DOMSerializer, Schema, type MarkType, type No
 import { schema as basic } from 'prosemirror-schema-basic';
 import { addListNodes, liftListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
 import { EditorState, type Command, type Transaction } from 'prosemirror-state';
-import { tableEditing, tableNodes } from 'prosemirror-tables';
+import { addColumnAfter, addRowAfter, deleteColumn, deleteRow, deleteTable, tableEditing, tableNodes } from 'prosemirror-tables';
 import { EditorView } from 'prosemirror-view';
 
 const schema = new Schema({
@@ -203,6 +203,12 @@ export function mountRichTextEditor(textarea: HTMLTextAreaElement, opts: { label
     { label: 'Quote', text: '“ ”', run: cmd(wrapIn(blockquote)) },
     { label: 'Code block', text: '{ }', run: cmd(setBlockType(codeBlock)), active: (s) => blockActive(s, codeBlock) },
     { label: 'Table', text: 'Table', run: insertTable },
+    // Shaping a table: usable only with the cursor in one.
+    { label: 'Add a row below', text: '+Row', run: cmd(addRowAfter), enabled: (st) => addRowAfter(st) },
+    { label: 'Add a column to the right', text: '+Col', run: cmd(addColumnAfter), enabled: (st) => addColumnAfter(st) },
+    { label: 'Delete the row', text: '−Row', run: cmd(deleteRow), enabled: (st) => deleteRow(st) },
+    { label: 'Delete the column', text: '−Col', run: cmd(deleteColumn), enabled: (st) => deleteColumn(st) },
+    { label: 'Delete the table', text: '−Table', run: cmd(deleteTable), enabled: (st) => deleteTable(st) },
     { label: 'Image', text: 'Image', run: () => fileInput.click() },
     { label: 'Undo', text: '↶', run: cmd(undo), enabled: (s) => undo(s) },
     { label: 'Redo', text: '↷', run: cmd(redo), enabled: (s) => redo(s) },

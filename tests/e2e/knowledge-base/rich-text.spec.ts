@@ -142,6 +142,14 @@ test.describe('with JavaScript', () => {
     await toolbar.getByRole('button', { name: 'Edit HTML' }).click();
     await expect(source).toBeHidden();
     await expect(page.getByRole('textbox', { name: 'Body', exact: true }).getByRole('heading', { name: 'Next' })).toBeVisible();
+    // A table, then one more row: the table buttons work only with the cursor in a table.
+    await expect(toolbar.getByRole('button', { name: 'Add a row below' })).toBeDisabled();
+    await page.getByRole('textbox', { name: 'Body', exact: true }).getByRole('heading', { name: 'Next' }).click();
+    await page.keyboard.press('End');
+    await toolbar.getByRole('button', { name: 'Table', exact: true }).click();
+    await toolbar.getByRole('button', { name: 'Add a row below' }).click();
+    await expect(page.getByRole('textbox', { name: 'Body', exact: true }).locator('tr')).toHaveCount(4);
+    expect(await page.getByLabel('Body (HTML)').inputValue()).toMatch(/<table><tbody>(<tr>.*?<\/tr>){4}<\/tbody><\/table>/);
 
     // The editor's chunk fails to load: the textarea is never hidden and the form saves as without JavaScript.
     await page.route(/editor\.client-[A-Z0-9]+\.js$/, (route) => route.abort());
