@@ -8,4 +8,4 @@ ALTER TABLE "knowledge_bases" ADD COLUMN "show_view_count" boolean DEFAULT false
 ALTER TABLE "knowledge_bases" ADD COLUMN "related_articles" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "knowledge_bases" ADD COLUMN "article_order" text DEFAULT 'manual' NOT NULL;--> statement-breakpoint
 ALTER TABLE "knowledge_bases" ADD COLUMN "versions_kept" integer;--> statement-breakpoint
-CREATE INDEX "kb_article_versions_recent_idx" ON "kb_article_versions" USING btree ("account_id","created_at" DESC NULLS LAST,"id");
+CREATE INDEX "kb_article_versions_recent_idx" ON "kb_article_versions" USING btree ("account_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);

@@ -162,8 +162,9 @@ export const kbArticleVersions = pgTable(
   (t) => [
     uniqueIndex('kb_article_versions_article_number_key').on(t.articleId, t.number),
     index('kb_article_versions_account_idx').on(t.accountId, t.articleId),
-    // Version Control's knowledge-base-wide list of recent saves (ADR 058).
-    index('kb_article_versions_recent_idx').on(t.accountId, t.createdAt.desc(), t.id),
+    // Version Control's knowledge-base-wide list of recent saves (ADR 058): DESC NULLS FIRST is what ORDER BY ... DESC
+    // means, so the index serves it (drizzle's default NULLS LAST would not).
+    index('kb_article_versions_recent_idx').on(t.accountId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 

@@ -174,3 +174,5 @@ export const RELATED_ARTICLES_MAX = 5;
 export const VERSIONS_KEPT_MIN = 2;
 export const VERSIONS_KEPT_MAX = 1000;
 export const VERSIONS_PAGE_SIZE = 25;
+/** Version Control's knowledge-base-wide list shows this many recent saves at most (40 pages). */
+export const RECENT_VERSIONS_MAX = 1000;

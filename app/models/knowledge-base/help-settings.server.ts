@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import { removeStoredFiles } from '../inbox/attachments.server';
-import { DEFAULT_HEADER_TEXT_COLOR, HEADER_LINKS_MAX, kbImageUrl, normaliseHexColor } from './constants';
+import { DEFAULT_HEADER_TEXT_COLOR, HEADER_LINKS_MAX, kbImageUrl, normaliseHexColor, RECENT_VERSIONS_MAX } from './constants';
 import { saveKbImage } from './images.server';
 import { pruneVersions } from './articles.server';
 import { updateKnowledgeBaseSettings, type KnowledgeBase } from './knowledge-bases.server';
@@ -72,7 +72,10 @@ export type HelpCentreLook = ReturnType<typeof helpCentreLook>;
 // ---------------------------------------------------------------------------------------------------------
 // Version Control
 
-/** The most recent saves of every article of a knowledge base, newest first, with the previous version to compare. */
+/**
+ * The most recent saves of every article of a knowledge base, newest first, with the previous version to compare:
+ * the latest RECENT_VERSIONS_MAX of them (an article's older versions stay listed in its editor).
+ */
 export async function listRecentVersions(opts: { accountId: number; knowledgeBaseId: number; page: number; pageSize: number }) {
   const db = getDb();
   const scope = and(eq(v.accountId, opts.accountId), eq(a.knowledgeBaseId, opts.knowledgeBaseId));
@@ -102,13 +105,22 @@ export async function listRecentVersions(opts: { accountId: number; knowledgeBas
       .orderBy(desc(v.createdAt), desc(v.id))
       .limit(opts.pageSize)
       .offset((opts.page - 1) * opts.pageSize),
+    // Counted up to RECENT_VERSIONS_MAX along the (account, created_at) index: counting every version of a large
+    // knowledge base cost more than the page itself (ADR 058).
     db
       .select({ total: count() })
-      .from(v)
-      .innerJoin(a, and(eq(a.id, v.articleId), eq(a.accountId, v.accountId)))
-      .where(scope),
+      .from(
+        db
+          .select({ id: v.id })
+          .from(v)
+          .innerJoin(a, and(eq(a.id, v.articleId), eq(a.accountId, v.accountId)))
+          .where(scope)
+          .orderBy(desc(v.createdAt), desc(v.id))
+          .limit(RECENT_VERSIONS_MAX)
+          .as('recent'),
+      ),
   ]);
-  return { rows, total };
+  return { rows: (opts.page - 1) * opts.pageSize >= RECENT_VERSIONS_MAX ? [] : rows, total };
 }
 
 /** How many versions a limit would remove from the knowledge base now (the published ones are never removed). */
