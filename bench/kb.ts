@@ -1,7 +1,7 @@
 /**
  * Knowledge base at scale: 50,000 articles in one knowledge base (issue 13). Ceilings, p95 of the model calls the
- * routes make (server time): public search < 50 ms, public article page < 30 ms, agent article list < 150 ms with
- * every filter and sort. Run: npm run bench:kb   (BENCH_SCALE=0.1 for a quick run)
+ * routes make (server time): public search < 50 ms, public article page < 30 ms (with its related articles, in each
+ * list order), agent article list < 150 ms with every filter and sort, Version Control's recent versions < 150 ms. Run: npm run bench:kb   (BENCH_SCALE=0.1 for a quick run)
  */
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
@@ -16,7 +16,8 @@ async function main() {
   const { createKnowledgeBase } = await import('../app/models/knowledge-base/knowledge-bases.server');
   const { createCategory } = await import('../app/models/knowledge-base/categories.server');
   const { pageArticles } = await import('../app/models/knowledge-base/articles.server');
-  const { publicArticle, searchPublicArticles, findPublicKnowledgeBase } = await import('../app/models/knowledge-base/public.server');
+  const { publicArticle, relatedArticles, searchPublicArticles, findPublicKnowledgeBase } = await import('../app/models/knowledge-base/public.server');
+  const { listRecentVersions } = await import('../app/models/knowledge-base/help-settings.server');
   const { ARTICLE_FILTERS, ARTICLE_SORTS } = await import('../app/models/knowledge-base/constants');
   const db = getDb();
 
@@ -47,6 +48,11 @@ async function main() {
     select distinct a.account_id, a.knowledge_base_id, m[1] from kb_articles a,
       regexp_matches(lower(coalesce(a.published_title, '') || ' ' || coalesce(a.published_text, '')), '([[:alpha:]]{3,30})', 'g') m
     where a.status = 'published' on conflict do nothing`);
+  // Every article's first version, and a second save for one in five (Version Control's list, ADR 058).
+  await db.execute(sql`insert into kb_article_versions (account_id, article_id, number, title, slug, category_id, body_html, body_text, author_id, created_at)
+    select a.account_id, a.id, n, a.title, a.slug, a.category_id, a.body_html, a.body_text, a.author_id, now() - ((a.position * 2 - n) || ' minutes')::interval
+    from kb_articles a, generate_series(1, 2) n where a.knowledge_base_id = ${kb.id} and (n = 1 or a.position % 5 = 0)`);
+  await db.execute(sql`analyze kb_article_versions`);
   await db.execute(sql`analyze kb_articles`);
   await db.execute(sql`analyze kb_search_words`);
   console.log(`seeded ${ARTICLES} articles in ${((Date.now() - t0) / 1000).toFixed(1)} s; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
@@ -65,10 +71,19 @@ async function main() {
   await run('public search, misspelt words only', 50, 50, async (i) => {
     await searchPublicArticles({ ...scope, q: typos[i % typos.length], language: 'en', record: false });
   });
-  await run('public article page (kb lookup + article)', 30, 100, async (i) => {
-    await findPublicKnowledgeBase({ accountId: a.account.id, slug: kb.slug });
-    await publicArticle({ ...scope, id: min + ((i * 97) % (ARTICLES / 2)) * 2 + 1, countView: true });
+  await run('public article page (kb lookup + article + related)', 30, 100, async (i) => {
+    const found = await findPublicKnowledgeBase({ accountId: a.account.id, slug: kb.slug });
+    const article = await publicArticle({ ...scope, id: min + ((i * 97) % (ARTICLES / 2)) * 2 + 1, countView: true });
+    if (article) await relatedArticles({ ...scope, articleId: article.id, categoryId: article.categoryId, order: found!.articleOrder });
   });
+  for (const order of ['newest', 'popular']) {
+    await run(`public article page, related ordered ${order}`, 30, 50, async (i) => {
+      await findPublicKnowledgeBase({ accountId: a.account.id, slug: kb.slug });
+      const article = await publicArticle({ ...scope, id: min + ((i * 97) % (ARTICLES / 2)) * 2 + 1, countView: true });
+      if (article) await relatedArticles({ ...scope, articleId: article.id, categoryId: article.categoryId, order });
+    });
+  }
+  await run('version control: recent versions, first pages', 150, 20, (i) => listRecentVersions({ ...scope, page: 1 + (i % 3), pageSize: 25 }));
   for (const filter of ARTICLE_FILTERS) {
     for (const sort of ARTICLE_SORTS) {
       await run(`agent list filter=${filter.value} sort=${sort.value}`, 150, 15, (i) => pageArticles({ ...scope, filter: filter.value, sort: sort.value, page: 1 + (i % 3) }));

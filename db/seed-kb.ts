@@ -1,8 +1,50 @@
+import zlib from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { getDb, schema } from './client';
 import { createArticle, updateArticle } from '../app/models/knowledge-base/articles.server';
 import { createCategory } from '../app/models/knowledge-base/categories.server';
-import { createKnowledgeBase } from '../app/models/knowledge-base/knowledge-bases.server';
+import { createKnowledgeBase, updateKnowledgeBaseSettings } from '../app/models/knowledge-base/knowledge-bases.server';
+import { saveKbImage } from '../app/models/knowledge-base/images.server';
+
+/** A small PNG logo drawn here (a teal rounded square with a white ring), so the demo needs no image file. */
+export function demoLogoPng(size = 96) {
+  const rows: Buffer[] = [];
+  const c = (size - 1) / 2;
+  for (let y = 0; y < size; y++) {
+    const row = Buffer.alloc(1 + size * 4);
+    for (let x = 0; x < size; x++) {
+      const dx = Math.max(Math.abs(x - c) - (c - 18), 0);
+      const dy = Math.max(Math.abs(y - c) - (c - 18), 0);
+      const inSquare = Math.hypot(dx, dy) <= 18;
+      const r = Math.hypot(x - c, y - c);
+      const ring = r >= size * 0.2 && r <= size * 0.3;
+      const [red, green, blue, alpha] = !inSquare ? [0, 0, 0, 0] : ring ? [255, 255, 255, 255] : [14, 116, 144, 255];
+      row.writeUInt8(red, 1 + x * 4);
+      row.writeUInt8(green, 2 + x * 4);
+      row.writeUInt8(blue, 3 + x * 4);
+      row.writeUInt8(alpha, 4 + x * 4);
+    }
+    rows.push(row);
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 
 /**
  * The demo account's help centre: four categories of articles a small online shop would publish, written through
@@ -118,6 +160,25 @@ export async function seedDemoKnowledgeBase(opts: { accountId: number; authorIds
     actorId: first,
     name: 'Help Centre',
     detail: 'Answers about orders, delivery, billing and your account.',
+  });
+  // Customization, Advanced and Version Control as a shop would set them (ADR 058).
+  const logo = await saveKbImage({ accountId: opts.accountId, knowledgeBaseId: kb.id, filename: 'logo.png', bytes: demoLogoPng(), userId: first });
+  await updateKnowledgeBaseSettings({
+    accountId: opts.accountId,
+    actorId: first,
+    id: kb.id,
+    patch: {
+      logoToken: logo.token,
+      brandColor: '#0e7490',
+      headerTextColor: '#ffffff',
+      headerLinks: [
+        { label: 'Shop', url: 'https://shop.example.com' },
+        { label: 'Service status', url: 'https://status.example.com' },
+        { label: 'Contact us', url: 'https://shop.example.com/contact' },
+      ],
+      showViewCount: true,
+      versionsKept: 50,
+    },
   });
   let n = 0;
   for (const c of CATEGORIES) {

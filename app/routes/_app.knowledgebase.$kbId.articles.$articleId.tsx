@@ -2,7 +2,8 @@ import { getFormProps, getTextareaProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { ArrowDown, ArrowUp, ExternalLink, History } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { ArrowDown, ArrowUp, ExternalLink, History, ImagePlus } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
@@ -19,7 +20,17 @@ import {
   updateArticle,
 } from '~/models/knowledge-base/articles.server';
 import { listCategories } from '~/models/knowledge-base/categories.server';
-import { articlePath, ARTICLE_TITLE_MAX, ArticleSchema, SEO_DESCRIPTION_MAX, SEO_TITLE_MAX } from '~/models/knowledge-base/schemas';
+import { imageHtml, KbImageError, readImageForm, saveKbImage } from '~/models/knowledge-base/images.server';
+import {
+  articlePath,
+  ARTICLE_TITLE_MAX,
+  ArticleDraftSchema,
+  ArticleSchema,
+  KB_IMAGE_ACCEPT,
+  KB_IMAGE_MESSAGES,
+  SEO_DESCRIPTION_MAX,
+  SEO_TITLE_MAX,
+} from '~/models/knowledge-base/schemas';
 import { FEATURE_DENIED_MESSAGE } from '~/models/plans/catalogue';
 import { FieldInputError } from '~/models/productivity/shared.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
@@ -70,7 +81,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
   if (!can(ctx, 'manage_articles')) roleDenied();
   const id = readEditorParam(params.articleId);
-  const formData = await request.formData();
+  // The editor's form is multipart (it carries an image); the side actions are plain forms.
+  const { fields: formData, file } = await readImageForm(request, { fileField: 'image' });
   const intent = formData.get('intent');
   const list = `/knowledgebase/${kb.id}/articles`;
   const here = (articleId: number) => `${list}/${articleId}`;
@@ -93,7 +105,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return redirectWithToast(here(id), { type: 'info', text: 'Article Moved' });
     }
   }
-  if (intent !== 'save' && intent !== 'publish') throw new Response('Unknown intent', { status: 400 });
+  if (intent !== 'save' && intent !== 'publish' && intent !== 'upload-image') throw new Response('Unknown intent', { status: 400 });
+
+  // An image (Upload image, or a file chosen before Save/Publish) is stored first and added to the end of the
+  // body; any problem with it answers 400 on the image field with the whole draft shown back, nothing saved.
+  if (file || intent === 'upload-image') {
+    const draft = parseWithZod(formData, { schema: ArticleDraftSchema });
+    if (!file) return data(draft.reply({ fieldErrors: { image: [KB_IMAGE_MESSAGES.missing] } }), { status: 400 });
+    let image;
+    try {
+      image = await saveKbImage({ accountId: kb.accountId, knowledgeBaseId: kb.id, filename: file.filename, bytes: file.bytes, userId: ctx.user.id });
+    } catch (err) {
+      if (err instanceof KbImageError) return data(draft.reply({ fieldErrors: { image: [err.message] } }), { status: 400 });
+      throw err;
+    }
+    const body = String(formData.get('body') ?? '').trimEnd();
+    formData.set('body', body ? `${body}\n${imageHtml(image)}` : imageHtml(image));
+    if (intent === 'upload-image') {
+      return data({ ...parseWithZod(formData, { schema: ArticleDraftSchema }).reply(), uploadedImage: image.token });
+    }
+  }
 
   const submission = parseWithZod(formData, { schema: ArticleSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
@@ -119,12 +150,15 @@ export const handle = {
 
 export default function ArticlePage() {
   const loaderData = useLoaderData<typeof loader>();
-  return <ArticleEditor key={loaderData.article?.id ?? 'new'} {...loaderData} />;
+  const actionData = useActionData<typeof action>();
+  // After an upload without the rich editor the form is drawn again from the returned draft (the body with the image).
+  const uploaded = actionData && 'uploadedImage' in actionData ? actionData.uploadedImage : '';
+  return <ArticleEditor key={`${loaderData.article?.id ?? 'new'}-${uploaded}`} {...loaderData} />;
 }
 
 function ArticleEditor({ user, kb, article, versions, versionCount, categories, features, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<{ title: string; categoryId: string; slug: string; body: string; seoTitle: string; seoDescription: string; image: string }>({
     id: `article-${article?.id ?? 'new'}`,
     lastResult,
     defaultValue: article
@@ -143,6 +177,7 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
   const base = `/knowledgebase/${kb.id}/articles`;
   const { key: bodyKey, ...bodyProps } = getTextareaProps(fields.body, { ariaAttributes: true });
   const live = article?.status === 'published' && !article.trashed && article.publishedSlug;
+  const rich = useRichTextEditor(fields.body.id, kb.id, !locked && !article?.trashed);
   return (
     <section className="settings-page">
       <header className="row">
@@ -167,7 +202,7 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
         </p>
       ) : null}
       <div className="kb-editor">
-        <Form method="post" {...getFormProps(form)} className="card stack">
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card stack">
           <fieldset disabled={locked || article?.trashed} className="stack">
             <Field label="Title" field={fields.title} autoComplete="off" hint={`At most ${ARTICLE_TITLE_MAX} characters`} />
             <SelectField label="Category" field={fields.categoryId} options={categories} placeholder="No category" />
@@ -176,6 +211,26 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
               <textarea key={bodyKey} {...bodyProps} className="kb-body" rows={16} />
               <small className="muted">Paragraphs, headings, lists, links, images, tables and code. Scripts, frames and forms are removed when saved.</small>
               <ErrorList id={fields.body.errorId} errors={fields.body.errors} />
+            </div>
+            <div className="field kb-image-upload" hidden={rich}>
+              <label htmlFor={fields.image.id}>Image</label>
+              <div className="row">
+                <input
+                  type="file"
+                  id={fields.image.id}
+                  name={fields.image.name}
+                  accept={KB_IMAGE_ACCEPT}
+                  aria-invalid={fields.image.errors ? true : undefined}
+                  aria-describedby={fields.image.errors ? fields.image.errorId : `${fields.image.id}-hint`}
+                />
+                <button type="submit" name="intent" value="upload-image" className="btn" formNoValidate>
+                  <ImagePlus aria-hidden="true" size={14} /> Upload image
+                </button>
+              </div>
+              <small className="muted" id={`${fields.image.id}-hint`}>
+                PNG, JPEG, GIF or WebP, at most 5 MB. It is added at the end of the body; your other changes are kept.
+              </small>
+              <ErrorList id={fields.image.errorId} errors={fields.image.errors} />
             </div>
             <details>
               <summary>Address and search engines</summary>
@@ -287,6 +342,41 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
       </div>
     </section>
   );
+}
+
+/**
+ * JavaScript only: loads the rich-text editor (its own chunk, ADR 058) over the body's textarea once the page is
+ * interactive. Until then, and if it fails to load, the textarea is the editor; it stays the form's field either way.
+ */
+function useRichTextEditor(textareaId: string, kbId: number, enabled: boolean) {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    if (!enabled) return;
+    let editor: { destroy: () => void } | undefined;
+    let cancelled = false;
+    import('~/components/rich-text/editor.client')
+      .then(({ mountRichTextEditor }) => {
+        const textarea = document.getElementById(textareaId);
+        if (cancelled || !(textarea instanceof HTMLTextAreaElement)) return;
+        editor = mountRichTextEditor(textarea, { label: 'Body', accept: KB_IMAGE_ACCEPT, upload: (file) => uploadImage(kbId, file) });
+        setReady(true);
+      })
+      .catch(() => setReady(false));
+    return () => {
+      cancelled = true;
+      editor?.destroy();
+      setReady(false);
+    };
+  }, [textareaId, kbId, enabled]);
+  return ready;
+}
+
+async function uploadImage(kbId: number, file: File): Promise<{ url: string; filename: string } | { error: string }> {
+  const body = new FormData();
+  body.append('image', file);
+  const res = await fetch(`/knowledgebase/${kbId}/images`, { method: 'POST', body });
+  if (res.headers.get('content-type')?.includes('application/json')) return res.json();
+  return { error: res.status === 413 ? `${file.name} is larger than 5 MB` : 'The image could not be uploaded' };
 }
 
 function CompareSelect({ name, label, versions, defaultId }: { name: string; label: string; versions: { id: number; number: number }[]; defaultId?: number }) {

@@ -9,7 +9,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
-  const home = await publicHome({ accountId: account.id, knowledgeBaseId: kb.id });
+  const home = await publicHome({ accountId: account.id, knowledgeBaseId: kb.id, order: kb.articleOrder });
   return {
     kb: { slug: kb.slug, name: kb.helpName || kb.name, detail: kb.detail, seoTitle: kb.seoTitle, seoDescription: kb.seoDescription },
     canonical: helpUrl(request, account.domain, `/hc/${kb.slug}`),

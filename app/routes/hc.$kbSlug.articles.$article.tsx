@@ -3,7 +3,8 @@ import { data, redirect } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { ThumbsDown, ThumbsUp } from 'lucide-react';
 import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
-import { findPublicKnowledgeBase, publicArticle, recordFeedback, recordSearchClick } from '~/models/knowledge-base/public.server';
+import { findPublicKnowledgeBase, publicArticle, recordFeedback, recordSearchClick, relatedArticles } from '~/models/knowledge-base/public.server';
+import { HcArticleList } from '~/components/help-centre/article-list';
 import { newVisitor, readVisitor } from '~/models/knowledge-base/visitor.server';
 import { parseRouteId } from '~/utils/route-id';
 import { helpUrl, isHelpHostRequest, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
@@ -32,8 +33,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (slug !== article.slug) throw redirect(path, 301);
   const searchId = parseRouteId(url.searchParams.get('s') ?? undefined);
   if (searchId) await recordSearchClick({ ...scope, searchId, articleId: article.id });
+  const related = kb.relatedArticles ? await relatedArticles({ ...scope, articleId: article.id, categoryId: article.categoryId, order: kb.articleOrder }) : [];
   return {
     kb: { slug: kb.slug, name: kb.helpName || kb.name },
+    // Advanced settings (ADR 058): what this page shows besides the article.
+    show: { feedback: kb.articleFeedback, viewCount: kb.showViewCount, lastUpdated: kb.showLastUpdated },
+    // The publication date in the help centre's language; the day is the same everywhere (UTC).
+    updated: article.publishedAt ? new Intl.DateTimeFormat(kb.language, { dateStyle: 'long', timeZone: 'UTC' }).format(article.publishedAt) : null,
+    views: article.viewCount + (slug !== '' ? 1 : 0),
+    related,
     article: {
       ...article,
       categoryPath: article.categoryId && article.categorySlug ? categoryPath(kb.slug, { id: article.categoryId, slug: article.categorySlug }) : null,
@@ -45,6 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { kb, scope, id } = await load(request, params);
+  if (!kb.articleFeedback) throw new Response('Feedback is switched off for this help centre', { status: 403 });
   const answer = (await request.formData()).get('helpful');
   if (answer !== 'yes' && answer !== 'no') return data({ error: 'Choose yes or no' }, { status: 400 });
   const existing = readVisitor(request);
@@ -61,7 +70,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const handle = { hydrate: false };
 
 export default function PublicArticle() {
-  const { kb, article, thanks } = useLoaderData<typeof loader>();
+  const { kb, article, thanks, show, updated, views, related } = useLoaderData<typeof loader>();
   return (
     <>
       <nav className="hc-crumbs" aria-label="Breadcrumb">
@@ -81,22 +90,36 @@ export default function PublicArticle() {
         <h1>{article.title}</h1>
         {/* Sanitised when it was saved (ADR 048). */}
         <div dangerouslySetInnerHTML={{ __html: article.html ?? '' }} />
+        {(show.lastUpdated && updated) || show.viewCount ? (
+          <p className="hc-meta muted" data-testid="hc-article-meta">
+            {show.lastUpdated && updated ? <span>Last updated {updated}</span> : null}
+            {show.viewCount ? <span>{views === 1 ? 'Viewed once' : `Viewed ${views.toLocaleString('en')} times`}</span> : null}
+          </p>
+        ) : null}
       </article>
-      <section id="feedback" className="hc-feedback" aria-label="Feedback">
-        {thanks ? (
-          <p role="status">Thanks for your feedback.</p>
-        ) : (
-          <Form method="post" className="row" reloadDocument>
-            <span>Was this helpful?</span>
-            <button type="submit" name="helpful" value="yes" className="btn">
-              <ThumbsUp aria-hidden="true" size={16} /> Yes
-            </button>
-            <button type="submit" name="helpful" value="no" className="btn">
-              <ThumbsDown aria-hidden="true" size={16} /> No
-            </button>
-          </Form>
-        )}
-      </section>
+      {related.length ? (
+        <section className="hc-related" aria-labelledby="hc-related">
+          <h2 id="hc-related">Related articles</h2>
+          <HcArticleList kbSlug={kb.slug} articles={related} />
+        </section>
+      ) : null}
+      {show.feedback ? (
+        <section id="feedback" className="hc-feedback" aria-label="Feedback">
+          {thanks ? (
+            <p role="status">Thanks for your feedback.</p>
+          ) : (
+            <Form method="post" className="row" reloadDocument>
+              <span>Was this helpful?</span>
+              <button type="submit" name="helpful" value="yes" className="btn">
+                <ThumbsUp aria-hidden="true" size={16} /> Yes
+              </button>
+              <button type="submit" name="helpful" value="no" className="btn">
+                <ThumbsDown aria-hidden="true" size={16} /> No
+              </button>
+            </Form>
+          )}
+        </section>
+      ) : null}
     </>
   );
 }

@@ -13,7 +13,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const m = /^(\d{1,10})(?:-(.*))?$/.exec(params.category ?? '');
   const id = m ? parseRouteId(m[1]) : null;
   if (!kb || !id) throw new Response('Not Found', { status: 404 });
-  const found = await publicCategory({ accountId: account.id, knowledgeBaseId: kb.id, id });
+  const found = await publicCategory({ accountId: account.id, knowledgeBaseId: kb.id, id, order: kb.articleOrder });
   if (!found) throw new Response('Not Found', { status: 404 });
   const path = categoryPath(kb.slug, found.category);
   if ((m?.[2] ?? '') !== found.category.slug) throw redirect(path, 301);

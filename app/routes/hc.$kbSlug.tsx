@@ -1,8 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, Outlet, useLoaderData, useRouteError, isRouteErrorResponse, useParams } from '@remix-run/react';
+import { Form, Link, Outlet, useLoaderData, useRouteError, useRouteLoaderData, isRouteErrorResponse, useParams } from '@remix-run/react';
 import { Search } from 'lucide-react';
+import type { CSSProperties } from 'react';
 import { findPublicKnowledgeBase } from '~/models/knowledge-base/public.server';
+import { helpCentreLook, type HelpCentreLook } from '~/models/knowledge-base/help-settings.server';
 import { findRedirect } from '~/models/knowledge-base/redirects.server';
 import { isHelpHostRequest, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 import { useNonce } from '~/utils/nonce-provider';
@@ -25,6 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const helpHost = isHelpHostRequest(request);
   return {
     kb: { slug: kb.slug, name: kb.helpName || kb.name },
+    look: helpCentreLook(kb),
     custom: helpHost ? { css: kb.customCss, js: kb.customJs } : { css: '', js: '' },
     analytics: helpHost && kb.gaKey ? { key: kb.gaKey, anonymizeIp: kb.anonymizedIp } : null,
   };
@@ -67,13 +70,29 @@ function SearchForm({ slug, q }: { slug: string; q?: string }) {
   );
 }
 
-export function HelpCentreFrame({ slug, name, children }: { slug: string; name: string; children: React.ReactNode }) {
+const PLAIN_LOOK: HelpCentreLook = { logoUrl: null, brandColor: null, headerTextColor: null, headerLinks: [] };
+
+/** The help centre's frame, drawn with its Customization (ADR 058): logo, brand-coloured header, header links. */
+export function HelpCentreFrame({ slug, name, look = PLAIN_LOOK, children }: { slug: string; name: string; look?: HelpCentreLook; children: React.ReactNode }) {
+  const branded = look.brandColor ? ({ '--hc-brand': look.brandColor, '--hc-header-text': look.headerTextColor } as CSSProperties) : undefined;
   return (
-    <div className="hc">
+    <div className="hc" data-branded={branded ? '' : undefined} style={branded}>
       <header className="hc-header">
         <Link to={`/hc/${slug}`} className="hc-home" reloadDocument>
-          {name}
+          {look.logoUrl ? <img src={look.logoUrl} alt="" className="hc-logo" data-testid="hc-logo" /> : null}
+          <span>{name}</span>
         </Link>
+        {look.headerLinks.length ? (
+          <nav className="hc-links" aria-label="Links">
+            <ul>
+              {look.headerLinks.map((l, i) => (
+                <li key={i}>
+                  <a href={l.url}>{l.label}</a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
         <SearchForm slug={slug} />
       </header>
       <main id="main">{children}</main>
@@ -83,9 +102,9 @@ export function HelpCentreFrame({ slug, name, children }: { slug: string; name: 
 }
 
 export default function HelpCentre() {
-  const { kb, custom, analytics } = useLoaderData<typeof loader>();
+  const { kb, look, custom, analytics } = useLoaderData<typeof loader>();
   return (
-    <HelpCentreFrame slug={kb.slug} name={kb.name}>
+    <HelpCentreFrame slug={kb.slug} name={kb.name} look={look}>
       <Outlet />
       <HelpHostCode custom={custom} analytics={analytics} />
     </HelpCentreFrame>
@@ -96,12 +115,26 @@ export default function HelpCentre() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const { kbSlug = '' } = useParams();
+  // A page missing inside a help centre that exists keeps its look (Customization); otherwise the plain frame.
+  const layout = useRouteLoaderData<typeof loader>('routes/hc.$kbSlug');
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const body = (
+    <>
+      <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>
+      <p>{notFound ? 'This page does not exist or is no longer published.' : 'Please try again in a moment.'}</p>
+    </>
+  );
+  if (layout) {
+    return (
+      <HelpCentreFrame slug={layout.kb.slug} name={layout.kb.name} look={layout.look}>
+        {body}
+      </HelpCentreFrame>
+    );
+  }
   return (
     <div className="hc">
       <main id="main">
-        <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>
-        <p>{notFound ? 'This page does not exist or is no longer published.' : 'Please try again in a moment.'}</p>
+        {body}
         <SearchForm slug={kbSlug} />
       </main>
     </div>

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { users } from './users';
 
@@ -32,6 +32,22 @@ export const knowledgeBases = pgTable(
     /** Custom CSS and JavaScript (plan feature customJavascript): served only on the help host, never the account host. */
     customCss: text('custom_css').notNull().default(''),
     customJs: text('custom_js').notNull().default(''),
+    /**
+     * Customization (ADR 058): the logo (a kb_images token, so a restored copy keeps it), the header's brand colour
+     * and text colour (#rrggbb; no brand colour = the plain header), and up to 6 header links (http/https).
+     */
+    logoToken: text('logo_token'),
+    brandColor: text('brand_color'),
+    headerTextColor: text('header_text_color'),
+    headerLinks: jsonb('header_links').$type<{ label: string; url: string }[]>().notNull().default([]),
+    /** Advanced (ADR 058): what the public article pages show, and the order of articles in lists. */
+    articleFeedback: boolean('article_feedback').notNull().default(true),
+    showLastUpdated: boolean('show_last_updated').notNull().default(true),
+    showViewCount: boolean('show_view_count').notNull().default(false),
+    relatedArticles: boolean('related_articles').notNull().default(true),
+    articleOrder: text('article_order').$type<'manual' | 'titleAZ' | 'newest' | 'popular'>().notNull().default('manual'),
+    /** Version Control (ADR 058): how many versions of each article are kept (null: all); the published one always is. */
+    versionsKept: integer('versions_kept'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -146,6 +162,9 @@ export const kbArticleVersions = pgTable(
   (t) => [
     uniqueIndex('kb_article_versions_article_number_key').on(t.articleId, t.number),
     index('kb_article_versions_account_idx').on(t.accountId, t.articleId),
+    // Version Control's knowledge-base-wide list of recent saves (ADR 058): DESC NULLS FIRST is what ORDER BY ... DESC
+    // means, so the index serves it (drizzle's default NULLS LAST would not).
+    index('kb_article_versions_recent_idx').on(t.accountId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 
@@ -224,4 +243,31 @@ export const kbSearchWords = pgTable(
     uniqueIndex('kb_search_words_key').on(t.knowledgeBaseId, t.word),
     index('kb_search_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`),
   ],
+);
+
+/**
+ * Images of a knowledge base (article bodies, the Customization logo), stored on disk like the inbox's attachments
+ * (ADR 058). Served at `/kb-images/{token}` on the account host and on the help host: `token` is random and never
+ * reused for other bytes, so the address needs no knowledge-base slug and can be cached for good. A copy of an image
+ * (a restored backup) keeps its token, so article bodies that name it need no rewriting.
+ */
+export const kbImages = pgTable(
+  'kb_images',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    knowledgeBaseId: integer('knowledge_base_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    storageKey: text('storage_key').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('kb_images_kb_idx').on(t.accountId, t.knowledgeBaseId), index('kb_images_token_idx').on(t.accountId, t.token)],
 );

@@ -151,7 +151,10 @@ function cleanContent(input: ArticleContent) {
   };
 }
 
-/** Writes the next version of an article from its working copy (the caller holds the article's row lock). */
+/**
+ * Writes the next version of an article from its working copy (the caller holds the article's row lock), then
+ * drops the oldest ones beyond the knowledge base's Version Control limit, if it has one (ADR 058).
+ */
 async function addVersion(tx: Tx, article: KbArticle, actorId: number | null) {
   const [{ last }] = await tx
     .select({ last: max(v.number) })
@@ -173,6 +176,11 @@ async function addVersion(tx: Tx, article: KbArticle, actorId: number | null) {
       authorId: actorId,
     })
     .returning();
+  const [kbRow] = await tx
+    .select({ keep: schema.knowledgeBases.versionsKept })
+    .from(schema.knowledgeBases)
+    .where(and(eq(schema.knowledgeBases.accountId, article.accountId), eq(schema.knowledgeBases.id, article.knowledgeBaseId)));
+  if (kbRow?.keep) await pruneVersions(tx, { accountId: article.accountId, articleIds: [article.id], keep: kbRow.keep });
   return version;
 }
 
@@ -461,4 +469,26 @@ export async function publishVersion(opts: Who & { articleId: number; versionId:
     });
     return row;
   });
+}
+
+/**
+ * Drops an article's versions beyond the newest `keep`, never the published one (ADR 058). Called with the
+ * article's row held (a save) or for every article of a knowledge base when the limit is changed.
+ */
+export async function pruneVersions(tx: Tx, opts: { accountId: number; articleIds: number[]; keep: number }) {
+  if (opts.articleIds.length === 0) return 0;
+  const removed = await tx.execute<{ id: number }>(sql`
+    delete from kb_article_versions d
+    using (
+      select ver.id, row_number() over (partition by ver.article_id order by ver.number desc) as rank, art.published_version_id
+      from kb_article_versions ver
+      join kb_articles art on art.id = ver.article_id and art.account_id = ver.account_id
+      where ver.account_id = ${opts.accountId} and ver.article_id in (${sql.join(
+    opts.articleIds.map((id) => sql`${id}`),
+    sql`, `,
+  )})
+    ) ranked
+    where d.id = ranked.id and ranked.rank > ${opts.keep} and d.id is distinct from ranked.published_version_id
+    returning d.id`);
+  return removed.length;
 }

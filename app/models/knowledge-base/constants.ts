@@ -115,3 +115,64 @@ export function slugify(text: string) {
 /** The public path of an article inside its help centre: id-slug, so a changed slug still finds the article (ADR 050). */
 export const articlePath = (kbSlug: string, article: { id: number; slug: string }) => `/hc/${kbSlug}/articles/${article.id}-${article.slug}`;
 export const categoryPath = (kbSlug: string, category: { id: number; slug: string }) => `/hc/${kbSlug}/categories/${category.id}-${category.slug}`;
+
+/** Knowledge-base images (ADR 058): at most 5 MB, PNG/JPEG/GIF/WebP only (no SVG: it can carry script). */
+export const KB_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const KB_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export const KB_IMAGE_ACCEPT = KB_IMAGE_TYPES.join(',');
+/** An image's address, the same on the account host and on the help host (relative, no knowledge-base slug in it). */
+export const kbImageUrl = (token: string) => `/kb-images/${token}`;
+/** What an image address looks like in a stored body: the sanitiser keeps relative image sources of this form only. */
+export const KB_IMAGE_SRC = /^\/kb-images\/[0-9a-f]{32}$/;
+export const KB_IMAGE_MESSAGES = {
+  empty: (name: string) => `${name} is empty`,
+  tooLarge: (name: string) => `${name} is larger than 5 MB`,
+  badType: (name: string) => `${name} is not a PNG, JPEG, GIF or WebP image`,
+  missing: 'Choose an image to upload',
+} as const;
+
+/** Customization (ADR 058). */
+export const HEADER_LINKS_MAX = 6;
+export const HEADER_LINK_LABEL_MAX = 30;
+export const HEADER_LINK_URL_MAX = 500;
+export const DEFAULT_HEADER_TEXT_COLOR = '#ffffff';
+/** WCAG 2 AA for normal text: what the header's text must reach against the brand colour. */
+export const MIN_CONTRAST = 4.5;
+
+/** #rgb or #rrggbb (any case) as #rrggbb, or null when it is not a colour of that form. */
+export function normaliseHexColor(value: string) {
+  const m = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value.trim());
+  if (!m) return null;
+  const hex = m[1].length === 3 ? [...m[1]].map((c) => c + c).join('') : m[1];
+  return `#${hex.toLowerCase()}`;
+}
+
+/** WCAG 2 contrast ratio of two #rrggbb colours (1 to 21). */
+export function contrastRatio(a: string, b: string) {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** Advanced (ADR 058): the order of articles in the help centre's lists (home and category pages). */
+export const HELP_ARTICLE_ORDERS = [
+  { value: 'manual', label: 'Manual (as arranged in Articles)' },
+  { value: 'titleAZ', label: 'Title A–Z' },
+  { value: 'newest', label: 'Most recently published first' },
+  { value: 'popular', label: 'Most viewed first' },
+] as const;
+export type HelpArticleOrder = (typeof HELP_ARTICLE_ORDERS)[number]['value'];
+export const RELATED_ARTICLES_MAX = 5;
+
+/** Version Control (ADR 058): versions kept per article, when limited. */
+export const VERSIONS_KEPT_MIN = 2;
+export const VERSIONS_KEPT_MAX = 1000;
+export const VERSIONS_PAGE_SIZE = 25;
+/** Version Control's knowledge-base-wide list shows this many recent saves at most (40 pages). */
+export const RECENT_VERSIONS_MAX = 1000;

@@ -104,15 +104,38 @@ export async function deleteKnowledgeBase(opts: { accountId: number; actorId: nu
 }
 
 type SettingsPatch = Partial<
-  Pick<KnowledgeBase, 'helpName' | 'cname' | 'language' | 'docsVisible' | 'gaKey' | 'anonymizedIp' | 'seoTitle' | 'seoDescription' | 'customCss' | 'customJs'>
+  Pick<
+    KnowledgeBase,
+    | 'helpName'
+    | 'cname'
+    | 'language'
+    | 'docsVisible'
+    | 'gaKey'
+    | 'anonymizedIp'
+    | 'seoTitle'
+    | 'seoDescription'
+    | 'customCss'
+    | 'customJs'
+    | 'logoToken'
+    | 'brandColor'
+    | 'headerTextColor'
+    | 'headerLinks'
+    | 'articleFeedback'
+    | 'showLastUpdated'
+    | 'showViewCount'
+    | 'relatedArticles'
+    | 'articleOrder'
+    | 'versionsKept'
+  >
 >;
 
 /**
  * Saves one settings page of the help centre (General, SEO, Custom CSS & JS). A new language re-stems the
  * articles' search documents in the same transaction (ADR 050). Undefined when the knowledge base is not the account's.
  */
-export async function updateKnowledgeBaseSettings(opts: { accountId: number; actorId: number | null; id: number; patch: SettingsPatch }) {
-  return getDb().transaction(async (tx) => {
+export async function updateKnowledgeBaseSettings(opts: { accountId: number; actorId: number | null; id: number; patch: SettingsPatch }, db?: Tx) {
+  const run = <T>(fn: (tx: Tx) => Promise<T>) => (db ? fn(db) : getDb().transaction(fn));
+  return run(async (tx) => {
     const [row] = await tx
       .update(kb)
       .set({ ...opts.patch, updatedAt: new Date() })

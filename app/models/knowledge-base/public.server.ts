@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
-import { searchConfigOf } from './constants';
+import { RELATED_ARTICLES_MAX, searchConfigOf, type HelpArticleOrder } from './constants';
 import { correctSearch } from './search-words.server';
 
 /**
@@ -16,6 +16,20 @@ const s = schema.kbSearches;
 
 type Scope = { accountId: number; knowledgeBaseId: number };
 
+/** The ORDER BY of the help centre's article lists: Advanced → "Order of articles" (ADR 058). */
+function listOrder(order: HelpArticleOrder | string | undefined) {
+  switch (order) {
+    case 'titleAZ':
+      return [sql`lower(${a.publishedTitle})`, asc(a.id)];
+    case 'newest':
+      return [desc(a.publishedAt), desc(a.id)];
+    case 'popular':
+      return [desc(a.viewCount), asc(a.position), asc(a.id)];
+    default:
+      return [asc(a.position), asc(a.id)];
+  }
+}
+
 const live = (scope: Scope) =>
   and(eq(a.accountId, scope.accountId), eq(a.knowledgeBaseId, scope.knowledgeBaseId), eq(a.status, 'published'), isNull(a.trashedAt));
 
@@ -29,7 +43,7 @@ export async function findPublicKnowledgeBase(opts: { accountId: number; slug: s
 }
 
 /** Home page: categories in order with their published articles (titles only), and articles without a category. */
-export async function publicHome(scope: Scope) {
+export async function publicHome(scope: Scope & { order?: string }) {
   const db = getDb();
   const [categories, articles] = await Promise.all([
     db
@@ -41,7 +55,7 @@ export async function publicHome(scope: Scope) {
       .select({ id: a.id, title: a.publishedTitle, slug: a.publishedSlug, categoryId: a.categoryId })
       .from(a)
       .where(live(scope))
-      .orderBy(asc(a.position), asc(a.id))
+      .orderBy(...listOrder(scope.order))
       .limit(2000),
   ]);
   return {
@@ -50,7 +64,7 @@ export async function publicHome(scope: Scope) {
   };
 }
 
-export async function publicCategory(scope: Scope & { id: number }) {
+export async function publicCategory(scope: Scope & { id: number; order?: string }) {
   const db = getDb();
   const [category] = await db
     .select()
@@ -61,7 +75,7 @@ export async function publicCategory(scope: Scope & { id: number }) {
     .select({ id: a.id, title: a.publishedTitle, slug: a.publishedSlug, text: sql<string>`left(${a.publishedText}, 200)` })
     .from(a)
     .where(and(live(scope), eq(a.categoryId, category.id)))
-    .orderBy(asc(a.position), asc(a.id));
+    .orderBy(...listOrder(scope.order));
   return { category, articles };
 }
 
@@ -78,6 +92,7 @@ export async function publicArticle(scope: Scope & { id: number; countView?: boo
       seoTitle: a.seoTitle,
       seoDescription: a.seoDescription,
       publishedAt: a.publishedAt,
+      viewCount: a.viewCount,
       categoryId: a.categoryId,
       categoryName: c.name,
       categorySlug: c.slug,
@@ -93,6 +108,17 @@ export async function publicArticle(scope: Scope & { id: number; countView?: boo
       .where(and(eq(a.accountId, scope.accountId), eq(a.id, row.id)));
   }
   return row;
+}
+
+/** Other live articles of the same category, in the help centre's list order (Advanced → related articles). */
+export async function relatedArticles(scope: Scope & { articleId: number; categoryId: number | null; order?: string }) {
+  if (!scope.categoryId) return [];
+  return getDb()
+    .select({ id: a.id, title: a.publishedTitle, slug: a.publishedSlug })
+    .from(a)
+    .where(and(live(scope), eq(a.categoryId, scope.categoryId), sql`${a.id} <> ${scope.articleId}`))
+    .orderBy(...listOrder(scope.order))
+    .limit(RELATED_ARTICLES_MAX);
 }
 
 /** Every public address of the help centre, for sitemap.xml. */

@@ -17,6 +17,16 @@ import {
   HELP_NAME_MAX,
   HELP_NAME_MIN,
   KB_LANGUAGES,
+  contrastRatio,
+  DEFAULT_HEADER_TEXT_COLOR,
+  HEADER_LINK_LABEL_MAX,
+  HEADER_LINK_URL_MAX,
+  HEADER_LINKS_MAX,
+  HELP_ARTICLE_ORDERS,
+  MIN_CONTRAST,
+  normaliseHexColor,
+  VERSIONS_KEPT_MAX,
+  VERSIONS_KEPT_MIN,
 } from './constants';
 
 export * from './constants';
@@ -63,6 +73,12 @@ export const ArticleSchema = z.object({
   seoDescription: optionalBounded(SEO_DESCRIPTION_MIN, SEO_DESCRIPTION_MAX),
 });
 export type ArticleInput = z.infer<typeof ArticleSchema>;
+
+/**
+ * An article's draft as typed, not yet checked: what an image upload sends back to the editor (the upload must not
+ * answer "Title is required" when the agent only added a picture).
+ */
+export const ArticleDraftSchema = z.looseObject({});
 
 /** Section 2 "General": the help centre's public name (3 to 30), a custom domain or none, the language, visibility. */
 export const GeneralSettingsSchema = z.object({
@@ -117,3 +133,82 @@ const redirectPath = (label: string) =>
 export const RedirectRuleSchema = z
   .object({ source: redirectPath('Source'), destination: redirectPath('Destination') })
   .refine((v) => v.source !== v.destination, { path: ['destination'], message: 'The destination must differ from the source' });
+
+const hexColor = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return null;
+    const hex = normaliseHexColor(value);
+    if (!hex) {
+      ctx.addIssue({ code: 'custom', message: 'Enter a colour as #RRGGBB, e.g. #1F6FEB' });
+      return z.NEVER;
+    }
+    return hex;
+  });
+
+const headerLink = z
+  .object({
+    label: z.string().trim().max(HEADER_LINK_LABEL_MAX, maxLengthMessage(HEADER_LINK_LABEL_MAX)).optional().default(''),
+    url: z.string().trim().max(HEADER_LINK_URL_MAX, maxLengthMessage(HEADER_LINK_URL_MAX)).optional().default(''),
+  })
+  .superRefine((link, ctx) => {
+    if (link.url && !link.label) ctx.addIssue({ code: 'custom', path: ['label'], message: 'Enter a label for this link' });
+    if (link.label && !link.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'Enter the address of this link' });
+    if (link.url) {
+      let ok = false;
+      try {
+        const u = new URL(link.url);
+        ok = (u.protocol === 'http:' || u.protocol === 'https:') && Boolean(u.hostname);
+      } catch {
+        ok = false;
+      }
+      if (!ok) ctx.addIssue({ code: 'custom', path: ['url'], message: 'Enter a web address starting with http:// or https://' });
+    }
+  });
+
+/**
+ * Customization (ADR 058): brand and header text colours (the text must reach 4.5:1 against the brand colour), up to
+ * six header links (rows left empty are ignored), and whether to remove the logo (the logo file itself is read
+ * from the multipart form, not by this schema).
+ */
+export const CustomizationSchema = z
+  .object({
+    brandColor: hexColor,
+    headerTextColor: hexColor,
+    headerLinks: z.array(headerLink).max(HEADER_LINKS_MAX, `At most ${HEADER_LINKS_MAX} header links`).optional().default([]),
+    removeLogo: z.boolean().optional().default(false),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.brandColor) return;
+    const ratio = contrastRatio(v.brandColor, v.headerTextColor ?? DEFAULT_HEADER_TEXT_COLOR);
+    if (ratio < MIN_CONTRAST) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['headerTextColor'],
+        message: `The header text needs a contrast of at least ${MIN_CONTRAST}:1 with the brand colour; these two give ${ratio.toFixed(1)}:1`,
+      });
+    }
+  });
+export type CustomizationInput = z.infer<typeof CustomizationSchema>;
+
+/** Advanced (ADR 058): what public article pages show, and the order of the help centre's article lists. */
+export const AdvancedSettingsSchema = z.object({
+  articleFeedback: z.boolean().optional().default(false),
+  showLastUpdated: z.boolean().optional().default(false),
+  showViewCount: z.boolean().optional().default(false),
+  relatedArticles: z.boolean().optional().default(false),
+  articleOrder: z.enum(HELP_ARTICLE_ORDERS.map((o) => o.value) as [string, ...string[]], { error: 'Choose an order from the list' }),
+});
+
+/** Version Control (ADR 058): versions kept per article; empty keeps every version. */
+export const VersionSettingsSchema = z.object({
+  versionsKept: z.coerce
+    .number({ error: 'Enter a whole number' })
+    .int('Enter a whole number')
+    .min(VERSIONS_KEPT_MIN, `Keep at least ${VERSIONS_KEPT_MIN} versions, so that two can be compared`)
+    .max(VERSIONS_KEPT_MAX, `At most ${VERSIONS_KEPT_MAX}`)
+    .optional(),
+  confirmRemoval: z.boolean().optional().default(false),
+});

@@ -40,7 +40,7 @@ export async function sniffAttachment(bytes: Buffer, filename: string): Promise<
 }
 
 /** Reads a part to its end, keeping at most `limit` bytes of it. */
-async function drain(data: AsyncIterable<Uint8Array>, limit: number) {
+export async function drain(data: AsyncIterable<Uint8Array>, limit: number) {
   const chunks: Buffer[] = [];
   let kept = 0;
   let size = 0;

@@ -19,7 +19,8 @@ import { createEmailTemplate } from '../../../app/models/productivity/email-temp
 import { createTag } from '../../../app/models/productivity/tags.server';
 import { createArticle, listVersions, updateArticle } from '../../../app/models/knowledge-base/articles.server';
 import { createCategory } from '../../../app/models/knowledge-base/categories.server';
-import { createKnowledgeBase } from '../../../app/models/knowledge-base/knowledge-bases.server';
+import { createKnowledgeBase, updateKnowledgeBaseSettings } from '../../../app/models/knowledge-base/knowledge-bases.server';
+import { saveKbImage } from '../../../app/models/knowledge-base/images.server';
 import { ALL_PERMISSIONS } from '../../../app/models/roles/permissions';
 import { createRole } from '../../../app/models/roles/roles.server';
 import { createTeam } from '../../../app/models/teams/teams.server';
@@ -51,6 +52,7 @@ export const SIGNED_IN_SCREENS = [
   '/knowledgebase/{kb}/articles/{kbArticle}/version/{kbVersion}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
   '/knowledgebase/{kb}/categories', '/knowledgebase/{kb}/categories/{kbCategory}', '/knowledgebase/{kb}/general',
   '/knowledgebase/{kb}/seo', '/knowledgebase/{kb}/custom-css-js', '/knowledgebase/{kb}/advance', '/knowledgebase/{kb}/redirect-rules',
+  '/knowledgebase/{kb}/customization', '/knowledgebase/{kb}/version-control',
 ] as const;
 
 /** Signed out, on the account's address. */
@@ -78,6 +80,9 @@ export const EXCLUDED: Record<string, string> = {
   '_app.knowledgebase.attach-article.tsx': 'a JSON endpoint (tests/integration/knowledge-base-attach.test.ts)',
   'hc.$kbSlug.sitemap[.]xml.tsx': 'an XML sitemap',
   'hc.$kbSlug.robots[.]txt.tsx': 'a robots.txt',
+  'kb-images.$token.tsx': 'an image (tests/integration/knowledge-base-images.test.ts)',
+  'hc.$kbSlug.kb-images.$token.tsx': 'an image (tests/integration/knowledge-base-images.test.ts)',
+  '_app.knowledgebase.$kbId.images.tsx': "the rich-text editor's JSON upload (tests/integration/knowledge-base-upload.test.ts)",
   'hc.$kbSlug.$.tsx': "the help centre's 404 (the layout's ErrorBoundary, seen at /hc/{kbSlug}/articles/{bad id} in tests)",
   'webhooks.*': 'provider webhooks',
 };
@@ -149,6 +154,9 @@ export async function seedScreensAccount() {
   const kbArticle = await createArticle({ ...kbWho, title: 'Pay an invoice', categoryId: kbCategory.id, body: '<p>Open Billing and choose Pay.</p>', publish: true });
   await updateArticle({ ...kbWho, id: kbArticle.id, title: 'Pay an invoice', categoryId: kbCategory.id, body: '<p>Open Billing, then choose Pay now.</p>' });
   const kbVersions = (await listVersions({ ...kbWho, articleId: kbArticle.id }))!.versions;
+  // Customization (ADR 058): the public screens are checked with a branded header, a logo and header links.
+  const logo = await saveKbImage({ ...kbWho, filename: 'logo.png', bytes: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64') });
+  await updateKnowledgeBaseSettings({ ...who, id: kb.id, patch: { logoToken: logo.token, brandColor: '#1f6feb', headerTextColor: '#ffffff', headerLinks: [{ label: 'Status', url: 'https://status.example.com' }], showViewCount: true } });
   const ids: Record<string, string | number> = {
     kb: kb.id,
     kbSlug: kb.slug,

@@ -19,6 +19,9 @@ test('knowledge base screens and the public help centre do not scroll sideways a
     '/knowledgebase/{kb}/articles/{kbArticle}',
     '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
     '/knowledgebase/{kb}/categories',
+    '/knowledgebase/{kb}/customization',
+    '/knowledgebase/{kb}/advance',
+    '/knowledgebase/{kb}/version-control',
   ]) {
     await page.goto(url(a.fill(path), a.domain));
     expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
