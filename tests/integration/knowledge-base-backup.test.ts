@@ -1,0 +1,212 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb, schema } from '../../db/client';
+import { createArticle, getArticle, publishVersion, listVersions, trashArticle, updateArticle } from '../../app/models/knowledge-base/articles.server';
+import { archiveLines, restoreBackup } from '../../app/models/knowledge-base/backup.server';
+import { createCategory } from '../../app/models/knowledge-base/categories.server';
+import { createKnowledgeBase, getKnowledgeBase, updateKnowledgeBaseSettings } from '../../app/models/knowledge-base/knowledge-bases.server';
+import { saveRedirect } from '../../app/models/knowledge-base/redirects.server';
+import { searchPublicArticles } from '../../app/models/knowledge-base/public.server';
+import { createTestAccount, createTestUser } from '../factories';
+
+/** A knowledge base with a bit of everything a backup holds. */
+export async function richKnowledgeBase(name = 'Help') {
+  const acc = await createTestAccount();
+  const editor = await createTestUser({ accountId: acc.account.id, roleKind: 'admin' });
+  const kb = await createKnowledgeBase({ accountId: acc.account.id, actorId: acc.owner.id, name });
+  const who = { accountId: acc.account.id, actorId: acc.owner.id, knowledgeBaseId: kb.id };
+  await updateKnowledgeBaseSettings({
+    ...who,
+    id: kb.id,
+    patch: { helpName: 'Acme help', language: 'en', seoTitle: 'Acme answers', seoDescription: 'Everything', gaKey: 'G-ABC123', customCss: 'body{color:red}', customJs: 'console.log(1)' },
+  });
+  const billing = await createCategory({ ...who, name: 'Billing', description: 'Money' });
+  const account = await createCategory({ ...who, name: 'Account' });
+  const pay = await createArticle({ ...who, title: 'Pay an invoice', categoryId: billing.id, body: '<p>Open <b>Billing</b> and pay the refund</p>', publish: true });
+  await updateArticle({ ...who, actorId: editor.id, id: pay.id, title: 'Pay an invoice', categoryId: billing.id, body: '<p>Open Billing, then Pay (draft)</p>' });
+  const reset = await createArticle({ ...who, title: 'Reset your password', categoryId: account.id, body: '<p>Click <a href="https://example.com/reset">reset</a></p>', seoTitle: 'Reset password' });
+  await updateArticle({ ...who, id: reset.id, title: 'Reset a password', categoryId: account.id, body: '<p>Click reset</p>', publish: true });
+  const versions = (await listVersions({ ...who, articleId: reset.id }))!.versions;
+  await publishVersion({ ...who, articleId: reset.id, versionId: versions[1].id });
+  const old = await createArticle({ ...who, title: 'Old news', body: '<p>gone</p>', publish: true });
+  await trashArticle({ ...who, id: old.id });
+  await getDb().insert(schema.kbArticleFeedback).values([
+    { accountId: acc.account.id, articleId: pay.id, visitorKey: 'v1', helpful: true },
+    { accountId: acc.account.id, articleId: pay.id, visitorKey: 'v2', helpful: false },
+  ]);
+  await getDb().update(schema.kbArticles).set({ helpfulCount: 1, unhelpfulCount: 1, viewCount: 7 }).where(eq(schema.kbArticles.id, pay.id));
+  await saveRedirect({ accountId: acc.account.id, knowledgeBaseId: kb.id, source: '/old-guide', destination: `/articles/${pay.id}-pay-an-invoice` });
+  return { ...acc, editor, kb, who, pay, reset, old };
+}
+
+export async function backupToFile(scope: { accountId: number; knowledgeBaseId: number }, kind: 'backup' | 'export' = 'backup') {
+  const file = path.join(os.tmpdir(), `kb-backup-${process.pid}-${Math.random().toString(36).slice(2)}.jsonl${kind === 'backup' ? '.gz' : ''}`);
+  let text = '';
+  for await (const chunk of archiveLines({ ...scope, kind })) text += chunk;
+  fs.writeFileSync(file, kind === 'backup' ? zlib.gzipSync(text) : text);
+  return { file, text };
+}
+
+/**
+ * The records with the ids that only mean something inside one database replaced by their order of first
+ * appearance (per kind), and the manifest's time and source dropped: what must be equal after a round trip.
+ */
+export function normalise(text: string) {
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const maps: Record<string, Map<unknown, number>> = { category: new Map(), article: new Map(), version: new Map(), image: new Map() };
+  const ref = (kind: string, id: unknown) => {
+    if (id === null || id === undefined) return id;
+    const m = maps[kind];
+    if (!m.has(id)) m.set(id, m.size + 1);
+    return m.get(id);
+  };
+  return lines.map((r) => {
+    const out = { ...r };
+    if (r.t === 'manifest') {
+      delete out.createdAt;
+      delete out.source;
+    }
+    if (r.t === 'category') out.id = ref('category', r.id);
+    if (r.t === 'article') {
+      out.id = ref('article', r.id);
+      out.categoryId = ref('category', r.categoryId);
+      out.publishedVersionId = ref('version', r.publishedVersionId);
+    }
+    if (r.t === 'version') {
+      out.id = ref('version', r.id);
+      out.articleId = ref('article', r.articleId);
+      out.categoryId = ref('category', r.categoryId);
+    }
+    if (r.t === 'feedback') out.articleId = ref('article', r.articleId);
+    if (r.t === 'image') {
+      out.id = ref('image', r.id);
+      out.articleId = ref('article', r.articleId);
+    }
+    return out;
+  });
+}
+
+describe('knowledge base backup and restore', () => {
+  it('restores into a new knowledge base, and a backup of that is the same content', async () => {
+    const s = await richKnowledgeBase();
+    const first = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
+    const result = await restoreBackup({ accountId: s.account.id, actorId: s.owner.id, file: first.file, target: { newName: 'Help copy' }, customCode: true });
+    expect(result).toMatchObject({ ok: true, counts: { category: 2, article: 3, version: 5, feedback: 2, redirect: 1 } });
+    if (!result.ok) return;
+    expect(result.knowledgeBaseId).not.toBe(s.kb.id);
+    const copy = await getKnowledgeBase({ accountId: s.account.id, id: result.knowledgeBaseId });
+    expect(copy).toMatchObject({ name: 'Help copy', helpName: 'Acme help', gaKey: 'G-ABC123', customJs: 'console.log(1)', cname: null });
+    expect(copy!.slug).not.toBe(s.kb.slug);
+
+    const second = await backupToFile({ accountId: s.account.id, knowledgeBaseId: result.knowledgeBaseId });
+    const a = normalise(first.text);
+    const b = normalise(second.text);
+    // The new knowledge base's name is the one asked for; everything else is equal.
+    (b[1] as { name: string }).name = (a[1] as { name: string }).name;
+    expect(b).toEqual(a);
+
+    // The published copy and the draft are apart as before, and search finds the published words.
+    const scope = { accountId: s.account.id, knowledgeBaseId: result.knowledgeBaseId };
+    const articles = await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.knowledgeBaseId, result.knowledgeBaseId));
+    const pay = articles.find((x) => x.title === 'Pay an invoice')!;
+    expect(pay.bodyText).toBe('Open Billing, then Pay (draft)');
+    expect(pay.publishedText).toBe('Open Billing and pay the refund');
+    const found = await searchPublicArticles({ ...scope, q: 'refund', language: 'en', record: false });
+    expect(found.hits.map((r) => r.id)).toEqual([pay.id]);
+    // The dictionary is rebuilt: a misspelt word is corrected to the restored article's word.
+    const typo = await searchPublicArticles({ ...scope, q: 'refumd', language: 'en', record: false });
+    expect(typo.hits.map((r) => r.id)).toEqual([pay.id]);
+    // Authors are matched by email in the account.
+    const [v2] = await getDb()
+      .select()
+      .from(schema.kbArticleVersions)
+      .where(and(eq(schema.kbArticleVersions.articleId, pay.id), eq(schema.kbArticleVersions.number, 2)));
+    expect(v2.authorId).toBe(s.editor.id);
+  });
+
+  it('restores into the same knowledge base, replacing its content', async () => {
+    const s = await richKnowledgeBase();
+    const backup = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
+    await createArticle({ ...s.who, title: 'Written after the backup', body: '<p>later</p>', publish: true });
+    await updateKnowledgeBaseSettings({ ...s.who, id: s.kb.id, patch: { helpName: 'Changed' } });
+    const result = await restoreBackup({ accountId: s.account.id, actorId: s.owner.id, file: backup.file, target: { knowledgeBaseId: s.kb.id }, customCode: true });
+    expect(result).toMatchObject({ ok: true, knowledgeBaseId: s.kb.id });
+    const titles = (await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.knowledgeBaseId, s.kb.id))).map((x) => x.title).sort();
+    expect(titles).toEqual(['Old news', 'Pay an invoice', 'Reset a password']);
+    expect((await getKnowledgeBase({ accountId: s.account.id, id: s.kb.id }))).toMatchObject({ helpName: 'Acme help', slug: s.kb.slug });
+    const again = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
+    expect(normalise(again.text)).toEqual(normalise(backup.text));
+    // The words of the article written after the backup are gone from the dictionary.
+    const words = await getDb().select().from(schema.kbSearchWords).where(eq(schema.kbSearchWords.knowledgeBaseId, s.kb.id));
+    expect(words.map((w) => w.word)).not.toContain('later');
+    expect(words.map((w) => w.word)).toContain('refund');
+  });
+
+  it('refuses a malformed, cut-off, newer or foreign file and changes nothing', async () => {
+    const s = await richKnowledgeBase();
+    const { text } = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
+    const before = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
+    const kbCount = async () => (await getDb().select().from(schema.knowledgeBases).where(eq(schema.knowledgeBases.accountId, s.account.id))).length;
+    const write = (name: string, data: string | Buffer) => {
+      const f = path.join(os.tmpdir(), `${process.pid}-${name}`);
+      fs.writeFileSync(f, data);
+      return f;
+    };
+    const lines = text.trim().split('\n');
+    const cases: [string, string | Buffer, RegExp][] = [
+      ['not-json.gz', zlib.gzipSync('hello\nworld\n'), /not a Parley knowledge base file|not valid JSON/],
+      ['png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), /not valid JSON|not a Parley/],
+      ['cut.gz', zlib.gzipSync(text).subarray(0, Math.floor(zlib.gzipSync(text).length / 2)), /damaged or cut off/],
+      ['no-end.gz', zlib.gzipSync(lines.slice(0, -1).join('\n')), /incomplete/],
+      ['newer.gz', zlib.gzipSync([JSON.stringify({ ...JSON.parse(lines[0]), version: 9 }), ...lines.slice(1)].join('\n')), /newer version of Parley \(format version 9\)/],
+      ['export.gz', zlib.gzipSync([JSON.stringify({ ...JSON.parse(lines[0]), kind: 'export' }), ...lines.slice(1)].join('\n')), /export file, not a backup/],
+      ['bad-article.gz', zlib.gzipSync(lines.map((l) => (l.includes('"t":"article"') ? l.replace(/"title":"[^"]*"/, `"title":"${'x'.repeat(200)}"`) : l)).join('\n')), /Line \d+ is not valid: article title/],
+      ['out-of-order.gz', zlib.gzipSync([lines[0], lines[1], ...lines.filter((l) => l.includes('"t":"redirect"')), ...lines.slice(2).filter((l) => !l.includes('"t":"redirect"'))].join('\n')), /out of order/],
+      ['wrong-counts.gz', zlib.gzipSync([...lines.slice(0, -1), JSON.stringify({ t: 'end', counts: { article: 99 } })].join('\n')), /announces 99 article records/],
+      ['dangling.gz', zlib.gzipSync(lines.map((l) => (l.includes('"t":"version"') ? l.replace(/"articleId":\d+/, '"articleId":999999') : l)).join('\n')), /refers to article 999999/],
+    ];
+    for (const [name, data, message] of cases) {
+      for (const target of [{ knowledgeBaseId: s.kb.id }, { newName: null }]) {
+        const result = await restoreBackup({ accountId: s.account.id, actorId: s.owner.id, file: write(name, data), target, customCode: true });
+        expect(result.ok, name).toBe(false);
+        if (!result.ok) expect(result.error, name).toMatch(message);
+      }
+    }
+    expect(await kbCount()).toBe(1);
+    const after = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
+    expect(normalise(after.text)).toEqual(normalise(before.text));
+  });
+
+  it('restores another account\'s backup into this account without touching the other one', async () => {
+    const a = await richKnowledgeBase('Alpha');
+    const b = await richKnowledgeBase('Beta');
+    const backup = await backupToFile({ accountId: a.account.id, knowledgeBaseId: a.kb.id });
+    const aBefore = await backupToFile({ accountId: a.account.id, knowledgeBaseId: a.kb.id });
+    // Into B's own knowledge base: B's content is replaced, A's is untouched.
+    const result = await restoreBackup({ accountId: b.account.id, actorId: b.owner.id, file: backup.file, target: { knowledgeBaseId: b.kb.id }, customCode: false });
+    expect(result).toMatchObject({ ok: true, knowledgeBaseId: b.kb.id });
+    if (!result.ok) return;
+    expect(result.notes.join(' ')).toMatch(/custom CSS and JavaScript were not restored/);
+    const bArticles = await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.knowledgeBaseId, b.kb.id));
+    expect(bArticles.every((x) => x.accountId === b.account.id)).toBe(true);
+    // A's users are not B's: no author survives the move.
+    expect(bArticles.every((x) => x.authorId === null)).toBe(true);
+    const bVersions = await getDb().select().from(schema.kbArticleVersions).where(eq(schema.kbArticleVersions.accountId, b.account.id));
+    expect(bVersions.length).toBeGreaterThan(0);
+    expect(bVersions.every((v) => v.authorId === null && bArticles.some((x) => x.id === v.articleId))).toBe(true);
+    const aAfter = await backupToFile({ accountId: a.account.id, knowledgeBaseId: a.kb.id });
+    expect(normalise(aAfter.text)).toEqual(normalise(aBefore.text));
+    expect((await getArticle({ accountId: a.account.id, knowledgeBaseId: a.kb.id, id: a.pay.id }))?.accountId).toBe(a.account.id);
+    // B cannot name A's knowledge base as the target.
+    await expect(restoreBackup({ accountId: b.account.id, actorId: b.owner.id, file: backup.file, target: { knowledgeBaseId: a.kb.id }, customCode: true })).rejects.toBeInstanceOf(Response);
+    // A backup of A's knowledge base cannot be read through B's account.
+    await expect(backupToFile({ accountId: b.account.id, knowledgeBaseId: a.kb.id })).rejects.toBeInstanceOf(Response);
+  });
+});
