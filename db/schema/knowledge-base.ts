@@ -225,3 +225,30 @@ export const kbSearchWords = pgTable(
     index('kb_search_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`),
   ],
 );
+
+/**
+ * Images of a knowledge base (article bodies, the Customization logo), stored on disk like the inbox's attachments
+ * (ADR 058). Served at `/kb-images/{token}` on the account host and on the help host: `token` is random and never
+ * reused for other bytes, so the address needs no knowledge-base slug and can be cached for good. A copy of an image
+ * (a restored backup) keeps its token, so article bodies that name it need no rewriting.
+ */
+export const kbImages = pgTable(
+  'kb_images',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    knowledgeBaseId: integer('knowledge_base_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    storageKey: text('storage_key').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('kb_images_kb_idx').on(t.accountId, t.knowledgeBaseId), index('kb_images_token_idx').on(t.accountId, t.token)],
+);

@@ -85,7 +85,8 @@ describe('articles', () => {
       body: '<p onclick="x()">Click <b>Forgot</b></p><script>alert(1)</script><img src="javascript:alert(1)">',
       publish: true,
     });
-    expect(pub.bodyHtml).toBe('<p>Click <b>Forgot</b></p><img />');
+    // An image whose source was refused is dropped, not kept empty (ADR 058).
+    expect(pub.bodyHtml).toBe('<p>Click <b>Forgot</b></p>');
     expect(pub.bodyText).toBe('Click Forgot');
     expect(pub.status).toBe('published');
     expect(pub.publishedTitle).toBe('Reset your password');

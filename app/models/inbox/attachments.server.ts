@@ -24,7 +24,7 @@ function attachmentsRoot() {
 }
 
 /** A storage key is `<accountId>/<yyyy-mm>/<random>`: never derived from what the sender chose. */
-function resolveKey(storageKey: string) {
+export function resolveKey(storageKey: string) {
   const root = attachmentsRoot();
   const full = path.resolve(root, storageKey);
   if (!full.startsWith(root + path.sep)) throw new Error('Invalid storage key');
@@ -65,11 +65,7 @@ export async function saveAttachment(
   db: DbOrTx = getDb(),
 ) {
   if (opts.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw new AttachmentTooLargeError(cleanFilename(opts.filename));
-  const now = new Date();
-  const storageKey = `${opts.accountId}/${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}/${crypto.randomBytes(16).toString('hex')}`;
-  const full = resolveKey(storageKey);
-  await fs.mkdir(path.dirname(full), { recursive: true });
-  await fs.writeFile(full, opts.bytes, { mode: 0o600 });
+  const { storageKey, full } = await writeStoredFile(opts.accountId, opts.bytes);
   try {
     const [row] = await db
       .insert(schema.attachments)
@@ -87,6 +83,28 @@ export async function saveAttachment(
   } catch (err) {
     await fs.rm(full, { force: true });
     throw err;
+  }
+}
+
+/**
+ * Writes bytes to a new storage key of the account and returns it. Other areas that keep files (knowledge-base
+ * images) store them here too, so one directory holds every uploaded file and one backup covers them.
+ */
+export async function writeStoredFile(accountId: number, bytes: Uint8Array) {
+  const now = new Date();
+  const storageKey = `${accountId}/${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}/${crypto.randomBytes(16).toString('hex')}`;
+  const full = resolveKey(storageKey);
+  await fs.mkdir(path.dirname(full), { recursive: true });
+  await fs.writeFile(full, bytes, { mode: 0o600 });
+  return { storageKey, full };
+}
+
+/** The bytes stored under a key, or undefined when the file is gone. */
+export async function readStoredFile(storageKey: string) {
+  try {
+    return await fs.readFile(resolveKey(storageKey));
+  } catch {
+    return undefined;
   }
 }
 

@@ -115,3 +115,18 @@ export function slugify(text: string) {
 /** The public path of an article inside its help centre: id-slug, so a changed slug still finds the article (ADR 050). */
 export const articlePath = (kbSlug: string, article: { id: number; slug: string }) => `/hc/${kbSlug}/articles/${article.id}-${article.slug}`;
 export const categoryPath = (kbSlug: string, category: { id: number; slug: string }) => `/hc/${kbSlug}/categories/${category.id}-${category.slug}`;
+
+/** Knowledge-base images (ADR 058): at most 5 MB, PNG/JPEG/GIF/WebP only (no SVG: it can carry script). */
+export const KB_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const KB_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export const KB_IMAGE_ACCEPT = KB_IMAGE_TYPES.join(',');
+/** An image's address, the same on the account host and on the help host (relative, no knowledge-base slug in it). */
+export const kbImageUrl = (token: string) => `/kb-images/${token}`;
+/** What an image address looks like in a stored body: the sanitiser keeps relative image sources of this form only. */
+export const KB_IMAGE_SRC = /^\/kb-images\/[0-9a-f]{32}$/;
+export const KB_IMAGE_MESSAGES = {
+  empty: (name: string) => `${name} is empty`,
+  tooLarge: (name: string) => `${name} is larger than 5 MB`,
+  badType: (name: string) => `${name} is not a PNG, JPEG, GIF or WebP image`,
+  missing: 'Choose an image to upload',
+} as const;
