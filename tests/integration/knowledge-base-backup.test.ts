@@ -11,7 +11,10 @@ import { createCategory } from '../../app/models/knowledge-base/categories.serve
 import { createKnowledgeBase, getKnowledgeBase, updateKnowledgeBaseSettings } from '../../app/models/knowledge-base/knowledge-bases.server';
 import { saveRedirect } from '../../app/models/knowledge-base/redirects.server';
 import { searchPublicArticles } from '../../app/models/knowledge-base/public.server';
+import { readKbImage, saveKbImage } from '../../app/models/knowledge-base/images.server';
+import { resolveKey } from '../../app/models/inbox/attachments.server';
 import { createTestAccount, createTestUser } from '../factories';
+import { makePng } from '../helpers/png';
 
 /** A knowledge base with a bit of everything a backup holds. */
 export async function richKnowledgeBase(name = 'Help') {
@@ -26,7 +29,14 @@ export async function richKnowledgeBase(name = 'Help') {
   });
   const billing = await createCategory({ ...who, name: 'Billing', description: 'Money' });
   const account = await createCategory({ ...who, name: 'Account' });
-  const pay = await createArticle({ ...who, title: 'Pay an invoice', categoryId: billing.id, body: '<p>Open <b>Billing</b> and pay the refund</p>', publish: true });
+  const image = await saveKbImage({ accountId: acc.account.id, knowledgeBaseId: kb.id, filename: 'billing.png', bytes: makePng(16, 16), userId: acc.owner.id });
+  const pay = await createArticle({
+    ...who,
+    title: 'Pay an invoice',
+    categoryId: billing.id,
+    body: `<p>Open <b>Billing</b> and pay the refund</p><p><img src="${image.url}" alt="Billing" /></p>`,
+    publish: true,
+  });
   await updateArticle({ ...who, actorId: editor.id, id: pay.id, title: 'Pay an invoice', categoryId: billing.id, body: '<p>Open Billing, then Pay (draft)</p>' });
   const reset = await createArticle({ ...who, title: 'Reset your password', categoryId: account.id, body: '<p>Click <a href="https://example.com/reset">reset</a></p>', seoTitle: 'Reset password' });
   await updateArticle({ ...who, id: reset.id, title: 'Reset a password', categoryId: account.id, body: '<p>Click reset</p>', publish: true });
@@ -40,7 +50,7 @@ export async function richKnowledgeBase(name = 'Help') {
   ]);
   await getDb().update(schema.kbArticles).set({ helpfulCount: 1, unhelpfulCount: 1, viewCount: 7 }).where(eq(schema.kbArticles.id, pay.id));
   await saveRedirect({ accountId: acc.account.id, knowledgeBaseId: kb.id, source: '/old-guide', destination: `/articles/${pay.id}-pay-an-invoice` });
-  return { ...acc, editor, kb, who, pay, reset, old };
+  return { ...acc, editor, kb, who, pay, reset, old, image };
 }
 
 export async function backupToFile(scope: { accountId: number; knowledgeBaseId: number }, kind: 'backup' | 'export' = 'backup') {
@@ -98,7 +108,7 @@ describe('knowledge base backup and restore', () => {
     const s = await richKnowledgeBase();
     const first = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
     const result = await restoreBackup({ accountId: s.account.id, actorId: s.owner.id, file: first.file, target: { newName: 'Help copy' }, customCode: true });
-    expect(result).toMatchObject({ ok: true, counts: { category: 2, article: 3, version: 5, feedback: 2, redirect: 1 } });
+    expect(result).toMatchObject({ ok: true, counts: { category: 2, article: 3, version: 5, feedback: 2, redirect: 1, image: 1 } });
     if (!result.ok) return;
     expect(result.knowledgeBaseId).not.toBe(s.kb.id);
     const copy = await getKnowledgeBase({ accountId: s.account.id, id: result.knowledgeBaseId });
@@ -123,6 +133,11 @@ describe('knowledge base backup and restore', () => {
     // The dictionary is rebuilt: a misspelt word is corrected to the restored article's word.
     const typo = await searchPublicArticles({ ...scope, q: 'refumd', language: 'en', record: false });
     expect(typo.hits.map((r) => r.id)).toEqual([pay.id]);
+    // The image is the new knowledge base's own, at the same address, with the same bytes.
+    expect(pay.publishedHtml).toContain(`<img src="${s.image.url}"`);
+    const copied = await readKbImage({ accountId: s.account.id, token: s.image.token, knowledgeBaseId: result.knowledgeBaseId });
+    expect(copied?.image.id).not.toBe(s.image.id);
+    expect(Buffer.from(copied!.bytes).equals(makePng(16, 16))).toBe(true);
     // Authors are matched by email in the account.
     const [v2] = await getDb()
       .select()
@@ -143,6 +158,9 @@ describe('knowledge base backup and restore', () => {
     expect((await getKnowledgeBase({ accountId: s.account.id, id: s.kb.id }))).toMatchObject({ helpName: 'Acme help', slug: s.kb.slug });
     const again = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
     expect(normalise(again.text)).toEqual(normalise(backup.text));
+    // The replaced image's file is gone; the restored one is served.
+    expect(fs.existsSync(resolveKey(s.image.storageKey))).toBe(false);
+    expect((await readKbImage({ accountId: s.account.id, token: s.image.token, knowledgeBaseId: s.kb.id }))?.image.size).toBe(makePng(16, 16).length);
     // The words of the article written after the backup are gone from the dictionary.
     const words = await getDb().select().from(schema.kbSearchWords).where(eq(schema.kbSearchWords.knowledgeBaseId, s.kb.id));
     expect(words.map((w) => w.word)).not.toContain('later');
@@ -179,6 +197,17 @@ describe('knowledge base backup and restore', () => {
         if (!result.ok) expect(result.error, name).toMatch(message);
       }
     }
+    expect(await kbCount()).toBe(1);
+    // An image that is not an image is refused; the image files written before the failure are removed.
+    const accountDir = path.dirname(path.dirname(resolveKey(s.image.storageKey)));
+    const files = () => fs.readdirSync(accountDir, { recursive: true }).length;
+    const filesBefore = files();
+    const imageLine = lines.find((l) => l.includes('"t":"image"'))!;
+    const badImage = JSON.stringify({ ...JSON.parse(imageLine), id: 999, data: Buffer.from('<svg onload=alert(1)>').toString('base64') });
+    const withBad = zlib.gzipSync([...lines.slice(0, -1), badImage, lines.at(-1)].join('\n'));
+    const refused = await restoreBackup({ accountId: s.account.id, actorId: s.owner.id, file: write('bad-image.gz', withBad), target: { newName: null }, customCode: true });
+    expect(refused).toEqual({ ok: false, error: expect.stringMatching(/is not a PNG, JPEG, GIF or WebP image/) });
+    expect(files()).toBe(filesBefore);
     expect(await kbCount()).toBe(1);
     const after = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
     expect(normalise(after.text)).toEqual(normalise(before.text));

@@ -158,7 +158,8 @@ export const RedirectRecord = z.object({
 export const ImageRecord = z.object({
   t: z.literal('image'),
   id,
-  articleId: id.nullable().optional().default(null),
+  /** The image's address is /kb-images/{token}: kept, so the articles' HTML stays as it is. */
+  token: z.string().regex(/^[0-9a-f]{32}$/),
   filename: z.string().min(1).max(200),
   contentType: z.string().min(1).max(100),
   /** The file's bytes, base64. */

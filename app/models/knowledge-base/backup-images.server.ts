@@ -1,20 +1,46 @@
-import fs from 'node:fs';
+import { and, eq, sql } from 'drizzle-orm';
 import type { ReservedSql } from 'postgres';
-import type { Tx } from '../../../db/client';
+import { schema, type Tx } from '../../../db/client';
+import { getLogger } from '../../utils/logger.server';
+import { readStoredFile, removeStoredFiles, writeStoredFile } from '../inbox/attachments.server';
+import { ArchiveError, isoTimestamp, recordLine } from './archive.server';
+import { checkKbImage, KbImageError } from './images.server';
 
 type Scope = { accountId: number; knowledgeBaseId: number };
+const img = schema.kbImages;
 
 /**
- * The images of a backup (ADR 059). Placeholder until the knowledge base's images table exists: no image records
- * are written, and a backup holding some is refused rather than restored without them.
+ * The image records of a backup (ADR 059): one line per image with its bytes in base64, read one file at a time
+ * (an image is at most 5 MB), so memory holds one image whatever the number of them. An image whose file is gone
+ * from the storage is left out (and logged) rather than failing the whole backup.
  */
-export async function* backupImageRecords(_db: ReservedSql, _scope: Scope): AsyncGenerator<string> {
-  // Nothing yet.
+export async function* backupImageRecords(db: ReservedSql, scope: Scope): AsyncGenerator<string> {
+  for await (const rows of db`
+    select id, token, storage_key, filename, content_type, created_at from kb_images
+     where account_id = ${scope.accountId} and knowledge_base_id = ${scope.knowledgeBaseId} order by id`.cursor(20)) {
+    for (const r of rows) {
+      const bytes = await readStoredFile(r.storage_key as string);
+      if (!bytes) {
+        getLogger().warn({ ...scope, imageId: r.id }, 'knowledge base backup: an image file is missing, left out');
+        continue;
+      }
+      yield recordLine({
+        t: 'image',
+        id: r.id,
+        token: r.token,
+        filename: r.filename,
+        contentType: r.content_type,
+        createdAt: isoTimestamp(r.created_at),
+        data: bytes.toString('base64'),
+      });
+    }
+  }
 }
 
 /**
- * Writes a backup's image files while the restore's transaction is open, and removes them again if it rolls
- * back; after a commit, removes the files of the images the restore replaced.
+ * Writes a backup's image files while the restore's transaction is open and removes them again if it rolls back;
+ * after a commit, removes the files of the images the restore replaced. An image keeps its token (its address,
+ * /kb-images/{token}, is relative and names no knowledge base), so the articles' HTML needs no rewriting.
  */
 export class ImageRestorer {
   knowledgeBaseId = 0;
@@ -22,20 +48,47 @@ export class ImageRestorer {
   private replaced: string[] = [];
   constructor(readonly accountId: number) {}
 
-  async restore(_tx: Tx, _record: Record<string, unknown>, _article: (fileId: number | null) => number | null): Promise<void> {
-    throw new Error('images are not supported yet');
+  /** Takes the images out of a knowledge base whose content the restore replaces (their files go after the commit). */
+  async clear(tx: Tx, knowledgeBaseId: number) {
+    const gone = await tx
+      .delete(img)
+      .where(and(eq(img.accountId, this.accountId), eq(img.knowledgeBaseId, knowledgeBaseId)))
+      .returning({ storageKey: img.storageKey });
+    this.replaced.push(...gone.map((g) => g.storageKey));
   }
 
-  /** Article HTML with the backup's image addresses turned into the restored images' addresses. */
-  rewriteHtml(html: string) {
-    return html;
+  async restore(tx: Tx, line: number, record: Record<string, unknown>) {
+    const token = record.token as string;
+    const bytes = Buffer.from(record.data as string, 'base64');
+    let checked: { name: string; type: string };
+    try {
+      checked = await checkKbImage({ filename: record.filename as string, bytes });
+    } catch (err) {
+      if (err instanceof KbImageError) throw new ArchiveError(`Line ${line}: ${err.message}`);
+      throw err;
+    }
+    const { storageKey } = await writeStoredFile(this.accountId, bytes);
+    this.written.push(storageKey);
+    await tx.insert(img).values({
+      accountId: this.accountId,
+      knowledgeBaseId: this.knowledgeBaseId,
+      token,
+      storageKey,
+      filename: checked.name,
+      contentType: checked.type,
+      size: bytes.byteLength,
+      createdBy: null,
+      ...(typeof record.createdAt === 'string' ? { createdAt: sql<Date>`${record.createdAt}::timestamptz` } : {}),
+    });
   }
 
   async committed() {
-    await Promise.all(this.replaced.map((f) => fs.promises.rm(f, { force: true })));
+    await removeStoredFiles(this.replaced);
+    this.replaced = [];
   }
 
   async rolledBack() {
-    await Promise.all(this.written.map((f) => fs.promises.rm(f, { force: true })));
+    await removeStoredFiles(this.written);
+    this.written = [];
   }
 }

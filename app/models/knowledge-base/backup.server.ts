@@ -302,8 +302,8 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
       rows.forEach((r, i) => categoryIds.set(r.id as number, inserted[i].id));
     } else if (type === 'article') {
       const values = rows.map((r) => {
-        const bodyHtml = images.rewriteHtml(sanitizeArticleHtml(r.bodyHtml as string));
-        const publishedHtml = r.publishedHtml === null ? null : images.rewriteHtml(sanitizeArticleHtml(r.publishedHtml as string));
+        const bodyHtml = sanitizeArticleHtml(r.bodyHtml as string);
+        const publishedHtml = r.publishedHtml === null ? null : sanitizeArticleHtml(r.publishedHtml as string);
         const published = r.status === 'published' && publishedHtml !== null && r.publishedTitle !== null;
         return {
           accountId,
@@ -342,7 +342,7 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
         .insert(schema.kbArticleVersions)
         .values(
           rows.map((r) => {
-            const bodyHtml = images.rewriteHtml(sanitizeArticleHtml(r.bodyHtml as string));
+            const bodyHtml = sanitizeArticleHtml(r.bodyHtml as string);
             return {
               accountId,
               articleId: mapRef(articleIds, r.articleId, 'version', 'article')!,
@@ -405,10 +405,10 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
     counts[type] = (counts[type] ?? 0) + 1;
     if (type === 'settings') {
       if (counts.settings > 1) throw new ArchiveError(`Line ${line}: a second settings record`);
-      ({ kbId, searchConfig } = await prepareTarget(tx, opts, record, notes));
+      ({ kbId, searchConfig } = await prepareTarget(tx, opts, record, notes, images));
       images.knowledgeBaseId = kbId;
     } else if (type === 'image') {
-      await images.restore(tx, record, (id) => (id === null ? null : mapRef(articleIds, id, 'image', 'article')));
+      await images.restore(tx, line, record);
     } else if (type === 'end') {
       const expected = record.counts as Record<string, number>;
       for (const [kind, n] of Object.entries(expected)) {
@@ -476,7 +476,7 @@ function mapRef(map: Map<number, number>, fileId: unknown, what: string, of: str
  * The knowledge base the backup goes into, with its settings: a new one (a free slug, no custom domain that
  * another knowledge base serves), or the account's own one emptied of its content (its slug kept).
  */
-async function prepareTarget(tx: Tx, opts: Parameters<typeof restoreBackup>[0], s: Row, notes: string[]) {
+async function prepareTarget(tx: Tx, opts: Parameters<typeof restoreBackup>[0], s: Row, notes: string[], images: ImageRestorer) {
   const { accountId } = opts;
   const cnameWanted = (s.cname as string | null)?.toLowerCase() || null;
   const settings = {
@@ -503,6 +503,7 @@ async function prepareTarget(tx: Tx, opts: Parameters<typeof restoreBackup>[0], 
     const scope = and(eq(schema.kbCategories.accountId, accountId), eq(schema.kbCategories.knowledgeBaseId, kbId));
     await tx.delete(a).where(and(eq(a.accountId, accountId), eq(a.knowledgeBaseId, kbId)));
     await tx.delete(schema.kbCategories).where(scope);
+    await images.clear(tx, kbId);
     await tx.delete(schema.kbRedirects).where(and(eq(schema.kbRedirects.accountId, accountId), eq(schema.kbRedirects.knowledgeBaseId, kbId)));
     let cname: string | null = cnameWanted;
     if (cname && (await isCnameTaken({ id: kbId, cname }))) {
