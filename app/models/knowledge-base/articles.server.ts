@@ -146,7 +146,7 @@ function cleanContent(input: ArticleContent) {
 }
 
 /** Writes the next version of an article from its working copy (the caller holds the article's row lock). */
-async function addVersion(tx: Tx, article: KbArticle, actorId: number | null) {
+export async function addVersion(tx: Tx, article: KbArticle, actorId: number | null) {
   const [{ last }] = await tx
     .select({ last: max(v.number) })
     .from(v)
@@ -171,7 +171,7 @@ async function addVersion(tx: Tx, article: KbArticle, actorId: number | null) {
 }
 
 /** Makes a version the one the public sees. */
-async function publishVersionRow(tx: Tx, article: KbArticle, version: KbArticleVersion) {
+export async function publishVersionRow(tx: Tx, article: KbArticle, version: KbArticleVersion) {
   const [row] = await tx
     .update(a)
     .set({

@@ -100,7 +100,8 @@ export async function* archiveLines(opts: Scope & { kind: ArchiveKind }): AsyncG
     for await (const rows of db`
       select a.*, u.email as author_email from kb_articles a
         left join users u on u.id = a.author_id and u.account_id = a.account_id
-       where a.account_id = ${accountId} and a.knowledge_base_id = ${kbId} order by a.id`.cursor(CURSOR_ROWS)) {
+       where a.account_id = ${accountId} and a.knowledge_base_id = ${kbId} ${backup ? db`` : db`and a.trashed_at is null`}
+       order by a.id`.cursor(CURSOR_ROWS)) {
       counts.article += rows.length;
       yield rows.map((r) => recordLine(articleRecord(r, backup))).join('');
     }
