@@ -6,7 +6,8 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createArticle, getArticle, publishVersion, listVersions, trashArticle, updateArticle } from '../../app/models/knowledge-base/articles.server';
-import { archiveLines, restoreBackup } from '../../app/models/knowledge-base/backup.server';
+import { restoreBackup } from '../../app/models/knowledge-base/backup.server';
+import { receiveArchiveUpload, discardUpload } from '../../app/models/knowledge-base/archive.server';
 import { createCategory } from '../../app/models/knowledge-base/categories.server';
 import { createKnowledgeBase, getKnowledgeBase, updateKnowledgeBaseSettings } from '../../app/models/knowledge-base/knowledge-bases.server';
 import { saveRedirect } from '../../app/models/knowledge-base/redirects.server';
@@ -150,5 +151,38 @@ describe('knowledge base backup and restore', () => {
     await expect(restoreBackup({ accountId: b.account.id, actorId: b.owner.id, file: backup.file, target: { knowledgeBaseId: a.kb.id }, customCode: true })).rejects.toBeInstanceOf(Response);
     // A backup of A's knowledge base cannot be read through B's account.
     await expect(backupToFile({ accountId: b.account.id, knowledgeBaseId: a.kb.id })).rejects.toBeInstanceOf(Response);
+  });
+
+  it('refuses an oversized upload, a line over the limit and a compressed bomb with a clear message', async () => {
+    const boundary = 'xyz';
+    const body = (size: number) =>
+      Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nrestore\r\n--${boundary}\r\nContent-Disposition: form-data; name="backup"; filename="b.gz"\r\n\r\n`),
+        Buffer.alloc(size, 1),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+    const request = (size: number, withLength: boolean) => {
+      const bytes = body(size);
+      const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+      if (withLength) headers['content-length'] = String(bytes.length);
+      return new Request('http://x.test/', { method: 'POST', headers, body: bytes });
+    };
+    // Announced too large: refused before reading. Streamed past the limit: the file is dropped.
+    for (const withLength of [true, false]) {
+      const upload = await receiveArchiveUpload(request(600 * 1024, withLength), { fileField: 'backup', maxBytes: 100 * 1024 });
+      expect(upload).toMatchObject({ file: null, error: 'The file is larger than 100 KB' });
+    }
+    const fits = await receiveArchiveUpload(request(1000, true), { fileField: 'backup', maxBytes: 100 * 1024 });
+    expect(fits.file?.size).toBe(1000);
+    expect(fits.fields.get('intent')).toBe('restore');
+    await discardUpload(fits);
+    expect(fs.existsSync(fits.file!.path)).toBe(false);
+
+    const s = await richKnowledgeBase();
+    const f = path.join(os.tmpdir(), `${process.pid}-bomb.gz`);
+    // 100 MB of one character, a few hundred kilobytes packed: the first line is over the limit.
+    fs.writeFileSync(f, zlib.gzipSync(Buffer.alloc(100 * 1024 * 1024, 'a'), { level: 9 }));
+    const result = await restoreBackup({ accountId: s.account.id, actorId: s.owner.id, file: f, target: { newName: null }, customCode: true });
+    expect(result).toEqual({ ok: false, error: 'Line 1 is too long' });
   });
 });

@@ -39,7 +39,7 @@ export class ArchiveError extends Error {
 export const ARCHIVE_MESSAGES = {
   noFile: 'Choose a file to upload',
   empty: 'The file is empty',
-  tooLarge: (max: number) => `The file is larger than ${Math.round(max / 1024 / 1024)} MB`,
+  tooLarge: (max: number) => `The file is larger than ${max >= 1024 * 1024 ? `${Math.round(max / 1024 / 1024)} MB` : `${Math.round(max / 1024)} KB`}`,
   notArchive: 'This file is not a Parley knowledge base file (its first line is not a Parley manifest)',
   damaged: 'The file is damaged or cut off: its compressed data ends too early or is corrupt',
   unpackedTooLarge: 'The file unpacks to more data than allowed',
