@@ -257,6 +257,23 @@ export async function restoreBackup(opts: {
 
 type Row = Record<string, unknown>;
 
+/**
+ * Sanitising is most of a restore's time. An article's working copy, published copy and latest version are usually
+ * the same HTML, so the last few results are kept (a handful of strings: memory stays bounded).
+ */
+function sanitizer() {
+  const recent = new Map<string, { html: string; text: string }>();
+  return (raw: string) => {
+    const hit = recent.get(raw);
+    if (hit) return hit;
+    const html = sanitizeArticleHtml(raw);
+    const out = { html, text: plainTextOf(html) };
+    if (recent.size >= 8) recent.delete(recent.keys().next().value as string);
+    recent.set(raw, out);
+    return out;
+  };
+}
+
 async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], images: ImageRestorer) {
   const { accountId } = opts;
   const notes: string[] = [];
@@ -272,6 +289,7 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
       u.id,
     ]),
   );
+  const clean = sanitizer();
   const authorOf = (email: unknown) => (typeof email === 'string' ? (users.get(email.toLowerCase()) ?? null) : null);
 
   let kbId = 0;
@@ -303,8 +321,9 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
       rows.forEach((r, i) => categoryIds.set(r.id as number, inserted[i].id));
     } else if (type === 'article') {
       const values = rows.map((r) => {
-        const bodyHtml = sanitizeArticleHtml(r.bodyHtml as string);
-        const publishedHtml = r.publishedHtml === null ? null : sanitizeArticleHtml(r.publishedHtml as string);
+        const body = clean(r.bodyHtml as string);
+        const live = r.publishedHtml === null ? null : clean(r.publishedHtml as string);
+        const publishedHtml = live?.html ?? null;
         const published = r.status === 'published' && publishedHtml !== null && r.publishedTitle !== null;
         return {
           accountId,
@@ -312,8 +331,8 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
           categoryId: mapRef(categoryIds, r.categoryId, 'article', 'category'),
           title: r.title as string,
           slug: r.slug as string,
-          bodyHtml,
-          bodyText: plainTextOf(bodyHtml),
+          bodyHtml: body.html,
+          bodyText: body.text,
           seoTitle: r.seoTitle as string | null,
           seoDescription: r.seoDescription as string | null,
           status: published ? ('published' as const) : ('draft' as const),
@@ -322,7 +341,7 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
           publishedTitle: published ? (r.publishedTitle as string) : null,
           publishedSlug: published ? ((r.publishedSlug as string | null) ?? (r.slug as string)) : null,
           publishedHtml: published ? publishedHtml : null,
-          publishedText: published && publishedHtml !== null ? plainTextOf(publishedHtml) : null,
+          publishedText: published && live ? live.text : null,
           publishedAt: published ? (ts(r.publishedAt) ?? new Date()) : null,
           searchConfig,
           helpfulCount: r.helpfulCount as number,
@@ -343,7 +362,7 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
         .insert(schema.kbArticleVersions)
         .values(
           rows.map((r) => {
-            const bodyHtml = sanitizeArticleHtml(r.bodyHtml as string);
+            const body = clean(r.bodyHtml as string);
             return {
               accountId,
               articleId: mapRef(articleIds, r.articleId, 'version', 'article')!,
@@ -351,8 +370,8 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
               title: r.title as string,
               slug: r.slug as string,
               categoryId: r.categoryId === null ? null : (categoryIds.get(r.categoryId as number) ?? null),
-              bodyHtml,
-              bodyText: plainTextOf(bodyHtml),
+              bodyHtml: body.html,
+              bodyText: body.text,
               seoTitle: r.seoTitle as string | null,
               seoDescription: r.seoDescription as string | null,
               authorId: authorOf(r.author),
