@@ -102,12 +102,13 @@ export default function BackupAndRestore() {
       <hr />
       <Form method="post" encType="multipart/form-data" className="stack" {...getFormProps(form)} aria-labelledby="restore-title">
         <h2 id="restore-title">Restore a backup</h2>
-        <fieldset disabled={disabled} className="stack">
+        <fieldset disabled={disabled} className="stack" style={{ minWidth: 0 }}>
           <div className="field">
             <label htmlFor="kb-restore-backup">Backup file</label>
             <input
               id="kb-restore-backup"
               type="file"
+              style={{ maxWidth: '100%' }}
               name="backup"
               accept=".gz,application/gzip"
               required
@@ -119,20 +120,22 @@ export default function BackupAndRestore() {
             </small>
             <ErrorList id={fields.backup.errorId} errors={backupErrors} />
           </div>
-          <fieldset className="stack">
+          <fieldset className="stack" style={{ minWidth: 0 }}>
             <legend>Restore into</legend>
             <label className="check">
               <input {...getInputProps(fields.target, { type: 'radio', value: 'new' })} key="new" /> A new knowledge base
             </label>
             <label className="check">
-              <input {...getInputProps(fields.target, { type: 'radio', value: 'this' })} key="this" /> This knowledge base ({kbName}): its categories, articles, versions, redirect rules and images are replaced
+              <input {...getInputProps(fields.target, { type: 'radio', value: 'this' })} key="this" /> This knowledge base ({kbName}): its categories, articles,
+              versions, redirect rules and images are replaced
             </label>
             <ErrorList id={fields.target.errorId} errors={fields.target.errors} />
           </fieldset>
           <Field label="Name of the new knowledge base (optional; the backup's name otherwise)" field={fields.name} maxLength={KB_NAME_MAX} />
           <div className="field">
             <label className="check">
-              <input {...getInputProps(fields.confirm, { type: 'checkbox' })} key="confirm" /> I understand that restoring into this knowledge base replaces its content
+              <input {...getInputProps(fields.confirm, { type: 'checkbox' })} key="confirm" /> I understand that restoring into this knowledge base replaces its
+              content
             </label>
             <ErrorList id={fields.confirm.errorId} errors={fields.confirm.errors} />
           </div>

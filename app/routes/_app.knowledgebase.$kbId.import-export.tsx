@@ -43,7 +43,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 function countsText(c: Record<string, number>) {
-  return `${c.articlesCreated} created, ${c.articlesUpdated} updated, ${c.articlesUnchanged} unchanged${c.articlesSkipped ? `, ${c.articlesSkipped} skipped (in the trash)` : ''}; categories: ${c.categoriesCreated} created, ${c.categoriesUpdated} updated`;
+  return `${c.articlesCreated} created, ${c.articlesUpdated} updated, ${c.articlesUnchanged} unchanged${
+    c.articlesSkipped ? `, ${c.articlesSkipped} skipped (in the trash)` : ''
+  }; categories: ${c.categoriesCreated} created, ${c.categoriesUpdated} updated`;
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -65,7 +67,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (submission.status !== 'success') return data({ form: 'zendesk' as const, error: null, reply: submission.reply() }, { status: 400 });
       const started = await startZendeskImport({ ...who, url: submission.value.url, locale: submission.value.locale });
       if (!started.ok) {
-        const reply = started.field === 'url' ? submission.reply({ fieldErrors: { url: [started.message] } }) : submission.reply({ formErrors: [started.message] });
+        const reply =
+          started.field === 'url' ? submission.reply({ fieldErrors: { url: [started.message] } }) : submission.reply({ formErrors: [started.message] });
         return data({ form: 'zendesk' as const, error: null, reply }, { status: 400 });
       }
       return redirectWithToast(page, { type: 'info', text: 'Import started: its progress shows below' });
@@ -117,8 +120,8 @@ export default function ImportExport() {
       <section className="stack" aria-labelledby="export-title">
         <h2 id="export-title">Export</h2>
         <p className="muted">
-          A file (.jsonl, one JSON record per line) with the categories and the articles that are not in the trash: titles, slugs, bodies, search-engine fields and whether
-          each is published. Versions, feedback and images are not in it (a backup has them).
+          A file (.jsonl, one JSON record per line) with the categories and the articles that are not in the trash: titles, slugs, bodies, search-engine fields
+          and whether each is published. Versions, feedback and images are not in it (a backup has them).
         </p>
         <div className="row">
           {disabled ? (
@@ -136,14 +139,16 @@ export default function ImportExport() {
       <Form method="post" encType="multipart/form-data" className="stack" aria-labelledby="import-file-title">
         <h2 id="import-file-title">Import a file</h2>
         <p className="muted">
-          An export file of Parley (or a backup). It is merged by slug: an article or category with the same slug is updated, others are added; nothing is deleted.
+          An export file of Parley (or a backup). It is merged by slug: an article or category with the same slug is updated, others are added; nothing is
+          deleted.
         </p>
-        <fieldset disabled={disabled} className="stack">
+        <fieldset disabled={disabled} className="stack" style={{ minWidth: 0 }}>
           <div className="field">
             <label htmlFor="kb-import-file">File</label>
             <input
               id="kb-import-file"
               type="file"
+              style={{ maxWidth: '100%' }}
               name="file"
               accept=".jsonl,.json,.gz,application/json,application/gzip"
               required
@@ -170,10 +175,10 @@ export default function ImportExport() {
       <Form method="post" className="stack" {...getFormProps(form)} aria-labelledby="import-zendesk-title">
         <h2 id="import-zendesk-title">Import from Zendesk</h2>
         <p className="muted">
-          The address of a Zendesk help centre, e.g. https://acme.zendesk.com/hc/en-us. Its public articles are read through Zendesk&apos;s Help Center API and merged
-          like a file; each Zendesk section becomes a category. Images stay where Zendesk keeps them.
+          The address of a Zendesk help centre, e.g. https://acme.zendesk.com/hc/en-us. Its public articles are read through Zendesk&apos;s Help Center API and
+          merged like a file; each Zendesk section becomes a category. Images stay where Zendesk keeps them.
         </p>
-        <fieldset disabled={disabled} className="stack">
+        <fieldset disabled={disabled} className="stack" style={{ minWidth: 0 }}>
           <Field label="Help centre address" field={fields.url} type="url" placeholder="https://acme.zendesk.com/hc/en-us" />
           <Field label="Locale (optional; taken from the address, otherwise en-us)" field={fields.locale} placeholder="en-us" />
         </fieldset>
@@ -195,23 +200,25 @@ export default function ImportExport() {
               </Link>
             ) : null}
           </div>
-          <ul className="stack" data-testid="kb-imports" role="status" aria-live="polite">
-            {imports.map((i) => (
-              <li key={i.id} className="card">
-                <strong>{STATUS_LABELS[i.status]}</strong> · {i.url} ({i.locale}) · {formatDateTime(i.createdAt, user)}
-                <br />
-                {i.status === 'done' && i.result ? (
-                  <span>Articles: {countsText(i.result)}.</span>
-                ) : i.status === 'failed' ? (
-                  <span className="field-error">{i.message}. Nothing was imported.</span>
-                ) : (
-                  <span>
-                    Fetched {i.fetched.categories ?? 0} categories, {i.fetched.sections ?? 0} sections, {i.fetched.articles ?? 0} articles…
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
+          <div role="status" aria-live="polite">
+            <ul className="stack" data-testid="kb-imports">
+              {imports.map((i) => (
+                <li key={i.id} className="card">
+                  <strong>{STATUS_LABELS[i.status]}</strong> · {i.url} ({i.locale}) · {formatDateTime(i.createdAt, user)}
+                  <br />
+                  {i.status === 'done' && i.result ? (
+                    <span>Articles: {countsText(i.result)}.</span>
+                  ) : i.status === 'failed' ? (
+                    <span className="field-error">{i.message}. Nothing was imported.</span>
+                  ) : (
+                    <span>
+                      Fetched {i.fetched.categories ?? 0} categories, {i.fetched.sections ?? 0} sections, {i.fetched.articles ?? 0} articles…
+                    </span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </div>
         </section>
       ) : null}
     </SettingsPage>
