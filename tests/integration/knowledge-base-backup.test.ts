@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createArticle, getArticle, publishVersion, listVersions, trashArticle, updateArticle } from '../../app/models/knowledge-base/articles.server';
-import { restoreBackup } from '../../app/models/knowledge-base/backup.server';
+import { archiveStream, restoreBackup } from '../../app/models/knowledge-base/backup.server';
 import { receiveArchiveUpload, discardUpload } from '../../app/models/knowledge-base/archive.server';
 import { createCategory } from '../../app/models/knowledge-base/categories.server';
 import { createKnowledgeBase, getKnowledgeBase, updateKnowledgeBaseSettings } from '../../app/models/knowledge-base/knowledge-bases.server';
@@ -184,5 +184,23 @@ describe('knowledge base backup and restore', () => {
     fs.writeFileSync(f, zlib.gzipSync(Buffer.alloc(100 * 1024 * 1024, 'a'), { level: 9 }));
     const result = await restoreBackup({ accountId: s.account.id, actorId: s.owner.id, file: f, target: { newName: null }, customCode: true });
     expect(result).toEqual({ ok: false, error: 'Line 1 is too long' });
+  });
+
+  it('frees its connection when the reader goes away half-way (more cancelled downloads than the pool has connections)', async () => {
+    const s = await richKnowledgeBase();
+    // About 2 MB of articles: far more than the stream buffers ahead, so the generator is still inside its snapshot.
+    await getDb().execute(sql`insert into kb_articles (account_id, knowledge_base_id, title, slug, body_html, body_text)
+      select ${s.account.id}, ${s.kb.id}, 'Filler ' || g, 'filler-' || g,
+        (select string_agg('<p>' || md5(g::text || '-' || p) || '</p>', '') from generate_series(1, 100) p), 'filler'
+      from generate_series(1, 600) g`);
+    for (let i = 0; i < 25; i++) {
+      const reader = archiveStream({ accountId: s.account.id, knowledgeBaseId: s.kb.id, kind: 'backup' }).getReader();
+      const first = await reader.read();
+      expect(first.done).toBe(false);
+      await reader.cancel();
+    }
+    // Still answering: no connection was left inside an open snapshot.
+    const again = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
+    expect(again.text.trim().split('\n').at(-1)).toContain('"t":"end"');
   });
 });
