@@ -45,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 function countsText(c: Record<string, number>) {
   return `${c.articlesCreated} created, ${c.articlesUpdated} updated, ${c.articlesUnchanged} unchanged${
     c.articlesSkipped ? `, ${c.articlesSkipped} skipped (in the trash)` : ''
-  }; categories: ${c.categoriesCreated} created, ${c.categoriesUpdated} updated`;
+  }; categories: ${c.categoriesCreated} created, ${c.categoriesUpdated} updated${c.imagesAdded ? `; ${c.imagesAdded} images copied` : ''}`;
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -176,7 +176,7 @@ export default function ImportExport() {
         <h2 id="import-zendesk-title">Import from Zendesk</h2>
         <p className="muted">
           The address of a Zendesk help centre, e.g. https://acme.zendesk.com/hc/en-us. Its public articles are read through Zendesk&apos;s Help Center API and
-          merged like a file; each Zendesk section becomes a category. Images stay where Zendesk keeps them.
+          merged like a file; each Zendesk section becomes a category. Images on the help centre&apos;s own address are copied into this knowledge base.
         </p>
         <fieldset disabled={disabled} className="stack" style={{ minWidth: 0 }}>
           <Field label="Help centre address" field={fields.url} type="url" placeholder="https://acme.zendesk.com/hc/en-us" />
@@ -212,7 +212,8 @@ export default function ImportExport() {
                     <span className="field-error">{i.message}. Nothing was imported.</span>
                   ) : (
                     <span>
-                      Fetched {i.fetched.categories ?? 0} categories, {i.fetched.sections ?? 0} sections, {i.fetched.articles ?? 0} articles…
+                      Fetched {i.fetched.categories ?? 0} categories, {i.fetched.sections ?? 0} sections, {i.fetched.articles ?? 0} articles,{' '}
+                      {i.fetched.images ?? 0} images…
                     </span>
                   )}
                 </li>

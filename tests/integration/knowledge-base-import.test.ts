@@ -16,6 +16,7 @@ import { sessionCookie, startTestApp } from '../helpers/http';
 import { getBytes, postMultipart } from '../helpers/multipart';
 import { startZendeskHelpCenter, type ZArticle } from '../helpers/stand-ins/zendesk';
 import { backupToFile, normalise, richKnowledgeBase } from '../helpers/kb-archive';
+import { makePng } from '../helpers/png';
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let engine: Awaited<ReturnType<typeof startEngine>>;
@@ -69,7 +70,7 @@ describe('knowledge base export and import (file)', () => {
 
     const target = await emptyKb(s.account.id, s.owner.id);
     const first = await importArchive({ ...target.who, file: exported.file });
-    expect(first).toEqual({ ok: true, counts: { categoriesCreated: 2, categoriesUpdated: 0, articlesCreated: 2, articlesUpdated: 0, articlesUnchanged: 0, articlesSkipped: 0 } });
+    expect(first).toEqual({ ok: true, counts: { categoriesCreated: 2, categoriesUpdated: 0, articlesCreated: 2, articlesUpdated: 0, articlesUnchanged: 0, articlesSkipped: 0, imagesAdded: 0 } });
     // The import's own export is the same content.
     const again = await backupToFile({ accountId: s.account.id, knowledgeBaseId: target.kb.id }, 'export');
     // An import publishes at its own time.
@@ -109,7 +110,7 @@ describe('knowledge base export and import (file)', () => {
         .join('\n'),
     );
     const result = await importArchive({ ...who, file });
-    expect(result).toEqual({ ok: true, counts: { categoriesCreated: 1, categoriesUpdated: 1, articlesCreated: 1, articlesUpdated: 1, articlesUnchanged: 0, articlesSkipped: 0 } });
+    expect(result).toEqual({ ok: true, counts: { categoriesCreated: 1, categoriesUpdated: 1, articlesCreated: 1, articlesUpdated: 1, articlesUnchanged: 0, articlesSkipped: 0, imagesAdded: 0 } });
     const refunds = await getArticle({ ...who, id: existing.id });
     expect(refunds).toMatchObject({ bodyHtml: '<p>New text</p>', publishedHtml: '<p>New text</p>', status: 'published' });
     expect((await listVersions({ ...who, articleId: existing.id }))!.versions).toHaveLength(2);
@@ -155,7 +156,12 @@ function zendeskData(articleCount: number) {
     id: 5000 + i,
     section_id: [101, 102, 201, 202][i % 4],
     title: i === 0 ? 'How do I reset my password?' : `Guide number ${i}`,
-    body: i === 0 ? '<p>Open <b>Settings</b>.</p><script>alert(1)</script><img src="https://acme.zendesk.com/hc/article_attachments/1/reset.png" alt="Reset">' : `<p>Step ${i}</p>`,
+    body:
+      i === 0
+        ? '<p>Open <b>Settings</b>.</p><script>alert(1)</script><img src="/hc/article_attachments/1/reset.png" alt="Reset"><img src="https://cdn.example.com/logo.png" alt="Logo"><img src="/hc/article_attachments/9/gone.png" alt="Gone">'
+        : i === 1
+          ? '<p>Same picture</p><img src="/hc/article_attachments/1/reset.png" alt="Again">'
+          : `<p>Step ${i}</p>`,
     draft: i === 3,
   }));
   return {
@@ -170,6 +176,7 @@ function zendeskData(articleCount: number) {
       { id: 202, category_id: 2, name: 'FAQ', description: '', position: 1 },
     ],
     articles,
+    attachments: { 1: makePng(12, 12) },
   };
 }
 
@@ -191,8 +198,8 @@ describe('import from a Zendesk help centre', () => {
       expect(started.ok).toBe(true);
       if (!started.ok) return;
       const row = await finished(started.importId);
-      expect(row).toMatchObject({ status: 'done', message: null, fetched: { categories: 2, sections: 4, articles: 230 } });
-      expect(row.result).toMatchObject({ articlesCreated: 230, categoriesCreated: 4 });
+      expect(row).toMatchObject({ status: 'done', message: null, fetched: { categories: 2, sections: 4, articles: 230, images: 1 } });
+      expect(row.result).toMatchObject({ articlesCreated: 230, categoriesCreated: 4, imagesAdded: 1 });
       // Three pages of articles, the second one asked twice (429 then 200).
       expect(zd.requests.filter((r) => r.startsWith('/api/v2/help_center/en-us/articles.json'))).toEqual([
         '/api/v2/help_center/en-us/articles.json?per_page=100',
@@ -205,13 +212,21 @@ describe('import from a Zendesk help centre', () => {
       const articles = await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.knowledgeBaseId, kb.id)).orderBy(asc(schema.kbArticles.position));
       expect(articles).toHaveLength(230);
       expect(articles[0]).toMatchObject({ title: 'How do I reset my password?', slug: 'how-do-i-reset-my-password', status: 'published', categoryId: cats[0].id });
-      expect(articles[0].publishedHtml).toBe('<p>Open <b>Settings</b>.</p><img src="https://acme.zendesk.com/hc/article_attachments/1/reset.png" alt="Reset" />');
+      // The help centre's own image is copied into the knowledge base (once for both articles); others keep their address.
+      const images = await getDb().select().from(schema.kbImages).where(eq(schema.kbImages.knowledgeBaseId, kb.id));
+      expect(images).toHaveLength(1);
+      expect(images[0]).toMatchObject({ filename: 'reset.png', contentType: 'image/png', size: makePng(12, 12).length });
+      expect(articles[0].publishedHtml).toBe(
+        `<p>Open <b>Settings</b>.</p><img src="/kb-images/${images[0].token}" alt="Reset" /><img src="https://cdn.example.com/logo.png" alt="Logo" /><img src="${zd.url}/hc/article_attachments/9/gone.png" alt="Gone" />`,
+      );
+      expect(articles[1].publishedHtml).toContain(`<img src="/kb-images/${images[0].token}" alt="Again" />`);
       expect(articles[3]).toMatchObject({ status: 'draft', publishedHtml: null });
       // Running the same import again updates nothing.
       const again = await startZendeskImport({ ...who, url: zd.url });
       if (!again.ok) throw new Error(again.message);
       const second = await finished(again.importId);
-      expect(second.result).toMatchObject({ articlesUnchanged: 230, articlesCreated: 0, articlesUpdated: 0 });
+      expect(second.result).toMatchObject({ articlesUnchanged: 230, articlesCreated: 0, articlesUpdated: 0, imagesAdded: 0 });
+      expect(await getDb().select().from(schema.kbImages).where(eq(schema.kbImages.knowledgeBaseId, kb.id))).toHaveLength(1);
     } finally {
       await zd.close();
     }

@@ -57,8 +57,20 @@ export class ImageRestorer {
     this.replaced.push(...gone.map((g) => g.storageKey));
   }
 
-  async restore(tx: Tx, line: number, record: Record<string, unknown>) {
+  /**
+   * Writes one image record. With `skipExisting` (an import, which merges), an image whose token the knowledge base
+   * already has is left as it is: a second import of the same file adds no copy. Returns whether it was written.
+   */
+  async restore(tx: Tx, line: number, record: Record<string, unknown>, opts: { skipExisting?: boolean } = {}) {
     const token = record.token as string;
+    if (opts.skipExisting) {
+      const [found] = await tx
+        .select({ id: img.id })
+        .from(img)
+        .where(and(eq(img.accountId, this.accountId), eq(img.knowledgeBaseId, this.knowledgeBaseId), eq(img.token, token)))
+        .limit(1);
+      if (found) return false;
+    }
     const bytes = Buffer.from(record.data as string, 'base64');
     let checked: { name: string; type: string };
     try {
@@ -80,6 +92,7 @@ export class ImageRestorer {
       createdBy: null,
       ...(typeof record.createdAt === 'string' ? { createdAt: sql<Date>`${record.createdAt}::timestamptz` } : {}),
     });
+    return true;
   }
 
   async committed() {

@@ -4,6 +4,7 @@ import { getLogger } from '../../utils/logger.server';
 import { recordChange } from '../productivity/shared.server';
 import { ARCHIVE_MESSAGES, ArchiveError, checkManifest, parseRecord, readArchiveLines, RECORD_ORDER } from './archive.server';
 import { addVersion, publishVersionRow, type KbArticle } from './articles.server';
+import { ImageRestorer } from './backup-images.server';
 import { searchConfigOf, slugify } from './constants';
 import { plainTextOf, sanitizeArticleHtml } from './sanitize.server';
 
@@ -16,6 +17,7 @@ export type ImportCounts = {
   articlesUpdated: number;
   articlesUnchanged: number;
   articlesSkipped: number;
+  imagesAdded: number;
 };
 export type ImportResult = { ok: true; counts: ImportCounts } | { ok: false; error: string };
 
@@ -37,10 +39,13 @@ function cleanSlug(value: string | null | undefined, title: string) {
  * Articles the file marks as trashed are skipped; nothing is deleted. All or nothing: one transaction.
  */
 export async function importArchive(opts: Scope & { actorId: number | null; file: string; source?: string }): Promise<ImportResult> {
+  const images = new ImageRestorer(opts.accountId);
+  images.knowledgeBaseId = opts.knowledgeBaseId;
   try {
-    const counts = await getDb().transaction((tx) => importInTx(tx, opts));
+    const counts = await getDb().transaction((tx) => importInTx(tx, opts, images));
     return { ok: true, counts };
   } catch (err) {
+    await images.rolledBack();
     if (err instanceof ArchiveError) return { ok: false, error: err.message };
     if (err instanceof Response) throw err;
     getLogger().error({ err: err instanceof Error ? err.message : String(err), accountId: opts.accountId }, 'knowledge base import failed');
@@ -48,7 +53,7 @@ export async function importArchive(opts: Scope & { actorId: number | null; file
   }
 }
 
-async function importInTx(tx: Tx, opts: Scope & { actorId: number | null; file: string; source?: string }): Promise<ImportCounts> {
+async function importInTx(tx: Tx, opts: Scope & { actorId: number | null; file: string; source?: string }, images: ImageRestorer): Promise<ImportCounts> {
   const { accountId, knowledgeBaseId } = opts;
   const [kb] = await tx
     .select()
@@ -57,7 +62,7 @@ async function importInTx(tx: Tx, opts: Scope & { actorId: number | null; file: 
     .for('update');
   if (!kb) throw new Response('Not Found', { status: 404 });
   const config = searchConfigOf(kb.language);
-  const counts: ImportCounts = { categoriesCreated: 0, categoriesUpdated: 0, articlesCreated: 0, articlesUpdated: 0, articlesUnchanged: 0, articlesSkipped: 0 };
+  const counts: ImportCounts = { categoriesCreated: 0, categoriesUpdated: 0, articlesCreated: 0, articlesUpdated: 0, articlesUnchanged: 0, articlesSkipped: 0, imagesAdded: 0 };
   const categoryIds = new Map<number, number>();
   const existingCategories = new Map<string, number>();
   for (const row of await tx
@@ -133,13 +138,16 @@ async function importInTx(tx: Tx, opts: Scope & { actorId: number | null; file: 
         : null;
       const outcome = await mergeArticle(tx, { ...opts, actorId: opts.actorId, slug, categoryId, working, live, config, position: () => articlePosition++ });
       counts[outcome] += 1;
+    } else if (type === 'image') {
+      // Images of a backup, or fetched by an import from another help centre: kept under their tokens.
+      if (await images.restore(tx, line, r, { skipExisting: true })) counts.imagesAdded += 1;
     } else if (type === 'end') {
       for (const [kind, n] of Object.entries(r.counts as Record<string, number>)) {
         if ((seen[kind] ?? 0) !== n) throw new ArchiveError(`The file is incomplete or altered: it announces ${n} ${kind} records and holds ${seen[kind] ?? 0}`);
       }
       ended = true;
     }
-    // settings, versions, feedback, redirects and images: not part of an import.
+    // settings, versions, feedback and redirects: not part of an import.
   }
   if (stage < 0) throw new ArchiveError(ARCHIVE_MESSAGES.empty);
   if (!ended) throw new ArchiveError(ARCHIVE_MESSAGES.incomplete);

@@ -9,7 +9,8 @@ import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
 import { assertAllowedLiteral, guardedLookup, isRefusedUrl, OutboundRefusedError, REFUSED_DESTINATION_MESSAGE } from '../../utils/outbound-guard.server';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, recordLine, uploadsDir } from './archive.server';
-import { ARTICLE_TITLE_MAX, CATEGORY_DESCRIPTION_MAX, CATEGORY_NAME_MAX, slugify } from './constants';
+import { ARTICLE_TITLE_MAX, CATEGORY_DESCRIPTION_MAX, CATEGORY_NAME_MAX, KB_IMAGE_MAX_BYTES, kbImageUrl, slugify } from './constants';
+import { sniffKbImage } from './images.server';
 import { importArchive } from './import-export.server';
 
 /**
@@ -29,6 +30,8 @@ export const ZENDESK_LIMITS = {
   maxArticles: 5_000,
   maxSections: 2_000,
   maxPages: 200,
+  /** Images of the help centre's own address copied into the knowledge base (others stay where they are). */
+  maxImages: 1_000,
   /** A 429 is retried this many times, waiting for its Retry-After (at most maxWaitSeconds each time). */
   maxRetries: 4,
   maxWaitSeconds: 60,
@@ -63,8 +66,8 @@ function sleep(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** One GET through the outbound guard, with a timeout and a size limit; the body parsed as JSON. */
-function getJson(url: string): Promise<{ status: number; retryAfter: string | null; body: JsonPage | null }> {
+/** One GET through the outbound guard, with a timeout and a size limit (an answer over it is an error). */
+function guardedGet(url: string, maxBytes: number, accept: string): Promise<{ status: number; retryAfter: string | null; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const parsed = new URL(url);
     const client = parsed.protocol === 'https:' ? https : http;
@@ -75,34 +78,23 @@ function getJson(url: string): Promise<{ status: number; retryAfter: string | nu
     }
     const req = client.request(
       parsed,
-      { method: 'GET', headers: { accept: 'application/json', 'user-agent': 'Parley knowledge base import' }, lookup: guardedLookup as never, agent: false, timeout: ZENDESK_LIMITS.timeoutMs },
+      { method: 'GET', headers: { accept, 'user-agent': 'Parley knowledge base import' }, lookup: guardedLookup as never, agent: false, timeout: ZENDESK_LIMITS.timeoutMs },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > ZENDESK_LIMITS.maxResponseBytes) {
+        if (Number.isFinite(declared) && declared > maxBytes) {
           res.destroy();
           return reject(new ZendeskImportError(ZENDESK_MESSAGES.tooLarge));
         }
         res.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > ZENDESK_LIMITS.maxResponseBytes) {
+          if (size > maxBytes) {
             res.destroy();
             reject(new ZendeskImportError(ZENDESK_MESSAGES.tooLarge));
           } else chunks.push(c);
         });
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          const retryAfter = (res.headers['retry-after'] as string | undefined) ?? null;
-          let body: JsonPage | null = null;
-          try {
-            const parsedBody = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-            body = parsedBody && typeof parsedBody === 'object' && !Array.isArray(parsedBody) ? (parsedBody as JsonPage) : null;
-          } catch {
-            body = null;
-          }
-          resolve({ status, retryAfter, body });
-        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null, bytes: Buffer.concat(chunks) }));
         res.on('error', reject);
       },
     );
@@ -110,6 +102,19 @@ function getJson(url: string): Promise<{ status: number; retryAfter: string | nu
     req.on('error', reject);
     req.end();
   });
+}
+
+/** A GET of the API: the body parsed as a JSON object (null when it is not one). */
+async function getJson(url: string): Promise<{ status: number; retryAfter: string | null; body: JsonPage | null }> {
+  const res = await guardedGet(url, ZENDESK_LIMITS.maxResponseBytes, 'application/json');
+  let body: JsonPage | null = null;
+  try {
+    const parsed = JSON.parse(res.bytes.toString('utf8')) as unknown;
+    body = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as JsonPage) : null;
+  } catch {
+    body = null;
+  }
+  return { status: res.status, retryAfter: res.retryAfter, body };
 }
 
 /** A page, waiting out 429s (Retry-After in seconds or as a date), with the API's errors in words. */
@@ -227,7 +232,7 @@ export async function runZendeskImport(opts: { accountId: number; importId: numb
   await fs.promises.mkdir(uploadsDir(), { recursive: true });
   const spool = path.join(uploadsDir(), `zendesk-${crypto.randomUUID()}.jsonl`);
   try {
-    const fetched = await fetchToSpool({ origin: row.url, locale: row.locale ?? 'en-us', spool, progress: (f) => setImport(opts, { fetched: f }) });
+    const fetched = await fetchToSpool({ origin: row.url, locale: row.locale ?? 'en-us', spool, tokenSalt: `kb${row.knowledgeBaseId}`, progress: (f) => setImport(opts, { fetched: f }) });
     const result = await importArchive({ accountId: row.accountId, knowledgeBaseId: row.knowledgeBaseId, actorId: row.createdBy, file: spool, source: `zendesk:${row.url}` });
     if (!result.ok) await setImport(opts, { status: 'failed', message: result.error, fetched, finishedAt: new Date() });
     else await setImport(opts, { status: 'done', result: result.counts, fetched, finishedAt: new Date() });
@@ -252,9 +257,16 @@ function failureMessage(err: unknown) {
  * Parley's one: each section is a category, in the order of its Zendesk category then its own position, named
  * after the section ("Category › Section" when two sections share a name, or for a section inside another).
  */
-export async function fetchToSpool(opts: { origin: string; locale: string; spool: string; progress?: (fetched: Record<string, number>) => Promise<void> }) {
+export async function fetchToSpool(opts: {
+  origin: string;
+  locale: string;
+  spool: string;
+  /** Makes image tokens stable per knowledge base, so that importing the same help centre again adds no copies. */
+  tokenSalt: string;
+  progress?: (fetched: Record<string, number>) => Promise<void>;
+}) {
   const api = (what: string) => `${opts.origin}/api/v2/help_center/${encodeURIComponent(opts.locale)}/${what}.json?per_page=100`;
-  const fetched = { categories: 0, sections: 0, articles: 0 };
+  const fetched = { categories: 0, sections: 0, articles: 0, images: 0 };
   const categories: ZCategory[] = [];
   await fetchAll<ZCategory>(opts.origin, api('categories'), 'categories', async (items) => {
     categories.push(...items.filter((c) => typeof c?.id === 'number'));
@@ -278,13 +290,63 @@ export async function fetchToSpool(opts: { origin: string; locale: string; spool
     .sort((x, y) => (x.cat?.position ?? 1e9) - (y.cat?.position ?? 1e9) || (x.s.position ?? 0) - (y.s.position ?? 0) || x.i - y.i);
 
   const out = fs.createWriteStream(opts.spool);
-  const write = (record: Record<string, unknown>) =>
+  const writeTo = (stream: fs.WriteStream, data: string | Buffer) =>
     new Promise<void>((resolve, reject) => {
-      const ok = out.write(recordLine(record), (err) => (err ? reject(err) : undefined));
+      const ok = stream.write(data, (err) => (err ? reject(err) : undefined));
       if (ok) resolve();
-      else out.once('drain', resolve);
+      else stream.once('drain', resolve);
     });
-  const counts = { category: 0, article: 0 };
+  const write = (record: Record<string, unknown>) => writeTo(out, recordLine(record));
+  // Image records come after the articles in the format: they are gathered in a second file and appended.
+  const imagesFile = `${opts.spool}.images`;
+  const imagesOut = fs.createWriteStream(imagesFile);
+  const counts = { category: 0, article: 0, image: 0 };
+  const localImages = new Map<string, string | null>();
+  /**
+   * The article's images on the help centre's own address, copied (a PNG, JPEG, GIF or WebP of at most 5 MB, by its
+   * bytes) and pointed to at /kb-images/{token}; an image elsewhere, or one that cannot be fetched, keeps its address.
+   */
+  const localise = async (html: string) => {
+    const found = [...html.matchAll(/(<img\b[^>]*?\bsrc\s*=\s*)(["'])(.*?)\2/gi)];
+    const replacements = new Map<string, string>();
+    for (const m of found) {
+      const raw = m[3];
+      if (replacements.has(raw)) continue;
+      let absolute: URL;
+      try {
+        absolute = new URL(raw.replace(/&amp;/g, '&'), opts.origin);
+      } catch {
+        continue;
+      }
+      if (absolute.origin !== opts.origin) continue;
+      let token = localImages.get(absolute.href);
+      if (token === undefined) {
+        token = null;
+        if (counts.image < ZENDESK_LIMITS.maxImages) {
+          try {
+            const res = await guardedGet(absolute.href, KB_IMAGE_MAX_BYTES, 'image/*');
+            const type = res.status === 200 ? await sniffKbImage(res.bytes) : null;
+            if (type) {
+              token = crypto.createHash('sha256').update(`${opts.tokenSalt}:${absolute.href}`).digest('hex').slice(0, 32);
+              counts.image += 1;
+              const filename = decodeURIComponent(absolute.pathname.split('/').pop() || 'image').slice(0, 200) || 'image';
+              await writeTo(imagesOut, recordLine({ t: 'image', id: counts.image, token, filename, contentType: type, data: res.bytes.toString('base64') }));
+            }
+          } catch (err) {
+            if (err instanceof OutboundRefusedError) throw err;
+            // An image that cannot be fetched keeps its address; the import goes on.
+          }
+        }
+        localImages.set(absolute.href, token);
+      }
+      // A relative address that could not be copied becomes absolute, so that it still points to the help centre.
+      replacements.set(raw, token ? kbImageUrl(token) : absolute.href);
+    }
+    if (replacements.size === 0) return html;
+    return html.replace(/(<img\b[^>]*?\bsrc\s*=\s*)(["'])(.*?)\2/gi, (whole, before: string, quote: string, src: string) =>
+      replacements.has(src) ? `${before}${quote}${replacements.get(src)}${quote}` : whole,
+    );
+  };
   try {
     await write({ t: 'manifest', format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, kind: 'export', createdAt: new Date().toISOString(), source: { slug: opts.origin } });
     await write({ t: 'settings', name: 'Zendesk import', language: 'en' });
@@ -312,7 +374,7 @@ export async function fetchToSpool(opts: { origin: string; locale: string; spool
         let slug = slugify(title);
         for (let n = 2; usedSlugs.has(slug); n++) slug = `${slugify(title).slice(0, 75)}-${n}`;
         usedSlugs.add(slug);
-        const html = z.body ?? '';
+        const html = await localise(z.body ?? '');
         if (html.length > 400_000) throw new ZendeskImportError(`The article "${title}" is larger than Parley takes (400,000 characters of HTML)`);
         counts.article += 1;
         const published = z.draft !== true;
@@ -329,11 +391,16 @@ export async function fetchToSpool(opts: { origin: string; locale: string; spool
         });
       }
       fetched.articles = counts.article;
+      fetched.images = counts.image;
       await opts.progress?.({ ...fetched });
     });
+    await new Promise<void>((resolve) => imagesOut.end(resolve));
+    for await (const chunk of fs.createReadStream(imagesFile)) await writeTo(out, chunk as Buffer);
     await write({ t: 'end', counts });
   } finally {
+    imagesOut.destroy();
     await new Promise<void>((resolve) => out.end(resolve));
+    await fs.promises.rm(imagesFile, { force: true });
   }
   return fetched;
 }

@@ -11,7 +11,7 @@ export type ZCategory = { id: number; name: string; description: string; positio
 export type ZSection = { id: number; category_id: number; name: string; description: string; position: number; parent_section_id?: number | null };
 export type ZArticle = { id: number; section_id: number; title: string; body: string; draft?: boolean; position?: number };
 
-export async function startZendeskHelpCenter(data: { locale?: string; categories: ZCategory[]; sections: ZSection[]; articles: ZArticle[]; rateLimitOnce?: string[] }) {
+export async function startZendeskHelpCenter(data: { locale?: string; categories: ZCategory[]; sections: ZSection[]; articles: ZArticle[]; rateLimitOnce?: string[]; attachments?: Record<number, Buffer> }) {
   const locale = data.locale ?? 'en-us';
   const requests: string[] = [];
   const limited = new Set<string>();
@@ -22,6 +22,14 @@ export async function startZendeskHelpCenter(data: { locale?: string; categories
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
       res.end(JSON.stringify(body));
     };
+    // Article attachments (the images of article bodies), as Zendesk serves them on the help centre's address.
+    const attachment = /^\/hc\/article_attachments\/(\d+)\/[^/]+$/.exec(url.pathname);
+    if (attachment) {
+      const file = data.attachments?.[Number(attachment[1])];
+      if (!file) return send(404, { error: 'RecordNotFound' });
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(file.length) });
+      return res.end(file);
+    }
     const m = /^\/api\/v2\/help_center\/([a-z-]+)\/(categories|sections|articles)\.json$/.exec(url.pathname);
     if (!m || m[1] !== locale) return send(404, { error: 'RecordNotFound', description: 'Not found' });
     const kind = m[2] as 'categories' | 'sections' | 'articles';
