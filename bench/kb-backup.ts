@@ -124,7 +124,12 @@ async function main() {
 
   const small = await seed('Small', SMALL);
   const large = await seed('Large', LARGE);
-  console.log(`load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${global.gc ? '' : ' (run with --expose-gc for live-heap figures)'}\n`);
+  console.log(
+    `load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}${global.gc ? '' : ' (run with --expose-gc for live-heap figures)'}\n`,
+  );
 
   const rows: { label: string; seconds: number; bytes?: number; peak: Mem }[] = [];
   // A warm-up so that the first measured run does not pay for module loading and JIT.
@@ -145,12 +150,16 @@ async function main() {
 
   for (const r of rows) {
     console.log(
-      `${r.label.padEnd(44)} ${r.seconds.toFixed(2).padStart(6)} s${r.bytes ? `  ${mb(r.bytes).padStart(9)}` : ''.padStart(11)}  peak heap +${mb(r.peak.heap).padStart(9)}  peak rss +${mb(r.peak.rss).padStart(9)}`,
+      `${r.label.padEnd(44)} ${r.seconds.toFixed(2).padStart(6)} s${r.bytes ? `  ${mb(r.bytes).padStart(9)}` : ''.padStart(11)}  peak heap +${mb(
+        r.peak.heap,
+      ).padStart(9)}  peak rss +${mb(r.peak.rss).padStart(9)}`,
     );
   }
   const [s, l] = rows;
   const heapRatio = l.peak.heap / Math.max(s.peak.heap, 1);
-  console.log(`\nlarge/small: ${(LARGE / SMALL).toFixed(0)}× the articles, ${(l.bytes! / s.bytes!).toFixed(1)}× the bytes, ${heapRatio.toFixed(2)}× the peak heap`);
+  console.log(
+    `\nlarge/small: ${(LARGE / SMALL).toFixed(0)}× the articles, ${(l.bytes! / s.bytes!).toFixed(1)}× the bytes, ${heapRatio.toFixed(2)}× the peak heap`,
+  );
 
   // Identical content after the round trip (ids and the manifest's time and source aside, ADR 059).
   const text = async (kbId: number) => {

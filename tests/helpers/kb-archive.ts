@@ -22,7 +22,15 @@ export async function richKnowledgeBase(name = 'Help') {
   await updateKnowledgeBaseSettings({
     ...who,
     id: kb.id,
-    patch: { helpName: 'Acme help', language: 'en', seoTitle: 'Acme answers', seoDescription: 'Everything', gaKey: 'G-ABC123', customCss: 'body{color:red}', customJs: 'console.log(1)' },
+    patch: {
+      helpName: 'Acme help',
+      language: 'en',
+      seoTitle: 'Acme answers',
+      seoDescription: 'Everything',
+      gaKey: 'G-ABC123',
+      customCss: 'body{color:red}',
+      customJs: 'console.log(1)',
+    },
   });
   const billing = await createCategory({ ...who, name: 'Billing', description: 'Money' });
   const account = await createCategory({ ...who, name: 'Account' });
@@ -34,17 +42,32 @@ export async function richKnowledgeBase(name = 'Help') {
     body: `<p>Open <b>Billing</b> and pay the refund</p><p><img src="${image.url}" alt="Billing" /></p>`,
     publish: true,
   });
-  await updateArticle({ ...who, actorId: editor.id, id: pay.id, title: 'Pay an invoice', categoryId: billing.id, body: '<p>Open Billing, then Pay (draft)</p>' });
-  const reset = await createArticle({ ...who, title: 'Reset your password', categoryId: account.id, body: '<p>Click <a href="https://example.com/reset">reset</a></p>', seoTitle: 'Reset password' });
+  await updateArticle({
+    ...who,
+    actorId: editor.id,
+    id: pay.id,
+    title: 'Pay an invoice',
+    categoryId: billing.id,
+    body: '<p>Open Billing, then Pay (draft)</p>',
+  });
+  const reset = await createArticle({
+    ...who,
+    title: 'Reset your password',
+    categoryId: account.id,
+    body: '<p>Click <a href="https://example.com/reset">reset</a></p>',
+    seoTitle: 'Reset password',
+  });
   await updateArticle({ ...who, id: reset.id, title: 'Reset a password', categoryId: account.id, body: '<p>Click reset</p>', publish: true });
   const versions = (await listVersions({ ...who, articleId: reset.id }))!.versions;
   await publishVersion({ ...who, articleId: reset.id, versionId: versions[1].id });
   const old = await createArticle({ ...who, title: 'Old news', body: '<p>gone</p>', publish: true });
   await trashArticle({ ...who, id: old.id });
-  await getDb().insert(schema.kbArticleFeedback).values([
-    { accountId: acc.account.id, articleId: pay.id, visitorKey: 'v1', helpful: true },
-    { accountId: acc.account.id, articleId: pay.id, visitorKey: 'v2', helpful: false },
-  ]);
+  await getDb()
+    .insert(schema.kbArticleFeedback)
+    .values([
+      { accountId: acc.account.id, articleId: pay.id, visitorKey: 'v1', helpful: true },
+      { accountId: acc.account.id, articleId: pay.id, visitorKey: 'v2', helpful: false },
+    ]);
   await getDb().update(schema.kbArticles).set({ helpfulCount: 1, unhelpfulCount: 1, viewCount: 7 }).where(eq(schema.kbArticles.id, pay.id));
   await saveRedirect({ accountId: acc.account.id, knowledgeBaseId: kb.id, source: '/old-guide', destination: `/articles/${pay.id}-pay-an-invoice` });
   return { ...acc, editor, kb, who, pay, reset, old, image };
@@ -99,4 +122,3 @@ export function normalise(text: string) {
     return out;
   });
 }
-

@@ -65,11 +65,17 @@ describe('knowledge base backup and restore', () => {
     const backup = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
     await createArticle({ ...s.who, title: 'Written after the backup', body: '<p>later</p>', publish: true });
     await updateKnowledgeBaseSettings({ ...s.who, id: s.kb.id, patch: { helpName: 'Changed' } });
-    const result = await restoreBackup({ accountId: s.account.id, actorId: s.owner.id, file: backup.file, target: { knowledgeBaseId: s.kb.id }, customCode: true });
+    const result = await restoreBackup({
+      accountId: s.account.id,
+      actorId: s.owner.id,
+      file: backup.file,
+      target: { knowledgeBaseId: s.kb.id },
+      customCode: true,
+    });
     expect(result).toMatchObject({ ok: true, knowledgeBaseId: s.kb.id });
     const titles = (await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.knowledgeBaseId, s.kb.id))).map((x) => x.title).sort();
     expect(titles).toEqual(['Old news', 'Pay an invoice', 'Reset a password']);
-    expect((await getKnowledgeBase({ accountId: s.account.id, id: s.kb.id }))).toMatchObject({ helpName: 'Acme help', slug: s.kb.slug });
+    expect(await getKnowledgeBase({ accountId: s.account.id, id: s.kb.id })).toMatchObject({ helpName: 'Acme help', slug: s.kb.slug });
     const again = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
     expect(normalise(again.text)).toEqual(normalise(backup.text));
     // The replaced image's file is gone; the restored one is served.
@@ -97,12 +103,34 @@ describe('knowledge base backup and restore', () => {
       ['png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), /not valid JSON|not a Parley/],
       ['cut.gz', zlib.gzipSync(text).subarray(0, Math.floor(zlib.gzipSync(text).length / 2)), /damaged or cut off/],
       ['no-end.gz', zlib.gzipSync(lines.slice(0, -1).join('\n')), /incomplete/],
-      ['newer.gz', zlib.gzipSync([JSON.stringify({ ...JSON.parse(lines[0]), version: 9 }), ...lines.slice(1)].join('\n')), /newer version of Parley \(format version 9\)/],
+      [
+        'newer.gz',
+        zlib.gzipSync([JSON.stringify({ ...JSON.parse(lines[0]), version: 9 }), ...lines.slice(1)].join('\n')),
+        /newer version of Parley \(format version 9\)/,
+      ],
       ['export.gz', zlib.gzipSync([JSON.stringify({ ...JSON.parse(lines[0]), kind: 'export' }), ...lines.slice(1)].join('\n')), /export file, not a backup/],
-      ['bad-article.gz', zlib.gzipSync(lines.map((l) => (l.includes('"t":"article"') ? l.replace(/"title":"[^"]*"/, `"title":"${'x'.repeat(200)}"`) : l)).join('\n')), /Line \d+ is not valid: article title/],
-      ['out-of-order.gz', zlib.gzipSync([lines[0], lines[1], ...lines.filter((l) => l.includes('"t":"redirect"')), ...lines.slice(2).filter((l) => !l.includes('"t":"redirect"'))].join('\n')), /out of order/],
-      ['wrong-counts.gz', zlib.gzipSync([...lines.slice(0, -1), JSON.stringify({ t: 'end', counts: { article: 99 } })].join('\n')), /announces 99 article records/],
-      ['dangling.gz', zlib.gzipSync(lines.map((l) => (l.includes('"t":"version"') ? l.replace(/"articleId":\d+/, '"articleId":999999') : l)).join('\n')), /refers to article 999999/],
+      [
+        'bad-article.gz',
+        zlib.gzipSync(lines.map((l) => (l.includes('"t":"article"') ? l.replace(/"title":"[^"]*"/, `"title":"${'x'.repeat(200)}"`) : l)).join('\n')),
+        /Line \d+ is not valid: article title/,
+      ],
+      [
+        'out-of-order.gz',
+        zlib.gzipSync(
+          [lines[0], lines[1], ...lines.filter((l) => l.includes('"t":"redirect"')), ...lines.slice(2).filter((l) => !l.includes('"t":"redirect"'))].join('\n'),
+        ),
+        /out of order/,
+      ],
+      [
+        'wrong-counts.gz',
+        zlib.gzipSync([...lines.slice(0, -1), JSON.stringify({ t: 'end', counts: { article: 99 } })].join('\n')),
+        /announces 99 article records/,
+      ],
+      [
+        'dangling.gz',
+        zlib.gzipSync(lines.map((l) => (l.includes('"t":"version"') ? l.replace(/"articleId":\d+/, '"articleId":999999') : l)).join('\n')),
+        /refers to article 999999/,
+      ],
     ];
     for (const [name, data, message] of cases) {
       for (const target of [{ knowledgeBaseId: s.kb.id }, { newName: null }]) {
@@ -119,7 +147,13 @@ describe('knowledge base backup and restore', () => {
     const imageLine = lines.find((l) => l.includes('"t":"image"'))!;
     const badImage = JSON.stringify({ ...JSON.parse(imageLine), id: 999, data: Buffer.from('<svg onload=alert(1)>').toString('base64') });
     const withBad = zlib.gzipSync([...lines.slice(0, -1), badImage, lines.at(-1)].join('\n'));
-    const refused = await restoreBackup({ accountId: s.account.id, actorId: s.owner.id, file: write('bad-image.gz', withBad), target: { newName: null }, customCode: true });
+    const refused = await restoreBackup({
+      accountId: s.account.id,
+      actorId: s.owner.id,
+      file: write('bad-image.gz', withBad),
+      target: { newName: null },
+      customCode: true,
+    });
     expect(refused).toEqual({ ok: false, error: expect.stringMatching(/is not a PNG, JPEG, GIF or WebP image/) });
     expect(files()).toBe(filesBefore);
     expect(await kbCount()).toBe(1);
@@ -127,13 +161,19 @@ describe('knowledge base backup and restore', () => {
     expect(normalise(after.text)).toEqual(normalise(before.text));
   });
 
-  it('restores another account\'s backup into this account without touching the other one', async () => {
+  it("restores another account's backup into this account without touching the other one", async () => {
     const a = await richKnowledgeBase('Alpha');
     const b = await richKnowledgeBase('Beta');
     const backup = await backupToFile({ accountId: a.account.id, knowledgeBaseId: a.kb.id });
     const aBefore = await backupToFile({ accountId: a.account.id, knowledgeBaseId: a.kb.id });
     // Into B's own knowledge base: B's content is replaced, A's is untouched.
-    const result = await restoreBackup({ accountId: b.account.id, actorId: b.owner.id, file: backup.file, target: { knowledgeBaseId: b.kb.id }, customCode: false });
+    const result = await restoreBackup({
+      accountId: b.account.id,
+      actorId: b.owner.id,
+      file: backup.file,
+      target: { knowledgeBaseId: b.kb.id },
+      customCode: false,
+    });
     expect(result).toMatchObject({ ok: true, knowledgeBaseId: b.kb.id });
     if (!result.ok) return;
     expect(result.notes.join(' ')).toMatch(/custom CSS and JavaScript were not restored/);
@@ -148,7 +188,9 @@ describe('knowledge base backup and restore', () => {
     expect(normalise(aAfter.text)).toEqual(normalise(aBefore.text));
     expect((await getArticle({ accountId: a.account.id, knowledgeBaseId: a.kb.id, id: a.pay.id }))?.accountId).toBe(a.account.id);
     // B cannot name A's knowledge base as the target.
-    await expect(restoreBackup({ accountId: b.account.id, actorId: b.owner.id, file: backup.file, target: { knowledgeBaseId: a.kb.id }, customCode: true })).rejects.toBeInstanceOf(Response);
+    await expect(
+      restoreBackup({ accountId: b.account.id, actorId: b.owner.id, file: backup.file, target: { knowledgeBaseId: a.kb.id }, customCode: true }),
+    ).rejects.toBeInstanceOf(Response);
     // A backup of A's knowledge base cannot be read through B's account.
     await expect(backupToFile({ accountId: b.account.id, knowledgeBaseId: a.kb.id })).rejects.toBeInstanceOf(Response);
   });
@@ -157,7 +199,9 @@ describe('knowledge base backup and restore', () => {
     const boundary = 'xyz';
     const body = (size: number) =>
       Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nrestore\r\n--${boundary}\r\nContent-Disposition: form-data; name="backup"; filename="b.gz"\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nrestore\r\n--${boundary}\r\nContent-Disposition: form-data; name="backup"; filename="b.gz"\r\n\r\n`,
+        ),
         Buffer.alloc(size, 1),
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);

@@ -13,7 +13,7 @@ import { runZendeskImport, startZendeskImport, ZENDESK_LIMITS } from '../../app/
 import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
-import { getBytes, postMultipart } from '../helpers/multipart';
+import { getBytes, postMultipart } from '../helpers/kb-upload';
 import { startZendeskHelpCenter, type ZArticle } from '../helpers/stand-ins/zendesk';
 import { backupToFile, normalise, richKnowledgeBase } from '../helpers/kb-archive';
 import { makePng } from '../helpers/png';
@@ -63,14 +63,20 @@ describe('knowledge base export and import (file)', () => {
   it('exports categories and live articles, imports them into another knowledge base, and a second import changes nothing', async () => {
     const s = await richKnowledgeBase();
     const exported = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id }, 'export');
-    const records = exported.text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = exported.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records[0]).toMatchObject({ t: 'manifest', format: 'parley-kb', version: 1, kind: 'export' });
     expect(records.filter((r) => r.t === 'article').map((r) => r.title)).toEqual(['Pay an invoice', 'Reset a password']); // not the trashed one
     expect(records.some((r) => r.t === 'version' || r.t === 'image' || r.t === 'feedback')).toBe(false);
 
     const target = await emptyKb(s.account.id, s.owner.id);
     const first = await importArchive({ ...target.who, file: exported.file });
-    expect(first).toEqual({ ok: true, counts: { categoriesCreated: 2, categoriesUpdated: 0, articlesCreated: 2, articlesUpdated: 0, articlesUnchanged: 0, articlesSkipped: 0, imagesAdded: 0 } });
+    expect(first).toEqual({
+      ok: true,
+      counts: { categoriesCreated: 2, categoriesUpdated: 0, articlesCreated: 2, articlesUpdated: 0, articlesUnchanged: 0, articlesSkipped: 0, imagesAdded: 0 },
+    });
     // The import's own export is the same content.
     const again = await backupToFile({ accountId: s.account.id, knowledgeBaseId: target.kb.id }, 'export');
     // An import publishes at its own time.
@@ -80,7 +86,12 @@ describe('knowledge base export and import (file)', () => {
         .map(({ publishedAt: _publishedAt, ...r }) => r);
     expect(strip(again.text)).toEqual(strip(exported.text));
     // The published copy and the draft on top are both there: the public sees the published words.
-    const pay = (await getDb().select().from(schema.kbArticles).where(and(eq(schema.kbArticles.knowledgeBaseId, target.kb.id), eq(schema.kbArticles.slug, 'pay-an-invoice'))))[0];
+    const pay = (
+      await getDb()
+        .select()
+        .from(schema.kbArticles)
+        .where(and(eq(schema.kbArticles.knowledgeBaseId, target.kb.id), eq(schema.kbArticles.slug, 'pay-an-invoice')))
+    )[0];
     expect(pay).toMatchObject({ status: 'published', publishedText: 'Open Billing and pay the refund', bodyText: 'Open Billing, then Pay (draft)' });
     expect((await listVersions({ ...target.who, articleId: pay.id }))!.versions).toHaveLength(2);
 
@@ -102,21 +113,50 @@ describe('knowledge base export and import (file)', () => {
         { t: 'settings', name: 'Elsewhere', language: 'en' },
         { t: 'category', id: 1, name: 'Billing and payments', slug: 'billing' },
         { t: 'category', id: 2, name: 'Shipping', slug: 'shipping' },
-        { t: 'article', id: 10, categoryId: 1, title: 'Refunds', slug: 'refunds', bodyHtml: '<p>New text</p><script>x()</script>', status: 'published', publishedTitle: 'Refunds', publishedSlug: 'refunds', publishedHtml: '<p>New text</p>' },
-        { t: 'article', id: 11, categoryId: 2, title: 'Track a parcel', slug: 'track-a-parcel', bodyHtml: '<p>Use the link</p>', status: 'draft', seoTitle: 'Tracking' },
+        {
+          t: 'article',
+          id: 10,
+          categoryId: 1,
+          title: 'Refunds',
+          slug: 'refunds',
+          bodyHtml: '<p>New text</p><script>x()</script>',
+          status: 'published',
+          publishedTitle: 'Refunds',
+          publishedSlug: 'refunds',
+          publishedHtml: '<p>New text</p>',
+        },
+        {
+          t: 'article',
+          id: 11,
+          categoryId: 2,
+          title: 'Track a parcel',
+          slug: 'track-a-parcel',
+          bodyHtml: '<p>Use the link</p>',
+          status: 'draft',
+          seoTitle: 'Tracking',
+        },
         { t: 'end', counts: { category: 2, article: 2 } },
       ]
         .map((r) => JSON.stringify(r))
         .join('\n'),
     );
     const result = await importArchive({ ...who, file });
-    expect(result).toEqual({ ok: true, counts: { categoriesCreated: 1, categoriesUpdated: 1, articlesCreated: 1, articlesUpdated: 1, articlesUnchanged: 0, articlesSkipped: 0, imagesAdded: 0 } });
+    expect(result).toEqual({
+      ok: true,
+      counts: { categoriesCreated: 1, categoriesUpdated: 1, articlesCreated: 1, articlesUpdated: 1, articlesUnchanged: 0, articlesSkipped: 0, imagesAdded: 0 },
+    });
     const refunds = await getArticle({ ...who, id: existing.id });
     expect(refunds).toMatchObject({ bodyHtml: '<p>New text</p>', publishedHtml: '<p>New text</p>', status: 'published' });
     expect((await listVersions({ ...who, articleId: existing.id }))!.versions).toHaveLength(2);
-    const cats = await getDb().select().from(schema.kbCategories).where(eq(schema.kbCategories.knowledgeBaseId, kb.id)).orderBy(asc(schema.kbCategories.position));
+    const cats = await getDb()
+      .select()
+      .from(schema.kbCategories)
+      .where(eq(schema.kbCategories.knowledgeBaseId, kb.id))
+      .orderBy(asc(schema.kbCategories.position));
     expect(cats.map((c) => c.name)).toEqual(['Billing and payments', 'Shipping']);
-    const track = (await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.slug, 'track-a-parcel'))).find((x) => x.knowledgeBaseId === kb.id)!;
+    const track = (await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.slug, 'track-a-parcel'))).find(
+      (x) => x.knowledgeBaseId === kb.id,
+    )!;
     expect(track).toMatchObject({ status: 'draft', seoTitle: 'Tracking', categoryId: cats[1].id, publishedHtml: null });
   });
 
@@ -134,9 +174,17 @@ describe('knowledge base export and import (file)', () => {
       ['json-array', '[{"t":"manifest"}]', /not a Parley knowledge base file/],
       ['no-end', good.join('\n'), /incomplete/],
       ['bad-line', [...good.slice(0, 2), '{"t":"article","id":1,', '{"t":"end","counts":{}}'].join('\n'), /Line 3 is not valid JSON/],
-      ['no-title', [...good.slice(0, 2), JSON.stringify({ t: 'article', id: 1, title: '', slug: 'a' }), '{"t":"end","counts":{}}'].join('\n'), /Line 3 is not valid: article title/],
+      [
+        'no-title',
+        [...good.slice(0, 2), JSON.stringify({ t: 'article', id: 1, title: '', slug: 'a' }), '{"t":"end","counts":{}}'].join('\n'),
+        /Line 3 is not valid: article title/,
+      ],
       ['dup-slug', [...good, good[2].replace('"id":1', '"id":2'), '{"t":"end","counts":{}}'].join('\n'), /second article with the slug "keep-me"/],
-      ['unknown-category', [...good.slice(0, 2), JSON.stringify({ t: 'article', id: 1, title: 'A', slug: 'a', categoryId: 5 }), '{"t":"end","counts":{}}'].join('\n'), /category 5 is not in the file/],
+      [
+        'unknown-category',
+        [...good.slice(0, 2), JSON.stringify({ t: 'article', id: 1, title: 'A', slug: 'a', categoryId: 5 }), '{"t":"end","counts":{}}'].join('\n'),
+        /category 5 is not in the file/,
+      ],
       ['empty', '', /empty/],
     ];
     const before = await versionCount(kb.id);
@@ -160,8 +208,8 @@ function zendeskData(articleCount: number) {
       i === 0
         ? '<p>Open <b>Settings</b>.</p><script>alert(1)</script><img src="/hc/article_attachments/1/reset.png" alt="Reset"><img src="https://cdn.example.com/logo.png" alt="Logo"><img src="/hc/article_attachments/9/gone.png" alt="Gone">'
         : i === 1
-          ? '<p>Same picture</p><img src="/hc/article_attachments/1/reset.png" alt="Again">'
-          : `<p>Step ${i}</p>`,
+        ? '<p>Same picture</p><img src="/hc/article_attachments/1/reset.png" alt="Again">'
+        : `<p>Step ${i}</p>`,
     draft: i === 3,
   }));
   return {
@@ -207,11 +255,24 @@ describe('import from a Zendesk help centre', () => {
         '/api/v2/help_center/en-us/articles.json?page=2&per_page=100',
         '/api/v2/help_center/en-us/articles.json?page=3&per_page=100',
       ]);
-      const cats = await getDb().select().from(schema.kbCategories).where(eq(schema.kbCategories.knowledgeBaseId, kb.id)).orderBy(asc(schema.kbCategories.position));
+      const cats = await getDb()
+        .select()
+        .from(schema.kbCategories)
+        .where(eq(schema.kbCategories.knowledgeBaseId, kb.id))
+        .orderBy(asc(schema.kbCategories.position));
       expect(cats.map((c) => c.name)).toEqual(['Accounts', 'Getting started › FAQ', 'Shipping', 'Orders › FAQ']);
-      const articles = await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.knowledgeBaseId, kb.id)).orderBy(asc(schema.kbArticles.position));
+      const articles = await getDb()
+        .select()
+        .from(schema.kbArticles)
+        .where(eq(schema.kbArticles.knowledgeBaseId, kb.id))
+        .orderBy(asc(schema.kbArticles.position));
       expect(articles).toHaveLength(230);
-      expect(articles[0]).toMatchObject({ title: 'How do I reset my password?', slug: 'how-do-i-reset-my-password', status: 'published', categoryId: cats[0].id });
+      expect(articles[0]).toMatchObject({
+        title: 'How do I reset my password?',
+        slug: 'how-do-i-reset-my-password',
+        status: 'published',
+        categoryId: cats[0].id,
+      });
       // The help centre's own image is copied into the knowledge base (once for both articles); others keep their address.
       const images = await getDb().select().from(schema.kbImages).where(eq(schema.kbImages.knowledgeBaseId, kb.id));
       expect(images).toHaveLength(1);
@@ -242,11 +303,17 @@ describe('import from a Zendesk help centre', () => {
       return finished(started.importId);
     };
     try {
-      expect(await run(`${zd.url}/hc/fr-fr`)).toMatchObject({ status: 'failed', message: 'No Zendesk help centre answers at this address (404 for /api/v2/help_center/fr-fr/categories.json)' });
+      expect(await run(`${zd.url}/hc/fr-fr`)).toMatchObject({
+        status: 'failed',
+        message: 'No Zendesk help centre answers at this address (404 for /api/v2/help_center/fr-fr/categories.json)',
+      });
       const limit = ZENDESK_LIMITS.maxArticles;
       ZENDESK_LIMITS.maxArticles = 20;
       try {
-        expect(await run(zd.url)).toMatchObject({ status: 'failed', message: 'The help centre has more than 20 articles; this import takes at most that many' });
+        expect(await run(zd.url)).toMatchObject({
+          status: 'failed',
+          message: 'The help centre has more than 20 articles; this import takes at most that many',
+        });
       } finally {
         ZENDESK_LIMITS.maxArticles = limit;
       }
@@ -299,7 +366,14 @@ describe('Import & Export and Backup & Restore screens', () => {
     expect(download.status).toBe(200);
     expect(download.headers['content-type']).toBe('application/gzip');
     expect(download.headers['content-disposition']).toMatch(/attachment; filename=".*-backup-\d+\.parley-kb\.jsonl\.gz"/);
-    const noConfirm = await postMultipart({ port: app.port, host: s.host, path: `/knowledgebase/${s.kb.id}/backup-and-restore`, cookie: s.cookie, fields: { intent: 'restore', target: 'this' }, file: { field: 'backup', filename: 'b.gz', data: download.body } });
+    const noConfirm = await postMultipart({
+      port: app.port,
+      host: s.host,
+      path: `/knowledgebase/${s.kb.id}/backup-and-restore`,
+      cookie: s.cookie,
+      fields: { intent: 'restore', target: 'this' },
+      file: { field: 'backup', filename: 'b.gz', data: download.body },
+    });
     expect(noConfirm.status).toBe(400);
     expect(noConfirm.text).toContain('Tick the box to confirm');
     const restored = await postMultipart({
@@ -317,7 +391,14 @@ describe('Import & Export and Backup & Restore screens', () => {
     expect(list.text).toContain('Pay an invoice');
     expect(list.text).toContain('Reset a password');
     // A broken upload: 400 with the message, no new knowledge base.
-    const broken = await postMultipart({ port: app.port, host: s.host, path: `/knowledgebase/${s.kb.id}/backup-and-restore`, cookie: s.cookie, fields: { intent: 'restore', target: 'new' }, file: { field: 'backup', filename: 'b.gz', data: download.body.subarray(0, 200) } });
+    const broken = await postMultipart({
+      port: app.port,
+      host: s.host,
+      path: `/knowledgebase/${s.kb.id}/backup-and-restore`,
+      cookie: s.cookie,
+      fields: { intent: 'restore', target: 'new' },
+      file: { field: 'backup', filename: 'b.gz', data: download.body.subarray(0, 200) },
+    });
     expect(broken.status).toBe(400);
     expect(broken.text).toContain('damaged or cut off');
     expect(await getDb().select().from(schema.knowledgeBases).where(eq(schema.knowledgeBases.accountId, s.account.id))).toHaveLength(2);
@@ -329,19 +410,44 @@ describe('Import & Export and Backup & Restore screens', () => {
     expect(exported.status).toBe(200);
     expect(exported.body.toString('utf8').split('\n')[0]).toContain('"kind":"export"');
     const target = await emptyKb(s.account.id, s.owner.id);
-    const imported = await postMultipart({ port: app.port, host: s.host, path: `/knowledgebase/${target.kb.id}/import-export`, cookie: s.cookie, fields: { intent: 'import-file' }, file: { field: 'file', filename: 'kb.jsonl', data: exported.body } });
+    const imported = await postMultipart({
+      port: app.port,
+      host: s.host,
+      path: `/knowledgebase/${target.kb.id}/import-export`,
+      cookie: s.cookie,
+      fields: { intent: 'import-file' },
+      file: { field: 'file', filename: 'kb.jsonl', data: exported.body },
+    });
     expect(imported.status).toBe(302);
-    expect((await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.knowledgeBaseId, target.kb.id))).map((a) => a.title).sort()).toEqual(['Pay an invoice', 'Reset a password']);
-    const broken = await postMultipart({ port: app.port, host: s.host, path: `/knowledgebase/${target.kb.id}/import-export`, cookie: s.cookie, fields: { intent: 'import-file' }, file: { field: 'file', filename: 'kb.csv', data: 'a,b\n1,2\n' } });
+    expect((await getDb().select().from(schema.kbArticles).where(eq(schema.kbArticles.knowledgeBaseId, target.kb.id))).map((a) => a.title).sort()).toEqual([
+      'Pay an invoice',
+      'Reset a password',
+    ]);
+    const broken = await postMultipart({
+      port: app.port,
+      host: s.host,
+      path: `/knowledgebase/${target.kb.id}/import-export`,
+      cookie: s.cookie,
+      fields: { intent: 'import-file' },
+      file: { field: 'file', filename: 'kb.csv', data: 'a,b\n1,2\n' },
+    });
     expect(broken.status).toBe(400);
     expect(broken.text).toContain('Line 1 is not valid JSON');
-    const badUrl = await app.request(`/knowledgebase/${target.kb.id}/import-export`, { domain: s.domain, cookie: s.cookie, form: { intent: 'import-zendesk', url: 'javascript:alert(1)' } });
+    const badUrl = await app.request(`/knowledgebase/${target.kb.id}/import-export`, {
+      domain: s.domain,
+      cookie: s.cookie,
+      form: { intent: 'import-zendesk', url: 'javascript:alert(1)' },
+    });
     expect(badUrl.status).toBe(400);
     expect(badUrl.text).toContain('Enter an address that starts with https://');
 
     const zd = await startZendeskHelpCenter(zendeskData(12));
     try {
-      const start = await app.request(`/knowledgebase/${target.kb.id}/import-export`, { domain: s.domain, cookie: s.cookie, form: { intent: 'import-zendesk', url: `${zd.url}/hc/en-us` } });
+      const start = await app.request(`/knowledgebase/${target.kb.id}/import-export`, {
+        domain: s.domain,
+        cookie: s.cookie,
+        form: { intent: 'import-zendesk', url: `${zd.url}/hc/en-us` },
+      });
       expect(start.status).toBe(302);
       const done = await waitFor(async () => {
         const [row] = await getDb().select().from(schema.kbImports).where(eq(schema.kbImports.knowledgeBaseId, target.kb.id));
@@ -362,15 +468,39 @@ describe('Import & Export and Backup & Restore screens', () => {
       expect(page.status, p).toBe(200);
       expect(page.text).toContain('data-testid="plan-locked"');
     }
-    expect((await getBytes({ port: app.port, host: s.host, path: `/knowledgebase/${s.kb.id}/backup-and-restore/download`, cookie: s.cookie })).status).toBe(403);
+    expect((await getBytes({ port: app.port, host: s.host, path: `/knowledgebase/${s.kb.id}/backup-and-restore/download`, cookie: s.cookie })).status).toBe(
+      403,
+    );
     expect((await getBytes({ port: app.port, host: s.host, path: `/knowledgebase/${s.kb.id}/import-export/export`, cookie: s.cookie })).status).toBe(403);
     const { text } = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
     const zlib = await import('node:zlib');
-    const restore = await postMultipart({ port: app.port, host: s.host, path: `/knowledgebase/${s.kb.id}/backup-and-restore`, cookie: s.cookie, fields: { intent: 'restore', target: 'new' }, file: { field: 'backup', filename: 'b.gz', data: zlib.gzipSync(text) } });
+    const restore = await postMultipart({
+      port: app.port,
+      host: s.host,
+      path: `/knowledgebase/${s.kb.id}/backup-and-restore`,
+      cookie: s.cookie,
+      fields: { intent: 'restore', target: 'new' },
+      file: { field: 'backup', filename: 'b.gz', data: zlib.gzipSync(text) },
+    });
     expect(restore.status).toBe(403);
-    const importFile = await postMultipart({ port: app.port, host: s.host, path: `/knowledgebase/${s.kb.id}/import-export`, cookie: s.cookie, fields: { intent: 'import-file' }, file: { field: 'file', filename: 'b.gz', data: zlib.gzipSync(text) } });
+    const importFile = await postMultipart({
+      port: app.port,
+      host: s.host,
+      path: `/knowledgebase/${s.kb.id}/import-export`,
+      cookie: s.cookie,
+      fields: { intent: 'import-file' },
+      file: { field: 'file', filename: 'b.gz', data: zlib.gzipSync(text) },
+    });
     expect(importFile.status).toBe(403);
-    expect((await app.request(`/knowledgebase/${s.kb.id}/import-export`, { domain: s.domain, cookie: s.cookie, form: { intent: 'import-zendesk', url: 'https://acme.zendesk.com' } })).status).toBe(403);
+    expect(
+      (
+        await app.request(`/knowledgebase/${s.kb.id}/import-export`, {
+          domain: s.domain,
+          cookie: s.cookie,
+          form: { intent: 'import-zendesk', url: 'https://acme.zendesk.com' },
+        })
+      ).status,
+    ).toBe(403);
     expect(await getDb().select().from(schema.knowledgeBases).where(eq(schema.knowledgeBases.accountId, s.account.id))).toHaveLength(1);
     expect(await getDb().select().from(schema.kbImports).where(eq(schema.kbImports.accountId, s.account.id))).toHaveLength(0);
 
@@ -379,8 +509,17 @@ describe('Import & Export and Backup & Restore screens', () => {
     const { createTestUser } = await import('../factories');
     const agent = await createTestUser({ accountId: full.account.id, roleKind: 'agent' });
     const agentCookie = await sessionCookie({ domain: full.domain, accountId: full.account.id, userId: agent.id });
-    expect((await getBytes({ port: app.port, host: full.host, path: `/knowledgebase/${full.kb.id}/backup-and-restore/download`, cookie: agentCookie })).status).toBe(403);
-    const agentRestore = await postMultipart({ port: app.port, host: full.host, path: `/knowledgebase/${full.kb.id}/backup-and-restore`, cookie: agentCookie, fields: { intent: 'restore', target: 'new' }, file: { field: 'backup', filename: 'b.gz', data: zlib.gzipSync(text) } });
+    expect(
+      (await getBytes({ port: app.port, host: full.host, path: `/knowledgebase/${full.kb.id}/backup-and-restore/download`, cookie: agentCookie })).status,
+    ).toBe(403);
+    const agentRestore = await postMultipart({
+      port: app.port,
+      host: full.host,
+      path: `/knowledgebase/${full.kb.id}/backup-and-restore`,
+      cookie: agentCookie,
+      fields: { intent: 'restore', target: 'new' },
+      file: { field: 'backup', filename: 'b.gz', data: zlib.gzipSync(text) },
+    });
     expect(agentRestore.status).toBe(403);
   });
 });

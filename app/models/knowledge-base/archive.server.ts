@@ -150,8 +150,14 @@ export const FeedbackRecord = z.object({
 
 export const RedirectRecord = z.object({
   t: z.literal('redirect'),
-  source: z.string().regex(/^(\/[a-z0-9]+(-[a-z0-9]+)*)+$/).max(300),
-  destination: z.string().regex(/^(\/[a-z0-9]+(-[a-z0-9]+)*)+$/).max(300),
+  source: z
+    .string()
+    .regex(/^(\/[a-z0-9]+(-[a-z0-9]+)*)+$/)
+    .max(300),
+  destination: z
+    .string()
+    .regex(/^(\/[a-z0-9]+(-[a-z0-9]+)*)+$/)
+    .max(300),
   createdAt: date.optional(),
 });
 
@@ -195,7 +201,8 @@ function issueText(type: string, err: z.ZodError) {
 
 export function parseRecord(line: number, value: unknown): { type: RecordType; record: Record<string, unknown> } {
   const type = (value as { t?: unknown } | null)?.t;
-  if (typeof type !== 'string' || !(RECORD_ORDER as readonly string[]).includes(type)) throw new ArchiveError(`Line ${line} is not a record this version of Parley knows`);
+  if (typeof type !== 'string' || !(RECORD_ORDER as readonly string[]).includes(type))
+    throw new ArchiveError(`Line ${line} is not a record this version of Parley knows`);
   const parsed = SCHEMAS[type as RecordType].safeParse(value);
   if (!parsed.success) throw new ArchiveError(`Line ${line} is not valid: ${issueText(type, parsed.error)}`);
   return { type: type as RecordType, record: parsed.data as Record<string, unknown> };
@@ -284,7 +291,8 @@ export async function* readArchiveLines(file: string): AsyncGenerator<{ line: nu
   } catch (err) {
     if (err instanceof ArchiveError) throw err;
     const code = (err as NodeJS.ErrnoException)?.code;
-    if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'Z_NEED_DICT') throw new ArchiveError(ARCHIVE_MESSAGES.damaged);
+    if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'Z_NEED_DICT')
+      throw new ArchiveError(ARCHIVE_MESSAGES.damaged);
     throw err;
   } finally {
     stream.destroy();

@@ -137,7 +137,9 @@ export async function* archiveLines(opts: Scope & { kind: ArchiveKind }): AsyncG
           join kb_articles a on a.id = f.article_id and a.account_id = f.account_id
          where f.account_id = ${accountId} and a.knowledge_base_id = ${kbId} order by f.article_id, f.id`.cursor(CURSOR_ROWS)) {
         counts.feedback += rows.length;
-        yield rows.map((r) => recordLine({ t: 'feedback', articleId: r.article_id, visitorKey: r.visitor_key, helpful: r.helpful, createdAt: r.created_at })).join('');
+        yield rows
+          .map((r) => recordLine({ t: 'feedback', articleId: r.article_id, visitorKey: r.visitor_key, helpful: r.helpful, createdAt: r.created_at }))
+          .join('');
       }
       for await (const rows of db`
         select source, destination, created_at from kb_redirects
@@ -200,7 +202,8 @@ export function archiveStream(opts: Scope & { kind: ArchiveKind }): ReadableStre
   if (opts.kind === 'export') return Readable.toWeb(source) as unknown as ReadableStream<Uint8Array>;
   const gzip = zlib.createGzip({ level: 6 });
   pipeline(source, gzip, (err) => {
-    if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') getLogger().warn({ err: err.message, ...opts }, 'knowledge base backup failed');
+    if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE')
+      getLogger().warn({ err: err.message, ...opts }, 'knowledge base backup failed');
   });
   return Readable.toWeb(gzip) as unknown as ReadableStream<Uint8Array>;
 }
@@ -214,9 +217,7 @@ export function archiveFilename(kb: { slug: string }, kind: ArchiveKind, at = ne
 // Restoring
 
 export type RestoreTarget = { knowledgeBaseId: number } | { newName: string | null };
-export type RestoreResult =
-  | { ok: true; knowledgeBaseId: number; counts: Record<string, number>; notes: string[] }
-  | { ok: false; error: string };
+export type RestoreResult = { ok: true; knowledgeBaseId: number; counts: Record<string, number>; notes: string[] } | { ok: false; error: string };
 
 const a = schema.kbArticles;
 const kbt = schema.knowledgeBases;
@@ -248,7 +249,12 @@ export async function restoreBackup(opts: {
     await images.rolledBack();
     if (err instanceof ArchiveError) return { ok: false, error: err.message };
     const code = (err as { cause?: { code?: string }; code?: string })?.cause?.code ?? (err as { code?: string })?.code;
-    if (code === '23505') return { ok: false, error: 'The file is not valid: it holds two records that must be unique (two versions with one number, two redirects from one path, or one visitor\'s feedback twice)' };
+    if (code === '23505')
+      return {
+        ok: false,
+        error:
+          "The file is not valid: it holds two records that must be unique (two versions with one number, two redirects from one path, or one visitor's feedback twice)",
+      };
     if (err instanceof Response) throw err;
     getLogger().error({ err: err instanceof Error ? err.message : String(err), accountId: opts.accountId }, 'knowledge base restore failed');
     return { ok: false, error: 'The backup could not be restored; nothing was changed' };
@@ -290,7 +296,7 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
     ]),
   );
   const clean = sanitizer();
-  const authorOf = (email: unknown) => (typeof email === 'string' ? (users.get(email.toLowerCase()) ?? null) : null);
+  const authorOf = (email: unknown) => (typeof email === 'string' ? users.get(email.toLowerCase()) ?? null : null);
 
   let kbId = 0;
   let searchConfig = 'simple';
@@ -339,10 +345,10 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
           trashedAt: ts(r.trashedAt) ?? null,
           position: r.position as number,
           publishedTitle: published ? (r.publishedTitle as string) : null,
-          publishedSlug: published ? ((r.publishedSlug as string | null) ?? (r.slug as string)) : null,
+          publishedSlug: published ? (r.publishedSlug as string | null) ?? (r.slug as string) : null,
           publishedHtml: published ? publishedHtml : null,
           publishedText: published && live ? live.text : null,
-          publishedAt: published ? (ts(r.publishedAt) ?? new Date()) : null,
+          publishedAt: published ? ts(r.publishedAt) ?? new Date() : null,
           searchConfig,
           helpfulCount: r.helpfulCount as number,
           unhelpfulCount: r.unhelpfulCount as number,
@@ -369,7 +375,7 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
               number: r.number as number,
               title: r.title as string,
               slug: r.slug as string,
-              categoryId: r.categoryId === null ? null : (categoryIds.get(r.categoryId as number) ?? null),
+              categoryId: r.categoryId === null ? null : categoryIds.get(r.categoryId as number) ?? null,
               bodyHtml: body.html,
               bodyText: body.text,
               seoTitle: r.seoTitle as string | null,
@@ -432,7 +438,8 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
     } else if (type === 'end') {
       const expected = record.counts as Record<string, number>;
       for (const [kind, n] of Object.entries(expected)) {
-        if ((counts[kind] ?? 0) !== n) throw new ArchiveError(`The file is incomplete or altered: it announces ${n} ${kind} records and holds ${counts[kind] ?? 0}`);
+        if ((counts[kind] ?? 0) !== n)
+          throw new ArchiveError(`The file is incomplete or altered: it announces ${n} ${kind} records and holds ${counts[kind] ?? 0}`);
       }
       ended = true;
     } else {
@@ -510,7 +517,8 @@ async function prepareTarget(tx: Tx, opts: Parameters<typeof restoreBackup>[0], 
     anonymizedIp: s.anonymizedIp as boolean,
     ...(opts.customCode ? { customCss: s.customCss as string, customJs: s.customJs as string } : {}),
   };
-  if (!opts.customCode && ((s.customCss as string) || (s.customJs as string))) notes.push('The custom CSS and JavaScript were not restored: your plan does not include them.');
+  if (!opts.customCode && ((s.customCss as string) || (s.customJs as string)))
+    notes.push('The custom CSS and JavaScript were not restored: your plan does not include them.');
   let kbId: number;
   if ('knowledgeBaseId' in opts.target) {
     const [kb] = await tx
@@ -538,7 +546,8 @@ async function prepareTarget(tx: Tx, opts: Parameters<typeof restoreBackup>[0], 
     const name = opts.target.newName?.trim() || (s.name as string);
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('knowledge_bases'), ${accountId})`);
     const slug = await freeSlug(tx, name);
-    if (cnameWanted) notes.push(`The custom domain ${cnameWanted} was not given to the new help centre (one domain serves one help centre); set one under General.`);
+    if (cnameWanted)
+      notes.push(`The custom domain ${cnameWanted} was not given to the new help centre (one domain serves one help centre); set one under General.`);
     const [row] = await tx
       .insert(kbt)
       .values({ accountId, name, slug, cname: null, ...settings })

@@ -62,7 +62,15 @@ async function importInTx(tx: Tx, opts: Scope & { actorId: number | null; file: 
     .for('update');
   if (!kb) throw new Response('Not Found', { status: 404 });
   const config = searchConfigOf(kb.language);
-  const counts: ImportCounts = { categoriesCreated: 0, categoriesUpdated: 0, articlesCreated: 0, articlesUpdated: 0, articlesUnchanged: 0, articlesSkipped: 0, imagesAdded: 0 };
+  const counts: ImportCounts = {
+    categoriesCreated: 0,
+    categoriesUpdated: 0,
+    articlesCreated: 0,
+    articlesUpdated: 0,
+    articlesUnchanged: 0,
+    articlesSkipped: 0,
+    imagesAdded: 0,
+  };
   const categoryIds = new Map<number, number>();
   const existingCategories = new Map<string, number>();
   for (const row of await tx
@@ -134,7 +142,13 @@ async function importInTx(tx: Tx, opts: Scope & { actorId: number | null; file: 
       const working = content(r.title as string, slug, r.bodyHtml as string, r.seoTitle as string | null, r.seoDescription as string | null);
       const publish = r.status === 'published';
       const live = publish
-        ? content((r.publishedTitle as string | null) ?? (r.title as string), cleanSlug((r.publishedSlug as string | null) ?? slug, r.title as string), (r.publishedHtml as string | null) ?? (r.bodyHtml as string), working.seoTitle, working.seoDescription)
+        ? content(
+            (r.publishedTitle as string | null) ?? (r.title as string),
+            cleanSlug((r.publishedSlug as string | null) ?? slug, r.title as string),
+            (r.publishedHtml as string | null) ?? (r.bodyHtml as string),
+            working.seoTitle,
+            working.seoDescription,
+          )
         : null;
       const outcome = await mergeArticle(tx, { ...opts, actorId: opts.actorId, slug, categoryId, working, live, config, position: () => articlePosition++ });
       counts[outcome] += 1;
@@ -143,7 +157,8 @@ async function importInTx(tx: Tx, opts: Scope & { actorId: number | null; file: 
       if (await images.restore(tx, line, r, { skipExisting: true })) counts.imagesAdded += 1;
     } else if (type === 'end') {
       for (const [kind, n] of Object.entries(r.counts as Record<string, number>)) {
-        if ((seen[kind] ?? 0) !== n) throw new ArchiveError(`The file is incomplete or altered: it announces ${n} ${kind} records and holds ${seen[kind] ?? 0}`);
+        if ((seen[kind] ?? 0) !== n)
+          throw new ArchiveError(`The file is incomplete or altered: it announces ${n} ${kind} records and holds ${seen[kind] ?? 0}`);
       }
       ended = true;
     }
@@ -166,7 +181,14 @@ type Content = { title: string; slug: string; bodyHtml: string; bodyText: string
 
 function content(title: string, slug: string, html: string, seoTitle: string | null, seoDescription: string | null): Content {
   const bodyHtml = sanitizeArticleHtml(html);
-  return { title: title.trim(), slug, bodyHtml, bodyText: plainTextOf(bodyHtml), seoTitle: seoTitle?.trim() || null, seoDescription: seoDescription?.trim() || null };
+  return {
+    title: title.trim(),
+    slug,
+    bodyHtml,
+    bodyText: plainTextOf(bodyHtml),
+    seoTitle: seoTitle?.trim() || null,
+    seoDescription: seoDescription?.trim() || null,
+  };
 }
 
 const same = (x: Content, y: { title: string; slug: string; bodyHtml: string; seoTitle: string | null; seoDescription: string | null }) =>
@@ -179,7 +201,15 @@ const same = (x: Content, y: { title: string; slug: string; bodyHtml: string; se
  */
 async function mergeArticle(
   tx: Tx,
-  o: Scope & { actorId: number | null; slug: string; categoryId: number | null; working: Content; live: Content | null; config: string; position: () => number },
+  o: Scope & {
+    actorId: number | null;
+    slug: string;
+    categoryId: number | null;
+    working: Content;
+    live: Content | null;
+    config: string;
+    position: () => number;
+  },
 ): Promise<'articlesCreated' | 'articlesUpdated' | 'articlesUnchanged'> {
   const [existing] = await tx
     .select()

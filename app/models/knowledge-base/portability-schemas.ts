@@ -17,7 +17,7 @@ export const RestoreBackupSchema = z
 /** Import & Export: a help centre's address to import from (Zendesk Help Center), and its locale. */
 export const ZendeskImportSchema = z.object({
   url: z
-    .string({ error: 'Enter the help centre\'s address' })
+    .string({ error: "Enter the help centre's address" })
     .trim()
     .min(1, "Enter the help centre's address")
     .max(300, maxLengthMessage(300))

@@ -78,7 +78,13 @@ function guardedGet(url: string, maxBytes: number, accept: string): Promise<{ st
     }
     const req = client.request(
       parsed,
-      { method: 'GET', headers: { accept, 'user-agent': 'Parley knowledge base import' }, lookup: guardedLookup as never, agent: false, timeout: ZENDESK_LIMITS.timeoutMs },
+      {
+        method: 'GET',
+        headers: { accept, 'user-agent': 'Parley knowledge base import' },
+        lookup: guardedLookup as never,
+        agent: false,
+        timeout: ZENDESK_LIMITS.timeoutMs,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -94,7 +100,9 @@ function guardedGet(url: string, maxBytes: number, accept: string): Promise<{ st
             reject(new ZendeskImportError(ZENDESK_MESSAGES.tooLarge));
           } else chunks.push(c);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null, bytes: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null, bytes: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
@@ -150,14 +158,23 @@ async function fetchAll<T>(origin: string, first: string, key: string, onPage: (
     const meta = page.meta as { has_more?: unknown } | undefined;
     const links = page.links as { next?: unknown } | undefined;
     const next = typeof page.next_page === 'string' ? page.next_page : meta?.has_more === true && typeof links?.next === 'string' ? links.next : null;
-    if (next && new URL(next, origin).origin !== origin) throw new ZendeskImportError('The help centre pointed its next page to another address; the import stopped');
+    if (next && new URL(next, origin).origin !== origin)
+      throw new ZendeskImportError('The help centre pointed its next page to another address; the import stopped');
     url = next ? new URL(next, origin).href : null;
   }
 }
 
 type ZCategory = { id: number; name?: string; description?: string | null; position?: number };
 type ZSection = { id: number; category_id?: number | null; parent_section_id?: number | null; name?: string; description?: string | null; position?: number };
-type ZArticle = { id: number; section_id?: number | null; title?: string | null; name?: string | null; body?: string | null; draft?: boolean; position?: number };
+type ZArticle = {
+  id: number;
+  section_id?: number | null;
+  title?: string | null;
+  name?: string | null;
+  body?: string | null;
+  draft?: boolean;
+  position?: number;
+};
 
 // ---------------------------------------------------------------------------------------------------------
 // Jobs
@@ -168,7 +185,13 @@ export type KbImport = typeof imp.$inferSelect;
 export type StartImportResult = { ok: true; importId: number } | { ok: false; field: 'url' | 'form'; message: string };
 
 /** Queues an import (one at a time per knowledge base); the address is checked before anything is stored. */
-export async function startZendeskImport(opts: { accountId: number; knowledgeBaseId: number; actorId: number | null; url: string; locale?: string | null }): Promise<StartImportResult> {
+export async function startZendeskImport(opts: {
+  accountId: number;
+  knowledgeBaseId: number;
+  actorId: number | null;
+  url: string;
+  locale?: string | null;
+}): Promise<StartImportResult> {
   let source: ReturnType<typeof zendeskSource>;
   try {
     source = zendeskSource(opts.url, opts.locale);
@@ -186,7 +209,14 @@ export async function startZendeskImport(opts: { accountId: number; knowledgeBas
     if (running) return { ok: false as const, field: 'form' as const, message: ZENDESK_MESSAGES.running };
     const [row] = await tx
       .insert(imp)
-      .values({ accountId: opts.accountId, knowledgeBaseId: opts.knowledgeBaseId, source: 'zendesk', url: source.origin, locale: source.locale, createdBy: opts.actorId })
+      .values({
+        accountId: opts.accountId,
+        knowledgeBaseId: opts.knowledgeBaseId,
+        source: 'zendesk',
+        url: source.origin,
+        locale: source.locale,
+        createdBy: opts.actorId,
+      })
       .returning({ id: imp.id });
     await enqueueInTx(tx, QUEUES.kbImport, { accountId: opts.accountId, importId: row.id });
     return { ok: true as const, importId: row.id };
@@ -232,8 +262,20 @@ export async function runZendeskImport(opts: { accountId: number; importId: numb
   await fs.promises.mkdir(uploadsDir(), { recursive: true });
   const spool = path.join(uploadsDir(), `zendesk-${crypto.randomUUID()}.jsonl`);
   try {
-    const fetched = await fetchToSpool({ origin: row.url, locale: row.locale ?? 'en-us', spool, tokenSalt: `kb${row.knowledgeBaseId}`, progress: (f) => setImport(opts, { fetched: f }) });
-    const result = await importArchive({ accountId: row.accountId, knowledgeBaseId: row.knowledgeBaseId, actorId: row.createdBy, file: spool, source: `zendesk:${row.url}` });
+    const fetched = await fetchToSpool({
+      origin: row.url,
+      locale: row.locale ?? 'en-us',
+      spool,
+      tokenSalt: `kb${row.knowledgeBaseId}`,
+      progress: (f) => setImport(opts, { fetched: f }),
+    });
+    const result = await importArchive({
+      accountId: row.accountId,
+      knowledgeBaseId: row.knowledgeBaseId,
+      actorId: row.createdBy,
+      file: spool,
+      source: `zendesk:${row.url}`,
+    });
     if (!result.ok) await setImport(opts, { status: 'failed', message: result.error, fetched, finishedAt: new Date() });
     else await setImport(opts, { status: 'done', result: result.counts, fetched, finishedAt: new Date() });
   } catch (err) {
@@ -348,7 +390,14 @@ export async function fetchToSpool(opts: {
     );
   };
   try {
-    await write({ t: 'manifest', format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, kind: 'export', createdAt: new Date().toISOString(), source: { slug: opts.origin } });
+    await write({
+      t: 'manifest',
+      format: ARCHIVE_FORMAT,
+      version: ARCHIVE_VERSION,
+      kind: 'export',
+      createdAt: new Date().toISOString(),
+      source: { slug: opts.origin },
+    });
     await write({ t: 'settings', name: 'Zendesk import', language: 'en' });
     const fileCategory = new Map<number, number>();
     const usedCategorySlugs = new Set<string>();
@@ -363,7 +412,14 @@ export async function fetchToSpool(opts: {
       usedCategorySlugs.add(slug);
       counts.category += 1;
       fileCategory.set(s.id, counts.category);
-      await write({ t: 'category', id: counts.category, name: short, description: (s.description ?? '').trim().slice(0, CATEGORY_DESCRIPTION_MAX), slug, position: counts.category });
+      await write({
+        t: 'category',
+        id: counts.category,
+        name: short,
+        description: (s.description ?? '').trim().slice(0, CATEGORY_DESCRIPTION_MAX),
+        slug,
+        position: counts.category,
+      });
     }
     const usedSlugs = new Set<string>();
     await fetchAll<ZArticle>(opts.origin, api('articles'), 'articles', async (items) => {
@@ -381,7 +437,7 @@ export async function fetchToSpool(opts: {
         await write({
           t: 'article',
           id: counts.article,
-          categoryId: z.section_id ? (fileCategory.get(z.section_id) ?? null) : null,
+          categoryId: z.section_id ? fileCategory.get(z.section_id) ?? null : null,
           title,
           slug,
           bodyHtml: html,

@@ -15,7 +15,12 @@ test.use({ javaScriptEnabled: false });
  * A request as the signed-in browser would send it, through Playwright's API client: to the loopback address with
  * the account's Host (the client's resolver does not know *.localhost) and the page's session cookie.
  */
-async function asBrowser(page: Page, domain: string, path: string, opts: { method?: string; form?: Record<string, string>; multipart?: Record<string, unknown> } = {}) {
+async function asBrowser(
+  page: Page,
+  domain: string,
+  path: string,
+  opts: { method?: string; form?: Record<string, string>; multipart?: Record<string, unknown> } = {},
+) {
   const host = `${domain}.localhost:${port()}`;
   const cookie = (await page.context().cookies(url('/', domain))).map((c) => `${c.name}=${c.value}`).join('; ');
   return page.request.fetch(`http://127.0.0.1:${port()}${path}`, {
@@ -66,7 +71,17 @@ test('without JavaScript: download a backup, restore it into a new knowledge bas
     { t: 'manifest', format: 'parley-kb', version: 1, kind: 'export', createdAt: '2026-11-01T00:00:00Z' },
     { t: 'settings', name: 'Elsewhere', language: 'en' },
     { t: 'category', id: 1, name: 'Billing and refunds', slug: 'billing' },
-    { t: 'article', id: 1, categoryId: 1, title: 'Change your card', slug: 'change-your-card', bodyHtml: '<p>Open Billing, then Card.</p>', status: 'published', publishedTitle: 'Change your card', publishedHtml: '<p>Open Billing, then Card.</p>' },
+    {
+      t: 'article',
+      id: 1,
+      categoryId: 1,
+      title: 'Change your card',
+      slug: 'change-your-card',
+      bodyHtml: '<p>Open Billing, then Card.</p>',
+      status: 'published',
+      publishedTitle: 'Change your card',
+      publishedHtml: '<p>Open Billing, then Card.</p>',
+    },
     { t: 'end', counts: { category: 1, article: 1 } },
   ]
     .map((r) => JSON.stringify(r))
@@ -74,7 +89,9 @@ test('without JavaScript: download a backup, restore it into a new knowledge bas
   await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'more.jsonl', mimeType: 'application/json', buffer: Buffer.from(file) });
   await page.getByRole('button', { name: 'Import file' }).click();
   await expect(page.getByTestId('toast')).toContainText('1 created, 0 updated, 0 unchanged');
-  await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(file.split('\n').slice(0, 3).join('\n')) });
+  await page
+    .getByLabel('File', { exact: true })
+    .setInputFiles({ name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(file.split('\n').slice(0, 3).join('\n')) });
   await page.getByRole('button', { name: 'Import file' }).click();
   await expect(page.getByText('The file is incomplete: it ends before its closing record')).toBeVisible();
   await page.goto(url(`${restoredBase}/articles`, a.domain));
@@ -106,7 +123,10 @@ test('a plan without backupRestore and importExport shows the locked pages and t
     multipart: { intent: 'restore', target: 'new', backup: { name: 'b.gz', mimeType: 'application/gzip', buffer: Buffer.from('x') } },
   });
   expect(restore.status()).toBe(403);
-  const zendesk = await asBrowser(page, a.domain, `/knowledgebase/${kb.id}/import-export`, { method: 'POST', form: { intent: 'import-zendesk', url: 'https://acme.zendesk.com' } });
+  const zendesk = await asBrowser(page, a.domain, `/knowledgebase/${kb.id}/import-export`, {
+    method: 'POST',
+    form: { intent: 'import-zendesk', url: 'https://acme.zendesk.com' },
+  });
   expect(zendesk.status()).toBe(403);
   expect((await asBrowser(page, a.domain, `/knowledgebase/${kb.id}/backup-and-restore/download`)).status()).toBe(403);
   expect((await asBrowser(page, a.domain, `/knowledgebase/${kb.id}/import-export/export`)).status()).toBe(403);

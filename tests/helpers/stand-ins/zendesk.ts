@@ -11,7 +11,14 @@ export type ZCategory = { id: number; name: string; description: string; positio
 export type ZSection = { id: number; category_id: number; name: string; description: string; position: number; parent_section_id?: number | null };
 export type ZArticle = { id: number; section_id: number; title: string; body: string; draft?: boolean; position?: number };
 
-export async function startZendeskHelpCenter(data: { locale?: string; categories: ZCategory[]; sections: ZSection[]; articles: ZArticle[]; rateLimitOnce?: string[]; attachments?: Record<number, Buffer> }) {
+export async function startZendeskHelpCenter(data: {
+  locale?: string;
+  categories: ZCategory[];
+  sections: ZSection[];
+  articles: ZArticle[];
+  rateLimitOnce?: string[];
+  attachments?: Record<number, Buffer>;
+}) {
   const locale = data.locale ?? 'en-us';
   const requests: string[] = [];
   const limited = new Set<string>();
@@ -43,36 +50,57 @@ export async function startZendeskHelpCenter(data: { locale?: string; categories
     const base = `http://${req.headers.host}/api/v2/help_center/${locale}`;
     const all: object[] =
       kind === 'categories'
-        ? data.categories.map((c) => ({ ...c, url: `${base}/categories/${c.id}.json`, html_url: `http://${req.headers.host}/hc/${locale}/categories/${c.id}`, locale, source_locale: locale, outdated: false, created_at: '2025-01-02T10:00:00Z', updated_at: '2025-01-02T10:00:00Z' }))
+        ? data.categories.map((c) => ({
+            ...c,
+            url: `${base}/categories/${c.id}.json`,
+            html_url: `http://${req.headers.host}/hc/${locale}/categories/${c.id}`,
+            locale,
+            source_locale: locale,
+            outdated: false,
+            created_at: '2025-01-02T10:00:00Z',
+            updated_at: '2025-01-02T10:00:00Z',
+          }))
         : kind === 'sections'
-          ? data.sections.map((s) => ({ parent_section_id: null, ...s, url: `${base}/sections/${s.id}.json`, html_url: `http://${req.headers.host}/hc/${locale}/sections/${s.id}`, locale, source_locale: locale, outdated: false, sorting: 'manual', theme_template: 'section_page', created_at: '2025-01-02T10:00:00Z', updated_at: '2025-01-02T10:00:00Z' }))
-          : data.articles.map((a, i) => ({
-              id: a.id,
-              url: `${base}/articles/${a.id}.json`,
-              html_url: `http://${req.headers.host}/hc/${locale}/articles/${a.id}`,
-              author_id: 9001,
-              comments_disabled: false,
-              draft: a.draft ?? false,
-              promoted: false,
-              position: a.position ?? i,
-              vote_sum: 0,
-              vote_count: 0,
-              section_id: a.section_id,
-              created_at: '2025-01-02T10:00:00Z',
-              updated_at: '2025-01-03T10:00:00Z',
-              edited_at: '2025-01-03T10:00:00Z',
-              name: a.title,
-              title: a.title,
-              source_locale: locale,
-              locale,
-              outdated: false,
-              outdated_locales: [],
-              permission_group_id: 7,
-              user_segment_id: null,
-              content_tag_ids: [],
-              label_names: [],
-              body: a.body,
-            }));
+        ? data.sections.map((s) => ({
+            parent_section_id: null,
+            ...s,
+            url: `${base}/sections/${s.id}.json`,
+            html_url: `http://${req.headers.host}/hc/${locale}/sections/${s.id}`,
+            locale,
+            source_locale: locale,
+            outdated: false,
+            sorting: 'manual',
+            theme_template: 'section_page',
+            created_at: '2025-01-02T10:00:00Z',
+            updated_at: '2025-01-02T10:00:00Z',
+          }))
+        : data.articles.map((a, i) => ({
+            id: a.id,
+            url: `${base}/articles/${a.id}.json`,
+            html_url: `http://${req.headers.host}/hc/${locale}/articles/${a.id}`,
+            author_id: 9001,
+            comments_disabled: false,
+            draft: a.draft ?? false,
+            promoted: false,
+            position: a.position ?? i,
+            vote_sum: 0,
+            vote_count: 0,
+            section_id: a.section_id,
+            created_at: '2025-01-02T10:00:00Z',
+            updated_at: '2025-01-03T10:00:00Z',
+            edited_at: '2025-01-03T10:00:00Z',
+            name: a.title,
+            title: a.title,
+            source_locale: locale,
+            locale,
+            outdated: false,
+            outdated_locales: [],
+            permission_group_id: 7,
+            user_segment_id: null,
+            content_tag_ids: [],
+            label_names: [],
+            body: a.body,
+          }));
     const pageCount = Math.max(1, Math.ceil(all.length / perPage));
     send(200, {
       [kind]: all.slice((page - 1) * perPage, page * perPage),

@@ -21,7 +21,9 @@ export function postMultipart(opts: {
   if (opts.file) {
     parts.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${opts.file.field}"; filename="${opts.file.filename}"\r\nContent-Type: ${opts.file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${opts.file.field}"; filename="${opts.file.filename}"\r\nContent-Type: ${
+          opts.file.contentType ?? 'application/octet-stream'
+        }\r\n\r\n`,
       ),
       Buffer.isBuffer(opts.file.data) ? opts.file.data : Buffer.from(opts.file.data),
       Buffer.from('\r\n'),
