@@ -98,6 +98,13 @@ describe('knowledge base backup and restore', () => {
       return f;
     };
     const lines = text.trim().split('\n');
+    /** The first published article pointed at a version of another article. */
+    const crossed = (all: string[]) => {
+      const records = all.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const article = records.find((r) => r.t === 'article' && r.publishedVersionId)!;
+      const other = records.find((r) => r.t === 'version' && r.articleId !== article.id)!;
+      return records.map((r) => JSON.stringify(r === article ? { ...r, publishedVersionId: other.id } : r));
+    };
     const cases: [string, string | Buffer, RegExp][] = [
       ['not-json.gz', zlib.gzipSync('hello\nworld\n'), /not a Parley knowledge base file|not valid JSON/],
       ['png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), /not valid JSON|not a Parley/],
@@ -126,6 +133,7 @@ describe('knowledge base backup and restore', () => {
         zlib.gzipSync([...lines.slice(0, -1), JSON.stringify({ t: 'end', counts: { article: 99 } })].join('\n')),
         /announces 99 article records/,
       ],
+      ['crossed.gz', zlib.gzipSync(crossed(lines).join('\n')), /published from a version of another article/],
       [
         'dangling.gz',
         zlib.gzipSync(lines.map((l) => (l.includes('"t":"version"') ? l.replace(/"articleId":\d+/, '"articleId":999999') : l)).join('\n')),

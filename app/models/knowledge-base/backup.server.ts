@@ -460,12 +460,9 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
     publishedVersion.clear();
     for (let i = 0; i < pairs.length; i += 1000) {
       const slice = pairs.slice(i, i + 1000);
-      const bad = await tx.execute<{ id: number }>(sql`
-        update kb_articles a set published_version_id = p.v
-          from unnest(${sql.param(slice.map((p) => p[0]))}::int[], ${sql.param(slice.map((p) => p[1]))}::int[]) as p(a, v)
-         where a.id = p.a and a.account_id = ${accountId} and a.knowledge_base_id = ${kbId}
-           and not exists (select 1 from kb_article_versions v where v.id = p.v and v.article_id = p.a and v.account_id = ${accountId})
-        returning a.id`);
+      const bad = await tx.execute<{ a: number }>(sql`
+        select p.a from unnest(${sql.param(slice.map((p) => p[0]))}::int[], ${sql.param(slice.map((p) => p[1]))}::int[]) as p(a, v)
+         where not exists (select 1 from kb_article_versions v where v.id = p.v and v.article_id = p.a and v.account_id = ${accountId})`);
       if (bad.length > 0) throw new ArchiveError('The file is not valid: an article is published from a version of another article');
       await tx.execute(sql`
         update kb_articles a set published_version_id = p.v
