@@ -121,7 +121,7 @@ export default function ImportExport() {
         <h2 id="export-title">Export</h2>
         <p className="muted">
           A file (.jsonl, one JSON record per line) with the categories and the articles that are not in the trash: titles, slugs, bodies, search-engine fields
-          and whether each is published. Versions, feedback and images are not in it (a backup has them).
+          and whether each is published, and the images they show. Versions, feedback and settings are not in it (a backup has them).
         </p>
         <div className="row">
           {disabled ? (

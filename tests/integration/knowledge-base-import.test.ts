@@ -8,6 +8,7 @@ import { startEngine } from '../../engine/index';
 import { createArticle, getArticle, listVersions } from '../../app/models/knowledge-base/articles.server';
 import { createCategory } from '../../app/models/knowledge-base/categories.server';
 import { importArchive } from '../../app/models/knowledge-base/import-export.server';
+import { readKbImage } from '../../app/models/knowledge-base/images.server';
 import { createKnowledgeBase } from '../../app/models/knowledge-base/knowledge-bases.server';
 import { runZendeskImport, startZendeskImport, ZENDESK_LIMITS } from '../../app/models/knowledge-base/zendesk.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
@@ -69,13 +70,15 @@ describe('knowledge base export and import (file)', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records[0]).toMatchObject({ t: 'manifest', format: 'parley-kb', version: 1, kind: 'export' });
     expect(records.filter((r) => r.t === 'article').map((r) => r.title)).toEqual(['Pay an invoice', 'Reset a password']); // not the trashed one
-    expect(records.some((r) => r.t === 'version' || r.t === 'image' || r.t === 'feedback')).toBe(false);
+    expect(records.some((r) => r.t === 'version' || r.t === 'feedback' || r.t === 'redirect')).toBe(false);
+    // The articles' images come along, so that the file is whole in another account or installation.
+    expect(records.filter((r) => r.t === 'image').map((r) => r.token)).toEqual([s.image.token]);
 
     const target = await emptyKb(s.account.id, s.owner.id);
     const first = await importArchive({ ...target.who, file: exported.file });
     expect(first).toEqual({
       ok: true,
-      counts: { categoriesCreated: 2, categoriesUpdated: 0, articlesCreated: 2, articlesUpdated: 0, articlesUnchanged: 0, articlesSkipped: 0, imagesAdded: 0 },
+      counts: { categoriesCreated: 2, categoriesUpdated: 0, articlesCreated: 2, articlesUpdated: 0, articlesUnchanged: 0, articlesSkipped: 0, imagesAdded: 1 },
     });
     // The import's own export is the same content.
     const again = await backupToFile({ accountId: s.account.id, knowledgeBaseId: target.kb.id }, 'export');
@@ -97,7 +100,14 @@ describe('knowledge base export and import (file)', () => {
 
     const versionsBefore = await versionCount(target.kb.id);
     const second = await importArchive({ ...target.who, file: exported.file });
-    expect(second).toMatchObject({ ok: true, counts: { categoriesUpdated: 2, articlesUnchanged: 2, articlesCreated: 0, articlesUpdated: 0 } });
+    expect(second).toMatchObject({ ok: true, counts: { categoriesUpdated: 2, articlesUnchanged: 2, articlesCreated: 0, articlesUpdated: 0, imagesAdded: 0 } });
+
+    // Into another account: the image is that account's own, at the same address.
+    const other = await createTestAccount();
+    const elsewhere = await emptyKb(other.account.id, other.owner.id);
+    expect(await importArchive({ ...elsewhere.who, file: exported.file })).toMatchObject({ ok: true, counts: { articlesCreated: 2, imagesAdded: 1 } });
+    const copy = await readKbImage({ accountId: other.account.id, token: s.image.token, knowledgeBaseId: elsewhere.kb.id });
+    expect(copy?.image.accountId).toBe(other.account.id);
     expect(await versionCount(target.kb.id)).toBe(versionsBefore);
   });
 

@@ -36,7 +36,7 @@ const CURSOR_ROWS = 250;
  * The records of a knowledge base, a page of lines at a time, read in ONE repeatable-read, read-only transaction
  * on a reserved connection (so categories, articles and versions agree with each other) through server-side
  * cursors: memory holds one page of rows, whatever the size of the knowledge base. A backup has everything; an
- * export only the settings' name and language, the categories and the articles (ADR 059).
+ * export the settings' name and language, the categories, the articles not in the trash and the images (ADR 059).
  */
 export async function* archiveLines(opts: Scope & { kind: ArchiveKind }): AsyncGenerator<string> {
   const { accountId, knowledgeBaseId: kbId, kind } = opts;
@@ -49,7 +49,7 @@ export async function* archiveLines(opts: Scope & { kind: ArchiveKind }): AsyncG
     const [kb] = await db`select * from knowledge_bases where account_id = ${accountId} and id = ${kbId}`;
     if (!kb) throw new Response('Not Found', { status: 404 });
     const counts: Record<string, number> = { category: 0, article: 0 };
-    if (backup) Object.assign(counts, { version: 0, feedback: 0, redirect: 0, image: 0 });
+    if (backup) Object.assign(counts, { version: 0, feedback: 0, redirect: 0 });
     yield recordLine({
       t: 'manifest',
       format: ARCHIVE_FORMAT,
@@ -147,10 +147,13 @@ export async function* archiveLines(opts: Scope & { kind: ArchiveKind }): AsyncG
         counts.redirect += rows.length;
         yield rows.map((r) => recordLine({ t: 'redirect', source: r.source, destination: r.destination, createdAt: r.created_at })).join('');
       }
-      for await (const line of backupImageRecords(db, { accountId, knowledgeBaseId: kbId })) {
-        counts.image += 1;
-        yield line;
-      }
+    }
+    // Images in both kinds: an export's articles point to /kb-images/{token}, which another account or installation
+    // only has once the import has brought the image along.
+    counts.image = 0;
+    for await (const line of backupImageRecords(db, { accountId, knowledgeBaseId: kbId })) {
+      counts.image += 1;
+      yield line;
     }
     yield recordLine({ t: 'end', counts });
     await db`commit`;
