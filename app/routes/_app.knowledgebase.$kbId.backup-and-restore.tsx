@@ -36,7 +36,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const upload = await receiveArchiveUpload(request, { fileField: 'backup', maxBytes: BACKUP_MAX_BYTES });
   try {
     const submission = parseWithZod(upload.fields, { schema: RestoreBackupSchema });
-    if (upload.fields.get('intent') !== 'restore') throw new Response('Unknown intent', { status: 400 });
+    // An upload refused before its fields were read (too large) still gets its message rather than a bare 400.
+    const intent = upload.fields.get('intent') ?? (upload.error ? 'restore' : null);
+    if (intent !== 'restore') throw new Response('Unknown intent', { status: 400 });
     if (submission.status !== 'success' || upload.error || !upload.file) {
       return data(submission.reply({ fieldErrors: upload.error ? { backup: [upload.error] } : {} }), { status: 400 });
     }

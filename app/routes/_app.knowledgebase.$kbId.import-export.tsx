@@ -55,7 +55,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const page = `/knowledgebase/${kb.id}/import-export`;
   const upload = await receiveArchiveUpload(request, { fileField: 'file', maxBytes: EXPORT_FILE_MAX_BYTES });
   try {
-    const intent = upload.fields.get('intent');
+    // An upload refused before its fields were read (too large) is the file form's, and gets its message.
+    const intent = upload.fields.get('intent') ?? (upload.error ? 'import-file' : null);
     if (intent === 'import-file') {
       if (upload.error || !upload.file) return data({ form: 'file' as const, error: upload.error ?? 'Choose a file to upload', reply: null }, { status: 400 });
       const result = await importArchive({ ...who, file: upload.file.path, source: 'file' });
