@@ -7,7 +7,7 @@ import { createCategory } from '../../../app/models/knowledge-base/categories.se
 import { createKnowledgeBase } from '../../../app/models/knowledge-base/knowledge-bases.server';
 import { FEATURE_DENIED_MESSAGE } from '../../../app/models/plans/catalogue';
 import { createTestAccount } from '../../factories';
-import { fieldError, port, signIn, url } from '../helpers';
+import { fieldError, hydrated, port, signIn, url } from '../helpers';
 
 test.use({ javaScriptEnabled: false });
 
@@ -133,4 +133,48 @@ test('a plan without backupRestore and importExport shows the locked pages and t
   // The page itself answers 200: it shows the lock.
   expect((await asBrowser(page, a.domain, `/knowledgebase/${kb.id}/backup-and-restore`)).status()).toBe(200);
   expect(await getDb().select().from(schema.knowledgeBases).where(eq(schema.knowledgeBases.accountId, a.account.id))).toHaveLength(1);
+});
+
+test.describe('with JavaScript', () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("a Zendesk import's progress refreshes itself until it is done", async ({ page }) => {
+    const a = await createTestAccount();
+    const kb = await createKnowledgeBase({ accountId: a.account.id, actorId: a.owner.id, name: 'Help' });
+    const [running] = await getDb()
+      .insert(schema.kbImports)
+      .values({
+        accountId: a.account.id,
+        knowledgeBaseId: kb.id,
+        url: 'https://acme.zendesk.com',
+        locale: 'en-us',
+        status: 'running',
+        fetched: { categories: 1, sections: 2, articles: 3 },
+      })
+      .returning();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await signIn(page, a);
+    await page.goto(url(`/knowledgebase/${kb.id}/import-export`, a.domain));
+    await hydrated(page);
+    await expect(page.getByTestId('kb-imports')).toContainText('Fetched 1 categories, 2 sections, 3 articles');
+    await getDb()
+      .update(schema.kbImports)
+      .set({
+        status: 'done',
+        result: {
+          articlesCreated: 3,
+          articlesUpdated: 0,
+          articlesUnchanged: 0,
+          articlesSkipped: 0,
+          categoriesCreated: 2,
+          categoriesUpdated: 0,
+          imagesAdded: 0,
+        },
+      })
+      .where(eq(schema.kbImports.id, running.id));
+    await expect(page.getByTestId('kb-imports')).toContainText('3 created', { timeout: 8000 });
+    await expect(page.getByRole('link', { name: 'Check progress' })).toHaveCount(0);
+    expect(errors).toEqual([]);
+  });
 });
