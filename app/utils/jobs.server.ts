@@ -24,6 +24,8 @@ export const QUEUES = {
   notificationEmail: 'notifications.email',
   /** Timers: tells the assignee a little before an SLA due time that it is near (ADR 034). */
   slaWarning: 'sla.warning',
+  /** Runs one knowledge-base import from another help centre's address (ADR 059). */
+  kbImport: 'kb.import',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -40,6 +42,7 @@ export const WORK_QUEUES = [
   QUEUES.chatEmail,
   QUEUES.notificationEmail,
   QUEUES.slaWarning,
+  QUEUES.kbImport,
 ] as const;
 
 export function getBoss() {
@@ -96,6 +99,7 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.snoozeWake]: 60,
   [QUEUES.slaBreachCheck]: 60,
   [QUEUES.contactImport]: 60 * 60,
+  [QUEUES.kbImport]: 60 * 60,
 };
 
 const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail]);

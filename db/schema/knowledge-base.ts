@@ -130,7 +130,7 @@ export const kbArticles = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('kb_articles_kb_updated_idx').on(t.accountId, t.knowledgeBaseId, t.updatedAt.desc(), t.id),
+    index('kb_articles_kb_updated_idx').on(t.accountId, t.knowledgeBaseId, t.updatedAt.desc().nullsFirst(), t.id),
     index('kb_articles_kb_title_idx').on(t.accountId, t.knowledgeBaseId, sql`lower(${t.title})`, t.id),
     index('kb_articles_category_position_idx').on(t.accountId, t.categoryId, t.position, t.id),
     index('kb_articles_search_idx').using('gin', t.search),
@@ -270,4 +270,37 @@ export const kbImages = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('kb_images_kb_idx').on(t.accountId, t.knowledgeBaseId), index('kb_images_token_idx').on(t.accountId, t.token)],
+);
+
+export const KB_IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export type KbImportStatus = (typeof KB_IMPORT_STATUSES)[number];
+
+/**
+ * An import from another help centre by its address (ADR 059), run as a job: what it fetched so far, then what it
+ * created and updated, or why it failed (nothing is written then).
+ */
+export const kbImports = pgTable(
+  'kb_imports',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    knowledgeBaseId: integer('knowledge_base_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    source: text('source').notNull().default('zendesk'),
+    url: text('url').notNull(),
+    locale: text('locale'),
+    status: text('status').$type<KbImportStatus>().notNull().default('queued'),
+    /** Records fetched so far (categories, sections, articles), for the progress display. */
+    fetched: jsonb('fetched').$type<Record<string, number>>().notNull().default({}),
+    /** What the import wrote (created, updated, unchanged...) once done. */
+    result: jsonb('result').$type<Record<string, number>>(),
+    message: text('message'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('kb_imports_kb_idx').on(t.accountId, t.knowledgeBaseId, t.id)],
 );

@@ -10,6 +10,7 @@ import { emailChatReplyIfAway } from '../../app/models/channels/widget.server';
 import { sendNotificationEmail, warnSlaDue } from '../../app/models/notifications/notifications.server';
 import { checkSlaBreach, type SlaTargetKind } from '../../app/models/automation/sla.server';
 import { runContactImport } from '../../app/models/crm/imports.server';
+import { runZendeskImport } from '../../app/models/knowledge-base/zendesk.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { processEvent, processEventBatch } from '../events';
@@ -51,6 +52,7 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
       target: data.target as SlaTargetKind,
       dueAt: String(data.dueAt),
     }),
+  [QUEUES.kbImport]: (data) => runZendeskImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
 };
 
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */

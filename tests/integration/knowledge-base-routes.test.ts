@@ -143,7 +143,12 @@ describe('knowledge base screens', () => {
     expect(custom.text).toContain('data-testid="plan-locked"');
     expect(custom.text).toContain(FEATURE_DENIED_MESSAGE);
     expect((await s.post(`/knowledgebase/${kb.id}/custom-css-js`, { customJs: 'x()' })).status).toBe(403);
-    for (const page of ['version-control', 'backup-and-restore', 'import-export', `articles/${art.id}/version/${v1.id}`]) {
+    // Backup & Restore and Import & Export show their locked state too (ADR 059); the posts are refused.
+    for (const page of ['backup-and-restore', 'import-export']) {
+      expect((await s.get(`/knowledgebase/${kb.id}/${page}`)).text).toContain('data-testid="plan-locked"');
+      expect((await s.post(`/knowledgebase/${kb.id}/${page}`, { intent: 'import-zendesk', url: 'https://a.zendesk.com' })).status, page).toBe(403);
+    }
+    for (const page of ['version-control', `articles/${art.id}/version/${v1.id}`]) {
       const res = await s.get(`/knowledgebase/${kb.id}/${page}`);
       expect(res.status, page).toBe(403);
       expect(res.text).toContain(FEATURE_DENIED_MESSAGE);

@@ -155,7 +155,7 @@ function cleanContent(input: ArticleContent) {
  * Writes the next version of an article from its working copy (the caller holds the article's row lock), then
  * drops the oldest ones beyond the knowledge base's Version Control limit, if it has one (ADR 058).
  */
-async function addVersion(tx: Tx, article: KbArticle, actorId: number | null) {
+export async function addVersion(tx: Tx, article: KbArticle, actorId: number | null) {
   const [{ last }] = await tx
     .select({ last: max(v.number) })
     .from(v)
@@ -185,7 +185,7 @@ async function addVersion(tx: Tx, article: KbArticle, actorId: number | null) {
 }
 
 /** Makes a version the one the public sees. */
-async function publishVersionRow(tx: Tx, article: KbArticle, version: KbArticleVersion) {
+export async function publishVersionRow(tx: Tx, article: KbArticle, version: KbArticleVersion) {
   const [row] = await tx
     .update(a)
     .set({

@@ -47,7 +47,7 @@ export async function findKnowledgeBaseBySlug(opts: { accountId: number; slug: s
  * A slug no other knowledge base uses, in any account: the name's, then name-2, name-3... Unique across the
  * installation because the help host is `{slug}.HELP_HOST` (ADR 056).
  */
-async function freeSlug(tx: Tx, name: string) {
+export async function freeSlug(tx: Tx, name: string) {
   const base = slugify(name).slice(0, 40) || 'help';
   const taken = new Set(
     (

@@ -37,3 +37,18 @@ export async function correctSearch(db: DbOrTx, scope: Scope, q: string): Promis
   if (fixes.size === 0) return null;
   return words.map((w) => fixes.get(w) ?? w).join(' ');
 }
+
+/**
+ * Rebuilds a knowledge base's dictionary from the articles published now (after a restore or an import replaced
+ * them): the same words the migration's backfill and addSearchWords take, in one statement.
+ */
+export async function rebuildSearchWords(db: DbOrTx, scope: Scope) {
+  await db.execute(sql`delete from kb_search_words where account_id = ${scope.accountId} and knowledge_base_id = ${scope.knowledgeBaseId}`);
+  await db.execute(sql`
+    insert into kb_search_words (account_id, knowledge_base_id, word)
+    select distinct a.account_id, a.knowledge_base_id, m[1]
+      from kb_articles a,
+           regexp_matches(lower(coalesce(a.published_title, '') || ' ' || coalesce(a.published_text, '')), ${WORD}, 'g') m
+     where a.account_id = ${scope.accountId} and a.knowledge_base_id = ${scope.knowledgeBaseId} and a.status = 'published'
+    on conflict do nothing`);
+}

@@ -53,6 +53,7 @@ export const SIGNED_IN_SCREENS = [
   '/knowledgebase/{kb}/categories', '/knowledgebase/{kb}/categories/{kbCategory}', '/knowledgebase/{kb}/general',
   '/knowledgebase/{kb}/seo', '/knowledgebase/{kb}/custom-css-js', '/knowledgebase/{kb}/advance', '/knowledgebase/{kb}/redirect-rules',
   '/knowledgebase/{kb}/customization', '/knowledgebase/{kb}/version-control',
+  '/knowledgebase/{kb}/backup-and-restore', '/knowledgebase/{kb}/import-export',
 ] as const;
 
 /** Signed out, on the account's address. */
@@ -78,6 +79,8 @@ export const EXCLUDED: Record<string, string> = {
   '$.tsx': 'the 404 page: /no-such-page',
   '_app.knowledgebase.$kbId._index.tsx': 'redirects to the articles list',
   '_app.knowledgebase.attach-article.tsx': 'a JSON endpoint (tests/integration/knowledge-base-attach.test.ts)',
+  '_app.knowledgebase.$kbId.backup-and-restore_.download.tsx': 'a backup download (tests/e2e/knowledge-base/backup-import.spec.ts)',
+  '_app.knowledgebase.$kbId.import-export_.export.tsx': 'an export download (tests/e2e/knowledge-base/backup-import.spec.ts)',
   'hc.$kbSlug.sitemap[.]xml.tsx': 'an XML sitemap',
   'hc.$kbSlug.robots[.]txt.tsx': 'a robots.txt',
   'kb-images.$token.tsx': 'an image (tests/integration/knowledge-base-images.test.ts)',
