@@ -35,6 +35,23 @@ export async function richKnowledgeBase(name = 'Help') {
   const billing = await createCategory({ ...who, name: 'Billing', description: 'Money' });
   const account = await createCategory({ ...who, name: 'Account' });
   const image = await saveKbImage({ accountId: acc.account.id, knowledgeBaseId: kb.id, filename: 'billing.png', bytes: makePng(16, 16), userId: acc.owner.id });
+  // Customization, Advanced and Version Control (ADR 058), all away from their defaults.
+  await updateKnowledgeBaseSettings({
+    ...who,
+    id: kb.id,
+    patch: {
+      logoToken: image.token,
+      brandColor: '#0f766e',
+      headerTextColor: '#ffffff',
+      headerLinks: [{ label: 'Shop', url: 'https://shop.example.com' }],
+      articleFeedback: false,
+      showLastUpdated: false,
+      showViewCount: true,
+      relatedArticles: false,
+      articleOrder: 'popular',
+      versionsKept: 50,
+    },
+  });
   const pay = await createArticle({
     ...who,
     title: 'Pay an invoice',

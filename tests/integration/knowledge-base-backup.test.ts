@@ -27,6 +27,15 @@ describe('knowledge base backup and restore', () => {
     expect(result.knowledgeBaseId).not.toBe(s.kb.id);
     const copy = await getKnowledgeBase({ accountId: s.account.id, id: result.knowledgeBaseId });
     expect(copy).toMatchObject({ name: 'Help copy', helpName: 'Acme help', gaKey: 'G-ABC123', customJs: 'console.log(1)', cname: null });
+    expect(copy).toMatchObject({
+      logoToken: s.image.token,
+      brandColor: '#0f766e',
+      headerLinks: [{ label: 'Shop', url: 'https://shop.example.com' }],
+      articleFeedback: false,
+      showViewCount: true,
+      articleOrder: 'popular',
+      versionsKept: 50,
+    });
     expect(copy!.slug).not.toBe(s.kb.slug);
 
     const second = await backupToFile({ accountId: s.account.id, knowledgeBaseId: result.knowledgeBaseId });

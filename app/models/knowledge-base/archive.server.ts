@@ -7,7 +7,9 @@ import zlib from 'node:zlib';
 import { unstable_parseMultipartFormData } from '@remix-run/node';
 import { z } from 'zod';
 import { getConfig } from '../../utils/env.server';
-import { KB_LANGUAGES } from './constants';
+import { HEADER_LINKS_MAX, HELP_ARTICLE_ORDERS, KB_LANGUAGES, VERSIONS_KEPT_MAX, VERSIONS_KEPT_MIN, type HelpArticleOrder } from './constants';
+
+const HEX_COLOUR = /^#[0-9a-f]{6}$/i;
 
 /**
  * The knowledge-base archive (ADR 059, docs/knowledge-base-format.md): JSON lines, one record per line, each with
@@ -85,6 +87,21 @@ export const SettingsRecord = z.object({
   anonymizedIp: z.boolean().default(true),
   customCss: text(50_000).default(''),
   customJs: text(50_000).default(''),
+  // Customization, Advanced and Version Control (ADR 058); absent from backups made before them.
+  logoToken: nullableText(100),
+  brandColor: z.string().regex(HEX_COLOUR).nullable().optional().default(null),
+  headerTextColor: z.string().regex(HEX_COLOUR).nullable().optional().default(null),
+  headerLinks: z
+    .array(z.object({ label: z.string().trim().min(1).max(40), url: z.string().max(500).regex(/^https?:\/\/[^\s]+$/i) }))
+    .max(HEADER_LINKS_MAX)
+    .optional()
+    .default([]),
+  articleFeedback: z.boolean().optional().default(true),
+  showLastUpdated: z.boolean().optional().default(true),
+  showViewCount: z.boolean().optional().default(false),
+  relatedArticles: z.boolean().optional().default(true),
+  articleOrder: z.enum(HELP_ARTICLE_ORDERS.map((o) => o.value) as [HelpArticleOrder, ...HelpArticleOrder[]]).optional().default('manual'),
+  versionsKept: z.number().int().min(VERSIONS_KEPT_MIN).max(VERSIONS_KEPT_MAX).nullable().optional().default(null),
 });
 
 export const CategoryRecord = z.object({

@@ -18,7 +18,7 @@ import {
   type ArchiveKind,
   type RecordType,
 } from './archive.server';
-import { searchConfigOf } from './constants';
+import { searchConfigOf, type HelpArticleOrder } from './constants';
 import { backupImageRecords, ImageRestorer } from './backup-images.server';
 import { freeSlug, isCnameTaken } from './knowledge-bases.server';
 import { rebuildSearchWords } from './search-words.server';
@@ -74,6 +74,16 @@ export async function* archiveLines(opts: Scope & { kind: ArchiveKind }): AsyncG
             anonymizedIp: kb.anonymized_ip,
             customCss: kb.custom_css,
             customJs: kb.custom_js,
+            logoToken: kb.logo_token,
+            brandColor: kb.brand_color,
+            headerTextColor: kb.header_text_color,
+            headerLinks: kb.header_links,
+            articleFeedback: kb.article_feedback,
+            showLastUpdated: kb.show_last_updated,
+            showViewCount: kb.show_view_count,
+            relatedArticles: kb.related_articles,
+            articleOrder: kb.article_order,
+            versionsKept: kb.versions_kept,
           }
         : { t: 'settings', name: kb.name, detail: kb.detail, language: kb.language },
     );
@@ -475,6 +485,10 @@ async function restoreInTx(tx: Tx, opts: Parameters<typeof restoreBackup>[0], im
   }
 
   await rebuildSearchWords(tx, { accountId, knowledgeBaseId: kbId });
+  // A logo whose image the file did not carry is dropped rather than left pointing at nothing.
+  await tx.execute(sql`update knowledge_bases k set logo_token = null
+     where k.account_id = ${accountId} and k.id = ${kbId} and k.logo_token is not null
+       and not exists (select 1 from kb_images i where i.account_id = k.account_id and i.knowledge_base_id = k.id and i.token = k.logo_token)`);
   const restoredCounts = Object.fromEntries(Object.entries(counts).filter(([k]) => !['settings', 'end'].includes(k)));
   await recordChange(tx, {
     accountId,
@@ -515,6 +529,16 @@ async function prepareTarget(tx: Tx, opts: Parameters<typeof restoreBackup>[0], 
     seoDescription: s.seoDescription as string | null,
     gaKey: s.gaKey && /^(UA-\d{4,10}-\d{1,4}|G-[A-Z0-9]{4,12})$/.test(s.gaKey as string) ? (s.gaKey as string) : null,
     anonymizedIp: s.anonymizedIp as boolean,
+    logoToken: s.logoToken as string | null,
+    brandColor: s.brandColor as string | null,
+    headerTextColor: s.headerTextColor as string | null,
+    headerLinks: s.headerLinks as { label: string; url: string }[],
+    articleFeedback: s.articleFeedback as boolean,
+    showLastUpdated: s.showLastUpdated as boolean,
+    showViewCount: s.showViewCount as boolean,
+    relatedArticles: s.relatedArticles as boolean,
+    articleOrder: s.articleOrder as HelpArticleOrder,
+    versionsKept: s.versionsKept as number | null,
     ...(opts.customCode ? { customCss: s.customCss as string, customJs: s.customJs as string } : {}),
   };
   if (!opts.customCode && ((s.customCss as string) || (s.customJs as string)))
