@@ -7,3 +7,4 @@ export * from './automation';
 export * from './channels';
 export * from './counters';
 export * from './knowledge-base';
+export * from './surveys';
