@@ -8,3 +8,4 @@ export * from './channels';
 export * from './counters';
 export * from './knowledge-base';
 export * from './surveys';
+export * from './survey-responses';
