@@ -175,3 +175,65 @@ export function answerText(q: Pick<SurveyQuestion, 'type' | 'settings'> | undefi
     .map((k) => `${q?.settings.fields?.find((f) => f.name === k)?.label ?? k}: ${form[k]}`)
     .join('; ');
 }
+
+/**
+ * Checks the answers to several questions at once, collecting every problem (a page of questions shows them all):
+ * `errors` by question id; with `required`, a required question without an answer gets the survey's mandatory message.
+ */
+export function checkAnswers(questions: SurveyQuestion[], raw: Record<string, unknown>, opts: { required: boolean; mandatory: string }) {
+  const answers: Record<string, AnswerValue | null> = {};
+  const errors: Record<string, string> = {};
+  for (const q of questions) {
+    if (!isAnswerable(q.type)) continue;
+    try {
+      const value = checkAnswer(q, raw[q.id]);
+      answers[q.id] = value;
+      if (value === null && opts.required && q.isRequired) errors[q.id] = opts.mandatory;
+    } catch (err) {
+      if (!(err instanceof SurveyAnswerError)) throw err;
+      errors[q.id] = err.message;
+    }
+  }
+  return { answers, errors };
+}
+
+/**
+ * The raw answers a plain HTML form posted for these questions (the web survey pages): `a.{id}` the value (several for
+ * a checkbox), `c.{id}.{option index}` an option's comment, `f.{id}.{field index}` a form field.
+ */
+export function readAnswersFromForm(form: FormData, questions: SurveyQuestion[]): Record<string, unknown> {
+  const str = (name: string) => {
+    const v = form.get(name);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const out: Record<string, unknown> = {};
+  for (const q of questions) {
+    if (!isAnswerable(q.type)) continue;
+    const name = `a.${q.id}`;
+    const options = q.settings.options ?? [];
+    const comment = (choice: string) => {
+      const i = options.findIndex((o) => o.choice === choice);
+      return i >= 0 && options[i].enableComment ? str(`c.${q.id}.${i}`) : undefined;
+    };
+    if (q.type === 'checkbox') {
+      const choices = form.getAll(name).filter((x): x is string => typeof x === 'string');
+      const comments: Record<string, string> = {};
+      for (const c of choices) {
+        const t = comment(c);
+        if (t) comments[c] = t;
+      }
+      out[q.id] = { choices, comments };
+    } else if (q.type === 'radio' || q.type === 'dropdown') {
+      const choice = str(name);
+      out[q.id] = choice ? { choice, comment: comment(choice) } : undefined;
+    } else if (q.type === 'form') {
+      const values: Record<string, string> = {};
+      (q.settings.fields ?? []).forEach((f, i) => {
+        const v = str(`f.${q.id}.${i}`);
+        if (v && v.trim()) values[f.name] = v;
+      });
+      out[q.id] = Object.keys(values).length ? values : undefined;
+    } else out[q.id] = str(name);
+  }
+  return out;
+}
