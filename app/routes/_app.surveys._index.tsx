@@ -175,6 +175,9 @@ export default function SurveyList() {
           </details>
         )}
       </header>
+      <p className="muted" data-testid="surveys-purpose">
+        NPS, CSAT and CES surveys inside your app, by email or on a web page. <Link to="/help-center/surveys">Learn more</Link>
+      </p>
       {actionData?.form === 'row' && actionData.error ? (
         <p className="field-error" role="alert" data-testid="survey-error">
           {actionData.error}
