@@ -10,6 +10,7 @@ import { createTeam } from '../app/models/teams/teams.server';
 import { withDatabase } from '../server/boot';
 import { seedDemoData } from './seed-data';
 import { seedDemoKnowledgeBase } from './seed-kb';
+import { seedDemoSurveys } from './seed-surveys';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -87,6 +88,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   });
   await seedDemoData({ accountId: account.id, users: [owner, admin, sam, riley], teams: { Support: support.id, Billing: billing.id }, now: opts.now ?? new Date() });
   await seedDemoKnowledgeBase({ accountId: account.id, authorIds: [admin.id, sam.id, riley.id] });
+  await seedDemoSurveys({ accountId: account.id, ownerId: owner.id, adminId: admin.id });
   return { created: true };
 }
 

@@ -63,7 +63,7 @@ const optionSchema = z.object({
   order: z.number().int().min(0).max(100).optional().default(0),
 });
 const formFieldSchema = z.object({
-  name: z.enum(FORM_FIELD_TYPES),
+  name: z.enum(FORM_FIELD_TYPES).optional(),
   label: requiredText(LIMITS.formLabel),
   type: z.enum(FORM_FIELD_TYPES),
   isRequired: flag,

@@ -23,6 +23,8 @@ import { createKnowledgeBase } from '../../../app/models/knowledge-base/knowledg
 import { ALL_PERMISSIONS } from '../../../app/models/roles/permissions';
 import { createRole } from '../../../app/models/roles/roles.server';
 import { createTeam } from '../../../app/models/teams/teams.server';
+import { ensureDefaultFolder } from '../../../app/models/surveys/folders.server';
+import { createSurvey } from '../../../app/models/surveys/surveys.server';
 import { createTestAccount, createTestUser } from '../../factories';
 
 /**
@@ -51,6 +53,10 @@ export const SIGNED_IN_SCREENS = [
   '/knowledgebase/{kb}/articles/{kbArticle}/version/{kbVersion}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
   '/knowledgebase/{kb}/categories', '/knowledgebase/{kb}/categories/{kbCategory}', '/knowledgebase/{kb}/general',
   '/knowledgebase/{kb}/seo', '/knowledgebase/{kb}/custom-css-js', '/knowledgebase/{kb}/advance', '/knowledgebase/{kb}/redirect-rules',
+  '/surveys?new=web', '/surveys?folder-form=new', '/surveys/edit/{webSurvey}/web/design', '/surveys/edit/{webSurvey}/web/target',
+  '/surveys/edit/{webSurvey}/web/settings', '/surveys/edit/{webSurvey}/web/share', '/surveys/edit/{inAppSurvey}/in-app/design',
+  '/surveys/edit/{inAppSurvey}/in-app/target', '/surveys/edit/{inAppSurvey}/in-app/share', '/surveys/edit/{emailSurvey}/email/design',
+  '/surveys/edit/{emailSurvey}/email/target',
 ] as const;
 
 /** Signed out, on the account's address. */
@@ -80,6 +86,8 @@ export const EXCLUDED: Record<string, string> = {
   'hc.$kbSlug.robots[.]txt.tsx': 'a robots.txt',
   'hc.$kbSlug.$.tsx': "the help centre's 404 (the layout's ErrorBoundary, seen at /hc/{kbSlug}/articles/{bad id} in tests)",
   'webhooks.*': 'provider webhooks',
+  '_app.surveys.edit.$surveyId.$type._index.tsx': 'redirects to the design step',
+  'survey.logo.$accountId.$uniqueId.tsx': 'an image',
 };
 
 /** An account with data on every screen, made through the domain functions the app uses. */
@@ -149,8 +157,15 @@ export async function seedScreensAccount() {
   const kbArticle = await createArticle({ ...kbWho, title: 'Pay an invoice', categoryId: kbCategory.id, body: '<p>Open Billing and choose Pay.</p>', publish: true });
   await updateArticle({ ...kbWho, id: kbArticle.id, title: 'Pay an invoice', categoryId: kbCategory.id, body: '<p>Open Billing, then choose Pay now.</p>' });
   const kbVersions = (await listVersions({ ...kbWho, articleId: kbArticle.id }))!.versions;
+  const surveyFolder = await ensureDefaultFolder({ accountId: a.account.id });
+  const webSurvey = await createSurvey({ ...who, name: 'Checkout NPS', folderId: surveyFolder.id, subType: 'nps', channel: 'web' });
+  const inAppSurvey = await createSurvey({ ...who, name: 'Onboarding CES', folderId: surveyFolder.id, subType: 'ces', channel: 'in-app' });
+  const emailSurvey = await createSurvey({ ...who, name: 'Quarterly CSAT', folderId: surveyFolder.id, subType: 'csat', channel: 'email' });
   const ids: Record<string, string | number> = {
     kb: kb.id,
+    webSurvey: webSurvey.id,
+    inAppSurvey: inAppSurvey.id,
+    emailSurvey: emailSurvey.id,
     kbSlug: kb.slug,
     kbCategory: kbCategory.id,
     kbArticle: kbArticle.id,
