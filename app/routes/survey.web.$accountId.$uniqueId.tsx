@@ -204,7 +204,7 @@ export default function WebSurvey() {
   return (
     <div className="sv" data-brand={p.design?.brandColor} style={{ ['--sv-brand' as string]: p.design?.brandColor ?? '#2287FB' }}>
       <header className="sv-header">
-        {p.logo ? <img className="sv-logo" src={`${p.path}/logo`} alt="" height={32} /> : null}
+        {p.logo ? <img className="sv-logo" src={p.path.replace("/survey/web/", "/survey/logo/")} alt="" height={32} /> : null}
         {p.design?.header ? <h1>{p.design.header}</h1> : <h1>{p.name}</h1>}
         {p.design?.subHeader && (v.kind === 'traditional' || v.kind === 'conversational') ? <p className="sv-sub">{p.design.subHeader}</p> : null}
       </header>
