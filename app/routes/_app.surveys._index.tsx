@@ -296,6 +296,11 @@ export default function SurveyList() {
                       <td>
                         {locked ? null : (
                           <div className="row-actions">
+                            {s.status !== 'draft' ? (
+                              <Link to={`/surveys/${s.id}/results`} className="btn" aria-label={`Results of ${s.name}`}>
+                                Results
+                              </Link>
+                            ) : null}
                             <Form method="post" action={`${LIST}?index${params({}).replace(/^\?/, '&')}`}>
                               <input type="hidden" name="id" value={s.id} />
                               <button type="submit" className="btn" name="intent" value="clone" aria-label={`Clone ${s.name}`}>
