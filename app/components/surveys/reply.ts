@@ -28,11 +28,14 @@ export function readReply(reply: Reply, stored: unknown) {
       return typed ? dig(typed, name) : dig(stored, name);
     },
     text(name: string): string {
-      const v = typed ? dig(typed, name) : dig(stored, name);
-      return v === undefined || v === null ? '' : String(v);
+      // A field posted twice comes back as a list: show its first value.
+      const raw = typed ? dig(typed, name) : dig(stored, name);
+      const v = Array.isArray(raw) ? raw[0] : raw;
+      return v === undefined || v === null || typeof v === 'object' ? '' : String(v);
     },
     checked(name: string): boolean {
-      const v = typed ? dig(typed, name) : dig(stored, name);
+      const raw = typed ? dig(typed, name) : dig(stored, name);
+      const v = Array.isArray(raw) ? raw[0] : raw;
       return v === true || v === 'on' || v === 'true';
     },
     errors(name: string): string[] {
