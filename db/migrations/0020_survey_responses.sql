@@ -26,7 +26,8 @@ CREATE TABLE "survey_result_deltas" (
 	"value_key" text NOT NULL,
 	"day" date NOT NULL,
 	"channel" text NOT NULL,
-	"n" integer NOT NULL
+	"n" integer NOT NULL,
+	"folded" boolean DEFAULT false NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "survey_responses" ADD CONSTRAINT "survey_responses_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -41,4 +42,6 @@ CREATE INDEX "survey_responses_respondent_idx" ON "survey_responses" USING btree
 CREATE INDEX "survey_responses_survey_started_idx" ON "survey_responses" USING btree ("survey_id","started_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "survey_responses_account_idx" ON "survey_responses" USING btree ("account_id","survey_id");--> statement-breakpoint
 CREATE INDEX "survey_responses_contact_idx" ON "survey_responses" USING btree ("account_id","contact_id") WHERE "survey_responses"."contact_id" is not null;--> statement-breakpoint
-CREATE INDEX "survey_result_deltas_survey_idx" ON "survey_result_deltas" USING btree ("survey_id","day");
+CREATE INDEX "survey_result_deltas_survey_idx" ON "survey_result_deltas" USING btree ("survey_id","day");--> statement-breakpoint
+CREATE UNIQUE INDEX "survey_result_deltas_folded_key" ON "survey_result_deltas" USING btree ("survey_id","question_id","value_key","day","channel") WHERE "survey_result_deltas"."folded";--> statement-breakpoint
+CREATE INDEX "survey_result_deltas_unfolded_idx" ON "survey_result_deltas" USING btree ("survey_id") WHERE not "survey_result_deltas"."folded";

@@ -75,6 +75,17 @@ export const surveyResultDeltas = pgTable(
     day: date('day').notNull(),
     channel: text('channel').$type<ResponseChannel>().notNull(),
     n: integer('n').notNull(),
+    /** A fold's row: one per (question, value, day, channel), which later folds add to. Writers append unfolded rows. */
+    folded: boolean('folded').notNull().default(false),
   },
-  (t) => [index('survey_result_deltas_survey_idx').on(t.surveyId, t.day)],
+  (t) => [
+    index('survey_result_deltas_survey_idx').on(t.surveyId, t.day),
+    uniqueIndex('survey_result_deltas_folded_key')
+      .on(t.surveyId, t.questionId, t.valueKey, t.day, t.channel)
+      .where(sql`${t.folded}`),
+    // How many rows wait to be folded: a count over this small index decides whether a reader folds first.
+    index('survey_result_deltas_unfolded_idx')
+      .on(t.surveyId)
+      .where(sql`not ${t.folded}`),
+  ],
 );

@@ -28,10 +28,7 @@ export class SurveyClosedError extends Error {
 
 /** A response key that is someone else's, or a survey of another channel: nothing is written. */
 export class SurveyResponseError extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-  ) {
+  constructor(message: string, readonly status = 400) {
     super(message);
   }
 }
@@ -69,7 +66,16 @@ const surveyHead = {
   publishedVersionId: s.publishedVersionId,
   logoAttachmentId: s.logoAttachmentId,
 };
-export type SurveyHead = { id: number; accountId: number; uniqueId: string; channel: SurveyChannel; subType: string; status: string; publishedVersionId: number | null; logoAttachmentId: number | null };
+export type SurveyHead = {
+  id: number;
+  accountId: number;
+  uniqueId: string;
+  channel: SurveyChannel;
+  subType: string;
+  status: string;
+  publishedVersionId: number | null;
+  logoAttachmentId: number | null;
+};
 
 const todayOf = (now: Date) => now.toISOString().slice(0, 10);
 
@@ -194,15 +200,17 @@ export async function recordAnswers(input: RecordAnswersInput) {
   const now = input.now ?? new Date();
   if (!RESPONSE_KEY_PATTERN.test(input.responseKey)) throw new SurveyResponseError('The response key is not valid');
   const result = await getDb().transaction(async (tx) => {
-    const found = await findSurveyForRespondent({ accountId: input.accountId, surveyId: input.surveyId, now }, tx);
+    // Both reads go out together (postgres.js pipelines them on the transaction's connection): one round trip.
+    const [found, [existing]] = await Promise.all([
+      findSurveyForRespondent({ accountId: input.accountId, surveyId: input.surveyId, now }, tx),
+      tx
+        .select()
+        .from(r)
+        .where(and(eq(r.accountId, input.accountId), eq(r.surveyId, input.surveyId), eq(r.responseKey, input.responseKey)))
+        .for('update'),
+    ]);
     if (!found) throw new SurveyResponseError('This survey does not exist', 404);
-    const expected = input.channel === 'in-app' ? 'in-app' : input.channel === 'web' ? 'web' : 'email';
-    if (found.survey.channel !== expected) throw new SurveyResponseError('This survey is not answered here', 404);
-    const [existing] = await tx
-      .select()
-      .from(r)
-      .where(and(eq(r.accountId, input.accountId), eq(r.surveyId, input.surveyId), eq(r.responseKey, input.responseKey)))
-      .for('update');
+    if (found.survey.channel !== input.channel) throw new SurveyResponseError('This survey is not answered here', 404);
     if (existing && existing.respondentKey !== input.respondent.respondentKey) throw new SurveyResponseError('This response is not yours', 403);
     if (existing?.complete) return { response: existing, completed: false, alreadyComplete: true };
     if (found.closed) throw new SurveyClosedError(found.closed);
@@ -238,45 +246,57 @@ export async function recordAnswers(input: RecordAnswersInput) {
 
     const ctx = input.respondent;
     let row: SurveyResponse;
+    const counted = { answers: next, draft, complete: input.complete, startedAt: existing?.startedAt ?? now, channel: input.channel };
+    const deltas = appendDeltas(tx, {
+      accountId: input.accountId,
+      surveyId: input.surveyId,
+      questions,
+      before: existing && !existing.draft ? existing : null,
+      after: counted,
+    });
     if (existing) {
-      [row] = await tx
-        .update(r)
-        .set({
-          answers: next,
-          draft,
-          complete: input.complete,
-          completedAt: input.complete ? now : null,
-          updatedAt: now,
-          pageUrl: existing.pageUrl ?? ctx.pageUrl?.slice(0, 2000) ?? null,
-          contactId: existing.contactId ?? ctx.contactId ?? null,
-        })
-        .where(and(eq(r.accountId, input.accountId), eq(r.id, existing.id)))
-        .returning();
+      [[row]] = await Promise.all([
+        tx
+          .update(r)
+          .set({
+            answers: next,
+            draft,
+            complete: input.complete,
+            completedAt: input.complete ? now : null,
+            updatedAt: now,
+            pageUrl: existing.pageUrl ?? ctx.pageUrl?.slice(0, 2000) ?? null,
+            contactId: existing.contactId ?? ctx.contactId ?? null,
+          })
+          .where(and(eq(r.accountId, input.accountId), eq(r.id, existing.id)))
+          .returning(),
+        deltas,
+      ]);
     } else {
-      [row] = await tx
-        .insert(r)
-        .values({
-          accountId: input.accountId,
-          surveyId: input.surveyId,
-          surveyVersionId: version.id,
-          channel: input.channel,
-          responseKey: input.responseKey,
-          respondentKey: ctx.respondentKey,
-          contactId: ctx.contactId ?? null,
-          widgetVisitorId: ctx.widgetVisitorId ?? null,
-          conversationId: ctx.conversationId ?? null,
-          pageUrl: ctx.pageUrl?.slice(0, 2000) ?? null,
-          answers: next,
-          draft,
-          complete: input.complete,
-          startedAt: now,
-          updatedAt: now,
-          completedAt: input.complete ? now : null,
-        })
-        .returning();
+      [[row]] = await Promise.all([
+        tx
+          .insert(r)
+          .values({
+            accountId: input.accountId,
+            surveyId: input.surveyId,
+            surveyVersionId: version.id,
+            channel: input.channel,
+            responseKey: input.responseKey,
+            respondentKey: ctx.respondentKey,
+            contactId: ctx.contactId ?? null,
+            widgetVisitorId: ctx.widgetVisitorId ?? null,
+            conversationId: ctx.conversationId ?? null,
+            pageUrl: ctx.pageUrl?.slice(0, 2000) ?? null,
+            answers: next,
+            draft,
+            complete: input.complete,
+            startedAt: now,
+            updatedAt: now,
+            completedAt: input.complete ? now : null,
+          })
+          .returning(),
+        deltas,
+      ]);
     }
-
-    await appendDeltas(tx, { questions, before: existing && !existing.draft ? existing : null, after: row });
 
     if (input.complete) {
       await emitSurveyReceived(tx, {
@@ -295,7 +315,8 @@ export async function recordAnswers(input: RecordAnswersInput) {
           .select({ done: sql<number>`count(*)::int` })
           .from(r)
           .where(and(eq(r.accountId, input.accountId), eq(r.surveyId, input.surveyId), eq(r.complete, true)));
-        if (done >= limit) await endSurvey({ accountId: input.accountId, actorId: null, id: input.surveyId, status: 'completed', reason: 'response_limit' }, tx);
+        if (done >= limit)
+          await endSurvey({ accountId: input.accountId, actorId: null, id: input.surveyId, status: 'completed', reason: 'response_limit' }, tx);
       }
     }
     return { response: row, completed: input.complete, alreadyComplete: false };
@@ -329,7 +350,16 @@ function firstText(questions: SurveyQuestion[], answers: SurveyAnswers) {
  * Appends the count changes of one write: everything of the response when it becomes counted (a first partial
  * answer, or a draft completing), else the difference between its old and new answers, and +1 completed.
  */
-async function appendDeltas(tx: Tx, opts: { questions: SurveyQuestion[]; before: SurveyResponse | null; after: SurveyResponse }) {
+async function appendDeltas(
+  tx: Tx,
+  opts: {
+    accountId: number;
+    surveyId: number;
+    questions: SurveyQuestion[];
+    before: SurveyResponse | null;
+    after: { answers: SurveyAnswers; draft: boolean; complete: boolean; startedAt: Date; channel: ResponseChannel };
+  },
+) {
   const { after, before } = opts;
   if (after.draft) return;
   const day = after.startedAt.toISOString().slice(0, 10);
@@ -349,25 +379,27 @@ async function appendDeltas(tx: Tx, opts: { questions: SurveyQuestion[]; before:
     .filter(([, n]) => n !== 0)
     .map(([k, n]) => {
       const [questionId, valueKey] = k.split('\u0000');
-      return { accountId: after.accountId, surveyId: after.surveyId, questionId, valueKey, day, channel: after.channel, n };
+      return { accountId: opts.accountId, surveyId: opts.surveyId, questionId, valueKey, day, channel: after.channel, n };
     });
   if (rows.length) await tx.insert(d).values(rows);
 }
 
 /**
- * Folds a survey's count deltas into one row per (question, value, day, channel) in one statement (ADR 032's way):
- * rows appended meanwhile are not in the statement's snapshot and stay; two folds at once delete each row once.
+ * Folds the rows writers appended for a survey into the fold's rows, one per (question, value, day, channel), in one
+ * statement (after ADR 032): the unfolded rows are deleted and their sums added to the folded rows (made when
+ * missing). Rows appended meanwhile are not in the statement's snapshot and stay; two folds at once delete each
+ * row once, and their additions commute. Writers never touch folded rows, so a fold makes no respondent wait.
  */
 export async function foldResultDeltas(opts: { accountId: number; surveyId: number }, db: DbOrTx = getDb()) {
   await db.execute(sql`
     with gone as (
-      delete from ${d} where account_id = ${opts.accountId} and survey_id = ${opts.surveyId}
+      delete from ${d} where account_id = ${opts.accountId} and survey_id = ${opts.surveyId} and not folded
       returning account_id, survey_id, question_id, value_key, day, channel, n
     )
-    insert into ${d} (account_id, survey_id, question_id, value_key, day, channel, n)
-    select account_id, survey_id, question_id, value_key, day, channel, sum(n)::int
+    insert into ${d} as t (account_id, survey_id, question_id, value_key, day, channel, n, folded)
+    select account_id, survey_id, question_id, value_key, day, channel, sum(n)::int, true
       from gone group by account_id, survey_id, question_id, value_key, day, channel
-    having sum(n) <> 0`);
+    on conflict (survey_id, question_id, value_key, day, channel) where folded do update set n = t.n + excluded.n`);
 }
 
 export { SCALE_TYPES };

@@ -12,7 +12,7 @@ const d = schema.surveyResultDeltas;
 const r = schema.surveyResponses;
 const v = schema.surveyVersions;
 
-/** Past this many delta rows for a survey, the results page folds them before reading (ADR 060). */
+/** Past this many unfolded delta rows for a survey, the results page folds them before reading (ADR 060). */
 const FOLD_AFTER = 5000;
 export const TEXT_PAGE_SIZE = 10;
 /** The longest span the over-time chart draws one bar per day for; longer spans draw weeks. */
@@ -136,7 +136,7 @@ export async function getSurveyResults(opts: { accountId: number; surveyId: numb
     getDb()
       .select({ rows: sql<number>`count(*)::int` })
       .from(d)
-      .where(and(eq(d.accountId, opts.accountId), eq(d.surveyId, opts.surveyId))),
+      .where(and(eq(d.accountId, opts.accountId), eq(d.surveyId, opts.surveyId), eq(d.folded, false))),
     resultQuestions(opts),
   ]);
   if (rows > FOLD_AFTER) await foldResultDeltas(opts);
