@@ -11,6 +11,7 @@ import { withDatabase } from '../server/boot';
 import { seedDemoData } from './seed-data';
 import { seedDemoKnowledgeBase } from './seed-kb';
 import { seedDemoSurveys } from './seed-surveys';
+import { seedDemoSurveyResponses } from './seed-survey-responses';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -89,6 +90,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoData({ accountId: account.id, users: [owner, admin, sam, riley], teams: { Support: support.id, Billing: billing.id }, now: opts.now ?? new Date() });
   await seedDemoKnowledgeBase({ accountId: account.id, authorIds: [admin.id, sam.id, riley.id] });
   await seedDemoSurveys({ accountId: account.id, ownerId: owner.id, adminId: admin.id });
+  await seedDemoSurveyResponses({ accountId: account.id, now: opts.now });
   return { created: true };
 }
 

@@ -39,7 +39,7 @@ ALTER TABLE "survey_responses" ADD CONSTRAINT "survey_responses_conversation_id_
 ALTER TABLE "survey_result_deltas" ADD CONSTRAINT "survey_result_deltas_survey_id_surveys_id_fk" FOREIGN KEY ("survey_id") REFERENCES "public"."surveys"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "survey_responses_key" ON "survey_responses" USING btree ("survey_id","response_key");--> statement-breakpoint
 CREATE INDEX "survey_responses_respondent_idx" ON "survey_responses" USING btree ("survey_id","respondent_key");--> statement-breakpoint
-CREATE INDEX "survey_responses_survey_started_idx" ON "survey_responses" USING btree ("survey_id","started_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "survey_responses_survey_started_idx" ON "survey_responses" USING btree ("survey_id","started_at","id");--> statement-breakpoint
 CREATE INDEX "survey_responses_account_idx" ON "survey_responses" USING btree ("account_id","survey_id");--> statement-breakpoint
 CREATE INDEX "survey_responses_contact_idx" ON "survey_responses" USING btree ("account_id","contact_id") WHERE "survey_responses"."contact_id" is not null;--> statement-breakpoint
 CREATE INDEX "survey_result_deltas_survey_idx" ON "survey_result_deltas" USING btree ("survey_id","day");--> statement-breakpoint

@@ -45,8 +45,9 @@ export const surveyResponses = pgTable(
   (t) => [
     uniqueIndex('survey_responses_key').on(t.surveyId, t.responseKey),
     index('survey_responses_respondent_idx').on(t.surveyId, t.respondentKey),
-    // Text answers, the CSV export and the limit read a survey's responses newest first.
-    index('survey_responses_survey_started_idx').on(t.surveyId, t.startedAt.desc(), t.id.desc()),
+    // Text answers (newest first: a backward scan) and the CSV export (oldest first) walk a survey's responses in time
+    // order. Plain ascending columns: drizzle's .desc() means DESC NULLS LAST, which `order by … desc` cannot use.
+    index('survey_responses_survey_started_idx').on(t.surveyId, t.startedAt, t.id),
     index('survey_responses_account_idx').on(t.accountId, t.surveyId),
     index('survey_responses_contact_idx')
       .on(t.accountId, t.contactId)

@@ -254,7 +254,9 @@ export async function listTextAnswers(opts: { accountId: number; surveyId: numbe
   const rows = await getDb()
     .select({ id: r.id, value: sql<AnswerValue>`${r.answers} -> ${opts.question.id}`, startedAt: r.startedAt, channel: r.channel, complete: r.complete })
     .from(r)
-    .where(and(...responseWhere(opts), sql`${r.answers} ? ${opts.question.id}`))
+    // Not `answers ? id`: the planner guesses that matches almost nothing and sorts the whole survey; IS NOT NULL it
+    // reads as almost everything, and walks the (survey, started) index newest first until the page is full.
+    .where(and(...responseWhere(opts), sql`(${r.answers} -> ${opts.question.id}) is not null`))
     .orderBy(desc(r.startedAt), desc(r.id))
     .limit(TEXT_PAGE_SIZE + 1)
     .offset((page - 1) * TEXT_PAGE_SIZE);
