@@ -76,3 +76,34 @@ test('answer a traditional and a conversational web survey without JavaScript, t
   await expect(page.getByTestId('nps-score')).toContainText('100');
   await expect(page.getByTestId('completion-rate')).toContainText('100%');
 });
+
+test.describe('at 390 × 844', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the web survey in both formats and the results page fit a phone without sideways scrolling', async ({ page, browser }) => {
+    const a = await createTestAccount();
+    const who = { accountId: a.account.id, actorId: a.owner.id };
+    const { ALL_TYPES } = await import('../../helpers/surveys');
+    const traditional = await publishedSurvey({ ...who, name: 'Every type', subType: 'custom', types: ALL_TYPES });
+    const chat = await publishedSurvey({ ...who, name: 'Chat', themeType: 'conversational', types: ['ces', 'text'] });
+    const { recordAnswers } = await import('../../../app/models/surveys/responses.server');
+    const nps = traditional.version!.questions.find((q) => q.type === 'nps')!.id;
+    await recordAnswers({ accountId: a.account.id, surveyId: traditional.survey.id, channel: 'web', responseKey: 'phone0123456789ab', complete: false, answers: { [nps]: 9 }, respondent: { respondentKey: 'p' } });
+    const fits = async () => {
+      const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(w.scroll, `page is ${w.scroll} px wide in a ${w.client} px window`).toBeLessThanOrEqual(w.client);
+    };
+    const visitor = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const v = await visitor.newPage();
+    for (const path of [`/survey/web/${a.account.id}/${traditional.survey.uniqueId}`, `/survey/web/${a.account.id}/${chat.survey.uniqueId}?step=1`]) {
+      await v.goto(url(path, a.domain));
+      const w = await v.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(w.scroll, path).toBeLessThanOrEqual(w.client);
+    }
+    await visitor.close();
+    await signIn(page, a);
+    await page.goto(url(`/surveys/${traditional.survey.id}/results`, a.domain));
+    await expect(page.getByTestId('nps-score')).toContainText('100');
+    await fits();
+  });
+});
