@@ -21,6 +21,7 @@ import {
   SURVEY_TOASTS,
   type SurveyStatus,
 } from '~/models/surveys/constants';
+import { listEmailSenderOptions } from '~/models/surveys/senders.server';
 import { createFolder, deleteFolder, listFolders, SurveyInputError, updateFolder } from '~/models/surveys/folders.server';
 import { CreateSurveySchema, FolderSchema } from '~/models/surveys/schemas';
 import { cloneSurvey, closeExpiredSurveys, createSurvey, deleteSurvey, endSurvey, listSurveys } from '~/models/surveys/surveys.server';
@@ -85,7 +86,9 @@ export async function action({ request }: ActionFunctionArgs) {
     const submission = parseWithZod(form, { schema: CreateSurveySchema });
     if (submission.status !== 'success') return data<ActionResult>({ form: 'create', reply: submission.reply() }, { status: 400 });
     try {
-      const survey = await createSurvey({ ...who, ...submission.value });
+      // An email survey starts with the first sender address offered (section 3 "verifiedEmails").
+      const sendFrom = submission.value.channel === 'email' ? (await listEmailSenderOptions({ accountId: ctx.account.id, host: new URL(request.url).host }))[0] : '';
+      const survey = await createSurvey({ ...who, ...submission.value, sendFrom });
       return redirectWithToast(`/surveys/edit/${survey.id}/${survey.channel}/design`, SURVEY_TOASTS.created);
     } catch (err) {
       if (err instanceof SurveyInputError) return data<ActionResult>({ form: 'create', reply: submission.reply({ fieldErrors: { [err.field ?? '']: [err.message] } }) }, { status: 400 });

@@ -7,6 +7,7 @@ import { DesignPanels } from '~/components/surveys/design-step';
 import { FieldErrors } from '~/components/surveys/fields';
 import { SettingsFields, ShareStep, TargetFields } from '~/components/surveys/other-steps';
 import { SurveyPreview } from '~/components/surveys/preview';
+import { useLivePreview } from '~/components/surveys/live-preview';
 import { readReply, useHydrated, type Reply } from '~/components/surveys/reply';
 import { UnsavedChangesGuard } from '~/components/ui/unsaved-changes';
 import { listEmailSenderOptions } from '~/models/surveys/senders.server';
@@ -273,6 +274,7 @@ export default function SurveyEditor() {
     };
   const r = readReply(stepReply, stored);
   const formKey = `${step}-${survey.updatedAt}-${selected?.id ?? ''}-${actionData ? 'a' : 'l'}`;
+  const live = useLivePreview({ formKey, design: survey.design, messages: survey.messages, questions: survey.questions, selectedId: selected?.id ?? null });
 
   return (
     <section className="page survey-editor" data-testid="survey-editor">
@@ -323,7 +325,6 @@ export default function SurveyEditor() {
         {step === 'design' ? (
           <>
             {selected ? <input type="hidden" name="questionId" value={selected.id} /> : null}
-            <input type="hidden" name="panel" value={panel} />
             <div className="editor-body">
               <DesignPanels
                 channel={channel}
@@ -338,9 +339,9 @@ export default function SurveyEditor() {
               <SurveyPreview
                 channel={channel}
                 name={survey.name}
-                design={survey.design}
-                messages={survey.messages}
-                questions={survey.questions}
+                design={live.design}
+                messages={live.messages}
+                questions={live.questions}
                 selectedId={selected?.id ?? null}
                 logoUrl={logoUrl}
               />

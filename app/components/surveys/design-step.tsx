@@ -21,7 +21,8 @@ import {
 } from '~/models/surveys/constants';
 import type { SurveyQuestion } from '~/models/surveys/types';
 import { Check, FieldErrors, Radios, Select, TextArea, TextInput } from './fields';
-import type { ReplyReader } from './reply';
+import { useEffect, useRef, useState } from 'react';
+import { useHydrated, type ReplyReader } from './reply';
 
 type Panel = 'components' | 'design' | 'messages';
 
@@ -49,9 +50,22 @@ export function DesignPanels({
   logo: React.ReactNode;
 }) {
   const hasWelcome = questions.some((q) => q.type === 'welcome');
+  const [open, setOpen] = useState<Panel>(panel);
+  // With JavaScript the open panel is remembered in the form, so a save comes back to it ('toggle' does not bubble).
+  useEffect(() => {
+    const form = document.getElementById('step-form');
+    if (!form) return;
+    const onToggle = (e: Event) => {
+      const details = e.target as HTMLDetailsElement;
+      if (details.open && details.dataset.panel) setOpen(details.dataset.panel as Panel);
+    };
+    form.addEventListener('toggle', onToggle, true);
+    return () => form.removeEventListener('toggle', onToggle, true);
+  }, []);
   return (
     <div className="editor-panels">
-      <details name="design-panel" open={panel === 'components'} data-testid="panel-components">
+      <input type="hidden" name="panel" value={open} />
+      <details name="design-panel" open={panel === 'components'} data-panel="components" data-testid="panel-components">
         <summary>Choose Components</summary>
         <div className="panel">
           <ol className="question-cards" aria-label="Questions">
@@ -96,13 +110,13 @@ export function DesignPanels({
           {selected ? <QuestionEditor q={selected} r={r} /> : <p className="muted">Choose a question above to edit it.</p>}
         </div>
       </details>
-      <details name="design-panel" open={panel === 'design'} data-testid="panel-design">
+      <details name="design-panel" open={panel === 'design'} data-panel="design" data-testid="panel-design">
         <summary>Design</summary>
         <div className="panel">
           <DesignFields channel={channel} r={r} senders={senders} logo={logo} />
         </div>
       </details>
-      <details name="design-panel" open={panel === 'messages'} data-testid="panel-messages">
+      <details name="design-panel" open={panel === 'messages'} data-panel="messages" data-testid="panel-messages">
         <summary>Messages</summary>
         <div className="panel">
           <p className="muted">Manage all survey message related settings</p>
@@ -122,11 +136,13 @@ function DesignFields({ channel, r, senders, logo }: { channel: SurveyChannel; r
       Placeholders: {PLACEHOLDERS.join(' and ')} are replaced by the respondent's name and email.
     </span>
   );
+  const inserter = email ? <PlaceholderButtons /> : null;
   return (
     <>
       {email ? (
         <>
           <TextInput r={r} name="design.subject" label="Subject" maxLength={LIMITS.designText} hint={placeholderHint} />
+          {inserter}
           <Select r={r} name="design.sendFrom" label="Send Emails from" options={senders.map((s) => ({ value: s, label: s }))} placeholder="Select a sender" />
         </>
       ) : null}
@@ -286,5 +302,45 @@ function QuestionEditor({ q, r }: { q: SurveyQuestion; r: ReplyReader }) {
       {q.type === 'welcome' || q.type === 'thank-you' ? null : <Check r={r} name={`${p}.isRequired`} label="Required" />}
       {settings}
     </fieldset>
+  );
+}
+
+const PLACEHOLDER_FIELDS = new Set(['design.subject', 'design.header', 'design.subHeader']);
+
+/**
+ * Section 4: a placeholder goes in at the cursor of the subject, header or sub-header last used. JavaScript only;
+ * without it the placeholders are typed.
+ */
+function PlaceholderButtons() {
+  const hydrated = useHydrated();
+  const last = useRef<HTMLInputElement | null>(null);
+  useEffect(() => {
+    const form = document.getElementById('step-form');
+    if (!form) return;
+    const onFocus = (e: FocusEvent) => {
+      const el = e.target as HTMLInputElement;
+      if (PLACEHOLDER_FIELDS.has(el.name)) last.current = el;
+    };
+    form.addEventListener('focusin', onFocus);
+    return () => form.removeEventListener('focusin', onFocus);
+  }, []);
+  if (!hydrated) return null;
+  const insert = (text: string) => {
+    const el = last.current ?? (document.querySelector('input[name="design.subject"]') as HTMLInputElement | null);
+    if (!el) return;
+    const start = el.selectionStart ?? el.value.length;
+    const end = el.selectionEnd ?? start;
+    el.setRangeText(text, start, end, 'end');
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.focus();
+  };
+  return (
+    <div className="row wrap placeholders" data-testid="placeholder-buttons">
+      {PLACEHOLDERS.map((p) => (
+        <button key={p} type="button" className="btn" onMouseDown={(e) => e.preventDefault()} onClick={() => insert(p)}>
+          Insert {p}
+        </button>
+      ))}
+    </div>
   );
 }

@@ -58,3 +58,21 @@ export function useHydrated() {
   useEffect(() => setHydrated(true), []);
   return hydrated;
 }
+
+/** A form's fields as the nested object their names describe ("design.header", "options[0].choice"): what the live preview reads. */
+export function formToObject(form: HTMLFormElement) {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of new FormData(form)) {
+    if (typeof value !== 'string') continue;
+    const segs = name.split(/\.|\[(\d+)\]/).filter((s) => s !== undefined && s !== '');
+    let cur: Record<string, unknown> = out;
+    segs.forEach((seg, i) => {
+      if (i === segs.length - 1) cur[seg] = value;
+      else {
+        if (cur[seg] === undefined || typeof cur[seg] !== 'object') cur[seg] = /^\d+$/.test(segs[i + 1]) ? [] : {};
+        cur = cur[seg] as Record<string, unknown>;
+      }
+    });
+  }
+  return out;
+}

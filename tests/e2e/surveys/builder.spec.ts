@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { QUESTION_TYPE_LABELS, QUESTION_TYPES, SUB_TYPE_LABELS, SURVEY_SUB_TYPES } from '../../../app/models/surveys/constants';
 import { createTestAccount } from '../../factories';
-import { fieldError, latestMail, signIn, url } from '../helpers';
+import { fieldError, hydrated, signIn, url } from '../helpers';
 
 const toast = (page: Page) => page.getByTestId('toast');
 
@@ -80,12 +80,14 @@ test('survey builder without JavaScript: create (messages), every question type,
   await page.getByRole('button', { name: '+ Add option' }).click();
   await expect(page.getByLabel('Option 4', { exact: true })).toHaveValue('Option 4');
   await page.getByRole('button', { name: 'Remove option 2' }).click();
+  await expect(page.getByLabel('Option 4', { exact: true })).toHaveCount(0);
   const radio = (await surveyRow(id)).questions.find((q) => q.type === 'radio')!;
   expect(radio.settings.options!.map((o) => o.choice)).toEqual(['Card', 'Option 3', 'Option 4']);
 
   // Reorder: the 6th question (radio) moves up; the welcome one stays first.
   const before = (await surveyRow(id)).questions.map((q) => q.type);
   await page.getByRole('button', { name: 'Move question 6 up' }).click();
+  await expect(page.getByTestId('question-4')).toHaveAttribute('data-type', before[5]);
   const after = (await surveyRow(id)).questions.map((q) => q.type);
   expect(after.slice(0, 6)).toEqual([...before.slice(0, 4), before[5], before[4]]);
   await expect(page.getByRole('button', { name: 'Move question 2 up' })).toBeDisabled();
@@ -270,5 +272,42 @@ test('every sub type and channel: in-app target and share, email steps, folders,
   await page.goto(url(`/surveys/edit/${ids[5]}/email/settings`, a.domain));
   await page.getByTestId('primary').click();
   await expect(page.getByTestId('editor-error')).toHaveText('Add at least one question before publishing.');
-  void latestMail;
+});
+
+test.describe('with JavaScript', () => {
+  test.use({ javaScriptEnabled: true });
+
+  test('Save waits for a change, the preview follows typing, placeholders go in at the cursor, buttons still save and move', async ({ page }) => {
+    test.setTimeout(90_000);
+    const a = await createTestAccount();
+    await signIn(page, a);
+    const id = await createSurvey(page, a.domain, 'Email', 'Quarterly CSAT', 'CSAT');
+    await hydrated(page);
+    await expect(page.getByTestId('save')).toBeDisabled();
+    // Pick the CSAT question: the email preview shows header and sub-header for it.
+    await page.getByRole('button', { name: /CSAT ·/ }).click();
+    await expect(page.getByTestId('question-editor')).toContainText('Edit CSAT question');
+    await expect(page.getByTestId('save')).toBeDisabled();
+    await page.getByLabel('Question', { exact: true }).fill('How happy are you with us?');
+    await expect(page.getByTestId('save')).toBeEnabled();
+    await expect(page.getByTestId('preview-question')).toContainText('How happy are you with us?');
+    await page.locator('summary', { hasText: 'Design' }).click();
+    await page.getByLabel('Header', { exact: true }).fill('Hello ');
+    await page.getByRole('button', { name: 'Insert {{NAME}}' }).click();
+    await expect(page.getByLabel('Header', { exact: true })).toHaveValue('Hello {{NAME}}');
+    await expect(page.getByTestId('preview')).toContainText('Hello {{NAME}}');
+    await page.getByTestId('save').click();
+    await expect(toast(page)).toHaveText('Survey Updated Successfully');
+    await expect(page.getByTestId('save')).toBeDisabled();
+    const row = await surveyRow(id);
+    expect(row.design.header).toBe('Hello {{NAME}}');
+    expect(row.questions[1].question).toBe('How happy are you with us?');
+    // A question added with JavaScript, then Next.
+    await page.locator('summary', { hasText: 'Choose Components' }).click();
+    await page.getByTestId('add-date').click();
+    await expect(page.getByTestId('question-editor')).toContainText('Edit Date question');
+    await page.getByTestId('primary').click();
+    await expect(page).toHaveURL(new RegExp(`/surveys/edit/${id}/email/target$`));
+    expect((await surveyRow(id)).questions.map((q) => q.type)).toEqual(['welcome', 'csat', 'date']);
+  });
 });
