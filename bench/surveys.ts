@@ -83,6 +83,21 @@ async function main() {
     `record an answer, ${RESPONDENTS} concurrent respondents: ${samples.length} answers in ${seconds.toFixed(1)} s (${(samples.length / seconds).toFixed(0)}/s), p50 ${percentile(samples, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...samples).toFixed(1)} ms`,
   );
   if (!skipAnswers) rows.push({ label: `record an answer, p95 at ${RESPONDENTS} concurrent respondents`, value: p95, ceiling: 30, unit: 'ms' });
+  // The same work one answer at a time: the server's own cost, apart from the machine's load and the queueing.
+  const one = await measure('record an answer, one at a time', 200, async (i) => {
+    const found = await visitorFromToken(tokens[i % RESPONDENTS]);
+    await enforceRateLimit(`widget-survey-seq:${found!.visitor.id}`, { limit: 120, windowMs: 60_000 });
+    await recordAnswers({
+      accountId: a.account.id,
+      surveyId: inApp.survey.id,
+      channel: 'in-app',
+      responseKey: `seq${i}xxxxxxxxxxxx`,
+      answers: { [steps[i % 4][0]]: steps[i % 4][1]() },
+      complete: false,
+      respondent: { respondentKey: visitorRespondent(found!.visitor), widgetVisitorId: found!.visitor.id },
+    });
+  });
+  rows.push({ label: 'record an answer, one at a time, p95', value: one.p95, ceiling: 30, unit: 'ms' });
 
   // ------------------------------------------------------------------ 2. results at 1,000,000 responses
   const big = await publishedSurvey({ ...who, name: 'Big NPS', types: ['csat', 'ces', 'text', 'radio'] });
