@@ -79,9 +79,12 @@ async function main() {
   );
   const seconds = (Date.now() - t1) / 1000;
   const p95 = percentile(samples, 95);
-  if (!skipAnswers) console.log(
-    `record an answer, ${RESPONDENTS} concurrent respondents: ${samples.length} answers in ${seconds.toFixed(1)} s (${(samples.length / seconds).toFixed(0)}/s), p50 ${percentile(samples, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...samples).toFixed(1)} ms`,
-  );
+  if (!skipAnswers)
+    console.log(
+      `record an answer, ${RESPONDENTS} concurrent respondents: ${samples.length} answers in ${seconds.toFixed(1)} s (${(samples.length / seconds).toFixed(
+        0,
+      )}/s), p50 ${percentile(samples, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...samples).toFixed(1)} ms`,
+    );
   if (!skipAnswers) rows.push({ label: `record an answer, p95 at ${RESPONDENTS} concurrent respondents`, value: p95, ceiling: 30, unit: 'ms' });
   // The same work one answer at a time: the server's own cost, apart from the machine's load and the queueing.
   const one = await measure('record an answer, one at a time', 200, async (i) => {
@@ -130,7 +133,12 @@ async function main() {
   await db.execute(sql`analyze survey_responses`);
   await db.execute(sql`analyze survey_result_deltas`);
   const [{ deltas }] = await db.execute<{ deltas: number }>(sql`select count(*)::int as deltas from survey_result_deltas where survey_id = ${big.survey.id}`);
-  console.log(`seeded ${RESPONSES.toLocaleString('en')} responses (${deltas} delta rows) in ${((Date.now() - t2) / 1000).toFixed(1)} s; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `seeded ${RESPONSES.toLocaleString('en')} responses (${deltas} delta rows) in ${((Date.now() - t2) / 1000).toFixed(1)} s; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   const scope = { accountId: a.account.id, surveyId: big.survey.id };
   if (process.env.BENCH_EXPLAIN === '1') {
@@ -140,7 +148,12 @@ async function main() {
     console.log(plan.map((p) => p['QUERY PLAN']).join('\n'));
   }
   const textQ = questionOf(big.version!, 'text');
-  const filterSets = [{}, { from: '2026-06-01', to: '2026-08-31' }, { channel: 'in-app' as const }, { from: '2026-01-01', to: '2026-12-31', channel: 'web' as const }];
+  const filterSets = [
+    {},
+    { from: '2026-06-01', to: '2026-08-31' },
+    { channel: 'in-app' as const },
+    { from: '2026-01-01', to: '2026-12-31', channel: 'web' as const },
+  ];
   const page = async (i: number) => {
     const filters = filterSets[i % filterSets.length];
     // What the results loader does: the aggregates, then a page of text answers.
@@ -162,7 +175,11 @@ async function main() {
     bytes += value.length;
     rss = Math.max(rss, process.memoryUsage().rss);
   }
-  console.log(`CSV export of ${RESPONSES.toLocaleString('en')} responses: ${(bytes / 1e6).toFixed(1)} MB in ${((Date.now() - t3) / 1000).toFixed(1)} s, peak RSS ${(rss / 1e6).toFixed(0)} MB`);
+  console.log(
+    `CSV export of ${RESPONSES.toLocaleString('en')} responses: ${(bytes / 1e6).toFixed(1)} MB in ${((Date.now() - t3) / 1000).toFixed(1)} s, peak RSS ${(
+      rss / 1e6
+    ).toFixed(0)} MB`,
+  );
 
   // ------------------------------------------------------------------ 3. weights
   if (fs.existsSync(path.resolve('build/index.js'))) {
@@ -195,12 +212,21 @@ async function main() {
     console.log(`widget.js: ${widget} B gzipped (no git base to compare with)`);
   }
 
-  console.log(`\nload ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nload ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   let failed = 0;
   for (const row of rows) {
     const ok = row.value <= row.ceiling;
     if (!ok) failed++;
-    console.log(`${ok ? 'ok  ' : 'OVER'} ${row.label.padEnd(58)} ${row.value.toFixed(row.unit === 'KB' ? 2 : 1).padStart(8)} ${row.unit}  ceiling ${row.ceiling} ${row.unit}`);
+    console.log(
+      `${ok ? 'ok  ' : 'OVER'} ${row.label.padEnd(58)} ${row.value.toFixed(row.unit === 'KB' ? 2 : 1).padStart(8)} ${row.unit}  ceiling ${row.ceiling} ${
+        row.unit
+      }`,
+    );
   }
   await closeDb();
   await server.stop();

@@ -57,7 +57,11 @@ export async function seedDemoSurveyResponses(opts: { accountId: number; now?: D
         responseKey: `demo${survey.id}x${i}xxxxxx`,
         answers: partial ? scaleOnly : answers,
         complete: !partial,
-        respondent: { respondentKey: contact ? `demo-contact-${contact}` : `demo-${i}`, contactId: contact, pageUrl: survey.channel === 'in-app' ? 'https://shop.example/dashboard' : null },
+        respondent: {
+          respondentKey: contact ? `demo-contact-${contact}` : `demo-${i}`,
+          contactId: contact,
+          pageUrl: survey.channel === 'in-app' ? 'https://shop.example/dashboard' : null,
+        },
         now: started,
       });
     }

@@ -32,11 +32,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listed.map(async (q) => {
       const question = { id: q.id, type: q.type, question: q.question, settings: {}, isRequired: false, order: 0 } as const;
       const full = [...survey.questions].find((x) => x.id === q.id) ?? question;
-      return { id: q.id, ...(await listTextAnswers({ accountId: ctx.account.id, surveyId: survey.id, question: full, filters, page: paged === q.id ? readPage(url) : 1 })) };
+      return {
+        id: q.id,
+        ...(await listTextAnswers({ accountId: ctx.account.id, surveyId: survey.id, question: full, filters, page: paged === q.id ? readPage(url) : 1 })),
+      };
     }),
   );
   return {
-    survey: { id: survey.id, name: survey.name, channel: survey.channel, subType: survey.subType, status: survey.status, link: survey.channel === 'web' ? publicSurveyPath(survey) : null },
+    survey: {
+      id: survey.id,
+      name: survey.name,
+      channel: survey.channel,
+      subType: survey.subType,
+      status: survey.status,
+      link: survey.channel === 'web' ? publicSurveyPath(survey) : null,
+    },
     filters,
     results,
     texts,
@@ -201,7 +211,8 @@ function Score({ score }: { score: NonNullable<QuestionResult['score']> }) {
   if (score.kind === 'csat')
     return (
       <p className="score">
-        CSAT <strong>{score.satisfiedPct}%</strong> satisfied ({score.points === 5 ? '4–5' : `${score.points}`} of {score.points}) · average <strong>{score.average}</strong>
+        CSAT <strong>{score.satisfiedPct}%</strong> satisfied ({score.points === 5 ? '4–5' : `${score.points}`} of {score.points}) · average{' '}
+        <strong>{score.average}</strong>
       </p>
     );
   return (
@@ -240,7 +251,17 @@ function Bars({ q }: { q: QuestionResult }) {
 
 type PageUser = DatePrefs;
 
-function TextAnswers({ q, page, open, user }: { q: QuestionResult; page: { rows: { id: number; text: string; startedAt: string | Date; channel: string }[]; page: number; hasMore: boolean }; open: boolean; user: PageUser }) {
+function TextAnswers({
+  q,
+  page,
+  open,
+  user,
+}: {
+  q: QuestionResult;
+  page: { rows: { id: number; text: string; startedAt: string | Date; channel: string }[]; page: number; hasMore: boolean };
+  open: boolean;
+  user: PageUser;
+}) {
   if (page.rows.length === 0) return <p className="muted">No answers yet.</p>;
   return (
     <>
@@ -272,7 +293,12 @@ function OverTime({ data, user }: { data: SurveyResults['overTime']; user: PageU
   return (
     <section className="card over-time" aria-labelledby="over-time">
       <h2 id="over-time">Responses over time</h2>
-      <svg viewBox="0 0 100 40" preserveAspectRatio="none" role="img" aria-label={`${total} responses ${data.step === 7 ? 'per week' : 'per day'} from ${first} to ${last}`}>
+      <svg
+        viewBox="0 0 100 40"
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`${total} responses ${data.step === 7 ? 'per week' : 'per day'} from ${first} to ${last}`}
+      >
         {data.buckets.map((b, i) => {
           const hAll = (b.responses / max) * 38;
           const hDone = (b.completed / max) * 38;

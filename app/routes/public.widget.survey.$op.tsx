@@ -20,7 +20,8 @@ const CORS = {
   'Access-Control-Max-Age': '600',
   'Cache-Control': 'no-store',
 };
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { ...CORS, 'Content-Type': 'application/json; charset=utf-8' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { ...CORS, 'Content-Type': 'application/json; charset=utf-8' } });
 
 const AnswerInput = z.object({
   surveyId: z.number().int().positive().max(MAX_ROW_ID),
@@ -41,7 +42,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const token = request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? null;
   const found = await visitorFromToken(token);
   if (!found) return json({ error: 'Your chat session has expired. Reload the page to start again' }, 401);
-  if (!isHostAllowed(readMessengerSettings(found.inbox.settings).advanced, request.headers.get('origin'))) return json({ error: 'This site may not use this chat' }, 403);
+  if (!isHostAllowed(readMessengerSettings(found.inbox.settings).advanced, request.headers.get('origin')))
+    return json({ error: 'This site may not use this chat' }, 403);
   const { visitor } = found;
   try {
     await enforceRateLimit(`widget-survey:${visitor.id}`, { limit: 120, windowMs: 60_000 });

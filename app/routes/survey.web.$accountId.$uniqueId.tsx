@@ -79,7 +79,6 @@ function shell(found: Awaited<ReturnType<typeof load>>, version: SurveyVersion |
           showProgressBar: v.design.showProgressBar,
           showQuestionNumber: v.design.showQuestionNumber,
           indicateMandatory: v.design.indicateMandatory,
-          welcomeFirst: false,
         }
       : null,
     messages: v?.messages ?? null,
@@ -112,7 +111,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const open = respondent.setCookie ? undefined : await findOpenResponse(who);
   const step = Math.min(Math.max(0, Number.parseInt(url.searchParams.get('step') ?? '0', 10) || 0), page.questions.length - 1);
   const answers = (open?.answers ?? {}) as Record<string, unknown>;
-  return data({ ...base, view: { kind: 'conversational', step, values: answers, errors: {}, history: historyOf(page.questions, step, answers) } as View }, { headers });
+  return data(
+    { ...base, view: { kind: 'conversational', step, values: answers, errors: {}, history: historyOf(page.questions, step, answers) } as View },
+    { headers },
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -138,11 +140,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (intent !== 'submit') throw new Response('Unknown action', { status: 400 });
     const raw = readAnswersFromForm(form, page.questions);
     const checked = checkAnswers(page.questions, raw, { required: true, mandatory: version.messages.mandatory });
-    if (Object.keys(checked.errors).length) return data({ ...page, view: { kind: 'traditional', values: raw, errors: checked.errors } as View }, { status: 400 });
+    if (Object.keys(checked.errors).length)
+      return data({ ...page, view: { kind: 'traditional', values: raw, errors: checked.errors } as View }, { status: 400 });
     try {
       await recordAnswers({ ...who, channel: 'web', responseKey: randomKey(), answers: checked.answers, complete: true, respondent: context });
     } catch (err) {
-      if (err instanceof SurveyAnswerError) return data({ ...page, view: { kind: 'traditional', values: raw, errors: { [err.questionId ?? '']: err.message } } as View }, { status: 400 });
+      if (err instanceof SurveyAnswerError)
+        return data({ ...page, view: { kind: 'traditional', values: raw, errors: { [err.questionId ?? '']: err.message } } as View }, { status: 400 });
       return refuse(err);
     }
     return done();
@@ -180,7 +184,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (err) {
     if (err instanceof SurveyAnswerError) {
       // A required question left behind (a step skipped by its address): show that question with the message.
-      const at = Math.max(0, page.questions.findIndex((x) => x.id === err.questionId));
+      const at = Math.max(
+        0,
+        page.questions.findIndex((x) => x.id === err.questionId),
+      );
       return render(at, { [err.questionId ?? '']: err.message }, answers);
     }
     return refuse(err);
@@ -204,7 +211,7 @@ export default function WebSurvey() {
   return (
     <div className="sv" data-brand={p.design?.brandColor} style={{ ['--sv-brand' as string]: p.design?.brandColor ?? '#2287FB' }}>
       <header className="sv-header">
-        {p.logo ? <img className="sv-logo" src={p.path.replace("/survey/web/", "/survey/logo/")} alt="" height={32} /> : null}
+        {p.logo ? <img className="sv-logo" src={p.path.replace('/survey/web/', '/survey/logo/')} alt="" height={32} /> : null}
         {p.design?.header ? <h1>{p.design.header}</h1> : <h1>{p.name}</h1>}
         {p.design?.subHeader && (v.kind === 'traditional' || v.kind === 'conversational') ? <p className="sv-sub">{p.design.subHeader}</p> : null}
       </header>
@@ -216,7 +223,7 @@ export default function WebSurvey() {
           </div>
         ) : v.kind === 'done' || v.kind === 'answered' ? (
           <div className="sv-card sv-end" role="status" data-testid="survey-done">
-            <h2>{v.kind === 'done' ? (p.messages?.completion ?? 'Thank you') : ALREADY_ANSWERED}</h2>
+            <h2>{v.kind === 'done' ? p.messages?.completion ?? 'Thank you' : ALREADY_ANSWERED}</h2>
             {v.kind === 'done' && p.refresh ? (
               <p>
                 <a href={p.path}>Start again</a>

@@ -123,7 +123,17 @@ type Item = { id: number; k: string; a: Record<string, unknown>; c: boolean; u: 
   const svg = (paths: string[], size = 26) => {
     const ns = 'http://www.w3.org/2000/svg';
     const e = d.createElementNS(ns, 'svg');
-    for (const [k, v] of Object.entries({ width: String(size), height: String(size), viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': '1.8', 'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true' }))
+    for (const [k, v] of Object.entries({
+      width: String(size),
+      height: String(size),
+      viewBox: '0 0 24 24',
+      fill: 'none',
+      stroke: 'currentColor',
+      'stroke-width': '1.8',
+      'stroke-linecap': 'round',
+      'stroke-linejoin': 'round',
+      'aria-hidden': 'true',
+    }))
       e.setAttribute(k, v);
     for (const p of paths) {
       const path = d.createElementNS(ns, 'path');
@@ -134,9 +144,11 @@ type Item = { id: number; k: string; a: Record<string, unknown>; c: boolean; u: 
   };
   // lucide's star, heart and thumbs-up (ISC), and a face whose mouth curves with the mood.
   const SHAPES: Record<string, string> = {
-    stars: 'M11.5 2.3a.5.5 0 0 1 1 0l2.3 4.7a2 2 0 0 0 1.6 1.1l5.2.8a.5.5 0 0 1 .3.9l-3.8 3.7a2 2 0 0 0-.6 1.9l.9 5.2a.5.5 0 0 1-.8.6l-4.6-2.5a2 2 0 0 0-2 0l-4.6 2.5a.5.5 0 0 1-.8-.6l.9-5.2a2 2 0 0 0-.6-1.9L1.1 9.8a.5.5 0 0 1 .3-.9l5.2-.8a2 2 0 0 0 1.6-1.1z',
+    stars:
+      'M11.5 2.3a.5.5 0 0 1 1 0l2.3 4.7a2 2 0 0 0 1.6 1.1l5.2.8a.5.5 0 0 1 .3.9l-3.8 3.7a2 2 0 0 0-.6 1.9l.9 5.2a.5.5 0 0 1-.8.6l-4.6-2.5a2 2 0 0 0-2 0l-4.6 2.5a.5.5 0 0 1-.8-.6l.9-5.2a2 2 0 0 0-.6-1.9L1.1 9.8a.5.5 0 0 1 .3-.9l5.2-.8a2 2 0 0 0 1.6-1.1z',
     hearts: 'M2 9.5a5.5 5.5 0 0 1 9.6-3.7.6.6 0 0 0 .8 0A5.5 5.5 0 0 1 22 9.5c0 2.3-1.5 4-3 5.5l-5.5 5.3a2 2 0 0 1-3 0L5 15c-1.5-1.5-3-3.2-3-5.5',
-    thumbs: 'M7 10v12M15 5.9 14 10h5.8a2 2 0 0 1 1.9 2.6l-2.3 8a2 2 0 0 1-2 1.4H4a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2h2.8a2 2 0 0 0 1.8-1.1L12 2a3.1 3.1 0 0 1 3 3.9',
+    thumbs:
+      'M7 10v12M15 5.9 14 10h5.8a2 2 0 0 1 1.9 2.6l-2.3 8a2 2 0 0 1-2 1.4H4a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2h2.8a2 2 0 0 0 1.8-1.1L12 2a3.1 3.1 0 0 1 3 3.9',
   };
   const face = (mood: number) => {
     const k = Math.round(mood * 4);
@@ -158,7 +170,9 @@ type Item = { id: number; k: string; a: Record<string, unknown>; c: boolean; u: 
 .b{background:#fff;border-radius:14px;padding:18px;width:100%;max-width:560px;max-height:calc(100vh - 40px);overflow:auto;position:relative}
 .small .b,.pop-over .b{box-shadow:0 10px 34px rgba(0,0,0,.25)}
 .pop-over .b{max-width:420px}
-.x{position:absolute;top:8px;${side === 'left' ? 'right' : 'left'}:8px;border:0;background:none;font-size:22px;cursor:pointer;color:#6b7280;line-height:1;padding:4px 8px}
+.x{position:absolute;top:8px;${
+    side === 'left' ? 'right' : 'left'
+  }:8px;border:0;background:none;font-size:22px;cursor:pointer;color:#6b7280;line-height:1;padding:4px 8px}
 .hd{font-weight:700;font-size:1.05em;padding-right:24px}
 .sh,.ft,.pb,.pg{color:#6b7280;font-size:.85em}
 .lg{max-height:32px;display:block;margin-bottom:6px}
@@ -242,7 +256,11 @@ label{font-size:.92em}
         const buttons: HTMLButtonElement[] = [];
         for (let n = min; n <= max; n++) {
           const faces = q.type === 'smiley' || q.type === 'csat';
-          const label = faces ? (FACES[max] || FACES[5])[n - 1] : q.type === 'rating' && st.scaleStyle === 'text' ? (st.scaleLabels || ['Very Unsatisfied', 'Unsatisfied', 'Neutral', 'Satisfied', 'Very Satisfied'])[n - 1] : String(n);
+          const label = faces
+            ? (FACES[max] || FACES[5])[n - 1]
+            : q.type === 'rating' && st.scaleStyle === 'text'
+            ? (st.scaleLabels || ['Very Unsatisfied', 'Unsatisfied', 'Neutral', 'Satisfied', 'Very Satisfied'])[n - 1]
+            : String(n);
           const b = el('button', { type: 'button', 'aria-pressed': String(value === n), 'aria-label': label, title: label });
           if (faces) b.append(face((n - (min + max) / 2) / ((max - min) / 2)));
           else if (q.type === 'rating' && st.scaleStyle === 'shapes') b.append(svg([SHAPES[st.scaleShape] || SHAPES.stars], 22));
@@ -257,14 +275,18 @@ label{font-size:.92em}
         into.append(row);
         if (st.leftText || st.rightText) {
           const ends = el('div', { class: 'ends' });
-          ends.append(el('span', {}, q.type === 'nps' ? '0 - ' + (st.leftText || '') : st.leftText || ''), el('span', {}, q.type === 'nps' ? '10 - ' + (st.rightText || '') : st.rightText || ''));
+          ends.append(
+            el('span', {}, q.type === 'nps' ? '0 - ' + (st.leftText || '') : st.leftText || ''),
+            el('span', {}, q.type === 'nps' ? '10 - ' + (st.rightText || '') : st.rightText || ''),
+          );
           into.append(ends);
         }
         return () => value;
       }
       case 'text':
       case 'date': {
-        const input = q.type === 'text' ? el('textarea', { rows: '3', maxlength: '2000', placeholder: s.messages.textPlaceholder }) : el('input', { type: 'date' });
+        const input =
+          q.type === 'text' ? el('textarea', { rows: '3', maxlength: '2000', placeholder: s.messages.textPlaceholder }) : el('input', { type: 'date' });
         input.setAttribute('aria-labelledby', id);
         input.value = typeof prev === 'string' ? prev : '';
         into.append(input);
@@ -352,7 +374,11 @@ label{font-size:.92em}
     box.append(err);
     const nav = el('div', { class: 'nv' });
     const last = step >= qs.length - 1;
-    const next = el('button', { class: 'bt', type: 'button' }, q.type === 'welcome' ? q.settings.buttonLabel || 'Start' : last ? 'Submit' : s.messages.proceedToNext || 'Next');
+    const next = el(
+      'button',
+      { class: 'bt', type: 'button' },
+      q.type === 'welcome' ? q.settings.buttonLabel || 'Start' : last ? 'Submit' : s.messages.proceedToNext || 'Next',
+    );
     next.onclick = () => {
       const v = read();
       if (answerable && q.isRequired && v === undefined) {

@@ -76,7 +76,13 @@ describe('in-app surveys through the widget', () => {
       ...a.who,
       channel: 'in-app',
       types: ['text'],
-      target: { showOnAllPages: false, allowedPages: [{ link: '/pricing', linkType: 'start' }], displayMethod: 'delay', displayDelay: 2, showUntilResponded: true },
+      target: {
+        showOnAllPages: false,
+        allowedPages: [{ link: '/pricing', linkType: 'start' }],
+        displayMethod: 'delay',
+        displayDelay: 2,
+        showUntilResponded: true,
+      },
     });
     expect((await session(a.inbox.id, 'https://shop.example/about')).json().survey).toBeNull();
     const s1 = await session(a.inbox.id, 'https://shop.example/pricing?x=1');
@@ -88,11 +94,27 @@ describe('in-app surveys through the widget', () => {
 
     const token = s1.json().token as string;
     const found = await visitorFromToken(token);
-    const { conversationId } = await postVisitorMessage({ visitor: found!.visitor, text: 'Hello, a question about pricing', email: 'visitor@example.com', name: 'Vi Sitor' });
+    const { conversationId } = await postVisitorMessage({
+      visitor: found!.visitor,
+      text: 'Hello, a question about pricing',
+      email: 'visitor@example.com',
+      name: 'Vi Sitor',
+    });
     const tag = await createTag({ ...a.who, name: 'surveyed', color: 'blue' });
     await getDb()
       .insert(schema.automationRules)
-      .values({ accountId: a.account.id, kind: 'workflow', name: 'Tag surveyed', event: 'survey_received', conditions: [], conditionOperator: 'and', filters: [], actions: [{ type: 'assign_tag', tagIds: [tag.id] }], sources: [], isActive: true });
+      .values({
+        accountId: a.account.id,
+        kind: 'workflow',
+        name: 'Tag surveyed',
+        event: 'survey_received',
+        conditions: [],
+        conditionOperator: 'and',
+        filters: [],
+        actions: [{ type: 'assign_tag', tagIds: [tag.id] }],
+        sources: [],
+        isActive: true,
+      });
     const after = await lastEventId(a.account.id);
 
     const nps = questionOf(version!, 'nps').id;
@@ -101,16 +123,25 @@ describe('in-app surveys through the widget', () => {
     const bad = await call('/public/widget/survey/answer', { token, json: { surveyId: survey.id, responseKey, answers: { [nps]: 12 } } });
     expect(bad.status).toBe(400);
     expect(bad.json().error).toMatch(/from 0 to 10/);
-    const partial = await call('/public/widget/survey/answer', { token, json: { surveyId: survey.id, responseKey, answers: { [nps]: 3 }, url: 'https://shop.example/pricing' } });
+    const partial = await call('/public/widget/survey/answer', {
+      token,
+      json: { surveyId: survey.id, responseKey, answers: { [nps]: 3 }, url: 'https://shop.example/pricing' },
+    });
     expect(partial.status).toBe(200);
     expect(partial.headers['access-control-allow-origin']).toBe('*');
     // Reloading mid-way: the session offers the same survey with the answers so far.
     const again = (await session(a.inbox.id, 'https://shop.example/pricing', { token })).json().survey;
     expect(again).toMatchObject({ responseKey, answers: { [nps]: 3 } });
-    const done = await call('/public/widget/survey/answer', { token, json: { surveyId: survey.id, responseKey, answers: { [text]: 'Too pricey' }, complete: true } });
+    const done = await call('/public/widget/survey/answer', {
+      token,
+      json: { surveyId: survey.id, responseKey, answers: { [text]: 'Too pricey' }, complete: true },
+    });
     expect(done.json()).toEqual({ ok: true, complete: true });
     // A retry of the same completion (the connection dropped after the server had it) changes nothing.
-    expect((await call('/public/widget/survey/answer', { token, json: { surveyId: survey.id, responseKey, answers: { [text]: 'Too pricey' }, complete: true } })).status).toBe(200);
+    expect(
+      (await call('/public/widget/survey/answer', { token, json: { surveyId: survey.id, responseKey, answers: { [text]: 'Too pricey' }, complete: true } }))
+        .status,
+    ).toBe(200);
 
     const rows = await getDb().select().from(schema.surveyResponses).where(eq(schema.surveyResponses.surveyId, survey.id));
     expect(rows).toHaveLength(1);
@@ -136,17 +167,28 @@ describe('in-app surveys through the widget', () => {
     const { survey, version } = await publishedSurvey({ ...a.who, channel: 'in-app' });
     const nps = questionOf(version!, 'nps').id;
     const tokenB = (await session(b.inbox.id, 'https://b.example/')).json().token;
-    const cross = await call('/public/widget/survey/answer', { token: tokenB, json: { surveyId: survey.id, responseKey: 'crossaccount1234', answers: { [nps]: 9 }, complete: true } });
+    const cross = await call('/public/widget/survey/answer', {
+      token: tokenB,
+      json: { surveyId: survey.id, responseKey: 'crossaccount1234', answers: { [nps]: 9 }, complete: true },
+    });
     expect(cross.status).toBe(404);
     const tokenA = (await session(a.inbox.id, 'https://a.example/')).json().token;
     await endSurvey({ ...a.who, id: survey.id, status: 'closed', reason: 'manual' });
     expect((await session(a.inbox.id, 'https://a.example/', { token: tokenA })).json().survey).toBeNull();
-    const closed = await call('/public/widget/survey/answer', { token: tokenA, json: { surveyId: survey.id, responseKey: 'closedsurvey1234', answers: { [nps]: 9 } } });
+    const closed = await call('/public/widget/survey/answer', {
+      token: tokenA,
+      json: { surveyId: survey.id, responseKey: 'closedsurvey1234', answers: { [nps]: 9 } },
+    });
     expect(closed.status).toBe(410);
     expect(closed.json()).toMatchObject({ closed: true, error: 'This survey is closed.' });
     const noToken = await call('/public/widget/survey/answer', { json: { surveyId: survey.id, responseKey: 'closedsurvey1234', answers: {} } });
     expect(noToken.status).toBe(401);
-    expect(await getDb().select().from(schema.surveyResponses).where(and(eq(schema.surveyResponses.surveyId, survey.id)))).toEqual([]);
+    expect(
+      await getDb()
+        .select()
+        .from(schema.surveyResponses)
+        .where(and(eq(schema.surveyResponses.surveyId, survey.id))),
+    ).toEqual([]);
   });
 
   it('the survey module is a separate script under 12 KB gzipped, served compressed', async () => {

@@ -5,7 +5,14 @@ import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { openConversation } from '../../app/models/inbox/conversations.server';
 import { createTag } from '../../app/models/productivity/tags.server';
 import { endSurvey } from '../../app/models/surveys/surveys.server';
-import { foldResultDeltas, recordAnswers, SurveyAnswerError, SurveyClosedError, SurveyResponseError, type RecordAnswersInput } from '../../app/models/surveys/responses.server';
+import {
+  foldResultDeltas,
+  recordAnswers,
+  SurveyAnswerError,
+  SurveyClosedError,
+  SurveyResponseError,
+  type RecordAnswersInput,
+} from '../../app/models/surveys/responses.server';
 import { cesOf, csatOf, getSurveyResults, listTextAnswers, npsOf, exportResponsesCsv } from '../../app/models/surveys/results.server';
 import { createTestAccount } from '../factories';
 import { drainEvents, lastEventId } from '../helpers/engine';
@@ -31,7 +38,15 @@ async function deltasOf(surveyId: number) {
 describe('answers', () => {
   it('every question type is answerable; the stored shapes are the documented ones', async () => {
     const a = await setup();
-    const { survey, version } = await publishedSurvey({ ...a.who, subType: 'custom', types: ALL_TYPES, edit: (l) => l.map((q) => (q.type === 'radio' ? { ...q, settings: { ...q.settings, options: q.settings.options!.map((o, i) => ({ ...o, enableComment: i === 0 })) } } : q)) });
+    const { survey, version } = await publishedSurvey({
+      ...a.who,
+      subType: 'custom',
+      types: ALL_TYPES,
+      edit: (l) =>
+        l.map((q) =>
+          q.type === 'radio' ? { ...q, settings: { ...q.settings, options: q.settings.options!.map((o, i) => ({ ...o, enableComment: i === 0 })) } } : q,
+        ),
+    });
     const q = (t: Parameters<typeof questionOf>[1]) => questionOf(version!, t).id;
     const res = await answer(
       { accountId: a.account.id, surveyId: survey.id },
@@ -207,16 +222,57 @@ describe('partial submission, limits and closed surveys', () => {
 
 describe('results', () => {
   it('NPS, CSAT and CES over answered responses; filters by date and channel; folds keep the sums', async () => {
-    expect(npsOf(new Map([[10, 5], [8, 3], [6, 2]]))).toMatchObject({ score: 30, promoters: 5, passives: 3, detractors: 2 });
-    expect(csatOf(new Map([[5, 2], [4, 1], [2, 1]]), 5)).toMatchObject({ satisfiedPct: 75, average: 4 });
-    expect(csatOf(new Map([[3, 1], [2, 1]]), 3)).toMatchObject({ satisfiedPct: 50 });
-    expect(cesOf(new Map([[7, 1], [5, 1], [4, 1], [1, 1]]), 7)).toMatchObject({ agreePct: 50, average: 4.3 });
+    expect(
+      npsOf(
+        new Map([
+          [10, 5],
+          [8, 3],
+          [6, 2],
+        ]),
+      ),
+    ).toMatchObject({ score: 30, promoters: 5, passives: 3, detractors: 2 });
+    expect(
+      csatOf(
+        new Map([
+          [5, 2],
+          [4, 1],
+          [2, 1],
+        ]),
+        5,
+      ),
+    ).toMatchObject({ satisfiedPct: 75, average: 4 });
+    expect(
+      csatOf(
+        new Map([
+          [3, 1],
+          [2, 1],
+        ]),
+        3,
+      ),
+    ).toMatchObject({ satisfiedPct: 50 });
+    expect(
+      cesOf(
+        new Map([
+          [7, 1],
+          [5, 1],
+          [4, 1],
+          [1, 1],
+        ]),
+        7,
+      ),
+    ).toMatchObject({ agreePct: 50, average: 4.3 });
 
     const a = await setup();
     const { survey, version } = await publishedSurvey({ ...a.who, types: ['csat', 'ces', 'text', 'radio'] });
     const base = { accountId: a.account.id, surveyId: survey.id };
     const id = (t: Parameters<typeof questionOf>[1]) => questionOf(version!, t).id;
-    const full = (nps: number, csat: number, ces: number, text: string) => ({ [id('nps')]: nps, [id('csat')]: csat, [id('ces')]: ces, [id('text')]: text, [id('radio')]: 'Option 2' });
+    const full = (nps: number, csat: number, ces: number, text: string) => ({
+      [id('nps')]: nps,
+      [id('csat')]: csat,
+      [id('ces')]: ces,
+      [id('text')]: text,
+      [id('radio')]: 'Option 2',
+    });
     await answer(base, full(10, 5, 7, 'Loved it'), { now: new Date('2026-11-01T10:00:00Z') });
     await answer(base, full(9, 4, 6, 'Good'), { now: new Date('2026-11-02T10:00:00Z') });
     await answer(base, full(3, 1, 2, 'Slow'), { now: new Date('2026-11-03T10:00:00Z'), channel: 'web' });
@@ -263,7 +319,14 @@ describe('survey_received', () => {
     const a = await setup();
     const inbox = await createInbox({ ...a.who, name: 'Chat', channelType: 'email', email: `chat-${a.account.id}@example.test` });
     const tag = await createTag({ ...a.who, name: 'survey-detractor', color: 'red' });
-    const opened = await openConversation({ accountId: a.account.id, inboxId: inbox.id, sourceType: 'email', subject: 'Help', contact: { email: 'resp@example.com', name: 'Res Pondent' }, message: { kind: 'incoming', text: 'Hi' } });
+    const opened = await openConversation({
+      accountId: a.account.id,
+      inboxId: inbox.id,
+      sourceType: 'email',
+      subject: 'Help',
+      contact: { email: 'resp@example.com', name: 'Res Pondent' },
+      message: { kind: 'incoming', text: 'Hi' },
+    });
     const [rule] = await getDb()
       .insert(schema.automationRules)
       .values({
@@ -296,7 +359,14 @@ describe('survey_received', () => {
       .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'survey_received')));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ subjectType: 'survey_response', subjectId: String(res.response.id) });
-    expect(events[0].payload).toMatchObject({ surveyId: survey.id, kind: 'nps', channel: 'in_app', rating: 4, contactId: opened.contact.id, conversationId: opened.conversation.id });
+    expect(events[0].payload).toMatchObject({
+      surveyId: survey.id,
+      kind: 'nps',
+      channel: 'in_app',
+      rating: 4,
+      contactId: opened.contact.id,
+      conversationId: opened.conversation.id,
+    });
     await drainEvents(a.account.id, { after });
     const tags = await getDb().select().from(schema.conversationTags).where(eq(schema.conversationTags.conversationId, opened.conversation.id));
     expect(tags.map((t) => t.tagId)).toEqual([tag.id]);

@@ -39,7 +39,10 @@ describe('web survey, traditional', () => {
     expect(page.text).toContain('Powered by');
     const id = (t: Parameters<typeof questionOf>[1]) => questionOf(version!, t).id;
 
-    const partial = await app.request(path, { domain: a.domain, form: { intent: 'submit', [`a.${id('text')}`]: 'Kept after the error', [`a.${id('nps')}`]: '9' } });
+    const partial = await app.request(path, {
+      domain: a.domain,
+      form: { intent: 'submit', [`a.${id('text')}`]: 'Kept after the error', [`a.${id('nps')}`]: '9' },
+    });
     expect(partial.status).toBe(400);
     expect(partial.text).toContain('This is a required question.');
     expect(partial.text).toContain('Kept after the error');
@@ -87,7 +90,11 @@ describe('web survey, traditional', () => {
       parts.push({ name: asset, bytes: gzipSync(res.text).length });
     }
     const total = parts.reduce((n, p) => n + p.bytes, 0);
-    console.info(`web survey page (13 question types): ${(total / 1024).toFixed(1)} KB gzipped (${parts.map((p) => `${p.name} ${(p.bytes / 1024).toFixed(1)} KB`).join(', ')})`);
+    console.info(
+      `web survey page (13 question types): ${(total / 1024).toFixed(1)} KB gzipped (${parts
+        .map((p) => `${p.name} ${(p.bytes / 1024).toFixed(1)} KB`)
+        .join(', ')})`,
+    );
     expect(assets.some((x) => x.endsWith('.js'))).toBe(false);
     expect(total).toBeLessThan(25 * 1024);
   });
@@ -165,25 +172,36 @@ describe('web survey, conversational', () => {
     const step2 = await get('?step=2');
     expect(step2.text).toContain('2/3');
     expect(step2.text).toContain('class="sv-bubble sv-a">6<');
-    expect((await post({ intent: 'previous', step: '2', [`a.${questionOf(version!, 'text').id}`]: 'Typed then went back' })).headers.location).toBe(`${path}?step=1`);
-    const back = await get("?step=1");
+    expect((await post({ intent: 'previous', step: '2', [`a.${questionOf(version!, 'text').id}`]: 'Typed then went back' })).headers.location).toBe(
+      `${path}?step=1`,
+    );
+    const back = await get('?step=1');
     expect(back.text).toMatch(/checked="" value="6"/);
     expect((await post({ intent: 'next', step: '1', [`a.${nps}`]: '9' })).headers.location).toBe(`${path}?step=2`);
     const step2again = await get('?step=2');
     expect(step2again.text).toContain('Typed then went back</textarea>');
-    expect((await post({ intent: 'next', step: '2', [`a.${questionOf(version!, 'text').id}`]: 'Typed then went back' })).headers.location).toBe(`${path}?step=3`);
+    expect((await post({ intent: 'next', step: '2', [`a.${questionOf(version!, 'text').id}`]: 'Typed then went back' })).headers.location).toBe(
+      `${path}?step=3`,
+    );
     const done = await post({ intent: 'next', step: '3', [`a.${questionOf(version!, 'radio').id}`]: 'Option 1' });
     expect(done.headers.location).toBe(`${path}?done=1`);
     const rows = await rowsOf(survey.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ complete: true, answers: { [nps]: 9, [questionOf(version!, 'text').id]: 'Typed then went back', [questionOf(version!, 'radio').id]: { choice: 'Option 1' } } });
+    expect(rows[0]).toMatchObject({
+      complete: true,
+      answers: { [nps]: 9, [questionOf(version!, 'text').id]: 'Typed then went back', [questionOf(version!, 'radio').id]: { choice: 'Option 1' } },
+    });
     // allowRetaking is off: the same browser sees "already answered".
     expect((await get('')).text).toContain('You have already answered this survey.');
   });
 
   it('allowRetaking starts a new response for the same browser; refreshOnCompletion reloads the start; without partial submission answers wait as a draft', async () => {
     const a = await setup();
-    const { survey, version } = await conversational(a, { types: [], target: { allowRetaking: true, refreshOnCompletion: true }, settings: { allowPartialSubmission: false } });
+    const { survey, version } = await conversational(a, {
+      types: [],
+      target: { allowRetaking: true, refreshOnCompletion: true },
+      settings: { allowPartialSubmission: false },
+    });
     const path = pathOf(survey);
     const cookie = cookieOf(await app.request(path, { domain: a.domain }));
     const nps = questionOf(version!, 'nps').id;

@@ -10,7 +10,8 @@ import type { SurveyMessages, SurveyQuestion } from '~/models/surveys/types';
 type Raw = unknown;
 const asText = (v: Raw) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 const choiceOf = (v: Raw) => (v && typeof v === 'object' && 'choice' in v ? String((v as { choice: unknown }).choice ?? '') : asText(v));
-const choicesOf = (v: Raw) => (v && typeof v === 'object' && 'choices' in v && Array.isArray((v as { choices: unknown }).choices) ? ((v as { choices: string[] }).choices ?? []) : []);
+const choicesOf = (v: Raw) =>
+  v && typeof v === 'object' && 'choices' in v && Array.isArray((v as { choices: unknown }).choices) ? (v as { choices: string[] }).choices ?? [] : [];
 const commentOf = (v: Raw, choice: string) => {
   if (!v || typeof v !== 'object') return '';
   if ('comments' in v) return String((v as { comments?: Record<string, string> }).comments?.[choice] ?? '');
@@ -104,7 +105,18 @@ export function AnswerArea({ q, value, messages, errorId }: { q: SurveyQuestion;
     case 'ces':
       return <Scale q={q} value={value} describedBy={errorId} />;
     case 'text':
-      return <textarea id={id} name={name} rows={4} maxLength={2000} placeholder={messages.textPlaceholder} defaultValue={asText(value)} aria-labelledby={`q-${q.id}`} aria-describedby={errorId} />;
+      return (
+        <textarea
+          id={id}
+          name={name}
+          rows={4}
+          maxLength={2000}
+          placeholder={messages.textPlaceholder}
+          defaultValue={asText(value)}
+          aria-labelledby={`q-${q.id}`}
+          aria-describedby={errorId}
+        />
+      );
     case 'date':
       return <input id={id} type="date" name={name} defaultValue={asText(value)} aria-labelledby={`q-${q.id}`} aria-describedby={errorId} />;
     case 'dropdown': {
@@ -128,7 +140,14 @@ export function AnswerArea({ q, value, messages, errorId }: { q: SurveyQuestion;
         <div className="sv-options">
           {(q.settings.options ?? []).map((o, i) => (
             <div key={o.choice} className="sv-option">
-              <input type={multi ? 'checkbox' : 'radio'} id={`${id}-${i}`} name={name} value={o.choice} defaultChecked={picked.includes(o.choice)} aria-describedby={errorId} />
+              <input
+                type={multi ? 'checkbox' : 'radio'}
+                id={`${id}-${i}`}
+                name={name}
+                value={o.choice}
+                defaultChecked={picked.includes(o.choice)}
+                aria-describedby={errorId}
+              />
               <label htmlFor={`${id}-${i}`} title={o.tooltip || undefined}>
                 {o.choice}
               </label>
@@ -157,7 +176,13 @@ export function AnswerArea({ q, value, messages, errorId }: { q: SurveyQuestion;
                 {f.label}
                 {f.isRequired ? ' *' : ''}
               </label>
-              <input id={`${id}-${i}`} name={`f.${q.id}.${i}`} maxLength={200} defaultValue={values[f.name] ?? ''} {...(FIELD_INPUT[f.type] ?? FIELD_INPUT['full name'])} />
+              <input
+                id={`${id}-${i}`}
+                name={`f.${q.id}.${i}`}
+                maxLength={200}
+                defaultValue={values[f.name] ?? ''}
+                {...(FIELD_INPUT[f.type] ?? FIELD_INPUT['full name'])}
+              />
             </div>
           ))}
         </div>
@@ -169,14 +194,7 @@ export function AnswerArea({ q, value, messages, errorId }: { q: SurveyQuestion;
 }
 
 /** A whole question: number, heading, text, the mandatory mark, the answer area and its error. */
-export function QuestionInput(props: {
-  q: SurveyQuestion;
-  number?: number;
-  value: Raw;
-  error?: string;
-  messages: SurveyMessages;
-  indicateMandatory: boolean;
-}) {
+export function QuestionInput(props: { q: SurveyQuestion; number?: number; value: Raw; error?: string; messages: SurveyMessages; indicateMandatory: boolean }) {
   const { q, error } = props;
   const errorId = error ? `e-${q.id}` : undefined;
   return (

@@ -10,10 +10,7 @@ import type { SurveyQuestion } from './types';
 /** Bad answer: a 400 with this message, nothing written. */
 export class SurveyAnswerError extends Error {
   readonly status = 400;
-  constructor(
-    message: string,
-    readonly questionId?: string,
-  ) {
+  constructor(message: string, readonly questionId?: string) {
     super(message);
   }
 }
@@ -21,15 +18,13 @@ export class SurveyAnswerError extends Error {
 /** Questions that take no answer: the welcome (a Start button) and a thank-you text. */
 export const isAnswerable = (type: QuestionType) => type !== 'welcome' && type !== 'thank-you';
 
-export const SCALE_TYPES: QuestionType[] = ['nps', 'rating', 'smiley', 'csat', 'ces'];
-
 /** The whole numbers a scale question takes: NPS 0-10; the others 1 to their range (section 5 and 9). */
 export function scaleOf(q: Pick<SurveyQuestion, 'type' | 'settings'>): { min: number; max: number } | null {
   switch (q.type) {
     case 'nps':
       return { min: 0, max: 10 };
     case 'rating':
-      return { min: 1, max: q.settings.scaleStyle === 'text' ? 5 : (q.settings.range ?? 5) };
+      return { min: 1, max: q.settings.scaleStyle === 'text' ? 5 : q.settings.range ?? 5 };
     case 'smiley':
     case 'csat':
       return { min: 1, max: q.settings.range ?? 5 };
@@ -56,7 +51,12 @@ const isBlank = (v: unknown) =>
   v === null ||
   (typeof v === 'string' && v.trim() === '') ||
   (Array.isArray(v) && v.length === 0) ||
-  (typeof v === 'object' && !Array.isArray(v) && v !== null && 'choices' in v && Array.isArray((v as ChoicesAnswer).choices) && (v as ChoicesAnswer).choices.length === 0);
+  (typeof v === 'object' &&
+    !Array.isArray(v) &&
+    v !== null &&
+    'choices' in v &&
+    Array.isArray((v as ChoicesAnswer).choices) &&
+    (v as ChoicesAnswer).choices.length === 0);
 
 function isoDay(v: string) {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
@@ -74,7 +74,8 @@ const text = (v: unknown, max: number, q: SurveyQuestion, what = 'The answer') =
 function option(q: SurveyQuestion, choice: unknown) {
   const options = q.settings.options ?? [];
   const found = typeof choice === 'string' ? options.find((o) => o.choice === choice) : undefined;
-  if (!found) throw new SurveyAnswerError(`${typeof choice === 'string' ? `“${choice.slice(0, 50)}”` : 'That'} is not one of the options of ${quoted(q)}.`, q.id);
+  if (!found)
+    throw new SurveyAnswerError(`${typeof choice === 'string' ? `“${choice.slice(0, 50)}”` : 'That'} is not one of the options of ${quoted(q)}.`, q.id);
   return found;
 }
 
@@ -125,10 +126,12 @@ export function checkAnswer(q: SurveyQuestion, raw: unknown): AnswerValue | null
       return Object.keys(comments).length ? { choices, comments } : { choices };
     }
     case 'form': {
-      if (typeof raw !== 'object' || Array.isArray(raw) || raw === null) throw new SurveyAnswerError(`The answer to ${quoted(q)} must be its fields' values.`, q.id);
+      if (typeof raw !== 'object' || Array.isArray(raw) || raw === null)
+        throw new SurveyAnswerError(`The answer to ${quoted(q)} must be its fields' values.`, q.id);
       const given = raw as Record<string, unknown>;
       const fields = q.settings.fields ?? [];
-      for (const key of Object.keys(given)) if (!fields.some((f) => f.name === key)) throw new SurveyAnswerError(`${quoted(q)} has no field “${key.slice(0, 50)}”.`, q.id);
+      for (const key of Object.keys(given))
+        if (!fields.some((f) => f.name === key)) throw new SurveyAnswerError(`${quoted(q)} has no field “${key.slice(0, 50)}”.`, q.id);
       const out: FormAnswer = {};
       for (const f of fields) {
         const v = given[f.name];
@@ -167,7 +170,8 @@ export function answerText(q: Pick<SurveyQuestion, 'type' | 'settings'> | undefi
     const c = (value as ChoicesAnswer).comments ?? {};
     return (value as ChoicesAnswer).choices.map((x) => (c[x] ? `${x} (${c[x]})` : x)).join('; ');
   }
-  if ('choice' in value && typeof value.choice === 'string') return (value as ChoiceAnswer).comment ? `${value.choice} (${(value as ChoiceAnswer).comment})` : value.choice;
+  if ('choice' in value && typeof value.choice === 'string')
+    return (value as ChoiceAnswer).comment ? `${value.choice} (${(value as ChoiceAnswer).comment})` : value.choice;
   const form = value as FormAnswer;
   const order = q?.settings.fields?.map((f) => f.name) ?? [...FORM_FIELD_TYPES];
   return order

@@ -60,9 +60,7 @@ export async function targetedInAppSurveys(opts: { accountId: number; url: strin
     .select({ id: s.id, uniqueId: s.uniqueId, subType: s.subType, logoAttachmentId: s.logoAttachmentId, version: v })
     .from(s)
     .innerJoin(v, and(eq(v.id, s.publishedVersionId), eq(v.accountId, s.accountId)))
-    .where(
-      and(eq(s.accountId, opts.accountId), eq(s.channel, 'in-app'), eq(s.status, 'published'), opts.uniqueId ? eq(s.uniqueId, opts.uniqueId) : undefined),
-    )
+    .where(and(eq(s.accountId, opts.accountId), eq(s.channel, 'in-app'), eq(s.status, 'published'), opts.uniqueId ? eq(s.uniqueId, opts.uniqueId) : undefined))
     .orderBy(sql`${s.publishedAt} desc nulls last`, s.id)
     .limit(20);
   const today = new Date().toISOString().slice(0, 10);
@@ -101,7 +99,14 @@ export async function inAppSurveyFor(opts: { visitor: WidgetVisitor; url: string
       id: c.id,
       uniqueId: c.uniqueId,
       logo: c.logoAttachmentId ? `/survey/logo/${opts.visitor.accountId}/${c.uniqueId}` : null,
-      questions: questionsOf(ver).map((q) => ({ id: q.id, type: q.type, heading: q.heading ?? '', question: q.question, isRequired: q.isRequired, settings: q.settings })),
+      questions: questionsOf(ver).map((q) => ({
+        id: q.id,
+        type: q.type,
+        heading: q.heading ?? '',
+        question: q.question,
+        isRequired: q.isRequired,
+        settings: q.settings,
+      })),
       design: {
         themeType: ver.design.themeType,
         position: ver.design.position,
@@ -115,7 +120,12 @@ export async function inAppSurveyFor(opts: { visitor: WidgetVisitor; url: string
         indicateMandatory: ver.design.indicateMandatory,
       },
       messages: ver.messages,
-      display: { method: ver.target.displayMethod, delay: ver.target.displayDelay, scroll: ver.target.displayScroll, untilResponded: ver.target.showUntilResponded },
+      display: {
+        method: ver.target.displayMethod,
+        delay: ver.target.displayDelay,
+        scroll: ver.target.displayScroll,
+        untilResponded: ver.target.showUntilResponded,
+      },
       responseKey: open?.responseKey ?? null,
       answers: open?.answers ?? {},
     };

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { emitSurveyReceived } from '../events/engagement.server';
 import { getLogger } from '../../utils/logger.server';
-import { checkAnswer, countKeys, isAnswerable, SCALE_TYPES, SurveyAnswerError } from './answers';
+import { checkAnswer, countKeys, isAnswerable, SurveyAnswerError } from './answers';
 import type { SurveyChannel } from './constants';
 import type { AnswerValue, ClosedReason, ResponseChannel, SurveyAnswers } from './response-types';
 import { endSurvey } from './surveys.server';
@@ -401,5 +401,3 @@ export async function foldResultDeltas(opts: { accountId: number; surveyId: numb
       from gone group by account_id, survey_id, question_id, value_key, day, channel
     on conflict (survey_id, question_id, value_key, day, channel) where folded do update set n = t.n + excluded.n`);
 }
-
-export { SCALE_TYPES };

@@ -263,14 +263,26 @@ export async function listTextAnswers(opts: { accountId: number; surveyId: numbe
   return {
     page,
     hasMore: rows.length > TEXT_PAGE_SIZE,
-    rows: rows.slice(0, TEXT_PAGE_SIZE).map((row) => ({ id: row.id, text: answerText(opts.question, row.value), startedAt: row.startedAt, channel: row.channel, complete: row.complete })),
+    rows: rows
+      .slice(0, TEXT_PAGE_SIZE)
+      .map((row) => ({ id: row.id, text: answerText(opts.question, row.value), startedAt: row.startedAt, channel: row.channel, complete: row.complete })),
   };
 }
 
 /** Neutralises a cell a spreadsheet would run as a formula. */
 const cell = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
 
-type ExportRow = { id: string; started_at: Date | string; completed_at: Date | string | null; complete: boolean; channel: string; email: string | null; page_url: string | null; version: number; answers: Record<string, AnswerValue> };
+type ExportRow = {
+  id: string;
+  started_at: Date | string;
+  completed_at: Date | string | null;
+  complete: boolean;
+  channel: string;
+  email: string | null;
+  page_url: string | null;
+  version: number;
+  answers: Record<string, AnswerValue>;
+};
 
 /**
  * Every response of the survey (not drafts) as a CSV stream, oldest first: a server-side cursor a thousand rows at a

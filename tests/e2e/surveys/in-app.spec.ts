@@ -41,7 +41,13 @@ test('the in-app survey appears on a targeted third-party page after its delay a
     channel: 'in-app',
     types: ['text'],
     themeType: 'small',
-    target: { showOnAllPages: false, allowedPages: [{ link: '/pricing', linkType: 'start' }], displayMethod: 'delay', displayDelay: 2, showUntilResponded: true },
+    target: {
+      showOnAllPages: false,
+      allowedPages: [{ link: '/pricing', linkType: 'start' }],
+      displayMethod: 'delay',
+      displayDelay: 2,
+      showUntilResponded: true,
+    },
   });
   const modules: string[] = [];
   page.on('request', (req) => {
@@ -82,7 +88,12 @@ test('the in-app survey appears on a targeted third-party page after its delay a
   await expect(box.getByText('Thank you for finishing our Survey')).toBeVisible();
   await expect
     .poll(async () => (await getDb().select().from(schema.surveyResponses).where(eq(schema.surveyResponses.surveyId, survey.id)))[0])
-    .toMatchObject({ complete: true, channel: 'in-app', answers: { [nps]: 8, [text]: 'More seats please' }, pageUrl: `http://127.0.0.1:${sitePort}/pricing/teams` });
+    .toMatchObject({
+      complete: true,
+      channel: 'in-app',
+      answers: { [nps]: 8, [text]: 'More seats please' },
+      pageUrl: `http://127.0.0.1:${sitePort}/pricing/teams`,
+    });
   const [row] = await getDb().select().from(schema.surveyResponses).where(eq(schema.surveyResponses.surveyId, survey.id));
   expect(row.widgetVisitorId).not.toBeNull();
 

@@ -26,8 +26,14 @@ test('answer a traditional and a conversational web survey without JavaScript, t
   await r.getByRole('button', { name: 'Submit Survey' }).click();
   await expect(r.getByText('This is a required question.').first()).toBeVisible();
   await expect(r.getByRole('group', { name: /recommend us/ }).getByRole('radio', { name: '9' })).toBeChecked();
-  await r.getByRole('group', { name: /satisfied are you/ }).getByRole('radio', { name: 'Happy', exact: true }).check({ force: true });
-  await r.getByRole('group', { name: /easy for me/ }).getByText('6', { exact: true }).click();
+  await r
+    .getByRole('group', { name: /satisfied are you/ })
+    .getByRole('radio', { name: 'Happy', exact: true })
+    .check({ force: true });
+  await r
+    .getByRole('group', { name: /easy for me/ })
+    .getByText('6', { exact: true })
+    .click();
   await r.getByRole('textbox', { name: /anything else/ }).fill('The staff were lovely');
   await r.getByRole('checkbox', { name: 'Option 2' }).check();
   await r.getByRole('combobox', { name: /hear about us/ }).selectOption('Option 1');
@@ -88,7 +94,15 @@ test.describe('at 390 × 844', () => {
     const chat = await publishedSurvey({ ...who, name: 'Chat', themeType: 'conversational', types: ['ces', 'text'] });
     const { recordAnswers } = await import('../../../app/models/surveys/responses.server');
     const nps = traditional.version!.questions.find((q) => q.type === 'nps')!.id;
-    await recordAnswers({ accountId: a.account.id, surveyId: traditional.survey.id, channel: 'web', responseKey: 'phone0123456789ab', complete: false, answers: { [nps]: 9 }, respondent: { respondentKey: 'p' } });
+    await recordAnswers({
+      accountId: a.account.id,
+      surveyId: traditional.survey.id,
+      channel: 'web',
+      responseKey: 'phone0123456789ab',
+      complete: false,
+      answers: { [nps]: 9 },
+      respondent: { respondentKey: 'p' },
+    });
     const fits = async () => {
       const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
       expect(w.scroll, `page is ${w.scroll} px wide in a ${w.client} px window`).toBeLessThanOrEqual(w.client);
