@@ -7,6 +7,7 @@ import { ALREADY_ANSWERED, CLOSED_DETAIL, CLOSED_MESSAGES, type ClosedReason } f
 import {
   findOpenResponse,
   findPublicSurvey,
+  getVersion,
   hasCompleted,
   questionsOf,
   randomKey,
@@ -88,6 +89,13 @@ function shell(found: Awaited<ReturnType<typeof load>>, version: SurveyVersion |
   };
 }
 
+/** The page of the version an open response answers, when it is not the survey's current one. */
+async function pageFor(found: Awaited<ReturnType<typeof load>>, page: ReturnType<typeof shell>, open: { surveyVersionId: number } | undefined) {
+  if (!open || open.surveyVersionId === found.version?.id) return page;
+  const version = await getVersion({ accountId: found.survey.accountId, id: open.surveyVersionId });
+  return version ? shell(found, version) : page;
+}
+
 function historyOf(questions: SurveyQuestion[], step: number, answers: Record<string, unknown>) {
   return questions
     .slice(0, step)
@@ -109,10 +117,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return data({ ...base, view: { kind: 'answered' } as View }, { headers });
   if (page.format === 'traditional') return data({ ...base, view: { kind: 'traditional', values: {}, errors: {} } as View }, { headers });
   const open = respondent.setCookie ? undefined : await findOpenResponse(who);
-  const step = Math.min(Math.max(0, Number.parseInt(url.searchParams.get('step') ?? '0', 10) || 0), page.questions.length - 1);
+  // A respondent half way through goes on with the version they started, even if the survey was published again since.
+  const mine = await pageFor(found, page, open);
+  const step = Math.min(Math.max(0, Number.parseInt(url.searchParams.get('step') ?? '0', 10) || 0), mine.questions.length - 1);
   const answers = (open?.answers ?? {}) as Record<string, unknown>;
   return data(
-    { ...base, view: { kind: 'conversational', step, values: answers, errors: {}, history: historyOf(page.questions, step, answers) } as View },
+    { ...mine, view: { kind: 'conversational', step, values: answers, errors: {}, history: historyOf(mine.questions, step, answers) } as View },
     { headers },
   );
 }
@@ -120,7 +130,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const found = await load(request, params);
   await enforceRateLimit(`survey-web:${clientIp(request)}`, { limit: 120, windowMs: 60_000 });
-  const page = shell(found, found.version);
+  let page = shell(found, found.version);
   if (found.closed) return data({ ...page, view: { kind: 'closed', reason: found.closed } as View }, { status: 410 });
   const form = await request.formData();
   const intent = form.get('intent');
@@ -154,13 +164,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   // Conversational: one question per request; without the respondent cookie the answers so far cannot be kept.
   if (respondent.setCookie) throw new Response('Your browser must accept cookies to answer this survey one question at a time.', { status: 400 });
+  const open = await findOpenResponse(who);
+  page = await pageFor(found, page, open);
   const step = Number.parseInt(String(form.get('step') ?? ''), 10);
   const q = page.questions[step];
   if (!q) throw new Response('Unknown question', { status: 400 });
   const go = (to: number) => redirect(to > 0 ? `${page.path}?step=${to}` : page.path);
   if (intent === 'start') return go(step + 1);
   if (intent !== 'next' && intent !== 'previous') throw new Response('Unknown action', { status: 400 });
-  const open = await findOpenResponse(who);
   const responseKey = open?.responseKey ?? randomKey();
   const raw = readAnswersFromForm(form, [q]);
   const answers = (open?.answers ?? {}) as Record<string, unknown>;

@@ -220,4 +220,27 @@ describe('web survey, conversational', () => {
     expect(noCookie.status).toBe(400);
     expect(noCookie.text).toContain('must accept cookies');
   });
+
+  it('a respondent half way through keeps answering the version they started when the survey is published again', async () => {
+    const a = await setup();
+    const { survey, version } = await conversational(a, { types: [] });
+    const path = pathOf(survey);
+    const cookie = cookieOf(await app.request(path, { domain: a.domain }));
+    const nps = questionOf(version!, 'nps').id;
+    // Partial submission keeps the first answer; then the survey gets a new question and is published again.
+    const { appendQuestion } = await import('../../app/models/surveys/questions.server');
+    const { publishSurvey } = await import('../../app/models/surveys/surveys.server');
+    expect((await app.request(path, { domain: a.domain, cookie, form: { intent: 'previous', step: '1', [`a.${nps}`]: '7' } })).status).toBe(302);
+    await updateSurvey({ ...a.who, id: survey.id, patch: { questions: appendQuestion(version!.questions, 'text').list }, step: 'design' });
+    const v2 = (await publishSurvey({ ...a.who, id: survey.id }))!.version;
+    expect(v2.questions).toHaveLength(3);
+    const step1 = await app.request(`${path}?step=1`, { domain: a.domain, cookie });
+    expect(step1.text).toContain('1/1');
+    const done = await app.request(path, { domain: a.domain, cookie, form: { intent: 'next', step: '1', [`a.${nps}`]: '8' } });
+    expect(done.headers.location).toBe(`${path}?done=1`);
+    const [row] = await rowsOf(survey.id);
+    expect(row).toMatchObject({ complete: true, surveyVersionId: version!.id, answers: { [nps]: 8 } });
+    // A new respondent gets the new version.
+    expect((await app.request(`${path}?step=1`, { domain: a.domain })).text).toContain('1/2');
+  });
 });

@@ -56,6 +56,9 @@ async function readVersion(accountId: number, id: number, db: DbOrTx): Promise<S
   return row;
 }
 
+/** A published version of the account's (the one a response answered, which may be older than the survey's current one). */
+export const getVersion = (opts: { accountId: number; id: number }, db: DbOrTx = getDb()) => readVersion(opts.accountId, opts.id, db);
+
 const surveyHead = {
   id: s.id,
   accountId: s.accountId,
