@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { data, redirect } from '@remix-run/node';
 import { Form, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from '@remix-run/react';
 import { AnswerArea, QuestionInput } from '~/components/surveys/question-input';
+import { readableBrand } from '~/models/surveys/colour';
 import { answerText, checkAnswers, isAnswerable, readAnswersFromForm } from '~/models/surveys/answers';
 import { ALREADY_ANSWERED, CLOSED_DETAIL, CLOSED_MESSAGES, type ClosedReason } from '~/models/surveys/response-types';
 import {
@@ -220,7 +221,7 @@ export default function WebSurvey() {
   const p = acted ?? loaded;
   const v = p.view;
   return (
-    <div className="sv" data-brand={p.design?.brandColor} style={{ ['--sv-brand' as string]: p.design?.brandColor ?? '#2287FB' }}>
+    <div className="sv" style={{ ['--sv-brand' as string]: readableBrand(p.design?.brandColor ?? '#2287FB') }}>
       <header className="sv-header">
         {p.logo ? <img className="sv-logo" src={p.path.replace('/survey/web/', '/survey/logo/')} alt="" height={32} /> : null}
         {p.design?.header ? <h1>{p.design.header}</h1> : <h1>{p.name}</h1>}

@@ -6,6 +6,8 @@
  * from a queue kept in localStorage and retried with backoff until the server has them. Budget: 12 KB gzipped.
  */
 
+import { readableBrand } from '../models/surveys/colour';
+
 type Q = { id: string; type: string; heading: string; question: string; isRequired: boolean; settings: Record<string, any> };
 type Survey = {
   id: number;
@@ -157,7 +159,7 @@ type Item = { id: number; k: string; a: Record<string, unknown>; c: boolean; u: 
   const FACES: Record<number, string[]> = { 3: ['Unhappy', 'Neutral', 'Happy'], 5: ['Very unhappy', 'Unhappy', 'Neutral', 'Happy', 'Very happy'] };
 
   const D = s.design;
-  const c = D.brandColor || '#2287FB';
+  const c = readableBrand(D.brandColor || '#2287FB');
   const side = D.position === 'right' ? 'right' : 'left';
   const theme = D.themeType === 'small' || D.themeType === 'pop-over' ? D.themeType : 'full';
   const css = `
