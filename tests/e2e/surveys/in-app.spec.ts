@@ -21,7 +21,7 @@ test.beforeAll(async () => {
   site = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html><head><title>Shop</title><style>* { color: rgb(255, 0, 0) !important; }</style></head>
-<body><h1>${req.url}</h1>
+<body><h1>${req.url}</h1><div style="height: 3000px">A long page</div>
 <script src="http://localhost:${port()}/public/widget.js" data-inbox="${inboxId}" async></script></body></html>`);
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -129,4 +129,30 @@ test('answers sent while the connection is down are retried until the server has
   await expect
     .poll(async () => (await getDb().select().from(schema.surveyResponses).where(eq(schema.surveyResponses.surveyId, survey.id)))[0], { timeout: 20_000 })
     .toMatchObject({ complete: true, answers: { [questionOf(version!, 'nps').id]: 10 } });
+});
+
+test('scroll depth and exit intent wait for the visitor; the corner box sits at the chosen side', async ({ page }) => {
+  for (const method of ['scroll', 'exit'] as const) {
+    const a = await createTestAccount();
+    const inbox = await createWebInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Website chat' });
+    inboxId = inbox.id;
+    await publishedSurvey({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      channel: 'in-app',
+      themeType: 'small',
+      target: { displayMethod: method, displayScroll: method === 'scroll' ? 50 : null },
+    });
+    await page.goto(`http://127.0.0.1:${sitePort}/`);
+    await expect(page.locator('[data-parley-widget]')).toBeAttached();
+    await page.waitForTimeout(1000);
+    await expect(page.locator('[data-parley-survey]')).toHaveCount(0);
+    if (method === 'scroll') await page.mouse.wheel(0, 2500);
+    else await page.evaluate(() => document.dispatchEvent(new MouseEvent('mouseout', { clientY: 0, relatedTarget: null, bubbles: true })));
+    const dialog = page.locator('[data-parley-survey]').getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    const box = await dialog.boundingBox();
+    // Position left (the default): the small box sits in the bottom-left corner.
+    expect(box!.x).toBeLessThan(100);
+  }
 });
