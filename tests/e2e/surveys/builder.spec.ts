@@ -248,9 +248,22 @@ test('every sub type and channel: in-app target and share, email steps, folders,
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(toast(page)).toHaveText('Folder Created');
   await expect(page.getByTestId('folder-Leadership')).toContainText('private');
+  await page.getByRole('link', { name: 'Edit folder Leadership' }).click();
+  await page.getByLabel('Folder Name').fill('Leaders');
+  await page.getByRole('button', { name: 'Update', exact: true }).click();
+  await expect(toast(page)).toHaveText('Folder Updated');
+  // A survey moves to it from Settings.
+  await page.goto(url(`/surveys/edit/${ids[3]}/web/settings`, a.domain));
+  await page.getByLabel('Folder', { exact: true }).selectOption({ label: 'Leaders' });
+  await page.getByTestId('save').click();
+  await expect(toast(page)).toHaveText('Survey Updated Successfully');
+  await page.goto(url('/surveys', a.domain));
+  await page.getByTestId('folder-Leaders').getByRole('link', { name: 'Leaders', exact: true }).click();
+  await expect(page.getByTestId('surveys').getByRole('row')).toHaveCount(2);
 
   // Clone, search, close, delete.
   const web = ids[0];
+  await page.goto(url('/surveys', a.domain));
   await page.getByRole('button', { name: `Clone CSAT survey` }).click();
   await expect(toast(page)).toHaveText('Survey Cloned');
   await page.getByRole('searchbox', { name: 'Search surveys' }).fill('copy of');
@@ -309,5 +322,11 @@ test.describe('with JavaScript', () => {
     await page.getByTestId('primary').click();
     await expect(page).toHaveURL(new RegExp(`/surveys/edit/${id}/email/target$`));
     expect((await surveyRow(id)).questions.map((q) => q.type)).toEqual(['welcome', 'csat', 'date']);
+    // The list searches as you type.
+    await page.goto(url('/surveys', a.domain));
+    await hydrated(page);
+    await page.getByRole('searchbox', { name: 'Search surveys' }).fill('quarterly');
+    await expect(page).toHaveURL(/q=quarterly/);
+    await expect(page.getByTestId('surveys').getByRole('row')).toHaveCount(2);
   });
 });
