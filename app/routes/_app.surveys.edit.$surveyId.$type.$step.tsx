@@ -252,7 +252,7 @@ export default function SurveyEditor() {
   const stepReply = actionData?.form === 'step' ? actionData.reply : null;
 
   let stored: Record<string, unknown> = {};
-  if (step === 'design') stored = { design: { ...survey.design, footerOn: Boolean(survey.design.footer) }, messages: survey.messages, question: selected };
+  if (step === 'design') stored = { design: { ...survey.design, footerOn: Boolean(survey.design.footer) }, messages: survey.messages, question: selected ? { ...selected, showHeading: Boolean(selected.heading) } : null };
   if (step === 'target')
     stored = {
       ...survey.target,

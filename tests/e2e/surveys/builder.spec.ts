@@ -65,10 +65,15 @@ test('survey builder without JavaScript: create (messages), every question type,
   // Edit the selected question (CES: 3, 5 or 7) and a radio question's options.
   await page.getByLabel('Question', { exact: true }).fill('It was easy to pay.');
   await page.getByRole('radio', { name: '5', exact: true }).check();
+  await page.getByLabel('Show an introduction').check();
+  await page.getByTestId('save').click();
+  await expect(fieldError(page, 'Please Enter Value')).toBeVisible();
+  await expect(page.getByLabel('Question', { exact: true })).toHaveValue('It was easy to pay.');
+  await page.getByLabel('Introduction', { exact: true }).fill('Last one');
   await page.getByTestId('save').click();
   await expect(toast(page)).toHaveText('Survey Updated Successfully');
   const ces = (await surveyRow(id)).questions.at(-1)!;
-  expect(ces).toMatchObject({ question: 'It was easy to pay.', settings: { range: 5 } });
+  expect(ces).toMatchObject({ question: 'It was easy to pay.', heading: 'Last one', settings: { range: 5 } });
 
   await page.getByRole('button', { name: /Single Choice ·/ }).click();
   await expect(page.getByTestId('question-editor')).toContainText('Edit Single Choice question');
