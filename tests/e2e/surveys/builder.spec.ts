@@ -142,6 +142,15 @@ test('survey builder without JavaScript: create (messages), every question type,
   await page.getByRole('button', { name: 'Upload' }).click();
   await expect(toast(page)).toHaveText('Logo successfully uploaded');
   await expect(page.getByRole('img', { name: 'Survey logo' })).toBeVisible();
+  expect((await surveyRow(id)).logoAttachmentId).not.toBeNull();
+  await page.getByRole('button', { name: 'Remove logo' }).click();
+  await expect(toast(page)).toHaveText('Logo Successfully Removed');
+  expect((await surveyRow(id)).logoAttachmentId).toBeNull();
+  await page.getByLabel('Logo file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await expect(toast(page)).toHaveText('Logo successfully uploaded');
+  // The logo route serves the picture itself (1 × 1 pixel).
+  await expect.poll(() => page.getByRole('img', { name: 'Survey logo' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
 
   // Next saves and moves: target (web).
   await page.getByTestId('primary').click();
