@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useSubmit } from '@remix-run/react';
+import { useRef } from 'react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { FieldErrors } from '~/components/surveys/fields';
 import { readReply, type Reply } from '~/components/surveys/reply';
@@ -151,6 +152,14 @@ export default function SurveyList() {
     return s ? `?${s}` : '';
   };
   const showCreate = creating ?? (actionData?.form === 'create' ? 'web' : null);
+  // With JavaScript the search runs as you type, 300 ms after the last key (section 7); without it, on Search.
+  const submit = useSubmit();
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const searchAsYouType = (e: React.ChangeEvent<HTMLInputElement>) => {
+    const form = e.currentTarget.form;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => form && submit(form, { replace: true }), 300);
+  };
   return (
     <section className="page stack surveys-list">
       <header className="row wrap">
@@ -232,7 +241,7 @@ export default function SurveyList() {
         </aside>
         <div className="stack">
           <Form method="get" className="filters row wrap" role="search" aria-label="Filter surveys">
-            <input type="search" name="q" defaultValue={q} aria-label="Search surveys" placeholder="Search surveys" maxLength={100} />
+            <input type="search" name="q" defaultValue={q} aria-label="Search surveys" placeholder="Search surveys" maxLength={100} onChange={searchAsYouType} />
             <select name="type" defaultValue={filters.channel ?? ''} aria-label="Type">
               <option value="">All types</option>
               {SURVEY_CHANNELS.map((c) => (

@@ -252,7 +252,7 @@ export default function SurveyEditor() {
   const stepReply = actionData?.form === 'step' ? actionData.reply : null;
 
   let stored: Record<string, unknown> = {};
-  if (step === 'design') stored = { design: { ...survey.design, footerOn: Boolean(survey.design.footer) }, messages: survey.messages, question: selected };
+  if (step === 'design') stored = { design: { ...survey.design, footerOn: Boolean(survey.design.footer) }, messages: survey.messages, question: selected ? { ...selected, showHeading: Boolean(selected.heading) } : null };
   if (step === 'target')
     stored = {
       ...survey.target,
@@ -364,9 +364,16 @@ function SaveButton({ formKey }: { formKey: string }) {
   const [dirty, setDirty] = useState(false);
   useEffect(() => {
     setDirty(false);
-    const form = document.getElementById('step-form');
+    const form = document.getElementById('step-form') as HTMLFormElement | null;
     if (!form) return;
-    const on = () => setDirty(true);
+    // Changed means different from what the step showed (typing a change back disables Save again); the open panel is not a change.
+    const snapshot = () =>
+      [...new FormData(form)]
+        .filter(([k, v]) => k !== 'panel' && typeof v === 'string')
+        .map(([k, v]) => `${k}=${v as string}`)
+        .join('&');
+    const initial = snapshot();
+    const on = () => setDirty(snapshot() !== initial);
     form.addEventListener('input', on);
     form.addEventListener('change', on);
     return () => {

@@ -63,7 +63,9 @@ describe('survey validation (section 5 and 8 messages)', () => {
     expect(questionEditSchema('smiley').safeParse({ question: 'Q', settings: { range: 4 } }).success).toBe(false);
     expect(questionEditSchema('ces').safeParse({ question: 'Q', settings: { range: 7 } }).success).toBe(true);
     expect(questionEditSchema('welcome').safeParse({ question: 'Hi', settings: { buttonLabel: 'x'.repeat(11) } }).success).toBe(false);
-    expect(questionEditSchema('nps').safeParse({ question: 'Q', heading: 'x'.repeat(41) }).success).toBe(false);
+    expect(questionEditSchema('nps').safeParse({ question: 'Q', showHeading: true, heading: 'x'.repeat(41) }).success).toBe(false);
+    expect(errorsOf(questionEditSchema('nps').safeParse({ question: 'Q', showHeading: true })).heading).toBe('Please Enter Value');
+    expect(questionEditSchema('nps').parse({ question: 'Q', showHeading: false, heading: 'Hidden' }).heading).toBe('');
     expect(questionEditSchema('form').safeParse({ question: 'Q', settings: { fields: [] } }).success).toBe(false);
     const d = designStepSchema('email', null).safeParse({ design: { themeType: 'email', header: '', subject: '' }, messages: {} });
     expect(errorsOf(d)['design.header']).toBe('Please Enter Value');

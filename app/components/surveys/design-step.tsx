@@ -297,7 +297,12 @@ function QuestionEditor({ q, r }: { q: SurveyQuestion; r: ReplyReader }) {
   return (
     <fieldset className="field question-editor" data-testid="question-editor">
       <legend>Edit {QUESTION_TYPE_LABELS[q.type]} question</legend>
-      <TextInput r={r} name={`${p}.heading`} label="Introduction" maxLength={LIMITS.heading} hint={`Optional, at most ${LIMITS.heading} characters`} />
+      <div className="toggle-block">
+        <Check r={r} name={`${p}.showHeading`} label="Show an introduction" />
+        <div className="toggled">
+          <TextInput r={r} name={`${p}.heading`} label="Introduction" maxLength={LIMITS.heading} hint={`At most ${LIMITS.heading} characters`} />
+        </div>
+      </div>
       <TextInput r={r} name={`${p}.question`} label="Question" maxLength={LIMITS.question} hint={`At most ${LIMITS.question} characters`} />
       {q.type === 'welcome' || q.type === 'thank-you' ? null : <Check r={r} name={`${p}.isRequired`} label="Required" />}
       {settings}

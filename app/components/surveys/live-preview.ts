@@ -47,7 +47,7 @@ export function useLivePreview(opts: { formKey: string; design: SurveyDesign; me
   const questions = q
     ? opts.questions.map((x) =>
         x.id === opts.selectedId
-          ? { ...x, heading: String(q.heading ?? ''), question: String(q.question ?? ''), isRequired: 'isRequired' in q, settings: { ...x.settings, ...settingsOf(q.settings) } }
+          ? { ...x, heading: 'showHeading' in q ? String(q.heading ?? '') : '', question: String(q.question ?? ''), isRequired: 'isRequired' in q, settings: { ...x.settings, ...settingsOf(q.settings) } }
           : x,
       )
     : opts.questions;

@@ -132,12 +132,19 @@ export const QUESTION_SETTINGS: Record<QuestionType, z.ZodType> = {
 
 /** What a person edits of one question (its id, type and order are the server's). */
 export function questionEditSchema(type: QuestionType) {
-  return z.object({
-    heading: optionalText(LIMITS.heading),
-    question: requiredText(LIMITS.question),
-    isRequired: flag,
-    settings: (QUESTION_SETTINGS[type] as z.ZodObject).optional().default({}) as unknown as z.ZodType<Record<string, unknown>>,
-  });
+  return z
+    .object({
+      // Section 5: the introduction is required when shown, at most 40 characters.
+      showHeading: flag,
+      heading: optionalText(LIMITS.heading),
+      question: requiredText(LIMITS.question),
+      isRequired: flag,
+      settings: (QUESTION_SETTINGS[type] as z.ZodObject).optional().default({}) as unknown as z.ZodType<Record<string, unknown>>,
+    })
+    .superRefine((q, ctx) => {
+      if (q.showHeading && !q.heading) ctx.addIssue({ code: 'custom', message: M.enterValue, path: ['heading'] });
+    })
+    .transform(({ showHeading, ...q }) => ({ ...q, heading: showHeading ? q.heading : '' }));
 }
 
 export const QUESTION_ID_PATTERN = /^[a-z0-9]{6,16}$/;

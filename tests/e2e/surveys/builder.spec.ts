@@ -65,10 +65,15 @@ test('survey builder without JavaScript: create (messages), every question type,
   // Edit the selected question (CES: 3, 5 or 7) and a radio question's options.
   await page.getByLabel('Question', { exact: true }).fill('It was easy to pay.');
   await page.getByRole('radio', { name: '5', exact: true }).check();
+  await page.getByLabel('Show an introduction').check();
+  await page.getByTestId('save').click();
+  await expect(fieldError(page, 'Please Enter Value')).toBeVisible();
+  await expect(page.getByLabel('Question', { exact: true })).toHaveValue('It was easy to pay.');
+  await page.getByLabel('Introduction', { exact: true }).fill('Last one');
   await page.getByTestId('save').click();
   await expect(toast(page)).toHaveText('Survey Updated Successfully');
   const ces = (await surveyRow(id)).questions.at(-1)!;
-  expect(ces).toMatchObject({ question: 'It was easy to pay.', settings: { range: 5 } });
+  expect(ces).toMatchObject({ question: 'It was easy to pay.', heading: 'Last one', settings: { range: 5 } });
 
   await page.getByRole('button', { name: /Single Choice ·/ }).click();
   await expect(page.getByTestId('question-editor')).toContainText('Edit Single Choice question');
@@ -137,6 +142,15 @@ test('survey builder without JavaScript: create (messages), every question type,
   await page.getByRole('button', { name: 'Upload' }).click();
   await expect(toast(page)).toHaveText('Logo successfully uploaded');
   await expect(page.getByRole('img', { name: 'Survey logo' })).toBeVisible();
+  expect((await surveyRow(id)).logoAttachmentId).not.toBeNull();
+  await page.getByRole('button', { name: 'Remove logo' }).click();
+  await expect(toast(page)).toHaveText('Logo Successfully Removed');
+  expect((await surveyRow(id)).logoAttachmentId).toBeNull();
+  await page.getByLabel('Logo file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await expect(toast(page)).toHaveText('Logo successfully uploaded');
+  // The logo route serves the picture itself (1 × 1 pixel).
+  await expect.poll(() => page.getByRole('img', { name: 'Survey logo' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
 
   // Next saves and moves: target (web).
   await page.getByTestId('primary').click();
@@ -248,9 +262,22 @@ test('every sub type and channel: in-app target and share, email steps, folders,
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(toast(page)).toHaveText('Folder Created');
   await expect(page.getByTestId('folder-Leadership')).toContainText('private');
+  await page.getByRole('link', { name: 'Edit folder Leadership' }).click();
+  await page.getByLabel('Folder Name').fill('Leaders');
+  await page.getByRole('button', { name: 'Update', exact: true }).click();
+  await expect(toast(page)).toHaveText('Folder Updated');
+  // A survey moves to it from Settings.
+  await page.goto(url(`/surveys/edit/${ids[3]}/web/settings`, a.domain));
+  await page.getByLabel('Folder', { exact: true }).selectOption({ label: 'Leaders' });
+  await page.getByTestId('save').click();
+  await expect(toast(page)).toHaveText('Survey Updated Successfully');
+  await page.goto(url('/surveys', a.domain));
+  await page.getByTestId('folder-Leaders').getByRole('link', { name: 'Leaders', exact: true }).click();
+  await expect(page.getByTestId('surveys').getByRole('row')).toHaveCount(2);
 
   // Clone, search, close, delete.
   const web = ids[0];
+  await page.goto(url('/surveys', a.domain));
   await page.getByRole('button', { name: `Clone CSAT survey` }).click();
   await expect(toast(page)).toHaveText('Survey Cloned');
   await page.getByRole('searchbox', { name: 'Search surveys' }).fill('copy of');
@@ -309,5 +336,11 @@ test.describe('with JavaScript', () => {
     await page.getByTestId('primary').click();
     await expect(page).toHaveURL(new RegExp(`/surveys/edit/${id}/email/target$`));
     expect((await surveyRow(id)).questions.map((q) => q.type)).toEqual(['welcome', 'csat', 'date']);
+    // The list searches as you type.
+    await page.goto(url('/surveys', a.domain));
+    await hydrated(page);
+    await page.getByRole('searchbox', { name: 'Search surveys' }).fill('quarterly');
+    await expect(page).toHaveURL(/q=quarterly/);
+    await expect(page.getByTestId('surveys').getByRole('row')).toHaveCount(2);
   });
 });
