@@ -235,3 +235,40 @@ describe('surveys', () => {
     expect((await getSurvey({ accountId: who.accountId, id: survey.id }))?.logoAttachmentId).toBeNull();
   });
 });
+
+describe('editor operations (ADR 054)', () => {
+  it('reads only known intents, merges an edited question, and applies each button', async () => {
+    const { parseEditorIntent, mergeQuestion, applyQuestionOp, targetStep } = await import('../../app/models/surveys/editor.server');
+    const { starterQuestions, defaultQuestion } = await import('../../app/models/surveys/questions.server');
+    expect(parseEditorIntent('add:nps', 'web')).toEqual({ kind: 'add', type: 'nps' });
+    expect(parseEditorIntent('add:slider', 'web')).toBeNull();
+    expect(parseEditorIntent('goto:share', 'email')).toBeNull();
+    expect(parseEditorIntent('up:../../etc', 'web')).toBeNull();
+    expect(parseEditorIntent(['save'] as never, 'web')).toBeNull();
+    expect(targetStep({ kind: 'next' }, 'email', 'target')).toBe('settings');
+    expect(targetStep({ kind: 'back' }, 'web', 'design')).toBe('design');
+
+    const rating = defaultQuestion('rating', 1);
+    const asText = mergeQuestion(rating, { heading: '', question: 'Rate us', isRequired: true, settings: { scaleStyle: 'text', range: 5 } });
+    expect(asText.settings.scaleLabels).toEqual(['Very Unsatisfied', 'Unsatisfied', 'Neutral', 'Satisfied', 'Very Satisfied']);
+    const form = defaultQuestion('form', 1);
+    const merged = mergeQuestion(form, { heading: '', question: 'You', isRequired: false, settings: { fields: [{ type: 'company', label: 'Company', isRequired: true }] } });
+    expect(merged.settings.fields).toEqual([{ type: 'company', name: 'company', label: 'Company', isRequired: true, order: 0 }]);
+    const welcome = mergeQuestion(defaultQuestion('welcome', 0), { heading: '', question: 'Hi', isRequired: true, settings: { buttonLabel: 'Go' } });
+    expect(welcome.isRequired).toBe(false);
+
+    const list = [...starterQuestions('nps'), defaultQuestion('radio', 2)];
+    const added = applyQuestionOp({ subType: 'nps' }, list, { kind: 'add', type: 'date' }, null);
+    expect(added.list.at(-1)?.type).toBe('date');
+    expect(added.selected).toBe(added.list.at(-1)?.id);
+    const more = applyQuestionOp({ subType: 'nps' }, list, { kind: 'add-choice' }, list[2].id);
+    expect(more.list[2].settings.options).toHaveLength(4);
+    const fewer = applyQuestionOp({ subType: 'nps' }, more.list, { kind: 'remove-choice', index: 0 }, list[2].id);
+    expect(fewer.list[2].settings.options?.map((o) => o.order)).toEqual([0, 1, 2]);
+    const two = applyQuestionOp({ subType: 'nps' }, fewer.list, { kind: 'remove-choice', index: 0 }, list[2].id);
+    expect(() => applyQuestionOp({ subType: 'nps' }, two.list, { kind: 'remove-choice', index: 0 }, list[2].id)).toThrow('A question keeps at least 2 options');
+    expect(() => applyQuestionOp({ subType: 'nps' }, list, { kind: 'add', type: 'welcome' }, null)).toThrow('A survey has one welcome question');
+    const deleted = applyQuestionOp({ subType: 'nps' }, list, { kind: 'delete', id: list[2].id }, list[2].id);
+    expect(deleted).toMatchObject({ selected: null, toast: 'Question Deleted Successfully' });
+  });
+});
