@@ -12,6 +12,8 @@ import { seedDemoData } from './seed-data';
 import { seedDemoKnowledgeBase } from './seed-kb';
 import { listWebInboxes, saveMessengerSection } from '../app/models/channels/messenger-settings.server';
 import { readMessengerSettings } from '../app/models/channels/messenger-settings';
+import { seedDemoSurveys } from './seed-surveys';
+import { seedDemoSurveyResponses } from './seed-survey-responses';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -92,6 +94,8 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   // The website chat searches the help centre before a chat starts.
   for (const inbox of await listWebInboxes({ accountId: account.id }))
     await saveMessengerSection({ accountId: account.id, actorId: owner.id, inboxId: inbox.id, section: 'configure', value: { ...readMessengerSettings(inbox.settings).configure, helpCentreId: kb.id } });
+  await seedDemoSurveys({ accountId: account.id, ownerId: owner.id, adminId: admin.id });
+  await seedDemoSurveyResponses({ accountId: account.id, now: opts.now });
   return { created: true };
 }
 

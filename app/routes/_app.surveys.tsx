@@ -1,21 +1,22 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '~/components/coming-soon';
+import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import { Outlet } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { pageTitle } from '~/utils/format';
-import { requireUser } from '~/utils/session.server';
+import { requireFeature } from '~/utils/session.server';
+import surveyStyles from '../styles/surveys.css?url';
 
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: surveyStyles }];
+
+/** The plan area customerSatisfactionSurveys gates the whole of Surveys (suite.md, plan features). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireFeature(request, 'customerSatisfactionSurveys/enabled');
   return null;
 }
 
 export const handle = { breadcrumb: 'Surveys' };
 
-export default function Page() {
-  return <ComingSoon area="Surveys" description="NPS, CSAT and CES surveys over in-app, email and web." />;
+export default function SurveysArea() {
+  return <Outlet />;
 }
-
-export const meta: MetaFunction = () => [{ title: pageTitle('Surveys') }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -20,6 +20,7 @@ import {
 } from '~/models/channels/widget.server';
 import { helpUrl } from '~/models/knowledge-base/help-host.server';
 import { createCaptcha, verifyCaptcha } from '~/models/productivity/captcha.server';
+import { inAppSurveyFor } from '~/models/surveys/in-app.server';
 import { readContactFormPost } from '~/models/productivity/uploads.server';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
 import { MAX_ROW_ID } from '~/utils/route-id';
@@ -81,6 +82,9 @@ const SessionInput = z.object({
   user: z
     .object({ id: z.coerce.string().max(200), hash: z.string().max(200).nullish(), name: z.string().max(200).nullish(), email: z.string().max(200).nullish() })
     .nullish(),
+  /** The page the widget runs on and the survey its snippet names (data-survey): decide whether an in-app survey shows (ADR 061). */
+  url: z.string().max(2000).nullish(),
+  survey: z.string().max(32).nullish(),
 });
 const PageViewInput = z.object({ url: z.string().max(2000), title: z.string().max(500).nullish(), referrer: z.string().max(2000).nullish() });
 const TypingInput = z.object({ typing: z.boolean() });
@@ -155,6 +159,8 @@ async function session(request: Request) {
     conversationId: visitor.conversationId,
     messages: await listVisitorMessages({ visitor }),
     captcha: captcha ? { question: captcha.question, token: captcha.token } : null,
+    // Only when a published in-app survey targets this page for this visitor: the widget then fetches the survey module.
+    survey: input.url ? await inAppSurveyFor({ visitor, url: input.url, uniqueId: input.survey }) : null,
   });
 }
 

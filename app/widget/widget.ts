@@ -31,6 +31,8 @@ type Session = {
   conversationId: number | null;
   messages: Msg[];
   captcha: { question: string; token: string } | null;
+  /** An in-app survey this page shows this visitor (ADR 061): only then is the survey module fetched. */
+  survey?: unknown;
 };
 
 ((w: Window, d: Document) => {
@@ -409,10 +411,14 @@ label{font-size:.85em;color:#374151}
     const stored = load();
     token = stored.t || '';
     const user = data.userId ? { id: data.userId, hash: data.userHash, name: data.userName, email: data.userEmail } : null;
-    const s: Session = await api('session', { inboxId: Number(inbox), token, user });
+    const s: Session = await api('session', { inboxId: Number(inbox), token, user, url: location.href, survey: data.survey });
     token = s.token;
     save({ t: token, c: s.conversationId });
     draw(s);
+    if (s.survey) {
+      (w as unknown as { __parleySv: unknown }).__parleySv = { b: base, t: token, s: s.survey };
+      d.head.append(el('script', { src: base + '/public/widget-survey.js', async: '' }));
+    }
     if (s.conversationId) ensureLive();
     pageView();
     w.setInterval(pageView, 60000);

@@ -7,3 +7,5 @@ export * from './automation';
 export * from './channels';
 export * from './counters';
 export * from './knowledge-base';
+export * from './surveys';
+export * from './survey-responses';

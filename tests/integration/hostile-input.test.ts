@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDefaultFolder } from '../../app/models/surveys/folders.server';
+import { createSurvey } from '../../app/models/surveys/surveys.server';
 import { createWebInbox } from '../../app/models/channels/messenger-settings.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { createContactForm } from '../../app/models/productivity/contact-forms.server';
@@ -130,7 +132,9 @@ describe('hostile-input sweep', () => {
       allowAttachments: false,
       allowCaptcha: false,
     });
-    const knownParams: Record<string, string> = { code: form.code, inboxId: String(web.id) };
+    const general = await ensureDefaultFolder({ accountId: a.account.id });
+    const survey = await createSurvey({ accountId: a.account.id, actorId: a.owner.id, name: 'Sweep survey', folderId: general.id, subType: 'custom', channel: 'web' });
+    const knownParams: Record<string, string> = { code: form.code, inboxId: String(web.id), surveyId: String(survey.id), type: 'web', step: 'design' };
     const params = (name: string) => knownParams[name] ?? 'new';
 
     for (const [id] of actions) {

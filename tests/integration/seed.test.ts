@@ -38,6 +38,10 @@ const COUNTED = {
   automationRules: schema.automationRules,
   automationRunLog: schema.automationRunLog,
   domainEvents: schema.domainEvents,
+  surveys: schema.surveys,
+  surveyFolders: schema.surveyFolders,
+  surveyVersions: schema.surveyVersions,
+  surveyResponses: schema.surveyResponses,
 };
 
 async function snapshot(accountId: number) {
@@ -85,6 +89,7 @@ describe('npm run seed', () => {
     const before = await snapshot(account.id);
     expect(before).toMatchObject({ users: 4, roles: 4, teams: 2, inboxes: 3, conversations: DEMO_CONVERSATIONS, tags: 8, companies: 14, contacts: 140, segments: 3 });
     expect(before).toMatchObject({ cannedResponses: 6, businessHours: 2, slaPolicies: 1, routingRules: 2, automationRules: 3 });
+    expect(before).toMatchObject({ surveys: 5, surveyFolders: 3, surveyVersions: 3, surveyResponses: 250 });
     expect(before.messages).toBeGreaterThan(DEMO_CONVERSATIONS * 2);
     expect(before.attachments).toBeGreaterThan(10);
     expect(before.crmNotes).toBeGreaterThan(20);
@@ -195,6 +200,7 @@ describe('npm run seed', () => {
         ['/customers/companies', [company.name]],
         [`/customers/companies/${company.id}`, [company.name]],
         ['/workflows', ['Urgent to Sam', 'Tag refunds', 'Escalate breaches']],
+        ['/surveys', ['Checkout NPS', 'Onboarding effort (CES)', 'Wishlist feature feedback', 'Closed']],
         [`/workflows/builder/${workflow.id}?runs=1`, ['Run history']],
         ['/settings/emails', ['support@parley-demo.example', 'billing@parley-demo.example']],
         ['/settings/chat-messenger', ['Website chat']],

@@ -58,7 +58,8 @@ export const SOURCE_TYPES_BY_EVENT: Record<InboxRuleEvent, readonly string[]> = 
   conversation_created: SOURCE_TYPES,
   message_created: SOURCE_TYPES,
   conversation_updated: SOURCE_TYPES,
-  survey_received: ['email', 'web'],
+  // in_app: the messenger's in-app surveys (ADR 061).
+  survey_received: ['email', 'web', 'in_app'],
   review_received: [],
 };
 
@@ -78,6 +79,7 @@ export const SOURCE_TYPE_LABELS: Record<string, string> = {
 export const SURVEY_SOURCE_TYPE_LABELS: Record<string, string> = {
   email: 'Email survey',
   web: 'Chat survey',
+  in_app: 'In-app survey',
 };
 
 /** Section 5: condition operators above, below, equal, contain; numbers compare, strings match. */

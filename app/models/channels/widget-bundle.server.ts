@@ -24,10 +24,24 @@ export function getWidgetBundle(): Promise<WidgetBundle> {
   );
 }
 
-export async function buildWidgetBundle(): Promise<WidgetBundle> {
+/** The in-app survey module (ADR 061): fetched by the widget only on a page a published in-app survey targets. */
+export const SURVEY_MODULE_ENTRY = path.resolve(process.cwd(), 'app/widget/survey.ts');
+/** The budget for the survey module: at most 12 KB once compressed. */
+export const SURVEY_MODULE_GZIP_BUDGET = 12 * 1024;
+
+export function getSurveyModuleBundle(): Promise<WidgetBundle> {
+  return singleton('survey-module-bundle', () =>
+    buildWidgetBundle(SURVEY_MODULE_ENTRY).catch((err) => {
+      resetSingleton('survey-module-bundle');
+      throw err;
+    }),
+  );
+}
+
+export async function buildWidgetBundle(entry = WIDGET_ENTRY): Promise<WidgetBundle> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: [WIDGET_ENTRY],
+    entryPoints: [entry],
     bundle: true,
     minify: true,
     format: 'iife',

@@ -88,6 +88,15 @@ export const DOMAIN_EVENT_TYPES = [
   'kb_article_trashed',
   'kb_article_restored',
   'kb_article_deleted',
+  'survey_created',
+  'survey_updated',
+  'survey_published',
+  /** Closed by hand or by its cut-off date, or completed by its response limit (payload.status, payload.reason). */
+  'survey_status_changed',
+  'survey_deleted',
+  'survey_folder_created',
+  'survey_folder_updated',
+  'survey_folder_deleted',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

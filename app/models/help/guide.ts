@@ -13,6 +13,7 @@ export const GUIDE_PAGES = [
   { slug: 'crm', title: 'CRM: contacts and companies' },
   { slug: 'workflows', title: 'Workflows' },
   { slug: 'knowledge-base', title: 'Knowledge base and help centre' },
+  { slug: 'surveys', title: 'Surveys' },
   { slug: 'channels', title: 'Channels' },
   { slug: 'messenger', title: 'Messenger' },
   { slug: 'automations', title: 'Automations: routing, hours, SLA and rules' },
@@ -54,6 +55,7 @@ export function guideLinkForPath(pathname: string) {
   if (pathname.startsWith('/customers')) return '/help-center/crm';
   if (pathname.startsWith('/knowledgebase')) return '/help-center/knowledge-base';
   if (pathname.startsWith('/inbox')) return '/help-center/inbox';
+  if (pathname.startsWith('/surveys')) return '/help-center/surveys';
   return '/help-center';
 }
 

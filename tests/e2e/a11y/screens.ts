@@ -24,6 +24,10 @@ import { saveKbImage } from '../../../app/models/knowledge-base/images.server';
 import { ALL_PERMISSIONS } from '../../../app/models/roles/permissions';
 import { createRole } from '../../../app/models/roles/roles.server';
 import { createTeam } from '../../../app/models/teams/teams.server';
+import { ensureDefaultFolder } from '../../../app/models/surveys/folders.server';
+import { createSurvey } from '../../../app/models/surveys/surveys.server';
+import { recordAnswers } from '../../../app/models/surveys/responses.server';
+import { ALL_TYPES, publishedSurvey } from '../../helpers/surveys';
 import { createTestAccount, createTestUser } from '../../factories';
 
 /**
@@ -54,11 +58,17 @@ export const SIGNED_IN_SCREENS = [
   '/knowledgebase/{kb}/seo', '/knowledgebase/{kb}/custom-css-js', '/knowledgebase/{kb}/advance', '/knowledgebase/{kb}/redirect-rules',
   '/knowledgebase/{kb}/customization', '/knowledgebase/{kb}/version-control',
   '/knowledgebase/{kb}/backup-and-restore', '/knowledgebase/{kb}/import-export',
+  '/surveys?new=web', '/surveys?folder-form=new', '/surveys/edit/{webSurvey}/web/design', '/surveys/edit/{webSurvey}/web/target',
+  '/surveys/edit/{webSurvey}/web/settings', '/surveys/edit/{webSurvey}/web/share', '/surveys/edit/{inAppSurvey}/in-app/design',
+  '/surveys/edit/{inAppSurvey}/in-app/target', '/surveys/edit/{inAppSurvey}/in-app/share', '/surveys/edit/{emailSurvey}/email/design',
+  '/surveys/edit/{emailSurvey}/email/target',
+  '/surveys/{resultsSurvey}/results',
 ] as const;
 
 /** Signed out, on the account's address. */
 export const SIGNED_OUT_SCREENS = ['/signin', '/forgot-password', '/emailverify', '/extra-details', '/set-password?token=x', '/contact/{contactFormCode}', '/public/chat/{chatCode}',
-  '/hc/{kbSlug}', '/hc/{kbSlug}/articles/{kbArticlePath}', '/hc/{kbSlug}/categories/{kbCategoryPath}', '/hc/{kbSlug}/search?q=invoice'] as const;
+  '/hc/{kbSlug}', '/hc/{kbSlug}/articles/{kbArticlePath}', '/hc/{kbSlug}/categories/{kbCategoryPath}', '/hc/{kbSlug}/search?q=invoice',
+  '/survey/web/{account}/{resultsSurveyKey}', '/survey/web/{account}/{chatSurveyKey}?step=1'] as const;
 
 /** On the bare host, before there is an account. */
 export const BARE_HOST_SCREENS = ['/', '/signup', '/forgot-domain', '/verify-domain', '/thankyou', '/dev/mailbox'] as const;
@@ -88,6 +98,11 @@ export const EXCLUDED: Record<string, string> = {
   '_app.knowledgebase.$kbId.images.tsx': "the rich-text editor's JSON upload (tests/integration/knowledge-base-upload.test.ts)",
   'hc.$kbSlug.$.tsx': "the help centre's 404 (the layout's ErrorBoundary, seen at /hc/{kbSlug}/articles/{bad id} in tests)",
   'webhooks.*': 'provider webhooks',
+  '_app.surveys.edit.$surveyId.$type._index.tsx': 'redirects to the design step',
+  'survey.logo.$accountId.$uniqueId.tsx': 'an image',
+  'public.widget.survey.$op.tsx': 'the in-app survey API',
+  'public.widget-survey[.]js.tsx': 'the in-app survey script',
+  '_app.surveys.$surveyId.results.export.tsx': 'a CSV download',
 };
 
 /** An account with data on every screen, made through the domain functions the app uses. */
@@ -160,8 +175,24 @@ export async function seedScreensAccount() {
   // Customization (ADR 058): the public screens are checked with a branded header, a logo and header links.
   const logo = await saveKbImage({ ...kbWho, filename: 'logo.png', bytes: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64') });
   await updateKnowledgeBaseSettings({ ...who, id: kb.id, patch: { logoToken: logo.token, brandColor: '#1f6feb', headerTextColor: '#ffffff', headerLinks: [{ label: 'Status', url: 'https://status.example.com' }], showViewCount: true } });
+  const surveyFolder = await ensureDefaultFolder({ accountId: a.account.id });
+  const webSurvey = await createSurvey({ ...who, name: 'Checkout NPS', folderId: surveyFolder.id, subType: 'nps', channel: 'web' });
+  const inAppSurvey = await createSurvey({ ...who, name: 'Onboarding CES', folderId: surveyFolder.id, subType: 'ces', channel: 'in-app' });
+  const emailSurvey = await createSurvey({ ...who, name: 'Quarterly CSAT', folderId: surveyFolder.id, subType: 'csat', channel: 'email' });
+  // Published surveys with every question type, one answered, for the public pages and the results.
+  const resultsSurvey = (await publishedSurvey({ ...who, name: 'Store visit', subType: 'custom', types: ALL_TYPES })).survey;
+  const chatSurvey = (await publishedSurvey({ ...who, name: 'Chat follow-up', themeType: 'conversational', types: ['smiley', 'text'] })).survey;
+  const firstQuestion = resultsSurvey.questions.find((q) => q.type === 'nps')!;
+  await recordAnswers({ accountId: a.account.id, surveyId: resultsSurvey.id, channel: 'web', responseKey: 'screens0123456789', complete: false, answers: { [firstQuestion.id]: 9 }, respondent: { respondentKey: 'screens' } });
   const ids: Record<string, string | number> = {
     kb: kb.id,
+    webSurvey: webSurvey.id,
+    inAppSurvey: inAppSurvey.id,
+    emailSurvey: emailSurvey.id,
+    account: a.account.id,
+    resultsSurvey: resultsSurvey.id,
+    resultsSurveyKey: resultsSurvey.uniqueId,
+    chatSurveyKey: chatSurvey.uniqueId,
     kbSlug: kb.slug,
     kbCategory: kbCategory.id,
     kbArticle: kbArticle.id,
