@@ -109,22 +109,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const panelOf = (v: FormDataEntryValue | null) => ((PANELS as readonly string[]).includes(String(v)) ? (String(v) as Panel) : 'components');
   const refuse = (body: ActionData, status = 400) => data<ActionData>(body, { status });
 
-  // Forms of their own, beside the step form.
-  if (rawIntent === 'logo-upload' || rawIntent === 'logo-remove') {
-    if (step !== 'design') throw new Response('Bad Request', { status: 400 });
-    try {
-      if (rawIntent === 'logo-upload') {
-        const file = formData.get('logo');
-        await uploadSurveyLogo({ ...who, file: file instanceof File ? file : null });
-        return redirectWithToast(editorUrl(survey, 'design', { q: selected?.id, panel: 'design' }), SURVEY_TOASTS.logoUploaded);
-      }
-      await removeSurveyLogo(who);
-      return redirectWithToast(editorUrl(survey, 'design', { q: selected?.id, panel: 'design' }), { type: 'info', text: SURVEY_TOASTS.logoRemoved });
-    } catch (err) {
-      if (err instanceof SurveyInputError) return refuse({ form: 'logo', error: err.message, panel: 'design', selectedId: selected?.id ?? null });
-      throw err;
-    }
-  }
+  // The logo's buttons are in the Design step's (multipart) form: the step is saved first, like Save, so nothing
+  // typed is lost, then the logo is uploaded or removed.
+  const logoIntent = rawIntent === 'logo-upload' || rawIntent === 'logo-remove' ? rawIntent : null;
+  if (logoIntent && step !== 'design') throw new Response('Bad Request', { status: 400 });
   if (rawIntent === 'share') {
     if (step !== 'share' || channel !== 'in-app') throw new Response('Bad Request', { status: 400 });
     const submission = parseWithZod(formData, { schema: ShareSchema });
@@ -155,7 +143,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast(editorUrl(survey, 'design', { q: selected?.id }), SURVEY_TOASTS.updated);
   }
 
-  const intent = parseEditorIntent(rawIntent, channel);
+  const intent = parseEditorIntent(logoIntent ? 'save' : rawIntent, channel);
   if (!intent) throw new Response('Unknown intent', { status: 400 });
   if (intent.kind === 'publish' && step !== stepsOf(channel).at(-1)) throw new Response('Publish is the last step', { status: 400 });
 
@@ -215,6 +203,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (err) {
     if (err instanceof SurveyInputError) return refuse({ form: 'step', error: err.message, selectedId: selected?.id ?? null, panel }, err.status);
     throw err;
+  }
+
+  if (logoIntent) {
+    const back = editorUrl(survey, 'design', { q: selected?.id, panel: 'design' });
+    try {
+      if (logoIntent === 'logo-upload') {
+        const file = formData.get('logo');
+        await uploadSurveyLogo({ ...who, file: file instanceof File ? file : null });
+        return redirectWithToast(back, SURVEY_TOASTS.logoUploaded);
+      }
+      await removeSurveyLogo(who);
+      return redirectWithToast(back, { type: 'info', text: SURVEY_TOASTS.logoRemoved });
+    } catch (err) {
+      // The step is saved already: the page shows it with the logo's message.
+      if (err instanceof SurveyInputError) return refuse({ form: 'logo', error: err.message, panel: 'design', selectedId: selected?.id ?? null });
+      throw err;
+    }
   }
 
   if (intent.kind === 'publish') {
@@ -320,7 +325,7 @@ export default function SurveyEditor() {
           Some fields need your attention: nothing was saved, what you typed is kept below.
         </p>
       ) : null}
-      <Form method="post" id="step-form" key={formKey} className="stack" noValidate>
+      <Form method="post" id="step-form" key={formKey} className="stack" noValidate encType={step === 'design' ? 'multipart/form-data' : undefined}>
         <UnsavedChangesGuard />
         {step === 'design' ? (
           <>
@@ -352,7 +357,6 @@ export default function SurveyEditor() {
         {step === 'settings' ? <SettingsFields r={r} folders={folders} cutOff={cutOff} /> : null}
         <FieldErrors errors={r.errors('')} />
       </Form>
-      {step === 'design' ? <Form method="post" id="logo-form" encType="multipart/form-data" /> : null}
       {step === 'share' ? <ShareStep channel={channel} link={link} snippet={snippet} r={readReply(actionData?.form === 'share' ? actionData.reply : null, {})} /> : null}
     </section>
   );
@@ -388,7 +392,7 @@ function SaveButton({ formKey }: { formKey: string }) {
   );
 }
 
-/** The logo belongs to its own multipart form (`logo-form`), drawn here inside the Design panel. */
+/** The logo's controls belong to the Design step's form, which saves the step before it uploads or removes the logo. */
 function LogoControl({ logoUrl, error }: { logoUrl: string | null; error: string | null }) {
   return (
     <fieldset className="field">
@@ -396,14 +400,14 @@ function LogoControl({ logoUrl, error }: { logoUrl: string | null; error: string
       {logoUrl ? (
         <div className="logo-box">
           <img src={logoUrl} alt="Survey logo" />
-          <button type="submit" form="logo-form" className="btn" name="intent" value="logo-remove">
+          <button type="submit" className="btn" name="intent" value="logo-remove">
             Remove logo
           </button>
         </div>
       ) : (
         <div className="logo-box">
-          <input type="file" name="logo" form="logo-form" accept=".png,.jpg,.jpeg,image/png,image/jpeg" aria-label="Logo file" aria-describedby="logo-hint" />
-          <button type="submit" form="logo-form" className="btn" name="intent" value="logo-upload">
+          <input type="file" name="logo" accept=".png,.jpg,.jpeg,image/png,image/jpeg" aria-label="Logo file" aria-describedby="logo-hint" />
+          <button type="submit" className="btn" name="intent" value="logo-upload">
             Upload
           </button>
         </div>

@@ -138,11 +138,14 @@ test('survey builder without JavaScript: create (messages), every question type,
   await page.getByRole('button', { name: 'Upload' }).click();
   await expect(page.getByTestId('logo-error')).toHaveText('File size must be less than 2mb.');
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+  // An edit not yet saved goes with the upload: the step is saved first.
+  await page.getByLabel('Header', { exact: true }).fill('How was checkout today?');
   await page.getByLabel('Logo file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
   await page.getByRole('button', { name: 'Upload' }).click();
   await expect(toast(page)).toHaveText('Logo successfully uploaded');
   await expect(page.getByRole('img', { name: 'Survey logo' })).toBeVisible();
   expect((await surveyRow(id)).logoAttachmentId).not.toBeNull();
+  expect((await surveyRow(id)).design.header).toBe('How was checkout today?');
   await page.getByRole('button', { name: 'Remove logo' }).click();
   await expect(toast(page)).toHaveText('Logo Successfully Removed');
   expect((await surveyRow(id)).logoAttachmentId).toBeNull();
