@@ -20,7 +20,7 @@ import {
 } from '~/models/channels/widget.server';
 import { helpUrl } from '~/models/knowledge-base/help-host.server';
 import { createCaptcha, verifyCaptcha } from '~/models/productivity/captcha.server';
-import { inAppSurveyFor } from '~/models/surveys/in-app.server';
+import { anyInAppSurveyLive, inAppSurveyFor } from '~/models/surveys/in-app.server';
 import { readContactFormPost } from '~/models/productivity/uploads.server';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
 import { MAX_ROW_ID } from '~/utils/route-id';
@@ -28,7 +28,7 @@ import { MAX_ROW_ID } from '~/utils/route-id';
 /**
  * The widget's HTTP API, called from customers' sites: CORS for any origin, no cookies, the visitor token in the
  * Authorization header. /public/ skips the CSRF check (there is no ambient credential to abuse).
- *   POST session · GET messages?after= · GET help?q= · POST messages · POST typing · POST pageview · POST ticket
+ *   POST session · GET messages?after= · GET help?q= · GET survey?url= · POST messages · POST typing · POST pageview · POST ticket
  */
 
 const CORS = {
@@ -103,6 +103,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
   return answer(async () => {
     if (params.op === 'help') return help(request);
+    if (params.op === 'survey') return surveyForPage(request);
     if (params.op !== 'messages') throw new Response('Not Found', { status: 404 });
     const { visitor } = await requireVisitor(request);
     const after = Number(new URL(request.url).searchParams.get('after') ?? 0);
@@ -152,6 +153,7 @@ async function session(request: Request) {
   const { visitor, token, settings } = await startVisitor({ inbox, token: input.token, user: input.user });
   const online = await isInboxOnline({ accountId: inbox.accountId, inbox });
   const captcha = !online && settings.offline.isCaptcha ? await createCaptcha({ formId: captchaId(inbox.id) }) : null;
+  const survey = input.url ? await inAppSurveyFor({ visitor, url: input.url, uniqueId: input.survey }) : null;
   return json({
     token,
     online,
@@ -160,8 +162,21 @@ async function session(request: Request) {
     messages: await listVisitorMessages({ visitor }),
     captcha: captcha ? { question: captcha.question, token: captcha.token } : null,
     // Only when a published in-app survey targets this page for this visitor: the widget then fetches the survey module.
-    survey: input.url ? await inAppSurveyFor({ visitor, url: input.url, uniqueId: input.survey }) : null,
+    survey,
+    // None here, but some elsewhere: the widget asks again (GET survey?url=) when a single-page site navigates.
+    surveysLive: survey ? true : await anyInAppSurveyLive({ accountId: inbox.accountId, uniqueId: input.survey }),
   });
+}
+
+/** GET survey?url=&key=: the in-app survey for a page a single-page site moved to without a load (ADR 061). */
+async function surveyForPage(request: Request) {
+  const { visitor } = await requireVisitor(request);
+  await enforceRateLimit(`widget-survey:${visitor.id}`, { limit: 60, windowMs: 60_000 });
+  const params = new URL(request.url).searchParams;
+  const url = params.get('url') ?? '';
+  const key = params.get('key');
+  if (!url || url.length > 2000 || (key && key.length > 32)) throw new WidgetInputError('The request is not valid');
+  return json({ survey: await inAppSurveyFor({ visitor, url, uniqueId: key }) });
 }
 
 /** GET help?q=: the help-centre search shown before a chat starts. */

@@ -33,6 +33,8 @@ type Session = {
   captcha: { question: string; token: string } | null;
   /** An in-app survey this page shows this visitor (ADR 061): only then is the survey module fetched. */
   survey?: unknown;
+  /** Some published in-app survey exists: asked again when a single-page site changes its address. */
+  surveysLive?: boolean;
 };
 
 ((w: Window, d: Document) => {
@@ -415,10 +417,20 @@ label{font-size:.85em;color:#374151}
     token = s.token;
     save({ t: token, c: s.conversationId });
     draw(s);
-    if (s.survey) {
-      (w as unknown as { __parleySv: unknown }).__parleySv = { b: base, t: token, s: s.survey };
+    let surveyShown = false;
+    const showSurvey = (survey: unknown) => {
+      surveyShown = true;
+      (w as unknown as { __parleySv: unknown }).__parleySv = { b: base, t: token, s: survey };
       d.head.append(el('script', { src: base + '/public/widget-survey.js', async: '' }));
-    }
+    };
+    if (s.survey) showSurvey(s.survey);
+    const navigated = () => {
+      pageView();
+      if (!s.surveysLive || surveyShown) return;
+      api('survey?url=' + encodeURIComponent(location.href) + (data.survey ? '&key=' + encodeURIComponent(data.survey) : ''))
+        .then((r) => r.survey && !surveyShown && showSurvey(r.survey))
+        .catch(() => {});
+    };
     if (s.conversationId) ensureLive();
     pageView();
     w.setInterval(pageView, 60000);
@@ -426,9 +438,9 @@ label{font-size:.85em;color:#374151}
     const push = history.pushState;
     history.pushState = function (...args: Parameters<typeof push>) {
       push.apply(this, args);
-      setTimeout(pageView);
+      setTimeout(navigated);
     };
-    w.addEventListener('popstate', pageView);
+    w.addEventListener('popstate', navigated);
   };
 
   if (d.readyState === 'loading') d.addEventListener('DOMContentLoaded', () => void start());

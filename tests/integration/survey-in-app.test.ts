@@ -71,6 +71,7 @@ describe('in-app surveys through the widget', () => {
     const none = await session(a.inbox.id, 'https://shop.example/pricing');
     expect(none.status).toBe(200);
     expect(none.json().survey).toBeNull();
+    expect(none.json().surveysLive).toBe(false);
 
     const { survey, version } = await publishedSurvey({
       ...a.who,
@@ -84,7 +85,16 @@ describe('in-app surveys through the widget', () => {
         showUntilResponded: true,
       },
     });
-    expect((await session(a.inbox.id, 'https://shop.example/about')).json().survey).toBeNull();
+    const about = (await session(a.inbox.id, 'https://shop.example/about')).json();
+    expect(about.survey).toBeNull();
+    // A single-page site moving to a targeted address asks again, and gets the survey.
+    expect(about.surveysLive).toBe(true);
+    const moved = await call(`/public/widget/survey?url=${encodeURIComponent('https://shop.example/pricing/teams')}`, { token: about.token });
+    expect(moved.status).toBe(200);
+    expect(moved.json().survey).toMatchObject({ id: survey.id });
+    expect((await call(`/public/widget/survey?url=${encodeURIComponent('https://shop.example/blog')}`, { token: about.token })).json().survey).toBeNull();
+    expect((await call(`/public/widget/survey?url=${encodeURIComponent('https://shop.example/pricing')}`)).status).toBe(401);
+    expect((await call('/public/widget/survey?url=', { token: about.token })).status).toBe(400);
     const s1 = await session(a.inbox.id, 'https://shop.example/pricing?x=1');
     const offered = s1.json().survey;
     expect(offered).toMatchObject({ id: survey.id, display: { method: 'delay', delay: 2, untilResponded: true }, responseKey: null });

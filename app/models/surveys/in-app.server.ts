@@ -68,6 +68,19 @@ export async function targetedInAppSurveys(opts: { accountId: number; url: strin
 }
 
 /**
+ * Whether the account has a published in-app survey at all (the snippet's own, when it names one): only then does
+ * the widget ask again when a single-page site changes its address without a page load.
+ */
+export async function anyInAppSurveyLive(opts: { accountId: number; uniqueId?: string | null }) {
+  const [row] = await getDb()
+    .select({ id: s.id })
+    .from(s)
+    .where(and(eq(s.accountId, opts.accountId), eq(s.channel, 'in-app'), eq(s.status, 'published'), opts.uniqueId ? eq(s.uniqueId, opts.uniqueId) : undefined))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
  * The survey the in-app module should show this visitor on this page, with the answers of a response they left
  * half way, or null. showUntilResponded: shown on every visit until the visitor (or their contact) completes it;
  * otherwise shown until they have started it (the module also remembers a survey it showed once).
