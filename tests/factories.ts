@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { getDb, schema } from '../db/client';
 import { createAccountWithOwner } from '../app/models/accounts/accounts.server';
 import { hashPassword } from '../app/utils/password.server';
+import type { PlanFeatures } from '../db/schema/accounts';
 
 export const TEST_PASSWORD = 'correct-horse-battery';
 
@@ -21,11 +22,7 @@ export async function createTestAccount(opts: { domain?: string; email?: string;
     email,
     password: TEST_PASSWORD,
   });
-  const [active] = await getDb()
-    .update(schema.users)
-    .set({ status: 'active', emailVerifiedAt: new Date() })
-    .where(eq(schema.users.id, owner.id))
-    .returning();
+  const [active] = await getDb().update(schema.users).set({ status: 'active', emailVerifiedAt: new Date() }).where(eq(schema.users.id, owner.id)).returning();
   return { account, owner: active, domain, email, password: TEST_PASSWORD };
 }
 
@@ -34,10 +31,12 @@ export async function createTestUser(opts: { accountId: number; roleKind?: 'owne
   const db = getDb();
   const roleId =
     opts.roleId ??
-    (await db
-      .select({ id: schema.roles.id })
-      .from(schema.roles)
-      .where(and(eq(schema.roles.accountId, opts.accountId), eq(schema.roles.kind, opts.roleKind ?? 'agent'))))[0].id;
+    (
+      await db
+        .select({ id: schema.roles.id })
+        .from(schema.roles)
+        .where(and(eq(schema.roles.accountId, opts.accountId), eq(schema.roles.kind, opts.roleKind ?? 'agent')))
+    )[0].id;
   const email = opts.email ?? `user-${crypto.randomBytes(3).toString('hex')}@example.test`;
   const [user] = await db
     .insert(schema.users)
@@ -53,4 +52,14 @@ export async function createTestUser(opts: { accountId: number; roleKind?: 'owne
     })
     .returning();
   return user;
+}
+
+/** Puts the account on a plan of its own with exactly these features (plan locks and refusals). */
+export async function givePlan(accountId: number, features: PlanFeatures) {
+  const [plan] = await getDb()
+    .insert(schema.plans)
+    .values({ key: `test-${crypto.randomBytes(4).toString('hex')}`, name: 'Test plan', features })
+    .returning();
+  await getDb().update(schema.accounts).set({ planId: plan.id }).where(eq(schema.accounts.id, accountId));
+  return plan;
 }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
@@ -7,7 +6,7 @@ import { createArticle, getArticle, listVersions } from '../../app/models/knowle
 import { createCategory } from '../../app/models/knowledge-base/categories.server';
 import { createKnowledgeBase } from '../../app/models/knowledge-base/knowledge-bases.server';
 import { FEATURE_DENIED_MESSAGE } from '../../app/models/plans/catalogue';
-import { createTestAccount, createTestUser } from '../factories';
+import { createTestAccount, createTestUser, givePlan } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -20,13 +19,7 @@ afterAll(async () => {
 
 async function setup(features?: PlanFeatures) {
   const a = await createTestAccount();
-  if (features) {
-    const [plan] = await getDb()
-      .insert(schema.plans)
-      .values({ key: `test-${crypto.randomBytes(4).toString('hex')}`, name: 'Test plan', features })
-      .returning();
-    await getDb().update(schema.accounts).set({ planId: plan.id }).where(eq(schema.accounts.id, a.account.id));
-  }
+  if (features) await givePlan(a.account.id, features);
   const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
   const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
   const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });

@@ -1,7 +1,4 @@
-import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDb, schema } from '../../db/client';
 import type { PlanFeatures } from '../../db/schema/accounts';
 import { createArticle, listVersions, publishVersion, updateArticle } from '../../app/models/knowledge-base/articles.server';
 import { createCategory } from '../../app/models/knowledge-base/categories.server';
@@ -9,7 +6,7 @@ import { listRecentVersions } from '../../app/models/knowledge-base/help-setting
 import { createKnowledgeBase, getKnowledgeBase } from '../../app/models/knowledge-base/knowledge-bases.server';
 import { contrastRatio } from '../../app/models/knowledge-base/constants';
 import { FEATURE_DENIED_MESSAGE } from '../../app/models/plans/catalogue';
-import { createTestAccount } from '../factories';
+import { createTestAccount, givePlan } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 import { postMultipart } from '../helpers/multipart';
 
@@ -26,13 +23,7 @@ afterAll(async () => {
 
 async function setup(features?: PlanFeatures) {
   const acc = await createTestAccount();
-  if (features) {
-    const [plan] = await getDb()
-      .insert(schema.plans)
-      .values({ key: `test-${crypto.randomBytes(4).toString('hex')}`, name: 'Test plan', features })
-      .returning();
-    await getDb().update(schema.accounts).set({ planId: plan.id }).where(eq(schema.accounts.id, acc.account.id));
-  }
+  if (features) await givePlan(acc.account.id, features);
   const kb = await createKnowledgeBase({ accountId: acc.account.id, actorId: acc.owner.id, name: 'Help' });
   const who = { accountId: acc.account.id, actorId: acc.owner.id, knowledgeBaseId: kb.id };
   const cookie = await sessionCookie({ domain: acc.domain, accountId: acc.account.id, userId: acc.owner.id });

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +6,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import type { PlanFeatures } from '../../db/schema/accounts';
-import { createTestAccount } from '../factories';
+import { createTestAccount, givePlan } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 
 /**
@@ -56,11 +55,7 @@ function gatedActions() {
 
 async function accountOnPlan(features: PlanFeatures) {
   const a = await createTestAccount();
-  const [plan] = await getDb()
-    .insert(schema.plans)
-    .values({ key: `test-${crypto.randomBytes(4).toString('hex')}`, name: 'Test plan', features })
-    .returning();
-  await getDb().update(schema.accounts).set({ planId: plan.id }).where(eq(schema.accounts.id, a.account.id));
+  await givePlan(a.account.id, features);
   return { ...a, cookie: await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id }) };
 }
 
@@ -74,7 +69,11 @@ describe('plan features', () => {
     for (const { id, features } of gated) {
       expect(build.routes[id], `${id} is in the build`).toBeTruthy();
       for (const intent of ['save', 'delete']) {
-        const res = await app.request(routePath(id), { domain: s.domain, cookie: s.cookie, form: { intent, name: 'Gated', role: 'Gated', permissions: 'view_conversations' } });
+        const res = await app.request(routePath(id), {
+          domain: s.domain,
+          cookie: s.cookie,
+          form: { intent, name: 'Gated', role: 'Gated', permissions: 'view_conversations' },
+        });
         if (res.status !== 403) answers.push(`${res.status} ${routePath(id)} intent=${intent} (${features.join(', ')})`);
       }
     }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
@@ -7,7 +6,7 @@ import { FEATURE_DENIED_MESSAGE } from '../../app/models/plans/catalogue';
 import { ensureDefaultFolder } from '../../app/models/surveys/folders.server';
 import { createSurvey, getSurvey } from '../../app/models/surveys/surveys.server';
 import { createWebInbox } from '../../app/models/channels/messenger-settings.server';
-import { createTestAccount, createTestUser } from '../factories';
+import { createTestAccount, createTestUser, givePlan } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -20,20 +19,21 @@ afterAll(async () => {
 
 async function setup(features?: PlanFeatures) {
   const a = await createTestAccount();
-  if (features) {
-    const [plan] = await getDb()
-      .insert(schema.plans)
-      .values({ key: `test-${crypto.randomBytes(4).toString('hex')}`, name: 'Test plan', features })
-      .returning();
-    await getDb().update(schema.accounts).set({ planId: plan.id }).where(eq(schema.accounts.id, a.account.id));
-  }
+  if (features) await givePlan(a.account.id, features);
   const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
   const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
   const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });
   const get = (path: string, cookie = owner) => app.request(path, { domain: a.domain, cookie });
   const post = (path: string, form: Record<string, string | string[]>, cookie = owner) => app.request(path, { domain: a.domain, cookie, form });
   const general = await ensureDefaultFolder({ accountId: a.account.id });
-  const survey = await createSurvey({ accountId: a.account.id, actorId: a.owner.id, name: 'Checkout NPS', folderId: general.id, subType: 'nps', channel: 'web' });
+  const survey = await createSurvey({
+    accountId: a.account.id,
+    actorId: a.owner.id,
+    name: 'Checkout NPS',
+    folderId: general.id,
+    subType: 'nps',
+    channel: 'web',
+  });
   return { ...a, agentCookie, get, post, general, survey };
 }
 
@@ -54,7 +54,9 @@ describe('survey routes', () => {
     const denied = await noPlan.get('/surveys');
     expect(denied.status).toBe(403);
     expect(denied.text).toContain(FEATURE_DENIED_MESSAGE);
-    expect((await noPlan.post('/surveys?index', { intent: 'create', name: 'New one', folderId: String(noPlan.general.id), subType: 'nps', channel: 'web' })).status).toBe(403);
+    expect(
+      (await noPlan.post('/surveys?index', { intent: 'create', name: 'New one', folderId: String(noPlan.general.id), subType: 'nps', channel: 'web' })).status,
+    ).toBe(403);
     expect((await noPlan.get(`/surveys/edit/${noPlan.survey.id}/web/design`)).status).toBe(403);
 
     const s = await setup();
@@ -62,7 +64,15 @@ describe('survey routes', () => {
     const list = await s.get('/surveys', s.agentCookie);
     expect(list.status).toBe(200);
     expect(list.text).toContain('create-survey-denied');
-    expect((await s.post('/surveys?index', { intent: 'create', name: 'Agent survey', folderId: String(s.general.id), subType: 'nps', channel: 'web' }, s.agentCookie)).status).toBe(403);
+    expect(
+      (
+        await s.post(
+          '/surveys?index',
+          { intent: 'create', name: 'Agent survey', folderId: String(s.general.id), subType: 'nps', channel: 'web' },
+          s.agentCookie,
+        )
+      ).status,
+    ).toBe(403);
     expect((await s.post('/surveys?index', { intent: 'delete', id: String(s.survey.id) }, s.agentCookie)).status).toBe(403);
     expect((await s.get(`/surveys/edit/${s.survey.id}/web/design`, s.agentCookie)).status).toBe(403);
     expect((await s.post(`/surveys/edit/${s.survey.id}/web/share`, { intent: 'publish' }, s.agentCookie)).status).toBe(403);
@@ -93,7 +103,14 @@ describe('survey routes', () => {
     const wrong = await s.get(`/surveys/edit/${s.survey.id}/email/target`);
     expect(wrong.headers.location).toBe(`/surveys/edit/${s.survey.id}/web/target`);
     expect((await s.get(`/surveys/edit/${s.survey.id}/web/nowhere`)).status).toBe(404);
-    const email = await createSurvey({ accountId: s.account.id, actorId: s.owner.id, name: 'Mail CSAT', folderId: s.general.id, subType: 'csat', channel: 'email' });
+    const email = await createSurvey({
+      accountId: s.account.id,
+      actorId: s.owner.id,
+      name: 'Mail CSAT',
+      folderId: s.general.id,
+      subType: 'csat',
+      channel: 'email',
+    });
     expect((await s.get(`/surveys/edit/${email.id}/email/share`)).status).toBe(404);
     // Publish belongs to the last step only.
     expect((await s.post(`/surveys/edit/${s.survey.id}/web/design`, designForm({ intent: 'publish' }))).status).toBe(400);
@@ -132,7 +149,14 @@ describe('survey routes', () => {
 
   it('share: instructions go by email through the outbound mail; the messages of the form', async () => {
     const s = await setup();
-    const inApp = await createSurvey({ accountId: s.account.id, actorId: s.owner.id, name: 'In-app CES', folderId: s.general.id, subType: 'ces', channel: 'in-app' });
+    const inApp = await createSurvey({
+      accountId: s.account.id,
+      actorId: s.owner.id,
+      name: 'In-app CES',
+      folderId: s.general.id,
+      subType: 'ces',
+      channel: 'in-app',
+    });
     const path = `/surveys/edit/${inApp.id}/in-app/share`;
     expect((await s.get(path)).text).toContain('create a messenger inbox');
     await createWebInbox({ accountId: s.account.id, actorId: s.owner.id, name: 'Site chat' });
