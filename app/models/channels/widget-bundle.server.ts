@@ -55,3 +55,23 @@ export async function buildWidgetBundle(entry = WIDGET_ENTRY): Promise<WidgetBun
   const etag = `"${crypto.createHash('sha256').update(code).digest('base64url').slice(0, 16)}"`;
   return { code, gzip, etag };
 }
+
+/**
+ * A bundle as a script for any site: public, cacheable for an hour (a new release reaches sites within it), with an
+ * ETag, gzip-compressed when the browser accepts it.
+ */
+export function scriptResponse(request: Request, bundle: WidgetBundle) {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/javascript; charset=utf-8',
+    'Cache-Control': 'public, max-age=3600',
+    'Access-Control-Allow-Origin': '*',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    ETag: bundle.etag,
+    Vary: 'Accept-Encoding',
+  };
+  if (request.headers.get('if-none-match') === bundle.etag) return new Response(null, { status: 304, headers });
+  if (/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) {
+    return new Response(new Uint8Array(bundle.gzip), { headers: { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': String(bundle.gzip.length) } });
+  }
+  return new Response(bundle.code, { headers });
+}

@@ -1,7 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
 import { and, eq, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
-import { getSql, schema } from '../../../db/client';
+import { schema } from '../../../db/client';
+import { csvStream } from '../../utils/csv-stream.server';
 import { segmentWhere, type Segment } from './segments.server';
 
 export const EXPORT_COLUMNS = ['id', 'firstName', 'lastName', 'email', 'phone', 'title', 'website', 'country', 'company', 'tags', 'createdAt'] as const;
@@ -43,8 +42,7 @@ export function exportContactsCsv(opts: {
       : undefined,
     opts.segment ? (segmentWhere({ accountId: opts.accountId, segment: opts.segment }) ?? sql`true`) : undefined,
   );
-  // Built with drizzle (so a segment's WHERE composes), run through postgres.js for its server-side cursor.
-  const compiled = new PgDialect().sqlToQuery(sql`
+  const query = sql`
     select ${c.id} as id, ${c.firstName} as first_name, ${c.lastName} as last_name, ${c.email} as email, ${c.phone} as phone,
            ${c.title} as title, ${c.website} as website, ${c.country} as country, co.name as company,
            (select string_agg(t.name, ';' order by t.name) from contact_tags ct join tags t on t.id = ct.tag_id
@@ -53,37 +51,8 @@ export function exportContactsCsv(opts: {
     from ${c}
     left join companies co on co.id = ${c.companyId} and co.account_id = ${opts.accountId}
     where ${where}
-    order by ${c.id}`);
-  const query = getSql().unsafe<ExportRow[]>(compiled.sql, compiled.params as never[]);
-  const encoder = new TextEncoder();
-  let iterator: AsyncIterator<ExportRow[]> | null = null;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        controller.enqueue(encoder.encode(stringify([[...EXPORT_COLUMNS]])));
-      },
-      async pull(controller) {
-        iterator ??= query.cursor(CURSOR_ROWS)[Symbol.asyncIterator]();
-        try {
-          const next = await iterator.next();
-          if (next.done) {
-            controller.close();
-            return;
-          }
-          controller.enqueue(encoder.encode(stringify(next.value.map(toRecord))));
-        } catch (err) {
-          // A failed page ends the download with an error instead of leaving the reader waiting.
-          await iterator.return?.().catch(() => {});
-          controller.error(err);
-        }
-      },
-      async cancel() {
-        // The reader went away: end the cursor so its connection returns to the pool.
-        await iterator?.return?.();
-      },
-    },
-    { highWaterMark: 1 },
-  );
+    order by ${c.id}`;
+  return csvStream<ExportRow>({ query, header: EXPORT_COLUMNS, toRecord, pageRows: CURSOR_ROWS });
 }
 
 function toRecord(r: ExportRow) {

@@ -1,7 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
-import { getDb, getSql, schema } from '../../../db/client';
+import { getDb, schema } from '../../../db/client';
+import { csvStream } from '../../utils/csv-stream.server';
 import { answerText, isAnswerable, scaleLabel, scaleOf } from './answers';
 import { QUESTION_TYPE_LABELS } from './constants';
 import { foldResultDeltas } from './responses.server';
@@ -292,16 +291,14 @@ type ExportRow = {
 export async function exportResponsesCsv(opts: { accountId: number; surveyId: number; filters: ResultFilters }): Promise<ReadableStream<Uint8Array>> {
   const questions = await resultQuestions(opts);
   const c = schema.contacts;
-  const compiled = new PgDialect().sqlToQuery(sql`
+  const query = sql`
     select ${r.id}::text as id, ${r.startedAt} as started_at, ${r.completedAt} as completed_at, ${r.complete} as complete, ${r.channel} as channel,
            ${c.email} as email, ${r.pageUrl} as page_url, ${v.version} as version, ${r.answers} as answers
     from ${r}
     join ${v} on ${v.id} = ${r.surveyVersionId} and ${v.accountId} = ${opts.accountId}
     left join ${c} on ${c.id} = ${r.contactId} and ${c.accountId} = ${opts.accountId}
     where ${and(...responseWhere(opts))}
-    order by ${r.startedAt}, ${r.id}`);
-  const query = getSql().unsafe<ExportRow[]>(compiled.sql, compiled.params as never[]);
-  const encoder = new TextEncoder();
+    order by ${r.startedAt}, ${r.id}`;
   const header = ['Response ID', 'Started', 'Completed', 'Status', 'Channel', 'Contact email', 'Page URL', 'Version', ...questions.map((q) => q.question)];
   const toRecord = (row: ExportRow) => [
     row.id,
@@ -314,30 +311,5 @@ export async function exportResponsesCsv(opts: { accountId: number; surveyId: nu
     row.version,
     ...questions.map((q) => cell(answerText(q, row.answers?.[q.id]))),
   ];
-  let iterator: AsyncIterator<ExportRow[]> | null = null;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        controller.enqueue(encoder.encode(stringify([header.map(cell)])));
-      },
-      async pull(controller) {
-        iterator ??= query.cursor(1000)[Symbol.asyncIterator]();
-        try {
-          const next = await iterator.next();
-          if (next.done) {
-            controller.close();
-            return;
-          }
-          controller.enqueue(encoder.encode(stringify(next.value.map(toRecord))));
-        } catch (err) {
-          await iterator.return?.().catch(() => {});
-          controller.error(err);
-        }
-      },
-      async cancel() {
-        await iterator?.return?.();
-      },
-    },
-    { highWaterMark: 1 },
-  );
+  return csvStream<ExportRow>({ query, header: header.map(cell), toRecord });
 }
