@@ -183,11 +183,14 @@ async function surveyForPage(request: Request) {
 async function help(request: Request) {
   const { visitor, inbox } = await requireVisitor(request);
   await enforceRateLimit(`widget-help:${visitor.id}`, { limit: 60, windowMs: 60_000 });
-  const q = new URL(request.url).searchParams.get('q') ?? '';
+  const params = new URL(request.url).searchParams;
+  const q = params.get('q') ?? '';
   if (q.length > 200) throw new WidgetInputError('The search is too long');
-  const found = await searchWidgetHelp({ inbox, q });
+  const replaces = Number(params.get('replaces') ?? 0);
+  if (!Number.isSafeInteger(replaces) || replaces < 0) throw new WidgetInputError('The request is not valid');
+  const found = await searchWidgetHelp({ inbox, q, replaces: replaces || null });
   if (!found) throw new Response('This chat has no help centre to search', { status: 404 });
-  return json({ results: found.results.map((r) => ({ title: r.title, text: r.text, url: helpUrl(request, found.domain, r.path) })) });
+  return json({ searchId: found.searchId, results: found.results.map((r) => ({ title: r.title, text: r.text, url: helpUrl(request, found.domain, r.path) })) });
 }
 
 async function messages(request: Request) {

@@ -158,14 +158,17 @@ label{font-size:.85em;color:#374151}
     const out = el('ul', { 'aria-live': 'polite' });
     let timer = 0;
     let asked = '';
+    // The search this typing continues (one recorded search per typed question, not one per pause).
+    let searchId = 0;
     const find = async () => {
       const q = input.value.trim();
       if (q === asked) return;
       asked = q;
       if (q.length < 2) return out.replaceChildren();
       try {
-        const r = await api('help?q=' + encodeURIComponent(q));
+        const r = await api('help?q=' + encodeURIComponent(q) + (searchId ? '&replaces=' + searchId : ''));
         if (asked !== q) return;
+        searchId = r.searchId || 0;
         const items = (r.results as { title: string; text: string; url: string }[]).map((x) => {
           const li = el('li');
           li.append(el('a', { href: x.url, target: '_blank', rel: 'noopener' }, x.title), el('small', {}, x.text));

@@ -691,8 +691,20 @@ describe('help-centre search in the widget (issue 13)', () => {
     expect(results[0].text).toContain('Forgot password');
     expect(results[0].url).toMatch(new RegExp(`^http://${s.domain}\\.${appHost.replace('.', '\\.')}/hc/${kb.slug}/articles/\\d+-resetting-your-password\\?s=\\d+$`));
     // Recorded like a help-centre search.
-    const searches = await getDb().select().from(schema.kbSearches).where(eq(schema.kbSearches.knowledgeBaseId, kb.id));
-    expect(searches.map((x) => [x.query, x.resultCount])).toEqual([['pasword', 1]]);
+    const searches = () => getDb().select().from(schema.kbSearches).where(eq(schema.kbSearches.knowledgeBaseId, kb.id)).orderBy(schema.kbSearches.id);
+    expect((await searches()).map((x) => [x.query, x.resultCount])).toEqual([['pasword', 1]]);
+    // Typing on: the same search takes the longer query (one search per typed question, not one per pause).
+    const { searchId } = res.json() as { searchId: number };
+    const more = await request(`/public/widget/help?q=${encodeURIComponent('pasword sign')}&replaces=${searchId}`, { token: session.token });
+    expect((more.json() as { searchId: number }).searchId).toBe(searchId);
+    expect((await searches()).map((x) => [x.query, x.resultCount])).toEqual([['pasword sign', 1]]);
+    // Another help centre's search id is not taken over: a new search is recorded.
+    const [theirs] = await getDb().insert(schema.kbSearches).values({ accountId: other.account.id, knowledgeBaseId: otherKb.id, query: 'theirs', resultCount: 0 }).returning();
+    await request(`/public/widget/help?q=reset&replaces=${theirs.id}`, { token: session.token });
+    expect((await searches()).map((x) => x.query)).toEqual(['pasword sign', 'reset']);
+    const [stillTheirs] = await getDb().select().from(schema.kbSearches).where(eq(schema.kbSearches.id, theirs.id));
+    expect(stillTheirs.query).toBe('theirs');
+    expect((await request('/public/widget/help?q=x&replaces=-1', { token: session.token })).status).toBe(400);
 
     expect((await request('/public/widget/help?q=password')).status).toBe(401);
     expect((await request(`/public/widget/help?q=${'x'.repeat(201)}`, { token: session.token })).status).toBe(400);

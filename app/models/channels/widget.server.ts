@@ -185,15 +185,17 @@ const MARKS = new RegExp(`[${MARK_START}${MARK_END}]`, 'g');
 
 /**
  * The widget's search: the top five published articles with plain-text snippets and the help-centre path of
- * each (the search is recorded like the help centre's own, so clicks count for the reports). Null when the
+ * each (the search is recorded like the help centre's own, so clicks count for the reports; `replaces` names the
+ * search this one continues as the visitor types, so a typed question is one search). Null when the
  * inbox offers no help centre.
  */
-export async function searchWidgetHelp(opts: { inbox: Inbox; q: string }) {
+export async function searchWidgetHelp(opts: { inbox: Inbox; q: string; replaces?: number | null }) {
   const help = await widgetHelpCentre(opts.inbox);
   if (!help) return null;
-  const found = await searchPublicArticles({ accountId: opts.inbox.accountId, knowledgeBaseId: help.id, q: opts.q, language: help.language, limit: 5 });
+  const found = await searchPublicArticles({ accountId: opts.inbox.accountId, knowledgeBaseId: help.id, q: opts.q, language: help.language, limit: 5, replaces: opts.replaces });
   return {
     domain: help.domain,
+    searchId: found.searchId,
     results: found.hits.map((h) => ({
       title: h.title,
       text: h.snippet.replace(MARKS, ''),

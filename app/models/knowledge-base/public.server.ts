@@ -146,7 +146,7 @@ export type SearchHit = { id: number; title: string; slug: string; snippet: stri
  * own words (pg_trgm) and the search runs again.
  * Records the search for the docs reports.
  */
-export async function searchPublicArticles(scope: Scope & { q: string; language: string; limit?: number; record?: boolean }) {
+export async function searchPublicArticles(scope: Scope & { q: string; language: string; limit?: number; record?: boolean; replaces?: number | null }) {
   const q = scope.q
     .replace(/[\u0000-\u001f]/g, ' ')
     .trim()
@@ -182,6 +182,24 @@ export async function searchPublicArticles(scope: Scope & { q: string; language:
     }
   }
   let searchId: number | null = null;
+  if (scope.record !== false && scope.replaces) {
+    // A search typed letter by letter (the messenger's search as you type) is one search, not one per pause: the
+    // same typing session's row takes the newer query, while it is fresh and nothing was opened from it.
+    const [row] = await db
+      .update(s)
+      .set({ query: q.slice(0, 200), resultCount: hits.length })
+      .where(
+        and(
+          eq(s.accountId, scope.accountId),
+          eq(s.knowledgeBaseId, scope.knowledgeBaseId),
+          eq(s.id, scope.replaces),
+          isNull(s.clickedArticleId),
+          sql`${s.createdAt} > now() - interval '2 minutes'`,
+        ),
+      )
+      .returning({ id: s.id });
+    if (row) return { hits, fuzzy, searchId: row.id };
+  }
   if (scope.record !== false) {
     const [row] = await db
       .insert(s)
