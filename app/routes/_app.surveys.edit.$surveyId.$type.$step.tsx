@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DesignPanels } from '~/components/surveys/design-step';
@@ -253,6 +253,7 @@ export default function SurveyEditor() {
   const last = steps.at(-1) === step;
   const selectedId = actionData?.selectedId !== undefined ? actionData.selectedId : loaderData.selectedId;
   const selected = survey.questions.find((q) => q.id === selectedId) ?? null;
+  const location = useLocation();
   const panel = actionData?.panel ?? loaderData.panel;
   const stepReply = actionData?.form === 'step' ? actionData.reply : null;
 
@@ -278,7 +279,10 @@ export default function SurveyEditor() {
       cutOffDate: survey.cutOffDate ?? cutOff.tomorrow,
     };
   const r = readReply(stepReply, stored);
-  const formKey = `${step}-${survey.updatedAt}-${selected?.id ?? ''}-${actionData ? 'a' : 'l'}`;
+  // Every navigation (each save redirects) shows the stored survey afresh; a refused post keeps what was typed. Not the
+  // survey's updatedAt: single fetch keeps it a Date, whose string has whole seconds, so two saves in one second kept
+  // the old form (and Save stayed enabled).
+  const formKey = `${step}-${location.key}-${selected?.id ?? ''}-${actionData ? 'a' : 'l'}`;
   const live = useLivePreview({ formKey, design: survey.design, messages: survey.messages, questions: survey.questions, selectedId: selected?.id ?? null });
 
   return (
