@@ -3,6 +3,8 @@ import {
   conversationForNotice,
   conversationsForNotice,
   messageForNotice,
+  messagesForNotice,
+  type MessageForNotice,
   notifyUsers,
   responsibleUsers,
   teamMemberIds,
@@ -35,18 +37,27 @@ export const notifyAgents: EventHandler = {
     return true;
   },
   async handle(event) {
-    return tell(event, await conversationForNotice({ accountId: event.accountId, conversationId: Number(event.subjectId) }));
+    const c = await conversationForNotice({ accountId: event.accountId, conversationId: Number(event.subjectId) });
+    const messageId = toldOfMessage(event, c);
+    return tell(event, c, messageId === null ? undefined : await messageForNotice({ accountId: event.accountId, messageId }));
   },
-  // A batch reads its conversations in one query; then each event as `handle` would, a few at a time.
+  // A batch reads its conversations in one query, then the messages someone will be told of in another; then each
+  // event as `handle` would, a few at a time.
   async handleBatch(events) {
     const convs = await conversationsForNotice(events.map((e) => ({ accountId: e.accountId, conversationId: Number(e.subjectId) })));
+    const wantedMessages = events.flatMap((e, i) => {
+      const messageId = toldOfMessage(e, convs[i]);
+      return messageId === null ? [] : [{ i, accountId: e.accountId, messageId }];
+    });
+    const messages = new Map<number, MessageForNotice | undefined>();
+    (await messagesForNotice(wantedMessages)).forEach((m, k) => messages.set(wantedMessages[k].i, m));
     const out: (HandlerOutcome | Error)[] = new Array(events.length);
     let next = 0;
     const lane = async () => {
       while (next < events.length) {
         const i = next++;
         try {
-          out[i] = await tell(events[i], convs[i]);
+          out[i] = await tell(events[i], convs[i], messages.get(i));
         } catch (err) {
           out[i] = err as Error;
         }
@@ -57,7 +68,17 @@ export const notifyAgents: EventHandler = {
   },
 };
 
-async function tell(event: DomainEvent, c: Awaited<ReturnType<typeof conversationForNotice>>): Promise<HandlerOutcome> {
+type NoticeConversation = Awaited<ReturnType<typeof conversationForNotice>>;
+
+/** The message a message_created event would tell someone of (null when no one: an incoming one in an unassigned conversation). */
+function toldOfMessage(event: DomainEvent, c: NoticeConversation): number | null {
+  if (event.type !== 'message_created' || !c) return null;
+  const p = event.payload as Record<string, unknown>;
+  if (p.kind === 'note' || (p.kind === 'incoming' && c.assigneeId)) return Number(p.messageId);
+  return null;
+}
+
+async function tell(event: DomainEvent, c: NoticeConversation, message?: MessageForNotice): Promise<HandlerOutcome> {
   const accountId = event.accountId;
   const conversationId = Number(event.subjectId);
   const actorUserId = event.actorType === 'user' ? Number(event.actorId) : null;
@@ -79,7 +100,6 @@ async function tell(event: DomainEvent, c: Awaited<ReturnType<typeof conversatio
   } else if (event.type === 'message_created') {
     const kind = p.kind;
     if (kind !== 'incoming' && kind !== 'note') return NOTHING_DONE;
-    const message = await messageForNotice({ accountId, messageId: Number(p.messageId) });
     if (!message) return NOTHING_DONE;
     if (kind === 'incoming') {
       if (!c.assigneeId) return NOTHING_DONE;

@@ -268,13 +268,27 @@ export async function usersWantingNewConversations(opts: { accountId: number }) 
   return rows.map((r) => r.id);
 }
 
+export type MessageForNotice = { text: string; kind: string; senderUserId: number | null };
+
 /** A message's text and author, for a notification's body. */
-export async function messageForNotice(opts: { accountId: number; messageId: number }) {
-  const [row] = await getDb()
-    .select({ text: schema.messages.text, kind: schema.messages.kind, senderUserId: schema.messages.senderUserId })
+export async function messageForNotice(opts: { accountId: number; messageId: number }): Promise<MessageForNotice | undefined> {
+  return (await messagesForNotice([opts]))[0];
+}
+
+/** Several messages' text and author in one query (the engine's batch), in the order asked; undefined when gone. */
+export async function messagesForNotice(wanted: { accountId: number; messageId: number }[]): Promise<(MessageForNotice | undefined)[]> {
+  if (wanted.length === 0) return [];
+  const rows = await getDb()
+    .select({ accountId: schema.messages.accountId, id: schema.messages.id, text: schema.messages.text, kind: schema.messages.kind, senderUserId: schema.messages.senderUserId })
     .from(schema.messages)
-    .where(and(eq(schema.messages.accountId, opts.accountId), eq(schema.messages.id, opts.messageId)));
-  return row;
+    .where(
+      and(
+        inArray(schema.messages.id, [...new Set(wanted.map((w) => w.messageId))]),
+        inArray(schema.messages.accountId, [...new Set(wanted.map((w) => w.accountId))]),
+      ),
+    );
+  const byId = new Map(rows.map(({ accountId, id, ...row }) => [`${accountId}:${id}`, row]));
+  return wanted.map((w) => byId.get(`${w.accountId}:${w.messageId}`));
 }
 
 // ---------------------------------------------------------------------------------------------------------
