@@ -37,6 +37,8 @@ export async function addMessage(
     causedByEventId?: number;
     /** Written by this automation rule (the event's actor is then the engine). */
     engineRuleId?: number;
+    /** Written by this chatbot (ADR 075): shown in the chat as it is written, so nothing is queued for delivery. */
+    botId?: number;
   },
 ) {
   const [message] = await tx
@@ -51,7 +53,9 @@ export async function addMessage(
       senderContactId: opts.senderContactId ?? null,
       email: opts.email ?? null,
       emailMessageId: opts.emailMessageId ?? opts.email?.messageId ?? null,
-      deliveryStatus: opts.kind === 'outgoing' ? 'queued' : null,
+      deliveryStatus: opts.kind === 'outgoing' ? (opts.botId ? 'sent' : 'queued') : null,
+      deliveredVia: opts.botId ? 'widget' : null,
+      botId: opts.botId ?? null,
       fromTrustedDomain: opts.fromTrustedDomain ?? false,
       ...(opts.createdAt ? { createdAt: opts.createdAt } : {}),
     })
@@ -87,7 +91,7 @@ export async function addMessage(
       causedByEventId: opts.causedByEventId,
     });
   }
-  if (opts.kind === 'outgoing') await enqueueInTx(tx, QUEUES.channelDeliver, { messageId: message.id });
+  if (opts.kind === 'outgoing' && !opts.botId) await enqueueInTx(tx, QUEUES.channelDeliver, { messageId: message.id });
   await publishToAccount(opts.accountId, { type: 'message.created', conversationId: opts.conversationId, messageId: message.id, kind: opts.kind }, { tx });
   return message;
 }
