@@ -219,9 +219,9 @@ export default function ChatbotBuilder() {
           ))}
         </ol>
         {locked ? null : (
-          <Form method="post" className="card row wrap" aria-label="Add a step">
+          <Form method="post" className="card row wrap" aria-label="New step">
             <div className="field">
-              <label htmlFor="new-step-type">Add a step</label>
+              <label htmlFor="new-step-type">Kind of step</label>
               <select id="new-step-type" name="type" defaultValue="message">
                 {STEP_TYPES.map((t) => (
                   <option key={t} value={t}>
