@@ -126,10 +126,12 @@ export async function listThread(opts: { accountId: number; conversationId: numb
       contactFirstName: schema.contacts.firstName,
       contactLastName: schema.contacts.lastName,
       contactEmail: schema.contacts.email,
+      botName: schema.chatbots.name,
     })
     .from(schema.messages)
     .leftJoin(schema.users, eq(schema.users.id, schema.messages.senderUserId))
     .leftJoin(schema.contacts, eq(schema.contacts.id, schema.messages.senderContactId))
+    .leftJoin(schema.chatbots, and(eq(schema.chatbots.id, schema.messages.botId), eq(schema.chatbots.accountId, opts.accountId)))
     .where(
       and(
         eq(schema.messages.accountId, opts.accountId),

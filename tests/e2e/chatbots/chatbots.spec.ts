@@ -73,6 +73,7 @@ test('build a bot, talk to it on the chat page, reach the hand-over and see an a
   expect(conversation.assigneeId).toBe(a.owner.id);
   await page.goto(url(`/inbox/${conversationId}`, a.domain));
   await expect(page.getByText('How can we help?')).toBeVisible();
+  await expect(page.locator('.msg-outgoing strong', { hasText: 'Front desk (bot)' })).toHaveCount(3);
   await page.getByLabel('Message', { exact: true }).fill('Hi Ada, Olive from sales here.');
   await page.getByRole('button', { name: 'Send reply' }).click();
   await expect(page.locator('pre', { hasText: 'Hi Ada, Olive from sales here.' })).toBeVisible();
