@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm'
 import { getDb, schema, type Tx } from '../../../db/client';
 import { getInboxBusinessHours } from '../automation/business-hours.server';
 import { isOpenAt } from '../automation/business-time';
-import { isInboxOnline, searchWidgetHelp, type Inbox, type WidgetVisitor } from '../channels/widget.server';
+import { isInboxOnline, searchWidgetHelp, type WidgetVisitor } from '../channels/widget.server';
 import { assignConversations, InvalidReferenceError, setConversationStatus } from '../inbox/conversations.server';
 import { addMessage } from '../inbox/messages.server';
 import { helpUrl } from '../knowledge-base/help-host.server';
@@ -93,12 +93,12 @@ async function startRun(tx: Tx, opts: Parameters<typeof runChatbotTurn>[0] & { a
     .where(and(eq(schema.chatbots.accountId, accountId), eq(schema.chatbots.enabled, true), sql`${visitor.inboxId} = any(${schema.chatbots.inboxIds})`, sql`jsonb_array_length(${schema.chatbots.steps}) > 0`))
     .orderBy(desc(schema.chatbots.priority), asc(schema.chatbots.id));
   if (bots.length === 0) return { status: null, said: 0 };
-  const [inbox] = await tx
-    .select()
-    .from(schema.inboxes)
-    .where(and(eq(schema.inboxes.accountId, accountId), eq(schema.inboxes.id, visitor.inboxId)));
-  const facts = await visitorFacts(tx, { accountId, inbox, contactId: conversation.contactId, conversationId, visitorId: visitor.id, pageUrl: opts.pageUrl, now: opts.now });
-  const bot = bots.find((b) => conditionsHold(b.conditions, facts));
+  // The visitor's facts cost four queries: read only when some bot has conditions (the reply is on the clock).
+  const plain = (c: ChatbotConditions) => !c.pageUrl && c.visitor === 'any' && c.hours === 'any';
+  const facts = bots.every((b) => plain(b.conditions))
+    ? null
+    : await visitorFacts(tx, { accountId, inboxId: visitor.inboxId, contactId: conversation.contactId, conversationId, visitorId: visitor.id, pageUrl: opts.pageUrl, now: opts.now });
+  const bot = bots.find((b) => !facts || conditionsHold(b.conditions, facts));
   if (!bot) return { status: null, said: 0 };
   const [run] = await tx.insert(schema.chatbotRuns).values({ accountId, botId: bot.id, conversationId, lastAnswer: opts.text.slice(0, 1000) }).returning();
   const turn = new Turn(tx, bot, run, opts);
@@ -110,7 +110,7 @@ type Facts = { pageUrl: string; returning: boolean; open: boolean };
 
 async function visitorFacts(
   tx: Tx,
-  opts: { accountId: number; inbox: Inbox; contactId: number | null; conversationId: number; visitorId: string; pageUrl?: string | null; now?: Date },
+  opts: { accountId: number; inboxId: number; contactId: number | null; conversationId: number; visitorId: string; pageUrl?: string | null; now?: Date },
 ): Promise<Facts> {
   let pageUrl = opts.pageUrl ?? '';
   if (!pageUrl) {
@@ -129,7 +129,7 @@ async function visitorFacts(
         .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.contactId, opts.contactId), ne(schema.conversations.id, opts.conversationId)))
         .limit(1)
     : [];
-  const hours = await getInboxBusinessHours({ accountId: opts.accountId, inboxId: opts.inbox.id }, tx);
+  const hours = await getInboxBusinessHours({ accountId: opts.accountId, inboxId: opts.inboxId }, tx);
   return { pageUrl, returning: Boolean(earlier), open: hours ? isOpenAt(hours, opts.now ?? new Date()) : true };
 }
 
