@@ -1,21 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '~/components/coming-soon';
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { Outlet } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { pageTitle } from '~/utils/format';
-import { requireUser } from '~/utils/session.server';
+import { requireFeature } from '~/utils/session.server';
 
+/** Chatbots run in the messenger, so the plan area chatMessenger gates them (ADR 075). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireFeature(request, 'chatMessenger/enabled');
   return null;
 }
 
 export const handle = { breadcrumb: 'Chatbots' };
 
-export default function Page() {
-  return <ComingSoon area="Chatbots" description="Automated conversation flows for the messenger." />;
+export default function ChatbotsArea() {
+  return <Outlet />;
 }
-
-export const meta: MetaFunction = () => [{ title: pageTitle('Chatbots') }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -145,7 +145,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         sender:
           m.kind === 'incoming'
             ? personName(who.contactFirstName, who.contactLastName, who.contactEmail ?? m.email?.from) || 'Customer'
-            : personName(who.userFirstName, who.userLastName) || 'Parley',
+            : who.botName
+              ? `${who.botName} (bot)`
+              : personName(who.userFirstName, who.userLastName) || 'Parley',
         createdAt: m.createdAt,
         editedAt: m.editedAt,
         deliveryStatus: m.deliveryStatus,

@@ -17,6 +17,7 @@ import {
   WIDGET_POST_LIMIT,
   WidgetInputError,
 } from '~/models/channels/widget.server';
+import { botTurn } from '~/models/chatbots/runner.server';
 import { formatTime, pageTitle } from '~/utils/format';
 import { enforceRateLimit } from '~/utils/rate-limit.server';
 import { protocolOf, requireAccount } from '~/utils/tenant.server';
@@ -77,7 +78,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }; HttpOnly; SameSite=Lax; Max-Age=31536000${secure}`;
   if (submission.status !== 'success') return data(submission.reply(), { status: 400, headers: { 'Set-Cookie': cookie } });
   try {
-    await postVisitorMessage({ visitor, text: submission.value.message, name: submission.value.name, email: submission.value.email });
+    const { conversationId } = await postVisitorMessage({ visitor, text: submission.value.message, name: submission.value.name, email: submission.value.email });
+    await botTurn(request, { visitor, conversationId, text: submission.value.message, pageUrl: request.url });
   } catch (err) {
     if (err instanceof WidgetInputError) return data(submission.reply({ formErrors: [err.message] }), { status: 400, headers: { 'Set-Cookie': cookie } });
     throw err;
@@ -127,6 +129,16 @@ export default function ChatPage() {
             </li>
           ))}
         </ol>
+        {messages.at(-1)?.buttons?.length ? (
+          // A chatbot's question: each answer is a submit button of its own form (no JavaScript needed).
+          <Form method="post" reloadDocument className="row wrap" aria-label="Answers" data-testid="bot-buttons">
+            {messages.at(-1)!.buttons!.map((label) => (
+              <button key={label} type="submit" name="message" value={label} className="btn">
+                {label}
+              </button>
+            ))}
+          </Form>
+        ) : null}
         {started ? (
           <Link to="." reloadDocument className="btn">
             Check for replies

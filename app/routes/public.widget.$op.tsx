@@ -18,6 +18,7 @@ import {
   WIDGET_POST_LIMIT,
   WidgetInputError,
 } from '~/models/channels/widget.server';
+import { botTurn, inboxHasBot } from '~/models/chatbots/runner.server';
 import { helpUrl } from '~/models/knowledge-base/help-host.server';
 import { createCaptcha, verifyCaptcha } from '~/models/productivity/captcha.server';
 import { anyInAppSurveyLive, inAppSurveyFor } from '~/models/surveys/in-app.server';
@@ -161,6 +162,8 @@ async function session(request: Request) {
     conversationId: visitor.conversationId,
     messages: await listVisitorMessages({ visitor }),
     captcha: captcha ? { question: captcha.question, token: captcha.token } : null,
+    // A chatbot answers in this inbox: the chat shows even while the team is away (ADR 075).
+    bot: await inboxHasBot({ accountId: inbox.accountId, inboxId: inbox.id }),
     // Only when a published in-app survey targets this page for this visitor: the widget then fetches the survey module.
     survey,
     // None here, but some elsewhere: the widget asks again (GET survey?url=) when a single-page site navigates.
@@ -207,6 +210,7 @@ async function messages(request: Request) {
     text: typeof text === 'string' ? text : '',
     file: file ? { filename: file.filename, contentType: file.contentType, bytes: file.bytes } : null,
   });
+  await botTurn(request, { visitor, conversationId, text: typeof text === 'string' ? text : '' });
   return json({ conversationId, messages: await listVisitorMessages({ visitor: { ...visitor, conversationId }, after: before }) });
 }
 

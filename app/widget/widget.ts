@@ -7,7 +7,8 @@
  * server (app/models/channels/widget-bundle.server.ts); its gzip size is tested to stay under 20 KB.
  */
 
-type Msg = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; edited?: boolean; attachments: { name: string; url: string }[] };
+/** `buttons`: a chatbot's question waiting for its answer (ADR 075); pressing one sends its label. */
+type Msg = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; edited?: boolean; attachments: { name: string; url: string }[]; buttons?: string[] };
 type Fields = { name: boolean; email: boolean; phone: boolean; subject: boolean; message: boolean; attachment: boolean; captcha: boolean };
 type Config = {
   color: string;
@@ -35,6 +36,8 @@ type Session = {
   survey?: unknown;
   /** Some published in-app survey exists: asked again when a single-page site changes its address. */
   surveysLive?: boolean;
+  /** A chatbot answers in this inbox: the chat shows even while the team is away. */
+  bot?: boolean;
 };
 
 ((w: Window, d: Document) => {
@@ -143,6 +146,8 @@ label{font-size:.85em;color:#374151}
 .q li{padding:6px 0;font-size:.9em}
 .q a{display:block;color:${c.color};font-weight:600}
 .q small{color:#4b5563}
+.k{clear:both;display:flex;flex-wrap:wrap;gap:6px;padding:4px 0}
+.k button{background:#fff;color:${c.color};border:1px solid ${c.color};border-radius:16px;padding:4px 12px;cursor:pointer}
 `;
 
   let wrap: HTMLDivElement;
@@ -192,6 +197,8 @@ label{font-size:.85em;color:#374151}
   };
 
   const bubbles = new Map<number, HTMLElement>();
+  let choices: HTMLElement | null = null;
+  let sendText: (text: string) => void = () => {};
   const bubble = (m: Msg) => {
     const shown = bubbles.get(m.id);
     if (shown) {
@@ -214,6 +221,18 @@ label{font-size:.85em;color:#374151}
       b.append(link);
     }
     list.insertBefore(b, typingLine);
+    // A bot's question offers its answers as buttons until anything else is said.
+    choices?.remove();
+    choices = null;
+    if (m.buttons && m.buttons.length) {
+      choices = el('div', { class: 'k', role: 'group', 'aria-label': 'Answers' });
+      for (const label of m.buttons) {
+        const btn = el('button', { type: 'button' }, label);
+        btn.onclick = () => sendText(label);
+        choices.append(btn);
+      }
+      list.insertBefore(choices, typingLine);
+    }
     list.scrollTop = list.scrollHeight;
   };
 
@@ -246,7 +265,7 @@ label{font-size:.85em;color:#374151}
     if (!cfg.showLauncher) launcher.style.display = 'none';
     (w as unknown as { Parley?: { open(): void } }).Parley = { open: () => wrap.classList.add('o') };
 
-    if (s.online || s.conversationId) {
+    if (s.online || s.conversationId || s.bot) {
       list = el('div', { class: 'm', 'aria-live': 'polite' });
       typingLine = el('div', { class: 't' });
       list.append(typingLine);
@@ -263,9 +282,9 @@ label{font-size:.85em;color:#374151}
       composer.append(input);
       if (cfg.attachments) composer.append(file, clip);
       composer.append(send);
-      const submit = async () => {
-        const text = input.value.trim();
-        const f = file.files && file.files[0];
+      const submit = async (pressed?: string) => {
+        const text = pressed || input.value.trim();
+        const f = pressed ? null : file.files && file.files[0];
         if (!text && !f) return;
         const body = new FormData();
         body.append('text', text);
@@ -273,8 +292,10 @@ label{font-size:.85em;color:#374151}
         send.disabled = true;
         try {
           const r = await api('messages', body);
-          input.value = '';
-          file.value = '';
+          if (!pressed) {
+            input.value = '';
+            file.value = '';
+          }
           // Sent: no longer typing, and the next keystroke is news again.
           clearTimeout(typingTimer);
           typingSent = 0;
@@ -289,6 +310,7 @@ label{font-size:.85em;color:#374151}
           send.disabled = false;
         }
       };
+      sendText = (t) => void submit(t);
       composer.onsubmit = (e) => {
         e.preventDefault();
         void submit();

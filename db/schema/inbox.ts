@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  type AnyPgColumn,
   boolean,
   customType,
   index,
@@ -16,6 +17,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
+import { chatbots } from './chatbots';
 import { businessHours } from './automation';
 import { contacts } from './contacts';
 import { teams, users } from './users';
@@ -176,6 +178,8 @@ export const messages = pgTable(
     /** The road a sent message took: 'email', 'sms', 'widget', 'facebook'... (ADR 033: what left by email or SMS stays as sent). */
     deliveredVia: text('delivered_via'),
     fromTrustedDomain: boolean('from_trusted_domain').notNull().default(false),
+    /** Written by this chatbot (ADR 075): an outgoing message no agent sent. */
+    botId: integer('bot_id').references((): AnyPgColumn => chatbots.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     editedAt: timestamp('edited_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),

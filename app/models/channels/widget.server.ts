@@ -301,7 +301,17 @@ export async function visitorFromToken(token: string | null | undefined) {
 }
 
 export type VisitorFileLink = { name: string; url: string };
-export type VisitorMessage = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; edited: boolean; attachments: VisitorFileLink[] };
+export type VisitorMessage = {
+  id: number;
+  from: 'visitor' | 'agent';
+  text: string;
+  at: string;
+  author: string | null;
+  edited: boolean;
+  attachments: VisitorFileLink[];
+  /** A chatbot's question waiting for its answer (ADR 075): the visitor may press one of these. */
+  buttons?: string[];
+};
 
 /** How long a visitor's file link works; the thread hands out fresh ones each time it is read. */
 export const FILE_LINK_SECONDS = 60 * 60;
@@ -337,10 +347,11 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
   if (!opts.visitor.conversationId) return [];
   const m = schema.messages;
   const rows = await getDb()
-    .select({ id: m.id, kind: m.kind, text: m.text, createdAt: m.createdAt, editedAt: m.editedAt, firstName: schema.users.firstName })
+    .select({ id: m.id, kind: m.kind, text: m.text, createdAt: m.createdAt, editedAt: m.editedAt, firstName: schema.users.firstName, botName: schema.chatbots.name })
     .from(m)
     .innerJoin(schema.conversations, and(eq(schema.conversations.id, m.conversationId), eq(schema.conversations.accountId, opts.visitor.accountId)))
     .leftJoin(schema.users, eq(schema.users.id, m.senderUserId))
+    .leftJoin(schema.chatbots, and(eq(schema.chatbots.id, m.botId), eq(schema.chatbots.accountId, opts.visitor.accountId)))
     .where(
       and(
         eq(m.accountId, opts.visitor.accountId),
@@ -354,6 +365,7 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
     .orderBy(desc(m.id))
     .limit(opts.limit ?? 100);
   const ids = rows.map((r) => r.id);
+  const choices = rows.some((r) => r.botName !== null) ? await pendingChoices({ accountId: opts.visitor.accountId, conversationId: opts.visitor.conversationId }) : null;
   const files = ids.length
     ? await getDb()
         .select({ id: schema.attachments.id, messageId: schema.attachments.messageId, filename: schema.attachments.filename })
@@ -366,12 +378,26 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
     text: r.text,
     at: r.createdAt.toISOString(),
     // First names only: the visitor needs to know who answers, not the team's full names.
-    author: r.kind === 'outgoing' ? r.firstName ?? null : null,
+    author: r.kind === 'outgoing' ? r.botName ?? r.firstName ?? null : null,
     edited: Boolean(r.editedAt),
+    ...(choices?.messageId === r.id ? { buttons: choices.labels } : {}),
     attachments: files
       .filter((f) => f.messageId === r.id)
       .map((f) => ({ name: f.filename, url: signFileLink({ accountId: opts.visitor.accountId, attachmentId: f.id }) })),
   }));
+}
+
+/** The buttons of a chatbot question the conversation's running bot waits on (ADR 075), if any. */
+async function pendingChoices(opts: { accountId: number; conversationId: number }) {
+  const r = schema.chatbotRuns;
+  const [row] = await getDb()
+    .select({ steps: schema.chatbots.steps, stepId: r.waitingStepId, messageId: r.waitingMessageId })
+    .from(r)
+    .innerJoin(schema.chatbots, and(eq(schema.chatbots.id, r.botId), eq(schema.chatbots.accountId, r.accountId)))
+    .where(and(eq(r.accountId, opts.accountId), eq(r.conversationId, opts.conversationId), eq(r.status, 'running')));
+  const step = row?.steps.find((s) => s.id === row.stepId);
+  if (!row?.messageId || step?.type !== 'question') return null;
+  return { messageId: row.messageId, labels: step.choices.map((c) => c.label) };
 }
 
 export type VisitorFile = { filename: string; contentType: string | null; bytes: Uint8Array };

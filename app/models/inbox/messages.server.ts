@@ -37,6 +37,8 @@ export async function addMessage(
     causedByEventId?: number;
     /** Written by this automation rule (the event's actor is then the engine). */
     engineRuleId?: number;
+    /** Written by this chatbot (ADR 075): shown in the chat as it is written, so nothing is queued for delivery. */
+    botId?: number;
   },
 ) {
   const [message] = await tx
@@ -51,7 +53,9 @@ export async function addMessage(
       senderContactId: opts.senderContactId ?? null,
       email: opts.email ?? null,
       emailMessageId: opts.emailMessageId ?? opts.email?.messageId ?? null,
-      deliveryStatus: opts.kind === 'outgoing' ? 'queued' : null,
+      deliveryStatus: opts.kind === 'outgoing' ? (opts.botId ? 'sent' : 'queued') : null,
+      deliveredVia: opts.botId ? 'widget' : null,
+      botId: opts.botId ?? null,
       fromTrustedDomain: opts.fromTrustedDomain ?? false,
       ...(opts.createdAt ? { createdAt: opts.createdAt } : {}),
     })
@@ -87,7 +91,7 @@ export async function addMessage(
       causedByEventId: opts.causedByEventId,
     });
   }
-  if (opts.kind === 'outgoing') await enqueueInTx(tx, QUEUES.channelDeliver, { messageId: message.id });
+  if (opts.kind === 'outgoing' && !opts.botId) await enqueueInTx(tx, QUEUES.channelDeliver, { messageId: message.id });
   await publishToAccount(opts.accountId, { type: 'message.created', conversationId: opts.conversationId, messageId: message.id, kind: opts.kind }, { tx });
   return message;
 }
@@ -122,10 +126,12 @@ export async function listThread(opts: { accountId: number; conversationId: numb
       contactFirstName: schema.contacts.firstName,
       contactLastName: schema.contacts.lastName,
       contactEmail: schema.contacts.email,
+      botName: schema.chatbots.name,
     })
     .from(schema.messages)
     .leftJoin(schema.users, eq(schema.users.id, schema.messages.senderUserId))
     .leftJoin(schema.contacts, eq(schema.contacts.id, schema.messages.senderContactId))
+    .leftJoin(schema.chatbots, and(eq(schema.chatbots.id, schema.messages.botId), eq(schema.chatbots.accountId, opts.accountId)))
     .where(
       and(
         eq(schema.messages.accountId, opts.accountId),

@@ -25,6 +25,8 @@ import { ALL_PERMISSIONS } from '../../../app/models/roles/permissions';
 import { createRole } from '../../../app/models/roles/roles.server';
 import { createTeam } from '../../../app/models/teams/teams.server';
 import { ensureDefaultFolder } from '../../../app/models/surveys/folders.server';
+import { createChatbot, saveChatbotFlow } from '../../../app/models/chatbots/chatbots.server';
+import { SAMPLE_FLOW } from '../../../app/models/chatbots/sample-flow';
 import { createSurvey } from '../../../app/models/surveys/surveys.server';
 import { recordAnswers } from '../../../app/models/surveys/responses.server';
 import { ALL_TYPES, publishedSurvey } from '../../helpers/surveys';
@@ -63,6 +65,7 @@ export const SIGNED_IN_SCREENS = [
   '/surveys/edit/{inAppSurvey}/in-app/target', '/surveys/edit/{inAppSurvey}/in-app/share', '/surveys/edit/{emailSurvey}/email/design',
   '/surveys/edit/{emailSurvey}/email/target',
   '/surveys/{resultsSurvey}/results',
+  '/chatbots/{chatbot}',
 ] as const;
 
 /** Signed out, on the account's address. */
@@ -184,7 +187,11 @@ export async function seedScreensAccount() {
   const chatSurvey = (await publishedSurvey({ ...who, name: 'Chat follow-up', themeType: 'conversational', types: ['smiley', 'text'] })).survey;
   const firstQuestion = resultsSurvey.questions.find((q) => q.type === 'nps')!;
   await recordAnswers({ accountId: a.account.id, surveyId: resultsSurvey.id, channel: 'web', responseKey: 'screens0123456789', complete: false, answers: { [firstQuestion.id]: 9 }, respondent: { respondentKey: 'screens' } });
+  // A bot with every kind of step, so the builder shows each step's form.
+  const chatbot = await createChatbot({ ...who, name: 'Front desk' });
+  await saveChatbotFlow({ accountId: a.account.id, id: chatbot.id, steps: SAMPLE_FLOW });
   const ids: Record<string, string | number> = {
+    chatbot: chatbot.id,
     kb: kb.id,
     webSurvey: webSurvey.id,
     inAppSurvey: inAppSurvey.id,
