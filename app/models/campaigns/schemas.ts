@@ -45,14 +45,26 @@ export const EmailCampaignSchema = z
     bodyHtml: z.string().max(TEMPLATE_BODY_MAX, maxLengthMessage(TEMPLATE_BODY_MAX)).optional(),
     trackOpens: z.boolean().default(false),
     trackClicks: z.boolean().default(false),
-    scheduledAt: z.string().trim().regex(LOCAL_DATE_TIME, 'Enter a date and time').optional(),
-    timeZone: z
-      .string()
-      .trim()
-      .refine((v) => isTimeZone(v), 'Choose a time zone')
-      .optional(),
   })
   .superRefine((v, ctx) => {
     if (!v.templateId && !v.bodyHtml?.trim()) ctx.addIssue({ code: 'custom', path: ['bodyHtml'], message: 'Write a message or choose a template' });
   });
 export type EmailCampaignInput = z.infer<typeof EmailCampaignSchema>;
+
+/** Send now, or at a local date and time in a time zone. */
+export const ScheduleSchema = z
+  .object({
+    when: z.enum(['now', 'later'], { error: 'Choose when to send' }),
+    scheduledAt: z.string().trim().regex(LOCAL_DATE_TIME, 'Enter a date and time').optional(),
+    timeZone: z
+      .string({ error: 'Choose a time zone' })
+      .trim()
+      .refine((v) => isTimeZone(v), 'Choose a time zone'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.when === 'later' && !v.scheduledAt) ctx.addIssue({ code: 'custom', path: ['scheduledAt'], message: 'Enter a date and time' });
+  });
+
+export const TestEmailSchema = z.object({
+  testTo: z.email({ error: 'Enter a valid email address' }),
+});

@@ -11,7 +11,7 @@ import { domainOf } from '../email/addresses.server';
 import { routeFor, senderFor, type Route } from '../email/outbound.server';
 import { emitEvent } from '../events/events.server';
 import { getInbox } from '../inbox/inboxes.server';
-import type { TemplateContact } from '../productivity/templates';
+import { renderTemplate, type TemplateContact } from '../productivity/templates';
 import type { Campaign } from './campaigns.server';
 import { campaignLayout, personalise } from './email-layout.server';
 import { signTracking } from './tracking.server';
@@ -147,7 +147,7 @@ async function mailFor(
     from: sender.from,
     replyTo: sender.replyTo,
     to: to.address,
-    subject: campaign.subject,
+    subject: renderTemplate(campaign.subject, to.contact),
     html,
     text,
     // The same recipient always gets the same Message-ID, so a resend after a crash is recognisable as the same mail.

@@ -14,6 +14,7 @@ export const GUIDE_PAGES = [
   { slug: 'workflows', title: 'Workflows' },
   { slug: 'knowledge-base', title: 'Knowledge base and help centre' },
   { slug: 'surveys', title: 'Surveys' },
+  { slug: 'campaigns', title: 'Campaigns' },
   { slug: 'channels', title: 'Channels' },
   { slug: 'messenger', title: 'Messenger' },
   { slug: 'automations', title: 'Automations: routing, hours, SLA and rules' },
@@ -56,6 +57,7 @@ export function guideLinkForPath(pathname: string) {
   if (pathname.startsWith('/knowledgebase')) return '/help-center/knowledge-base';
   if (pathname.startsWith('/inbox')) return '/help-center/inbox';
   if (pathname.startsWith('/surveys')) return '/help-center/surveys';
+  if (pathname.startsWith('/campaigns')) return '/help-center/campaigns';
   return '/help-center';
 }
 
