@@ -9,6 +9,10 @@ import { accountLink } from '../../utils/tenant.server';
 import { segmentWhere } from '../crm/segments.server';
 import { domainOf } from '../email/addresses.server';
 import { routeFor, senderFor, type Route } from '../email/outbound.server';
+import { sendCustomSms } from '../channels/custom-sms.server';
+import { readSmsSettings, smsWebhookUrls } from '../channels/sms.server';
+import { sendTwilioSms } from '../channels/twilio.server';
+import { SMS_OPT_OUT_FOOTER } from './sms';
 import { emitEvent } from '../events/events.server';
 import { getInbox } from '../inbox/inboxes.server';
 import { renderTemplate, type TemplateContact } from '../productivity/templates';
@@ -55,14 +59,18 @@ async function freezeRecipients(campaign: Campaign) {
     if (!won) return null;
     const where = segmentWhere({ accountId: campaign.accountId, segment });
     const ct = schema.contacts;
+    const channel = campaign.kind === 'sms' ? 'sms' : 'email';
+    // Email: the lower-cased address; SMS: the stored (E.164) phone number. Either way once per address.
+    const address = channel === 'sms' ? sql`${ct.phone}` : sql`lower(${ct.email})`;
+    const present = channel === 'sms' ? sql`${ct.phone} ~ '^\+?[0-9]{4,16}$'` : sql`${ct.email} like '%@%'`;
     const inserted = await tx.execute(sql`
       insert into ${r} (account_id, campaign_id, contact_id, address)
-      select ${campaign.accountId}, ${campaign.id}, ${ct.id}, lower(${ct.email})
+      select ${campaign.accountId}, ${campaign.id}, ${ct.id}, ${address}
       from ${ct}
-      where ${ct.accountId} = ${campaign.accountId} and ${ct.email} is not null and ${ct.email} like '%@%'
+      where ${ct.accountId} = ${campaign.accountId} and ${present}
         ${where ? sql`and ${where}` : sql``}
         and not exists (select 1 from ${schema.campaignSuppressions} s
-          where s.account_id = ${campaign.accountId} and s.channel = 'email' and s.address = lower(${ct.email}))
+          where s.account_id = ${campaign.accountId} and s.channel = ${channel} and s.address = ${address})
       on conflict do nothing`);
     const recipients = Number((inserted as unknown as { count: number }).count ?? 0);
     await tx
@@ -128,6 +136,48 @@ async function senderOf(campaign: Campaign) {
   return { inbox, account: account!, route, from, replyTo };
 }
 
+type Sender = { send: (one: Claimed) => Promise<void>; isRefusal: (err: unknown) => boolean };
+
+async function emailSenderOf(campaign: Campaign): Promise<Sender> {
+  const sender = await senderOf(campaign);
+  return {
+    send: async (one) => {
+      const mail = await mailFor(campaign, sender, {
+        recipientId: one.id,
+        address: one.address,
+        contact: { firstName: one.firstName, lastName: one.lastName, email: one.address, address: one.addressJson },
+      });
+      await deliver(sender.route, campaign.accountId, mail);
+    },
+    isRefusal: isRecipientRefusal,
+  };
+}
+
+/** An SMS campaign goes through its SMS inbox: Twilio's API or the account's custom gateway (ADR 066). */
+async function smsSenderOf(campaign: Campaign): Promise<Sender> {
+  const inbox = campaign.inboxId ? await getInbox({ accountId: campaign.accountId, id: campaign.inboxId }) : undefined;
+  if (!inbox || inbox.channelType !== 'sms') throw new Error('the campaign has no SMS inbox');
+  const settings = readSmsSettings(inbox);
+  const urls = smsWebhookUrls(inbox);
+  return {
+    send: async (one) => {
+      const body = `${renderTemplate(campaign.bodyText, { firstName: one.firstName, lastName: one.lastName, address: one.addressJson })}${SMS_OPT_OUT_FOOTER}`;
+      if (settings.provider === 'twilio') await sendTwilioSms({ settings, to: one.address, body, statusCallback: urls.status });
+      else
+        await sendCustomSms({
+          settings,
+          secret: inbox.secret ?? '',
+          payload: { type: 'message', id: `campaign-${campaign.id}-${one.id}`, inboxId: inbox.id, conversationId: 0, from: settings.phoneNumber, to: one.address, text: body, createdAt: new Date().toISOString() },
+        });
+    },
+    // A 4xx from the provider about this number (invalid, unreachable, opted out at the carrier) fails this recipient only.
+    isRefusal: (err) => {
+      const status = Number((err as { status?: number }).status ?? 0);
+      return status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
+    },
+  };
+}
+
 /** One message to one address: the mail a recipient gets, or a test of it. */
 async function mailFor(
   campaign: Campaign,
@@ -188,7 +238,7 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
     return row;
   };
   let campaign = await load();
-  if (!campaign || campaign.kind !== 'email') return { sent: 0, done: true };
+  if (!campaign || (campaign.kind !== 'email' && campaign.kind !== 'sms')) return { sent: 0, done: true };
   if (campaign.status === 'scheduled') {
     // A job queued for an earlier schedule (the campaign was unscheduled and scheduled later) leaves it alone.
     if (campaign.scheduledAt && campaign.scheduledAt.getTime() > Date.now() + 1000) return { sent: 0, done: false };
@@ -198,7 +248,8 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
   }
   if (campaign.status !== 'sending') return { sent: 0, done: true };
 
-  const sender = await senderOf(campaign);
+  const sender = campaign.kind === 'sms' ? await smsSenderOf(campaign) : await emailSenderOf(campaign);
+  const channel = campaign.kind === 'sms' ? 'sms' : 'email';
   const started = Date.now();
   const interval = 1000 / ratePerSecond();
   let nextSlot = Date.now();
@@ -221,7 +272,7 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
           .where(
             and(
               eq(schema.campaignSuppressions.accountId, opts.accountId),
-              eq(schema.campaignSuppressions.channel, 'email'),
+              eq(schema.campaignSuppressions.channel, channel),
               inArray(
                 schema.campaignSuppressions.address,
                 claimed.map((x) => x.address),
@@ -243,17 +294,12 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
         const wait = nextSlot - Date.now();
         nextSlot = Math.max(nextSlot, Date.now()) + interval;
         if (wait > 0) await new Promise((res) => setTimeout(res, wait));
-        const mail = await mailFor(campaign, sender, {
-          recipientId: one.id,
-          address: one.address,
-          contact: { firstName: one.firstName, lastName: one.lastName, email: one.address, address: one.addressJson },
-        });
         try {
-          await deliver(sender.route, opts.accountId, mail);
+          await sender.send(one);
           await db.update(r).set({ status: 'sent', sentAt: new Date() }).where(and(eq(r.accountId, opts.accountId), eq(r.id, one.id)));
           sent++;
         } catch (err) {
-          if (!isRecipientRefusal(err)) {
+          if (!sender.isRefusal(err)) {
             transportError = err;
             await db.update(r).set({ status: 'pending', claimedAt: null }).where(and(eq(r.accountId, opts.accountId), eq(r.id, one.id)));
             return;
@@ -263,7 +309,7 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
             .update(r)
             .set({ status: 'failed', bouncedAt: new Date(), error: String((err as Error).message).slice(0, 300) })
             .where(and(eq(r.accountId, opts.accountId), eq(r.id, one.id)));
-          await suppress({ accountId: opts.accountId, campaignId: campaign.id, address: one.address, reason: 'bounced', recipientId: one.id });
+          await suppress({ accountId: opts.accountId, campaignId: campaign.id, address: one.address, reason: 'bounced', recipientId: one.id, channel });
         }
       }
     };
