@@ -46,6 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     list,
     locked: !can(ctx, 'manage_campaigns'),
     email: canUseFeature(ctx, 'campaigns/emailCampaigns'),
+    sms: canUseFeature(ctx, 'campaigns/smsCampaigns'),
     user: publicUser(ctx),
   };
 }
@@ -66,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CampaignList() {
-  const { q, filters, list, locked, email, user } = useLoaderData<typeof loader>();
+  const { q, filters, list, locked, email, sms, user } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const filtered = Boolean(q || filters.kind || filters.status || filters.from || filters.to);
   return (
@@ -96,11 +97,22 @@ export default function CampaignList() {
                   </span>
                 )}
               </li>
+              <li>
+                {sms ? (
+                  <Link to="/campaigns/sms/new" data-testid="new-sms">
+                    SMS
+                  </Link>
+                ) : (
+                  <span aria-disabled="true">
+                    <DeniedBadge kind="feature" /> SMS
+                  </span>
+                )}
+              </li>
             </ul>
           </details>
         )}
       </header>
-      <p className="muted">Email campaigns to your CRM segments, with templates, schedules, unsubscribe and tracking.</p>
+      <p className="muted">Email and SMS campaigns to your CRM segments, with templates, schedules, unsubscribe and tracking.</p>
       {actionData && 'error' in actionData ? (
         <p className="field-error" role="alert">
           {actionData.error}

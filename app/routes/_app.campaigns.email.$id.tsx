@@ -1,26 +1,23 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useHtmlDesigner } from '~/components/campaigns/html-designer';
+import { CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
+import { handleSendIntent, type CampaignActionResult } from '~/models/campaigns/intents.server';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import {
   campaignReport,
   CampaignStateError,
-  changeCampaignStatus,
   createEmailCampaign,
-  deleteCampaign,
   getCampaign,
   listContactSegments,
   listEmailSenders,
-  scheduleCampaign,
   updateEmailCampaign,
-  zonedInstant,
 } from '~/models/campaigns/campaigns.server';
-import { CAMPAIGN_TOASTS, EDITABLE_STATUSES, STATUS_LABELS, TRANSITIONS } from '~/models/campaigns/constants';
-import { EmailCampaignSchema, ScheduleSchema, TestEmailSchema } from '~/models/campaigns/schemas';
+import { CAMPAIGN_TOASTS, EDITABLE_STATUSES, STATUS_LABELS } from '~/models/campaigns/constants';
+import { EmailCampaignSchema, TestEmailSchema } from '~/models/campaigns/schemas';
 import { sendCampaignTest } from '~/models/campaigns/sending.server';
 import { listCampaignTemplates } from '~/models/campaigns/templates.server';
 import { TEMPLATE_PLACEHOLDERS } from '~/models/productivity/templates';
@@ -84,7 +81,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-type ActionResult = { form: 'campaign' | 'schedule' | 'test' | 'status'; reply?: SubmissionResult<string[]>; error?: string };
+type ActionResult = CampaignActionResult;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireFeature(request, FEATURE, await requirePermission(request, 'manage_campaigns'));
@@ -110,17 +107,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       }
     }
     if (id === 'new') throw new Response('Unknown intent', { status: 400 });
-    if (intent === 'schedule') {
-      const submission = parseWithZod(formData, { schema: ScheduleSchema });
-      if (submission.status !== 'success') return data<ActionResult>({ form: 'schedule', reply: submission.reply() }, { status: 400 });
-      const { when, scheduledAt, timeZone } = submission.value;
-      const at = when === 'later' && scheduledAt ? zonedInstant(scheduledAt, timeZone) : undefined;
-      if (when === 'later' && (!at || at.getTime() <= Date.now())) {
-        return data<ActionResult>({ form: 'schedule', reply: submission.reply({ fieldErrors: { scheduledAt: ['Choose a time in the future'] } }) }, { status: 400 });
-      }
-      if (!(await scheduleCampaign({ ...who, id, at: at ?? undefined, timeZone }))) throw new Response('Not Found', { status: 404 });
-      return redirectWithToast(here(id), at ? CAMPAIGN_TOASTS.scheduled : CAMPAIGN_TOASTS.started);
-    }
+    const shared = await handleSendIntent({ intent, formData, ...who, id, here: here(id) });
+    if (shared) return shared;
     if (intent === 'test') {
       const submission = parseWithZod(formData, { schema: TestEmailSchema });
       if (submission.status !== 'success') return data<ActionResult>({ form: 'test', reply: submission.reply() }, { status: 400 });
@@ -128,15 +116,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!campaign) throw new Response('Not Found', { status: 404 });
       await sendCampaignTest({ campaign, to: submission.value.testTo, contact: { firstName: ctx.user.firstName, lastName: ctx.user.lastName, email: submission.value.testTo } });
       return redirectWithToast(here(id), CAMPAIGN_TOASTS.testSent);
-    }
-    if (intent === 'delete') {
-      if (!(await deleteCampaign({ ...who, id }))) throw new Response('Not Found', { status: 404 });
-      return redirectWithToast(LIST, { type: 'info', text: CAMPAIGN_TOASTS.deleted });
-    }
-    if (intent === 'pause' || intent === 'resume' || intent === 'cancel' || intent === 'unschedule') {
-      if (!(await changeCampaignStatus({ ...who, id, transition: intent }))) throw new Response('Not Found', { status: 404 });
-      const toast = { pause: CAMPAIGN_TOASTS.paused, resume: CAMPAIGN_TOASTS.resumed, cancel: CAMPAIGN_TOASTS.cancelled, unschedule: CAMPAIGN_TOASTS.unscheduled }[intent];
-      return redirectWithToast(here(id), { type: 'info', text: toast });
     }
   } catch (err) {
     if (err instanceof CampaignStateError) return data<ActionResult>({ form: 'status', error: err.message }, { status: 409 });
@@ -175,12 +154,6 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onSubmit',
   });
-  const [scheduleForm, scheduleFields] = useForm({
-    id: 'schedule',
-    lastResult: actionData?.form === 'schedule' ? actionData.reply : undefined,
-    defaultValue: { when: 'now', scheduledAt: '', timeZone: campaign?.timeZone ?? me.timezone },
-    shouldValidate: 'onSubmit',
-  });
   const [testForm, testFields] = useForm({
     id: 'test',
     lastResult: actionData?.form === 'test' ? actionData.reply : undefined,
@@ -188,8 +161,6 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
     shouldValidate: 'onSubmit',
   });
   const designer = useHtmlDesigner(fields.bodyHtml.id, editable && !locked);
-  const status = campaign?.status;
-  const can = (t: keyof typeof TRANSITIONS) => Boolean(status && (TRANSITIONS[t] as readonly string[]).includes(status));
   const disabled = locked || !editable;
   return (
     <section className="page stack campaign-editor">
@@ -258,38 +229,7 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
 
       {campaign && !locked ? (
         <>
-          {can('schedule') ? (
-            <Form method="post" {...getFormProps(scheduleForm)} className="card stack" aria-label="Send">
-              <h2>Send</h2>
-              <fieldset className="stack">
-                <legend className="visually-hidden">When</legend>
-                <label className="check">
-                  <input type="radio" name={scheduleFields.when.name} value="now" defaultChecked={scheduleFields.when.initialValue !== 'later'} /> Send now
-                </label>
-                <label className="check">
-                  <input type="radio" name={scheduleFields.when.name} value="later" defaultChecked={scheduleFields.when.initialValue === 'later'} /> Schedule
-                </label>
-                <ErrorList id={scheduleFields.when.errorId} errors={scheduleFields.when.errors} />
-              </fieldset>
-              <Field label="Date and time" type="datetime-local" field={scheduleFields.scheduledAt} />
-              <SelectField label="Time zone" field={scheduleFields.timeZone} options={zones.map((z) => ({ value: z, label: z }))} />
-              <ErrorList id={scheduleForm.errorId} errors={scheduleForm.errors} />
-              <div className="row">
-                <button type="submit" className="btn btn-primary" name="intent" value="schedule">
-                  Send or schedule
-                </button>
-              </div>
-            </Form>
-          ) : null}
-          <div className="row wrap" aria-label="Status">
-            {can('unschedule') ? <StatusButton intent="unschedule" label="Unschedule" /> : null}
-            {can('pause') ? <StatusButton intent="pause" label="Pause" /> : null}
-            {can('resume') ? <StatusButton intent="resume" label="Resume" /> : null}
-            {can('cancel') ? (
-              <DeleteConfirm id="cancel-campaign" intent="cancel" label="Cancel campaign" title="Cancel campaign" text="Nobody else gets this campaign once it is cancelled." confirmLabel="Cancel campaign" />
-            ) : null}
-            {status !== 'sending' ? <DeleteConfirm id={`campaign-${campaign.id}`} label="Delete" /> : null}
-          </div>
+          <SendControls status={campaign.status} campaignId={campaign.id} timeZone={campaign.timeZone ?? me.timezone} zones={zones} reply={actionData?.form === 'schedule' ? actionData.reply : undefined} />
           <Form method="post" {...getFormProps(testForm)} className="card stack" aria-label="Send a test">
             <h2>Send a test to yourself</h2>
             <Field label="Email" type="email" field={testFields.testTo} />
@@ -305,14 +245,7 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
       {campaign && report ? (
         <section className="card stack" aria-label="Report" data-testid="campaign-report">
           <h2>Report</h2>
-          <dl className="figures row wrap">
-            {Object.entries(campaign.figures).map(([k, v]) => (
-              <div key={k} data-testid={`figure-${k}`}>
-                <dt className="muted">{k[0].toUpperCase() + k.slice(1)}</dt>
-                <dd>{v}</dd>
-              </div>
-            ))}
-          </dl>
+          <CampaignFigures figures={campaign.figures} />
           {report.links.length ? (
             <div className="table-wrap">
               <table className="table">
@@ -360,16 +293,6 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
         </section>
       ) : null}
     </section>
-  );
-}
-
-function StatusButton({ intent, label }: { intent: string; label: string }) {
-  return (
-    <Form method="post">
-      <button type="submit" className="btn" name="intent" value={intent}>
-        {label}
-      </button>
-    </Form>
   );
 }
 

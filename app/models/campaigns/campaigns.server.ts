@@ -100,6 +100,60 @@ export type EmailCampaignFields = {
   trackClicks: boolean;
 };
 
+/** The account's SMS inboxes (Twilio or custom): what an SMS campaign may be sent through. */
+export async function listSmsSenders(opts: { accountId: number }) {
+  const i = schema.inboxes;
+  return getDb()
+    .select({ id: i.id, name: i.name })
+    .from(i)
+    .where(and(eq(i.accountId, opts.accountId), eq(i.channelType, 'sms')))
+    .orderBy(asc(i.id));
+}
+
+export type SmsCampaignFields = { name: string; segmentId: number; inboxId: number; body: string };
+
+async function resolveSmsFields(tx: Tx, accountId: number, f: SmsCampaignFields) {
+  const [segment] = await tx
+    .select({ id: schema.segments.id })
+    .from(schema.segments)
+    .where(and(eq(schema.segments.accountId, accountId), eq(schema.segments.id, f.segmentId), eq(schema.segments.kind, 'contact')));
+  if (!segment) throw new FieldInputError('Segment must be specified', 'segmentId');
+  const [inbox] = await tx
+    .select({ id: schema.inboxes.id })
+    .from(schema.inboxes)
+    .where(and(eq(schema.inboxes.accountId, accountId), eq(schema.inboxes.id, f.inboxId), eq(schema.inboxes.channelType, 'sms')));
+  if (!inbox) throw new FieldInputError('SMS inbox must be specified', 'inboxId');
+  return { name: f.name.trim(), segmentId: segment.id, inboxId: inbox.id, bodyText: f.body.trim(), bodyHtml: '', subject: '', trackOpens: false, trackClicks: false };
+}
+
+export async function createSmsCampaign(opts: { accountId: number; actorId: number } & SmsCampaignFields) {
+  return getDb().transaction(async (tx) => {
+    const fields = await resolveSmsFields(tx, opts.accountId, opts);
+    const [row] = await tx
+      .insert(c)
+      .values({ accountId: opts.accountId, kind: 'sms', createdById: opts.actorId, ...fields })
+      .returning();
+    await emitEvent(tx, { accountId: opts.accountId, type: 'campaign_created', subjectType: 'campaign', subjectId: row.id, payload: { kind: 'sms', name: row.name }, actor: { type: 'user', id: opts.actorId } });
+    return row;
+  });
+}
+
+export async function updateSmsCampaign(opts: { accountId: number; actorId: number; id: number } & SmsCampaignFields) {
+  return getDb().transaction(async (tx) => {
+    const before = await lockCampaign(tx, opts.accountId, opts.id, 'sms');
+    if (!before) return undefined;
+    if (!EDITABLE_STATUSES.includes(before.status)) throw new CampaignStateError(`A ${before.status} campaign cannot be edited`);
+    const fields = await resolveSmsFields(tx, opts.accountId, opts);
+    const [row] = await tx
+      .update(c)
+      .set({ ...fields, updatedAt: new Date() })
+      .where(and(eq(c.accountId, opts.accountId), eq(c.id, before.id)))
+      .returning();
+    await emitEvent(tx, { accountId: opts.accountId, type: 'campaign_updated', subjectType: 'campaign', subjectId: row.id, payload: { kind: 'sms', name: row.name }, actor: { type: 'user', id: opts.actorId } });
+    return row;
+  });
+}
+
 /** Checks that the segment, sender and template are the account's own; fills the body from the template when empty. */
 async function resolveEmailFields(tx: Tx, accountId: number, f: EmailCampaignFields) {
   const [segment] = await tx
@@ -200,7 +254,7 @@ export async function scheduleCampaign(opts: { accountId: number; actorId: numbe
     const before = await lockCampaign(tx, opts.accountId, opts.id);
     if (!before) return undefined;
     if (!(TRANSITIONS.schedule as readonly string[]).includes(before.status)) throw new CampaignStateError(`A ${before.status} campaign cannot be scheduled`);
-    if (before.kind !== 'email') throw new CampaignStateError('Only email campaigns can be sent from here yet');
+    if (before.kind !== 'email' && before.kind !== 'sms') throw new CampaignStateError('This kind of campaign is not sent by a schedule');
     if (!before.segmentId) throw new CampaignStateError('Choose a segment before sending');
     if (!before.inboxId) throw new CampaignStateError('Choose a sender before sending');
     const now = new Date();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emptyMessage, maxLengthMessage } from '../productivity/constants';
 import { isTimeZone } from '../accounts/schemas';
+import { SMS_BODY_MAX } from './sms';
 import { CAMPAIGN_NAME_MAX, CAMPAIGN_SUBJECT_MAX, TEMPLATE_BODY_MAX, TEMPLATE_NAME_MAX, TEMPLATE_SUBJECT_MAX } from './constants';
 
 function requiredText(label: string, max: number) {
@@ -68,3 +69,11 @@ export const ScheduleSchema = z
 export const TestEmailSchema = z.object({
   testTo: z.email({ error: 'Enter a valid email address' }),
 });
+
+export const SmsCampaignSchema = z.object({
+  name: requiredText('Name', CAMPAIGN_NAME_MAX),
+  segmentId: idField('Segment must be specified'),
+  inboxId: idField('SMS inbox must be specified'),
+  body: requiredText('Message', SMS_BODY_MAX),
+});
+export type SmsCampaignInput = z.infer<typeof SmsCampaignSchema>;

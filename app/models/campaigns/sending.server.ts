@@ -62,7 +62,7 @@ async function freezeRecipients(campaign: Campaign) {
     const channel = campaign.kind === 'sms' ? 'sms' : 'email';
     // Email: the lower-cased address; SMS: the stored (E.164) phone number. Either way once per address.
     const address = channel === 'sms' ? sql`${ct.phone}` : sql`lower(${ct.email})`;
-    const present = channel === 'sms' ? sql`${ct.phone} ~ '^\+?[0-9]{4,16}$'` : sql`${ct.email} like '%@%'`;
+    const present = channel === 'sms' ? sql`${ct.phone} ~ '^[+]?[0-9]{4,16}$'` : sql`${ct.email} like '%@%'`;
     const inserted = await tx.execute(sql`
       insert into ${r} (account_id, campaign_id, contact_id, address)
       select ${campaign.accountId}, ${campaign.id}, ${ct.id}, ${address}
