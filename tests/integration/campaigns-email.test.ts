@@ -10,6 +10,7 @@ import { createCampaignTemplate, getCampaignTemplate, pageCampaignTemplates } fr
 import { signTracking, verifyTracking } from '../../app/models/campaigns/tracking.server';
 import { createSegment } from '../../app/models/crm/segments.server';
 import { createEmailInbox } from '../../app/models/email/email-inboxes.server';
+import { ingestEmail } from '../../app/models/email/inbound.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount } from '../factories';
 
@@ -123,8 +124,13 @@ describe('email campaigns', () => {
     expect(await recordOpen(pixel.split('/c/o/')[1])).toBe(true);
     expect(await recordClick(click.split('/c/c/')[1])).toBe('https://example.com/post?a=1&b=2');
     expect(await unsubscribe(unsub.split('/c/u/')[1])).toBe(true);
+    // Ana answers the email: a conversation in the inbox, counted as the campaign's reply once.
+    const reply = (id: string) =>
+      Buffer.from(`From: Ana <ana-send@example.test>\r\nTo: news@${a.domain}.test\r\nSubject: Re: News\r\nMessage-ID: <${id}@example.test>\r\nIn-Reply-To: ${mail.messageId}\r\n\r\nThanks!\r\n`);
+    expect((await ingestEmail({ inbox: a.inbox, raw: reply('r1'), via: 'http' })).status).toBe('created');
+    await ingestEmail({ inbox: a.inbox, raw: reply('r2'), via: 'http' });
     const after = (await getCampaign({ accountId: a.accountId, id: campaign.id }))!;
-    expect([after.openedCount, after.clickedCount, after.unsubscribedCount]).toEqual([1, 1, 1]);
+    expect([after.openedCount, after.clickedCount, after.unsubscribedCount, after.repliedCount]).toEqual([1, 1, 1, 1]);
 
     const next = await createEmailCampaign({ ...campaignFields(a), name: 'December news' });
     await scheduleCampaign({ accountId: a.accountId, actorId: a.owner.id, id: next.id });

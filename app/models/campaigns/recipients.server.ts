@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { getDb, schema } from '../../../db/client';
+import { getDb, schema, type Tx } from '../../../db/client';
 import { suppress } from './sending.server';
 import { verifyTracking } from './tracking.server';
 
@@ -87,4 +87,29 @@ export async function unsubscribe(token: string) {
   if (!recipient.unsubscribedAt) await record({ accountId: p.a, recipient, kind: 'unsubscribe', column: 'unsubscribedAt', counter: 'unsubscribedCount' });
   await suppress({ accountId: p.a, campaignId: recipient.campaignId, address: recipient.address, reason: 'unsubscribed', recipientId: recipient.id });
   return true;
+}
+
+const CAMPAIGN_MESSAGE_ID = /^<campaign\.(\d{1,10})\.(\d{1,15})\.a(\d{1,10})@/;
+
+/**
+ * An inbound email that answers a campaign email (its In-Reply-To or References names the campaign's Message-ID,
+ * ADR 064) counts as that recipient's reply, once, in the transaction that records the mail. Only a reply from the
+ * recipient's own address, to a campaign of the inbox's own account, counts.
+ */
+export async function recordCampaignReply(tx: Tx, opts: { accountId: number; referenced: string[]; from: string }) {
+  for (const id of opts.referenced) {
+    const m = CAMPAIGN_MESSAGE_ID.exec(id);
+    if (!m || Number(m[3]) !== opts.accountId) continue;
+    const [campaignId, recipientId] = [Number(m[1]), Number(m[2])];
+    const first = await tx
+      .update(r)
+      .set({ repliedAt: new Date() })
+      .where(and(eq(r.accountId, opts.accountId), eq(r.id, recipientId), eq(r.campaignId, campaignId), eq(r.address, opts.from.toLowerCase()), isNull(r.repliedAt)))
+      .returning({ id: r.id });
+    if (!first.length) return false;
+    await tx.insert(schema.campaignEvents).values({ accountId: opts.accountId, campaignId, recipientId, kind: 'reply' });
+    await tx.update(c).set({ repliedCount: sql`${c.repliedCount} + 1` }).where(and(eq(c.accountId, opts.accountId), eq(c.id, campaignId)));
+    return true;
+  }
+  return false;
 }

@@ -67,7 +67,7 @@ export const SIGNED_IN_SCREENS = [
   '/surveys/edit/{emailSurvey}/email/target',
   '/surveys/{resultsSurvey}/results',
   '/settings/campaigns-templates', '/settings/campaigns-templates/new', '/settings/campaigns-templates/{campaignTemplate}',
-  '/campaigns/email/new', '/campaigns/email/{emailCampaign}',
+  '/campaigns/email/new', '/campaigns/email/{emailCampaign}', '/campaigns/sms/new',
 ] as const;
 
 /** Signed out, on the account's address. */
