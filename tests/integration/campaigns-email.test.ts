@@ -11,6 +11,7 @@ import { signTracking, verifyTracking } from '../../app/models/campaigns/trackin
 import { createSegment } from '../../app/models/crm/segments.server';
 import { createEmailInbox } from '../../app/models/email/email-inboxes.server';
 import { ingestEmail } from '../../app/models/email/inbound.server';
+import { globalSearch } from '../../app/models/search/registry.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount } from '../factories';
 
@@ -168,6 +169,17 @@ describe('email campaigns', () => {
     await expect(createEmailCampaign({ ...campaignFields(a), segmentId: b.segment.id })).rejects.toThrow(/Segment/);
     await expect(createEmailCampaign({ ...campaignFields(a), inboxId: b.inbox.id })).rejects.toThrow(/Sender/);
     expect((await listCampaigns({ accountId: a.accountId })).rows.map((r) => r.id)).not.toContain(cb.id);
+  });
+
+  it('shows campaigns in the global search of their own account only', async () => {
+    const a = await setUp('search');
+    const b = await setUp('search-b');
+    await createEmailCampaign({ ...campaignFields(a), name: 'Spring launch news' });
+    const hits = (await globalSearch({ accountId: a.accountId, q: 'spring launch' })).find((g) => g.group === 'Campaigns');
+    expect(hits?.hits.map((h) => h.title)).toEqual(['Spring launch news']);
+    expect(hits?.hits[0].to).toMatch(/^\/campaigns\/email\/\d+$/);
+    const none = (await globalSearch({ accountId: b.accountId, q: 'spring launch' })).find((g) => g.group === 'Campaigns');
+    expect(none?.hits ?? []).toEqual([]);
   });
 
   it('moves through the documented statuses only, pauses without losing recipients, and waits for its schedule', async () => {
