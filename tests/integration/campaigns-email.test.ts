@@ -3,7 +3,7 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
-import { changeCampaignStatus, createEmailCampaign, deleteCampaign, getCampaign, listCampaigns, scheduleCampaign } from '../../app/models/campaigns/campaigns.server';
+import { changeCampaignStatus, createEmailCampaign, deleteCampaign, getCampaign, listCampaigns, scheduleCampaign, zonedInstant } from '../../app/models/campaigns/campaigns.server';
 import { recordClick, recordOpen, unsubscribe } from '../../app/models/campaigns/recipients.server';
 import { runCampaignSend } from '../../app/models/campaigns/sending.server';
 import { createCampaignTemplate, getCampaignTemplate, pageCampaignTemplates } from '../../app/models/campaigns/templates.server';
@@ -169,6 +169,30 @@ describe('email campaigns', () => {
     await expect(createEmailCampaign({ ...campaignFields(a), segmentId: b.segment.id })).rejects.toThrow(/Segment/);
     await expect(createEmailCampaign({ ...campaignFields(a), inboxId: b.inbox.id })).rejects.toThrow(/Sender/);
     expect((await listCampaigns({ accountId: a.accountId })).rows.map((r) => r.id)).not.toContain(cb.id);
+  });
+
+  it('pauses mid-send without losing anyone, and resumes where it stopped', async () => {
+    const a = await setUp('pause');
+    const campaign = await createEmailCampaign(campaignFields(a));
+    await scheduleCampaign({ accountId: a.accountId, actorId: a.owner.id, id: campaign.id });
+    // Paused once the audience is frozen, before the first claim.
+    const { freezeForTest } = await import('../../app/models/campaigns/sending.server');
+    await freezeForTest({ accountId: a.accountId, campaignId: campaign.id });
+    await changeCampaignStatus({ accountId: a.accountId, actorId: a.owner.id, id: campaign.id, transition: 'pause' });
+    await runCampaignSend({ accountId: a.accountId, campaignId: campaign.id });
+    expect(mailsTo('ana-pause@example.test')).toHaveLength(0);
+    expect((await getCampaign({ accountId: a.accountId, id: campaign.id }))!).toMatchObject({ status: 'paused', recipientCount: 3, sentCount: 0 });
+    await changeCampaignStatus({ accountId: a.accountId, actorId: a.owner.id, id: campaign.id, transition: 'resume' });
+    await runCampaignSend({ accountId: a.accountId, campaignId: campaign.id });
+    expect(mailsTo('ana-pause@example.test')).toHaveLength(1);
+    expect(mailsTo('ben-pause@example.test')).toHaveLength(1);
+    expect((await getCampaign({ accountId: a.accountId, id: campaign.id }))!).toMatchObject({ status: 'sent', sentCount: 2 });
+  });
+
+  it('reads a scheduled time in the time zone it was typed in', () => {
+    expect(zonedInstant('2026-07-01T09:30', 'Europe/Paris')!.toISOString()).toBe('2026-07-01T07:30:00.000Z');
+    expect(zonedInstant('2026-01-15T09:30', 'America/New_York')!.toISOString()).toBe('2026-01-15T14:30:00.000Z');
+    expect(zonedInstant('not a date', 'UTC')).toBeNull();
   });
 
   it('shows campaigns in the global search of their own account only', async () => {

@@ -89,6 +89,15 @@ async function freezeRecipients(campaign: Campaign) {
   });
 }
 
+/** Freezes a scheduled campaign's audience without sending (tests: a pause between the freeze and the first claim). */
+export async function freezeForTest(opts: { accountId: number; campaignId: number }) {
+  const [row] = await getDb()
+    .select()
+    .from(c)
+    .where(and(eq(c.accountId, opts.accountId), eq(c.id, opts.campaignId)));
+  return row ? freezeRecipients(row) : null;
+}
+
 type Claimed = { id: number; address: string; contactId: number | null; firstName: string | null; lastName: string | null; addressJson: TemplateContact['address'] };
 
 /** Takes up to CLAIM_SIZE pending recipients (or ones a dead sender left claimed), each by one sender only. */
