@@ -86,28 +86,24 @@ export default function CampaignList() {
           <details className="type-picker">
             <summary className="btn btn-primary">Create Campaign</summary>
             <ul className="menu-items" aria-label="Campaign type">
-              <li>
-                {email ? (
-                  <Link to="/campaigns/email/new" data-testid="new-email">
-                    Email
-                  </Link>
-                ) : (
-                  <span aria-disabled="true">
-                    <DeniedBadge kind="feature" /> Email
-                  </span>
-                )}
-              </li>
-              <li>
-                {sms ? (
-                  <Link to="/campaigns/sms/new" data-testid="new-sms">
-                    SMS
-                  </Link>
-                ) : (
-                  <span aria-disabled="true">
-                    <DeniedBadge kind="feature" /> SMS
-                  </span>
-                )}
-              </li>
+              {(
+                [
+                  ['email', email],
+                  ['sms', sms],
+                ] as const
+              ).map(([kind, allowed]) => (
+                <li key={kind}>
+                  {allowed ? (
+                    <Link to={`/campaigns/${kind}/new`} data-testid={`new-${kind}`}>
+                      {KIND_LABELS[kind]}
+                    </Link>
+                  ) : (
+                    <span aria-disabled="true">
+                      <DeniedBadge kind="feature" /> {KIND_LABELS[kind]}
+                    </span>
+                  )}
+                </li>
+              ))}
             </ul>
           </details>
         )}

@@ -113,54 +113,63 @@ export async function listSmsSenders(opts: { accountId: number }) {
 export type SmsCampaignFields = { name: string; segmentId: number; inboxId: number; body: string };
 
 async function resolveSmsFields(tx: Tx, accountId: number, f: SmsCampaignFields) {
-  const [segment] = await tx
-    .select({ id: schema.segments.id })
-    .from(schema.segments)
-    .where(and(eq(schema.segments.accountId, accountId), eq(schema.segments.id, f.segmentId), eq(schema.segments.kind, 'contact')));
-  if (!segment) throw new FieldInputError('Segment must be specified', 'segmentId');
+  const segmentId = await checkSegment(tx, accountId, f.segmentId);
   const [inbox] = await tx
     .select({ id: schema.inboxes.id })
     .from(schema.inboxes)
     .where(and(eq(schema.inboxes.accountId, accountId), eq(schema.inboxes.id, f.inboxId), eq(schema.inboxes.channelType, 'sms')));
   if (!inbox) throw new FieldInputError('SMS inbox must be specified', 'inboxId');
-  return { name: f.name.trim(), segmentId: segment.id, inboxId: inbox.id, bodyText: f.body.trim(), bodyHtml: '', subject: '', trackOpens: false, trackClicks: false };
+  return { name: f.name.trim(), segmentId, inboxId: inbox.id, bodyText: f.body.trim(), bodyHtml: '', subject: '', trackOpens: false, trackClicks: false };
 }
 
 export async function createSmsCampaign(opts: { accountId: number; actorId: number } & SmsCampaignFields) {
-  return getDb().transaction(async (tx) => {
-    const fields = await resolveSmsFields(tx, opts.accountId, opts);
-    const [row] = await tx
-      .insert(c)
-      .values({ accountId: opts.accountId, kind: 'sms', createdById: opts.actorId, ...fields })
-      .returning();
-    await emitEvent(tx, { accountId: opts.accountId, type: 'campaign_created', subjectType: 'campaign', subjectId: row.id, payload: { kind: 'sms', name: row.name }, actor: { type: 'user', id: opts.actorId } });
-    return row;
-  });
+  return getDb().transaction(async (tx) => insertCampaign(tx, opts, 'sms', await resolveSmsFields(tx, opts.accountId, opts)));
 }
 
 export async function updateSmsCampaign(opts: { accountId: number; actorId: number; id: number } & SmsCampaignFields) {
-  return getDb().transaction(async (tx) => {
-    const before = await lockCampaign(tx, opts.accountId, opts.id, 'sms');
-    if (!before) return undefined;
-    if (!EDITABLE_STATUSES.includes(before.status)) throw new CampaignStateError(`A ${before.status} campaign cannot be edited`);
-    const fields = await resolveSmsFields(tx, opts.accountId, opts);
-    const [row] = await tx
-      .update(c)
-      .set({ ...fields, updatedAt: new Date() })
-      .where(and(eq(c.accountId, opts.accountId), eq(c.id, before.id)))
-      .returning();
-    await emitEvent(tx, { accountId: opts.accountId, type: 'campaign_updated', subjectType: 'campaign', subjectId: row.id, payload: { kind: 'sms', name: row.name }, actor: { type: 'user', id: opts.actorId } });
-    return row;
-  });
+  return getDb().transaction(async (tx) => rewriteCampaign(tx, opts, 'sms', () => resolveSmsFields(tx, opts.accountId, opts)));
+}
+
+type CampaignFields = Omit<typeof c.$inferInsert, 'accountId' | 'kind' | 'createdById'>;
+
+/** A new campaign of a kind, with its campaign_created event, in the caller's transaction. */
+async function insertCampaign(tx: Tx, opts: { accountId: number; actorId: number }, kind: CampaignKind, fields: CampaignFields) {
+  const [row] = await tx
+    .insert(c)
+    .values({ accountId: opts.accountId, kind, createdById: opts.actorId, ...fields })
+    .returning();
+  await emitEvent(tx, { accountId: opts.accountId, type: 'campaign_created', subjectType: 'campaign', subjectId: row.id, payload: { kind, name: row.name }, actor: { type: 'user', id: opts.actorId } });
+  return row;
+}
+
+/** Saves an editable campaign's fields (draft or scheduled only), with its campaign_updated event. */
+async function rewriteCampaign(tx: Tx, opts: { accountId: number; actorId: number; id: number }, kind: CampaignKind, resolve: () => Promise<CampaignFields>) {
+  const before = await lockCampaign(tx, opts.accountId, opts.id, kind);
+  if (!before) return undefined;
+  if (!EDITABLE_STATUSES.includes(before.status)) throw new CampaignStateError(`A ${before.status} campaign cannot be edited`);
+  const fields = await resolve();
+  const [row] = await tx
+    .update(c)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(and(eq(c.accountId, opts.accountId), eq(c.id, before.id)))
+    .returning();
+  await emitEvent(tx, { accountId: opts.accountId, type: 'campaign_updated', subjectType: 'campaign', subjectId: row.id, payload: { kind, name: row.name }, actor: { type: 'user', id: opts.actorId } });
+  return row;
+}
+
+/** The segment must be one of the account's contact segments. */
+async function checkSegment(tx: Tx, accountId: number, segmentId: number) {
+  const [segment] = await tx
+    .select({ id: schema.segments.id })
+    .from(schema.segments)
+    .where(and(eq(schema.segments.accountId, accountId), eq(schema.segments.id, segmentId), eq(schema.segments.kind, 'contact')));
+  if (!segment) throw new FieldInputError('Segment must be specified', 'segmentId');
+  return segment.id;
 }
 
 /** Checks that the segment, sender and template are the account's own; fills the body from the template when empty. */
 async function resolveEmailFields(tx: Tx, accountId: number, f: EmailCampaignFields) {
-  const [segment] = await tx
-    .select({ id: schema.segments.id })
-    .from(schema.segments)
-    .where(and(eq(schema.segments.accountId, accountId), eq(schema.segments.id, f.segmentId), eq(schema.segments.kind, 'contact')));
-  if (!segment) throw new FieldInputError('Segment must be specified', 'segmentId');
+  const segmentId = await checkSegment(tx, accountId, f.segmentId);
   const [inbox] = await tx
     .select({ id: schema.inboxes.id })
     .from(schema.inboxes)
@@ -175,7 +184,7 @@ async function resolveEmailFields(tx: Tx, accountId: number, f: EmailCampaignFie
   if (!bodyHtml) throw new FieldInputError('Write a message or choose a template', 'bodyHtml');
   return {
     name: f.name.trim(),
-    segmentId: segment.id,
+    segmentId,
     inboxId: inbox.id,
     templateId: f.templateId ?? null,
     subject: f.subject.trim(),
@@ -187,45 +196,11 @@ async function resolveEmailFields(tx: Tx, accountId: number, f: EmailCampaignFie
 }
 
 export async function createEmailCampaign(opts: { accountId: number; actorId: number } & EmailCampaignFields) {
-  return getDb().transaction(async (tx) => {
-    const fields = await resolveEmailFields(tx, opts.accountId, opts);
-    const [row] = await tx
-      .insert(c)
-      .values({ accountId: opts.accountId, kind: 'email', createdById: opts.actorId, ...fields })
-      .returning();
-    await emitEvent(tx, {
-      accountId: opts.accountId,
-      type: 'campaign_created',
-      subjectType: 'campaign',
-      subjectId: row.id,
-      payload: { kind: 'email', name: row.name },
-      actor: { type: 'user', id: opts.actorId },
-    });
-    return row;
-  });
+  return getDb().transaction(async (tx) => insertCampaign(tx, opts, 'email', await resolveEmailFields(tx, opts.accountId, opts)));
 }
 
 export async function updateEmailCampaign(opts: { accountId: number; actorId: number; id: number } & EmailCampaignFields) {
-  return getDb().transaction(async (tx) => {
-    const before = await lockCampaign(tx, opts.accountId, opts.id, 'email');
-    if (!before) return undefined;
-    if (!EDITABLE_STATUSES.includes(before.status)) throw new CampaignStateError(`A ${before.status} campaign cannot be edited`);
-    const fields = await resolveEmailFields(tx, opts.accountId, opts);
-    const [row] = await tx
-      .update(c)
-      .set({ ...fields, updatedAt: new Date() })
-      .where(and(eq(c.accountId, opts.accountId), eq(c.id, before.id)))
-      .returning();
-    await emitEvent(tx, {
-      accountId: opts.accountId,
-      type: 'campaign_updated',
-      subjectType: 'campaign',
-      subjectId: row.id,
-      payload: { kind: row.kind, name: row.name },
-      actor: { type: 'user', id: opts.actorId },
-    });
-    return row;
-  });
+  return getDb().transaction(async (tx) => rewriteCampaign(tx, opts, 'email', () => resolveEmailFields(tx, opts.accountId, opts)));
 }
 
 async function lockCampaign(tx: Tx, accountId: number, id: number, kind?: CampaignKind) {
