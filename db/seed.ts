@@ -15,6 +15,7 @@ import { readMessengerSettings } from '../app/models/channels/messenger-settings
 import { seedDemoSurveys } from './seed-surveys';
 import { seedDemoSurveyResponses } from './seed-survey-responses';
 import { seedDemoChatbots } from './seed-chatbots';
+import { seedDemoCampaigns } from './seed-campaigns';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -98,6 +99,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoSurveys({ accountId: account.id, ownerId: owner.id, adminId: admin.id });
   await seedDemoSurveyResponses({ accountId: account.id, now: opts.now });
   await seedDemoChatbots({ accountId: account.id, ownerId: owner.id, supportTeamId: support.id });
+  await seedDemoCampaigns({ accountId: account.id, actorId: admin.id, now: opts.now ?? new Date() });
   return { created: true };
 }
 

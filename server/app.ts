@@ -98,7 +98,8 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
 
 /** Endpoints called by other sites or services (widget, webhooks) carry their own authentication. */
 function isPublicEndpoint(p: string) {
-  return p.startsWith('/public/') || p.startsWith('/webhooks/');
+  // /c/u/: RFC 8058 one-click unsubscribe, posted by mail providers; the signed link is its authentication.
+  return p.startsWith('/public/') || p.startsWith('/webhooks/') || p.startsWith('/c/u/');
 }
 
 /**

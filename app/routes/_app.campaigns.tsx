@@ -1,21 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '~/components/coming-soon';
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { Outlet } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { pageTitle } from '~/utils/format';
-import { requireUser } from '~/utils/session.server';
+import { requireFeature } from '~/utils/session.server';
 
+/** The plan area campaigns gates the whole of Campaigns; each kind has its own feature (suite.md section 2). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireFeature(request, 'campaigns/enabled');
   return null;
 }
 
 export const handle = { breadcrumb: 'Campaigns' };
 
-export default function Page() {
-  return <ComingSoon area="Campaigns" description="Push, in-product message, SMS and email campaigns." />;
+export default function CampaignsArea() {
+  return <Outlet />;
 }
-
-export const meta: MetaFunction = () => [{ title: pageTitle('Campaigns') }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

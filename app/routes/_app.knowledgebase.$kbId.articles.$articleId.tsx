@@ -2,7 +2,7 @@ import { getFormProps, getTextareaProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useRichTextEditor } from '~/components/rich-text/use-rich-text-editor';
 import { ArrowDown, ArrowUp, ExternalLink, History, ImagePlus } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
@@ -177,7 +177,7 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
   const base = `/knowledgebase/${kb.id}/articles`;
   const { key: bodyKey, ...bodyProps } = getTextareaProps(fields.body, { ariaAttributes: true });
   const live = article?.status === 'published' && !article.trashed && article.publishedSlug;
-  const rich = useRichTextEditor(fields.body.id, kb.id, !locked && !article?.trashed);
+  const rich = useRichTextEditor(fields.body.id, !locked && !article?.trashed, { label: 'Body', accept: KB_IMAGE_ACCEPT, upload: (file) => uploadImage(kb.id, file) }, [kb.id]);
   return (
     <section className="settings-page">
       <header className="row">
@@ -342,33 +342,6 @@ function ArticleEditor({ user, kb, article, versions, versionCount, categories, 
       </div>
     </section>
   );
-}
-
-/**
- * JavaScript only: loads the rich-text editor (its own chunk, ADR 058) over the body's textarea once the page is
- * interactive. Until then, and if it fails to load, the textarea is the editor; it stays the form's field either way.
- */
-function useRichTextEditor(textareaId: string, kbId: number, enabled: boolean) {
-  const [ready, setReady] = useState(false);
-  useEffect(() => {
-    if (!enabled) return;
-    let editor: { destroy: () => void } | undefined;
-    let cancelled = false;
-    import('~/components/rich-text/editor.client')
-      .then(({ mountRichTextEditor }) => {
-        const textarea = document.getElementById(textareaId);
-        if (cancelled || !(textarea instanceof HTMLTextAreaElement)) return;
-        editor = mountRichTextEditor(textarea, { label: 'Body', accept: KB_IMAGE_ACCEPT, upload: (file) => uploadImage(kbId, file) });
-        setReady(true);
-      })
-      .catch(() => setReady(false));
-    return () => {
-      cancelled = true;
-      editor?.destroy();
-      setReady(false);
-    };
-  }, [textareaId, kbId, enabled]);
-  return ready;
 }
 
 async function uploadImage(kbId: number, file: File): Promise<{ url: string; filename: string } | { error: string }> {

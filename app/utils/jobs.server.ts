@@ -26,6 +26,8 @@ export const QUEUES = {
   slaWarning: 'sla.warning',
   /** Runs one knowledge-base import from another help centre's address (ADR 059). */
   kbImport: 'kb.import',
+  /** Sends a campaign's frozen recipients a slice at a time, then queues itself again (ADR 064). */
+  campaignSend: 'campaigns.send',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -43,6 +45,7 @@ export const WORK_QUEUES = [
   QUEUES.notificationEmail,
   QUEUES.slaWarning,
   QUEUES.kbImport,
+  QUEUES.campaignSend,
 ] as const;
 
 export function getBoss() {
@@ -100,6 +103,7 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.slaBreachCheck]: 60,
   [QUEUES.contactImport]: 60 * 60,
   [QUEUES.kbImport]: 60 * 60,
+  [QUEUES.campaignSend]: 120,
 };
 
 const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail]);

@@ -42,6 +42,8 @@ const COUNTED = {
   surveyFolders: schema.surveyFolders,
   surveyVersions: schema.surveyVersions,
   surveyResponses: schema.surveyResponses,
+  campaigns: schema.campaigns,
+  campaignTemplates: schema.campaignTemplates,
 };
 
 async function snapshot(accountId: number) {
@@ -90,6 +92,7 @@ describe('npm run seed', () => {
     expect(before).toMatchObject({ users: 4, roles: 4, teams: 2, inboxes: 3, conversations: DEMO_CONVERSATIONS, tags: 8, companies: 14, contacts: 140, segments: 3 });
     expect(before).toMatchObject({ cannedResponses: 6, businessHours: 2, slaPolicies: 1, routingRules: 2, automationRules: 3 });
     expect(before).toMatchObject({ surveys: 5, surveyFolders: 3, surveyVersions: 3, surveyResponses: 250 });
+    expect(before).toMatchObject({ campaigns: 2, campaignTemplates: 2 });
     expect(before.messages).toBeGreaterThan(DEMO_CONVERSATIONS * 2);
     expect(before.attachments).toBeGreaterThan(10);
     expect(before.crmNotes).toBeGreaterThan(20);
@@ -207,6 +210,8 @@ describe('npm run seed', () => {
         ['/settings/tags', ['feature-request']],
         ['/settings/canned-responses', ['Password reset']],
         ['/settings/email-templates', ['Invoice corrected']],
+        ['/campaigns', ['November newsletter', 'December newsletter', 'VIP customers']],
+        ['/settings/campaigns-templates', ['Monthly newsletter', 'Renewal reminder']],
         ['/settings/business-hours', ['Office hours (Berlin)']],
         ['/settings/sla-policy', ['Standard support']],
         ['/settings/routing', ['Chats in turn']],

@@ -1,3 +1,4 @@
+import { applySmsKeyword } from '../campaigns/sms-opt-out.server';
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { ChannelType, SourceType } from '../../../db/schema/inbox';
@@ -173,6 +174,8 @@ export async function ingestChannelMessage(opts: {
       result = { status: 'created', conversationId: opened.conversation.id, messageId: opened.message.id };
     }
     await setExternalId(tx, { accountId: inbox.accountId, messageId: result.messageId, externalId: opts.externalId });
+    // STOP and START from a phone: campaign opt-out, recorded with the message (ADR 066).
+    if (inbox.channelType === 'sms' && 'phone' in opts.sender) await applySmsKeyword(tx, { accountId: inbox.accountId, phone: opts.sender.phone, text });
     await scheduleAutoResolve(tx, { inbox, conversationId: result.conversationId, lastActivityAt: now });
     return result;
   });

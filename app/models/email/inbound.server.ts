@@ -1,3 +1,4 @@
+import { recordCampaignReply } from '../campaigns/recipients.server';
 import crypto from 'node:crypto';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
@@ -286,6 +287,8 @@ export async function storeEmail(opts: IngestOptions): Promise<IngestResult> {
       if (dup) return { status: 'duplicate', conversationId: dup.conversationId } as const;
 
       const threadId = await findThread(tx, { accountId: inbox.accountId, referenced, recipients });
+      // An answer to a campaign email counts as that recipient's reply (ADR 064); it becomes a conversation as any mail.
+      await recordCampaignReply(tx, { accountId: inbox.accountId, referenced, from: sender.address });
       const fromTrustedDomain = await isFromTrustedDomain(tx, { accountId: inbox.accountId, address: sender.address });
 
       // Files first (not yet linked), so that inline images can point at them in the sanitised HTML.

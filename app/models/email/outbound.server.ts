@@ -21,9 +21,9 @@ import { recordChannelFailure, recordChannelSuccess } from '../channels/health.s
  * mailbox (outbound_emails) so that replies work on a fresh machine. See ADR 013.
  */
 
-type Route = { kind: 'inbox-smtp' | 'smtp'; transport: nodemailer.Transporter; inboxId?: number } | { kind: 'mailbox' };
+export type Route = { kind: 'inbox-smtp' | 'smtp'; transport: nodemailer.Transporter; inboxId?: number } | { kind: 'mailbox' };
 
-function routeFor(inbox: Inbox): Route {
+export function routeFor(inbox: Inbox): Route {
   const { smtp } = readEmailSettings(inbox);
   if (smtp?.host && inbox.email) {
     return {
@@ -43,7 +43,7 @@ function routeFor(inbox: Inbox): Route {
  * otherwise Parley's MAIL_FROM address (the domain Parley signs for) under the agent's and inbox's name,
  * with replies directed back to the inbox.
  */
-function senderFor(inbox: Inbox, route: Route, displayName: string, conversationId: number | null) {
+export function senderFor(inbox: Inbox, route: Route, displayName: string, conversationId: number | null) {
   if (route.kind === 'inbox-smtp') return { from: { name: displayName, address: inbox.email! }, replyTo: undefined };
   const { mode } = readEmailSettings(inbox);
   // Forwarding inboxes get their answers on the signed reply address; IMAP and HTTP inboxes read the support mailbox.

@@ -97,6 +97,16 @@ export const DOMAIN_EVENT_TYPES = [
   'survey_folder_created',
   'survey_folder_updated',
   'survey_folder_deleted',
+  'campaign_template_created',
+  'campaign_template_updated',
+  'campaign_template_deleted',
+  'campaign_created',
+  'campaign_updated',
+  'campaign_deleted',
+  /** Scheduled, started (audience frozen, payload.recipients), paused, resumed, cancelled or finished (payload.status). */
+  'campaign_status_changed',
+  /** A contact unsubscribed, bounced, complained or texted STOP: later campaigns skip the address (payload.reason). */
+  'campaign_recipient_suppressed',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

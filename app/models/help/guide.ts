@@ -15,6 +15,7 @@ export const GUIDE_PAGES = [
   { slug: 'knowledge-base', title: 'Knowledge base and help centre' },
   { slug: 'surveys', title: 'Surveys' },
   { slug: 'chatbots', title: 'Chatbots' },
+  { slug: 'campaigns', title: 'Campaigns' },
   { slug: 'channels', title: 'Channels' },
   { slug: 'messenger', title: 'Messenger' },
   { slug: 'automations', title: 'Automations: routing, hours, SLA and rules' },
@@ -58,6 +59,7 @@ export function guideLinkForPath(pathname: string) {
   if (pathname.startsWith('/inbox')) return '/help-center/inbox';
   if (pathname.startsWith('/surveys')) return '/help-center/surveys';
   if (pathname.startsWith('/chatbots')) return '/help-center/chatbots';
+  if (pathname.startsWith('/campaigns')) return '/help-center/campaigns';
   return '/help-center';
 }
 

@@ -3,6 +3,7 @@ import { contactsSearch } from './providers/contacts.server';
 import { conversationsSearch } from './providers/conversations.server';
 import { teamsSearch, usersSearch } from './providers/settings.server';
 import { workflowsSearch } from './providers/workflows.server';
+import { campaignsSearch } from './providers/campaigns.server';
 import { articlesSearch } from '../knowledge-base/search-provider.server';
 import type { SearchHit, SearchProvider } from './provider.server';
 
@@ -24,7 +25,7 @@ export const GROUP_COUNT_CAP = 1000;
  * will add themselves here when their areas exist. Nothing else changes: the dropdown, the grouped page and
  * the per-group pages read this list.
  */
-const PROVIDERS: readonly SearchProvider[] = [contactsSearch, conversationsSearch, companiesSearch, usersSearch, teamsSearch, workflowsSearch, articlesSearch];
+const PROVIDERS: readonly SearchProvider[] = [contactsSearch, conversationsSearch, companiesSearch, usersSearch, teamsSearch, campaignsSearch, workflowsSearch, articlesSearch];
 
 export function searchGroups() {
   return PROVIDERS.map((p) => p.group);

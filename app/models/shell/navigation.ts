@@ -83,7 +83,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
     items: [
       { slug: 'tags', label: 'Tags', built: true, permission: 'manage_tags' },
       { slug: 'canned-responses', label: 'Canned Responses', built: true, permission: 'manage_canned_responses' },
-      { slug: 'campaigns-templates', label: 'Campaign Templates', feature: 'campaigns/emailCampaigns' },
+      { slug: 'campaigns-templates', label: 'Campaign Templates', built: true, feature: 'campaigns/emailCampaigns' },
       { slug: 'email-templates', label: 'Email Templates', built: true, permission: 'manage_email_templates' },
       { slug: 'trusted-domain', label: 'Trusted Domain', built: true, permission: 'manage_trusted_domains' },
       { slug: 'audit-logs', label: 'Audit Logs', feature: 'support/auditLogs', permission: 'view_audit_logs' },

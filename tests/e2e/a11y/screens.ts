@@ -13,6 +13,9 @@ import { quarantineEmail } from '../../../app/models/email/quarantine.server';
 import { createTrustedDomain } from '../../../app/models/email/trusted-domains.server';
 import { openConversation } from '../../../app/models/inbox/conversations.server';
 import { createInbox } from '../../../app/models/inbox/inboxes.server';
+import { createEmailCampaign } from '../../../app/models/campaigns/campaigns.server';
+import { createCampaignTemplate } from '../../../app/models/campaigns/templates.server';
+import { createEmailInbox } from '../../../app/models/email/email-inboxes.server';
 import { createCannedResponse } from '../../../app/models/productivity/canned-responses.server';
 import { createContactForm } from '../../../app/models/productivity/contact-forms.server';
 import { createEmailTemplate } from '../../../app/models/productivity/email-templates.server';
@@ -66,6 +69,8 @@ export const SIGNED_IN_SCREENS = [
   '/surveys/edit/{emailSurvey}/email/target',
   '/surveys/{resultsSurvey}/results',
   '/chatbots/{chatbot}',
+  '/settings/campaigns-templates', '/settings/campaigns-templates/new', '/settings/campaigns-templates/{campaignTemplate}',
+  '/campaigns/email/new', '/campaigns/email/{emailCampaign}', '/campaigns/sms/new',
 ] as const;
 
 /** Signed out, on the account's address. */
@@ -106,6 +111,9 @@ export const EXCLUDED: Record<string, string> = {
   'public.widget.survey.$op.tsx': 'the in-app survey API',
   'public.widget-survey[.]js.tsx': 'the in-app survey script',
   '_app.surveys.$surveyId.results.export.tsx': 'a CSV download',
+  'c.o.$token.tsx': "a campaign email's open pixel",
+  'c.c.$token.tsx': "a campaign email's tracked-link redirect",
+  'c.u.$token.tsx': 'needs a sent campaign email (tests/e2e/campaigns/email.spec.ts)',
 };
 
 /** An account with data on every screen, made through the domain functions the app uses. */
@@ -143,6 +151,18 @@ export async function seedScreensAccount() {
     conversations.push(conversation);
   }
   const canned = await createCannedResponse({ ...who, name: 'Thanks', message: 'Thank you for writing.' });
+  const campaignTemplate = await createCampaignTemplate({ ...who, name: 'Monthly news', subject: 'News', bodyHtml: '<p>Hello {{firstName}}</p>' });
+  const newsInbox = await createEmailInbox({ ...who, name: 'News', email: 'news@example.test', mode: 'forwarding' });
+  const emailCampaign = await createEmailCampaign({
+    ...who,
+    name: 'November news',
+    segmentId: (segment as { id: number }).id,
+    inboxId: newsInbox.id,
+    templateId: campaignTemplate.id,
+    subject: 'News',
+    trackOpens: true,
+    trackClicks: true,
+  });
   const template = await createEmailTemplate({ ...who, name: 'Welcome', subject: 'Welcome', body: 'Hello {{firstName}}' } as never);
   const contactForm = await createContactForm({
     accountId: a.account.id,
@@ -218,6 +238,8 @@ export async function seedScreensAccount() {
     team: (team as { id: number }).id,
     tag: (tag as { id: number }).id,
     canned: (canned as { id: number }).id,
+    campaignTemplate: campaignTemplate.id,
+    emailCampaign: emailCampaign.id,
     template: (template as { id: number }).id,
     contactForm: contactForm.id,
     contactFormCode: contactForm.code,

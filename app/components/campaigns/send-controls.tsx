@@ -1,0 +1,88 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { Form } from '@remix-run/react';
+import { DeleteConfirm } from '~/components/ui/delete-confirm';
+import { ErrorList, Field, SelectField } from '~/components/ui/forms';
+import { TRANSITIONS, type CampaignStatus } from '~/models/campaigns/constants';
+
+/** Send now or schedule in a time zone, then the status changes the campaign's status allows (ADR 064). */
+export function SendControls({
+  status,
+  campaignId,
+  timeZone,
+  zones,
+  reply,
+}: {
+  status: CampaignStatus;
+  campaignId: number;
+  timeZone: string;
+  zones: string[];
+  reply?: SubmissionResult<string[]>;
+}) {
+  const [form, fields] = useForm({
+    id: 'schedule',
+    lastResult: reply,
+    defaultValue: { when: 'now', scheduledAt: '', timeZone },
+    shouldValidate: 'onSubmit',
+  });
+  const can = (t: keyof typeof TRANSITIONS) => (TRANSITIONS[t] as readonly string[]).includes(status);
+  return (
+    <>
+      {can('schedule') ? (
+        <Form method="post" {...getFormProps(form)} className="card stack" aria-label="Send">
+          <h2>Send</h2>
+          <fieldset className="stack">
+            <legend className="visually-hidden">When</legend>
+            <label className="check">
+              <input type="radio" name={fields.when.name} value="now" defaultChecked={fields.when.initialValue !== 'later'} /> Send now
+            </label>
+            <label className="check">
+              <input type="radio" name={fields.when.name} value="later" defaultChecked={fields.when.initialValue === 'later'} /> Schedule
+            </label>
+            <ErrorList id={fields.when.errorId} errors={fields.when.errors} />
+          </fieldset>
+          <Field label="Date and time" type="datetime-local" field={fields.scheduledAt} />
+          <SelectField label="Time zone" field={fields.timeZone} options={zones.map((z) => ({ value: z, label: z }))} />
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <div className="row">
+            <button type="submit" className="btn btn-primary" name="intent" value="schedule">
+              Send or schedule
+            </button>
+          </div>
+        </Form>
+      ) : null}
+      <div className="row wrap" aria-label="Status">
+        {can('unschedule') ? <StatusButton intent="unschedule" label="Unschedule" /> : null}
+        {can('pause') ? <StatusButton intent="pause" label="Pause" /> : null}
+        {can('resume') ? <StatusButton intent="resume" label="Resume" /> : null}
+        {can('cancel') ? (
+          <DeleteConfirm id="cancel-campaign" intent="cancel" label="Cancel campaign" title="Cancel campaign" text="Nobody else gets this campaign once it is cancelled." confirmLabel="Cancel campaign" />
+        ) : null}
+        {status !== 'sending' ? <DeleteConfirm id={`campaign-${campaignId}`} label="Delete" /> : null}
+      </div>
+    </>
+  );
+}
+
+function StatusButton({ intent, label }: { intent: string; label: string }) {
+  return (
+    <Form method="post">
+      <button type="submit" className="btn" name="intent" value={intent}>
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+/** The report's figures: one definition list for every kind of campaign. */
+export function CampaignFigures({ figures }: { figures: Record<string, number> }) {
+  return (
+    <dl className="figures row wrap">
+      {Object.entries(figures).map(([k, v]) => (
+        <div key={k} data-testid={`figure-${k}`}>
+          <dt className="muted">{k[0].toUpperCase() + k.slice(1)}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

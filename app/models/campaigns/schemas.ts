@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { emptyMessage, maxLengthMessage } from '../productivity/constants';
+import { isTimeZone } from '../accounts/schemas';
+import { SMS_BODY_MAX } from './sms';
+import { CAMPAIGN_NAME_MAX, CAMPAIGN_SUBJECT_MAX, TEMPLATE_BODY_MAX, TEMPLATE_NAME_MAX, TEMPLATE_SUBJECT_MAX } from './constants';
+
+function requiredText(label: string, max: number) {
+  return z
+    .string({ error: emptyMessage(label) })
+    .trim()
+    .min(1, emptyMessage(label))
+    .max(max, maxLengthMessage(max));
+}
+
+/** Section 3 and 5 "Campaign template". bodyText is derived from bodyHtml on the server; textDesign is the designer's. */
+export const CampaignTemplateSchema = z.object({
+  name: requiredText('Name', TEMPLATE_NAME_MAX),
+  subject: requiredText('Subject', TEMPLATE_SUBJECT_MAX),
+  bodyHtml: z.string().max(TEMPLATE_BODY_MAX, maxLengthMessage(TEMPLATE_BODY_MAX)).optional(),
+  textDesign: z.string().max(TEMPLATE_BODY_MAX, maxLengthMessage(TEMPLATE_BODY_MAX)).optional(),
+});
+export type CampaignTemplateInput = z.infer<typeof CampaignTemplateSchema>;
+
+const idField = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number);
+
+/** A local date-time as the browser's datetime-local input sends it: 2026-11-25T18:30. */
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+
+export const EmailCampaignSchema = z
+  .object({
+    name: requiredText('Name', CAMPAIGN_NAME_MAX),
+    segmentId: idField('Segment must be specified'),
+    inboxId: idField('Sender must be specified'),
+    templateId: z
+      .string()
+      .trim()
+      .regex(/^\d{1,9}$/, 'Choose a template')
+      .transform(Number)
+      .optional(),
+    subject: requiredText('Subject', CAMPAIGN_SUBJECT_MAX),
+    bodyHtml: z.string().max(TEMPLATE_BODY_MAX, maxLengthMessage(TEMPLATE_BODY_MAX)).optional(),
+    trackOpens: z.boolean().default(false),
+    trackClicks: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.templateId && !v.bodyHtml?.trim()) ctx.addIssue({ code: 'custom', path: ['bodyHtml'], message: 'Write a message or choose a template' });
+  });
+export type EmailCampaignInput = z.infer<typeof EmailCampaignSchema>;
+
+/** Send now, or at a local date and time in a time zone. */
+export const ScheduleSchema = z
+  .object({
+    when: z.enum(['now', 'later'], { error: 'Choose when to send' }),
+    scheduledAt: z.string().trim().regex(LOCAL_DATE_TIME, 'Enter a date and time').optional(),
+    timeZone: z
+      .string({ error: 'Choose a time zone' })
+      .trim()
+      .refine((v) => isTimeZone(v), 'Choose a time zone'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.when === 'later' && !v.scheduledAt) ctx.addIssue({ code: 'custom', path: ['scheduledAt'], message: 'Enter a date and time' });
+  });
+
+export const TestEmailSchema = z.object({
+  testTo: z.email({ error: 'Enter a valid email address' }),
+});
+
+export const SmsCampaignSchema = z.object({
+  name: requiredText('Name', CAMPAIGN_NAME_MAX),
+  segmentId: idField('Segment must be specified'),
+  inboxId: idField('SMS inbox must be specified'),
+  body: requiredText('Message', SMS_BODY_MAX),
+});
+export type SmsCampaignInput = z.infer<typeof SmsCampaignSchema>;

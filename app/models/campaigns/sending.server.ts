@@ -1,0 +1,406 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import { getDb, schema } from '../../../db/client';
+import { getConfig } from '../../utils/env.server';
+import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+import { getLogger } from '../../utils/logger.server';
+import { singleton } from '../../utils/singleton.server';
+import { accountLink } from '../../utils/tenant.server';
+import { segmentWhere } from '../crm/segments.server';
+import { domainOf } from '../email/addresses.server';
+import { routeFor, senderFor, type Route } from '../email/outbound.server';
+import { sendCustomSms } from '../channels/custom-sms.server';
+import { readSmsSettings, smsWebhookUrls } from '../channels/sms.server';
+import { sendTwilioSms } from '../channels/twilio.server';
+import { SMS_OPT_OUT_FOOTER } from './sms';
+import { emitEvent } from '../events/events.server';
+import { getInbox } from '../inbox/inboxes.server';
+import { renderTemplate, type TemplateContact } from '../productivity/templates';
+import type { Campaign } from './campaigns.server';
+import { campaignLayout, personalise } from './email-layout.server';
+import { signTracking } from './tracking.server';
+
+const r = schema.campaignRecipients;
+const c = schema.campaigns;
+
+/** How many recipients one claim takes, and how long one job sends before it queues the next (ADR 064). */
+const CLAIM_SIZE = 200;
+const SLICE_MS = 20_000;
+/** A claim older than this belonged to a sender that died: its recipients are taken again. */
+const STALE_CLAIM = '2 minutes';
+
+function ratePerSecond() {
+  const n = Number(process.env.PARLEY_CAMPAIGN_EMAILS_PER_SECOND ?? 1000);
+  return Number.isFinite(n) && n > 0 ? n : 1000;
+}
+function lanes() {
+  const n = Number(process.env.PARLEY_CAMPAIGN_SEND_LANES ?? 8);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 8;
+}
+
+/**
+ * Freezes the audience (ADR 064): every contact of the segment, as it is now (dynamic segments are evaluated
+ * here), with an email address not on the account's suppression list, once per address. Returns how many.
+ */
+async function freezeRecipients(campaign: Campaign) {
+  const db = getDb();
+  return db.transaction(async (tx) => {
+    const [segment] = await tx
+      .select()
+      .from(schema.segments)
+      .where(and(eq(schema.segments.accountId, campaign.accountId), eq(schema.segments.id, campaign.segmentId ?? -1)));
+    if (!segment) throw new Error('the campaign has no segment');
+    const now = new Date();
+    const [won] = await tx
+      .update(c)
+      .set({ status: 'sending', startedAt: now, updatedAt: now })
+      .where(and(eq(c.accountId, campaign.accountId), eq(c.id, campaign.id), eq(c.status, 'scheduled'), isNull(c.startedAt)))
+      .returning({ id: c.id });
+    if (!won) return null;
+    const where = segmentWhere({ accountId: campaign.accountId, segment });
+    const ct = schema.contacts;
+    const channel = campaign.kind === 'sms' ? 'sms' : 'email';
+    // Email: the lower-cased address; SMS: the stored (E.164) phone number. Either way once per address.
+    const address = channel === 'sms' ? sql`${ct.phone}` : sql`lower(${ct.email})`;
+    const present = channel === 'sms' ? sql`${ct.phone} ~ '^[+]?[0-9]{4,16}$'` : sql`${ct.email} like '%@%'`;
+    const inserted = await tx.execute(sql`
+      insert into ${r} (account_id, campaign_id, contact_id, address)
+      select ${campaign.accountId}, ${campaign.id}, ${ct.id}, ${address}
+      from ${ct}
+      where ${ct.accountId} = ${campaign.accountId} and ${present}
+        ${where ? sql`and ${where}` : sql``}
+        and not exists (select 1 from ${schema.campaignSuppressions} s
+          where s.account_id = ${campaign.accountId} and s.channel = ${channel} and s.address = ${address})
+      on conflict do nothing`);
+    const recipients = Number((inserted as unknown as { count: number }).count ?? 0);
+    await tx
+      .update(c)
+      .set({ recipientCount: recipients })
+      .where(and(eq(c.accountId, campaign.accountId), eq(c.id, campaign.id)));
+    await emitEvent(tx, {
+      accountId: campaign.accountId,
+      type: 'campaign_status_changed',
+      subjectType: 'campaign',
+      subjectId: campaign.id,
+      payload: { status: 'sending', recipients },
+      actor: { type: 'engine' },
+    });
+    return recipients;
+  });
+}
+
+/** Freezes a scheduled campaign's audience without sending (tests: a pause between the freeze and the first claim). */
+export async function freezeForTest(opts: { accountId: number; campaignId: number }) {
+  const [row] = await getDb()
+    .select()
+    .from(c)
+    .where(and(eq(c.accountId, opts.accountId), eq(c.id, opts.campaignId)));
+  return row ? freezeRecipients(row) : null;
+}
+
+type Claimed = { id: number; address: string; contactId: number | null; firstName: string | null; lastName: string | null; addressJson: TemplateContact['address'] };
+
+/** Takes up to CLAIM_SIZE pending recipients (or ones a dead sender left claimed), each by one sender only. */
+async function claimRecipients(campaign: Campaign): Promise<Claimed[]> {
+  const rows = await getDb().execute(sql`
+    with picked as (
+      select id from ${r}
+      where account_id = ${campaign.accountId} and campaign_id = ${campaign.id}
+        and (status = 'pending' or (status = 'sending' and claimed_at < now() - ${STALE_CLAIM}::interval))
+      order by id limit ${CLAIM_SIZE} for update skip locked)
+    update ${r} set status = 'sending', claimed_at = now() from picked where ${r}.id = picked.id
+    returning ${r}.id, ${r}.address, ${r}.contact_id as "contactId",
+      (select first_name from contacts ct where ct.id = ${r}.contact_id and ct.account_id = ${campaign.accountId}) as "firstName",
+      (select last_name from contacts ct where ct.id = ${r}.contact_id and ct.account_id = ${campaign.accountId}) as "lastName",
+      (select address from contacts ct where ct.id = ${r}.contact_id and ct.account_id = ${campaign.accountId}) as "addressJson"`);
+  return (rows as unknown as Claimed[]).map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** Campaign mail goes through a pooled connection (one per process and URL), not the one-message transport. */
+function campaignRoute(inbox: Parameters<typeof routeFor>[0]): Route {
+  const route = routeFor(inbox);
+  if (route.kind !== 'smtp') return route;
+  const url = new URL(getConfig().smtpUrl!);
+  url.searchParams.set('pool', 'true');
+  url.searchParams.set('maxConnections', String(Math.min(lanes(), 10)));
+  url.searchParams.set('maxMessages', 'Infinity');
+  const href = url.toString();
+  return { kind: 'smtp', transport: singleton(`campaign-smtp:${href}`, () => nodemailer.createTransport(href)) };
+}
+
+export function trackingLinks(domain: string, accountId: number, recipientId: number) {
+  return {
+    unsubscribeUrl: accountLink(domain, `/c/u/${signTracking({ k: 'u', a: accountId, r: recipientId })}`),
+    pixelUrl: accountLink(domain, `/c/o/${signTracking({ k: 'o', a: accountId, r: recipientId })}`),
+    clickUrl: (url: string) => accountLink(domain, `/c/c/${signTracking({ k: 'c', a: accountId, r: recipientId, u: url })}`),
+  };
+}
+
+async function senderOf(campaign: Campaign) {
+  const inbox = campaign.inboxId ? await getInbox({ accountId: campaign.accountId, id: campaign.inboxId }) : undefined;
+  if (!inbox || inbox.channelType !== 'email' || !inbox.email) throw new Error('the campaign has no email sender');
+  const [account] = await getDb().select({ domain: schema.accounts.domain, name: schema.accounts.name }).from(schema.accounts).where(eq(schema.accounts.id, campaign.accountId));
+  const route = campaignRoute(inbox);
+  const { from, replyTo } = senderFor(inbox, route, inbox.name, null);
+  return { inbox, account: account!, route, from, replyTo };
+}
+
+type Sender = { send: (one: Claimed) => Promise<void>; isRefusal: (err: unknown) => boolean };
+
+async function emailSenderOf(campaign: Campaign): Promise<Sender> {
+  const sender = await senderOf(campaign);
+  return {
+    send: async (one) => {
+      const mail = await mailFor(campaign, sender, {
+        recipientId: one.id,
+        address: one.address,
+        contact: { firstName: one.firstName, lastName: one.lastName, email: one.address, address: one.addressJson },
+      });
+      await deliver(sender.route, campaign.accountId, mail);
+    },
+    isRefusal: isRecipientRefusal,
+  };
+}
+
+/** An SMS campaign goes through its SMS inbox: Twilio's API or the account's custom gateway (ADR 066). */
+async function smsSenderOf(campaign: Campaign): Promise<Sender> {
+  const inbox = campaign.inboxId ? await getInbox({ accountId: campaign.accountId, id: campaign.inboxId }) : undefined;
+  if (!inbox || inbox.channelType !== 'sms') throw new Error('the campaign has no SMS inbox');
+  const settings = readSmsSettings(inbox);
+  const urls = smsWebhookUrls(inbox);
+  return {
+    send: async (one) => {
+      const body = `${renderTemplate(campaign.bodyText, { firstName: one.firstName, lastName: one.lastName, address: one.addressJson })}${SMS_OPT_OUT_FOOTER}`;
+      if (settings.provider === 'twilio') await sendTwilioSms({ settings, to: one.address, body, statusCallback: urls.status });
+      else
+        await sendCustomSms({
+          settings,
+          secret: inbox.secret ?? '',
+          payload: { type: 'message', id: `campaign-${campaign.id}-${one.id}`, inboxId: inbox.id, conversationId: 0, from: settings.phoneNumber, to: one.address, text: body, createdAt: new Date().toISOString() },
+        });
+    },
+    // A 4xx from the provider about this number (invalid, unreachable, opted out at the carrier) fails this recipient only.
+    isRefusal: (err) => {
+      const status = Number((err as { status?: number }).status ?? 0);
+      return status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
+    },
+  };
+}
+
+/** One message to one address: the mail a recipient gets, or a test of it. */
+async function mailFor(
+  campaign: Campaign,
+  sender: Awaited<ReturnType<typeof senderOf>>,
+  to: { recipientId: number; address: string; contact: TemplateContact },
+) {
+  const layout = await campaignLayout(campaign.bodyHtml, { senderName: sender.inbox.name });
+  const links = trackingLinks(sender.account.domain, campaign.accountId, to.recipientId);
+  const { html, text } = personalise(layout, campaign.bodyText, {
+    contact: to.contact,
+    unsubscribeUrl: links.unsubscribeUrl,
+    clickUrl: campaign.trackClicks ? links.clickUrl : undefined,
+    pixelUrl: campaign.trackOpens ? links.pixelUrl : undefined,
+  });
+  const domain = domainOf(sender.from.address) || 'parley.invalid';
+  return {
+    from: sender.from,
+    replyTo: sender.replyTo,
+    to: to.address,
+    subject: renderTemplate(campaign.subject, to.contact),
+    html,
+    text,
+    // The same recipient always gets the same Message-ID, so a resend after a crash is recognisable as the same mail.
+    messageId: `<campaign.${campaign.id}.${to.recipientId}.a${campaign.accountId}@${domain}>`,
+    headers: {
+      'List-Unsubscribe': `<${links.unsubscribeUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'X-Parley-Campaign': String(campaign.id),
+    },
+  };
+}
+
+async function deliver(route: Route, accountId: number, mail: Awaited<ReturnType<typeof mailFor>>) {
+  if (route.kind === 'mailbox') {
+    await getDb()
+      .insert(schema.outboundEmails)
+      .values({ accountId, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, transport: 'mailbox', status: 'stored' });
+    return;
+  }
+  await route.transport.sendMail(mail);
+}
+
+const isRecipientRefusal = (err: unknown) =>
+  /^5\d\d$/.test(String((err as { responseCode?: number }).responseCode ?? '')) && (err as { command?: string }).command === 'RCPT TO';
+
+/**
+ * The `campaigns.send` job (ADR 064): starts a scheduled campaign whose time has come (freezing its audience), then
+ * sends claimed recipients for up to SLICE_MS and queues itself again while recipients remain. Pausing or cancelling
+ * is seen at the next claim; what was claimed and not sent goes back to pending.
+ */
+export async function runCampaignSend(opts: { accountId: number; campaignId: number }) {
+  const db = getDb();
+  const load = async () => {
+    const [row] = await db
+      .select()
+      .from(c)
+      .where(and(eq(c.accountId, opts.accountId), eq(c.id, opts.campaignId)));
+    return row;
+  };
+  let campaign = await load();
+  if (!campaign || (campaign.kind !== 'email' && campaign.kind !== 'sms')) return { sent: 0, done: true };
+  if (campaign.status === 'scheduled') {
+    // A job queued for an earlier schedule (the campaign was unscheduled and scheduled later) leaves it alone.
+    if (campaign.scheduledAt && campaign.scheduledAt.getTime() > Date.now() + 1000) return { sent: 0, done: false };
+    // Only one job freezes: the row moves from scheduled to sending under its lock, with the audience, in one transaction.
+    if ((await freezeRecipients(campaign)) === null) return { sent: 0, done: false };
+    campaign = (await load())!;
+  }
+  if (campaign.status !== 'sending') return { sent: 0, done: true };
+
+  const sender = campaign.kind === 'sms' ? await smsSenderOf(campaign) : await emailSenderOf(campaign);
+  const channel = campaign.kind === 'sms' ? 'sms' : 'email';
+  const started = Date.now();
+  const interval = 1000 / ratePerSecond();
+  let nextSlot = Date.now();
+  let sent = 0;
+  for (;;) {
+    const status = (await load())?.status;
+    if (status !== 'sending') break;
+    if (Date.now() - started > SLICE_MS) {
+      await db.transaction((tx) => enqueueInTx(tx, QUEUES.campaignSend, { accountId: opts.accountId, campaignId: opts.campaignId }));
+      return { sent, done: false };
+    }
+    const claimed = await claimRecipients(campaign);
+    if (claimed.length === 0) break;
+    // A recipient who unsubscribed from another campaign after the audience was frozen is skipped, not mailed.
+    const suppressed = new Set(
+      (
+        await db
+          .select({ address: schema.campaignSuppressions.address })
+          .from(schema.campaignSuppressions)
+          .where(
+            and(
+              eq(schema.campaignSuppressions.accountId, opts.accountId),
+              eq(schema.campaignSuppressions.channel, channel),
+              inArray(
+                schema.campaignSuppressions.address,
+                claimed.map((x) => x.address),
+              ),
+            ),
+          )
+      ).map((s) => s.address),
+    );
+    const skipped = claimed.filter((x) => suppressed.has(x.address)).map((x) => x.id);
+    if (skipped.length) await db.update(r).set({ status: 'skipped' }).where(and(eq(r.accountId, opts.accountId), inArray(r.id, skipped)));
+    const queue = claimed.filter((x) => !suppressed.has(x.address));
+    let failed = 0;
+    let transportError: unknown = null;
+    let next = 0;
+    const lane = async () => {
+      while (next < queue.length && !transportError) {
+        const one = queue[next++];
+        // Rate limit per account and provider: sends start at most PARLEY_CAMPAIGN_EMAILS_PER_SECOND a second.
+        const wait = nextSlot - Date.now();
+        nextSlot = Math.max(nextSlot, Date.now()) + interval;
+        if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+        try {
+          await sender.send(one);
+          await db.update(r).set({ status: 'sent', sentAt: new Date() }).where(and(eq(r.accountId, opts.accountId), eq(r.id, one.id)));
+          sent++;
+        } catch (err) {
+          if (!sender.isRefusal(err)) {
+            transportError = err;
+            await db.update(r).set({ status: 'pending', claimedAt: null }).where(and(eq(r.accountId, opts.accountId), eq(r.id, one.id)));
+            return;
+          }
+          failed++;
+          await db
+            .update(r)
+            .set({ status: 'failed', bouncedAt: new Date(), error: String((err as Error).message).slice(0, 300) })
+            .where(and(eq(r.accountId, opts.accountId), eq(r.id, one.id)));
+          await suppress({ accountId: opts.accountId, campaignId: campaign.id, address: one.address, reason: 'bounced', recipientId: one.id, channel });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(lanes(), queue.length) }, lane));
+    await db
+      .update(c)
+      .set({ sentCount: sql`${c.sentCount} + ${sent}`, failedCount: sql`${c.failedCount} + ${failed}` })
+      .where(and(eq(c.accountId, opts.accountId), eq(c.id, campaign.id)));
+    sent = 0;
+    if (transportError) {
+      // Claimed but not attempted: back to pending, and the job fails so pg-boss retries it with backoff.
+      await db
+        .update(r)
+        .set({ status: 'pending', claimedAt: null })
+        .where(and(eq(r.accountId, opts.accountId), eq(r.campaignId, campaign.id), eq(r.status, 'sending'), inArray(r.id, queue.map((x) => x.id))));
+      getLogger().warn({ accountId: opts.accountId, campaignId: campaign.id, err: (transportError as Error).message }, 'campaign send paused by a transport error');
+      throw transportError;
+    }
+  }
+  return finishIfDone(campaign);
+}
+
+async function finishIfDone(campaign: Campaign) {
+  const db = getDb();
+  return db.transaction(async (tx) => {
+    const [left] = await tx.execute(sql`select exists (select 1 from ${r} where account_id = ${campaign.accountId} and campaign_id = ${campaign.id} and status in ('pending', 'sending')) as "left"`);
+    if ((left as { left: boolean }).left) return { sent: 0, done: false };
+    const [row] = await tx
+      .update(c)
+      .set({ status: 'sent', finishedAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(c.accountId, campaign.accountId), eq(c.id, campaign.id), eq(c.status, 'sending')))
+      .returning({ id: c.id });
+    if (row) {
+      await emitEvent(tx, {
+        accountId: campaign.accountId,
+        type: 'campaign_status_changed',
+        subjectType: 'campaign',
+        subjectId: campaign.id,
+        payload: { status: 'sent' },
+        actor: { type: 'engine' },
+      });
+    }
+    return { sent: 0, done: true };
+  });
+}
+
+/** "Send a test to yourself": the campaign as a recipient would get it, to the person's own address, untracked. */
+export async function sendCampaignTest(opts: { campaign: Campaign; to: string; contact: TemplateContact }) {
+  const sender = await senderOf(opts.campaign);
+  const mail = await mailFor({ ...opts.campaign, trackClicks: false, trackOpens: false }, sender, { recipientId: 0, address: opts.to, contact: opts.contact });
+  await deliver(sender.route, opts.campaign.accountId, { ...mail, subject: `[Test] ${mail.subject}` });
+}
+
+/** Adds an address to the account's suppression list (idempotent) and records why, in one transaction. */
+export async function suppress(opts: {
+  accountId: number;
+  campaignId: number | null;
+  address: string;
+  reason: 'unsubscribed' | 'bounced' | 'complained' | 'stop';
+  recipientId?: number;
+  channel?: 'email' | 'sms';
+}) {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(schema.campaignSuppressions)
+      .values({ accountId: opts.accountId, channel: opts.channel ?? 'email', address: opts.address.toLowerCase(), reason: opts.reason, campaignId: opts.campaignId })
+      .onConflictDoNothing()
+      .returning();
+    if (opts.campaignId && opts.reason === 'bounced') {
+      await tx.insert(schema.campaignEvents).values({ accountId: opts.accountId, campaignId: opts.campaignId, recipientId: opts.recipientId ?? null, kind: 'bounce' });
+      await tx.update(c).set({ bouncedCount: sql`${c.bouncedCount} + 1` }).where(and(eq(c.accountId, opts.accountId), eq(c.id, opts.campaignId)));
+    }
+    if (row) {
+      await emitEvent(tx, {
+        accountId: opts.accountId,
+        type: 'campaign_recipient_suppressed',
+        subjectType: 'campaign',
+        subjectId: opts.campaignId ?? 0,
+        payload: { reason: opts.reason, channel: opts.channel ?? 'email' },
+        actor: { type: 'system' },
+      });
+    }
+    return Boolean(row);
+  });
+}

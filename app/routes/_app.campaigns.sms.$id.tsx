@@ -1,0 +1,191 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useState } from 'react';
+import { CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { ErrorList, Field, SelectField } from '~/components/ui/forms';
+import { CampaignStateError, createSmsCampaign, getCampaign, listContactSegments, listSmsSenders, updateSmsCampaign } from '~/models/campaigns/campaigns.server';
+import { CAMPAIGN_TOASTS, EDITABLE_STATUSES, STATUS_LABELS } from '~/models/campaigns/constants';
+import { handleSendIntent, type CampaignActionResult } from '~/models/campaigns/intents.server';
+import { SmsCampaignSchema } from '~/models/campaigns/schemas';
+import { SMS_BODY_MAX, SMS_OPT_OUT_FOOTER, smsLength } from '~/models/campaigns/sms';
+import { FieldInputError } from '~/models/productivity/shared.server';
+import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { parseWithZod } from '~/utils/conform.server';
+import { pageTitle, timeZoneNames } from '~/utils/format';
+import { readEditorParam } from '~/utils/route-id';
+import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+const FEATURE = 'campaigns/smsCampaigns' as const;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireFeature(request, FEATURE, await requireUser(request));
+  const id = readEditorParam(params.id);
+  const accountId = ctx.account.id;
+  const campaign = id === 'new' ? null : await getCampaign({ accountId, id, kind: 'sms' });
+  if (campaign === undefined) throw new Response('Not Found', { status: 404 });
+  const [segments, senders] = await Promise.all([listContactSegments({ accountId }), listSmsSenders({ accountId })]);
+  return {
+    campaign: campaign
+      ? {
+          id: campaign.id,
+          name: campaign.name,
+          status: campaign.status,
+          segmentId: campaign.segmentId,
+          inboxId: campaign.inboxId,
+          body: campaign.bodyText,
+          timeZone: campaign.timeZone,
+          started: Boolean(campaign.startedAt),
+          figures: { recipients: campaign.recipientCount, sent: campaign.sentCount, failed: campaign.failedCount },
+        }
+      : null,
+    segments,
+    senders,
+    zones: timeZoneNames(),
+    me: { timezone: ctx.user.timezone ?? 'UTC' },
+    locked: !can(ctx, 'manage_campaigns'),
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requireFeature(request, FEATURE, await requirePermission(request, 'manage_campaigns'));
+  const id = readEditorParam(params.id);
+  const formData = await request.formData();
+  const intent = formData.get('intent');
+  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
+  const here = (campaignId: number) => `/campaigns/sms/${campaignId}`;
+  try {
+    if (intent === 'save') {
+      const submission = parseWithZod(formData, { schema: SmsCampaignSchema });
+      if (submission.status !== 'success') return data<CampaignActionResult>({ form: 'campaign', reply: submission.reply() }, { status: 400 });
+      try {
+        if (id === 'new') {
+          const row = await createSmsCampaign({ ...who, ...submission.value });
+          return redirectWithToast(here(row.id), CAMPAIGN_TOASTS.created);
+        }
+        if (!(await updateSmsCampaign({ ...who, id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
+        return redirectWithToast(here(id), { type: 'info', text: CAMPAIGN_TOASTS.updated });
+      } catch (err) {
+        if (err instanceof FieldInputError) return data<CampaignActionResult>({ form: 'campaign', reply: submission.reply({ fieldErrors: { [err.field]: [err.message] } }) }, { status: 400 });
+        throw err;
+      }
+    }
+    if (id !== 'new') {
+      const shared = await handleSendIntent({ intent, formData, ...who, id, here: here(id) });
+      if (shared) return shared;
+    }
+  } catch (err) {
+    if (err instanceof CampaignStateError) return data<CampaignActionResult>({ form: 'status', error: err.message }, { status: 409 });
+    throw err;
+  }
+  throw new Response('Unknown intent', { status: 400 });
+}
+
+export const handle = {
+  breadcrumb: (loaderData: { campaign: { name: string } | null } | undefined) => (loaderData ? (loaderData.campaign?.name ?? 'New SMS Campaign') : null),
+};
+
+export default function SmsCampaignPage() {
+  const loaderData = useLoaderData<typeof loader>();
+  return <SmsCampaignEditor key={loaderData.campaign?.id ?? 'new'} {...loaderData} />;
+}
+
+function SmsCampaignEditor({ campaign, segments, senders, zones, me, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
+  const actionData = useActionData<typeof action>() as CampaignActionResult | undefined;
+  const editable = !campaign || (EDITABLE_STATUSES as readonly string[]).includes(campaign.status);
+  const [form, fields] = useForm({
+    id: `sms-campaign-${campaign?.id ?? 'new'}`,
+    lastResult: actionData?.form === 'campaign' ? actionData.reply : undefined,
+    defaultValue: campaign
+      ? { name: campaign.name, segmentId: campaign.segmentId ? String(campaign.segmentId) : '', inboxId: campaign.inboxId ? String(campaign.inboxId) : '', body: campaign.body }
+      : { inboxId: senders[0] ? String(senders[0].id) : '' },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
+  });
+  // The count is the server's for what was saved or sent back, and follows the typing once JavaScript runs.
+  const [body, setBody] = useState(String(fields.body.initialValue ?? ''));
+  const length = smsLength(`${body}${SMS_OPT_OUT_FOOTER}`);
+  const disabled = locked || !editable;
+  return (
+    <section className="page stack campaign-editor">
+      <header className="row wrap">
+        <h1>{campaign ? campaign.name : 'New SMS Campaign'}</h1>
+        {campaign ? (
+          <span className={`pill status-${campaign.status}`} data-testid="campaign-status">
+            {STATUS_LABELS[campaign.status]}
+          </span>
+        ) : null}
+        <div className="spacer" />
+        <Link to="/campaigns" className="btn">
+          All campaigns
+        </Link>
+      </header>
+      {actionData?.form === 'status' && actionData.error ? (
+        <p className="field-error" role="alert">
+          {actionData.error}
+        </p>
+      ) : null}
+      {locked ? <p className="muted">{ROLE_LOCKED_MESSAGE}</p> : null}
+      {senders.length === 0 ? (
+        <p className="card" role="note">
+          SMS campaigns are sent through one of your SMS inboxes. <Link to="/settings/sms">Add an SMS inbox</Link> first.
+        </p>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="card stack">
+        <h2>Message</h2>
+        <fieldset disabled={disabled} className="stack">
+          <Field label="Name" field={fields.name} autoComplete="off" />
+          <SelectField label="Segment" field={fields.segmentId} placeholder="Choose a segment" options={segments.map((s) => ({ value: String(s.id), label: s.name }))} />
+          <SelectField label="SMS inbox" field={fields.inboxId} placeholder="Choose an SMS inbox" options={senders.map((s) => ({ value: String(s.id), label: s.name }))} />
+          <div className="field">
+            <label htmlFor={fields.body.id}>Message</label>
+            <textarea
+              id={fields.body.id}
+              name={fields.body.name}
+              defaultValue={String(fields.body.initialValue ?? '')}
+              rows={5}
+              maxLength={SMS_BODY_MAX}
+              aria-invalid={fields.body.errors ? true : undefined}
+              aria-describedby={`${fields.body.id}-count ${fields.body.errorId}`}
+              onChange={(e) => setBody(e.currentTarget.value)}
+            />
+            <small className="muted" id={`${fields.body.id}-count`} data-testid="sms-count">
+              {length.characters} characters, {length.segments} {length.segments === 1 ? 'message' : 'messages'} ({length.encoding}), with the line &quot;Reply STOP to opt
+              out.&quot; added to every text. Contacts without a phone number, and numbers that replied STOP, are left out.
+            </small>
+            <ErrorList id={fields.body.errorId} errors={fields.body.errors} />
+          </div>
+        </fieldset>
+        <ErrorList id={form.errorId} errors={form.errors} />
+        {disabled ? null : (
+          <div className="row">
+            <button type="submit" className="btn btn-primary" name="intent" value="save">
+              {campaign ? 'Update' : 'Create'}
+            </button>
+            <Link to="/campaigns" className="btn">
+              Cancel
+            </Link>
+          </div>
+        )}
+      </Form>
+      {campaign && !locked ? (
+        <SendControls status={campaign.status} campaignId={campaign.id} timeZone={campaign.timeZone ?? me.timezone} zones={zones} reply={actionData?.form === 'schedule' ? actionData.reply : undefined} />
+      ) : null}
+      {campaign?.started ? (
+        <section className="card stack" aria-label="Report" data-testid="campaign-report">
+          <h2>Report</h2>
+          <CampaignFigures figures={campaign.figures} />
+        </section>
+      ) : null}
+    </section>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [{ title: pageTitle(loaderData?.campaign?.name ?? 'New SMS Campaign', 'Campaigns') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

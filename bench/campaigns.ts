@@ -1,0 +1,182 @@
+/**
+ * Issue 16's email campaign targets: a campaign to a dynamic segment of 100,000 contacts into a local SMTP sink.
+ * Prints the sink's own ceiling (raw nodemailer → sink throughput, same run), the audience freeze time, the
+ * sustained send rate, the engine's memory over the send, and, after a SIGKILL of the engine half-way and a
+ * restart, how many emails the sink got in all and how many recipients got more than one.
+ * Run: npm run bench:campaigns   (BENCH_CONTACTS=20000 for a quick run; BENCH_NO_KILL=1 to skip the crash)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { benchDatabase } from './support';
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The sink: accepts everything, keeps the Message-ID of each mail (to find duplicates), nothing else. */
+async function startSink() {
+  const ids = new Map<string, number>();
+  let total = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    size: 1024 * 1024,
+    onData(stream, _session, cb) {
+      let head = '';
+      stream.on('data', (c: Buffer) => {
+        if (head.length < 4096) head += c.toString('latin1');
+      });
+      stream.on('end', () => {
+        total++;
+        const id = /^Message-ID:\s*(<[^>]+>)/im.exec(head)?.[1];
+        if (id) ids.set(id, (ids.get(id) ?? 0) + 1);
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.server.address() as { port: number }).port,
+    total: () => total,
+    ids,
+    reset: () => {
+      total = 0;
+      ids.clear();
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+function rssMb(pid: number) {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function startEngine(smtpUrl: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'engine/main.ts'], {
+    env: { ...process.env, SMTP_URL: smtpUrl, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+async function main() {
+  console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
+  const server = await benchDatabase('campaigns');
+  const sink = await startSink();
+  const smtpUrl = `smtp://127.0.0.1:${sink.port}`;
+
+  // The ceiling: the same kind of mail, straight from nodemailer's pool into the sink.
+  {
+    const transport = nodemailer.createTransport(`${smtpUrl}/?pool=true&maxConnections=8&maxMessages=Infinity`);
+    const html = `<html><body>${'<p>Hello there, this is the monthly news with a link.</p>'.repeat(40)}</body></html>`;
+    const n = 5000;
+    const t = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < n) {
+          const i = next++;
+          await transport.sendMail({ from: 'news@bench.test', to: `r${i}@example.test`, subject: 'News', html, text: 'Hello', messageId: `<ceiling.${i}@bench.test>` });
+        }
+      }),
+    );
+    transport.close();
+    console.log(`SMTP sink ceiling (nodemailer pool of 8 → sink, ${n} mails): ${((n * 1000) / (Date.now() - t)).toFixed(0)} emails/s`);
+    sink.reset();
+  }
+
+  const { and, eq, sql } = await import('drizzle-orm');
+  const { closeDb, getDb, schema } = await import('../db/client');
+  const { startBoss, stopBoss } = await import('../app/utils/jobs.server');
+  const { createTestAccount } = await import('../tests/factories');
+  const { createEmailInbox } = await import('../app/models/email/email-inboxes.server');
+  const { createSegment } = await import('../app/models/crm/segments.server');
+  const { createEmailCampaign, scheduleCampaign } = await import('../app/models/campaigns/campaigns.server');
+  const db = getDb();
+  await startBoss();
+  const { account, owner } = await createTestAccount({ domain: 'benchcampaign' });
+  const who = { accountId: account.id, actorId: owner.id };
+  const inbox = await createEmailInbox({ ...who, name: 'News', email: 'news@bench-campaign.test', mode: 'forwarding' });
+  await db.execute(sql`
+    insert into contacts (account_id, first_name, last_name, email, country)
+    select ${account.id}, 'First' || g, 'Last' || g, 'person' || g || '@example.test', case when g % 10 = 0 then 'DE' else 'FR' end
+    from generate_series(1, ${Math.round(CONTACTS / 0.9)}) g`);
+  await db.execute(sql`analyze contacts`);
+  const segment = await createSegment({ ...who, kind: 'contact', name: 'France', isStatic: false, conditions: { country: 'FR' }, memberIds: [] });
+  const campaign = await createEmailCampaign({
+    ...who,
+    name: 'Bench news',
+    segmentId: segment.id,
+    inboxId: inbox.id,
+    subject: 'News for {{firstName}}',
+    bodyHtml: `<p>Hello {{firstName}} {{lastName}},</p>${'<p>This is the monthly news, with <a href="https://example.com/a">a link</a>.</p>'.repeat(10)}`,
+    trackOpens: true,
+    trackClicks: true,
+  });
+  const audience = Number(
+    (await db.execute<{ n: number }>(sql`select count(*)::int as n from contacts where account_id = ${account.id} and country = 'FR'`))[0].n,
+  );
+  console.log(`${audience} contacts in the dynamic segment`);
+
+  const read = async () => (await db.select().from(schema.campaigns).where(and(eq(schema.campaigns.accountId, account.id), eq(schema.campaigns.id, campaign.id))))[0];
+  let engine = startEngine(smtpUrl);
+  await sleep(3000);
+  const t0 = Date.now();
+  await scheduleCampaign({ ...who, id: campaign.id });
+  let row = await read();
+  while (!row.startedAt || row.recipientCount === 0) {
+    await sleep(50);
+    row = await read();
+  }
+  const frozenMs = row.startedAt.getTime() - t0 + 0;
+  const frozenSeen = Date.now() - t0;
+  console.log(`audience frozen: ${row.recipientCount} recipients, seen ${(frozenSeen / 1000).toFixed(1)} s after "send now" (target < 10 s)`);
+  void frozenMs;
+
+  const rss: number[] = [];
+  const sendStart = Date.now();
+  const startTotal = sink.total();
+  const kill = !process.env.BENCH_NO_KILL;
+  let killedAt = 0;
+  for (;;) {
+    await sleep(1000);
+    rss.push(rssMb(engine.pid!));
+    if (kill && !killedAt && sink.total() >= audience / 2) {
+      engine.kill('SIGKILL');
+      await new Promise((r) => engine.once('exit', r));
+      killedAt = sink.total();
+      const rate = ((killedAt - startTotal) * 1000) / (Date.now() - sendStart);
+      console.log(`SIGKILL at ${killedAt} emails, after ${((Date.now() - sendStart) / 1000).toFixed(1)} s: ${rate.toFixed(0)} emails/s sustained until then`);
+      engine = startEngine(smtpUrl);
+      console.log('engine restarted (the killed job comes back after its 120 s expiry; claims older than 2 minutes are taken again)');
+    }
+    row = await read();
+    if (row.status === 'sent') break;
+  }
+  const seconds = (Date.now() - sendStart) / 1000;
+  let duplicates = 0;
+  for (const n of sink.ids.values()) if (n > 1) duplicates += n - 1;
+  console.log(
+    `done in ${seconds.toFixed(1)} s${kill ? ' (including the restart wait)' : ` → ${(sink.total() / seconds).toFixed(0)} emails/s`}: sink got ${sink.total()} emails, ${sink.ids.size} distinct recipients, ${duplicates} duplicates (target exactly ${audience})`,
+  );
+  console.log(`engine RSS during the send (MB, every ~10 s): ${rss.filter((_, i) => i % 10 === 0).join(' ')}`);
+  console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  engine.kill('SIGTERM');
+  await new Promise((r) => engine.once('exit', r));
+  await sink.close();
+  await stopBoss();
+  await closeDb();
+  await server.stop();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
