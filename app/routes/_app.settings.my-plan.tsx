@@ -253,26 +253,21 @@ function PlanCompare({ billing }: { billing: Billing }) {
         </table>
       </div>
       <Form method="get" className="row" aria-label="Choose a plan">
-        <label>
-          Plan{' '}
-          <select name="plan" defaultValue={choice.plan}>
-            {billing.plans.map((p) => (
-              <option key={p.key} value={p.key}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Billing{' '}
-          <select name="interval" defaultValue={choice.interval}>
-            <option value="month">Monthly</option>
-            <option value="year">Yearly</option>
-          </select>
-        </label>
-        <label>
-          Seats <input name="seats" type="number" min={billing.seatHolders} defaultValue={choice.seats} style={{ width: '6rem' }} />
-        </label>
+        <label htmlFor="choice-plan">Plan</label>
+        <select id="choice-plan" name="plan" defaultValue={choice.plan}>
+          {billing.plans.map((p) => (
+            <option key={p.key} value={p.key}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="choice-interval">Billing</label>
+        <select id="choice-interval" name="interval" defaultValue={choice.interval}>
+          <option value="month">Monthly</option>
+          <option value="year">Yearly</option>
+        </select>
+        <label htmlFor="choice-seats">Seats</label>
+        <input id="choice-seats" name="seats" type="number" min={billing.seatHolders} defaultValue={choice.seats} style={{ width: '6rem' }} />
         <button type="submit" className="btn">
           Calculate amount
         </button>

@@ -297,7 +297,7 @@ export async function startSubscription(opts: { accountId: number; userId: numbe
   if (!card) throw new BillingError(BILLING_MESSAGES.noCard, 409);
   const customer = (await getBillingAddress(opts))!;
   const p = provider();
-  const sub = await viaProvider(() => p.createSubscription({ customerId: customer.providerCustomerId, price: seatPrice(plan, opts.interval, opts.seats), paymentMethodId: card.providerPaymentMethodId }));
+  const sub = await viaProvider(() => p.createSubscription({ customerId: customer.providerCustomerId, price: seatPrice(plan, opts.interval, opts.seats) }));
   await getDb().transaction(async (tx) => {
     if (current) await tx.delete(schema.billingSubscriptions).where(eq(schema.billingSubscriptions.accountId, opts.accountId));
     await tx.insert(schema.billingSubscriptions).values({

@@ -57,7 +57,8 @@ export interface BillingProvider {
   finishCardSetup(opts: { customerId: string; setupId: string }): Promise<ProviderCard>;
   setDefaultPaymentMethod(opts: { customerId: string; paymentMethodId: string }): Promise<void>;
   detachPaymentMethod(opts: { paymentMethodId: string }): Promise<void>;
-  createSubscription(opts: { customerId: string; price: SeatPrice; paymentMethodId: string }): Promise<ProviderSubscription>;
+  /** Charged to the customer's default payment method (setDefaultPaymentMethod). */
+  createSubscription(opts: { customerId: string; price: SeatPrice }): Promise<ProviderSubscription>;
   /** The invoice a change would produce now, with its proration lines, before anything is changed. */
   previewChange(opts: { customerId: string; subscriptionId: string; itemId: string; price: SeatPrice; prorationDate: Date }): Promise<{ currency: string; amountDue: number; proration: number; lines: InvoiceLine[] }>;
   changeSubscription(opts: { subscriptionId: string; itemId: string; price: SeatPrice; prorationDate: Date }): Promise<ProviderSubscription>;

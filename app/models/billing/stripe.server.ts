@@ -209,7 +209,8 @@ export function createStripeProvider(config: { apiBase: string; secretKey: strin
       const s = await call('POST', '/v1/subscriptions', {
         customer: opts.customerId,
         items: [{ price_data: priceData(opts.price), quantity: opts.price.seats }],
-        default_payment_method: opts.paymentMethodId,
+        // No default_payment_method of its own: the customer's default card pays, so "Make default" changes what
+        // the renewals charge (a subscription's own default would take precedence over it at Stripe).
         // A declined first payment is an error now, not a half-made subscription.
         payment_behavior: 'error_if_incomplete',
         metadata: { parley_plan: opts.price.planKey },
