@@ -59,7 +59,8 @@ export async function createAccountWithOwner(input: { domain: string; firstName:
           name: input.domain,
           planId: plan.id,
           subscriptionStatus: 'trialing',
-          trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * 86_400_000),
+          // The trial plan's length, which the operator sets with `parley plan price trial --trial-days N`.
+          trialEndsAt: new Date(now.getTime() + (plan.trialDays ?? TRIAL_DAYS) * 86_400_000),
         })
         .returning();
       const roleRows = await tx
