@@ -199,15 +199,17 @@ function BillingPanels({ billing, user }: { billing: Billing; user: Parameters<t
               {sub.planName}, {sub.seats} {sub.seats === 1 ? 'seat' : 'seats'}, billed {sub.interval === 'year' ? 'yearly' : 'monthly'}.{' '}
               {sub.cancelAtPeriodEnd ? `Cancelled: ends on ${formatDate(sub.periodEnd, user)}.` : `Renews on ${formatDate(sub.periodEnd, user)}.`}
             </p>
-            <Form method="post" className="row">
-              {sub.cancelAtPeriodEnd ? (
+            {sub.cancelAtPeriodEnd ? (
+              <Form method="post" className="row">
                 <button type="submit" className="btn btn-primary" name="intent" value="resume">
                   Resume subscription
                 </button>
-              ) : (
+              </Form>
+            ) : (
+              <div className="row">
                 <DeleteConfirm id="cancel-sub" intent="cancel" label="Cancel subscription" title="Cancel subscription" text="The subscription ends at the end of the period already paid. You can resume it until then." confirmLabel="Cancel subscription" />
-              )}
-            </Form>
+              </div>
+            )}
           </>
         ) : (
           <p className="muted">No subscription yet. Choose a plan below{billing.cards.length === 0 ? ' after adding a card' : ''}.</p>

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
@@ -82,8 +83,11 @@ async function choose(page: Page, plan: string, seats: string) {
   await expect(page.getByTestId('quote')).toBeVisible();
 }
 
+let account: Awaited<ReturnType<typeof createTestAccount>>;
+
 test('a trial account subscribes, adds a card, changes plan, downloads an invoice, cancels, resumes and lapses', async ({ page }) => {
   const a = await createTestAccount();
+  account = a;
   await page.goto(url('/signin', a.domain));
   await page.getByLabel('Email').fill(a.email);
   await page.getByLabel('Password').fill(a.password);
@@ -141,4 +145,31 @@ test('a trial account subscribes, adds a card, changes plan, downloads an invoic
   await getDb().update(schema.accounts).set({ pastDueSince: new Date(Date.now() - 8 * 86_400_000) }).where(eq(schema.accounts.id, a.account.id));
   await page.reload();
   await expect(page.getByTestId('plan-name')).toHaveText('Free');
+});
+
+/** The billing screens (billing is off on the shared crawl's server): axe, console errors, hydration, a 390 px phone. */
+test('the billing screens pass axe with JavaScript on, without console errors, and fit a phone', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: true, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`${new URL(page.url()).pathname}: console: ${m.text().split('\n')[0]}`));
+  page.on('pageerror', (e) => problems.push(`${new URL(page.url()).pathname}: pageerror: ${e.message.slice(0, 40)}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+  const a = account;
+  await page.goto(url('/signin', a.domain));
+  await page.getByLabel('Email').fill(a.email);
+  await page.getByLabel('Password').fill(a.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(url('/home', a.domain));
+  const [invoice] = await getDb().select().from(schema.billingInvoices).where(eq(schema.billingInvoices.accountId, a.account.id)).limit(1);
+  for (const p of ['/settings/my-plan', '/settings/my-plan?plan=growth&interval=year&seats=3', '/settings/invoices', `/settings/invoices/${invoice.id}`]) {
+    await page.goto(url(p, a.domain));
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const axe = await new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] }).analyze();
+    for (const v of axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) problems.push(`${p}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 0) problems.push(`${p}: ${overflow}px of horizontal scroll at 390 px`);
+  }
+  expect(problems).toEqual([]);
+  await context.close();
 });
