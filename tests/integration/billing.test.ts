@@ -5,6 +5,7 @@ import { accountHasFeature } from '../../app/models/accounts/accounts.server';
 import { encodeStripeForm, STRIPE_API_VERSION, stripeSignatureHeader, verifyStripeSignature } from '../../app/models/billing/stripe.server';
 import { WebhookRejectedError } from '../../app/models/billing/provider.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
+import { parseConfig } from '../../app/utils/env.server';
 import { createTestAccount, createTestUser } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stand-ins/stripe';
@@ -61,6 +62,14 @@ const subscriptionOf = async (accountId: number) => (await getDb().select().from
 const accountOf = async (accountId: number) => (await getDb().select().from(schema.accounts).where(eq(schema.accounts.id, accountId)))[0];
 
 describe('Stripe wire format and webhook signatures', () => {
+  it('validates the Stripe settings at boot with clear messages', () => {
+    expect(parseConfig({ PARLEY_BILLING: 'on' }).stripe).toBeNull();
+    expect(parseConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).stripe).toEqual({ apiBase: 'https://api.stripe.com', secretKey: 'sk_test_abc', webhookSecret: 'whsec_x' });
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: 'pk_test_abc' })).toThrow(/STRIPE_SECRET_KEY must be a Stripe secret key/);
+    expect(() => parseConfig({ STRIPE_WEBHOOK_SECRET: 'secret' })).toThrow(/STRIPE_WEBHOOK_SECRET must be the endpoint signing secret/);
+    expect(() => parseConfig({ PARLEY_BILLING_GRACE_DAYS: 'soon' })).toThrow(/PARLEY_BILLING_GRACE_DAYS/);
+  });
+
   it('encodes nested parameters as Stripe expects', () => {
     expect(decodeURIComponent(encodeStripeForm({ items: [{ price_data: { recurring: { interval: 'month' } }, quantity: 3 }], expand: ['setup_intent'] }).toString())).toBe(
       'items[0][price_data][recurring][interval]=month&items[0][quantity]=3&expand[0]=setup_intent',
