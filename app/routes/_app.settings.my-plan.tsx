@@ -17,6 +17,7 @@ import {
   getSubscription,
   listPaymentMethods,
   listSellablePlans,
+  payOpenInvoice,
   quoteSubscription,
   setDefaultCard,
   setSubscriptionCancelled,
@@ -142,6 +143,9 @@ export async function action({ request }: ActionFunctionArgs) {
         else await changeSubscription(choice);
         return redirectWithToast(PATH, intent === 'start' ? 'Subscription Started' : 'Subscription Updated');
       }
+      case 'pay':
+        await payOpenInvoice(who);
+        return redirectWithToast(PATH, 'Subscription Updated');
       case 'cancel':
       case 'resume':
         await setSubscriptionCancelled({ ...who, cancel: intent === 'cancel' });
@@ -199,6 +203,13 @@ function BillingPanels({ billing, user }: { billing: Billing; user: Parameters<t
               {sub.planName}, {sub.seats} {sub.seats === 1 ? 'seat' : 'seats'}, billed {sub.interval === 'year' ? 'yearly' : 'monthly'}.{' '}
               {sub.cancelAtPeriodEnd ? `Cancelled: ends on ${formatDate(sub.periodEnd, user)}.` : `Renews on ${formatDate(sub.periodEnd, user)}.`}
             </p>
+            {sub.status === 'past_due' ? (
+              <Form method="post" className="row">
+                <button type="submit" className="btn btn-primary" name="intent" value="pay">
+                  Pay now with the default card
+                </button>
+              </Form>
+            ) : null}
             {sub.cancelAtPeriodEnd ? (
               <Form method="post" className="row">
                 <button type="submit" className="btn btn-primary" name="intent" value="resume">

@@ -190,6 +190,17 @@ describe('billing with the Stripe stand-in', () => {
     await getDb().update(schema.accounts).set({ pastDueSince: new Date(Date.now() - 8 * 86_400_000) }).where(eq(schema.accounts.id, s.account.id));
     expect(await accountHasFeature({ accountId: s.account.id, key: 'workflowAutomation/slaManagement' })).toBe(false);
     expect(await accountHasFeature({ accountId: s.account.id, key: 'conversation/enabled' })).toBe(true);
+    // Paying again with the declined card is refused; a new default card pays the open invoice and brings the plan back.
+    const again = await s.post('/settings/my-plan', { intent: 'pay' });
+    expect(again.status).toBe(402);
+    expect(again.text).toContain('The payment was declined');
+    await addCard(s, '5555555555554444');
+    const fresh = (await getDb().select().from(schema.billingPaymentMethods).where(and(eq(schema.billingPaymentMethods.accountId, s.account.id), eq(schema.billingPaymentMethods.last4, '4444'))))[0];
+    await s.post('/settings/my-plan', { intent: 'default-card', paymentMethodId: String(fresh.id) });
+    expect((await s.post('/settings/my-plan', { intent: 'pay' })).status).toBe(302);
+    await stripe.settled();
+    expect(await accountOf(s.account.id)).toMatchObject({ subscriptionStatus: 'active', pastDueSince: null });
+    expect(await accountHasFeature({ accountId: s.account.id, key: 'workflowAutomation/slaManagement' })).toBe(true);
     // The subscription ends for good: expired, still the free features.
     await stripe.end(sub.providerSubscriptionId);
     expect((await accountOf(s.account.id)).subscriptionStatus).toBe('expired');

@@ -51,7 +51,7 @@ async function viaProvider<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof BillingProviderError) throw new BillingError(err.status === 402 ? `The payment was declined: ${err.message}` : `The payment provider refused: ${err.message}`, err.status === 0 ? 502 : 400);
+    if (err instanceof BillingProviderError) throw new BillingError(err.status === 402 ? `The payment was declined: ${err.message}` : `The payment provider refused: ${err.message}`, err.status === 0 ? 502 : err.status === 402 ? 402 : 400);
     throw err;
   }
 }
@@ -359,6 +359,32 @@ export async function setSubscriptionCancelled(opts: { accountId: number; userId
       payload: { endsAt: sub.currentPeriodEnd.toISOString() },
     });
   });
+}
+
+/**
+ * Past due: charges the open invoice now to the default card (the owner has just added or chosen another). A
+ * payment that goes through makes the subscription active again, here and by the provider's webhooks.
+ */
+export async function payOpenInvoice(opts: { accountId: number; userId: number }) {
+  const current = await getSubscription(opts);
+  if (!current || current.subscription.status !== 'past_due') throw new BillingError('There is no failed payment to retry.', 409);
+  const [open] = await getDb()
+    .select()
+    .from(schema.billingInvoices)
+    .where(and(eq(schema.billingInvoices.accountId, opts.accountId), eq(schema.billingInvoices.status, 'open')))
+    .orderBy(desc(schema.billingInvoices.number))
+    .limit(1);
+  if (!open) throw new BillingError('There is no failed payment to retry.', 409);
+  const paid = await viaProvider(() => provider().payInvoice({ invoiceId: open.providerInvoiceId }));
+  await getDb().transaction(async (tx) => {
+    await upsertInvoice(tx, opts.accountId, paid);
+    if (paid.status === 'paid') {
+      await tx.update(schema.accounts).set({ subscriptionStatus: current.subscription.cancelAtPeriodEnd ? 'cancelled' : 'active', pastDueSince: null }).where(eq(schema.accounts.id, opts.accountId));
+      await tx.update(schema.billingSubscriptions).set({ status: current.subscription.cancelAtPeriodEnd ? 'cancelled' : 'active', updatedAt: new Date() }).where(eq(schema.billingSubscriptions.accountId, opts.accountId));
+      await audit(tx, { ...opts, type: 'billing_invoice_paid', subjectType: 'invoice', subjectId: open.id, payload: { number: invoiceNumber(open.number), total: paid.total } });
+    }
+  });
+  if (paid.status !== 'paid') throw new BillingError('The payment was declined again: add or choose another card.', 402);
 }
 
 // ---------------------------------------------------------------- seats

@@ -64,6 +64,8 @@ export interface BillingProvider {
   changeSubscription(opts: { subscriptionId: string; itemId: string; price: SeatPrice; prorationDate: Date }): Promise<ProviderSubscription>;
   setCancelAtPeriodEnd(opts: { subscriptionId: string; cancel: boolean }): Promise<ProviderSubscription>;
   listInvoices(opts: { customerId: string }): Promise<ProviderInvoice[]>;
+  /** Charges an open invoice now, to the customer's default card (after a failed payment and a new card). */
+  payInvoice(opts: { invoiceId: string }): Promise<ProviderInvoice>;
   /** Verifies the delivery's signature and freshness and reads it; throws WebhookRejectedError otherwise. */
   parseWebhook(opts: { body: string; headers: Headers; now?: Date }): WebhookEvent;
 }

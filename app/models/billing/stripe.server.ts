@@ -248,6 +248,9 @@ export function createStripeProvider(config: { apiBase: string; secretKey: strin
       const list = await call('GET', '/v1/invoices', { customer: opts.customerId, limit: 100 });
       return (((list.data as Obj[] | undefined) ?? []) as Obj[]).map(toInvoice);
     },
+    async payInvoice(opts) {
+      return toInvoice(await call('POST', `/v1/invoices/${encodeURIComponent(opts.invoiceId)}/pay`));
+    },
     parseWebhook(opts) {
       if (!config.webhookSecret) throw new WebhookRejectedError('STRIPE_WEBHOOK_SECRET is not set');
       verifyStripeSignature({ body: opts.body, header: opts.headers.get('stripe-signature'), secret: config.webhookSecret, now: opts.now });

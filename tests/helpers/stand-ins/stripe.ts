@@ -294,6 +294,19 @@ export async function startStripeStandIn(opts: { secretKey?: string; webhookSecr
       }
       return send(200, sub);
     }
+    if ((m = /^\/v1\/invoices\/(\w+)\/pay$/.exec(p)) && method === 'POST') {
+      const inv = invoices.get(m[1]);
+      if (!inv) return fail(404, 'invalid_request_error', `No such invoice: '${m[1]}'`, 'resource_missing');
+      if (inv.status === 'paid') return fail(400, 'invalid_request_error', 'Invoice is already paid', 'invoice_already_paid');
+      const sub = subscriptions.get(inv.subscription)!;
+      const card = defaultCard(inv.customer, sub);
+      if (!card || FAILING_CARDS.has(card.number)) return fail(402, 'card_error', 'Your card was declined.', 'card_declined');
+      Object.assign(inv, { status: 'paid', amount_paid: inv.amount_due, status_transitions: { paid_at: now() } });
+      sub.status = 'active';
+      enqueueEvent('invoice.paid', inv);
+      enqueueEvent('customer.subscription.updated', sub);
+      return send(200, inv);
+    }
     if (method === 'GET' && p === '/v1/invoices/upcoming') {
       const sub = subscriptions.get(body.subscription);
       if (!sub || sub.customer !== body.customer) return fail(404, 'invalid_request_error', 'No upcoming invoices for customer', 'invoice_upcoming_none');
