@@ -16,6 +16,7 @@ import { seedDemoSurveys } from './seed-surveys';
 import { seedDemoSurveyResponses } from './seed-survey-responses';
 import { seedDemoChatbots } from './seed-chatbots';
 import { seedDemoCampaigns } from './seed-campaigns';
+import { seedDemoBilling } from './seed-billing';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -100,6 +101,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoSurveyResponses({ accountId: account.id, now: opts.now });
   await seedDemoChatbots({ accountId: account.id, ownerId: owner.id, supportTeamId: support.id });
   await seedDemoCampaigns({ accountId: account.id, actorId: admin.id, now: opts.now ?? new Date() });
+  await seedDemoBilling({ accountId: account.id, now: opts.now ?? new Date() });
   return { created: true };
 }
 

@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, getConfig } from '../app/utils/env.server';
 import { findAccountByDomain, findPlanByKey, listAccounts, listPlans, setAccountPlan } from '../app/models/accounts/accounts.server';
 import { withDatabase } from './boot';
+import { parsePlanPriceOptions, setPlanPrice, type PlanPriceChange } from '../app/models/billing/plans.server';
+import { formatMoney } from '../app/models/billing/money';
 
 /**
  * `npm run parley -- <command>`: operator commands run against the database the server uses
@@ -14,6 +16,11 @@ Commands:
   plan set <domain> <planKey> [options]       move an account to another plan
       --status trialing|active|cancelled      also set the subscription status
       --trial-ends YYYY-MM-DD                 also set the day the trial ends (end of that day, UTC)
+  plan price <planKey> [options]              price a plan for billing (PARLEY_BILLING=on), per seat
+      --monthly 19.00 --yearly 190.00         the price of one seat (agent) per month and per year
+      --currency usd                          ISO 4217 code (default: unchanged)
+      --sellable yes|no                       offered on My Plan or not
+      --trial-days N                          (plan "trial") days of a new account's trial
   account list                                every account with its plan and status
   help                                        this text
 `;
@@ -28,7 +35,8 @@ type Command =
   | { name: 'help' }
   | { name: 'plan list' }
   | { name: 'account list' }
-  | { name: 'plan set'; domain: string; planKey: string; status?: Status; trialEndsAt?: Date };
+  | { name: 'plan set'; domain: string; planKey: string; status?: Status; trialEndsAt?: Date }
+  | { name: 'plan price'; planKey: string; price: PlanPriceChange };
 
 function parseCommand(argv: string[]): Command {
   let parsed;
@@ -37,7 +45,16 @@ function parseCommand(argv: string[]): Command {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { status: { type: 'string' }, 'trial-ends': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        status: { type: 'string' },
+        'trial-ends': { type: 'string' },
+        monthly: { type: 'string' },
+        yearly: { type: 'string' },
+        currency: { type: 'string' },
+        sellable: { type: 'string' },
+        'trial-days': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
@@ -58,6 +75,14 @@ function parseCommand(argv: string[]): Command {
     if (rest.length) throw new UsageError(`"account list" takes no arguments.`);
     noOptions('account list');
     return { name: 'account list' };
+  }
+  if (group === 'plan' && verb === 'price') {
+    if (rest.length !== 1) throw new UsageError('"plan price" needs a plan key, e.g. "plan price growth --monthly 49 --yearly 490".');
+    try {
+      return { name: 'plan price', planKey: rest[0], price: parsePlanPriceOptions(values) };
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
   }
   if (group === 'plan' && verb === 'set') {
     if (rest.length !== 2) throw new UsageError('"plan set" needs an account domain and a plan key, e.g. "plan set acme growth".');
@@ -109,6 +134,15 @@ async function run(cmd: Exclude<Command, { name: 'help' }>) {
       printTable(
         ['DOMAIN', 'NAME', 'PLAN', 'STATUS', 'TRIAL ENDS', 'USERS', 'CREATED'],
         accounts.map((a) => [a.domain, a.name, a.plan, a.status, a.trialEndsAt ? day(a.trialEndsAt) : '-', String(a.users), day(a.createdAt)]),
+      );
+      return;
+    }
+    case 'plan price': {
+      const plan = await setPlanPrice({ planKey: cmd.planKey, change: cmd.price });
+      if (!plan) throw new CommandError(`No plan "${cmd.planKey}". Plans: ${(await listPlans()).map((p) => p.key).join(', ')}.`);
+      console.log(
+        `${plan.name} (${plan.key}): ${formatMoney(plan.seatPriceMonthly, plan.currency)} per seat per month, ${formatMoney(plan.seatPriceYearly, plan.currency)} per seat per year, ` +
+          `trial ${plan.trialDays} days, ${plan.sellable ? 'offered on My Plan' : 'not offered'}.`,
       );
       return;
     }

@@ -3,13 +3,14 @@ import { NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { SETTINGS_MENU } from '~/models/shell/navigation';
+import { getConfig } from '~/utils/env.server';
 import { can, canUseFeature, requireUser } from '~/utils/session.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
   const menu = SETTINGS_MENU.map((g) => ({
     group: g.group,
-    items: g.items.map((item) => ({
+    items: g.items.filter((item) => !item.billing || getConfig().billing).map((item) => ({
       slug: item.slug,
       label: item.label,
       denied:

@@ -11,6 +11,7 @@ import { Pager, readPage } from '~/components/ui/pager';
 import { SettingsPage } from '~/components/ui/settings-page';
 import { SortHeader, readSort } from '~/components/ui/sort-header';
 import { inviteUser, resendInvitation, UserExistsError } from '~/models/users/invitations.server';
+import { seatRefusal } from '~/models/billing/billing.server';
 import { USER_EXISTS_MESSAGE, USERS_PAGE_SIZE } from '~/models/users/constants';
 import { InviteUserSchema, UserAccessSchema, UserIdSchema } from '~/models/users/schemas';
 import { checkRoleAssignable, getUser, listAssignableRoles, listUsers, setUserAccess, USER_SORT_COLUMNS } from '~/models/users/users.server';
@@ -55,7 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type ActionResult = { intent: 'invite'; result: SubmissionResult<string[]> } | { intent: 'access' | 'resend'; error: string };
+type ActionResult = { intent: 'invite'; result: SubmissionResult<string[]> } | { intent: 'access' | 'resend' | 'invite'; error: string };
 
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireOrgAdmin(request);
@@ -72,6 +73,9 @@ export async function action({ request }: ActionFunctionArgs) {
         const message = role.reason === 'forbidden' ? role.message : 'Choose a role';
         return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { roleId: [message] } }) }, { status: role.reason === 'forbidden' ? 403 : 400 });
       }
+      // Billing on with a subscription: only as many agents as paid seats (ADR 074).
+      const seats = await seatRefusal(accountId);
+      if (seats) return data<ActionResult>({ intent, error: seats }, { status: 409 });
       try {
         await inviteUser({ accountId, invitedById: ctx.user.id, ...submission.value, baseUrl: accountUrl(request, ctx.account.domain, '') });
       } catch (err) {
@@ -92,6 +96,8 @@ export async function action({ request }: ActionFunctionArgs) {
     case 'access': {
       const submission = parseWithZod(formData, { schema: UserAccessSchema });
       if (submission.status !== 'success' || !submission.value.userId) throw new Response('Bad request', { status: 400 });
+      const seats = submission.value.access === 'give' ? await seatRefusal(accountId) : null;
+      if (seats) return data<ActionResult>({ intent, error: seats }, { status: 409 });
       const result = await setUserAccess({ accountId, actor, userId: submission.value.userId, hasAccess: submission.value.access === 'give' });
       if (!result.ok) {
         if (result.reason === 'forbidden') return data<ActionResult>({ intent, error: result.message }, { status: 403 });
@@ -112,7 +118,7 @@ export default function Users() {
   const [form, fields] = useForm<z.input<typeof InviteUserSchema>>({
     id: 'invite',
     defaultValue: { roleId: agentRole ? String(agentRole.id) : '' },
-    lastResult: actionData?.intent === 'invite' ? actionData.result : undefined,
+    lastResult: actionData && 'result' in actionData ? actionData.result : undefined,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onSubmit',
   });

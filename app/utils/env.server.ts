@@ -55,6 +55,11 @@ const EnvSchema = z.object({
   PARLEY_ENGINE: z
     .enum(['inline', 'off'], { error: 'PARLEY_ENGINE must be "inline" (default) or "off" (run `npm run engine` separately)' })
     .default('inline'),
+  // The payment provider behind billing (ADR 073). Stripe's secret key and webhook signing secret; the base is a stand-in in tests.
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: 'STRIPE_API_BASE must be an http(s) URL, e.g. https://api.stripe.com' }).default('https://api.stripe.com'),
+  STRIPE_SECRET_KEY: z.string().trim().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_..., sk_test_... or a restricted rk_ key)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_[A-Za-z0-9]+$/, 'STRIPE_WEBHOOK_SECRET must be the endpoint signing secret Stripe shows (whsec_...)').optional(),
+  PARLEY_BILLING_GRACE_DAYS: z.coerce.number({ error: 'PARLEY_BILLING_GRACE_DAYS must be a number of days' }).int().min(0).max(90).default(7),
   TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: 'TWILIO_API_BASE must be an http(s) URL, e.g. https://api.twilio.com' }).default('https://api.twilio.com'),
   META_GRAPH_API_BASE: z.url({ protocol: /^https?$/, error: 'META_GRAPH_API_BASE must be an http(s) URL, e.g. https://graph.facebook.com' }).default('https://graph.facebook.com'),
   TWITTER_API_BASE: z.url({ protocol: /^https?$/, error: 'TWITTER_API_BASE must be an http(s) URL, e.g. https://api.x.com' }).default('https://api.x.com'),
@@ -85,6 +90,10 @@ export type Config = {
   engine: 'inline' | 'off';
   /** Billing switched on (PARLEY_BILLING=on): new accounts start a trial, shown in a banner, that expires to the free plan. */
   billing: boolean;
+  /** Stripe, the payment provider behind billing (ADR 073); null when no secret key is set. */
+  stripe: { apiBase: string; secretKey: string; webhookSecret: string | null } | null;
+  /** Days a past-due account keeps its plan's features before it falls back to the free plan (ADR 074). */
+  billingGraceDays: number;
   /** Port of the inbound SMTP server that receives forwarded mail; 0 when it is off. */
   smtpInboundPort: number;
   /** Domain of the inboxes' forwarding addresses (`<token>@<domain>`). */
@@ -129,6 +138,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     logLevel: e.LOG_LEVEL,
     engine: e.PARLEY_ENGINE,
     billing: e.PARLEY_BILLING === 'on',
+    stripe: e.STRIPE_SECRET_KEY ? { apiBase: e.STRIPE_API_BASE.replace(/\/+$/, ''), secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null } : null,
+    billingGraceDays: e.PARLEY_BILLING_GRACE_DAYS,
     smtpInboundPort: e.SMTP_INBOUND_PORT,
     inboundEmailDomain: (e.INBOUND_EMAIL_DOMAIN ?? (e.APP_HOST ?? 'localhost').split(':')[0]).toLowerCase(),
     twilioApiBase: e.TWILIO_API_BASE.replace(/\/+$/, ''),

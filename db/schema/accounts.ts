@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** Plan features by area, e.g. { workflowAutomation: { slaManagement: true, advanceWorkflowsLimit: 10 } }. */
 export type PlanFeatures = Record<string, Record<string, boolean | number>>;
@@ -9,8 +9,18 @@ export const plans = pgTable('plans', {
   key: text('key').notNull().unique(),
   name: text('name').notNull(),
   features: jsonb('features').$type<PlanFeatures>().notNull().default({}),
+  // Prices in the currency's minor unit (cents), per seat (agent): an account pays seats x price (ADR 074).
+  currency: text('currency').notNull().default('usd'),
+  seatPriceMonthly: integer('seat_price_monthly').notNull().default(0),
+  seatPriceYearly: integer('seat_price_yearly').notNull().default(0),
+  trialDays: integer('trial_days').notNull().default(14),
+  /** Offered on My Plan when billing is on (the trial and free plans are not sold). */
+  sellable: boolean('sellable').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** cancelled: ends at the period's end and still has its features until then; expired: ended. */
+export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'cancelled' | 'expired';
 
 export type AccountSettings = {
   language?: string;
@@ -27,7 +37,9 @@ export const accounts = pgTable(
     planId: integer('plan_id')
       .notNull()
       .references(() => plans.id),
-    subscriptionStatus: text('subscription_status').$type<'trialing' | 'active' | 'cancelled'>().notNull().default('trialing'),
+    subscriptionStatus: text('subscription_status').$type<SubscriptionStatus>().notNull().default('trialing'),
+    /** When a renewal payment first failed; after the grace period the account has the free plan's features (ADR 074). */
+    pastDueSince: timestamp('past_due_since', { withTimezone: true }),
     trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
     settings: jsonb('settings').$type<AccountSettings>().notNull().default({}),
     companySize: text('company_size'),

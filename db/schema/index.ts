@@ -11,3 +11,4 @@ export * from './surveys';
 export * from './survey-responses';
 export * from './chatbots';
 export * from './campaigns';
+export * from './billing';

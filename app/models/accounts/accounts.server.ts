@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx } from '../../../db/client';
-import type { AccountSettings, PlanFeatures } from '../../../db/schema/accounts';
+import type { AccountSettings, PlanFeatures, SubscriptionStatus } from '../../../db/schema/accounts';
 import { emitEvent } from '../events/events.server';
 import { FREE_PLAN_KEY, hasFeature, PLAN_CATALOGUE, TRIAL_DAYS, type FeatureKey } from '../plans/catalogue';
-import { isTrialExpired } from '../shell/trial';
+import { isSubscriptionLapsed, isTrialExpired } from '../shell/trial';
 import { getConfig } from '../../utils/env.server';
 import { ALL_PERMISSIONS, AGENT_PERMISSIONS } from '../roles/permissions';
 import { hashPassword } from '../../utils/password.server';
@@ -59,7 +59,8 @@ export async function createAccountWithOwner(input: { domain: string; firstName:
           name: input.domain,
           planId: plan.id,
           subscriptionStatus: 'trialing',
-          trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * 86_400_000),
+          // The trial plan's length, which the operator sets with `parley plan price trial --trial-days N`.
+          trialEndsAt: new Date(now.getTime() + (plan.trialDays ?? TRIAL_DAYS) * 86_400_000),
         })
         .returning();
       const roleRows = await tx
@@ -151,11 +152,12 @@ export async function updateAccountSettings(opts: { accountId: number; userId: n
  * on (ADR 036). Without billing nothing expires.
  */
 export async function effectivePlan<P extends { key: string; name: string; features: PlanFeatures }>(
-  account: { subscriptionStatus: string; trialEndsAt: Date | null },
+  account: { subscriptionStatus: string; trialEndsAt: Date | null; pastDueSince: Date | null },
   plan: P,
   db: DbOrTx = getDb(),
 ): Promise<Pick<P, 'key' | 'name' | 'features'>> {
-  if (!isTrialExpired(account, { billing: getConfig().billing })) return plan;
+  const { billing, billingGraceDays } = getConfig();
+  if (!isTrialExpired(account, { billing }) && !isSubscriptionLapsed(account, { billing, graceDays: billingGraceDays })) return plan;
   await ensurePlans(db);
   const free = await findPlanByKey(FREE_PLAN_KEY, db);
   return { key: free.key, name: free.name, features: free.features };
@@ -164,7 +166,7 @@ export async function effectivePlan<P extends { key: string; name: string; featu
 /** Whether the account's plan has a feature — for work done without a request (the engine). */
 export async function accountHasFeature(opts: { accountId: number; key: FeatureKey }, db: DbOrTx = getDb()) {
   const [row] = await db
-    .select({ plan: schema.plans, subscriptionStatus: schema.accounts.subscriptionStatus, trialEndsAt: schema.accounts.trialEndsAt })
+    .select({ plan: schema.plans, subscriptionStatus: schema.accounts.subscriptionStatus, trialEndsAt: schema.accounts.trialEndsAt, pastDueSince: schema.accounts.pastDueSince })
     .from(schema.accounts)
     .innerJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
     .where(eq(schema.accounts.id, opts.accountId));
@@ -173,7 +175,7 @@ export async function accountHasFeature(opts: { accountId: number; key: FeatureK
 }
 
 /** Used by the `parley plan` command: switches an account's plan (and optionally its subscription status). */
-export async function setAccountPlan(opts: { domain: string; planKey: string; status?: 'trialing' | 'active' | 'cancelled'; trialEndsAt?: Date }) {
+export async function setAccountPlan(opts: { domain: string; planKey: string; status?: SubscriptionStatus; trialEndsAt?: Date }) {
   const db = getDb();
   await ensurePlans(db);
   const account = await findAccountByDomain(opts.domain);

@@ -61,12 +61,18 @@ const STARTER: FeatureKey[] = [
 export const FREE_PLAN_KEY = 'free';
 
 /** The plans every installation starts with. Inserted when missing; an operator may edit them in the database. */
-export const PLAN_CATALOGUE: { key: string; name: string; features: PlanFeatures }[] = [
+type CataloguePlan = { key: string; name: string; features: PlanFeatures; sellable?: boolean; seatPriceMonthly?: number; seatPriceYearly?: number };
+
+/** Prices are per seat (agent) in cents; an operator changes them with `parley plan price` (ADR 074). */
+export const PLAN_CATALOGUE: CataloguePlan[] = [
   { key: 'trial', name: 'Trial', features: all(50) },
-  { key: 'starter', name: 'Starter', features: only(STARTER) },
+  { key: 'starter', name: 'Starter', features: only(STARTER), sellable: true, seatPriceMonthly: 1900, seatPriceYearly: 19000 },
   {
     key: 'growth',
     name: 'Growth',
+    sellable: true,
+    seatPriceMonthly: 4900,
+    seatPriceYearly: 49000,
     features: only(
       [
         ...STARTER,
@@ -90,7 +96,7 @@ export const PLAN_CATALOGUE: { key: string; name: string; features: PlanFeatures
       10,
     ),
   },
-  { key: 'enterprise', name: 'Enterprise', features: all(1000) },
+  { key: 'enterprise', name: 'Enterprise', features: all(1000), sellable: true, seatPriceMonthly: 9900, seatPriceYearly: 99000 },
   // What an account keeps when its trial runs out with billing on (ADR 036).
   { key: FREE_PLAN_KEY, name: 'Free', features: only(STARTER) },
 ];

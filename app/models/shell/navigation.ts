@@ -25,6 +25,8 @@ export type SettingsItem = {
   feature?: FeatureKey;
   permission?: Permission;
   orgAdmin?: boolean;
+  /** Shown only with billing on (PARLEY_BILLING=on, ADR 074): a self-hoster who charges nobody never sees it. */
+  billing?: boolean;
 };
 
 /** Settings side menu groups (section 2, "Settings"), with the gates that apply to each page. */
@@ -107,7 +109,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
     group: 'Billing',
     items: [
       { slug: 'my-plan', label: 'My Plan', built: true },
-      { slug: 'invoices', label: 'Invoices' },
+      { slug: 'invoices', label: 'Invoices', built: true, billing: true },
     ],
   },
   {
