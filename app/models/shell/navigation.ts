@@ -86,7 +86,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
       { slug: 'campaigns-templates', label: 'Campaign Templates', feature: 'campaigns/emailCampaigns' },
       { slug: 'email-templates', label: 'Email Templates', built: true, permission: 'manage_email_templates' },
       { slug: 'trusted-domain', label: 'Trusted Domain', built: true, permission: 'manage_trusted_domains' },
-      { slug: 'audit-logs', label: 'Audit Logs', feature: 'support/auditLogs', permission: 'view_audit_logs' },
+      { slug: 'audit-logs', label: 'Audit Logs', built: true, feature: 'support/auditLogs', permission: 'view_audit_logs' },
     ],
   },
   {
