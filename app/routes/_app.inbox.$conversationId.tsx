@@ -10,6 +10,8 @@ import { ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
 import { MergeConfirm } from '~/components/inbox/merge-confirm';
 import { PropertiesForm } from '~/components/inbox/properties';
 import { updateConversationProperties } from '~/models/inbox/properties.server';
+import { conversationTime } from '~/models/time-tracking/time-entries.server';
+import { RunningTimer } from '~/components/time-tracking/running-timer';
 import { MentionSuggestions } from '~/components/inbox/mention-suggestions';
 import { ShortcutsHelp, useConversationShortcuts } from '~/components/inbox/shortcuts';
 import { TemplateList } from '~/components/inbox/template-list';
@@ -65,7 +67,7 @@ import { listEmailTemplates } from '~/models/productivity/email-templates.server
 import { renderTemplate } from '~/models/productivity/templates';
 import { mentionHandle } from '~/models/notifications/mentions';
 import { listMentionableUsers } from '~/models/users/users.server';
-import { formatDateTime, pageTitle, truncate } from '~/utils/format';
+import { formatDateTime, formatHoursMinutes, pageTitle, truncate } from '~/utils/format';
 import { formatPhone } from '~/utils/phone-format';
 import { parseRouteId } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
@@ -121,10 +123,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : Promise.resolve(null),
     listConversationRuns({ accountId, conversationId: id, limit: 30 }),
   ]);
-  const [templates, mentionable, neighbours] = await Promise.all([
+  const [templates, mentionable, neighbours, time] = await Promise.all([
     listEmailTemplates({ accountId, limit: 50 }),
     listMentionableUsers({ accountId }),
     findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
+    conversationTime({ accountId, conversationId: id, userId: ctx.user.id }),
   ]);
   // Templates are filled for this conversation's contact ({{firstName}}...), as they would be in a campaign.
   const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact) }));
@@ -241,6 +244,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       min: dateToZonedInput(new Date(), me.timezone),
     },
     canManage: can(ctx, 'manage_conversation'),
+    time: {
+      totalSeconds: time.totalSeconds,
+      running: time.running ? { startedAt: time.running.startedAt, seconds: time.entries.find((e) => e.id === time.running!.id)?.seconds ?? 0 } : null,
+    },
     uploadHint: `Up to ${MAX_REPLY_FILES} files, ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB each and ${
       MAX_MESSAGE_ATTACHMENT_BYTES / (1024 * 1024)
     } MB together.`,
@@ -610,6 +617,27 @@ export default function ConversationPage() {
               </dl>
             </section>
           ) : null}
+
+          <section className="side-card" data-testid="time-panel">
+            <h2>Time</h2>
+            <Form method="post" action={`/inbox/${c.id}/time`} className="row">
+              <input type="hidden" name="back" value="conversation" />
+              <span data-testid="conversation-time-total">{formatHoursMinutes(d.time.totalSeconds)} logged</span>
+              {d.time.running ? (
+                <>
+                  <RunningTimer startedAt={String(d.time.running.startedAt)} serverSeconds={d.time.running.seconds} />
+                  <button className="btn" name="intent" value="stop">
+                    Stop timer
+                  </button>
+                </>
+              ) : (
+                <button className="btn" name="intent" value="start">
+                  Start timer
+                </button>
+              )}
+            </Form>
+            <Link to={`/inbox/${c.id}/time`}>Log time and see entries</Link>
+          </section>
 
           <section className="side-card" data-testid="automations-panel">
             <h2>Automations</h2>
