@@ -26,6 +26,8 @@ export const QUEUES = {
   slaWarning: 'sla.warning',
   /** Runs one knowledge-base import from another help centre's address (ADR 059). */
   kbImport: 'kb.import',
+  /** Timers: a meeting reminder at its exact time before the booking (ADR 072). */
+  meetingReminder: 'meetings.reminder',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -43,6 +45,7 @@ export const WORK_QUEUES = [
   QUEUES.notificationEmail,
   QUEUES.slaWarning,
   QUEUES.kbImport,
+  QUEUES.meetingReminder,
 ] as const;
 
 export function getBoss() {

@@ -10,3 +10,4 @@ export * from './knowledge-base';
 export * from './surveys';
 export * from './survey-responses';
 export * from './time-tracking';
+export * from './meetings';

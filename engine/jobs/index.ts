@@ -12,6 +12,7 @@ import { checkSlaBreach, type SlaTargetKind } from '../../app/models/automation/
 import { runContactImport } from '../../app/models/crm/imports.server';
 import { runZendeskImport } from '../../app/models/knowledge-base/zendesk.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
+import { sendMeetingReminder } from '../../app/models/meetings/bookings.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { processEvent, processEventBatch } from '../events';
 import type { BatchJobHandler } from '../worker';
@@ -53,6 +54,8 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
       dueAt: String(data.dueAt),
     }),
   [QUEUES.kbImport]: (data) => runZendeskImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
+  [QUEUES.meetingReminder]: (data) =>
+    sendMeetingReminder({ accountId: Number(data.accountId), bookingId: Number(data.bookingId), minutes: Number(data.minutes), startsAt: String(data.startsAt) }),
 };
 
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */

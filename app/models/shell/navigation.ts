@@ -65,7 +65,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
       { slug: 'configure', label: 'Configure', built: true, permission: 'manage_messenger_customization' },
       { slug: 'advanced', label: 'Advanced', built: true, permission: 'manage_messenger_customization' },
       { slug: 'offline-experience', label: 'Offline Experience', built: true, feature: 'chatMessenger/offlineExperience' },
-      { slug: 'meetings', label: 'Meetings' },
+      { slug: 'meetings', label: 'Meetings', built: true, feature: 'chatMessenger/integratedMeetings' },
     ],
   },
   {
