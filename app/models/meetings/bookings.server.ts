@@ -56,12 +56,12 @@ async function bookedSpans(db: Tx | ReturnType<typeof getDb>, accountId: number,
  * The slots a visitor may book now: the meeting's days and hours, minus each host's bookings and the busy times of
  * their connected calendars; a slot shows while at least one host is free.
  */
-export async function availableSlots(opts: { accountId: number; meeting: MeetingType; now?: Date }): Promise<Slot[]> {
+export async function availableSlots(opts: { accountId: number; meeting: MeetingType; now?: Date; fresh?: boolean }): Promise<Slot[]> {
   const now = opts.now ?? new Date();
   const hostIds = await meetingHostIds({ accountId: opts.accountId, meetingTypeId: opts.meeting.id });
   const rules = rulesOf(opts.meeting);
   const to = new Date(windowEnd(now, rules) + 86_400_000);
-  const [booked, busy] = await Promise.all([bookedSpans(getDb(), opts.accountId, hostIds, now, to), calendarBusy({ accountId: opts.accountId, userIds: hostIds, from: now, to })]);
+  const [booked, busy] = await Promise.all([bookedSpans(getDb(), opts.accountId, hostIds, now, to), calendarBusy({ accountId: opts.accountId, userIds: hostIds, from: now, to, fresh: opts.fresh })]);
   return computeSlots({
     now,
     rules,
@@ -99,7 +99,7 @@ export async function bookMeeting(opts: {
   conversationId?: number | null;
   now?: Date;
 }) {
-  const slots = await availableSlots({ accountId: opts.accountId, meeting: opts.meeting, now: opts.now });
+  const slots = await availableSlots({ accountId: opts.accountId, meeting: opts.meeting, now: opts.now, fresh: true });
   const slot = slots.find((s) => s.start === opts.start);
   if (!slot) throw new SlotTakenError();
   const buffer = opts.meeting.bufferMinutes * 60_000;

@@ -3,6 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
+import { singleton } from '../../utils/singleton.server';
 import { emitEvent } from '../events/events.server';
 import { exchangeGoogleCode, googleFreeBusy, refreshGoogleToken, revokeGoogleToken } from './google-calendar.server';
 import type { Span } from './slots';
@@ -94,7 +95,10 @@ export async function freshAccessToken(conn: CalendarConnection) {
  * The busy spans of the hosts' connected calendars. A calendar that cannot be read makes its host unavailable for
  * the whole window (ADR 072): offering a time Parley could not check would risk a double booking.
  */
-export async function calendarBusy(opts: { accountId: number; userIds: number[]; from: Date; to: Date }): Promise<Map<number, Span[]>> {
+const BUSY_CACHE_MS = 30_000;
+const busyCache = () => singleton('calendar-busy-cache', () => new Map<string, { at: number; spans: Span[] }>());
+
+export async function calendarBusy(opts: { accountId: number; userIds: number[]; from: Date; to: Date; fresh?: boolean }): Promise<Map<number, Span[]>> {
   const out = new Map<number, Span[]>();
   if (opts.userIds.length === 0) return out;
   const conns = await getDb()
@@ -103,9 +107,20 @@ export async function calendarBusy(opts: { accountId: number; userIds: number[];
     .where(and(eq(c.accountId, opts.accountId), inArray(c.userId, opts.userIds)));
   await Promise.all(
     conns.map(async (conn) => {
+      // Page views share a host's busy times for 30 seconds (Google's quota, the page's speed); a booking reads them fresh.
+      const key = `${conn.id}:${conn.accessToken.slice(-8)}`;
+      const cached = busyCache().get(key);
+      if (!opts.fresh && cached && Date.now() - cached.at < BUSY_CACHE_MS && cached.spans !== undefined) {
+        out.set(conn.userId, cached.spans);
+        return;
+      }
       try {
         const token = await freshAccessToken(conn);
-        out.set(conn.userId, await googleFreeBusy({ accessToken: token, calendarId: conn.calendarId, timeMin: opts.from, timeMax: opts.to }));
+        // The window asked for already runs a day past the booking window, so a 30-second-old answer still covers it.
+        const spans = await googleFreeBusy({ accessToken: token, calendarId: conn.calendarId, timeMin: opts.from, timeMax: opts.to });
+        busyCache().set(key, { at: Date.now(), spans });
+        if (busyCache().size > 10_000) busyCache().clear();
+        out.set(conn.userId, spans);
       } catch (err) {
         getLogger().warn({ err: (err as Error).message, accountId: opts.accountId, userId: conn.userId }, 'calendar free/busy failed');
         out.set(conn.userId, [{ start: opts.from.getTime(), end: opts.to.getTime() }]);

@@ -15,7 +15,6 @@ export type SlotRules = {
 };
 
 const MINUTE = 60_000;
-const DAY = 86_400_000;
 
 function hm(v: string) {
   const [h, m] = v.split(':').map(Number);
@@ -63,14 +62,22 @@ export function computeSlots(opts: { now: Date; rules: SlotRules; hosts: { id: n
   const hosts = opts.hosts.map((h) => ({ id: h.id, busy: mergeSpans(h.busy.map((b) => ({ start: b.start - buffer, end: b.end + buffer }))), i: 0 }));
   const slots: Slot[] = [];
   const today = new TZDate(now, rules.timezone);
-  for (let d = 0; ; d++) {
-    const day = new TZDate(today.getFullYear(), today.getMonth(), today.getDate() + d, 0, 0, 0, rules.timezone);
-    if (day.getTime() >= end || d > 7 * 13) break;
-    if (!days.has(day.getDay())) continue;
+  const [y, mo, da] = [today.getFullYear(), today.getMonth(), today.getDate()];
+  const at = (d: number, minutes: number) => new TZDate(y, mo, da + d, Math.floor(minutes / 60), minutes % 60, 0, rules.timezone).getTime();
+  for (let d = 0; d <= 7 * 13; d++) {
+    // Noon of the day tells its weekday whatever the clock changes; the day's first and last instants bound the slots.
+    const noon = new TZDate(y, mo, da + d, 12, 0, 0, rules.timezone);
+    if (noon.getTime() - 12 * 3_600_000 >= end + 3_600_000) break;
+    if (!days.has(noon.getDay())) continue;
+    const first = at(d, startMin);
+    const last = at(d, endMin);
+    // Without a clock change inside the hours, slots are evenly spaced instants (one time-zone lookup per day, not per slot).
+    const linear = last - first === (endMin - startMin) * MINUTE;
     for (let m = startMin; m + rules.slotMinutes <= endMin; m += rules.slotMinutes) {
-      const start = new TZDate(day.getFullYear(), day.getMonth(), day.getDate(), Math.floor(m / 60), m % 60, 0, rules.timezone).getTime();
+      const start = linear ? first + (m - startMin) * MINUTE : at(d, m);
       const slotEnd = start + length;
-      if (start <= now || slotEnd > end + DAY) continue;
+      if (start <= now) continue;
+      if (start >= end) break;
       const free: number[] = [];
       for (const h of hosts) {
         while (h.i < h.busy.length && h.busy[h.i].end <= start) h.i++;
