@@ -70,7 +70,9 @@ import { listMentionableUsers } from '~/models/users/users.server';
 import { formatDateTime, formatHoursMinutes, pageTitle, truncate } from '~/utils/format';
 import { formatPhone } from '~/utils/phone-format';
 import { parseRouteId } from '~/utils/route-id';
-import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
+import { can, canUseFeature, publicUser, requirePermission, requireUser } from '~/utils/session.server';
+import { accountUrl } from '~/utils/tenant.server';
+import { meetingOfferFor } from '~/models/meetings/bookings.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
 const notFound = () => new Response('Not Found', { status: 404 });
@@ -129,6 +131,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
     conversationTime({ accountId, conversationId: id, userId: ctx.user.id }),
   ]);
+  // "Offer a meeting" fills the reply with the default meeting's booking link for this conversation (ADR 072).
+  const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
+  const offer = meetingsAllowed && url.searchParams.get('meeting') === 'offer' ? await meetingOfferFor({ accountId, conversationId: id, baseUrl: accountUrl(request, ctx.account.domain, '') }) : null;
   // Templates are filled for this conversation's contact ({{firstName}}...), as they would be in a campaign.
   const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact) }));
   const pickedTemplate = templateId ? filledTemplates.find((t) => t.id === templateId) : undefined;
@@ -231,8 +236,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canned: canned.map((r) => ({ id: r.id, name: r.name, message: r.message })),
     cannedQuery,
     reply: {
-      key: `${ownLast}-${picked?.id ?? ''}-${pickedTemplate?.id ?? ''}-${articleLinks.attachedId ?? ''}`,
-      text: picked?.message ?? pickedTemplate?.text ?? articleLinks.attached ?? '',
+      key: `${ownLast}-${picked?.id ?? ''}-${pickedTemplate?.id ?? ''}-${articleLinks.attachedId ?? ''}-${offer ? 'meeting' : ''}`,
+      text: offer ? `Book a time that suits you for ${offer.name}: ${offer.url}` : (picked?.message ?? pickedTemplate?.text ?? articleLinks.attached ?? ''),
     },
     articleLinks,
     templates: filledTemplates,
@@ -244,6 +249,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       min: dateToZonedInput(new Date(), me.timezone),
     },
     canManage: can(ctx, 'manage_conversation'),
+    meetingsAllowed,
     time: {
       totalSeconds: time.totalSeconds,
       running: time.running ? { startedAt: time.running.startedAt, seconds: time.entries.find((e) => e.id === time.running!.id)?.seconds ?? 0 } : null,
@@ -637,6 +643,13 @@ export default function ConversationPage() {
               )}
             </Form>
             <Link to={`/inbox/${c.id}/time`}>Log time and see entries</Link>
+            {d.meetingsAllowed ? (
+              <p>
+                <Link to="?meeting=offer" preventScrollReset data-testid="offer-meeting">
+                  Offer a meeting
+                </Link>
+              </p>
+            ) : null}
           </section>
 
           <section className="side-card" data-testid="automations-panel">

@@ -3,7 +3,7 @@ import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { accountHasFeature } from '~/models/accounts/accounts.server';
-import { availableSlots, bookingToken, bookMeeting, SlotTakenError } from '~/models/meetings/bookings.server';
+import { availableSlots, bookingToken, bookMeeting, readConversationToken, SlotTakenError } from '~/models/meetings/bookings.server';
 import { minutesLabel } from '~/models/meetings/constants';
 import { getMeetingTypeBySlug } from '~/models/meetings/meetings.server';
 import { BookingSchema } from '~/models/meetings/schemas';
@@ -67,6 +67,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     accountName: account.name,
     meeting: { name: meeting.name, description: meeting.description, length: minutesLabel(meeting.slotMinutes), location: meeting.location, video: Boolean(meeting.videoLink) },
     zones: timeZoneNames(),
+    // A link offered in a chat (signed conversation); passed along, checked again when booking.
+    c: readConversationToken(url.searchParams.get('c')) ? url.searchParams.get('c') : null,
     ...(await view({ accountId: account.id, meeting, tz, day: url.searchParams.get('day') })),
   };
 }
@@ -77,6 +79,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { account, meeting } = await load(request, params.slug);
   await enforceRateLimit(`meeting-book:${account.id}:${clientIp(request)}`, RATE_LIMIT);
   const form = await request.formData();
+  const conversationId = readConversationToken(String(form.get('c') ?? ''));
   const values = Object.fromEntries(['start', 'name', 'email', 'note', 'tz'].map((k) => [k, String(form.get(k) ?? '').slice(0, 2000)]));
   const parsed = BookingSchema.safeParse({ ...values, note: values.note || undefined, tz: values.tz || undefined });
   if (!parsed.success) {
@@ -86,7 +89,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const v = parsed.data;
   try {
-    const booking = await bookMeeting({ accountId: account.id, meeting, start: v.start, name: v.name, email: v.email, note: v.note, timezone: validZone(v.tz) ?? meeting.timezone });
+    const booking = await bookMeeting({ accountId: account.id, meeting, start: v.start, name: v.name, email: v.email, note: v.note, timezone: validZone(v.tz) ?? meeting.timezone, conversationId });
     return redirect(`/meet/booking/${bookingToken(booking.id)}?booked=1`);
   } catch (err) {
     if (err instanceof SlotTakenError) return data<Reply>({ values, errors: {}, slotTaken: err.message }, { status: 409 });
@@ -99,7 +102,7 @@ export default function BookingPage() {
   const reply = useActionData<Reply>();
   const values = reply?.values ?? {};
   const errors = reply?.errors ?? {};
-  const q = (extra: Record<string, string>) => `?${new URLSearchParams({ tz: d.tz, ...extra })}`;
+  const q = (extra: Record<string, string>) => `?${new URLSearchParams({ tz: d.tz, ...(d.c ? { c: d.c } : {}), ...extra })}`;
   return (
     <main className="public-page stack" style={{ maxWidth: '44rem', margin: '0 auto', padding: '1rem' }} data-testid="booking-page">
       <header>
@@ -113,6 +116,7 @@ export default function BookingPage() {
         {d.meeting.description ? <p>{d.meeting.description}</p> : null}
       </header>
       <form method="get" className="row wrap" aria-label="Time zone">
+        {d.c ? <input type="hidden" name="c" value={d.c} /> : null}
         <label htmlFor="tz">Times shown in</label>
         <select id="tz" name="tz" defaultValue={d.tz}>
           {d.zones.map((z) => (
@@ -145,6 +149,7 @@ export default function BookingPage() {
           </nav>
           <form method="post" className="card stack" aria-label="Book a time">
             <input type="hidden" name="tz" value={d.tz} />
+            {d.c ? <input type="hidden" name="c" value={d.c} /> : null}
             <fieldset>
               <legend>
                 {d.dayLabel} ({d.tz})

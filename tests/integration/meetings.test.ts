@@ -5,7 +5,9 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { FEATURE_DENIED_MESSAGE } from '../../app/models/plans/catalogue';
-import { availableSlots, bookingToken, bookMeeting, sendMeetingReminder, SlotTakenError } from '../../app/models/meetings/bookings.server';
+import { availableSlots, bookingToken, bookMeeting, readConversationToken, sendMeetingReminder, SlotTakenError } from '../../app/models/meetings/bookings.server';
+import { openConversation } from '../../app/models/inbox/conversations.server';
+import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { createMeetingType, getMeetingType } from '../../app/models/meetings/meetings.server';
 import { contactTimeline } from '../../app/models/crm/contacts.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
@@ -230,6 +232,26 @@ describe('meetings', () => {
     expect((await s.post('/settings/meetings?index', { intent: 'disconnect' })).status).toBe(302);
     expect(await getDb().select().from(schema.calendarConnections).where(eq(schema.calendarConnections.accountId, s.account.id))).toHaveLength(0);
     expect(google.revokedCount()).toBeGreaterThan(0);
+  });
+
+  it('an agent offers the default meeting in a conversation; the booking is noted in that conversation', async () => {
+    const s = await setup();
+    const meeting = await createMeetingType({ accountId: s.account.id, actorId: s.owner.id, input: meetingInput([s.owner.id], { reminderMinutes: [] }) });
+    const inbox = await createInbox({ accountId: s.account.id, actorId: s.owner.id, name: 'Chat', channelType: 'email', email: `chat@${s.domain}.test` });
+    const { conversation } = await openConversation({ accountId: s.account.id, inboxId: inbox.id, sourceType: 'email', subject: 'Can we talk?', contact: { email: `dana@${s.domain}.test`, name: 'Dana' }, message: { kind: 'incoming', text: 'Hi' } });
+    const page = await s.get(`/inbox/${conversation.id}?meeting=offer`);
+    const link = new RegExp(`/meet/${meeting.slug}\\?c=(${conversation.id}-[\\w-]{16})`).exec(page.text);
+    expect(link).not.toBeNull();
+    const booking = await s.get(`/meet/${meeting.slug}?c=${link![1]}`, undefined);
+    const start = /name="start"[^>]*value="(\d+)"/.exec(booking.text)![1];
+    expect(booking.text).toContain(`name="c" value="${link![1]}"`);
+    expect((await s.post(`/meet/${meeting.slug}`, { start, name: 'Dana', email: `dana@${s.domain}.test`, c: link![1] }, undefined)).status).toBe(302);
+    const [row] = await getDb().select().from(schema.meetingBookings).where(eq(schema.meetingBookings.accountId, s.account.id));
+    expect(row.conversationId).toBe(conversation.id);
+    const notes = await getDb().select().from(schema.messages).where(and(eq(schema.messages.accountId, s.account.id), eq(schema.messages.conversationId, conversation.id), eq(schema.messages.kind, 'system')));
+    expect(notes.some((m) => m.text.startsWith('Dana booked Product demo for'))).toBe(true);
+    // A forged conversation token is ignored: the booking stands, unlinked.
+    expect(readConversationToken(`${conversation.id}-AAAAAAAAAAAAAAAA`)).toBeNull();
   });
 
   it("never shows one account's meetings, bookings or calendars to another", async () => {

@@ -8,6 +8,7 @@ import { getLogger } from '../../utils/logger.server';
 import { accountLink } from '../../utils/tenant.server';
 import { findOrCreateContact } from '../contacts/contacts.server';
 import { emitEvent } from '../events/events.server';
+import { addMessage } from '../inbox/messages.server';
 import { sendEmail } from '../mail/mail.server';
 import { calendarBusy, freshAccessToken, getCalendarConnection } from './calendars.server';
 import { weekdaysOf } from './constants';
@@ -82,6 +83,28 @@ export function readBookingToken(token: string) {
   return crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(token)) ? Number(m[1]) : null;
 }
 
+/** The booking link an agent offers in a chat carries the conversation, signed, so the booking shows up there. */
+export function conversationToken(conversationId: number) {
+  const mac = crypto.createHmac('sha256', getConfig().sessionSecret).update(`meeting-conversation:${conversationId}`).digest('base64url').slice(0, 16);
+  return `${conversationId}-${mac}`;
+}
+
+export function readConversationToken(token: string | null | undefined) {
+  const m = /^(\d{1,10})-([\w-]{16})$/.exec(token ?? '');
+  if (!m) return null;
+  return crypto.timingSafeEqual(Buffer.from(conversationToken(Number(m[1]))), Buffer.from(token!)) ? Number(m[1]) : null;
+}
+
+/** The default meeting's booking link for a conversation, as an agent pastes it into a reply. */
+export async function meetingOfferFor(opts: { accountId: number; conversationId: number; baseUrl: string }) {
+  const [meeting] = await getDb()
+    .select({ slug: schema.meetingTypes.slug, name: schema.meetingTypes.name })
+    .from(schema.meetingTypes)
+    .where(and(eq(schema.meetingTypes.accountId, opts.accountId), eq(schema.meetingTypes.isDefault, true)));
+  if (!meeting) return null;
+  return { name: meeting.name, url: `${opts.baseUrl}/meet/${meeting.slug}?c=${conversationToken(opts.conversationId)}` };
+}
+
 /**
  * Books a slot (ADR 072). The slot must be one of those offered now (calendars included). In the transaction each
  * candidate host's advisory lock is taken before their bookings are checked, so two visitors racing for one slot
@@ -117,6 +140,13 @@ export async function bookMeeting(opts: {
     }
     if (host === undefined) throw new SlotTakenError();
     const { contact } = await findOrCreateContact(tx, { accountId: opts.accountId, email: opts.email, name: opts.name, source: 'meeting' });
+    // A link offered in a chat names its conversation: the booking is noted there (only a conversation of this account).
+    const [conversation] = opts.conversationId
+      ? await tx
+          .select({ id: schema.conversations.id })
+          .from(schema.conversations)
+          .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId), sql`${schema.conversations.deletedAt} is null`))
+      : [];
     const [row] = await tx
       .insert(b)
       .values({
@@ -124,7 +154,7 @@ export async function bookMeeting(opts: {
         meetingTypeId: opts.meeting.id,
         hostUserId: host,
         contactId: contact.id,
-        conversationId: opts.conversationId ?? null,
+        conversationId: conversation?.id ?? null,
         startsAt,
         endsAt,
         name: opts.name,
@@ -138,9 +168,13 @@ export async function bookMeeting(opts: {
       type: 'meeting_booked',
       subjectType: 'meeting_booking',
       subjectId: row.id,
-      payload: { meetingId: opts.meeting.id, meetingName: opts.meeting.name, contactId: contact.id, hostId: host, startsAt: startsAt.toISOString(), conversationId: opts.conversationId ?? null },
+      payload: { meetingId: opts.meeting.id, meetingName: opts.meeting.name, contactId: contact.id, hostId: host, startsAt: startsAt.toISOString(), conversationId: conversation?.id ?? null },
       actor: { type: 'contact', id: contact.id },
     });
+    if (conversation) {
+      const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: opts.meeting.timezone }).format(startsAt);
+      await addMessage(tx, { accountId: opts.accountId, conversationId: conversation.id, kind: 'system', text: `${opts.name} booked ${opts.meeting.name} for ${when} (${opts.meeting.timezone})` });
+    }
     for (const minutes of opts.meeting.reminderMinutes) {
       const at = new Date(startsAt.getTime() - minutes * 60_000);
       if (at.getTime() > Date.now()) await enqueueInTx(tx, QUEUES.meetingReminder, { accountId: opts.accountId, bookingId: row.id, minutes, startsAt: startsAt.toISOString() }, { startAfter: at });
