@@ -85,7 +85,7 @@ export default function MeetingBookings() {
                     {bk.status === 'confirmed' ? (
                       <Form method="post">
                         <input type="hidden" name="bookingId" value={bk.id} />
-                        <button className="btn" name="intent" value="cancel" aria-label={`Cancel the booking of ${bk.name}`}>
+                        <button className="btn" name="intent" value="cancel" aria-label={`Cancel booking of ${bk.name}`}>
                           Cancel booking
                         </button>
                       </Form>

@@ -3,7 +3,8 @@ import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { Pager, readPage } from '~/components/ui/pager';
 import { SettingsPage } from '~/components/ui/settings-page';
-import { AUDIT_OBJECT_TYPES, AUDITED_TYPES, auditRetentionDays, describeType, listAuditActors, listAuditEntries, readAuditFilters } from '~/models/audit/audit-logs.server';
+import { auditRetentionDays, listAuditActors, listAuditEntries, readAuditFilters } from '~/models/audit/audit-logs.server';
+import { AUDIT_OBJECT_TYPES, AUDITED_TYPES, describeType } from '~/models/audit/constants';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { publicUser, requireFeature, requirePermission } from '~/utils/session.server';
 

@@ -95,7 +95,7 @@ export default function MeetingsSettings() {
                       ) : locked ? null : (
                         <Form method="post">
                           <input type="hidden" name="id" value={m.id} />
-                          <button className="btn" name="intent" value="set-default" aria-label={`Make ${m.meetingName} the default meeting`}>
+                          <button className="btn" name="intent" value="set-default" aria-label={`Make default: ${m.meetingName}`}>
                             Make default
                           </button>
                         </Form>

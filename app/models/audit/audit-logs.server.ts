@@ -1,17 +1,13 @@
 import { and, desc, eq, gte, isNull, lt, notInArray, sql, type SQL } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { csvStream } from '../../utils/csv-stream.server';
-import { DOMAIN_EVENT_TYPES } from '../events/types';
+import { AUDITED_TYPES, describeType, NOT_AUDITED } from './constants';
+
+export { AUDIT_COUNT_CAP, AUDIT_OBJECT_TYPES, AUDIT_PAGE_SIZE, AUDITED_TYPES, describeType, NOT_AUDITED } from './constants';
+import { AUDIT_COUNT_CAP, AUDIT_PAGE_SIZE } from './constants';
 
 const e = schema.domainEvents;
 const u = schema.users;
-
-/** Events that record what a visitor looked at or who is online, not a change anyone made: not in the audit log. */
-export const NOT_AUDITED = ['page_viewed', 'agent_presence_changed', 'visitor_identified'] as const;
-export const AUDITED_TYPES = DOMAIN_EVENT_TYPES.filter((t) => !(NOT_AUDITED as readonly string[]).includes(t));
-export const AUDIT_PAGE_SIZE = 25;
-/** The pager counts at most this many matching rows: a count over millions of events would cost more than the page. */
-export const AUDIT_COUNT_CAP = 10_000;
 
 /**
  * How long the log shows events: PARLEY_AUDIT_RETENTION_DAYS (default 365), read at call time so that tests and the
@@ -96,12 +92,6 @@ export function changesOf(payload: Record<string, unknown>): AuditChange[] {
   return out;
 }
 
-/** "tag_updated" → "Tag updated". */
-export function describeType(type: string) {
-  const s = type.replace(/_/g, ' ');
-  return s[0].toUpperCase() + s.slice(1);
-}
-
 function selection() {
   return {
     id: e.id,
@@ -154,9 +144,6 @@ export async function listAuditActors(opts: { accountId: number }) {
     .where(eq(u.accountId, opts.accountId))
     .orderBy(u.firstName, u.id);
 }
-
-/** The object kinds an event can be about, read from the event types ("tag_updated" → "tag"). */
-export const AUDIT_OBJECT_TYPES = [...new Set(AUDITED_TYPES.map((t) => t.replace(/_(created|updated|deleted|assigned|received|breached|imported|retried|dismissed|changed|signed_up|invited|activated|access_changed|identified)$/, '')))].sort();
 
 /** The filtered log as a streamed CSV, newest first like the screen; both the event and the actor are the account's. */
 export function exportAuditCsv(opts: { accountId: number; filters: AuditFilters }) {
