@@ -5,7 +5,8 @@ import { listAuditActors } from '~/models/audit/audit-logs.server';
 import { readTimeFilters, TimeTrackingSettingsSchema } from '~/models/time-tracking/schemas';
 import { setStopTimersOnResolve, timeReport } from '~/models/time-tracking/time-entries.server';
 import { parseWithZod } from '~/utils/conform.server';
-import { formatHoursMinutes, pageTitle } from '~/utils/format';
+import { pageTitle } from '~/utils/format';
+import { formatHoursMinutes } from '~/utils/duration';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 

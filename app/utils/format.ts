@@ -130,14 +130,6 @@ export function formatDuration(seconds: number) {
   return `${Math.round(seconds / 86400)}d`;
 }
 
-/** Logged time as hours and minutes: "0m", "45m", "2h 05m" (time tracking). */
-export function formatHoursMinutes(seconds: number) {
-  const minutes = Math.floor(Math.max(0, seconds) / 60);
-  const h = Math.floor(minutes / 60);
-  const m = minutes % 60;
-  return h ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}m`;
-}
-
 export function truncate(text: string, max: number) {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

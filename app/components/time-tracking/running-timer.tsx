@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatHoursMinutes } from '~/utils/format';
+import { formatHoursMinutes } from '~/utils/duration';
 
 /** The elapsed time of a running timer: a static figure from the server, ticking each second with JavaScript. */
 export function RunningTimer({ startedAt, serverSeconds }: { startedAt: string; serverSeconds: number }) {
