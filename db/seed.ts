@@ -17,6 +17,7 @@ import { seedDemoSurveyResponses } from './seed-survey-responses';
 import { seedDemoChatbots } from './seed-chatbots';
 import { seedDemoCampaigns } from './seed-campaigns';
 import { seedDemoBilling } from './seed-billing';
+import { seedDemoMeetingsAndTime } from './seed-meetings';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -102,6 +103,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoChatbots({ accountId: account.id, ownerId: owner.id, supportTeamId: support.id });
   await seedDemoCampaigns({ accountId: account.id, actorId: admin.id, now: opts.now ?? new Date() });
   await seedDemoBilling({ accountId: account.id, now: opts.now ?? new Date() });
+  await seedDemoMeetingsAndTime({ accountId: account.id, ownerId: owner.id, adminId: admin.id, agentIds: [sam.id, riley.id], now: opts.now });
   return { created: true };
 }
 

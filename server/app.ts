@@ -6,6 +6,7 @@ import express from 'express';
 import helmet from 'helmet';
 import { getConfig } from '../app/utils/env.server';
 import { getLogger } from '../app/utils/logger.server';
+import { runWithRequestOrigin } from '../app/utils/request-origin.server';
 import { runInRequestScope } from '../app/utils/request-scope.server';
 import { emailWebhookRouter } from './email-webhook';
 import { helpHostRouter } from './help-host';
@@ -84,6 +85,8 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   app.use(helpHostRouter());
   // A page's loaders share what they all read (tenant, session, user) once per GET (ADR 052).
   app.use((req, _res, next) => (req.method === 'GET' || req.method === 'HEAD' ? runInRequestScope(next) : next()));
+  // Events written while serving a request carry its address (trust proxy honoured) and user agent (ADR 070).
+  app.use((req, _res, next) => runWithRequestOrigin({ ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null }, next));
 
   app.use(
     createRequestHandler({

@@ -17,9 +17,11 @@ import { FieldInputError } from '~/models/productivity/shared.server';
 import { listTags } from '~/models/productivity/tags.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { formatDateTime, pageTitle } from '~/utils/format';
+import { formatHoursMinutes } from '~/utils/duration';
 import { formatPhone } from '~/utils/phone-format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
+import { timeTotals } from '~/models/time-tracking/time-entries.server';
 import { redirectWithToast } from '~/utils/toast.server';
 import { Star } from 'lucide-react';
 
@@ -34,9 +36,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = readId(params.id);
   const contact = await getContact({ accountId: ctx.account.id, id });
   if (!contact) throw new Response('Not Found', { status: 404 });
-  const [tags, users] = await Promise.all([listTags({ accountId: ctx.account.id }), listAccountUsers({ accountId: ctx.account.id })]);
+  const [tags, users, time] = await Promise.all([
+    listTags({ accountId: ctx.account.id }),
+    listAccountUsers({ accountId: ctx.account.id }),
+    timeTotals({ accountId: ctx.account.id, contactId: contact.id }),
+  ]);
   return {
     contact,
+    time,
     // Formatted here: libphonenumber's tables stay on the server (ADR 027).
     phone: formatPhone(contact.phone),
     tagOptions: tags.map((t) => ({ id: t.id, name: t.name })),
@@ -100,7 +107,7 @@ export default function ContactPage() {
   return <ContactDetail key={loaderData.contact.id} {...loaderData} />;
 }
 
-function ContactDetail({ contact, phone, tagOptions, userOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function ContactDetail({ contact, time, phone, tagOptions, userOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
   const actionData = useActionData<typeof action>();
   const name = `${contact.firstName} ${contact.lastName}`.trim() || contact.email || `#${contact.id}`;
   const [form, fields] = useForm({
@@ -202,6 +209,9 @@ function ContactDetail({ contact, phone, tagOptions, userOptions, locked, user }
 
         <section className="stack" aria-label="Conversations">
           <h2>Conversations</h2>
+          <p className="muted" data-testid="contact-time">
+            Time logged: {formatHoursMinutes(time.seconds)} (billable {formatHoursMinutes(time.billableSeconds)})
+          </p>
           {contact.conversations.length === 0 ? <p className="muted">No conversations yet.</p> : null}
           <ul data-testid="conversations">
             {contact.conversations.map((cv) => (

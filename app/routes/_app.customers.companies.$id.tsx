@@ -17,9 +17,11 @@ import { addNote } from '~/models/crm/notes.server';
 import { listTags } from '~/models/productivity/tags.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
+import { formatHoursMinutes } from '~/utils/duration';
 import { formatPhone } from '~/utils/phone-format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
+import { timeTotals } from '~/models/time-tracking/time-entries.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
 const LIST = '/customers/companies';
@@ -29,9 +31,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = readEditorParam(params.id);
   const company = id === 'new' ? null : await getCompany({ accountId: ctx.account.id, id });
   if (company === undefined) throw new Response('Not Found', { status: 404 });
-  const tags = await listTags({ accountId: ctx.account.id });
+  const [tags, time] = await Promise.all([listTags({ accountId: ctx.account.id }), company ? timeTotals({ accountId: ctx.account.id, companyId: company.id }) : null]);
   // The phone is formatted here: libphonenumber's tables stay on the server (ADR 027).
-  return { company, phone: formatPhone(company?.phone), tagOptions: tags.map((t) => ({ id: t.id, name: t.name })), locked: !can(ctx, 'manage_contacts'), user: publicUser(ctx) };
+  return { company, time, phone: formatPhone(company?.phone), tagOptions: tags.map((t) => ({ id: t.id, name: t.name })), locked: !can(ctx, 'manage_contacts'), user: publicUser(ctx) };
 }
 
 /** Intents: save (create or update), note, favourite, delete. */
@@ -78,7 +80,7 @@ export default function CompanyPage() {
   return <CompanyEditor key={loaderData.company?.id ?? 'new'} {...loaderData} />;
 }
 
-function CompanyEditor({ company, phone, tagOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function CompanyEditor({ company, time, phone, tagOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: `company-${company?.id ?? 'new'}`,
@@ -166,6 +168,11 @@ function CompanyEditor({ company, phone, tagOptions, locked, user }: ReturnType<
           <>
             <section className="stack" aria-label="Contacts">
               <h2>Contacts</h2>
+              {time ? (
+                <p className="muted" data-testid="company-time">
+                  Time logged: {formatHoursMinutes(time.seconds)} (billable {formatHoursMinutes(time.billableSeconds)})
+                </p>
+              ) : null}
               {company.contacts.length === 0 ? <p className="muted">No contacts yet.</p> : null}
               <ul data-testid="company-contacts">
                 {company.contacts.map((c) => (

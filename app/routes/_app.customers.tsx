@@ -4,6 +4,8 @@ import { Plus } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { listSegments } from '~/models/crm/segments.server';
+import { MENU_NAME_LENGTH } from '~/models/meetings/constants';
+import { listMeetingTypes } from '~/models/meetings/meetings.server';
 import { pageTitle } from '~/utils/format';
 import { can, canUseFeature, requireUser } from '~/utils/session.server';
 
@@ -14,7 +16,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [contactSegments, companySegments] = segmentsAllowed
     ? await Promise.all([listSegments({ accountId: ctx.account.id, kind: 'contact' }), listSegments({ accountId: ctx.account.id, kind: 'company' })])
     : [[], []];
+  const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
+  const meetings = meetingsAllowed ? await listMeetingTypes({ accountId: ctx.account.id }) : [];
   return {
+    meetings: meetings.map((m) => ({ id: m.id, name: m.meetingName, totalBookings: m.totalBookings })),
+    meetingsDenied: meetingsAllowed ? null : ('feature' as const),
     contactSegments,
     companySegments,
     segmentsDenied: segmentsAllowed ? null : ('feature' as const),
@@ -28,7 +34,7 @@ export const handle = { breadcrumb: 'CRM' };
 const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'active' : undefined);
 
 export default function CustomersLayout() {
-  const { contactSegments, companySegments, segmentsDenied, liveViewDenied, canManage } = useLoaderData<typeof loader>();
+  const { contactSegments, companySegments, segmentsDenied, liveViewDenied, canManage, meetings, meetingsDenied } = useLoaderData<typeof loader>();
   return (
     <div className="settings">
       {/* The side menu is long: keyboard users pass it with this link (the shell's skip link lands on it). */}
@@ -56,9 +62,18 @@ export default function CustomersLayout() {
           denied={segmentsDenied}
           canManage={canManage}
         />
-        <NavLink to="/customers/meetings" className={navClass}>
-          <span>Meetings</span>
-        </NavLink>
+        <details open data-testid="menu-meetings">
+          <summary>Meetings {meetingsDenied ? <DeniedBadge kind="feature" /> : null}</summary>
+          <NavLink to="/customers/meetings" end className={navClass}>
+            <span>All Meetings</span>
+          </NavLink>
+          {meetings.map((m) => (
+            <NavLink key={m.id} to={`/customers/meetings/${m.id}`} className={navClass} title={m.name}>
+              {/* Names are cut to 17 characters in this menu (section 1). */}
+              <span>{m.name.length > MENU_NAME_LENGTH ? `${m.name.slice(0, MENU_NAME_LENGTH)}…` : m.name}</span> <span className="badge">{m.totalBookings}</span>
+            </NavLink>
+          ))}
+        </details>
       </nav>
       <div className="page" id="area-content" tabIndex={-1}>
         <Outlet />

@@ -10,6 +10,7 @@ import { ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
 import { MergeConfirm } from '~/components/inbox/merge-confirm';
 import { PropertiesForm } from '~/components/inbox/properties';
 import { updateConversationProperties } from '~/models/inbox/properties.server';
+import { conversationTime } from '~/models/time-tracking/time-entries.server';
 import { MentionSuggestions } from '~/components/inbox/mention-suggestions';
 import { ShortcutsHelp, useConversationShortcuts } from '~/components/inbox/shortcuts';
 import { TemplateList } from '~/components/inbox/template-list';
@@ -66,9 +67,12 @@ import { renderTemplate } from '~/models/productivity/templates';
 import { mentionHandle } from '~/models/notifications/mentions';
 import { listMentionableUsers } from '~/models/users/users.server';
 import { formatDateTime, pageTitle, truncate } from '~/utils/format';
+import { formatHoursMinutes } from '~/utils/duration';
 import { formatPhone } from '~/utils/phone-format';
 import { parseRouteId } from '~/utils/route-id';
-import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
+import { can, canUseFeature, publicUser, requirePermission, requireUser } from '~/utils/session.server';
+import { accountUrl } from '~/utils/tenant.server';
+import { meetingOfferFor } from '~/models/meetings/bookings.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
 const notFound = () => new Response('Not Found', { status: 404 });
@@ -121,11 +125,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : Promise.resolve(null),
     listConversationRuns({ accountId, conversationId: id, limit: 30 }),
   ]);
-  const [templates, mentionable, neighbours] = await Promise.all([
+  const [templates, mentionable, neighbours, time] = await Promise.all([
     listEmailTemplates({ accountId, limit: 50 }),
     listMentionableUsers({ accountId }),
     findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
+    conversationTime({ accountId, conversationId: id, userId: ctx.user.id }),
   ]);
+  // "Offer a meeting" fills the reply with the default meeting's booking link for this conversation (ADR 072).
+  const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
+  const offer = meetingsAllowed && url.searchParams.get('meeting') === 'offer' ? await meetingOfferFor({ accountId, conversationId: id, baseUrl: accountUrl(request, ctx.account.domain, '') }) : null;
   // Templates are filled for this conversation's contact ({{firstName}}...), as they would be in a campaign.
   const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact) }));
   const pickedTemplate = templateId ? filledTemplates.find((t) => t.id === templateId) : undefined;
@@ -230,8 +238,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canned: canned.map((r) => ({ id: r.id, name: r.name, message: r.message })),
     cannedQuery,
     reply: {
-      key: `${ownLast}-${picked?.id ?? ''}-${pickedTemplate?.id ?? ''}-${articleLinks.attachedId ?? ''}`,
-      text: picked?.message ?? pickedTemplate?.text ?? articleLinks.attached ?? '',
+      key: `${ownLast}-${picked?.id ?? ''}-${pickedTemplate?.id ?? ''}-${articleLinks.attachedId ?? ''}-${offer ? 'meeting' : ''}`,
+      text: offer ? `Book a time that suits you for ${offer.name}: ${offer.url}` : (picked?.message ?? pickedTemplate?.text ?? articleLinks.attached ?? ''),
     },
     articleLinks,
     templates: filledTemplates,
@@ -243,6 +251,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       min: dateToZonedInput(new Date(), me.timezone),
     },
     canManage: can(ctx, 'manage_conversation'),
+    meetingsAllowed,
+    // Start, stop and the ticking timer are on the time page: this page's script stays within its budget.
+    time: { label: `${formatHoursMinutes(time.totalSeconds)} logged${time.running ? ', your timer is running' : ''}.` },
     uploadHint: `Up to ${MAX_REPLY_FILES} files, ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB each and ${
       MAX_MESSAGE_ATTACHMENT_BYTES / (1024 * 1024)
     } MB together.`,
@@ -612,6 +623,18 @@ export default function ConversationPage() {
               </dl>
             </section>
           ) : null}
+
+          <section className="side-card" data-testid="time-panel">
+            <h2>Time</h2>
+            <p>
+              <span data-testid="conversation-time-total">{d.time.label}</span> <Link to={`/inbox/${c.id}/time`}>Log time and see entries</Link>
+            </p>
+            {d.meetingsAllowed ? (
+              <Link to="?meeting=offer" preventScrollReset data-testid="offer-meeting">
+                Offer a meeting
+              </Link>
+            ) : null}
+          </section>
 
           <section className="side-card" data-testid="automations-panel">
             <h2>Automations</h2>

@@ -73,6 +73,12 @@ const EnvSchema = z.object({
     )
     .default('false'),
   PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION: flag('PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION'),
+  /** Google Calendar for meetings (ADR 072): the OAuth client, and where Google's endpoints are (stand-ins in tests). */
+  GOOGLE_CLIENT_ID: z.string().trim().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().trim().optional(),
+  GOOGLE_ACCOUNTS_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_ACCOUNTS_BASE must be an http(s) URL, e.g. https://accounts.google.com' }).default('https://accounts.google.com'),
+  GOOGLE_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_OAUTH_BASE must be an http(s) URL, e.g. https://oauth2.googleapis.com' }).default('https://oauth2.googleapis.com'),
+  GOOGLE_API_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_API_BASE must be an http(s) URL, e.g. https://www.googleapis.com' }).default('https://www.googleapis.com'),
 });
 
 export type Config = {
@@ -106,6 +112,8 @@ export type Config = {
   allowPrivateDestinations: boolean;
   /** Express's `trust proxy`: false (the default), a hop count, or the proxies' addresses and subnets. */
   trustProxy: false | number | string;
+  /** Google Calendar (ADR 072): null without a client id and secret; bases without a trailing slash. */
+  google: { clientId: string; clientSecret: string; accountsBase: string; oauthBase: string; apiBase: string } | null;
   /** The development mailbox answers in production too (every sign-up code readable by anyone). */
   unsafeDevMailboxInProduction: boolean;
 };
@@ -147,6 +155,16 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     twitterApiBase: e.TWITTER_API_BASE.replace(/\/+$/, ''),
     allowPrivateDestinations: e.PARLEY_ALLOW_PRIVATE_DESTINATIONS,
     trustProxy: e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? {
+            clientId: e.GOOGLE_CLIENT_ID,
+            clientSecret: e.GOOGLE_CLIENT_SECRET,
+            accountsBase: e.GOOGLE_ACCOUNTS_BASE.replace(/\/$/, ''),
+            oauthBase: e.GOOGLE_OAUTH_BASE.replace(/\/$/, ''),
+            apiBase: e.GOOGLE_API_BASE.replace(/\/$/, ''),
+          }
+        : null,
     unsafeDevMailboxInProduction: e.PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION,
   };
 }

@@ -28,6 +28,8 @@ export const QUEUES = {
   kbImport: 'kb.import',
   /** Sends a campaign's frozen recipients a slice at a time, then queues itself again (ADR 064). */
   campaignSend: 'campaigns.send',
+  /** Timers: a meeting reminder at its exact time before the booking (ADR 072). */
+  meetingReminder: 'meetings.reminder',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -46,6 +48,7 @@ export const WORK_QUEUES = [
   QUEUES.slaWarning,
   QUEUES.kbImport,
   QUEUES.campaignSend,
+  QUEUES.meetingReminder,
 ] as const;
 
 export function getBoss() {

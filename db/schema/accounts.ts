@@ -26,6 +26,8 @@ export type AccountSettings = {
   language?: string;
   defaultTimezone?: string;
   supportEmail?: string;
+  /** Time tracking (ADR 071): resolving a conversation stops the timers running on it. */
+  stopTimersOnResolve?: boolean;
 };
 
 export const accounts = pgTable(

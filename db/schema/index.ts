@@ -12,3 +12,5 @@ export * from './survey-responses';
 export * from './chatbots';
 export * from './campaigns';
 export * from './billing';
+export * from './time-tracking';
+export * from './meetings';

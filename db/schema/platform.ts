@@ -18,8 +18,17 @@ export const domainEvents = pgTable(
     actorId: integer('actor_id'),
     causedByEventId: bigint('caused_by_event_id', { mode: 'number' }),
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Where a web request that wrote the event came from (the audit log, ADR 070); null for the engine and jobs. */
+    ip: text('ip'),
+    userAgent: text('user_agent'),
   },
-  (t) => [index('domain_events_account_idx').on(t.accountId, t.occurredAt), index('domain_events_subject_idx').on(t.accountId, t.subjectType, t.subjectId)],
+  (t) => [
+    index('domain_events_account_idx').on(t.accountId, t.occurredAt),
+    index('domain_events_subject_idx').on(t.accountId, t.subjectType, t.subjectId),
+    // The audit log's filters (ADR 070): by event type or by actor, newest first.
+    index('domain_events_account_type_idx').on(t.accountId, t.type, t.occurredAt),
+    index('domain_events_account_actor_idx').on(t.accountId, t.actorId, t.occurredAt),
+  ],
 );
 
 /** Every mail Parley sends; without SMTP_URL this table is the development mailbox. */

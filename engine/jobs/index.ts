@@ -13,6 +13,7 @@ import { runContactImport } from '../../app/models/crm/imports.server';
 import { runZendeskImport } from '../../app/models/knowledge-base/zendesk.server';
 import { runCampaignSend } from '../../app/models/campaigns/sending.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
+import { sendMeetingReminder } from '../../app/models/meetings/bookings.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { processEvent, processEventBatch } from '../events';
 import type { BatchJobHandler } from '../worker';
@@ -55,6 +56,8 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
     }),
   [QUEUES.kbImport]: (data) => runZendeskImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
   [QUEUES.campaignSend]: (data) => runCampaignSend({ accountId: Number(data.accountId), campaignId: Number(data.campaignId) }),
+  [QUEUES.meetingReminder]: (data) =>
+    sendMeetingReminder({ accountId: Number(data.accountId), bookingId: Number(data.bookingId), minutes: Number(data.minutes), startsAt: String(data.startsAt) }),
 };
 
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */

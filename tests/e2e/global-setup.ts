@@ -26,6 +26,8 @@ export default async function globalSetup() {
   // Meta's Graph API and X's API: stand-ins the social spec starts on these ports (settings are tried when saved).
   const metaPort = await freePort();
   const xPort = await freePort();
+  // Google's OAuth and Calendar API: a stand-in the meetings spec starts on this port (tests/helpers/stand-ins/google-calendar.ts).
+  const googlePort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
@@ -43,6 +45,11 @@ export default async function globalSetup() {
     TWILIO_API_BASE: `http://127.0.0.1:${twilioPort}`,
     META_GRAPH_API_BASE: `http://127.0.0.1:${metaPort}`,
     TWITTER_API_BASE: `http://127.0.0.1:${xPort}`,
+    GOOGLE_CLIENT_ID: 'parley-e2e.apps.googleusercontent.com',
+    GOOGLE_CLIENT_SECRET: 'e2e-secret',
+    GOOGLE_ACCOUNTS_BASE: `http://127.0.0.1:${googlePort}`,
+    GOOGLE_OAUTH_BASE: `http://127.0.0.1:${googlePort}`,
+    GOOGLE_API_BASE: `http://127.0.0.1:${googlePort}`,
     // Stand-ins listen on loopback, which the outbound guard refuses unless the installation allows it (ADR 021).
     PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
     // The specs read sign-up codes from the development mailbox of this production-mode server (ADR 007).
@@ -67,6 +74,7 @@ export default async function globalSetup() {
   process.env.E2E_TWILIO_PORT = String(twilioPort);
   process.env.E2E_META_PORT = String(metaPort);
   process.env.E2E_X_PORT = String(xPort);
+  process.env.E2E_GOOGLE_PORT = String(googlePort);
   process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;

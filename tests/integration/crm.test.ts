@@ -465,7 +465,7 @@ describe('CRM routes', () => {
     expect(coPage.status).toBe(200);
     expect(coPage.text).toContain('ReadOnly');
     expect((await app.request(`/customers/companies/${company.id}`, v)).status).toBe(200);
-    expect((await app.request('/customers/meetings', v)).text).toContain('Coming soon');
+    expect((await app.request('/customers/meetings', v)).text).toContain('No meetings yet');
     for (const [path, form] of [
       ['/customers/new', { intent: 'create', firstName: 'A', lastName: 'B', email: 'ab@x.test' }],
       [`/customers/${contact.id}`, { intent: 'save', firstName: 'Hacked' }],

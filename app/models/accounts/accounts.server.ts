@@ -136,12 +136,15 @@ export async function updateAccountSettings(opts: { accountId: number; userId: n
       .update(schema.accounts)
       .set({ name: opts.name, settings: { ...current.settings, ...opts.settings } })
       .where(eq(schema.accounts.id, opts.accountId));
+    // The audit log shows a settings change as before and after values (ADR 070).
+    const before = { name: current.name, ...current.settings };
+    const after = { name: opts.name, ...current.settings, ...opts.settings };
     await emitEvent(tx, {
       accountId: opts.accountId,
       type: 'account_updated',
       subjectType: 'account',
       subjectId: opts.accountId,
-      payload: { changed: ['name', 'settings'] },
+      payload: { changed: ['name', 'settings'], before, after },
       actor: { type: 'user', id: opts.userId },
     });
   });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { getDb, schema, type Tx, type DbOrTx } from '../../../db/client';
 import { enqueueInTx, enqueueManyInTx, QUEUES } from '../../utils/jobs.server';
+import { currentRequestOrigin } from '../../utils/request-origin.server';
 import { singleton } from '../../utils/singleton.server';
 import type { DomainEventType } from './types';
 
@@ -65,6 +66,7 @@ async function wanted(event: { accountId: number; type: string; payload: unknown
  * the event and the job commit together or not at all.
  */
 export async function emitEvent(tx: Tx, input: EmitEventInput) {
+  const origin = currentRequestOrigin();
   const [event] = await tx
     .insert(schema.domainEvents)
     .values({
@@ -76,6 +78,8 @@ export async function emitEvent(tx: Tx, input: EmitEventInput) {
       actorType: input.actor?.type ?? 'system',
       actorId: input.actor?.id ?? null,
       causedByEventId: input.causedByEventId ?? null,
+      ip: origin?.ip ?? null,
+      userAgent: origin?.userAgent ?? null,
     })
     .returning();
   // The type rides along so that the engine skips, without a read, the events no handler listens to.
@@ -86,6 +90,7 @@ export async function emitEvent(tx: Tx, input: EmitEventInput) {
 /** Many events in one statement (bulk writers such as contact imports), queued for the engine in the same transaction. */
 export async function emitEvents(tx: Tx, inputs: EmitEventInput[]) {
   if (inputs.length === 0) return [];
+  const origin = currentRequestOrigin();
   const events = await tx
     .insert(schema.domainEvents)
     .values(
@@ -98,6 +103,8 @@ export async function emitEvents(tx: Tx, inputs: EmitEventInput[]) {
         actorType: input.actor?.type ?? 'system',
         actorId: input.actor?.id ?? null,
         causedByEventId: input.causedByEventId ?? null,
+        ip: origin?.ip ?? null,
+        userAgent: origin?.userAgent ?? null,
       })),
     )
     .returning({

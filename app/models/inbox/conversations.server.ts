@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { ConversationStatus, EmailHeaders, SourceType } from '../../../db/schema/inbox';
 import { actorFields, actorOf, emitEvent, withTx, type Cause, type Via } from '../events/events.server';
+import { stopTimersOnResolve } from '../time-tracking/time-entries.server';
 export type { Cause, Via } from '../events/events.server';
 import { contactSearchText, findOrCreateContact } from '../contacts/contacts.server';
 import { publishToAccount } from '../../utils/live.server';
@@ -343,6 +344,8 @@ async function changeConversations(
       .set({ ...opts.change, updatedAt: new Date() })
       .where(and(eq(schema.conversations.id, before.id), eq(schema.conversations.accountId, opts.accountId)))
       .returning();
+    // Time tracking (ADR 071): resolving stops the timers running on the conversation, when the account asks for it.
+    if (diff.status && after.status === 'resolved') await stopTimersOnResolve(tx, { accountId: opts.accountId, conversationId: after.id });
     const event = await emitEvent(tx, {
       accountId: opts.accountId,
       type: 'conversation_updated',

@@ -5,7 +5,15 @@ import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
 import { singleton } from '../../utils/singleton.server';
 
-export type OutgoingEmail = { accountId?: number | null; to: string; subject: string; text: string; html?: string };
+export type OutgoingEmail = {
+  accountId?: number | null;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Files sent along over SMTP (a meeting's .ics invitation); the development mailbox keeps the text only. */
+  attachments?: { filename: string; content: string; contentType: string }[];
+};
 
 function transport() {
   const { smtpUrl } = getConfig();
@@ -17,7 +25,7 @@ function transport() {
  * Sends an email through SMTP_URL; without it, the mail is only stored and shown on the development
  * mailbox page (so that sign-up works on a fresh machine). Every mail is recorded either way.
  */
-export async function sendEmail(mail: OutgoingEmail) {
+export async function sendEmail({ attachments, ...mail }: OutgoingEmail) {
   const smtp = transport();
   const db = getDb();
   if (!smtp) {
@@ -28,7 +36,7 @@ export async function sendEmail(mail: OutgoingEmail) {
     return { id: row.id, delivered: false };
   }
   try {
-    await smtp.sendMail({ from: getConfig().mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    await smtp.sendMail({ from: getConfig().mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments });
     const [row] = await db
       .insert(schema.outboundEmails)
       .values({ ...mail, to: mail.to.toLowerCase(), accountId: mail.accountId ?? null, html: mail.html ?? null, transport: 'smtp', status: 'sent' })

@@ -67,7 +67,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
       { slug: 'configure', label: 'Configure', built: true, permission: 'manage_messenger_customization' },
       { slug: 'advanced', label: 'Advanced', built: true, permission: 'manage_messenger_customization' },
       { slug: 'offline-experience', label: 'Offline Experience', built: true, feature: 'chatMessenger/offlineExperience' },
-      { slug: 'meetings', label: 'Meetings' },
+      { slug: 'meetings', label: 'Meetings', built: true, feature: 'chatMessenger/integratedMeetings' },
     ],
   },
   {
@@ -88,7 +88,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
       { slug: 'campaigns-templates', label: 'Campaign Templates', built: true, feature: 'campaigns/emailCampaigns' },
       { slug: 'email-templates', label: 'Email Templates', built: true, permission: 'manage_email_templates' },
       { slug: 'trusted-domain', label: 'Trusted Domain', built: true, permission: 'manage_trusted_domains' },
-      { slug: 'audit-logs', label: 'Audit Logs', feature: 'support/auditLogs', permission: 'view_audit_logs' },
+      { slug: 'audit-logs', label: 'Audit Logs', built: true, feature: 'support/auditLogs', permission: 'view_audit_logs' },
     ],
   },
   {

@@ -31,6 +31,8 @@ import { ensureDefaultFolder } from '../../../app/models/surveys/folders.server'
 import { createChatbot, saveChatbotFlow } from '../../../app/models/chatbots/chatbots.server';
 import { SAMPLE_FLOW } from '../../../app/models/chatbots/sample-flow';
 import { createSurvey } from '../../../app/models/surveys/surveys.server';
+import { availableSlots, bookMeeting } from '../../../app/models/meetings/bookings.server';
+import { createMeetingType } from '../../../app/models/meetings/meetings.server';
 import { recordAnswers } from '../../../app/models/surveys/responses.server';
 import { ALL_TYPES, publishedSurvey } from '../../helpers/surveys';
 import { createTestAccount, createTestUser } from '../../factories';
@@ -57,6 +59,8 @@ export const SIGNED_IN_SCREENS = [
   '/settings/business-hours', '/settings/business-hours/{hours}', '/settings/sla-policy', '/settings/sla-policy/{sla}',
   '/settings/routing', '/settings/routing/{routing}', '/settings/automation-rules', '/settings/automation-rules/new',
   '/settings/failed-automations', '/settings/integrations', '/no-such-page',
+  '/settings/audit-logs', '/inbox/time', '/inbox/{conversation}/time',
+  '/settings/meetings', '/settings/meetings/create', '/settings/meetings/{meeting}', '/customers/meetings/{meeting}',
   '/knowledgebase/{kb}/articles', '/knowledgebase/{kb}/articles/new', '/knowledgebase/{kb}/articles/{kbArticle}',
   '/knowledgebase/{kb}/articles/{kbArticle}/version/{kbVersion}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
   '/knowledgebase/{kb}/categories', '/knowledgebase/{kb}/categories/{kbCategory}', '/knowledgebase/{kb}/general',
@@ -76,7 +80,8 @@ export const SIGNED_IN_SCREENS = [
 /** Signed out, on the account's address. */
 export const SIGNED_OUT_SCREENS = ['/signin', '/forgot-password', '/emailverify', '/extra-details', '/set-password?token=x', '/contact/{contactFormCode}', '/public/chat/{chatCode}',
   '/hc/{kbSlug}', '/hc/{kbSlug}/articles/{kbArticlePath}', '/hc/{kbSlug}/categories/{kbCategoryPath}', '/hc/{kbSlug}/search?q=invoice',
-  '/survey/web/{account}/{resultsSurveyKey}', '/survey/web/{account}/{chatSurveyKey}?step=1'] as const;
+  '/survey/web/{account}/{resultsSurveyKey}', '/survey/web/{account}/{chatSurveyKey}?step=1',
+  '/meet/{meetingSlug}'] as const;
 
 /** On the bare host, before there is an account. */
 export const BARE_HOST_SCREENS = ['/', '/signup', '/forgot-domain', '/verify-domain', '/thankyou', '/dev/mailbox'] as const;
@@ -93,6 +98,11 @@ export const EXCLUDED: Record<string, string> = {
   '_app.customers.import_.$importId.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
   '_app.customers.import_.$importId_.failures.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
   '_app.customers.export.tsx': 'a CSV download',
+  'meet.booking.$token.tsx': 'reached by a link signed with the server\'s secret, which this test process does not share (tests/e2e/meetings/meetings.spec.ts opens it from the email)',
+  'meet.booking.$token_.ics.tsx': 'a calendar file download (tests/integration/meetings.test.ts)',
+  '_app.settings.meetings.google.tsx': 'a redirect to Google (tests/integration/meetings.test.ts)',
+  '_app.inbox.time_.export.tsx': 'a CSV download (tests/integration/time-tracking.test.ts)',
+  '_app.settings.audit-logs_.export.tsx': 'a CSV download (tests/integration/audit-logs.test.ts)',
   '_app.settings.emails.$inboxId_.quarantine.$quarantineId.tsx': 'a .eml download (tests/integration/email-robustness.test.ts)',
   '$.tsx': 'the 404 page: /no-such-page',
   '_app.knowledgebase.$kbId._index.tsx': 'redirects to the articles list',
@@ -256,6 +266,10 @@ export async function seedScreensAccount() {
     sla: (sla as { id: number }).id,
     routing: (routing as { id: number }).id,
   };
+  const meeting = await createMeetingType({ ...who, input: { name: 'Product demo', description: '', slotMinutes: 30, weekdays: 'everyday', dayStart: '09:00', dayEnd: '17:00', timezone: 'UTC', bookingWindowWeeks: 2, bufferMinutes: 0, reminderMinutes: [], hostIds: [a.owner.id], location: '', videoLink: '' } });
+  const [firstSlot] = await availableSlots({ accountId: a.account.id, meeting });
+  await bookMeeting({ accountId: a.account.id, meeting, start: firstSlot.start, name: 'Ada Lovelace', email: 'ada@example.test', note: '', timezone: 'UTC' });
+  Object.assign(ids, { meeting: meeting.id, meetingSlug: meeting.slug });
   const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, k: string) => String(ids[k] ?? `{${k}}`));
   return { ...a, ids, fill };
 }

@@ -1,0 +1,209 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { accountHasFeature } from '~/models/accounts/accounts.server';
+import { availableSlots, bookingToken, bookMeeting, readConversationToken, SlotTakenError } from '~/models/meetings/bookings.server';
+import { minutesLabel } from '~/models/meetings/constants';
+import { getMeetingTypeBySlug } from '~/models/meetings/meetings.server';
+import { BookingSchema } from '~/models/meetings/schemas';
+import { pageTitle, timeZoneNames } from '~/utils/format';
+import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
+import { requireAccount } from '~/utils/tenant.server';
+
+/**
+ * A meeting's public booking page, /meet/{slug} on the account's host (ADR 072): no sign-in and no script. The
+ * visitor picks a time zone (a GET form), a day (links), a time (radio buttons) and books with name, email and note.
+ */
+export const handle = { hydrate: false };
+
+const RATE_LIMIT = { limit: 20, windowMs: 10 * 60 * 1000 };
+
+async function load(request: Request, slug: string | undefined) {
+  const account = await requireAccount(request);
+  const meeting = await getMeetingTypeBySlug({ accountId: account.id, slug: slug ?? '' });
+  if (!meeting || !(await accountHasFeature({ accountId: account.id, key: 'chatMessenger/integratedMeetings' }))) throw new Response('Not Found', { status: 404 });
+  return { account, meeting };
+}
+
+function validZone(tz: string | null | undefined) {
+  if (!tz) return null;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return tz;
+  } catch {
+    return null;
+  }
+}
+
+const dayKey = (ms: number, tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+
+async function view(opts: { accountId: number; meeting: Awaited<ReturnType<typeof load>>['meeting']; tz: string; day: string | null }) {
+  const slots = await availableSlots({ accountId: opts.accountId, meeting: opts.meeting });
+  const days = new Map<string, number[]>();
+  for (const s of slots) {
+    const k = dayKey(s.start, opts.tz);
+    const list = days.get(k) ?? [];
+    list.push(s.start);
+    days.set(k, list);
+  }
+  const chosen = opts.day && days.has(opts.day) ? opts.day : ([...days.keys()][0] ?? null);
+  const dayLabel = (k: string) => new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${k}T12:00:00Z`));
+  const timeLabel = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone: opts.tz, hour: '2-digit', minute: '2-digit' }).format(ms);
+  return {
+    tz: opts.tz,
+    days: [...days.keys()].map((k) => ({ key: k, label: dayLabel(k), count: days.get(k)!.length })),
+    day: chosen,
+    dayLabel: chosen ? dayLabel(chosen) : null,
+    times: chosen ? days.get(chosen)!.map((ms) => ({ value: String(ms), label: timeLabel(ms) })) : [],
+  };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { account, meeting } = await load(request, params.slug);
+  const url = new URL(request.url);
+  const tz = validZone(url.searchParams.get('tz')) ?? meeting.timezone;
+  return {
+    accountName: account.name,
+    meeting: { name: meeting.name, description: meeting.description, length: minutesLabel(meeting.slotMinutes), location: meeting.location, video: Boolean(meeting.videoLink) },
+    zones: timeZoneNames(),
+    // A link offered in a chat (signed conversation); passed along, checked again when booking.
+    c: readConversationToken(url.searchParams.get('c')) ? url.searchParams.get('c') : null,
+    ...(await view({ accountId: account.id, meeting, tz, day: url.searchParams.get('day') })),
+  };
+}
+
+type Reply = { values: Record<string, string>; errors: Record<string, string>; slotTaken?: string };
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { account, meeting } = await load(request, params.slug);
+  await enforceRateLimit(`meeting-book:${account.id}:${clientIp(request)}`, RATE_LIMIT);
+  const form = await request.formData();
+  const conversationId = readConversationToken(String(form.get('c') ?? ''));
+  const values = Object.fromEntries(['start', 'name', 'email', 'note', 'tz'].map((k) => [k, String(form.get(k) ?? '').slice(0, 2000)]));
+  const parsed = BookingSchema.safeParse({ ...values, note: values.note || undefined, tz: values.tz || undefined });
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+    return data<Reply>({ values, errors }, { status: 400 });
+  }
+  const v = parsed.data;
+  try {
+    const booking = await bookMeeting({ accountId: account.id, meeting, start: v.start, name: v.name, email: v.email, note: v.note, timezone: validZone(v.tz) ?? meeting.timezone, conversationId });
+    return redirect(`/meet/booking/${bookingToken(booking.id)}?booked=1`);
+  } catch (err) {
+    if (err instanceof SlotTakenError) return data<Reply>({ values, errors: {}, slotTaken: err.message }, { status: 409 });
+    throw err;
+  }
+}
+
+export default function BookingPage() {
+  const d = useLoaderData<typeof loader>();
+  const reply = useActionData<Reply>();
+  const values = reply?.values ?? {};
+  const errors = reply?.errors ?? {};
+  const q = (extra: Record<string, string>) => `?${new URLSearchParams({ tz: d.tz, ...(d.c ? { c: d.c } : {}), ...extra })}`;
+  return (
+    <main className="public-page stack" style={{ maxWidth: '44rem', margin: '0 auto', padding: '1rem' }} data-testid="booking-page">
+      <header>
+        <p className="muted">{d.accountName}</p>
+        <h1>{d.meeting.name}</h1>
+        <p>
+          {d.meeting.length}
+          {d.meeting.location ? ` · ${d.meeting.location}` : ''}
+          {d.meeting.video ? ' · Video call' : ''}
+        </p>
+        {d.meeting.description ? <p>{d.meeting.description}</p> : null}
+      </header>
+      <form method="get" className="row wrap" aria-label="Time zone">
+        {d.c ? <input type="hidden" name="c" value={d.c} /> : null}
+        <label htmlFor="tz">Times shown in</label>
+        <select id="tz" name="tz" defaultValue={d.tz}>
+          {d.zones.map((z) => (
+            <option key={z} value={z}>
+              {z}
+            </option>
+          ))}
+        </select>
+        <button className="btn" type="submit">
+          Show times
+        </button>
+      </form>
+      {reply?.slotTaken ? (
+        <p className="field-error" role="alert" data-testid="slot-taken">
+          {reply.slotTaken}
+        </p>
+      ) : null}
+      {d.days.length === 0 ? (
+        <p className="card" data-testid="no-slots">
+          There is no free time to book at the moment. Please come back later.
+        </p>
+      ) : (
+        <>
+          <nav aria-label="Days" className="row wrap" data-testid="booking-days">
+            {d.days.map((day) => (
+              <a key={day.key} href={q({ day: day.key })} className={day.key === d.day ? 'btn btn-primary' : 'btn'} aria-current={day.key === d.day ? 'date' : undefined}>
+                {day.label}
+              </a>
+            ))}
+          </nav>
+          <form method="post" className="card stack" aria-label="Book a time">
+            <input type="hidden" name="tz" value={d.tz} />
+            {d.c ? <input type="hidden" name="c" value={d.c} /> : null}
+            <fieldset>
+              <legend>
+                {d.dayLabel} ({d.tz})
+              </legend>
+              <div className="row wrap" data-testid="booking-times">
+                {d.times.map((t) => (
+                  <label key={t.value} className="check">
+                    <input type="radio" name="start" value={t.value} defaultChecked={values.start === t.value} required /> {t.label}
+                  </label>
+                ))}
+              </div>
+              {errors.start ? (
+                <p className="field-error" role="alert">
+                  {errors.start}
+                </p>
+              ) : null}
+            </fieldset>
+            <PlainField name="name" label="Name" value={values.name} error={errors.name} autoComplete="name" />
+            <PlainField name="email" label="Email" type="email" value={values.email} error={errors.email} autoComplete="email" />
+            <div className="field">
+              <label htmlFor="note">Note (optional)</label>
+              <textarea id="note" name="note" rows={3} maxLength={2000} defaultValue={values.note} />
+              {errors.note ? (
+                <p className="field-error" role="alert">
+                  {errors.note}
+                </p>
+              ) : null}
+            </div>
+            <button type="submit" className="btn btn-primary">
+              Book
+            </button>
+          </form>
+        </>
+      )}
+    </main>
+  );
+}
+
+function PlainField({ name, label, type = 'text', value, error, autoComplete }: { name: string; label: string; type?: string; value?: string; error?: string; autoComplete?: string }) {
+  return (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <input id={name} name={name} type={type} defaultValue={value} autoComplete={autoComplete} aria-invalid={error ? true : undefined} aria-describedby={error ? `${name}-error` : undefined} required />
+      {error ? (
+        <p id={`${name}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d?.meeting.name, 'Book a meeting') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
