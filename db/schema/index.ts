@@ -9,3 +9,5 @@ export * from './counters';
 export * from './knowledge-base';
 export * from './surveys';
 export * from './survey-responses';
+export * from './forms';
+export * from './reviews';

@@ -97,6 +97,18 @@ export const DOMAIN_EVENT_TYPES = [
   'survey_folder_created',
   'survey_folder_updated',
   'survey_folder_deleted',
+  'form_created',
+  'form_updated',
+  'form_deleted',
+  /** A visitor submitted a public form (payload.formId, contactId, conversationId). */
+  'form_submitted',
+  'form_response_deleted',
+  'review_source_created',
+  'review_source_updated',
+  'review_source_deleted',
+  'review_replied',
+  'review_updated',
+  'review_request_sent',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
