@@ -26,6 +26,8 @@ export const QUEUES = {
   slaWarning: 'sla.warning',
   /** Runs one knowledge-base import from another help centre's address (ADR 059). */
   kbImport: 'kb.import',
+  /** Timers: reads one external review source (Google, Trustpilot) and schedules its next read (ADR 068). */
+  reviewsImport: 'reviews.import',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -43,6 +45,7 @@ export const WORK_QUEUES = [
   QUEUES.notificationEmail,
   QUEUES.slaWarning,
   QUEUES.kbImport,
+  QUEUES.reviewsImport,
 ] as const;
 
 export function getBoss() {
@@ -100,9 +103,10 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.slaBreachCheck]: 60,
   [QUEUES.contactImport]: 60 * 60,
   [QUEUES.kbImport]: 60 * 60,
+  [QUEUES.reviewsImport]: 10 * 60,
 };
 
-const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail]);
+const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail, QUEUES.reviewsImport]);
 
 export async function ensureQueues(boss: PgBoss) {
   await boss.createQueue(QUEUES.deadLetters, {
