@@ -150,7 +150,7 @@ function FormBuilder({ form, publicUrl, embed, inboxes, locked }: ReturnType<typ
       <div className="builder-layout">
         <Form method="post" {...getFormProps(conform)} className="card stack" aria-label="Form builder">
           {/* Enter in a text box presses the form's first submit button: Save, never a row's Move or Remove. */}
-          <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} disabled={locked}>
+          <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={locked}>
             Save
           </button>
           <fieldset disabled={locked} className="stack">

@@ -57,22 +57,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { fields, files, fileErrors } = await readContactFormPost(request, { acceptFiles: form.fields.some((f) => f.type === 'file') });
   const submission = parseWithZod(fields, { schema: formSubmissionSchema(form.fields) });
   const inputOk = submission.status === 'success' && fileErrors.length === 0;
+  const text = (name: string) => {
+    const v = fields.get(name);
+    return typeof v === 'string' ? v : null;
+  };
   let captchaError: string | null = null;
   let formError: string | null = null;
   if (isHoneypotFilled(fields.get(HONEYPOT_FIELD))) formError = CAPTCHA_MESSAGES.honeypot;
   else if (form.captcha) {
-    const text = (name: string) => {
-      const v = fields.get(name);
-      return typeof v === 'string' ? v : null;
-    };
     const result = await verifyCaptcha({ formId: captchaId(form.id), answer: text('captchaAnswer'), token: text('captchaToken'), spend: inputOk });
     if (!result.ok) captchaError = result.message;
   }
+  const question = text('captchaQuestion') ?? '';
+  // The question stays the same after a refusal (its token is only spent by a submission that goes through).
+  const reusable = /^What is \d+ \+ \d+\?$/.test(question) && text('captchaToken');
+  const sameCaptcha = reusable && captchaError !== CAPTCHA_MESSAGES.expired && captchaError !== CAPTCHA_MESSAGES.invalid ? { question, token: text('captchaToken')! } : null;
   if (submission.status !== 'success' || !inputOk || captchaError || formError) {
     const extra: Record<string, string[]> = {};
     if (captchaError) extra.captchaAnswer = [captchaError];
     if (fileErrors.length) extra[FILE_FIELD_NAME] = fileErrors;
-    return data({ result: submission.reply({ formErrors: formError ? [formError] : undefined, fieldErrors: extra }), captchaError }, { status: 400 });
+    return data({ result: submission.reply({ formErrors: formError ? [formError] : undefined, fieldErrors: extra }), captchaError, captcha: sameCaptcha }, { status: 400 });
   }
   await submitForm({ accountId: account.id, form, answers: submission.value as Record<string, string | undefined>, files });
   return redirect(form.redirectUrl ?? `/f/${form.code}?sent=1`);
@@ -87,8 +91,9 @@ export const headers: HeadersFunction = () => ({
 export const handle = { hydrate: false };
 
 export default function PublicForm() {
-  const { form, sent, captcha } = useLoaderData<typeof loader>();
+  const { form, sent, captcha: fresh } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const captcha = actionData?.captcha ?? fresh;
   const reply = actionData?.result;
   const values = reply?.initialValue as Record<string, unknown> | undefined;
   const errors = reply?.error as Record<string, string[] | null> | undefined;
@@ -114,6 +119,7 @@ export default function PublicForm() {
             {captcha ? (
               <div className="field" data-testid="captcha">
                 <input type="hidden" name="captchaToken" value={captcha.token} />
+                <input type="hidden" name="captchaQuestion" value={captcha.question} />
                 <label htmlFor="form-captcha">{captcha.question}</label>
                 <input id="form-captcha" name="captchaAnswer" inputMode="numeric" autoComplete="off" defaultValue="" aria-describedby="form-captcha-hint" />
                 <small id="form-captcha-hint" className="muted">

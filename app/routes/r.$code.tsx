@@ -51,9 +51,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const result = await verifyCaptcha({ formId: captchaId(source.id), answer: text('captchaAnswer'), token: text('captchaToken'), spend: submission.status === 'success' });
     if (!result.ok) captchaError = result.message;
   }
+  const question = text('captchaQuestion') ?? '';
+  // The question stays the same after a refusal (its token is only spent by a submission that goes through).
+  const reusable = /^What is \d+ \+ \d+\?$/.test(question) && text('captchaToken');
+  const sameCaptcha = reusable && captchaError !== CAPTCHA_MESSAGES.expired && captchaError !== CAPTCHA_MESSAGES.invalid ? { question, token: text('captchaToken')! } : null;
   if (submission.status !== 'success' || captchaError || formError) {
     return data(
-      { result: submission.reply({ formErrors: formError ? [formError] : undefined, fieldErrors: captchaError ? { captchaAnswer: [captchaError] } : {} }), captchaError },
+      { result: submission.reply({ formErrors: formError ? [formError] : undefined, fieldErrors: captchaError ? { captchaAnswer: [captchaError] } : {} }), captchaError, captcha: sameCaptcha },
       { status: 400 },
     );
   }
@@ -66,8 +70,9 @@ export const headers: HeadersFunction = () => ({ 'Content-Security-Policy': 'fra
 export const handle = { hydrate: false };
 
 export default function PublicReviewPage() {
-  const { company, sent, captcha } = useLoaderData<typeof loader>();
+  const { company, sent, captcha: fresh } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const captcha = actionData?.captcha ?? fresh;
   const values = (actionData?.result.initialValue ?? {}) as Record<string, string | undefined>;
   const errors = (actionData?.result.error ?? {}) as Record<string, string[] | null | undefined>;
   return (
@@ -120,6 +125,7 @@ export default function PublicReviewPage() {
             {captcha ? (
               <div className="field" data-testid="captcha">
                 <input type="hidden" name="captchaToken" value={captcha.token} />
+                <input type="hidden" name="captchaQuestion" value={captcha.question} />
                 <label htmlFor="review-captcha">{captcha.question}</label>
                 <input id="review-captcha" name="captchaAnswer" inputMode="numeric" autoComplete="off" defaultValue="" />
                 <ErrorList errors={actionData?.captchaError ? [actionData.captchaError] : undefined} />
