@@ -14,6 +14,8 @@ export const GUIDE_PAGES = [
   { slug: 'workflows', title: 'Workflows' },
   { slug: 'knowledge-base', title: 'Knowledge base and help centre' },
   { slug: 'surveys', title: 'Surveys' },
+  { slug: 'reviews', title: 'Reviews' },
+  { slug: 'forms', title: 'Forms' },
   { slug: 'channels', title: 'Channels' },
   { slug: 'messenger', title: 'Messenger' },
   { slug: 'automations', title: 'Automations: routing, hours, SLA and rules' },
@@ -32,6 +34,7 @@ const PAGE_OF_GROUP: Record<string, GuideSlug> = {
   Automations: 'automations',
   Productivity: 'productivity',
   Billing: 'billing',
+  Reviews: 'reviews',
 };
 
 export function isGuideSlug(slug: string): slug is GuideSlug {
@@ -56,6 +59,8 @@ export function guideLinkForPath(pathname: string) {
   if (pathname.startsWith('/knowledgebase')) return '/help-center/knowledge-base';
   if (pathname.startsWith('/inbox')) return '/help-center/inbox';
   if (pathname.startsWith('/surveys')) return '/help-center/surveys';
+  if (pathname.startsWith('/reviews')) return '/help-center/reviews';
+  if (pathname.startsWith('/forms')) return '/help-center/forms';
   return '/help-center';
 }
 
