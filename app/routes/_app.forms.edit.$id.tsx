@@ -153,7 +153,7 @@ function FormBuilder({ form, publicUrl, embed, inboxes, locked }: ReturnType<typ
           <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={locked}>
             Save
           </button>
-          <fieldset disabled={locked} className="stack">
+          <fieldset disabled={locked} className="stack" style={{ minWidth: 0 }}>
             <legend className="visually-hidden">Settings</legend>
             <Field label="Name" field={fields.name} maxLength={100} />
             <Field label="Header" field={fields.headerText} maxLength={150} />
@@ -165,10 +165,10 @@ function FormBuilder({ form, publicUrl, embed, inboxes, locked }: ReturnType<typ
             <SelectField label="Open a conversation in" field={fields.inboxId} options={inboxes} placeholder="No conversation (store the response only)" />
             <CheckboxField label="Ask a captcha question to stop spam" field={fields.captcha} />
           </fieldset>
-          <fieldset id="fields" disabled={locked} className="stack">
+          <fieldset id="fields" disabled={locked} className="stack" style={{ minWidth: 0 }}>
             <legend>Fields</legend>
             <ErrorList id={fields.fields.errorId} errors={fields.fields.errors} />
-            <ol className="builder-rows stack">
+            <ol className="builder-rows stack" style={{ paddingInlineStart: 0, listStyle: 'none' }}>
               {rows.map((row, i) => {
                 const f = row.getFieldset();
                 const type = (f.type.initialValue ?? 'short_text') as FormFieldType;
@@ -204,7 +204,7 @@ function FormBuilder({ form, publicUrl, embed, inboxes, locked }: ReturnType<typ
             </ol>
             <div className="row wrap">
               <label htmlFor="new-field-type">Add a field</label>
-              <select id="new-field-type" name="newType" defaultValue="short_text">
+              <select id="new-field-type" name="newType" defaultValue="short_text" style={{ maxWidth: '100%' }}>
                 {FORM_FIELD_TYPES.map((t) => (
                   <option key={t} value={t}>
                     {FIELD_TYPE_LABELS[t]}
