@@ -18,6 +18,7 @@ import { seedDemoChatbots } from './seed-chatbots';
 import { seedDemoCampaigns } from './seed-campaigns';
 import { seedDemoBilling } from './seed-billing';
 import { seedDemoMeetingsAndTime } from './seed-meetings';
+import { seedDemoReviewsAndForms } from './seed-reviews-forms';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -104,6 +105,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoCampaigns({ accountId: account.id, actorId: admin.id, now: opts.now ?? new Date() });
   await seedDemoBilling({ accountId: account.id, now: opts.now ?? new Date() });
   await seedDemoMeetingsAndTime({ accountId: account.id, ownerId: owner.id, adminId: admin.id, agentIds: [sam.id, riley.id], now: opts.now });
+  await seedDemoReviewsAndForms({ accountId: account.id, ownerId: owner.id, now: opts.now });
   return { created: true };
 }
 

@@ -1,21 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '~/components/coming-soon';
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { Outlet } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { pageTitle } from '~/utils/format';
-import { requireUser } from '~/utils/session.server';
+import { requireFeature } from '~/utils/session.server';
 
+/** Forms feed the CRM: the plan area customerManagement gates them (ADR 067). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireFeature(request, 'customerManagement/enabled');
   return null;
 }
 
 export const handle = { breadcrumb: 'Forms' };
 
-export default function Page() {
-  return <ComingSoon area="Forms" description="Public forms and their responses." />;
+export default function FormsArea() {
+  return <Outlet />;
 }
-
-export const meta: MetaFunction = () => [{ title: pageTitle('Forms') }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -1,21 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '~/components/coming-soon';
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { Outlet } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { pageTitle } from '~/utils/format';
-import { requireUser } from '~/utils/session.server';
+import { requireFeature } from '~/utils/session.server';
 
+/** Reviews sit with customer satisfaction: the plan area customerSatisfactionSurveys gates them (ADR 068). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireFeature(request, 'customerSatisfactionSurveys/enabled');
   return null;
 }
 
 export const handle = { breadcrumb: 'Reviews' };
 
-export default function Page() {
-  return <ComingSoon area="Reviews" description="Collect and answer customer reviews." />;
+export default function ReviewsArea() {
+  return <Outlet />;
 }
-
-export const meta: MetaFunction = () => [{ title: pageTitle('Reviews') }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

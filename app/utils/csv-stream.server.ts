@@ -41,3 +41,6 @@ export function csvStream<Row>(opts: { query: SQL; header: readonly string[]; to
     { highWaterMark: 1 },
   );
 }
+
+/** Neutralises a cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first). */
+export const csvSafeCell = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);

@@ -30,6 +30,8 @@ export const QUEUES = {
   campaignSend: 'campaigns.send',
   /** Timers: a meeting reminder at its exact time before the booking (ADR 072). */
   meetingReminder: 'meetings.reminder',
+  /** Timers: reads one external review source (Google, Trustpilot) and schedules its next read (ADR 068). */
+  reviewsImport: 'reviews.import',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -49,6 +51,7 @@ export const WORK_QUEUES = [
   QUEUES.kbImport,
   QUEUES.campaignSend,
   QUEUES.meetingReminder,
+  QUEUES.reviewsImport,
 ] as const;
 
 export function getBoss() {
@@ -107,9 +110,10 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.contactImport]: 60 * 60,
   [QUEUES.kbImport]: 60 * 60,
   [QUEUES.campaignSend]: 120,
+  [QUEUES.reviewsImport]: 10 * 60,
 };
 
-const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail]);
+const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail, QUEUES.reviewsImport]);
 
 export async function ensureQueues(boss: PgBoss) {
   await boss.createQueue(QUEUES.deadLetters, {

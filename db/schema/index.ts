@@ -14,3 +14,5 @@ export * from './campaigns';
 export * from './billing';
 export * from './time-tracking';
 export * from './meetings';
+export * from './forms';
+export * from './reviews';

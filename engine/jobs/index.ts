@@ -12,6 +12,7 @@ import { checkSlaBreach, type SlaTargetKind } from '../../app/models/automation/
 import { runContactImport } from '../../app/models/crm/imports.server';
 import { runZendeskImport } from '../../app/models/knowledge-base/zendesk.server';
 import { runCampaignSend } from '../../app/models/campaigns/sending.server';
+import { importSourceReviews } from '../../app/models/reviews/reviews.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
 import { sendMeetingReminder } from '../../app/models/meetings/bookings.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
@@ -58,6 +59,7 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.campaignSend]: (data) => runCampaignSend({ accountId: Number(data.accountId), campaignId: Number(data.campaignId) }),
   [QUEUES.meetingReminder]: (data) =>
     sendMeetingReminder({ accountId: Number(data.accountId), bookingId: Number(data.bookingId), minutes: Number(data.minutes), startsAt: String(data.startsAt) }),
+  [QUEUES.reviewsImport]: (data) => importSourceReviews({ accountId: Number(data.accountId), sourceId: Number(data.sourceId), reschedule: true }),
 };
 
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */

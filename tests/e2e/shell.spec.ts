@@ -9,7 +9,7 @@ const AREAS = [
   ['Campaigns', '/campaigns'],
   ['Surveys', '/surveys'],
   ['Reviews', '/reviews'],
-  ['Forms', '/forms'],
+  ['Forms', '/forms/all'],
   ['Chatbots', '/chatbots'],
   ['Workflows', '/workflows'],
   ['CRM', '/customers'],
@@ -28,7 +28,7 @@ test('the top navigation is in order and every item leads to a real or honest pa
     await expect(page.locator('.error-page')).toHaveCount(0);
     if (label !== 'Home' && label !== 'Settings') {
       // The inbox, the knowledge base, workflows, surveys and the CRM are built; the other areas say honestly that they are coming.
-      if (!['Inbox', 'Knowledge Base', 'CRM', 'Workflows', 'Surveys', 'Chatbots'].includes(label)) await expect(page.getByTestId('coming-soon')).toContainText('Coming soon');
+      if (!['Inbox', 'Knowledge Base', 'CRM', 'Workflows', 'Surveys', 'Chatbots', 'Forms', 'Reviews', 'Campaigns'].includes(label)) await expect(page.getByTestId('coming-soon')).toContainText('Coming soon');
       await expect(page).toHaveTitle(label === 'CRM' ? 'Contacts | CRM | Parley' : `${label} | Parley`);
       await expect(page.locator('.breadcrumb')).toContainText(label);
     }

@@ -130,6 +130,18 @@ export const DOMAIN_EVENT_TYPES = [
   'campaign_status_changed',
   /** A contact unsubscribed, bounced, complained or texted STOP: later campaigns skip the address (payload.reason). */
   'campaign_recipient_suppressed',
+  'form_created',
+  'form_updated',
+  'form_deleted',
+  /** A visitor submitted a public form (payload.formId, contactId, conversationId). */
+  'form_submitted',
+  'form_response_deleted',
+  'review_source_created',
+  'review_source_updated',
+  'review_source_deleted',
+  'review_replied',
+  'review_updated',
+  'review_request_sent',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

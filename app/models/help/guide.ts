@@ -16,6 +16,8 @@ export const GUIDE_PAGES = [
   { slug: 'surveys', title: 'Surveys' },
   { slug: 'chatbots', title: 'Chatbots' },
   { slug: 'campaigns', title: 'Campaigns' },
+  { slug: 'reviews', title: 'Reviews' },
+  { slug: 'forms', title: 'Forms' },
   { slug: 'channels', title: 'Channels' },
   { slug: 'messenger', title: 'Messenger' },
   { slug: 'automations', title: 'Automations: routing, hours, SLA and rules' },
@@ -34,6 +36,7 @@ const PAGE_OF_GROUP: Record<string, GuideSlug> = {
   Automations: 'automations',
   Productivity: 'productivity',
   Billing: 'billing',
+  Reviews: 'reviews',
 };
 
 export function isGuideSlug(slug: string): slug is GuideSlug {
@@ -60,6 +63,8 @@ export function guideLinkForPath(pathname: string) {
   if (pathname.startsWith('/surveys')) return '/help-center/surveys';
   if (pathname.startsWith('/chatbots')) return '/help-center/chatbots';
   if (pathname.startsWith('/campaigns')) return '/help-center/campaigns';
+  if (pathname.startsWith('/reviews')) return '/help-center/reviews';
+  if (pathname.startsWith('/forms')) return '/help-center/forms';
   return '/help-center';
 }
 

@@ -101,7 +101,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
   {
     group: 'Reviews',
     items: [
-      { slug: 'sources', label: 'Sources' },
+      { slug: 'sources', label: 'Sources', built: true, feature: 'customerSatisfactionSurveys/enabled', permission: 'manage_surveys' },
       { slug: 'email-setup', label: 'Email Setup' },
     ],
   },

@@ -36,6 +36,8 @@ import { createMeetingType } from '../../../app/models/meetings/meetings.server'
 import { recordAnswers } from '../../../app/models/surveys/responses.server';
 import { ALL_TYPES, publishedSurvey } from '../../helpers/surveys';
 import { createTestAccount, createTestUser } from '../../factories';
+import { createForm, setFormStatus, submitForm } from '../../../app/models/forms/forms.server';
+import { createSource, setReviewFeatured, submitPublicReview } from '../../../app/models/reviews/reviews.server';
 
 /**
  * Every screen of Parley, for the checks that must hold on all of them (accessibility, console errors).
@@ -75,13 +77,15 @@ export const SIGNED_IN_SCREENS = [
   '/chatbots/{chatbot}',
   '/settings/campaigns-templates', '/settings/campaigns-templates/new', '/settings/campaigns-templates/{campaignTemplate}',
   '/campaigns/email/new', '/campaigns/email/{emailCampaign}', '/campaigns/sms/new',
+  '/forms/all', '/forms/all?new=1', '/forms/edit/{form}', '/forms/responses/{form}', '/forms/responses/{form}/{formResponse}',
+  '/reviews/{review}', '/settings/sources', '/settings/sources?source=new&kind=google',
 ] as const;
 
 /** Signed out, on the account's address. */
 export const SIGNED_OUT_SCREENS = ['/signin', '/forgot-password', '/emailverify', '/extra-details', '/set-password?token=x', '/contact/{contactFormCode}', '/public/chat/{chatCode}',
   '/hc/{kbSlug}', '/hc/{kbSlug}/articles/{kbArticlePath}', '/hc/{kbSlug}/categories/{kbCategoryPath}', '/hc/{kbSlug}/search?q=invoice',
   '/survey/web/{account}/{resultsSurveyKey}', '/survey/web/{account}/{chatSurveyKey}?step=1',
-  '/meet/{meetingSlug}'] as const;
+  '/meet/{meetingSlug}', '/f/{formCode}', '/r/{reviewCode}', '/testimonials'] as const;
 
 /** On the bare host, before there is an account. */
 export const BARE_HOST_SCREENS = ['/', '/signup', '/forgot-domain', '/verify-domain', '/thankyou', '/dev/mailbox'] as const;
@@ -130,6 +134,9 @@ export const EXCLUDED: Record<string, string> = {
   '_app.settings.invoices.$invoiceId.tsx': 'billing on only (tests/e2e/billing/billing.spec.ts)',
   '_app.settings.invoices.$invoiceId_.pdf.tsx': 'a PDF download, billing on only (tests/e2e/billing/billing.spec.ts)',
   '_app.settings.my-plan_.card.tsx': "the card page's return, redirects (tests/e2e/billing/billing.spec.ts)",
+  '_app.forms._index.tsx': 'redirects to /forms/all',
+  '_app.forms.responses.$id_.export.tsx': 'a CSV download',
+  '_app.forms.responses.$id_.$responseId_.file.$key.tsx': 'a file download (tests/integration/forms.test.ts)',
 };
 
 /** An account with data on every screen, made through the domain functions the app uses. */
@@ -226,7 +233,19 @@ export async function seedScreensAccount() {
   // A bot with every kind of step, so the builder shows each step's form.
   const chatbot = await createChatbot({ ...who, name: 'Front desk' });
   await saveChatbotFlow({ accountId: a.account.id, id: chatbot.id, steps: SAMPLE_FLOW });
+  // A published form with one response, a review page with one featured review.
+  const form = await createForm({ ...who, name: 'Demo request' });
+  await setFormStatus({ ...who, id: form.id, status: 'published' });
+  const formResponse = await submitForm({ accountId: a.account.id, form: { ...form, status: 'published' }, answers: { [form.fields[0].key]: 'Ada Lovelace', [form.fields[1].key]: 'ada@example.test', [form.fields[2].key]: 'A demo please' } });
+  const reviewPage = await createSource({ ...who, input: { kind: 'parley', name: 'Our page', reviewUrl: null, locationName: null, businessUnitId: null, apiKey: null, accessToken: null } });
+  const review = await submitPublicReview({ accountId: a.account.id, source: reviewPage, rating: 5, name: 'Ada Lovelace', email: 'ada@example.test', text: 'Quick and kind' });
+  await setReviewFeatured({ accountId: a.account.id, actorId: a.owner.id, id: review!.id, isFeatured: true });
   const ids: Record<string, string | number> = {
+    form: form.id,
+    formCode: form.code,
+    formResponse: formResponse.id,
+    review: review!.id,
+    reviewCode: reviewPage.code,
     chatbot: chatbot.id,
     kb: kb.id,
     webSurvey: webSurvey.id,

@@ -1,0 +1,432 @@
+import crypto from 'node:crypto';
+import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { getDb, schema, type Tx } from '../../../db/client';
+import type { FormAnswer, FormFieldDef } from '../../../db/schema/forms';
+import { splitName, findOrCreateContact } from '../contacts/contacts.server';
+import { ensureCompanyByName } from '../crm/companies.server';
+import { emitEvent } from '../events/events.server';
+import { removeStoredFiles, writeStoredFile } from '../inbox/attachments.server';
+import { openConversation } from '../inbox/conversations.server';
+import { cleanQuery, isUniqueViolation, likePattern, recordChange } from '../productivity/shared.server';
+import type { UploadedFile } from '../productivity/uploads.server';
+import { csvSafeCell, csvStream } from '../../utils/csv-stream.server';
+import { FIELD_TYPE_LABELS, FORMS_PAGE_SIZE, type FormFieldType, type FormStatus } from './constants';
+import { parseOptions, type FormBuilderInput } from './schemas';
+
+export type Form = typeof schema.forms.$inferSelect;
+export type FormResponse = typeof schema.formResponses.$inferSelect;
+
+const f = schema.forms;
+const r = schema.formResponses;
+
+/** A rule the builder's schema cannot see (an inbox of another account). Routes answer it with a 400. */
+export class FormInputError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A public code: unguessable, URL-safe, short enough for an embed snippet. */
+const newCode = () => crypto.randomBytes(9).toString('base64url');
+const newFieldKey = () => `f_${crypto.randomBytes(4).toString('hex')}`;
+
+export async function listForms(opts: { accountId: number; q?: string | null; page?: number }) {
+  const q = cleanQuery(opts.q);
+  const where = and(eq(f.accountId, opts.accountId), q ? ilike(f.name, likePattern(q)) : undefined);
+  const page = Math.max(1, opts.page ?? 1);
+  const db = getDb();
+  const responses = db
+    .select({ formId: r.formId, n: count().as('n'), last: sql<Date | null>`max(${r.createdAt})`.as('last') })
+    .from(r)
+    .where(eq(r.accountId, opts.accountId))
+    .groupBy(r.formId)
+    .as('responses');
+  const rows = await db
+    .select({ id: f.id, name: f.name, code: f.code, status: f.status, createdAt: f.createdAt, responses: sql<number>`coalesce(${responses.n}, 0)::int`, lastResponseAt: responses.last })
+    .from(f)
+    .leftJoin(responses, eq(responses.formId, f.id))
+    .where(where)
+    .orderBy(desc(f.createdAt), desc(f.id))
+    .limit(FORMS_PAGE_SIZE)
+    .offset((page - 1) * FORMS_PAGE_SIZE);
+  const [{ total }] = await db.select({ total: count() }).from(f).where(where);
+  return { rows, total, page, pageSize: FORMS_PAGE_SIZE };
+}
+
+export async function getForm(opts: { accountId: number; id: number }) {
+  const [row] = await getDb()
+    .select()
+    .from(f)
+    .where(and(eq(f.accountId, opts.accountId), eq(f.id, opts.id)));
+  return row;
+}
+
+/** The form a public URL names on this account's host, published or not (the page decides). */
+export async function getFormByCode(opts: { accountId: number; code: string }) {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(opts.code)) return undefined;
+  const [row] = await getDb()
+    .select()
+    .from(f)
+    .where(and(eq(f.accountId, opts.accountId), eq(f.code, opts.code)));
+  return row;
+}
+
+/** A new draft with the fields most forms start from: full name, email and a free-text message. */
+export async function createForm(opts: { accountId: number; actorId: number | null; name: string }) {
+  const fields: FormFieldDef[] = [
+    { key: newFieldKey(), type: 'full_name', label: 'Full name', required: true },
+    { key: newFieldKey(), type: 'email', label: 'Email', required: true },
+    { key: newFieldKey(), type: 'long_text', label: 'Message', required: false },
+  ];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await getDb().transaction(async (tx) => {
+        const [form] = await tx
+          .insert(f)
+          .values({ accountId: opts.accountId, name: opts.name.trim(), code: newCode(), headerText: opts.name.trim(), fields })
+          .returning();
+        await recordChange(tx, { ...opts, type: 'form_created', subjectType: 'form', subjectId: form.id, payload: { name: form.name } });
+        return form;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err) && attempt < 3) continue;
+      throw err;
+    }
+  }
+}
+
+/** A builder row operation, applied to the submitted rows before they are saved (row add/remove/move, ADR 067). */
+export type RowOperation = { op: 'add'; type: FormFieldType } | { op: 'remove'; index: number } | { op: 'up'; index: number } | { op: 'down'; index: number };
+
+export function applyRowOperation(fields: FormFieldDef[], operation: RowOperation | null): FormFieldDef[] {
+  const next = [...fields];
+  if (!operation) return next;
+  if (operation.op === 'add') {
+    next.push({ key: newFieldKey(), type: operation.type, label: FIELD_TYPE_LABELS[operation.type], required: false, ...(operation.type === 'choice' ? { options: ['Yes', 'No'] } : {}) });
+    return next;
+  }
+  const i = operation.index;
+  if (!Number.isInteger(i) || i < 0 || i >= next.length) return next;
+  if (operation.op === 'remove') next.splice(i, 1);
+  else {
+    const j = operation.op === 'up' ? i - 1 : i + 1;
+    if (j >= 0 && j < next.length) [next[i], next[j]] = [next[j], next[i]];
+  }
+  return next;
+}
+
+/** The rows as typed, as stored field definitions. */
+export function fieldDefsOf(input: FormBuilderInput): FormFieldDef[] {
+  return input.fields.map((row) => ({
+    key: row.key,
+    type: row.type,
+    label: row.label,
+    required: row.type === 'file' ? false : row.required,
+    ...(row.type === 'choice' ? { options: parseOptions(row.options) } : {}),
+  }));
+}
+
+/** Saves the builder (settings and rows); undefined when the account has no such form. */
+export async function saveForm(opts: { accountId: number; actorId: number | null; id: number; input: FormBuilderInput; fields: FormFieldDef[] }) {
+  const { input } = opts;
+  if (input.inboxId !== null) {
+    const [inbox] = await getDb()
+      .select({ id: schema.inboxes.id })
+      .from(schema.inboxes)
+      .where(and(eq(schema.inboxes.accountId, opts.accountId), eq(schema.inboxes.id, input.inboxId)));
+    if (!inbox) throw new FormInputError('Choose an inbox', 'inboxId');
+  }
+  return getDb().transaction(async (tx) => {
+    const [form] = await tx
+      .update(f)
+      .set({
+        name: input.name,
+        headerText: input.headerText,
+        description: input.description,
+        submitText: input.submitText,
+        brandColour: input.brandColour,
+        thankYouMessage: input.thankYouMessage,
+        redirectUrl: input.redirectUrl,
+        captcha: input.captcha,
+        inboxId: input.inboxId,
+        fields: opts.fields,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(f.accountId, opts.accountId), eq(f.id, opts.id)))
+      .returning();
+    if (!form) return undefined;
+    await recordChange(tx, { ...opts, type: 'form_updated', subjectType: 'form', subjectId: form.id, payload: { name: form.name, fields: form.fields.length } });
+    return form;
+  });
+}
+
+export async function setFormStatus(opts: { accountId: number; actorId: number | null; id: number; status: FormStatus }) {
+  return getDb().transaction(async (tx) => {
+    const [form] = await tx
+      .update(f)
+      .set({ status: opts.status, updatedAt: new Date() })
+      .where(and(eq(f.accountId, opts.accountId), eq(f.id, opts.id)))
+      .returning();
+    if (!form) return undefined;
+    await recordChange(tx, { ...opts, type: 'form_updated', subjectType: 'form', subjectId: form.id, payload: { status: form.status } });
+    return form;
+  });
+}
+
+/** Deletes a form with its responses (their contacts and conversations stay). False when there is no such form. */
+export async function deleteForm(opts: { accountId: number; actorId: number | null; id: number }) {
+  const files = await responseFiles({ accountId: opts.accountId, formId: opts.id });
+  const deleted = await getDb().transaction(async (tx) => {
+    const [form] = await tx
+      .delete(f)
+      .where(and(eq(f.accountId, opts.accountId), eq(f.id, opts.id)))
+      .returning();
+    if (!form) return false;
+    await recordChange(tx, { ...opts, type: 'form_deleted', subjectType: 'form', subjectId: form.id, payload: { name: form.name } });
+    return true;
+  });
+  if (deleted) await removeStoredFiles(files);
+  return deleted;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Submissions
+
+export type SubmittedAnswers = Record<string, string | undefined>;
+
+function firstOfType(fields: FormFieldDef[], answers: SubmittedAnswers, type: FormFieldType) {
+  const field = fields.find((x) => x.type === type && answers[x.key]?.trim());
+  return field ? answers[field.key]!.trim() : null;
+}
+
+/** What the form says about the contact: name, phone, title, website, country, company (ADR 067). */
+async function updateContactFromAnswers(tx: Tx, opts: { accountId: number; contactId: number; fields: FormFieldDef[]; answers: SubmittedAnswers }) {
+  const pick = (type: FormFieldType) => firstOfType(opts.fields, opts.answers, type);
+  const set: Partial<typeof schema.contacts.$inferInsert> = {};
+  const name = pick('full_name');
+  if (name) Object.assign(set, splitName(name));
+  const phone = pick('phone');
+  if (phone) set.phone = phone.replace(/[\s()-]/g, '');
+  const title = pick('job_title');
+  if (title) set.title = title.slice(0, 100);
+  const website = pick('website');
+  if (website) set.website = /^https?:\/\//i.test(website) ? website : `https://${website}`;
+  const country = pick('country');
+  const company = pick('company');
+  const [contact] = await tx
+    .select()
+    .from(schema.contacts)
+    .where(and(eq(schema.contacts.accountId, opts.accountId), eq(schema.contacts.id, opts.contactId)));
+  if (country) {
+    set.country = country;
+    set.address = { ...contact.address, country };
+  }
+  if (company && !contact.companyId) set.companyId = await ensureCompanyByName(tx, { accountId: opts.accountId, actorId: null, name: company.slice(0, 100) });
+  const changed = Object.keys(set).filter((k) => JSON.stringify((contact as Record<string, unknown>)[k]) !== JSON.stringify((set as Record<string, unknown>)[k]));
+  if (!changed.length) return;
+  await tx
+    .update(schema.contacts)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(schema.contacts.accountId, opts.accountId), eq(schema.contacts.id, opts.contactId)));
+  await emitEvent(tx, {
+    accountId: opts.accountId,
+    type: 'contact_updated',
+    subjectType: 'contact',
+    subjectId: opts.contactId,
+    payload: { contactId: opts.contactId, changed, source: 'form' },
+    actor: { type: 'contact', id: opts.contactId },
+  });
+}
+
+/** The answers as lines of text: the conversation's first message. */
+function answersText(fields: FormFieldDef[], answers: Record<string, FormAnswer>) {
+  return fields
+    .map((x) => {
+      const a = answers[x.key];
+      if (a === undefined || a === '') return null;
+      return `${x.label}: ${typeof a === 'string' ? (x.type === 'consent' ? 'Yes' : a) : a.filename}`;
+    })
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
+ * A visitor's answers (ADR 067): the contact matched by email is created or updated, the response is stored with
+ * any uploaded files, a conversation is opened in the form's inbox when it has one, and `form_submitted` is
+ * written, all in one transaction (stored files are removed if it rolls back).
+ */
+export async function submitForm(opts: { accountId: number; form: Form; answers: SubmittedAnswers; files?: UploadedFile[] }) {
+  const { form } = opts;
+  const fields = form.fields;
+  const email = firstOfType(fields, opts.answers, 'email')?.toLowerCase() ?? null;
+  if (!email) throw new FormInputError('Please enter a valid email', fields.find((x) => x.type === 'email')?.key ?? 'email');
+  const stored: string[] = [];
+  const answers: Record<string, FormAnswer> = {};
+  for (const x of fields) {
+    const v = opts.answers[x.key]?.trim();
+    if (x.type !== 'file' && v) answers[x.key] = v;
+  }
+  try {
+    const fileField = fields.find((x) => x.type === 'file');
+    const files = fileField ? (opts.files ?? []) : [];
+    const storedFiles = [];
+    for (const file of files) {
+      const { storageKey } = await writeStoredFile(opts.accountId, file.bytes);
+      stored.push(storageKey);
+      storedFiles.push({ filename: file.filename.slice(0, 200), contentType: file.contentType, size: file.bytes.length, storageKey });
+    }
+    // One file is the answer itself; more are listed one after another under the same field.
+    if (fileField && storedFiles.length) answers[fileField.key] = storedFiles[0];
+    for (let i = 1; i < storedFiles.length; i++) answers[`${fileField!.key}_${i + 1}`] = storedFiles[i];
+
+    return await getDb().transaction(async (tx) => {
+      const name = firstOfType(fields, opts.answers, 'full_name');
+      let contactId: number;
+      let conversationId: number | null = null;
+      if (form.inboxId) {
+        const opened = await openConversation({
+          tx,
+          accountId: opts.accountId,
+          inboxId: form.inboxId,
+          sourceType: 'support_form',
+          subject: form.name,
+          contact: { email, name },
+          message: { kind: 'incoming', text: answersText(fields, answers) || form.name },
+        });
+        contactId = opened.contact.id;
+        conversationId = opened.conversation.id;
+      } else {
+        const found = await findOrCreateContact(tx, { accountId: opts.accountId, email, name, source: 'form' });
+        contactId = found.contact.id;
+      }
+      await updateContactFromAnswers(tx, { accountId: opts.accountId, contactId, fields, answers: opts.answers });
+      const [response] = await tx
+        .insert(r)
+        .values({ accountId: opts.accountId, formId: form.id, contactId, conversationId, answers, fieldsAtSubmit: fields, email })
+        .returning();
+      await emitEvent(tx, {
+        accountId: opts.accountId,
+        type: 'form_submitted',
+        subjectType: 'form_response',
+        subjectId: response.id,
+        payload: { formId: form.id, formName: form.name, contactId, conversationId, email },
+        actor: { type: 'contact', id: contactId },
+      });
+      return response;
+    });
+  } catch (err) {
+    await removeStoredFiles(stored);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Responses
+
+export type ResponseFilters = { q?: string | null; from?: Date | null; to?: Date | null };
+
+function responseWhere(opts: { accountId: number; formId: number } & ResponseFilters) {
+  const q = cleanQuery(opts.q);
+  return and(
+    eq(r.accountId, opts.accountId),
+    eq(r.formId, opts.formId),
+    q ? sql`(lower(${r.email}) like ${likePattern(q.toLowerCase())} or ${r.answers}::text ilike ${likePattern(q)})` : undefined,
+    opts.from ? sql`${r.createdAt} >= ${opts.from}` : undefined,
+    opts.to ? sql`${r.createdAt} < ${opts.to}` : undefined,
+  );
+}
+
+export async function listResponses(opts: { accountId: number; formId: number; page?: number } & ResponseFilters) {
+  const page = Math.max(1, opts.page ?? 1);
+  const where = responseWhere(opts);
+  const db = getDb();
+  const rows = await db
+    .select({
+      id: r.id,
+      email: r.email,
+      answers: r.answers,
+      contactId: r.contactId,
+      conversationId: r.conversationId,
+      createdAt: r.createdAt,
+      firstName: schema.contacts.firstName,
+      lastName: schema.contacts.lastName,
+    })
+    .from(r)
+    .leftJoin(schema.contacts, and(eq(schema.contacts.id, r.contactId), eq(schema.contacts.accountId, opts.accountId)))
+    .where(where)
+    .orderBy(desc(r.id))
+    .limit(FORMS_PAGE_SIZE)
+    .offset((page - 1) * FORMS_PAGE_SIZE);
+  const [{ total }] = await db.select({ total: count() }).from(r).where(where);
+  return { rows, total, page, pageSize: FORMS_PAGE_SIZE };
+}
+
+export async function getResponse(opts: { accountId: number; formId: number; id: number }) {
+  const [row] = await getDb()
+    .select()
+    .from(r)
+    .where(and(eq(r.accountId, opts.accountId), eq(r.formId, opts.formId), eq(r.id, opts.id)));
+  return row;
+}
+
+/** A file answer of one response, for the agent's download link. */
+export function fileAnswer(response: FormResponse, key: string) {
+  const a = response.answers[key];
+  return a && typeof a === 'object' ? a : undefined;
+}
+
+async function responseFiles(opts: { accountId: number; formId: number; id?: number }) {
+  const rows = await getDb()
+    .select({ answers: r.answers })
+    .from(r)
+    .where(and(eq(r.accountId, opts.accountId), eq(r.formId, opts.formId), opts.id ? eq(r.id, opts.id) : undefined));
+  return rows.flatMap((row) => Object.values(row.answers).flatMap((a) => (typeof a === 'object' && a ? [a.storageKey] : [])));
+}
+
+export async function deleteResponse(opts: { accountId: number; actorId: number | null; formId: number; id: number }) {
+  const files = await responseFiles(opts);
+  const deleted = await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .delete(r)
+      .where(and(eq(r.accountId, opts.accountId), eq(r.formId, opts.formId), eq(r.id, opts.id)))
+      .returning({ id: r.id });
+    if (!row) return false;
+    await recordChange(tx, { ...opts, type: 'form_response_deleted', subjectType: 'form_response', subjectId: row.id, payload: { formId: opts.formId } });
+    return true;
+  });
+  if (deleted) await removeStoredFiles(files);
+  return deleted;
+}
+
+/** Display text of one answer. */
+export function answerLabel(field: FormFieldDef, a: FormAnswer | undefined) {
+  if (a === undefined || a === '') return '';
+  if (typeof a !== 'string') return a.filename;
+  if (field.type === 'consent') return 'Yes';
+  return a;
+}
+
+/** Every response of the form under the list's filters, as a streamed CSV (a cursor, flat memory): one column per current field. */
+export function exportResponsesCsv(opts: { accountId: number; form: Form } & ResponseFilters) {
+  const where = responseWhere({ ...opts, formId: opts.form.id });
+  const query = sql`
+    select ${r.id} as id, ${r.createdAt} as created_at, ${r.email} as email, ${r.contactId} as contact_id, ${r.conversationId} as conversation_id, ${r.answers} as answers
+    from ${r} where ${where} order by ${r.id}`;
+  const fields = opts.form.fields;
+  type Row = { id: number; created_at: string | Date; email: string | null; contact_id: number | null; conversation_id: number | null; answers: Record<string, FormAnswer> };
+  return csvStream<Row>({
+    query,
+    header: ['Response', 'Submitted at', 'Email', 'Contact', 'Conversation', ...fields.map((x) => csvSafeCell(x.label))],
+    toRecord: (row) => [
+      row.id,
+      new Date(row.created_at).toISOString(),
+      csvSafeCell(row.email ?? ''),
+      row.contact_id ?? '',
+      row.conversation_id ?? '',
+      ...fields.map((x) => csvSafeCell(answerLabel(x, row.answers?.[x.key]))),
+    ],
+  });
+}

@@ -1,0 +1,40 @@
+/** Plain values of the reviews area, apart from the zod schemas so that screens use them without shipping zod (ADR 027). */
+
+/** Parley's own public page, and the external profiles (issue 17: Google Business Profile, Trustpilot, Facebook). */
+export const REVIEW_SOURCE_KINDS = ['parley', 'google', 'trustpilot', 'facebook'] as const;
+export type ReviewSourceKind = (typeof REVIEW_SOURCE_KINDS)[number];
+
+export const SOURCE_KIND_LABELS: Record<ReviewSourceKind, string> = {
+  parley: 'Parley review page',
+  google: 'Google Business Profile',
+  trustpilot: 'Trustpilot',
+  facebook: 'Facebook',
+};
+
+/** Sources whose public API Parley imports from and posts replies to (ADR 068). */
+export const IMPORTING_KINDS: readonly ReviewSourceKind[] = ['google', 'trustpilot'];
+
+/** survey-builder.md section 9: review list default page size 50, page 1, order asc. */
+export const REVIEWS_PAGE_SIZE = 50;
+export const REVIEW_SORTS = ['date', 'rating'] as const;
+export type ReviewSort = (typeof REVIEW_SORTS)[number];
+
+export const REVIEW_LIMITS = { name: 100, text: 2000, reply: 4000, sourceName: 60, url: 500 } as const;
+
+/** How often external sources are read (ADR 068). */
+export const IMPORT_INTERVAL_MS = 60 * 60 * 1000;
+
+export const REVIEW_MESSAGES = {
+  rating: 'Please choose a rating from 1 to 5',
+  name: 'Please tell us your name',
+  email: 'Please enter a valid email',
+  reply: 'Reply is required',
+  replyNotPosted: (source: string) => `The reply is saved, but ${source} did not accept it`,
+  url: 'Review URL must be a valid https:// address',
+  locationName: 'Location must look like accounts/{account}/locations/{location}',
+  businessUnitId: 'Business unit id is required',
+  token: 'Access token is required to import reviews',
+} as const;
+
+/** Review-request email placeholders (Settings → Reviews → Email setup). */
+export const REVIEW_REQUEST_PLACEHOLDERS = ['{{name}}', '{{review_link}}', '{{company}}'] as const;

@@ -1,0 +1,346 @@
+import crypto from 'node:crypto';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { getDb, schema, type Tx } from '../../../db/client';
+import type { ReviewSourceConfig } from '../../../db/schema/reviews';
+import { findOrCreateContact } from '../contacts/contacts.server';
+import { emitReviewReceived } from '../events/engagement.server';
+import { emitEvent } from '../events/events.server';
+import { isUniqueViolation, recordChange } from '../productivity/shared.server';
+import { enqueueOnceInTx, QUEUES } from '../../utils/jobs.server';
+import { outboundFailure } from '../../utils/outbound-guard.server';
+import { fetchGoogleReviews, fetchTrustpilotReviews, replyOnGoogle, replyOnTrustpilot, ReviewApiError, type ExternalReview } from './clients.server';
+import { IMPORT_INTERVAL_MS, IMPORTING_KINDS, REVIEWS_PAGE_SIZE, SOURCE_KIND_LABELS, type ReviewSort, type ReviewSourceKind } from './constants';
+import type { ReviewSourceInput } from './schemas';
+
+export type ReviewSource = typeof schema.reviewSources.$inferSelect;
+export type Review = typeof schema.reviews.$inferSelect;
+
+const s = schema.reviewSources;
+const rv = schema.reviews;
+
+const newCode = () => crypto.randomBytes(9).toString('base64url');
+
+// ---------------------------------------------------------------------------------------------------------
+// Sources
+
+export async function listSources(opts: { accountId: number }) {
+  const counts = getDb()
+    .select({ sourceId: rv.sourceId, n: count().as('n'), avg: sql<string | null>`avg(${rv.rating})`.as('avg') })
+    .from(rv)
+    .where(eq(rv.accountId, opts.accountId))
+    .groupBy(rv.sourceId)
+    .as('counts');
+  return getDb()
+    .select({
+      id: s.id,
+      kind: s.kind,
+      name: s.name,
+      code: s.code,
+      reviewUrl: s.reviewUrl,
+      isActive: s.isActive,
+      lastImportedAt: s.lastImportedAt,
+      lastImportError: s.lastImportError,
+      reviews: sql<number>`coalesce(${counts.n}, 0)::int`,
+      average: counts.avg,
+    })
+    .from(s)
+    .leftJoin(counts, eq(counts.sourceId, s.id))
+    .where(eq(s.accountId, opts.accountId))
+    .orderBy(asc(s.id));
+}
+
+export async function getSource(opts: { accountId: number; id: number }, db: Tx | ReturnType<typeof getDb> = getDb()) {
+  const [row] = await db
+    .select()
+    .from(s)
+    .where(and(eq(s.accountId, opts.accountId), eq(s.id, opts.id)));
+  return row;
+}
+
+export async function getSourceByCode(opts: { accountId: number; code: string }) {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(opts.code)) return undefined;
+  const [row] = await getDb()
+    .select()
+    .from(s)
+    .where(and(eq(s.accountId, opts.accountId), eq(s.code, opts.code)));
+  return row;
+}
+
+/** Only the fields of the source's kind are kept; a blank secret on update keeps the stored one. */
+function configOf(input: ReviewSourceInput, before?: ReviewSourceConfig): ReviewSourceConfig {
+  if (input.kind === 'google') return { locationName: input.locationName ?? undefined, accessToken: input.accessToken ?? before?.accessToken, apiBase: before?.apiBase };
+  if (input.kind === 'trustpilot')
+    return { businessUnitId: input.businessUnitId ?? undefined, apiKey: input.apiKey ?? before?.apiKey, accessToken: input.accessToken ?? before?.accessToken, apiBase: before?.apiBase };
+  return {};
+}
+
+/** Schedules the source's next read (one waiting job per source), in the caller's transaction. */
+async function scheduleImport(tx: Tx, source: { accountId: number; id: number; kind: string }, startAfter?: Date) {
+  if (!IMPORTING_KINDS.includes(source.kind as ReviewSourceKind)) return;
+  await enqueueOnceInTx(tx, QUEUES.reviewsImport, { accountId: source.accountId, sourceId: source.id }, { singletonKey: `reviews-import:${source.id}`, startAfter });
+}
+
+export async function createSource(opts: { accountId: number; actorId: number | null; input: ReviewSourceInput; apiBase?: string }) {
+  const config = { ...configOf(opts.input), ...(opts.apiBase ? { apiBase: opts.apiBase } : {}) };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await getDb().transaction(async (tx) => {
+        const [row] = await tx
+          .insert(s)
+          .values({ accountId: opts.accountId, kind: opts.input.kind, name: opts.input.name, reviewUrl: opts.input.reviewUrl, code: newCode(), config })
+          .returning();
+        await recordChange(tx, { ...opts, type: 'review_source_created', subjectType: 'review_source', subjectId: row.id, payload: { kind: row.kind, name: row.name } });
+        await scheduleImport(tx, row);
+        return row;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err) && attempt < 3) continue;
+      throw err;
+    }
+  }
+}
+
+export async function updateSource(opts: { accountId: number; actorId: number | null; id: number; input: ReviewSourceInput }) {
+  const before = await getSource(opts);
+  if (!before) return undefined;
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(s)
+      // The kind never changes: its reviews came from there.
+      .set({ name: opts.input.name, reviewUrl: opts.input.reviewUrl, config: configOf({ ...opts.input, kind: before.kind as ReviewSourceKind }, before.config), updatedAt: new Date() })
+      .where(and(eq(s.accountId, opts.accountId), eq(s.id, before.id)))
+      .returning();
+    if (!row) return undefined;
+    await recordChange(tx, { ...opts, type: 'review_source_updated', subjectType: 'review_source', subjectId: row.id, payload: { name: row.name } });
+    await scheduleImport(tx, row);
+    return row;
+  });
+}
+
+export async function deleteSource(opts: { accountId: number; actorId: number | null; id: number }) {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .delete(s)
+      .where(and(eq(s.accountId, opts.accountId), eq(s.id, opts.id)))
+      .returning();
+    if (!row) return false;
+    await recordChange(tx, { ...opts, type: 'review_source_deleted', subjectType: 'review_source', subjectId: row.id, payload: { name: row.name } });
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// New reviews
+
+/** Stores one review and writes review_received in the same transaction. */
+async function insertReview(
+  tx: Tx,
+  opts: { accountId: number; source: ReviewSource; review: Omit<ExternalReview, 'externalId'> & { externalId: string | null }; email?: string | null; contactId?: number | null },
+) {
+  const [row] = await tx
+    .insert(rv)
+    .values({
+      accountId: opts.accountId,
+      sourceId: opts.source.id,
+      externalId: opts.review.externalId,
+      reviewerName: opts.review.reviewerName,
+      reviewerEmail: opts.email ?? null,
+      contactId: opts.contactId ?? null,
+      rating: opts.review.rating,
+      text: opts.review.text,
+      replyText: opts.review.replyText,
+      repliedAt: opts.review.repliedAt,
+      reviewedAt: opts.review.reviewedAt,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) return null;
+  await emitReviewReceived(tx, { accountId: opts.accountId, reviewId: row.id, source: opts.source.kind, rating: row.rating, text: row.text, contactId: row.contactId });
+  return row;
+}
+
+/** A review left on the account's public review page; the reviewer becomes (or is matched to) a contact when they give an email. */
+export async function submitPublicReview(opts: { accountId: number; source: ReviewSource; rating: number; name: string; email?: string | null; text?: string | null }) {
+  if (opts.source.kind !== 'parley' || !opts.source.isActive) throw new Error('Not a review page');
+  return getDb().transaction(async (tx) => {
+    const email = opts.email?.trim().toLowerCase() || null;
+    const contactId = email ? (await findOrCreateContact(tx, { accountId: opts.accountId, email, name: opts.name, source: 'review' })).contact.id : null;
+    return insertReview(tx, {
+      accountId: opts.accountId,
+      source: opts.source,
+      email,
+      contactId,
+      review: { externalId: null, reviewerName: opts.name.trim(), rating: opts.rating, text: opts.text?.trim() ?? '', reviewedAt: new Date(), replyText: null, repliedAt: null },
+    });
+  });
+}
+
+/**
+ * Reads an external source through its API and stores the reviews not seen before (each with its
+ * review_received), all in one transaction; a reply made on the source is copied onto a known review. The
+ * outcome is written on the source: the time, or the error an admin sees in Settings.
+ */
+export async function importSourceReviews(opts: { accountId: number; sourceId: number; reschedule?: boolean }) {
+  const source = await getSource({ accountId: opts.accountId, id: opts.sourceId });
+  if (!source || !IMPORTING_KINDS.includes(source.kind as ReviewSourceKind)) return { imported: 0, skipped: true };
+  let fetched: ExternalReview[];
+  try {
+    fetched = source.kind === 'google' ? await fetchGoogleReviews(source.config) : await fetchTrustpilotReviews(source.config);
+  } catch (err) {
+    const message = err instanceof ReviewApiError ? err.message : outboundFailure(`Reading ${SOURCE_KIND_LABELS[source.kind as ReviewSourceKind]}`, err, { sourceId: source.id });
+    await getDb().transaction(async (tx) => {
+      await tx
+        .update(s)
+        .set({ lastImportError: message.slice(0, 500) })
+        .where(and(eq(s.accountId, opts.accountId), eq(s.id, source.id)));
+      if (opts.reschedule) await scheduleImport(tx, source, new Date(Date.now() + IMPORT_INTERVAL_MS));
+    });
+    return { imported: 0, error: message };
+  }
+  return getDb().transaction(async (tx) => {
+    let imported = 0;
+    const known = fetched.length
+      ? await tx
+          .select({ id: rv.id, externalId: rv.externalId, replyText: rv.replyText })
+          .from(rv)
+          .where(and(eq(rv.accountId, opts.accountId), eq(rv.sourceId, source.id), inArray(rv.externalId, fetched.map((r) => r.externalId))))
+      : [];
+    const byId = new Map(known.map((k) => [k.externalId, k]));
+    for (const review of fetched) {
+      const seen = byId.get(review.externalId);
+      if (seen) {
+        if (review.replyText && review.replyText !== seen.replyText)
+          await tx.update(rv).set({ replyText: review.replyText, repliedAt: review.repliedAt, replyError: null }).where(and(eq(rv.accountId, opts.accountId), eq(rv.id, seen.id)));
+        continue;
+      }
+      if (await insertReview(tx, { accountId: opts.accountId, source, review })) imported++;
+    }
+    await tx
+      .update(s)
+      .set({ lastImportedAt: new Date(), lastImportError: null })
+      .where(and(eq(s.accountId, opts.accountId), eq(s.id, source.id)));
+    if (opts.reschedule) await scheduleImport(tx, source, new Date(Date.now() + IMPORT_INTERVAL_MS));
+    return { imported };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The list and a review
+
+export type ReviewFilters = {
+  sourceId?: number | null;
+  rating?: number | null;
+  replied?: 'yes' | 'no' | null;
+  from?: Date | null;
+  to?: Date | null;
+  sort?: ReviewSort;
+  dir?: 'asc' | 'desc';
+};
+
+function reviewWhere(accountId: number, f: ReviewFilters) {
+  return and(
+    eq(rv.accountId, accountId),
+    f.sourceId ? eq(rv.sourceId, f.sourceId) : undefined,
+    f.rating ? eq(rv.rating, f.rating) : undefined,
+    f.replied === 'yes' ? isNotNull(rv.replyText) : f.replied === 'no' ? isNull(rv.replyText) : undefined,
+    f.from ? gte(rv.reviewedAt, f.from) : undefined,
+    f.to ? lt(rv.reviewedAt, f.to) : undefined,
+  );
+}
+
+/** survey-builder.md section 9: page size 50, page 1, order asc by default. */
+export async function listReviews(opts: { accountId: number; filters: ReviewFilters; page?: number }) {
+  const page = Math.max(1, opts.page ?? 1);
+  const where = reviewWhere(opts.accountId, opts.filters);
+  const dir = opts.filters.dir === 'desc' ? desc : asc;
+  const column = opts.filters.sort === 'rating' ? rv.rating : rv.reviewedAt;
+  const db = getDb();
+  const rows = await db
+    .select({
+      id: rv.id,
+      reviewerName: rv.reviewerName,
+      rating: rv.rating,
+      text: rv.text,
+      replyText: rv.replyText,
+      isFeatured: rv.isFeatured,
+      reviewedAt: rv.reviewedAt,
+      sourceName: s.name,
+      sourceKind: s.kind,
+    })
+    .from(rv)
+    .innerJoin(s, and(eq(s.id, rv.sourceId), eq(s.accountId, opts.accountId)))
+    .where(where)
+    .orderBy(dir(column), dir(rv.id))
+    .limit(REVIEWS_PAGE_SIZE)
+    .offset((page - 1) * REVIEWS_PAGE_SIZE);
+  const [{ total }] = await db.select({ total: count() }).from(rv).where(where);
+  return { rows, total, page, pageSize: REVIEWS_PAGE_SIZE };
+}
+
+export async function getReview(opts: { accountId: number; id: number }) {
+  const [row] = await getDb()
+    .select({ review: rv, source: s, contact: { id: schema.contacts.id, firstName: schema.contacts.firstName, lastName: schema.contacts.lastName, email: schema.contacts.email } })
+    .from(rv)
+    .innerJoin(s, and(eq(s.id, rv.sourceId), eq(s.accountId, opts.accountId)))
+    .leftJoin(schema.contacts, and(eq(schema.contacts.id, rv.contactId), eq(schema.contacts.accountId, opts.accountId)))
+    .where(and(eq(rv.accountId, opts.accountId), eq(rv.id, opts.id)));
+  return row;
+}
+
+/**
+ * Saves the reply and, for a source whose API takes replies, posts it there. A refusal by the source keeps the
+ * reply with the error on it (shown on the review page) rather than losing what the agent wrote.
+ */
+export async function replyToReview(opts: { accountId: number; actorId: number; id: number; reply: string }) {
+  const found = await getReview(opts);
+  if (!found) return undefined;
+  const { review, source } = found;
+  let replyError: string | null = null;
+  if (review.externalId && IMPORTING_KINDS.includes(source.kind as ReviewSourceKind)) {
+    try {
+      if (source.kind === 'google') await replyOnGoogle(source.config, review.externalId, opts.reply);
+      else await replyOnTrustpilot(source.config, review.externalId, opts.reply);
+    } catch (err) {
+      replyError = err instanceof ReviewApiError ? err.message : outboundFailure('Posting the reply', err, { reviewId: review.id });
+    }
+  }
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(rv)
+      .set({ replyText: opts.reply, repliedAt: new Date(), replyError })
+      .where(and(eq(rv.accountId, opts.accountId), eq(rv.id, review.id)))
+      .returning();
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'review_replied',
+      subjectType: 'review',
+      subjectId: review.id,
+      payload: { sourceKind: source.kind, posted: !replyError },
+      actor: { type: 'user', id: opts.actorId },
+    });
+    return { review: row, replyError };
+  });
+}
+
+export async function setReviewFeatured(opts: { accountId: number; actorId: number; id: number; isFeatured: boolean }) {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(rv)
+      .set({ isFeatured: opts.isFeatured })
+      .where(and(eq(rv.accountId, opts.accountId), eq(rv.id, opts.id)))
+      .returning({ id: rv.id });
+    if (!row) return undefined;
+    await recordChange(tx, { ...opts, type: 'review_updated', subjectType: 'review', subjectId: row.id, payload: { isFeatured: opts.isFeatured } });
+    return row;
+  });
+}
+
+/** The reviews chosen for the testimonials snippet, newest first. */
+export async function listTestimonials(opts: { accountId: number; limit?: number }) {
+  return getDb()
+    .select({ id: rv.id, reviewerName: rv.reviewerName, rating: rv.rating, text: rv.text, reviewedAt: rv.reviewedAt })
+    .from(rv)
+    .where(and(eq(rv.accountId, opts.accountId), eq(rv.isFeatured, true)))
+    .orderBy(desc(rv.reviewedAt), desc(rv.id))
+    .limit(opts.limit ?? 12);
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { REVIEW_LIMITS, REVIEW_MESSAGES, REVIEW_SOURCE_KINDS } from './constants';
+
+const optional = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .optional()
+    .transform((v) => v || null);
+
+/** A source in Settings → Reviews → Sources. The API fields are read for google and trustpilot only. */
+export const ReviewSourceSchema = z
+  .object({
+    kind: z.enum(REVIEW_SOURCE_KINDS, { error: 'Choose a source' }),
+    name: z
+      .string({ error: 'Name is required' })
+      .trim()
+      .min(1, 'Name is required')
+      .max(REVIEW_LIMITS.sourceName, `Must be at most ${REVIEW_LIMITS.sourceName} characters`),
+    reviewUrl: optional(REVIEW_LIMITS.url).refine((v) => !v || /^https:\/\/[^\s]+$/i.test(v), REVIEW_MESSAGES.url),
+    locationName: optional(200),
+    businessUnitId: optional(100),
+    apiKey: optional(200),
+    accessToken: optional(4000),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === 'google') {
+      if (!v.locationName || !/^accounts\/[\w-]+\/locations\/[\w-]+$/.test(v.locationName)) ctx.addIssue({ code: 'custom', path: ['locationName'], message: REVIEW_MESSAGES.locationName });
+    }
+    if (v.kind === 'trustpilot' && !v.businessUnitId) ctx.addIssue({ code: 'custom', path: ['businessUnitId'], message: REVIEW_MESSAGES.businessUnitId });
+  });
+export type ReviewSourceInput = z.infer<typeof ReviewSourceSchema>;
+
+/** What a customer leaves on the public review page. */
+export const PublicReviewSchema = z.object({
+  rating: z.coerce.number({ error: REVIEW_MESSAGES.rating }).int(REVIEW_MESSAGES.rating).min(1, REVIEW_MESSAGES.rating).max(5, REVIEW_MESSAGES.rating),
+  name: z
+    .string({ error: REVIEW_MESSAGES.name })
+    .trim()
+    .min(1, REVIEW_MESSAGES.name)
+    .max(REVIEW_LIMITS.name, `Must be at most ${REVIEW_LIMITS.name} characters`),
+  email: z.string().trim().max(254).email(REVIEW_MESSAGES.email).optional(),
+  text: z.string().trim().max(REVIEW_LIMITS.text, `Must be at most ${REVIEW_LIMITS.text} characters`).optional(),
+});
+
+export const ReplySchema = z.object({
+  reply: z
+    .string({ error: REVIEW_MESSAGES.reply })
+    .trim()
+    .min(1, REVIEW_MESSAGES.reply)
+    .max(REVIEW_LIMITS.reply, `Must be at most ${REVIEW_LIMITS.reply} characters`),
+});

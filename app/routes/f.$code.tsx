@@ -1,0 +1,145 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { PublicFormFields } from '~/components/forms/public-form-fields';
+import { ErrorList } from '~/components/ui/forms';
+import { BRAND_COLOURS, FILE_FIELD_NAME } from '~/models/forms/constants';
+import { getFormByCode, submitForm } from '~/models/forms/forms.server';
+import { formSubmissionSchema } from '~/models/forms/schemas';
+import { CAPTCHA_MESSAGES, createCaptcha, isHoneypotFilled, verifyCaptcha } from '~/models/productivity/captcha.server';
+import { HONEYPOT_FIELD } from '~/models/productivity/constants';
+import { readContactFormPost } from '~/models/productivity/uploads.server';
+import { parseWithZod } from '~/utils/conform.server';
+import { pageTitle } from '~/utils/format';
+import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
+import { requireAccount } from '~/utils/tenant.server';
+
+/**
+ * A public form on the account's own host (ADR 067): no sign-in, no script at all (the page is plain HTML, so it
+ * stays small and works in any browser), embeddable in an <iframe> on the customer's website.
+ */
+
+const RATE_LIMIT = { limit: 20, windowMs: 10 * 60 * 1000 };
+/** Captchas are bound to a form id; public forms use the negative ids so they never match a contact form's. */
+const captchaId = (formId: number) => -formId;
+
+async function requirePublishedForm(request: Request, code: string | undefined) {
+  const account = await requireAccount(request);
+  const form = await getFormByCode({ accountId: account.id, code: code ?? '' });
+  // A draft is as absent as an unknown code: its existence is nobody's business.
+  if (!form || form.status !== 'published') throw new Response('Not Found', { status: 404 });
+  return { account, form };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { form } = await requirePublishedForm(request, params.code);
+  const sent = new URL(request.url).searchParams.get('sent') === '1';
+  const captcha = form.captcha && !sent ? await createCaptcha({ formId: captchaId(form.id) }) : null;
+  return {
+    form: {
+      headerText: form.headerText,
+      description: form.description,
+      submitText: form.submitText,
+      thankYouMessage: form.thankYouMessage,
+      colour: BRAND_COLOURS[form.brandColour as keyof typeof BRAND_COLOURS] ?? BRAND_COLOURS.blue,
+      fields: form.fields,
+      hasFiles: form.fields.some((f) => f.type === 'file'),
+    },
+    sent,
+    captcha: captcha ? { question: captcha.question, token: captcha.token } : null,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { account, form } = await requirePublishedForm(request, params.code);
+  await enforceRateLimit(`form:${account.id}:${clientIp(request)}`, RATE_LIMIT);
+  const { fields, files, fileErrors } = await readContactFormPost(request, { acceptFiles: form.fields.some((f) => f.type === 'file') });
+  const submission = parseWithZod(fields, { schema: formSubmissionSchema(form.fields) });
+  const inputOk = submission.status === 'success' && fileErrors.length === 0;
+  const text = (name: string) => {
+    const v = fields.get(name);
+    return typeof v === 'string' ? v : null;
+  };
+  let captchaError: string | null = null;
+  let formError: string | null = null;
+  if (isHoneypotFilled(fields.get(HONEYPOT_FIELD))) formError = CAPTCHA_MESSAGES.honeypot;
+  else if (form.captcha) {
+    const result = await verifyCaptcha({ formId: captchaId(form.id), answer: text('captchaAnswer'), token: text('captchaToken'), spend: inputOk });
+    if (!result.ok) captchaError = result.message;
+  }
+  const question = text('captchaQuestion') ?? '';
+  // The question stays the same after a refusal (its token is only spent by a submission that goes through).
+  const reusable = /^What is \d+ \+ \d+\?$/.test(question) && text('captchaToken');
+  const sameCaptcha = reusable && captchaError !== CAPTCHA_MESSAGES.expired && captchaError !== CAPTCHA_MESSAGES.invalid ? { question, token: text('captchaToken')! } : null;
+  if (submission.status !== 'success' || !inputOk || captchaError || formError) {
+    const extra: Record<string, string[]> = {};
+    if (captchaError) extra.captchaAnswer = [captchaError];
+    if (fileErrors.length) extra[FILE_FIELD_NAME] = fileErrors;
+    return data({ result: submission.reply({ formErrors: formError ? [formError] : undefined, fieldErrors: extra }), captchaError, captcha: sameCaptcha }, { status: 400 });
+  }
+  await submitForm({ accountId: account.id, form, answers: submission.value as Record<string, string | undefined>, files });
+  return redirect(form.redirectUrl ?? `/f/${form.code}?sent=1`);
+}
+
+/** Embeddable anywhere (the CSP directive overrides the app-wide X-Frame-Options), never cached. */
+export const headers: HeadersFunction = () => ({
+  'Content-Security-Policy': 'frame-ancestors *',
+  'Cache-Control': 'no-store',
+});
+
+export const handle = { hydrate: false };
+
+export default function PublicForm() {
+  const { form, sent, captcha: fresh } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const captcha = actionData?.captcha ?? fresh;
+  const reply = actionData?.result;
+  const values = reply?.initialValue as Record<string, unknown> | undefined;
+  const errors = reply?.error as Record<string, string[] | null> | undefined;
+  return (
+    <main id="main" className="auth contact-page public-form" style={{ ['--brand' as string]: form.colour }}>
+      <div className="card stack" style={{ borderTop: `6px solid ${form.colour}` }}>
+        <header>
+          <h1>{form.headerText}</h1>
+          {form.description ? <p className="muted">{form.description}</p> : null}
+        </header>
+        {sent ? (
+          <p role="status" data-testid="thank-you">
+            {form.thankYouMessage}
+          </p>
+        ) : (
+          <form method="post" encType={form.hasFiles ? 'multipart/form-data' : undefined} className="stack" noValidate>
+            {errors?.[''] ? <ErrorList errors={errors['']} /> : null}
+            <PublicFormFields fields={form.fields} values={values} errors={errors} />
+            <div aria-hidden="true" style={{ position: 'absolute', left: '-10000px', top: 'auto', width: 1, height: 1, overflow: 'hidden' }}>
+              <label htmlFor="form-hp">Leave this field empty</label>
+              <input id="form-hp" type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+            </div>
+            {captcha ? (
+              <div className="field" data-testid="captcha">
+                <input type="hidden" name="captchaToken" value={captcha.token} />
+                <input type="hidden" name="captchaQuestion" value={captcha.question} />
+                <label htmlFor="form-captcha">{captcha.question}</label>
+                <input id="form-captcha" name="captchaAnswer" inputMode="numeric" autoComplete="off" defaultValue="" aria-describedby="form-captcha-hint" />
+                <small id="form-captcha-hint" className="muted">
+                  Answer the question to show you are not a robot.
+                </small>
+                <ErrorList errors={actionData?.captchaError ? [actionData.captchaError] : undefined} />
+              </div>
+            ) : null}
+            <button type="submit" className="btn btn-primary" style={{ background: form.colour, borderColor: form.colour }}>
+              {form.submitText}
+            </button>
+          </form>
+        )}
+      </div>
+    </main>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d?.form.headerText ?? 'Form') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

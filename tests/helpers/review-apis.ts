@@ -1,0 +1,102 @@
+import http from 'node:http';
+
+/**
+ * Local stand-ins for the review APIs Parley reads (ADR 068), speaking their wire formats: Google Business Profile
+ * (My Business v4: GET {location}/reviews with pageSize/pageToken, PUT {review}/reply) and Trustpilot (GET
+ * business-units/{id}/reviews with apikey/page, POST private/reviews/{id}/reply with a bearer token).
+ */
+export type StandIn = { url: string; requests: { method: string; path: string; auth?: string; body?: unknown }[]; close: () => Promise<void> };
+
+type GoogleReview = { reviewId: string; name: string; reviewer: { displayName: string; isAnonymous?: boolean }; starRating: string; comment?: string; createTime: string; updateTime: string; reviewReply?: { comment: string; updateTime: string } };
+
+function listen(handler: (req: http.IncomingMessage, body: string, res: http.ServerResponse, state: StandIn) => void): Promise<StandIn> {
+  const state = { url: '', requests: [] as StandIn['requests'], close: async () => {} } as StandIn;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      state.requests.push({ method: req.method ?? 'GET', path: req.url ?? '', auth: req.headers.authorization, body: body ? JSON.parse(body) : undefined });
+      handler(req, body, res, state);
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      state.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      state.close = () => new Promise<void>((r) => server.close(() => r()));
+      resolve(state);
+    }),
+  );
+}
+
+const json = (res: http.ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+const STARS = ['', 'ONE', 'TWO', 'THREE', 'FOUR', 'FIVE'];
+
+/** Google's v4 API for one location, two reviews a page. `token` is the only access token it accepts. */
+export async function startGoogleReviews(opts: { location: string; token: string; reviews: { id: string; name: string; rating: number; comment?: string; at?: string }[] }) {
+  const reviews: GoogleReview[] = opts.reviews.map((r) => ({
+    reviewId: r.id,
+    name: `${opts.location}/reviews/${r.id}`,
+    reviewer: { displayName: r.name },
+    starRating: STARS[r.rating],
+    comment: r.comment,
+    createTime: r.at ?? '2026-11-20T10:00:00Z',
+    updateTime: r.at ?? '2026-11-20T10:00:00Z',
+  }));
+  const standIn = await listen((req, body, res) => {
+    if (req.headers.authorization !== `Bearer ${opts.token}`)
+      return json(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } });
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.method === 'GET' && url.pathname === `/${opts.location}/reviews`) {
+      const size = Math.min(Number(url.searchParams.get('pageSize') ?? 50), 2);
+      const start = Number(url.searchParams.get('pageToken') ?? 0);
+      const page = reviews.slice(start, start + size);
+      return json(res, 200, { reviews: page, averageRating: 4.5, totalReviewCount: reviews.length, ...(start + size < reviews.length ? { nextPageToken: String(start + size) } : {}) });
+    }
+    const reply = /^\/(.+\/reviews\/[^/]+)\/reply$/.exec(url.pathname);
+    if (req.method === 'PUT' && reply) {
+      const review = reviews.find((r) => r.name === reply[1]);
+      if (!review) return json(res, 404, { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } });
+      const { comment } = JSON.parse(body) as { comment: string };
+      review.reviewReply = { comment, updateTime: new Date().toISOString() };
+      return json(res, 200, review.reviewReply);
+    }
+    json(res, 404, { error: { code: 404, message: 'Not found', status: 'NOT_FOUND' } });
+  });
+  return { ...standIn, reviews };
+}
+
+/** Trustpilot's business-unit reviews (API key) and private replies (bearer token). */
+export async function startTrustpilot(opts: { businessUnitId: string; apiKey: string; token: string; reviews: { id: string; name: string; stars: number; title?: string; text?: string }[] }) {
+  return listen((req, body, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.method === 'GET' && url.pathname === `/business-units/${opts.businessUnitId}/reviews`) {
+      if (url.searchParams.get('apikey') !== opts.apiKey) return json(res, 401, { message: 'Unauthorized' });
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const per = Math.min(Number(url.searchParams.get('perPage') ?? 20), 100);
+      const items = opts.reviews.slice((page - 1) * per, page * per).map((r) => ({
+        id: r.id,
+        stars: r.stars,
+        title: r.title ?? '',
+        text: r.text ?? '',
+        createdAt: '2026-11-21T09:00:00Z',
+        consumer: { displayName: r.name },
+        companyReply: null,
+      }));
+      const links = page * per < opts.reviews.length ? [{ href: '...', method: 'GET', rel: 'next-page' }] : [];
+      return json(res, 200, { reviews: items, links });
+    }
+    const reply = /^\/private\/reviews\/([^/]+)\/reply$/.exec(url.pathname);
+    if (req.method === 'POST' && reply) {
+      if (req.headers.authorization !== `Bearer ${opts.token}`) return json(res, 401, { message: 'Unauthorized' });
+      const { message } = JSON.parse(body) as { message: string };
+      if (!message) return json(res, 400, { message: 'message is required' });
+      res.writeHead(201);
+      return res.end();
+    }
+    json(res, 404, { message: 'Not found' });
+  });
+}
