@@ -26,6 +26,10 @@ export const QUEUES = {
   slaWarning: 'sla.warning',
   /** Runs one knowledge-base import from another help centre's address (ADR 059). */
   kbImport: 'kb.import',
+  /** Timers: one occurrence of an email survey's schedule, at its exact time (ADR 062). */
+  surveyEmailOccurrence: 'survey.email-occurrence',
+  /** Sends one occurrence of an email survey to its recipients, each claimed once (ADR 062). */
+  surveyEmailSend: 'survey.email-send',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -43,6 +47,8 @@ export const WORK_QUEUES = [
   QUEUES.notificationEmail,
   QUEUES.slaWarning,
   QUEUES.kbImport,
+  QUEUES.surveyEmailOccurrence,
+  QUEUES.surveyEmailSend,
 ] as const;
 
 export function getBoss() {
@@ -100,6 +106,9 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.slaBreachCheck]: 60,
   [QUEUES.contactImport]: 60 * 60,
   [QUEUES.kbImport]: 60 * 60,
+  [QUEUES.surveyEmailOccurrence]: 60,
+  // A send of 100,000 mails takes minutes; a killed engine's send comes back after this (its claimed rows are kept).
+  [QUEUES.surveyEmailSend]: 60,
 };
 
 const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail]);

@@ -9,3 +9,4 @@ export * from './counters';
 export * from './knowledge-base';
 export * from './surveys';
 export * from './survey-responses';
+export * from './survey-emails';

@@ -11,6 +11,7 @@ import { sendNotificationEmail, warnSlaDue } from '../../app/models/notification
 import { checkSlaBreach, type SlaTargetKind } from '../../app/models/automation/sla.server';
 import { runContactImport } from '../../app/models/crm/imports.server';
 import { runZendeskImport } from '../../app/models/knowledge-base/zendesk.server';
+import { runEmailOccurrence, runEmailSend } from '../../app/models/surveys/email-surveys.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { processEvent, processEventBatch } from '../events';
@@ -53,6 +54,9 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
       dueAt: String(data.dueAt),
     }),
   [QUEUES.kbImport]: (data) => runZendeskImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
+  [QUEUES.surveyEmailOccurrence]: (data) =>
+    runEmailOccurrence({ accountId: Number(data.accountId), surveyId: Number(data.surveyId), generation: Number(data.generation), at: String(data.at) }),
+  [QUEUES.surveyEmailSend]: (data) => runEmailSend({ accountId: Number(data.accountId), sendId: Number(data.sendId) }),
 };
 
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */
