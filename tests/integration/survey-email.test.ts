@@ -20,7 +20,8 @@ import { publishSurvey, updateSurvey } from '../../app/models/surveys/surveys.se
 import { QUEUES } from '../../app/utils/jobs.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount } from '../factories';
-import { startTestApp } from '../helpers/http';
+import { sessionCookie, startTestApp } from '../helpers/http';
+import { postMultipart } from '../helpers/multipart';
 import { publishedSurvey } from '../helpers/surveys';
 
 const received: { mail: ParsedMail; raw: string; to: string[] }[] = [];
@@ -249,5 +250,46 @@ describe('email surveys', () => {
     // Publishing again supersedes the waiting timers of the earlier publish.
     await publishSurvey({ ...a.who, id: survey.id });
     expect(await runEmailOccurrence({ accountId: a.account.id, surveyId: survey.id, generation: 1, at: occ.next! })).toEqual({ skipped: 'superseded' });
+  });
+
+  it('editor: the Target step uploads a list (and says what is wrong with a bad one), the Settings step saves the schedule with the specification messages', async () => {
+    const a = await setup();
+    const survey = await emailSurvey(a, { tagIds: [a.tag.id] }, false);
+    const cookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
+    const target = `/surveys/edit/${survey.id}/email/target`;
+    const page = await app.request(target, { domain: a.domain, cookie });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('By CSV upload');
+    const post = (fields: Record<string, string>, files?: Parameters<typeof postMultipart>[2]['files']) =>
+      postMultipart(app.port, target, { domain: a.domain, cookie, fields: { audience: 'csv', intent: 'csv-upload', ...fields }, files });
+    const noFile = await post({ listName: 'Spring' });
+    expect(noFile.status).toBe(400);
+    expect(noFile.text).toContain('please select a csv file');
+    expect(noFile.text).toContain('value="Spring"');
+    const tooBig = await post({ listName: 'Spring' }, [{ name: 'file', filename: 'big.csv', bytes: Buffer.alloc(5 * 1024 * 1024 + 10, 'a'), type: 'text/csv' }]);
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.text).toContain('File size must be less than 5mb.');
+    const longName = await post({ listName: 'x'.repeat(31) }, [{ name: 'file', filename: 'l.csv', bytes: Buffer.from('email\na@example.test\n') }]);
+    expect(longName.text).toContain('The list name must be 30 characters or less.');
+    const ok = await post({ listName: 'Spring' }, [{ name: 'file', filename: 'l.csv', bytes: Buffer.from('email,name\na@example.test,A\nbad,B\n') }]);
+    expect(ok.status).toBe(302);
+    const after = await app.request(target, { domain: a.domain, cookie });
+    expect(after.text).toContain('Spring (1 addresses, 1 failed)');
+
+    const settings = `/surveys/edit/${survey.id}/email/settings`;
+    const base = { name: 'Quarterly', folderId: String(survey.folderId), language: 'EN', intent: 'save' };
+    const refused = await app.request(settings, { domain: a.domain, cookie, form: { ...base, 'schedule.sendLater': 'on', 'schedule.recurring': 'on' } });
+    expect(refused.status).toBe(400);
+    for (const m of ['please select date', 'please select timezone', 'please select any interval']) expect(refused.text).toContain(m);
+    const saved = await app.request(settings, {
+      domain: a.domain,
+      cookie,
+      form: { ...base, 'schedule.sendLater': 'on', 'schedule.sendDate': '2099-01-05', 'schedule.sendTime': '08:15', 'schedule.timezone': 'Asia/Tokyo', 'schedule.recurring': 'on', 'schedule.interval': '30' },
+    });
+    expect(saved.status).toBe(302);
+    const [row] = await getDb().select().from(schema.surveyEmailSchedules).where(eq(schema.surveyEmailSchedules.surveyId, survey.id));
+    expect(row).toMatchObject({ sendLater: true, sendAt: '2099-01-05T08:15', timezone: 'Asia/Tokyo', recurring: true, intervalDays: 30 });
+    const shown = await app.request(settings, { domain: a.domain, cookie });
+    expect(shown.text).toContain('value="2099-01-05"');
   });
 });

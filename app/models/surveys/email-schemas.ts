@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_LIMITS, RECURRING_INTERVALS, SURVEY_MESSAGES as M } from './constants';
+import { settingsSchema } from './schemas';
 
 /** The time zones offered (IANA names of this runtime): a name outside them is refused. */
 export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
@@ -53,3 +54,6 @@ export type EmailSchedule = z.output<typeof EmailScheduleSchema>;
 export const RecipientListSchema = z.object({
   listName: z.string({ error: M.listName }).trim().min(1, M.listName).max(EMAIL_LIMITS.listName, M.listNameLength),
 });
+
+/** The email Settings step: the general settings and, under `schedule.`, when it is sent. */
+export const emailSettingsSchema = (now = new Date()) => settingsSchema(now).and(z.object({ schedule: EmailScheduleSchema }));

@@ -178,7 +178,15 @@ export async function saveEmailSchedule(tx: Tx, opts: { accountId: number; surve
     .onConflictDoUpdate({ target: sched.surveyId, set: v, where: eq(sched.accountId, opts.accountId) });
 }
 
-export function scheduleFormValues(row: Awaited<ReturnType<typeof getEmailSchedule>>) {
+/** The Settings step's save: writes the schedule when it differs from the stored one; says whether it did. */
+export async function updateEmailSchedule(opts: { accountId: number; surveyId: number; schedule: EmailSchedule }) {
+  const before = scheduleFormValues(await getEmailSchedule(opts));
+  if (JSON.stringify(before) === JSON.stringify(scheduleFormValues(opts.schedule))) return false;
+  await getDb().transaction((tx) => saveEmailSchedule(tx, opts));
+  return true;
+}
+
+export function scheduleFormValues(row: Pick<EmailSchedule, 'sendLater' | 'sendAt' | 'timezone' | 'recurring' | 'intervalDays'> | null) {
   if (!row) return { sendLater: false, recurring: false };
   const [date, time] = (row.sendAt ?? '').split('T');
   const preset = ['7', '30', '60'].includes(String(row.intervalDays)) ? String(row.intervalDays) : row.intervalDays ? 'custom' : undefined;
