@@ -18,6 +18,7 @@ import { attachableArticlesFor } from '~/models/knowledge-base/attach.server';
 import { usePresence } from '~/components/inbox/use-inbox-live';
 import { useLiveRevalidation } from '~/components/shell/use-live';
 import { WidgetTyping } from '~/components/messenger/agent-typing';
+import { conversationRatings } from '~/models/csat/csat.server';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList } from '~/components/ui/forms';
@@ -121,10 +122,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : Promise.resolve(null),
     listConversationRuns({ accountId, conversationId: id, limit: 30 }),
   ]);
-  const [templates, mentionable, neighbours] = await Promise.all([
+  const [templates, mentionable, neighbours, ratings] = await Promise.all([
     listEmailTemplates({ accountId, limit: 50 }),
     listMentionableUsers({ accountId }),
     findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
+    conversationRatings({ accountId, conversationId: id }),
   ]);
   // Templates are filled for this conversation's contact ({{firstName}}...), as they would be in a campaign.
   const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact) }));
@@ -193,6 +195,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         resolveBreachedAt: c.resolveBreachedAt,
       },
     },
+    // Customer-satisfaction ratings asked after a resolve (issue 15).
+    ratings: ratings.map((r) => ({ id: r.id, kind: r.kind, rating: r.rating, comment: r.comment, at: r.ratedAt ?? r.requestedAt })),
     // Which rules acted on the conversation and why; rules that only looked and passed are behind ?automations=all.
     automations: {
       all: allRuns,
@@ -608,6 +612,26 @@ export default function ConversationPage() {
                   {c.sla.resolveBreachedAt ? ' · breached' : ''}
                 </dd>
               </dl>
+            </section>
+          ) : null}
+
+          {d.ratings.length ? (
+            <section className="side-card" data-testid="csat-panel">
+              <h2>Satisfaction</h2>
+              <ul className="runs">
+                {d.ratings.map((r) => (
+                  <li key={r.id} data-testid="csat-rating">
+                    {r.rating === null ? (
+                      <span className="muted">Asked by {r.kind === 'chat' ? 'chat' : 'email'}, not rated yet</span>
+                    ) : (
+                      <>
+                        <strong>{`${r.rating} / 5`}</strong> <span className="muted">· {formatDateTime(r.at, prefs)}</span>
+                        {r.comment ? <p>{r.comment}</p> : null}
+                      </>
+                    )}
+                  </li>
+                ))}
+              </ul>
             </section>
           ) : null}
 

@@ -126,6 +126,10 @@ describe('customer satisfaction', () => {
     const results = await csatResults({ accountId: s.account.id, from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 86_400_000), by: 'inbox' });
     expect(results).toMatchObject({ total: 1, csat: 0, rows: [{ key: 'Support mail', ratings: 1, average: 2 }] });
     expect((await csatResults({ accountId: other.account.id, from: new Date(0), to: new Date(Date.now() + 86_400_000), by: 'agent' })).total).toBe(0);
+    // The agent sees the rating on the conversation.
+    const conv = await app.request(`/inbox/${id}`, { domain: s.domain, cookie: s.cookie });
+    expect(conv.text).toContain('2 / 5');
+    expect(conv.text).toContain('It took a week');
     const list = await app.request('/settings/email-survey', { domain: s.domain, cookie: s.cookie });
     expect(list.text).toContain('How did we do, {{NAME}}?');
   });

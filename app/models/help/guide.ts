@@ -32,6 +32,7 @@ const PAGE_OF_GROUP: Record<string, GuideSlug> = {
   Automations: 'automations',
   Productivity: 'productivity',
   Billing: 'billing',
+  'Customer Satisfaction': 'surveys',
 };
 
 export function isGuideSlug(slug: string): slug is GuideSlug {

@@ -61,7 +61,8 @@ export const SIGNED_IN_SCREENS = [
   '/surveys?new=web', '/surveys?folder-form=new', '/surveys/edit/{webSurvey}/web/design', '/surveys/edit/{webSurvey}/web/target',
   '/surveys/edit/{webSurvey}/web/settings', '/surveys/edit/{webSurvey}/web/share', '/surveys/edit/{inAppSurvey}/in-app/design',
   '/surveys/edit/{inAppSurvey}/in-app/target', '/surveys/edit/{inAppSurvey}/in-app/share', '/surveys/edit/{emailSurvey}/email/design',
-  '/surveys/edit/{emailSurvey}/email/target',
+  '/surveys/edit/{emailSurvey}/email/target', '/surveys/edit/{emailSurvey}/email/settings',
+  '/settings/email-survey', '/settings/email-survey/new', '/settings/chat-survey', '/settings/chat-survey/new',
   '/surveys/{resultsSurvey}/results',
 ] as const;
 
@@ -98,6 +99,10 @@ export const EXCLUDED: Record<string, string> = {
   '_app.knowledgebase.$kbId.images.tsx': "the rich-text editor's JSON upload (tests/integration/knowledge-base-upload.test.ts)",
   'hc.$kbSlug.$.tsx': "the help centre's 404 (the layout's ErrorBoundary, seen at /hc/{kbSlug}/articles/{bad id} in tests)",
   'webhooks.*': 'provider webhooks',
+  'survey.email.$accountId.$token.tsx': "a recipient's personal survey link (tests/integration/survey-email.test.ts, tests/e2e/surveys/email.spec.ts)",
+  'survey.unsubscribe.$accountId.$token.tsx': "a recipient's unsubscribe link (tests/integration/survey-email.test.ts)",
+  'csat.$accountId.$token.tsx': "a customer's rating link (tests/integration/csat.test.ts)",
+  'csat.$accountId.$token.unsubscribe.tsx': "a customer's unsubscribe link (tests/integration/csat.test.ts)",
   '_app.surveys.edit.$surveyId.$type._index.tsx': 'redirects to the design step',
   'survey.logo.$accountId.$uniqueId.tsx': 'an image',
   'public.widget.survey.$op.tsx': 'the in-app survey API',
