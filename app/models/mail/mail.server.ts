@@ -87,7 +87,7 @@ function bulkTransport() {
   return singleton('smtp-bulk-transport', () => {
     const url = new URL(smtpUrl);
     if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
-    if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(Number(process.env.PARLEY_BULK_SMTP_CONNECTIONS ?? 4)));
+    if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(Number(process.env.PARLEY_BULK_SMTP_CONNECTIONS ?? 8)));
     if (!url.searchParams.has('maxMessages')) url.searchParams.set('maxMessages', 'Infinity');
     return nodemailer.createTransport(url.toString());
   });

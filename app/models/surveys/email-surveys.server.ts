@@ -398,6 +398,8 @@ async function takeToken(accountId: number) {
 /** A claimed row still in `sending` after this long belongs to a send that died: it is claimed again. */
 const LEASE_MS = 30_000;
 const BATCH = 100;
+/** Mails sent at once within a claimed batch; their `sent` marks are written together. */
+const CHUNK = 25;
 /** A send job works this long, then hands on to a fresh job (well within its queue's expiry). */
 const SLICE_MS = 40_000;
 
@@ -479,17 +481,19 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
         skipped.map((id) => sql`${id}`),
         sql`, `,
       )})`);
-    await Promise.all(
-      rows
-        .filter((r) => !r.suppressed)
-        .map(async (r) => {
+    // Mailed in chunks of 20 at once; each chunk's accepted mails are marked sent in one statement as soon as the
+    // chunk is through, so a process killed mid-chunk can only repeat the mails of that one chunk (ADR 062).
+    const live = rows.filter((r) => !r.suppressed);
+    for (let i = 0; i < live.length; i += CHUNK) {
+      const done: { id: number; messageId: string }[] = [];
+      const results = await Promise.allSettled(
+        live.slice(i, i + CHUNK).map(async (r) => {
           await takeToken(opts.accountId);
           const mail = renderSurveyEmail(render, r);
           const messageId = `<survey-${r.token}@${host}>`;
           try {
             await sendBulkEmail({ accountId: opts.accountId, from, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId });
-            await db.execute(sql`update survey_email_recipients set status = 'sent', sent_at = now(), message_id = ${messageId} where id = ${r.id} and status = 'sending'`);
-            sent++;
+            done.push({ id: r.id, messageId });
           } catch (err) {
             const message = (err as Error).message.slice(0, 500);
             const permanent = /^5\d\d/.test(String((err as { responseCode?: number }).responseCode ?? ''));
@@ -503,7 +507,19 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
             if (!permanent) throw err;
           }
         }),
-    );
+      );
+      if (done.length) {
+        const values = sql.join(
+          done.map((d) => sql`(${d.id}::bigint, ${d.messageId})`),
+          sql`, `,
+        );
+        await db.execute(sql`update survey_email_recipients r set status = 'sent', sent_at = now(), message_id = v.mid
+          from (values ${values}) as v(id, mid) where r.id = v.id and r.status = 'sending'`);
+        sent += done.length;
+      }
+      const failed = results.find((x) => x.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+    }
   }
   const [{ waiting }] = await db
     .select({ waiting: sql<number>`count(*)::int` })
