@@ -14,6 +14,7 @@ import { listWebInboxes, saveMessengerSection } from '../app/models/channels/mes
 import { readMessengerSettings } from '../app/models/channels/messenger-settings';
 import { seedDemoSurveys } from './seed-surveys';
 import { seedDemoSurveyResponses } from './seed-survey-responses';
+import { seedDemoCsat } from './seed-csat';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -96,6 +97,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
     await saveMessengerSection({ accountId: account.id, actorId: owner.id, inboxId: inbox.id, section: 'configure', value: { ...readMessengerSettings(inbox.settings).configure, helpCentreId: kb.id } });
   await seedDemoSurveys({ accountId: account.id, ownerId: owner.id, adminId: admin.id });
   await seedDemoSurveyResponses({ accountId: account.id, now: opts.now });
+  await seedDemoCsat({ accountId: account.id, ownerId: owner.id, now: opts.now });
   return { created: true };
 }
 
