@@ -400,7 +400,7 @@ export default function SurveyEditor() {
         {step === 'target' && channel === 'email' ? (
           <EmailTargetFields r={r} tags={tags} lists={lists} draft={survey.status === 'draft'} csvError={actionData?.form === 'csv' ? (actionData.error ?? null) : null} />
         ) : step === 'target' ? (
-          <TargetFields channel={channel} r={r} tags={tags} />
+          <TargetFields channel={channel} r={r} />
         ) : null}
         {step === 'settings' ? <SettingsFields r={r} folders={folders} cutOff={cutOff} /> : null}
         {step === 'settings' && channel === 'email' ? <EmailScheduleFields r={r} zones={zones} /> : null}

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { QuestionInput } from '~/components/surveys/question-input';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { AllQuestionsForm } from '~/components/surveys/all-questions-form';
 import { checkAnswers, isAnswerable, readAnswersFromForm } from '~/models/surveys/answers';
 import { readableBrand } from '~/models/surveys/colour';
 import { findRecipient, markRecipientOpened, markRecipientResponded } from '~/models/surveys/email-surveys.server';
@@ -127,7 +127,6 @@ export default function EmailSurvey() {
   const acted = useActionData<typeof action>() as unknown as PageData | undefined;
   const p = acted ?? loaded;
   const v = p.view;
-  let n = 0;
   return (
     <div className="sv" style={{ ['--sv-brand' as string]: readableBrand(p.design?.brandColor ?? '#2287FB') }}>
       <header className="sv-header">
@@ -146,34 +145,14 @@ export default function EmailSurvey() {
             <h2>{p.messages?.completion ?? 'Thank you'}</h2>
           </div>
         ) : (
-          <Form method="post" className="sv-card sv-all" noValidate reloadDocument>
-            {Object.keys(v.errors).length ? (
-              <p className="form-error" role="alert">
-                Please check the answers marked below.
-              </p>
-            ) : null}
-            {p.questions.map((q) =>
-              q.type === 'welcome' ? (
-                <div key={q.id} className="sv-welcome">
-                  {q.heading ? <p className="sv-heading">{q.heading}</p> : null}
-                  <p className="sv-text">{q.question}</p>
-                </div>
-              ) : q.type === 'thank-you' ? null : (
-                <QuestionInput
-                  key={q.id}
-                  q={q}
-                  number={p.design?.showQuestionNumber ? ++n : undefined}
-                  value={v.values[q.id] as never}
-                  error={v.errors[q.id]}
-                  messages={p.messages!}
-                  indicateMandatory={!!p.design?.indicateMandatory}
-                />
-              ),
-            )}
-            <button type="submit" name="intent" value="submit" className="sv-btn">
-              Submit Survey
-            </button>
-          </Form>
+          <AllQuestionsForm
+            questions={p.questions}
+            messages={p.messages!}
+            values={v.values}
+            errors={v.errors}
+            showQuestionNumber={!!p.design?.showQuestionNumber}
+            indicateMandatory={!!p.design?.indicateMandatory}
+          />
         )}
       </main>
       {p.design?.footer ? <footer className="sv-footer">{p.design.footer}</footer> : null}

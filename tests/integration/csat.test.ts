@@ -1,37 +1,21 @@
 import { and, eq } from 'drizzle-orm';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { csatResults } from '../../app/models/csat/csat.server';
 import { openConversation, setConversationStatus } from '../../app/models/inbox/conversations.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
-import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount } from '../factories';
 import { drainEvents, lastEventId } from '../helpers/engine';
+import { startSmtpSink } from '../helpers/smtp-sink';
 import { sessionCookie, startTestApp } from '../helpers/http';
 
-const received: { mail: ParsedMail; to: string[] }[] = [];
-let smtp: SMTPServer;
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let received: Awaited<ReturnType<typeof startSmtpSink>>['received'];
 let app: Awaited<ReturnType<typeof startTestApp>>;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', async () => {
-        received.push({ mail: await simpleParser(Buffer.concat(chunks)), to: session.envelope.rcptTo.map((r) => r.address) });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  process.env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`;
-  for (const k of ['config', 'smtp-transport', 'smtp-bulk-transport']) resetSingleton(k);
+  sink = await startSmtpSink();
+  received = sink.received;
   app = await startTestApp();
 });
 afterEach(() => {
@@ -39,9 +23,7 @@ afterEach(() => {
 });
 afterAll(async () => {
   await app.close();
-  delete process.env.SMTP_URL;
-  for (const k of ['config', 'smtp-transport', 'smtp-bulk-transport']) resetSingleton(k);
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await sink.stop();
 });
 
 async function setup() {

@@ -1,6 +1,4 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createContact } from '../../app/models/crm/contacts.server';
@@ -18,36 +16,19 @@ import { EmailScheduleSchema, RecipientListSchema } from '../../app/models/surve
 import { SurveyInputError } from '../../app/models/surveys/folders.server';
 import { publishSurvey, updateSurvey } from '../../app/models/surveys/surveys.server';
 import { QUEUES } from '../../app/utils/jobs.server';
-import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount } from '../factories';
+import { startSmtpSink } from '../helpers/smtp-sink';
 import { sessionCookie, startTestApp } from '../helpers/http';
 import { postMultipart } from '../helpers/multipart';
 import { publishedSurvey } from '../helpers/surveys';
 
-const received: { mail: ParsedMail; raw: string; to: string[] }[] = [];
-let smtp: SMTPServer;
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let received: Awaited<ReturnType<typeof startSmtpSink>>['received'];
 let app: Awaited<ReturnType<typeof startTestApp>>;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', async () => {
-        const raw = Buffer.concat(chunks);
-        received.push({ mail: await simpleParser(raw), raw: raw.toString('utf8'), to: session.envelope.rcptTo.map((r) => r.address) });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  process.env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`;
-  resetSingleton('config');
-  resetSingleton('smtp-transport');
-  resetSingleton('smtp-bulk-transport');
+  sink = await startSmtpSink();
+  received = sink.received;
   app = await startTestApp();
 });
 afterEach(() => {
@@ -55,11 +36,7 @@ afterEach(() => {
 });
 afterAll(async () => {
   await app.close();
-  delete process.env.SMTP_URL;
-  resetSingleton('config');
-  resetSingleton('smtp-transport');
-  resetSingleton('smtp-bulk-transport');
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await sink.stop();
 });
 
 async function setup() {
