@@ -88,8 +88,27 @@ describe('customer satisfaction', () => {
 
     // The other account's host does not know the link.
     expect((await app.request(`${links[1].pathname}${links[1].search}`, { domain: other.domain })).status).toBe(404);
+    // A workflow on Survey received acts on a bad rating.
+    await getDb()
+      .insert(schema.automationRules)
+      .values({
+        accountId: s.account.id,
+        kind: 'workflow',
+        name: 'Low CSAT',
+        event: 'survey_received',
+        conditions: [{ field: 'rating', op: 'below', value: '3' }],
+        conditionOperator: 'and',
+        filters: [],
+        actions: [{ type: 'leave_note', note: 'Unhappy customer, call back' }],
+        sources: [],
+        isActive: true,
+      } as never);
+    const beforeRating = await lastEventId(s.account.id);
     const rated = await app.request(`${links[1].pathname}${links[1].search}`, { domain: s.domain });
     expect(rated.status).toBe(302);
+    await drainEvents(s.account.id, { after: beforeRating });
+    const notes = await getDb().select().from(schema.messages).where(and(eq(schema.messages.conversationId, id), eq(schema.messages.kind, 'note')));
+    expect(notes.map((n) => n.text)).toContain('Unhappy customer, call back');
     const page = await app.request(links[1].pathname, { domain: s.domain });
     expect(page.text).toContain('Can you tell us more about your experience?');
     const empty = await app.request(links[1].pathname, { domain: s.domain, form: { intent: 'comment', comment: ' ' } });
