@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { createContact } from '../../../app/models/crm/contacts.server';
 import { createInbox } from '../../../app/models/inbox/inboxes.server';
+import { createWebInbox, saveMessengerSection } from '../../../app/models/channels/messenger-settings.server';
 import { openConversation, setConversationStatus } from '../../../app/models/inbox/conversations.server';
 import { createTag } from '../../../app/models/productivity/tags.server';
 import { updateSurvey } from '../../../app/models/surveys/surveys.server';
@@ -101,4 +102,42 @@ test('configure the email CSAT survey, resolve a conversation, rate it low from 
   await page.goto(url(`/inbox/${opened.conversation.id}`, a.domain));
   await expect(page.getByTestId('csat-rating')).toContainText('2 / 5');
   await expect(page.getByTestId('csat-rating')).toContainText('It took a week');
+});
+
+test('the chat survey: configured in Settings, asked on the no-JavaScript chat page when the chat is resolved, rated there', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const a = await createTestAccount();
+  const who = { accountId: a.account.id, actorId: a.owner.id };
+  const web = await createWebInbox({ ...who, name: 'Website chat' });
+  await saveMessengerSection({ ...who, inboxId: web.id, section: 'chatPage', value: { enabled: true, heading: 'Talk to us', subHeading: '' } });
+  const [inbox] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, web.id));
+  const code = (inbox.settings as { chatPage: { code: string } }).chatPage.code;
+  await signIn(page, { domain: a.domain, email: a.owner.email, password: TEST_PASSWORD });
+  await page.goto(url('/settings/chat-survey/new', a.domain));
+  await page.getByLabel('Website chat').check();
+  await page.getByLabel('Subject').fill('How was this chat?');
+  await page.getByLabel('Rating type').selectOption('emoji');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByTestId('csat-surveys')).toContainText('How was this chat?');
+
+  const visitor = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  await visitor.goto(url(`/public/chat/${code}`, a.domain));
+  await visitor.getByLabel('Name').fill('Vic');
+  await visitor.getByLabel('Email').fill(`vic-${a.account.id}@example.test`);
+  await visitor.getByLabel('Message').fill('Do you ship to Norway?');
+  await visitor.getByRole('button', { name: 'Send' }).click();
+  await expect(visitor.getByTestId('chat-thread')).toContainText('Do you ship to Norway?');
+  const [conv] = await getDb().select().from(schema.conversations).where(eq(schema.conversations.inboxId, web.id));
+  await setConversationStatus({ ...who, ids: [conv.id], status: 'resolved' });
+  await expect(async () => {
+    await visitor.reload();
+    await expect(visitor.getByTestId('chat-thread')).toContainText('How was this chat?', { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  const text = await visitor.getByTestId('chat-thread').innerText();
+  const link = /\/csat\/\d+\/[0-9a-f]{48}/.exec(text)![0];
+  await visitor.goto(url(link, a.domain));
+  await visitor.getByRole('button', { name: 'Happy', exact: true }).click();
+  await expect(visitor.getByTestId('csat-done')).toContainText('Thank you for your valuable feedback');
+  await page.goto(url(`/inbox/${conv.id}`, a.domain));
+  await expect(page.getByTestId('csat-rating')).toContainText('4 / 5');
 });
