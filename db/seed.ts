@@ -19,6 +19,7 @@ import { seedDemoCampaigns } from './seed-campaigns';
 import { seedDemoBilling } from './seed-billing';
 import { seedDemoMeetingsAndTime } from './seed-meetings';
 import { seedDemoReviewsAndForms } from './seed-reviews-forms';
+import { seedDemoCsat } from './seed-csat';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -106,6 +107,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoBilling({ accountId: account.id, now: opts.now ?? new Date() });
   await seedDemoMeetingsAndTime({ accountId: account.id, ownerId: owner.id, adminId: admin.id, agentIds: [sam.id, riley.id], now: opts.now });
   await seedDemoReviewsAndForms({ accountId: account.id, ownerId: owner.id, now: opts.now });
+  await seedDemoCsat({ accountId: account.id, ownerId: owner.id, now: opts.now });
   return { created: true };
 }
 

@@ -19,6 +19,7 @@ import { attachableArticlesFor } from '~/models/knowledge-base/attach.server';
 import { usePresence } from '~/components/inbox/use-inbox-live';
 import { useLiveRevalidation } from '~/components/shell/use-live';
 import { WidgetTyping } from '~/components/messenger/agent-typing';
+import { conversationRatings } from '~/models/csat/csat.server';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList } from '~/components/ui/forms';
@@ -125,11 +126,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : Promise.resolve(null),
     listConversationRuns({ accountId, conversationId: id, limit: 30 }),
   ]);
-  const [templates, mentionable, neighbours, time] = await Promise.all([
+  const [templates, mentionable, neighbours, time, ratings] = await Promise.all([
     listEmailTemplates({ accountId, limit: 50 }),
     listMentionableUsers({ accountId }),
     findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
     conversationTime({ accountId, conversationId: id, userId: ctx.user.id }),
+    conversationRatings({ accountId, conversationId: id }),
   ]);
   // "Offer a meeting" fills the reply with the default meeting's booking link for this conversation (ADR 072).
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
@@ -203,6 +205,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         resolveBreachedAt: c.resolveBreachedAt,
       },
     },
+    // Customer-satisfaction ratings asked after a resolve (issue 15).
+    ratings: ratings.map((r) => ({ id: r.id, kind: r.kind, rating: r.rating, comment: r.comment, at: r.ratedAt ?? r.requestedAt })),
     // Which rules acted on the conversation and why; rules that only looked and passed are behind ?automations=all.
     automations: {
       all: allRuns,
@@ -635,6 +639,25 @@ export default function ConversationPage() {
               </Link>
             ) : null}
           </section>
+          {d.ratings.length ? (
+            <section className="side-card" data-testid="csat-panel">
+              <h2>Satisfaction</h2>
+              <ul className="runs">
+                {d.ratings.map((r) => (
+                  <li key={r.id} data-testid="csat-rating">
+                    {r.rating === null ? (
+                      <span className="muted">Asked by {r.kind === 'chat' ? 'chat' : 'email'}, not rated yet</span>
+                    ) : (
+                      <>
+                        <strong>{`${r.rating} / 5`}</strong> <span className="muted">· {formatDateTime(r.at, prefs)}</span>
+                        {r.comment ? <p>{r.comment}</p> : null}
+                      </>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
 
           <section className="side-card" data-testid="automations-panel">
             <h2>Automations</h2>

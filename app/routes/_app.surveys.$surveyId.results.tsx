@@ -6,6 +6,8 @@ import { CHANNEL_LABELS, STATUS_LABELS, SUB_TYPE_LABELS } from '~/models/surveys
 import { RESPONSE_CHANNELS } from '~/models/surveys/response-types';
 import { getSurveyResults, listTextAnswers, readResultFilters, TEXT_PAGE_SIZE, type QuestionResult, type SurveyResults } from '~/models/surveys/results.server';
 import { getSurvey, publicSurveyPath } from '~/models/surveys/surveys.server';
+import { emailDeliveryStats, listRecipients } from '~/models/surveys/email-surveys.server';
+import { EmailDelivery } from '~/components/surveys/email-delivery';
 import { formatDate, formatDateTime, pageTitle, type DatePrefs } from '~/utils/format';
 import { parseRowId } from '~/utils/route-id';
 import { publicUser, requireFeature, requirePermission } from '~/utils/session.server';
@@ -38,7 +40,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       };
     }),
   );
+  const delivery =
+    survey.channel === 'email'
+      ? {
+          stats: await emailDeliveryStats({ accountId: ctx.account.id, surveyId: survey.id }),
+          recipients: await listRecipients({ accountId: ctx.account.id, surveyId: survey.id, limit: 50 }),
+        }
+      : null;
   return {
+    delivery,
     survey: {
       id: survey.id,
       name: survey.name,
@@ -60,7 +70,7 @@ export const handle = { breadcrumb: 'Results' };
 const fmt = (n: number) => n.toLocaleString('en');
 
 export default function SurveyResultsPage() {
-  const { survey, filters, results, texts, paged, user } = useLoaderData<typeof loader>();
+  const { survey, filters, results, texts, paged, user, delivery } = useLoaderData<typeof loader>();
   const qs = new URLSearchParams();
   if (filters.from) qs.set('from', filters.from);
   if (filters.to) qs.set('to', filters.to);
@@ -121,6 +131,8 @@ export default function SurveyResultsPage() {
           </Link>
         ) : null}
       </Form>
+
+      {delivery ? <EmailDelivery delivery={delivery} user={user} /> : null}
 
       <ul className="results-cards" aria-label="Summary">
         <li className="card" data-testid="total-responses">

@@ -6,13 +6,16 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DesignPanels } from '~/components/surveys/design-step';
 import { FieldErrors } from '~/components/surveys/fields';
 import { SettingsFields, ShareStep, TargetFields } from '~/components/surveys/other-steps';
+import { EmailScheduleFields, EmailTargetFields } from '~/components/surveys/email-steps';
+import { emailSettingsSchema, RecipientListSchema, TIME_ZONES, type EmailSchedule } from '~/models/surveys/email-schemas';
+import { getEmailSchedule, listRecipientLists, scheduleFormValues, updateEmailSchedule, uploadRecipientList } from '~/models/surveys/email-surveys.server';
 import { SurveyPreview } from '~/components/surveys/preview';
 import { useLivePreview } from '~/components/surveys/live-preview';
 import { readReply, useHydrated, type Reply } from '~/components/surveys/reply';
 import { UnsavedChangesGuard } from '~/components/ui/unsaved-changes';
 import { listEmailSenderOptions } from '~/models/surveys/senders.server';
 import { listTagOptions } from '~/models/inbox/screens.server';
-import { CHANNEL_LABELS, isStep, STATUS_LABELS, STEP_LABELS, stepsOf, SUB_TYPE_LABELS, SURVEY_TOASTS, type EditorStep, type SurveyChannel } from '~/models/surveys/constants';
+import { CHANNEL_LABELS, isStep, SURVEY_MESSAGES, STATUS_LABELS, STEP_LABELS, stepsOf, SUB_TYPE_LABELS, SURVEY_TOASTS, type EditorStep, type SurveyChannel } from '~/models/surveys/constants';
 import { applyQuestionOp, mergeQuestion, PANELS, parseEditorIntent, targetStep, type Panel, type QuestionEdit } from '~/models/surveys/editor.server';
 import { listFolders, SurveyInputError } from '~/models/surveys/folders.server';
 import { removeSurveyLogo, uploadSurveyLogo } from '~/models/surveys/logo.server';
@@ -57,6 +60,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const accountId = ctx.account.id;
   const selectedId = url.searchParams.get('q');
   const panel = url.searchParams.get('panel');
+  const email = survey.channel === 'email';
+  const [lists, schedule] = await Promise.all([
+    email && step === 'target' ? listRecipientLists({ accountId, surveyId: survey.id }) : Promise.resolve([]),
+    email && step === 'settings' ? getEmailSchedule({ accountId, surveyId: survey.id }) : Promise.resolve(null),
+  ]);
   const [folders, tags, senders, snippet] = await Promise.all([
     step === 'settings' ? listFolders({ accountId, viewer: viewerOf(ctx) }) : Promise.resolve([]),
     step === 'target' && survey.channel === 'email' ? listTagOptions({ accountId }) : Promise.resolve([]),
@@ -92,10 +100,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tags: tags.map((t) => ({ id: t.id, name: t.name })),
     senders,
     cutOff: cutOffBounds(),
+    lists,
+    schedule: scheduleFormValues(schedule),
+    zones: email && step === 'settings' ? TIME_ZONES : [],
   };
 }
 
-type ActionData = { reply?: Reply; error?: string; panel?: Panel; selectedId?: string | null; form?: 'step' | 'share' | 'logo' };
+type ActionData = { reply?: Reply; error?: string; panel?: Panel; selectedId?: string | null; form?: 'step' | 'share' | 'logo' | 'csv' };
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, survey, step } = await guard(request, params);
@@ -143,6 +154,32 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast(editorUrl(survey, 'design', { q: selected?.id }), SURVEY_TOASTS.updated);
   }
 
+  if (rawIntent === 'csv-upload') {
+    // The list upload (section 7 "surveys/{id}/csv"): the list name and the file; the target then names the list.
+    if (step !== 'target' || channel !== 'email') throw new Response('Bad Request', { status: 400 });
+    const typed = Object.fromEntries([...formData].filter(([, v]) => typeof v === 'string'));
+    const again = (error: string) =>
+      refuse({ form: 'csv', error, reply: { initialValue: { ...typed, audience: 'csv', tagIds: formData.getAll('tagIds') }, error: {} } });
+    const named = RecipientListSchema.safeParse({ listName: formData.get('listName') ?? '' });
+    if (!named.success) return again(named.error.issues[0].message);
+    const file = formData.get('file');
+    if (!(file instanceof File) || file.size === 0) return again(SURVEY_MESSAGES.csvMissing);
+    try {
+      const result = await uploadRecipientList({
+        accountId: ctx.account.id,
+        surveyId: survey.id,
+        actorId: ctx.user.id,
+        listName: named.data.listName,
+        filename: file.name,
+        bytes: Buffer.from(await file.arrayBuffer()),
+      });
+      return redirectWithToast(editorUrl(survey, 'target'), { type: 'success', text: `${SURVEY_TOASTS.csvUploaded}: ${result.success} added, ${result.failed} failed` });
+    } catch (err) {
+      if (err instanceof SurveyInputError) return again(err.message);
+      throw err;
+    }
+  }
+
   const intent = parseEditorIntent(logoIntent ? 'save' : rawIntent, channel);
   if (!intent) throw new Response('Unknown intent', { status: 400 });
   if (intent.kind === 'publish' && step !== stepsOf(channel).at(-1)) throw new Response('Publish is the last step', { status: 400 });
@@ -152,6 +189,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   let nextSelected: string | null = selected?.id ?? null;
   let toast: string | null = null;
   let panel: Panel = intent.kind === 'panel' ? intent.panel : panelOf(formData.get('panel'));
+  let scheduleChanged = false;
 
   if (step === 'design') {
     // Deleting the question being edited does not need its fields to be valid.
@@ -190,16 +228,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (submission.status !== 'success') return refuse({ form: 'step', reply: submission.reply() });
     patch = { target: submission.value };
   } else if (step === 'settings') {
-    const submission = parseWithZod(formData, { schema: settingsSchema() });
+    const schema = channel === 'email' ? emailSettingsSchema() : settingsSchema();
+    const submission = parseWithZod(formData, { schema });
     if (submission.status !== 'success') return refuse({ form: 'step', reply: submission.reply() });
-    patch = submission.value;
+    const { schedule, ...rest } = submission.value as ReturnType<ReturnType<typeof settingsSchema>['parse']> & { schedule?: EmailSchedule };
+    patch = rest;
+    if (schedule) scheduleChanged = await updateEmailSchedule({ accountId: ctx.account.id, surveyId: survey.id, schedule });
   }
 
   let changed = false;
   try {
     const result = Object.keys(patch).length ? await updateSurvey({ ...who, patch, step }) : { changed: false };
     if (!result) throw new Response('Not Found', { status: 404 });
-    changed = result.changed;
+    changed = result.changed || scheduleChanged;
   } catch (err) {
     if (err instanceof SurveyInputError) return refuse({ form: 'step', error: err.message, selectedId: selected?.id ?? null, panel }, err.status);
     throw err;
@@ -247,7 +288,7 @@ export const handle = {
 export default function SurveyEditor() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
-  const { survey, step, link, snippet, folders, tags, senders, cutOff, logoUrl } = loaderData;
+  const { survey, step, link, snippet, folders, tags, senders, cutOff, logoUrl, lists, zones } = loaderData;
   const channel = survey.channel as SurveyChannel;
   const steps = stepsOf(channel);
   const last = steps.at(-1) === step;
@@ -255,13 +296,15 @@ export default function SurveyEditor() {
   const selected = survey.questions.find((q) => q.id === selectedId) ?? null;
   const location = useLocation();
   const panel = actionData?.panel ?? loaderData.panel;
-  const stepReply = actionData?.form === 'step' ? actionData.reply : null;
+  const stepReply = actionData?.form === 'step' || actionData?.form === 'csv' ? actionData.reply : null;
 
   let stored: Record<string, unknown> = {};
   if (step === 'design') stored = { design: { ...survey.design, footerOn: Boolean(survey.design.footer) }, messages: survey.messages, question: selected ? { ...selected, showHeading: Boolean(selected.heading) } : null };
   if (step === 'target')
     stored = {
       ...survey.target,
+      audience: survey.target.audience ?? 'tags',
+      listId: survey.target.listId ?? lists.at(-1)?.id,
       showOnAllPages: survey.target.showOnAllPages ? 'all' : 'some',
       allowedPages: survey.target.allowedPages ?? [],
       displayDelay: survey.target.displayDelay ?? 10,
@@ -277,6 +320,7 @@ export default function SurveyEditor() {
       responseLimit: survey.responseLimit ?? 50,
       cutOffOn: survey.cutOffDate !== null,
       cutOffDate: survey.cutOffDate ?? cutOff.tomorrow,
+      schedule: loaderData.schedule,
     };
   const r = readReply(stepReply, stored);
   // Every navigation (each save redirects) shows the stored survey afresh; a refused post keeps what was typed. Not the
@@ -319,7 +363,7 @@ export default function SurveyEditor() {
           </button>
         </div>
       </div>
-      {actionData?.error && actionData.form !== 'logo' ? (
+      {actionData?.error && actionData.form !== 'logo' && actionData.form !== 'csv' ? (
         <p className="field-error" role="alert" data-testid="editor-error">
           {actionData.error}
         </p>
@@ -329,7 +373,7 @@ export default function SurveyEditor() {
           Some fields need your attention: nothing was saved, what you typed is kept below.
         </p>
       ) : null}
-      <Form method="post" id="step-form" key={formKey} className="stack" noValidate encType={step === 'design' ? 'multipart/form-data' : undefined}>
+      <Form method="post" id="step-form" key={formKey} className="stack" noValidate encType={step === 'design' || (step === 'target' && channel === 'email') ? 'multipart/form-data' : undefined}>
         <UnsavedChangesGuard />
         {step === 'design' ? (
           <>
@@ -357,8 +401,13 @@ export default function SurveyEditor() {
             </div>
           </>
         ) : null}
-        {step === 'target' ? <TargetFields channel={channel} r={r} tags={tags} /> : null}
+        {step === 'target' && channel === 'email' ? (
+          <EmailTargetFields r={r} tags={tags} lists={lists} draft={survey.status === 'draft'} csvError={actionData?.form === 'csv' ? (actionData.error ?? null) : null} />
+        ) : step === 'target' ? (
+          <TargetFields channel={channel} r={r} />
+        ) : null}
         {step === 'settings' ? <SettingsFields r={r} folders={folders} cutOff={cutOff} /> : null}
+        {step === 'settings' && channel === 'email' ? <EmailScheduleFields r={r} zones={zones} /> : null}
         <FieldErrors errors={r.errors('')} />
       </Form>
       {step === 'share' ? <ShareStep channel={channel} link={link} snippet={snippet} r={readReply(actionData?.form === 'share' ? actionData.reply : null, {})} /> : null}

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from '@remix-run/react';
-import { AnswerArea, QuestionInput } from '~/components/surveys/question-input';
+import { AllQuestionsForm } from '~/components/surveys/all-questions-form';
+import { AnswerArea } from '~/components/surveys/question-input';
 import { readableBrand } from '~/models/surveys/colour';
 import { answerText, checkAnswers, isAnswerable, readAnswersFromForm } from '~/models/surveys/answers';
 import { ALREADY_ANSWERED, CLOSED_DETAIL, CLOSED_MESSAGES, type ClosedReason } from '~/models/surveys/response-types';
@@ -259,37 +260,15 @@ export default function WebSurvey() {
 }
 
 function Traditional({ p, v }: { p: PageData; v: Extract<View, { kind: 'traditional' }> }) {
-  const errorCount = Object.keys(v.errors).length;
-  let n = 0;
   return (
-    <Form method="post" className="sv-card sv-all" noValidate reloadDocument>
-      {errorCount ? (
-        <p className="form-error" role="alert">
-          Please check {errorCount === 1 ? 'the answer marked below' : `the ${errorCount} answers marked below`}.
-        </p>
-      ) : null}
-      {p.questions.map((q) =>
-        q.type === 'welcome' ? (
-          <div key={q.id} className="sv-welcome">
-            {q.heading ? <p className="sv-heading">{q.heading}</p> : null}
-            <p className="sv-text">{q.question}</p>
-          </div>
-        ) : q.type === 'thank-you' ? null : (
-          <QuestionInput
-            key={q.id}
-            q={q}
-            number={p.design?.showQuestionNumber ? ++n : undefined}
-            value={v.values[q.id]}
-            error={v.errors[q.id]}
-            messages={p.messages!}
-            indicateMandatory={!!p.design?.indicateMandatory}
-          />
-        ),
-      )}
-      <button type="submit" name="intent" value="submit" className="sv-btn">
-        Submit Survey
-      </button>
-    </Form>
+    <AllQuestionsForm
+      questions={p.questions}
+      messages={p.messages!}
+      values={v.values}
+      errors={v.errors}
+      showQuestionNumber={!!p.design?.showQuestionNumber}
+      indicateMandatory={!!p.design?.indicateMandatory}
+    />
   );
 }
 

@@ -32,6 +32,10 @@ export const QUEUES = {
   meetingReminder: 'meetings.reminder',
   /** Timers: reads one external review source (Google, Trustpilot) and schedules its next read (ADR 068). */
   reviewsImport: 'reviews.import',
+  /** Timers: one occurrence of an email survey's schedule, at its exact time (ADR 062). */
+  surveyEmailOccurrence: 'survey.email-occurrence',
+  /** Sends one occurrence of an email survey to its recipients, each claimed once (ADR 062). */
+  surveyEmailSend: 'survey.email-send',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -52,6 +56,8 @@ export const WORK_QUEUES = [
   QUEUES.campaignSend,
   QUEUES.meetingReminder,
   QUEUES.reviewsImport,
+  QUEUES.surveyEmailOccurrence,
+  QUEUES.surveyEmailSend,
 ] as const;
 
 export function getBoss() {
@@ -111,6 +117,9 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.kbImport]: 60 * 60,
   [QUEUES.campaignSend]: 120,
   [QUEUES.reviewsImport]: 10 * 60,
+  [QUEUES.surveyEmailOccurrence]: 60,
+  // A send of 100,000 mails takes minutes; a killed engine's send comes back after this (its claimed rows are kept).
+  [QUEUES.surveyEmailSend]: 60,
 };
 
 const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail, QUEUES.reviewsImport]);

@@ -16,3 +16,4 @@ export * from './time-tracking';
 export * from './meetings';
 export * from './forms';
 export * from './reviews';
+export * from './survey-emails';

@@ -1,4 +1,5 @@
 import { automationRules } from './automation';
+import { csatOnResolve } from './csat';
 import { inviteUser } from './invitations';
 import { notifyAgents } from './notifications';
 import { slaEscalation, slaTimers } from './sla';
@@ -10,4 +11,4 @@ import { welcomeOwner } from './welcome';
  * Every handler the engine runs, in this order for one event: workflows and automation rules first (they may assign),
  * then routing (only what is still unassigned), then SLA timers; agents' notifications last.
  */
-export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents];
+export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve];

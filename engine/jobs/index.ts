@@ -13,6 +13,7 @@ import { runContactImport } from '../../app/models/crm/imports.server';
 import { runZendeskImport } from '../../app/models/knowledge-base/zendesk.server';
 import { runCampaignSend } from '../../app/models/campaigns/sending.server';
 import { importSourceReviews } from '../../app/models/reviews/reviews.server';
+import { runEmailOccurrence, runEmailSend } from '../../app/models/surveys/email-surveys.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
 import { sendMeetingReminder } from '../../app/models/meetings/bookings.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
@@ -60,6 +61,9 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.meetingReminder]: (data) =>
     sendMeetingReminder({ accountId: Number(data.accountId), bookingId: Number(data.bookingId), minutes: Number(data.minutes), startsAt: String(data.startsAt) }),
   [QUEUES.reviewsImport]: (data) => importSourceReviews({ accountId: Number(data.accountId), sourceId: Number(data.sourceId), reschedule: true }),
+  [QUEUES.surveyEmailOccurrence]: (data) =>
+    runEmailOccurrence({ accountId: Number(data.accountId), surveyId: Number(data.surveyId), generation: Number(data.generation), at: String(data.at) }),
+  [QUEUES.surveyEmailSend]: (data) => runEmailSend({ accountId: Number(data.accountId), sendId: Number(data.sendId) }),
 };
 
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */

@@ -44,6 +44,8 @@ const COUNTED = {
   surveyResponses: schema.surveyResponses,
   campaigns: schema.campaigns,
   campaignTemplates: schema.campaignTemplates,
+  csatSurveys: schema.csatSurveys,
+  csatRatings: schema.csatRatings,
 };
 
 async function snapshot(accountId: number) {
@@ -93,6 +95,8 @@ describe('npm run seed', () => {
     expect(before).toMatchObject({ cannedResponses: 6, businessHours: 2, slaPolicies: 1, routingRules: 2, automationRules: 3 });
     expect(before).toMatchObject({ surveys: 5, surveyFolders: 3, surveyVersions: 3, surveyResponses: 250 });
     expect(before).toMatchObject({ campaigns: 2, campaignTemplates: 2 });
+    expect(before).toMatchObject({ surveys: 5, surveyFolders: 3, surveyVersions: 3, surveyResponses: 250, csatSurveys: 2 });
+    expect(before.csatRatings).toBeGreaterThan(20);
     expect(before.messages).toBeGreaterThan(DEMO_CONVERSATIONS * 2);
     expect(before.attachments).toBeGreaterThan(10);
     expect(before.crmNotes).toBeGreaterThan(20);

@@ -13,8 +13,8 @@ import {
 import { Check, FieldErrors, Radios, Select, TextArea, TextInput } from './fields';
 import { useHydrated, type ReplyReader } from './reply';
 
-/** Target (section 2): in-app pages and timing, web retaking, email tags. */
-export function TargetFields({ channel, r, tags }: { channel: SurveyChannel; r: ReplyReader; tags: { id: number; name: string }[] }) {
+/** Target (section 2): in-app pages and timing, web retaking (email: EmailTargetFields). */
+export function TargetFields({ channel, r }: { channel: SurveyChannel; r: ReplyReader }) {
   if (channel === 'web')
     return (
       <div className="card stack">
@@ -23,26 +23,6 @@ export function TargetFields({ channel, r, tags }: { channel: SurveyChannel; r: 
         <Check r={r} name="refreshOnCompletion" label="Start again (refresh) on completion" />
       </div>
     );
-  if (channel === 'email') {
-    const chosen = new Set(((r.value('tagIds') as unknown[] | undefined) ?? []).map(String));
-    return (
-      <div className="card stack">
-        <h2>Respondents</h2>
-        <fieldset className="field">
-          <legend>Contacts with any of these tags</legend>
-          <div className="choice-grid">
-            {tags.map((t) => (
-              <label key={t.id} className="check">
-                <input type="checkbox" name="tagIds" value={t.id} defaultChecked={chosen.has(String(t.id))} /> {t.name}
-              </label>
-            ))}
-          </div>
-          {tags.length === 0 ? <p className="muted">No tags yet: create them under Settings → Tags.</p> : null}
-          <FieldErrors errors={r.errorsUnder('tagIds')} />
-        </fieldset>
-      </div>
-    );
-  }
   const pages = (r.value('allowedPages') as unknown[] | null | undefined) ?? [];
   return (
     <>

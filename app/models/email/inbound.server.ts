@@ -1,5 +1,6 @@
 import { recordCampaignReply } from '../campaigns/recipients.server';
 import crypto from 'node:crypto';
+import { markSurveyBounces } from '../surveys/email-surveys.server';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { getDb, schema, type Tx } from '../../../db/client';
@@ -128,6 +129,8 @@ async function handleBounce(inbox: Inbox, parsed: ParsedMail): Promise<IngestRes
     if (n) ids.add(n);
   }
   if (ids.size === 0) return { status: 'bounce', failedMessageIds: [] };
+  // A survey email's bounce marks its recipient and suppresses the address (issue 15).
+  await markSurveyBounces({ accountId: inbox.accountId, messageIds: [...ids].filter((id) => id.startsWith('<survey-')) });
   const diagnostic =
     /^Diagnostic-Code:\s*(.+(?:\n[ \t].+)*)/im.exec(parts)?.[1] ?? /^Status:\s*(\S+)/im.exec(parts)?.[1] ?? (parsed.subject || 'Delivery failed');
   const failed = await getDb()

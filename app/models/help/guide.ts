@@ -37,6 +37,7 @@ const PAGE_OF_GROUP: Record<string, GuideSlug> = {
   Productivity: 'productivity',
   Billing: 'billing',
   Reviews: 'reviews',
+  'Customer Satisfaction': 'surveys',
 };
 
 export function isGuideSlug(slug: string): slug is GuideSlug {

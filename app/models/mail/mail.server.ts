@@ -85,3 +85,35 @@ export async function listDevMailbox(opts: { to?: string; limit?: number }) {
     .limit(opts.limit ?? 50);
   return query;
 }
+
+export type BulkEmail = OutgoingEmail & { from: string; messageId: string; headers: Record<string, string> };
+
+function bulkTransport() {
+  const { smtpUrl } = getConfig();
+  if (!smtpUrl) return undefined;
+  // Pooled: a survey send reuses a few SMTP connections instead of one handshake per recipient.
+  return singleton('smtp-bulk-transport', () => {
+    const url = new URL(smtpUrl);
+    if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+    if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(Number(process.env.PARLEY_BULK_SMTP_CONNECTIONS ?? 8)));
+    if (!url.searchParams.has('maxMessages')) url.searchParams.set('maxMessages', 'Infinity');
+    return nodemailer.createTransport(url.toString());
+  });
+}
+
+/**
+ * One mail of a bulk send (email surveys): its own sender, Message-ID and headers (List-Unsubscribe). The recipient
+ * row is its record, so nothing is written to outbound_emails — except without SMTP_URL, where the development
+ * mailbox is the only way to see it.
+ */
+export async function sendBulkEmail(mail: BulkEmail) {
+  const smtp = bulkTransport();
+  if (!smtp) {
+    await getDb()
+      .insert(schema.outboundEmails)
+      .values({ accountId: mail.accountId ?? null, to: mail.to.toLowerCase(), subject: mail.subject, text: mail.text, html: mail.html ?? null, transport: 'mailbox', status: 'stored' });
+    return { delivered: false };
+  }
+  await smtp.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId, headers: mail.headers });
+  return { delivered: true };
+}

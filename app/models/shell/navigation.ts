@@ -94,8 +94,8 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
   {
     group: 'Customer Satisfaction',
     items: [
-      { slug: 'email-survey', label: 'Email Survey', feature: 'customerSatisfactionSurveys/emailSurveys', permission: 'manage_surveys' },
-      { slug: 'chat-survey', label: 'Chat Survey', feature: 'customerSatisfactionSurveys/chatSurveys', permission: 'manage_surveys' },
+      { slug: 'email-survey', label: 'Email Survey', built: true, feature: 'customerSatisfactionSurveys/emailSurveys', permission: 'manage_surveys' },
+      { slug: 'chat-survey', label: 'Chat Survey', built: true, feature: 'customerSatisfactionSurveys/chatSurveys', permission: 'manage_surveys' },
     ],
   },
   {

@@ -179,7 +179,22 @@ export const SURVEY_MESSAGES = {
   folderName: 'Folder name must be 3 to 20 characters.',
   noPreview: 'Please Choose a Question from Left Side and you can see the preview here.',
   noTheme: 'Please select your themes',
+  csvMissing: 'please select a csv file',
+  csvSize: 'File size must be less than 5mb.',
+  csvType: 'Only csv or excel files can be uploaded.',
+  listName: 'Please enter a list name',
+  listNameLength: 'The list name must be 30 characters or less.',
+  listMissing: 'Please upload a recipient list',
+  date: 'please select date',
+  timezone: 'please select timezone',
+  interval: 'please select any interval',
 } as const;
+
+/** Email surveys (issue 15): the recipient list's limits and the recurring intervals (section 9). */
+export const EMAIL_LIMITS = { csvBytes: 5 * 1024 * 1024, listName: 30, customIntervalMax: 365 } as const;
+export const RECURRING_INTERVALS = ['7', '30', '60', 'custom'] as const;
+export const AUDIENCES = ['tags', 'csv'] as const;
+export type Audience = (typeof AUDIENCES)[number];
 
 /** Section 7: the success toasts. */
 export const SURVEY_TOASTS = {
@@ -197,6 +212,7 @@ export const SURVEY_TOASTS = {
   folderCreated: 'Folder Created',
   folderUpdated: 'Folder Updated',
   folderDeleted: 'Folder Deleted',
+  csvUploaded: 'CSV file successfully uploaded',
 } as const;
 
 export const EDITOR_STEPS = ['design', 'target', 'settings', 'share'] as const;

@@ -275,13 +275,16 @@ export function targetSchema(channel: SurveyChannel) {
       allowRetaking: flag,
       refreshOnCompletion: flag,
       tagIds: z.array(z.number().int().positive().max(MAX_ROW_ID)).max(100).optional().default([]),
+      audience: z.enum(['tags', 'csv']).optional().default('tags'),
+      listId: z.number().int().positive().max(MAX_ROW_ID).optional(),
     })
     .superRefine((t, ctx) => {
       if (channel === 'in-app' && t.showOnAllPages === 'some' && t.allowedPages.length === 0)
         ctx.addIssue({ code: 'custom', message: PAGE_CONDITION_MESSAGE, path: ['allowedPages'] });
       if (channel === 'in-app' && t.displayMethod === 'delay' && t.displayDelay === undefined)
         ctx.addIssue({ code: 'custom', message: M.enterValue, path: ['displayDelay'] });
-      if (channel === 'email' && t.tagIds.length === 0) ctx.addIssue({ code: 'custom', message: M.tagIds, path: ['tagIds'] });
+      if (channel === 'email' && t.audience === 'tags' && t.tagIds.length === 0) ctx.addIssue({ code: 'custom', message: M.tagIds, path: ['tagIds'] });
+      if (channel === 'email' && t.audience === 'csv' && !t.listId) ctx.addIssue({ code: 'custom', message: M.listMissing, path: ['listId'] });
     })
     .transform((t) => {
       const inApp = channel === 'in-app';
@@ -296,7 +299,8 @@ export function targetSchema(channel: SurveyChannel) {
         showUntilResponded: inApp ? t.showUntilResponded : false,
         allowRetaking: channel === 'web' ? t.allowRetaking : false,
         refreshOnCompletion: channel === 'web' ? t.refreshOnCompletion : false,
-        tagIds: channel === 'email' ? t.tagIds : [],
+        tagIds: channel === 'email' && t.audience === 'tags' ? t.tagIds : [],
+        ...(channel === 'email' ? { audience: t.audience, listId: t.audience === 'csv' ? (t.listId ?? null) : null } : {}),
       };
     });
 }

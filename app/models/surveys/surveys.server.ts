@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { recordChange } from '../productivity/shared.server';
+import { scheduleEmailSurvey } from './email-surveys.server';
 import {
   DEFAULT_BRAND_COLOR,
   DEFAULT_MESSAGES,
@@ -248,7 +249,8 @@ export async function updateSurvey(opts: { accountId: number; actorId: number | 
 /** What publishing needs: at least one question that asks something (section 2 ends the wizard with Publish). */
 export function publishProblem(survey: Pick<Survey, 'questions' | 'channel' | 'design' | 'target'>): string | null {
   if (!survey.questions.some((q) => q.type !== 'welcome' && q.type !== 'thank-you')) return 'Add at least one question before publishing.';
-  if (survey.channel === 'email' && survey.target.tagIds.length === 0) return 'please select tag ids';
+  if (survey.channel === 'email' && survey.target.audience === 'csv' && !survey.target.listId) return 'please select a csv file';
+  if (survey.channel === 'email' && survey.target.audience !== 'csv' && survey.target.tagIds.length === 0) return 'please select tag ids';
   if (survey.channel === 'email' && !survey.design.sendFrom) return 'Please select a sender address';
   return null;
 }
@@ -308,6 +310,8 @@ export async function publishSurvey(opts: { accountId: number; actorId: number |
       subjectId: row.id,
       payload: { name: row.name, versionId: version.id, version: next, from: current.status },
     });
+    // Email: the first occurrence of its schedule becomes a timer job (issue 15, ADR 062).
+    if (row.channel === 'email') await scheduleEmailSurvey(tx, { accountId: opts.accountId, surveyId: row.id, now: opts.now });
     return { survey: row, version };
   });
 }

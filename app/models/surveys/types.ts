@@ -67,6 +67,9 @@ export type SurveyTarget = {
   allowRetaking: boolean;
   refreshOnCompletion: boolean;
   tagIds: number[];
+  /** Email: who gets it — contacts with any of `tagIds`, or the uploaded list `listId` (absent in older rows: tags). */
+  audience?: 'tags' | 'csv';
+  listId?: number | null;
 };
 
 export type SurveySettings = {

@@ -30,6 +30,7 @@ test.describe('at 390 × 844', () => {
     for (const type of QUESTION_TYPES.filter((t) => t !== 'welcome')) list = appendQuestion(list, type).list;
     await updateSurvey({ ...who, id: web.id, patch: { questions: list }, step: 'design' });
     const inApp = await createSurvey({ ...who, name: 'In-app CES', folderId: general.id, subType: 'ces', channel: 'in-app' });
+    const email = await createSurvey({ ...who, name: 'Quarterly email NPS', folderId: general.id, subType: 'nps', channel: 'email' });
     await signIn(page, a);
     const pages = [
       '/surveys',
@@ -44,6 +45,12 @@ test.describe('at 390 × 844', () => {
       `/surveys/edit/${inApp.id}/in-app/design?q=${inApp.questions[1].id}`,
       `/surveys/edit/${inApp.id}/in-app/target`,
       `/surveys/edit/${inApp.id}/in-app/share`,
+      `/surveys/edit/${email.id}/email/target`,
+      `/surveys/edit/${email.id}/email/settings`,
+      `/surveys/${email.id}/results`,
+      '/settings/email-survey',
+      '/settings/email-survey/new',
+      '/settings/chat-survey/new',
     ];
     for (const p of pages) {
       await page.goto(url(p, a.domain));

@@ -1,0 +1,606 @@
+import crypto from 'node:crypto';
+import { TZDate } from '@date-fns/tz';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import rrulePkg from 'rrule';
+import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
+import { guessField, sniffImportFile } from '../crm/imports.server';
+import { recordChange } from '../productivity/shared.server';
+import { sendBulkEmail } from '../mail/mail.server';
+import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+import { getLogger } from '../../utils/logger.server';
+import { accountLink } from '../../utils/tenant.server';
+import { faceLabel, scaleLabel, scaleOf } from './answers';
+import { EMAIL_LIMITS, SURVEY_MESSAGES as M } from './constants';
+import type { EmailSchedule } from './email-schemas';
+import { SurveyInputError } from './folders.server';
+import type { SurveyDesign, SurveyQuestion } from './types';
+
+const { RRule } = rrulePkg as unknown as typeof import('rrule');
+
+const s = schema.surveys;
+const rc = schema.surveyEmailRecipients;
+const sends = schema.surveyEmailSends;
+const sched = schema.surveyEmailSchedules;
+
+/* ------------------------------------------------------------------------------------------- recipient lists */
+
+export type ListUploadResult = { listId: number; success: number; failed: number };
+
+const EMAIL_PATTERN = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\]]+$/;
+
+async function rowsOf(kind: 'csv' | 'xlsx', bytes: Buffer): Promise<string[][]> {
+  if (kind === 'csv') return parseCsv(bytes, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true }) as string[][];
+  const { default: Excel } = await import('exceljs');
+  const book = new Excel.Workbook();
+  await book.xlsx.load(bytes as unknown as ArrayBuffer);
+  const sheet = book.worksheets[0];
+  const rows: string[][] = [];
+  sheet?.eachRow((row) => {
+    const values = (row.values as unknown[]) ?? [];
+    rows.push(values.slice(1).map((v) => (v === null || v === undefined ? '' : typeof v === 'object' && 'text' in (v as object) ? String((v as { text: unknown }).text) : String(v)).trim()));
+  });
+  return rows;
+}
+
+/**
+ * The CSV/Excel recipient list of a draft email survey (survey-builder.md section 3 "CSV", section 7 "surveys/{id}/csv"):
+ * under 5 MB, a csv or xlsx file by its bytes, columns named like the contact import's (email, name or first and last
+ * name). Each row with a valid address becomes an entry (once per address); the rest are counted as failed. The survey's
+ * target then names the list. One transaction: a refused file writes nothing.
+ */
+export async function uploadRecipientList(opts: { accountId: number; surveyId: number; actorId: number | null; listName: string; filename: string; bytes: Buffer }): Promise<ListUploadResult> {
+  if (opts.bytes.length === 0) throw new SurveyInputError(M.csvMissing);
+  if (opts.bytes.length >= EMAIL_LIMITS.csvBytes) throw new SurveyInputError(M.csvSize);
+  const kind = /\.(csv|xlsx|xls)$/i.test(opts.filename) ? await sniffImportFile(opts.bytes) : null;
+  if (!kind) throw new SurveyInputError(M.csvType);
+  let rows: string[][];
+  try {
+    rows = await rowsOf(kind, opts.bytes);
+  } catch {
+    throw new SurveyInputError('The file could not be read as CSV or Excel.');
+  }
+  const [header = [], ...body] = rows;
+  const fields = header.map((h) => guessField(h));
+  const emailAt = fields.indexOf('email');
+  if (emailAt < 0) throw new SurveyInputError('The file needs a column named email.');
+  const firstAt = fields.indexOf('firstName');
+  const lastAt = fields.indexOf('lastName');
+  const entries = new Map<string, string>();
+  let failed = 0;
+  for (const row of body) {
+    const email = (row[emailAt] ?? '').trim().toLowerCase();
+    if (!EMAIL_PATTERN.test(email) || email.length > 320) {
+      failed++;
+      continue;
+    }
+    if (entries.has(email)) {
+      failed++;
+      continue;
+    }
+    entries.set(email, [row[firstAt] ?? '', row[lastAt] ?? ''].join(' ').trim().slice(0, 200));
+  }
+  return getDb().transaction(async (tx) => {
+    const [survey] = await tx
+      .select({ id: s.id, status: s.status, channel: s.channel, target: s.target })
+      .from(s)
+      .where(and(eq(s.accountId, opts.accountId), eq(s.id, opts.surveyId)))
+      .for('update');
+    if (!survey || survey.channel !== 'email') throw new SurveyInputError('This survey does not exist', undefined, 404);
+    if (survey.status !== 'draft') throw new SurveyInputError('A recipient list can be uploaded only while the survey is a draft.');
+    const [list] = await tx
+      .insert(schema.surveyEmailLists)
+      .values({
+        accountId: opts.accountId,
+        surveyId: survey.id,
+        name: opts.listName,
+        fileName: opts.filename.slice(0, 200),
+        successCount: entries.size,
+        failedCount: failed,
+        createdById: opts.actorId,
+      })
+      .returning({ id: schema.surveyEmailLists.id });
+    const all = [...entries];
+    for (let i = 0; i < all.length; i += 5000) {
+      await tx
+        .insert(schema.surveyEmailListEntries)
+        .values(all.slice(i, i + 5000).map(([email, name]) => ({ accountId: opts.accountId, listId: list.id, email, name })));
+    }
+    await tx
+      .update(s)
+      .set({ target: { ...survey.target, audience: 'csv', listId: list.id, tagIds: [] }, updatedAt: new Date(), updatedById: opts.actorId })
+      .where(and(eq(s.accountId, opts.accountId), eq(s.id, survey.id)));
+    await recordChange(tx, {
+      accountId: opts.accountId,
+      actorId: opts.actorId,
+      type: 'survey_updated',
+      subjectType: 'survey',
+      subjectId: survey.id,
+      payload: { step: 'target', changed: ['recipientList'], listId: list.id, success: entries.size, failed },
+    });
+    return { listId: list.id, success: entries.size, failed };
+  });
+}
+
+export async function listRecipientLists(opts: { accountId: number; surveyId: number }) {
+  const l = schema.surveyEmailLists;
+  return getDb()
+    .select({ id: l.id, name: l.name, fileName: l.fileName, successCount: l.successCount, failedCount: l.failedCount, createdAt: l.createdAt })
+    .from(l)
+    .where(and(eq(l.accountId, opts.accountId), eq(l.surveyId, opts.surveyId)))
+    .orderBy(asc(l.id));
+}
+
+/* ------------------------------------------------------------------------------------------- schedule */
+
+export async function getEmailSchedule(opts: { accountId: number; surveyId: number }, db: DbOrTx = getDb()) {
+  const [row] = await db
+    .select()
+    .from(sched)
+    .where(and(eq(sched.accountId, opts.accountId), eq(sched.surveyId, opts.surveyId)));
+  return row ?? null;
+}
+
+/** The wall-clock parts of an instant in a zone, as a "floating" Date whose UTC fields are those parts (rrule's way). */
+function floating(at: Date, zone: string) {
+  const z = new TZDate(at.getTime(), zone);
+  return new Date(Date.UTC(z.getFullYear(), z.getMonth(), z.getDate(), z.getHours(), z.getMinutes(), z.getSeconds()));
+}
+/** The instant of a floating wall-clock time in a zone (DST applied: 09:00 stays 09:00 across a change). */
+function instant(f: Date, zone: string) {
+  return new Date(new TZDate(f.getUTCFullYear(), f.getUTCMonth(), f.getUTCDate(), f.getUTCHours(), f.getUTCMinutes(), f.getUTCSeconds(), zone).getTime());
+}
+
+/** The schedule's rule as RFC 5545 text: a floating DTSTART (the zone is beside it) and every N days. */
+export function ruleText(opts: { start: Date; zone: string; intervalDays: number }) {
+  const rule = new RRule({ freq: RRule.DAILY, interval: opts.intervalDays, dtstart: floating(opts.start, opts.zone) });
+  return rule.toString();
+}
+
+/**
+ * The first occurrence strictly after `after` of a schedule (its rule read in its zone), or null when it has none
+ * (a one-off whose time is past).
+ */
+export function nextOccurrence(schedule: { rrule: string | null; timezone: string | null }, after: Date): Date | null {
+  if (!schedule.rrule) return null;
+  const zone = schedule.timezone ?? 'UTC';
+  const rule = RRule.fromString(schedule.rrule);
+  const next = rule.after(floating(after, zone), false);
+  return next ? instant(next, zone) : null;
+}
+
+/** Saves the Settings step's schedule (a draft or a published survey: the next publish applies it). */
+export async function saveEmailSchedule(tx: Tx, opts: { accountId: number; surveyId: number; schedule: EmailSchedule }) {
+  const v = { ...opts.schedule, updatedAt: new Date() };
+  await tx
+    .insert(sched)
+    .values({ accountId: opts.accountId, surveyId: opts.surveyId, ...v })
+    .onConflictDoUpdate({ target: sched.surveyId, set: v, where: eq(sched.accountId, opts.accountId) });
+}
+
+/** The Settings step's save: writes the schedule when it differs from the stored one; says whether it did. */
+export async function updateEmailSchedule(opts: { accountId: number; surveyId: number; schedule: EmailSchedule }) {
+  const before = scheduleFormValues(await getEmailSchedule(opts));
+  if (JSON.stringify(before) === JSON.stringify(scheduleFormValues(opts.schedule))) return false;
+  await getDb().transaction((tx) => saveEmailSchedule(tx, opts));
+  return true;
+}
+
+export function scheduleFormValues(row: Pick<EmailSchedule, 'sendLater' | 'sendAt' | 'timezone' | 'recurring' | 'intervalDays'> | null) {
+  if (!row) return { sendLater: false, recurring: false };
+  const [date, time] = (row.sendAt ?? '').split('T');
+  const preset = ['7', '30', '60'].includes(String(row.intervalDays)) ? String(row.intervalDays) : row.intervalDays ? 'custom' : undefined;
+  return {
+    sendLater: row.sendLater,
+    sendDate: date || undefined,
+    sendTime: time || undefined,
+    timezone: row.timezone ?? undefined,
+    recurring: row.recurring,
+    interval: preset,
+    customDays: preset === 'custom' ? row.intervalDays : undefined,
+  };
+}
+
+/**
+ * Called by publishSurvey in its transaction for an email survey: the first occurrence becomes a timer job at its
+ * exact time (now for "send now"), and a new generation makes any job of an earlier publish do nothing.
+ */
+export async function scheduleEmailSurvey(tx: Tx, opts: { accountId: number; surveyId: number; now?: Date }) {
+  const now = opts.now ?? new Date();
+  const row = await getEmailSchedule(opts, tx);
+  const zone = row?.sendLater && row.timezone ? row.timezone : 'UTC';
+  let first = now;
+  if (row?.sendLater && row.sendAt) {
+    const [d, t] = row.sendAt.split('T');
+    const [y, mo, da] = d.split('-').map(Number);
+    const [h, mi] = t.split(':').map(Number);
+    first = instant(new Date(Date.UTC(y, mo - 1, da, h, mi)), zone);
+  }
+  const rule = row?.recurring && row.intervalDays ? ruleText({ start: first, zone, intervalDays: row.intervalDays }) : null;
+  // A time already past: a one-off goes now; a recurrence starts at its next occurrence from now (or now, when it is its start).
+  if (first.getTime() < now.getTime() - 60_000 && rule) first = nextOccurrence({ rrule: rule, timezone: zone }, new Date(now.getTime() - 1000)) ?? now;
+  else if (first.getTime() < now.getTime()) first = now;
+  const [saved] = await tx
+    .insert(sched)
+    .values({ accountId: opts.accountId, surveyId: opts.surveyId, rrule: rule, timezone: row?.timezone ?? null, generation: 1, nextRunAt: first })
+    .onConflictDoUpdate({ target: sched.surveyId, set: { rrule: rule, generation: sql`${sched.generation} + 1`, nextRunAt: first, updatedAt: new Date() } })
+    .returning({ generation: sched.generation });
+  await enqueueInTx(
+    tx,
+    QUEUES.surveyEmailOccurrence,
+    { accountId: opts.accountId, surveyId: opts.surveyId, generation: saved.generation, at: first.toISOString() },
+    { startAfter: first, singletonKey: `${opts.surveyId}:${saved.generation}:${first.toISOString()}` },
+  );
+  return { firstAt: first, generation: saved.generation };
+}
+
+/** Stops future occurrences (a survey closed or deleted): the waiting timer finds a newer generation and does nothing. */
+export async function cancelEmailSchedule(tx: Tx, opts: { accountId: number; surveyId: number }) {
+  await tx
+    .update(sched)
+    .set({ generation: sql`${sched.generation} + 1`, nextRunAt: null })
+    .where(and(eq(sched.accountId, opts.accountId), eq(sched.surveyId, opts.surveyId)));
+}
+
+/**
+ * A timer job: one occurrence. Creates the occurrence's send (once: unique per survey and time), enqueues the next
+ * occurrence of a recurrence and the send itself, all in one transaction. A stale generation or a survey that is no
+ * longer published does nothing.
+ */
+export async function runEmailOccurrence(opts: { accountId: number; surveyId: number; generation: number; at: string }) {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(sched)
+      .where(and(eq(sched.accountId, opts.accountId), eq(sched.surveyId, opts.surveyId)))
+      .for('update');
+    if (!row || row.generation !== opts.generation) return { skipped: 'superseded' };
+    const [survey] = await tx
+      .select({ status: s.status })
+      .from(s)
+      .where(and(eq(s.accountId, opts.accountId), eq(s.id, opts.surveyId)));
+    if (!survey || survey.status !== 'published') return { skipped: 'not published' };
+    const at = new Date(opts.at);
+    const [send] = await tx
+      .insert(sends)
+      .values({ accountId: opts.accountId, surveyId: opts.surveyId, occurrenceAt: at })
+      .onConflictDoNothing()
+      .returning({ id: sends.id });
+    if (!send) return { skipped: 'already sent' };
+    const next = nextOccurrence(row, at);
+    await tx.update(sched).set({ nextRunAt: next }).where(eq(sched.surveyId, opts.surveyId));
+    if (next)
+      await enqueueInTx(
+        tx,
+        QUEUES.surveyEmailOccurrence,
+        { accountId: opts.accountId, surveyId: opts.surveyId, generation: row.generation, at: next.toISOString() },
+        { startAfter: next, singletonKey: `${opts.surveyId}:${row.generation}:${next.toISOString()}` },
+      );
+    await enqueueInTx(tx, QUEUES.surveyEmailSend, { accountId: opts.accountId, sendId: send.id });
+    return { sendId: send.id, next: next?.toISOString() ?? null };
+  });
+}
+
+/* ------------------------------------------------------------------------------------------- sending */
+
+/**
+ * The occurrence's recipients as they are now: contacts with any of the tags (and an address), or the uploaded list;
+ * unsubscribed and bounced addresses left out; once per address. One statement, conflict-safe, so a send killed
+ * while resolving resolves again with the same result.
+ */
+async function resolveRecipients(tx: Tx, opts: { accountId: number; surveyId: number; sendId: number; tagIds: number[]; listId: number | null }) {
+  const suppressed = sql`not exists (select 1 from email_suppressions x where x.account_id = ${opts.accountId} and x.email = src.email)`;
+  const token = sql`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`;
+  let source;
+  if (opts.listId) {
+    source = sql`select e.email, e.name, null::integer as contact_id from survey_email_list_entries e
+      where e.account_id = ${opts.accountId} and e.list_id = ${opts.listId}`;
+  } else {
+    const ids = sql.join(
+      opts.tagIds.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    source = sql`select distinct on (lower(c.email)) lower(c.email) as email, trim(concat_ws(' ', c.first_name, c.last_name)) as name, c.id as contact_id
+      from contacts c where c.account_id = ${opts.accountId} and c.email is not null and c.email <> ''
+      and exists (select 1 from contact_tags ct where ct.account_id = ${opts.accountId} and ct.contact_id = c.id and ct.tag_id in (${ids}))
+      order by lower(c.email), c.id`;
+  }
+  const inserted = await tx.execute(sql`
+    insert into survey_email_recipients (account_id, survey_id, send_id, email, name, contact_id, token)
+    select ${opts.accountId}, ${opts.surveyId}, ${opts.sendId}, src.email, src.name, src.contact_id, ${token}
+    from (${source}) src where ${suppressed}
+    on conflict do nothing`);
+  return inserted.count ?? 0;
+}
+
+const replacePlaceholders = (text: string, r: { name: string; email: string }) => text.replaceAll('{{NAME}}', r.name || r.email).replaceAll('{{EMAIL}}', r.email);
+const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+type RenderInput = {
+  accountId: number;
+  domain: string;
+  surveyName: string;
+  uniqueId: string;
+  hasLogo: boolean;
+  design: SurveyDesign;
+  first: SurveyQuestion | undefined;
+};
+
+/** Section 2's email: logo, header, sub-header, the first question with its scores as links, footer; a text part. */
+export function renderSurveyEmail(input: RenderInput, r: { name: string; email: string; token: string }) {
+  const link = (path: string) => accountLink(input.domain, path);
+  const answerUrl = (v?: number) => link(`/survey/email/${input.accountId}/${r.token}${v === undefined ? '' : `?a=${v}`}`);
+  const unsubscribe = link(`/survey/unsubscribe/${input.accountId}/${r.token}`);
+  const d = input.design;
+  const subject = replacePlaceholders(d.subject, r);
+  const header = replacePlaceholders(d.header, r);
+  const sub = replacePlaceholders(d.subHeader, r);
+  const q = input.first?.type === 'welcome' ? undefined : input.first;
+  const range = q ? scaleOf(q) : null;
+  const scale = q && range
+    ? {
+        values: Array.from({ length: range.max - range.min + 1 }, (_, i) => range.min + i),
+        labels: Array.from({ length: range.max - range.min + 1 }, (_, i) =>
+          q.type === 'smiley' || q.type === 'csat' ? faceLabel(range.max, range.min + i) : scaleLabel(q, range.min + i),
+        ),
+      }
+    : null;
+  const brand = /^#[0-9a-f]{6}$/i.test(d.brandColor) ? d.brandColor : '#2287FB';
+  const buttons = scale
+    ? scale.values
+        .map(
+          (v, i) =>
+            `<a href="${escapeHtml(answerUrl(v))}" style="display:inline-block;min-width:32px;padding:8px 10px;margin:2px;border:1px solid ${brand};border-radius:6px;color:${brand};text-decoration:none;font-weight:bold" title="${escapeHtml(scale.labels[i] ?? String(v))}">${escapeHtml(scale.labels[i] ?? String(v))}</a>`,
+        )
+        .join('')
+    : `<a href="${escapeHtml(answerUrl())}" style="display:inline-block;padding:10px 18px;background:${brand};color:#fff;border-radius:6px;text-decoration:none">Start the survey</a>`;
+  const html = `<!doctype html><html><body style="margin:0;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1d2433">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fff;border-radius:8px;padding:24px">
+${input.hasLogo ? `<tr><td><img src="${escapeHtml(link(`/survey/logo/${input.accountId}/${input.uniqueId}`))}" alt="" height="40"></td></tr>` : ''}
+<tr><td><h1 style="font-size:20px">${escapeHtml(header)}</h1>${sub ? `<p>${escapeHtml(sub)}</p>` : ''}</td></tr>
+${q ? `<tr><td><p style="font-weight:bold">${escapeHtml(q.question)}</p></td></tr>` : ''}
+<tr><td style="padding:8px 0">${buttons}</td></tr>
+${d.footer ? `<tr><td><p style="color:#555;font-size:13px">${escapeHtml(d.footer)}</p></td></tr>` : ''}
+<tr><td><p style="color:#777;font-size:12px">You received this survey from ${escapeHtml(input.surveyName)}. <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p></td></tr>
+</table></td></tr></table></body></html>`;
+  const lines = [header, sub, '', q ? q.question : '', ''];
+  if (scale) for (const [i, v] of scale.values.entries()) lines.push(`${scale.labels[i] ?? v}: ${answerUrl(v)}`);
+  else lines.push(`Start the survey: ${answerUrl()}`);
+  if (d.footer) lines.push('', d.footer);
+  lines.push('', `Unsubscribe: ${unsubscribe}`);
+  return {
+    subject,
+    html,
+    text: lines.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n'),
+    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}
+
+/** Per account, at most this many survey emails a second (PARLEY_SURVEY_EMAIL_RATE): a shared token bucket per process. */
+const buckets = new Map<number, { tokens: number; at: number }>();
+async function takeToken(accountId: number) {
+  const rate = Number(process.env.PARLEY_SURVEY_EMAIL_RATE ?? 400) || 400;
+  for (;;) {
+    const now = Date.now();
+    const b = buckets.get(accountId) ?? { tokens: rate, at: now };
+    b.tokens = Math.min(rate, b.tokens + ((now - b.at) / 1000) * rate);
+    b.at = now;
+    buckets.set(accountId, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return;
+    }
+    await new Promise((r) => setTimeout(r, Math.ceil(((1 - b.tokens) / rate) * 1000)));
+  }
+}
+
+/** A claimed row still in `sending` after this long belongs to a send that died: it is claimed again. */
+const LEASE_MS = 30_000;
+const BATCH = 100;
+/** Mails sent at once within a claimed batch; their `sent` marks are written together. */
+const CHUNK = 25;
+/** A send job works this long, then hands on to a fresh job (well within its queue's expiry). */
+const SLICE_MS = 40_000;
+
+/**
+ * Sends one occurrence: resolves its recipients (once), then claims them a batch at a time (queued → sending, skip
+ * locked, so several workers share a send) and mails each — a mail sent is marked sent at once, so a send killed
+ * half way resumes with the rows not yet sent. Suppressed addresses (unsubscribed or bounced meanwhile) are skipped.
+ */
+export async function runEmailSend(opts: { accountId: number; sendId: number; sliceMs?: number }) {
+  const db = getDb();
+  const started = Date.now();
+  const [send] = await db
+    .select()
+    .from(sends)
+    .where(and(eq(sends.accountId, opts.accountId), eq(sends.id, opts.sendId)));
+  if (!send || send.status === 'done') return { done: true, sent: 0 };
+  const [survey] = await db
+    .select({
+      id: s.id,
+      name: s.name,
+      uniqueId: s.uniqueId,
+      versionId: s.publishedVersionId,
+      domain: schema.accounts.domain,
+    })
+    .from(s)
+    .innerJoin(schema.accounts, eq(schema.accounts.id, s.accountId))
+    .where(and(eq(s.accountId, opts.accountId), eq(s.id, send.surveyId)));
+  if (!survey?.versionId) return { done: true, sent: 0 };
+  const [version] = await db
+    .select()
+    .from(schema.surveyVersions)
+    .where(and(eq(schema.surveyVersions.accountId, opts.accountId), eq(schema.surveyVersions.id, survey.versionId)));
+  if (send.status === 'resolving') {
+    await db.transaction(async (tx) => {
+      const [locked] = await tx.select({ status: sends.status }).from(sends).where(eq(sends.id, send.id)).for('update');
+      if (locked.status !== 'resolving') return;
+      const total = await resolveRecipients(tx, {
+        accountId: opts.accountId,
+        surveyId: survey.id,
+        sendId: send.id,
+        tagIds: version.target.audience === 'csv' ? [] : version.target.tagIds,
+        listId: version.target.audience === 'csv' ? (version.target.listId ?? null) : null,
+      });
+      await tx.update(sends).set({ status: 'sending', total }).where(eq(sends.id, send.id));
+    });
+  }
+  const render: RenderInput = {
+    accountId: opts.accountId,
+    domain: survey.domain,
+    surveyName: survey.name,
+    uniqueId: survey.uniqueId,
+    hasLogo: !!version.logoAttachmentId,
+    design: version.design,
+    first: [...version.questions].sort((a, b) => a.order - b.order).find((q) => q.type !== 'welcome'),
+  };
+  const host = new URL(accountLink(survey.domain)).hostname;
+  const from = version.design.sendFrom;
+  let sent = 0;
+  const slice = opts.sliceMs ?? SLICE_MS;
+  for (;;) {
+    if (sent > 0 && Date.now() - started > slice) {
+      // Hand on: a new job carries on (the claim makes two runs share the rows safely).
+      await db.transaction((tx) => enqueueInTx(tx, QUEUES.surveyEmailSend, { accountId: opts.accountId, sendId: send.id }));
+      return { done: false, sent };
+    }
+    const claimed = await db.execute<{ id: number; email: string; name: string; token: string; suppressed: boolean }>(sql`
+      update survey_email_recipients r set status = 'sending', claimed_at = now()
+      where r.id in (
+        select id from survey_email_recipients
+        where send_id = ${send.id} and (status = 'queued' or (status = 'sending' and claimed_at < now() - make_interval(secs => ${LEASE_MS / 1000})))
+        order by id limit ${BATCH} for update skip locked)
+      returning r.id, r.email, r.name, r.token,
+        exists (select 1 from email_suppressions x where x.account_id = ${opts.accountId} and x.email = r.email) as suppressed`);
+    if (claimed.length === 0) break;
+    const rows = [...claimed];
+    const skipped = rows.filter((r) => r.suppressed).map((r) => r.id);
+    if (skipped.length)
+      await db.execute(sql`update survey_email_recipients set status = 'skipped' where id in (${sql.join(
+        skipped.map((id) => sql`${id}`),
+        sql`, `,
+      )})`);
+    // Mailed in chunks of 20 at once; each chunk's accepted mails are marked sent in one statement as soon as the
+    // chunk is through, so a process killed mid-chunk can only repeat the mails of that one chunk (ADR 062).
+    const live = rows.filter((r) => !r.suppressed);
+    for (let i = 0; i < live.length; i += CHUNK) {
+      const done: { id: number; messageId: string }[] = [];
+      const results = await Promise.allSettled(
+        live.slice(i, i + CHUNK).map(async (r) => {
+          await takeToken(opts.accountId);
+          const mail = renderSurveyEmail(render, r);
+          const messageId = `<survey-${r.token}@${host}>`;
+          try {
+            await sendBulkEmail({ accountId: opts.accountId, from, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId });
+            done.push({ id: r.id, messageId });
+          } catch (err) {
+            const message = (err as Error).message.slice(0, 500);
+            const permanent = /^5\d\d/.test(String((err as { responseCode?: number }).responseCode ?? ''));
+            getLogger().warn({ err: message, sendId: send.id }, 'survey email failed');
+            // A refusal (5xx) is final; anything else goes back to the queue for the next claim.
+            await db.execute(
+              permanent
+                ? sql`update survey_email_recipients set status = 'failed', error = ${message} where id = ${r.id}`
+                : sql`update survey_email_recipients set status = 'queued', error = ${message} where id = ${r.id}`,
+            );
+            if (!permanent) throw err;
+          }
+        }),
+      );
+      if (done.length) {
+        const values = sql.join(
+          done.map((d) => sql`(${d.id}::bigint, ${d.messageId})`),
+          sql`, `,
+        );
+        await db.execute(sql`update survey_email_recipients r set status = 'sent', sent_at = now(), message_id = v.mid
+          from (values ${values}) as v(id, mid) where r.id = v.id and r.status = 'sending'`);
+        sent += done.length;
+      }
+      const failed = results.find((x) => x.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+    }
+  }
+  const [{ waiting }] = await db
+    .select({ waiting: sql<number>`count(*)::int` })
+    .from(rc)
+    .where(and(eq(rc.sendId, send.id), sql`${rc.status} in ('queued', 'sending')`));
+  if (waiting === 0) {
+    const [{ skipped }] = await db
+      .select({ skipped: sql<number>`count(*)::int` })
+      .from(rc)
+      .where(and(eq(rc.sendId, send.id), eq(rc.status, 'skipped')));
+    await db.update(sends).set({ status: 'done', finishedAt: new Date(), skipped }).where(eq(sends.id, send.id));
+  }
+  return { done: waiting === 0, sent };
+}
+
+/* ------------------------------------------------------------------------------------------- recipients' actions */
+
+export const TOKEN_PATTERN = /^[0-9a-f]{64}$/;
+
+export async function findRecipient(opts: { accountId: number; token: string }) {
+  if (!TOKEN_PATTERN.test(opts.token)) return null;
+  const [row] = await getDb()
+    .select()
+    .from(rc)
+    .where(and(eq(rc.accountId, opts.accountId), eq(rc.token, opts.token)));
+  return row ?? null;
+}
+
+/** Opened: the first visit of the personal link (a score clicked, or the survey opened). Never moves a status back. */
+export async function markRecipientOpened(opts: { accountId: number; id: number }) {
+  await getDb().execute(sql`update survey_email_recipients set status = case when status in ('sent', 'sending', 'queued') then 'opened' else status end,
+    opened_at = coalesce(opened_at, now()) where account_id = ${opts.accountId} and id = ${opts.id}`);
+}
+
+export async function markRecipientResponded(opts: { accountId: number; id: number }) {
+  await getDb().execute(sql`update survey_email_recipients set status = 'responded', responded_at = coalesce(responded_at, now()),
+    opened_at = coalesce(opened_at, now()) where account_id = ${opts.accountId} and id = ${opts.id}`);
+}
+
+/** One-click unsubscribe (RFC 8058) and the link's page: the address is never mailed a survey by this account again. */
+export async function unsubscribeRecipient(opts: { accountId: number; token: string }) {
+  const r = await findRecipient(opts);
+  if (!r) return null;
+  await getDb().insert(schema.emailSuppressions).values({ accountId: opts.accountId, email: r.email, reason: 'unsubscribed' }).onConflictDoNothing();
+  return r;
+}
+
+/** A bounce (the inbound path's delivery report) naming a survey email: the recipient is marked and the address suppressed. */
+export async function markSurveyBounces(opts: { accountId: number; messageIds: string[] }) {
+  if (opts.messageIds.length === 0) return 0;
+  const ids = opts.messageIds.map((m) => (m.startsWith('<') ? m : `<${m}>`));
+  const rows = await getDb().execute<{ email: string }>(sql`update survey_email_recipients set status = 'bounced'
+    where account_id = ${opts.accountId} and message_id in (${sql.join(
+      ids.map((i) => sql`${i}`),
+      sql`, `,
+    )}) returning email`);
+  for (const r of rows)
+    await getDb().insert(schema.emailSuppressions).values({ accountId: opts.accountId, email: r.email, reason: 'bounced' }).onConflictDoNothing();
+  return rows.length;
+}
+
+/** The delivery figures on the results page: per status, and the response rate of the mails that went out. */
+export async function emailDeliveryStats(opts: { accountId: number; surveyId: number }) {
+  const rows = await getDb()
+    .select({ status: rc.status, n: sql<number>`count(*)::int` })
+    .from(rc)
+    .where(and(eq(rc.accountId, opts.accountId), eq(rc.surveyId, opts.surveyId)))
+    .groupBy(rc.status);
+  const by = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
+  const delivered = (by.sent ?? 0) + (by.opened ?? 0) + (by.responded ?? 0);
+  return { by, delivered, responseRate: delivered ? (by.responded ?? 0) / delivered : 0 };
+}
+
+export async function listRecipients(opts: { accountId: number; surveyId: number; limit?: number; offset?: number }) {
+  return getDb()
+    .select({ id: rc.id, email: rc.email, name: rc.name, status: rc.status, sentAt: rc.sentAt, openedAt: rc.openedAt, respondedAt: rc.respondedAt })
+    .from(rc)
+    .where(and(eq(rc.accountId, opts.accountId), eq(rc.surveyId, opts.surveyId)))
+    .orderBy(sql`${rc.id} desc`)
+    .limit(opts.limit ?? 20)
+    .offset(opts.offset ?? 0);
+}
+
+export const randomToken = () => crypto.randomBytes(32).toString('hex');
