@@ -165,9 +165,9 @@ describe('workflows on conversation_created', () => {
     const [assigned] = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_assigned')));
+      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_assigned'))).orderBy(schema.domainEvents.id);
     expect(assigned).toMatchObject({ actorType: 'engine', actorId: rule.id });
-    const [updated] = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.id, assigned.causedByEventId!));
+    const [updated] = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.id, assigned.causedByEventId!)).orderBy(schema.domainEvents.id);
     expect(updated).toMatchObject({
       type: 'conversation_updated',
       actorType: 'engine',
@@ -177,7 +177,7 @@ describe('workflows on conversation_created', () => {
 
     // Redelivering the event (a crash after the actions, before the job completed) applies nothing twice.
     const { runRulesForEvent } = await import('../../app/models/automation/runner.server');
-    const [created] = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.id, log[0].eventId));
+    const [created] = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.id, log[0].eventId)).orderBy(schema.domainEvents.id);
     await runRulesForEvent(created);
     await runRulesForEvent(created);
     expect(await runLog(rule.id)).toHaveLength(3);
@@ -419,7 +419,7 @@ describe('safety', () => {
     const [event] = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.type, 'conversation_created'), eq(schema.domainEvents.subjectId, String(conv.id))));
+      .where(and(eq(schema.domainEvents.type, 'conversation_created'), eq(schema.domainEvents.subjectId, String(conv.id)))).orderBy(schema.domainEvents.id);
     await expect(runRulesForEvent(event)).rejects.toBeInstanceOf(ActionsFailedError);
     let log = await runLog(rule.id);
     expect(log.map((l) => [l.step, l.actionIndex])).toEqual([

@@ -61,7 +61,7 @@ async function eventsOf(accountId: number, type: string) {
   return getDb()
     .select()
     .from(schema.domainEvents)
-    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type)));
+    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type))).orderBy(schema.domainEvents.id);
 }
 
 function toastOf(res: { headers: Record<string, string | string[] | undefined> }) {

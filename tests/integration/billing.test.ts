@@ -162,7 +162,7 @@ describe('billing with the Stripe stand-in', () => {
     expect((await accountOf(s.account.id)).subscriptionStatus).toBe('active');
 
     // Every action is a domain event with the owner as actor (the audit trail).
-    const events = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, s.account.id));
+    const events = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, s.account.id)).orderBy(schema.domainEvents.id);
     const types = events.map((e) => e.type);
     for (const t of ['billing_card_added', 'billing_default_card_changed', 'billing_subscription_started', 'billing_subscription_changed', 'billing_subscription_cancelled', 'billing_subscription_resumed'])
       expect(types).toContain(t);

@@ -35,7 +35,7 @@ async function eventsOf(accountId: number, type: string) {
   return getDb()
     .select()
     .from(schema.domainEvents)
-    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type)));
+    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type))).orderBy(schema.domainEvents.id);
 }
 
 /** The form as the page posts it: the 7-day table, Monday to Friday open 09:00–18:00. */

@@ -41,7 +41,7 @@ describe('npm run parley', () => {
     const events = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'plan_changed')));
+      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'plan_changed'))).orderBy(schema.domainEvents.id);
     expect(events).toHaveLength(1);
     expect(events[0].payload).toMatchObject({ plan: 'growth' });
 

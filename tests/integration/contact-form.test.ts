@@ -128,7 +128,7 @@ describe('the public contact form', () => {
     const created = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'conversation_created')));
+      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'conversation_created'))).orderBy(schema.domainEvents.id);
     expect(created).toHaveLength(1);
 
     // The same address again is the same contact, and a known phone is not overwritten by a form.

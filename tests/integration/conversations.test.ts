@@ -31,7 +31,7 @@ async function setup() {
 }
 
 const eventsOf = async (accountId: number, type: string) =>
-  getDb().select().from(schema.domainEvents).where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type)));
+  getDb().select().from(schema.domainEvents).where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type))).orderBy(schema.domainEvents.id);
 
 describe('conversations', () => {
   it('opens a conversation from a new sender: a contact, conversation_created, message_created', async () => {

@@ -130,7 +130,7 @@ describe('CSV import through the job', () => {
     const events = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, a.account.id), sql`${schema.domainEvents.type} in ('contact_created', 'contacts_imported')`));
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), sql`${schema.domainEvents.type} in ('contact_created', 'contacts_imported')`)).orderBy(schema.domainEvents.id);
     expect(events.filter((e) => e.type === 'contact_created')).toHaveLength(3);
     const imported = events.filter((e) => e.type === 'contacts_imported');
     expect(imported).toHaveLength(1);
@@ -175,7 +175,7 @@ describe('CSV import through the job', () => {
     const updatedEvents = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'contact_updated')));
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'contact_updated'))).orderBy(schema.domainEvents.id);
     expect(updatedEvents).toHaveLength(2);
   });
 });

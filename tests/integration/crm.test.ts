@@ -47,7 +47,7 @@ async function eventsOf(accountId: number, type: string) {
   return getDb()
     .select()
     .from(schema.domainEvents)
-    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type)));
+    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type))).orderBy(schema.domainEvents.id);
 }
 
 const who = (a: { account: { id: number }; owner: { id: number } }) => ({ accountId: a.account.id, actorId: a.owner.id });

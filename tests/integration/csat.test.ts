@@ -122,7 +122,7 @@ describe('customer satisfaction', () => {
     const events = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'survey_received')));
+      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'survey_received'))).orderBy(schema.domainEvents.id);
     expect(events.map((e) => e.payload)).toEqual([expect.objectContaining({ kind: 'csat', channel: 'email', rating: 2, conversationId: id })]);
     const results = await csatResults({ accountId: s.account.id, from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 86_400_000), by: 'inbox' });
     expect(results).toMatchObject({ total: 1, csat: 0, rows: [{ key: 'Support mail', ratings: 1, average: 2 }] });

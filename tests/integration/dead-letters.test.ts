@@ -37,7 +37,7 @@ async function eventOf(a: Account) {
   const [event] = await getDb()
     .select()
     .from(schema.domainEvents)
-    .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.subjectId, String(policy.id)), eq(schema.domainEvents.type, 'sla_policy_created')));
+    .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.subjectId, String(policy.id)), eq(schema.domainEvents.type, 'sla_policy_created'))).orderBy(schema.domainEvents.id);
   return event;
 }
 
@@ -104,7 +104,7 @@ describe('failed automations (dead letters)', () => {
     const [event] = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'dead_letter_retried')));
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'dead_letter_retried'))).orderBy(schema.domainEvents.id);
     expect(event.payload).toMatchObject({ queue: QUEUES.domainEvents, eventId: eventA.id });
     // Retrying twice finds nothing the second time.
     expect((await app.request(PATH, { domain: a.domain, cookie: a.ownerCookie, form: { intent: 'retry', id: letterA } })).status).toBe(404);

@@ -118,7 +118,7 @@ describe('inbound SMTP', () => {
     expect(blocked.html).toContain(`src="/attachments/${files[1].id}"`);
     expect(renderEmailHtml(message.html!, { allowRemoteImages: true }).html).toContain('src="https://tracker.test/p.gif"');
 
-    const events = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, s.account.id));
+    const events = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, s.account.id)).orderBy(schema.domainEvents.id);
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['contact_created', 'conversation_created', 'message_created']));
   });
 

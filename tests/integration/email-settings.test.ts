@@ -44,7 +44,7 @@ async function follow(res: { status: number; headers: Record<string, unknown> },
 }
 
 const eventTypes = async (accountId: number) =>
-  (await getDb().select({ type: schema.domainEvents.type }).from(schema.domainEvents).where(eq(schema.domainEvents.accountId, accountId))).map((e) => e.type);
+  (await getDb().select({ type: schema.domainEvents.type }).from(schema.domainEvents).where(eq(schema.domainEvents.accountId, accountId)).orderBy(schema.domainEvents.id)).map((e) => e.type);
 
 describe('configuration', () => {
   it('SMTP_INBOUND_PORT defaults to 2525 (0 = off); INBOUND_EMAIL_DOMAIN to the host of APP_HOST', () => {

@@ -45,7 +45,7 @@ describe('a batch of domain events', () => {
     const events = await getDb()
       .select({ id: schema.domainEvents.id, subjectId: schema.domainEvents.subjectId })
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_created')));
+      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_created'))).orderBy(schema.domainEvents.id);
     const ids = convs.map((c) => events.find((e) => e.subjectId === String(c))!.id);
 
     let failFor: number | null = ids[1];

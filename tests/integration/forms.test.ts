@@ -198,7 +198,7 @@ describe('the public form', () => {
     const events = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'form_submitted')));
+      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'form_submitted'))).orderBy(schema.domainEvents.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ subjectId: String(response.id), payload: { formId: form.id, contactId: contact.id, conversationId: conv.id } });
 

@@ -41,7 +41,7 @@ describe('account_created flows through the engine', () => {
     const [event] = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'account_created')));
+      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'account_created'))).orderBy(schema.domainEvents.id);
     expect(event.payload).toMatchObject({ ownerId: owner.id, plan: 'trial' });
     const notification = await waitFor(async () => {
       const rows = await getDb().select().from(schema.notifications).where(eq(schema.notifications.userId, owner.id));
@@ -99,7 +99,7 @@ describe('user_invited flows through the engine', () => {
     const [event] = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.type, 'user_invited'), eq(schema.domainEvents.subjectId, String(invitee.id))));
+      .where(and(eq(schema.domainEvents.type, 'user_invited'), eq(schema.domainEvents.subjectId, String(invitee.id)))).orderBy(schema.domainEvents.id);
     // A redelivered job finds the handler already done and sends nothing more.
     await waitFor(async () => (await getDb().select().from(schema.eventHandlings).where(eq(schema.eventHandlings.eventId, event.id)))[0]);
     await processEvent(event.id);

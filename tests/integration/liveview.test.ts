@@ -24,7 +24,8 @@ function pageViewed(accountId: number) {
   return getDb()
     .select()
     .from(schema.domainEvents)
-    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, 'page_viewed')));
+    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, 'page_viewed')))
+    .orderBy(schema.domainEvents.id);
 }
 
 /** Moves a visitor's rows back in time, as if they had been seen that many seconds ago. */

@@ -64,7 +64,7 @@ async function eventsOf(accountId: number, type: string) {
   return getDb()
     .select()
     .from(schema.domainEvents)
-    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type)));
+    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type))).orderBy(schema.domainEvents.id);
 }
 
 const contactFormFields = (inboxId: number | string, over: Record<string, string> = {}) => ({

@@ -67,7 +67,7 @@ describe('the public review page', () => {
     const events = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'review_received')));
+      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'review_received'))).orderBy(schema.domainEvents.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ subjectId: String(review.id), payload: { channel: 'parley', rating: 5, contactId: review.contactId } });
     await drainEvents(s.account.id, { after });
@@ -137,7 +137,7 @@ describe('external sources', () => {
       const received = await getDb()
         .select()
         .from(schema.domainEvents)
-        .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'review_received')));
+        .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'review_received'))).orderBy(schema.domainEvents.id);
       expect(received).toHaveLength(3);
 
       const res = await app.request(`/reviews/${gus.id}`, { domain: s.domain, cookie: s.cookie, form: { intent: 'reply', reply: 'Sorry Gus, we are on it' } });

@@ -92,7 +92,7 @@ describe('round_robin', () => {
     const [assigned] = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.type, 'conversation_assigned'), eq(schema.domainEvents.subjectId, String(convs[0]))));
+      .where(and(eq(schema.domainEvents.type, 'conversation_assigned'), eq(schema.domainEvents.subjectId, String(convs[0])))).orderBy(schema.domainEvents.id);
     expect(assigned.actorType).toBe('engine');
     expect(assigned.payload).toMatchObject({ assigneeId: s.ids[0], previousAssigneeId: null });
   });
@@ -271,7 +271,7 @@ describe('concurrency', () => {
     const events = await getDb()
       .select({ id: schema.domainEvents.id })
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'conversation_created')));
+      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'conversation_created'))).orderBy(schema.domainEvents.id);
     await Promise.all(events.map((e) => processEvent(e.id)));
     const rows = await getDb().select().from(schema.conversations).where(inArray(schema.conversations.id, convs));
     const held = (userId: number) => rows.filter((r) => r.assigneeId === userId).length;
@@ -284,7 +284,7 @@ describe('concurrency', () => {
     await getDb().update(schema.users).set({ hasAccess: false }).where(eq(schema.users.id, s.ids[2]));
     const convs = [];
     for (let i = 0; i < 6; i++) convs.push((await incoming(s, { route: false })).id);
-    const [event] = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, s.account.id)).limit(1);
+    const [event] = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, s.account.id)).orderBy(schema.domainEvents.id).limit(1);
     const results = await Promise.all([1, 2, 3].map(() => handOutWaitingConversations({ accountId: s.account.id, eventId: event.id })));
     expect(results.flat()).toHaveLength(4);
     const rows = await getDb().select().from(schema.conversations).where(inArray(schema.conversations.id, convs)).orderBy(asc(schema.conversations.id));
@@ -308,7 +308,7 @@ describe('account isolation', () => {
     expect(await assigneesOf([waitingA.id, waitingB.id])).toEqual([a.ids[0], null]);
 
     // A's hand-out, run on purpose with everything it could reach, still does not see B's conversation.
-    const [event] = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, a.account.id)).limit(1);
+    const [event] = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, a.account.id)).orderBy(schema.domainEvents.id).limit(1);
     expect(await handOutWaitingConversations({ accountId: a.account.id, inboxIds: [b.inbox.id], eventId: event.id })).toEqual([]);
     expect(await assigneeOf(waitingB.id)).toBeNull();
 

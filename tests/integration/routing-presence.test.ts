@@ -82,7 +82,7 @@ describe('agent presence', () => {
       const [created] = await getDb()
         .select()
         .from(schema.domainEvents)
-        .where(and(eq(schema.domainEvents.type, 'conversation_created'), eq(schema.domainEvents.subjectId, String(conversation.id))));
+        .where(and(eq(schema.domainEvents.type, 'conversation_created'), eq(schema.domainEvents.subjectId, String(conversation.id)))).orderBy(schema.domainEvents.id);
       // (a handler with nothing to do records nothing: wait for the event's job to be completed instead)
       await waitFor(async () => {
         const rows = await getDb().execute<{ state: string }>(

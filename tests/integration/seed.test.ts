@@ -152,7 +152,7 @@ describe('npm run seed', () => {
     const events = await getDb()
       .select({ type: schema.domainEvents.type })
       .from(schema.domainEvents)
-      .where(eq(schema.domainEvents.accountId, account.id));
+      .where(eq(schema.domainEvents.accountId, account.id)).orderBy(schema.domainEvents.id);
     const types = events.map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(['account_created', 'user_activated', 'user_invited', 'role_created', 'team_created']));
     expect(types.filter((t) => t === 'team_created')).toHaveLength(2);

@@ -254,7 +254,7 @@ describe('SLA timers run as jobs at their time', () => {
     const [event] = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'sla_breached')));
+      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'sla_breached'))).orderBy(schema.domainEvents.id);
     expect(event.payload).toMatchObject({ target: 'response' });
   });
 });

@@ -137,7 +137,7 @@ describe('email surveys', () => {
     const [event] = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'survey_received')));
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'survey_received'))).orderBy(schema.domainEvents.id);
     expect(event.payload).toMatchObject({ channel: 'email', rating: 9 });
 
     // One-click unsubscribe (RFC 8058: a POST with no intent, no browser headers): never mailed again.

@@ -169,7 +169,7 @@ describe('partial submission, limits and closed surveys', () => {
     const changes = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'survey_status_changed')));
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'survey_status_changed'))).orderBy(schema.domainEvents.id);
     expect(changes.map((e) => e.payload)).toEqual([expect.objectContaining({ status: 'completed', reason: 'response_limit' })]);
     const before = (await rowsOf(survey.id)).length;
     const late = await answer(base, { [nps]: 9 }, { responseKey: partialKey, respondent: { respondentKey: 'late' } }).catch((e) => e);
@@ -356,7 +356,7 @@ describe('survey_received', () => {
     const events = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'survey_received')));
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'survey_received'))).orderBy(schema.domainEvents.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ subjectType: 'survey_response', subjectId: String(res.response.id) });
     expect(events[0].payload).toMatchObject({

@@ -146,7 +146,7 @@ describe('surveys', () => {
     const events = await getDb()
       .select({ type: schema.domainEvents.type })
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, who.accountId), eq(schema.domainEvents.subjectType, 'survey')));
+      .where(and(eq(schema.domainEvents.accountId, who.accountId), eq(schema.domainEvents.subjectType, 'survey'))).orderBy(schema.domainEvents.id);
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['survey_created', 'survey_updated', 'survey_published']));
   });
 

@@ -39,7 +39,7 @@ async function eventsOf(accountId: number, type: string) {
   return getDb()
     .select()
     .from(schema.domainEvents)
-    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type)));
+    .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.type, type))).orderBy(schema.domainEvents.id);
 }
 
 /** Whether the server-rendered permission box is ticked. */

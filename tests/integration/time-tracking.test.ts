@@ -80,7 +80,7 @@ describe('time tracking', () => {
     expect((await entriesOf(s.account.id, s.conversation.id))[0]).toMatchObject({ durationSeconds: 2700, note: 'edited' });
     expect((await s.post(path, { intent: 'delete', id: String(entry.id) })).status).toBe(302);
     expect(await entriesOf(s.account.id, s.conversation.id)).toHaveLength(0);
-    const events = await getDb().select().from(schema.domainEvents).where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.subjectType, 'time_entry')));
+    const events = await getDb().select().from(schema.domainEvents).where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.subjectType, 'time_entry'))).orderBy(schema.domainEvents.id);
     expect(events.map((e) => e.type).sort()).toEqual(['time_entry_created', 'time_entry_deleted', 'time_entry_updated']);
   });
 

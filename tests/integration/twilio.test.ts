@@ -151,7 +151,7 @@ describe('SMS form (Twilio)', () => {
       assigneeIds: [s.owner.id, s.agent.id],
       publicBase: `http://${APP_HOST}`,
     });
-    const events = await getDb().select().from(schema.domainEvents).where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'inbox_created')));
+    const events = await getDb().select().from(schema.domainEvents).where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'inbox_created'))).orderBy(schema.domainEvents.id);
     expect(events).toHaveLength(1);
 
     const page = await app.request(`${PATH}/${inbox.id}`, { domain: s.domain, cookie: s.cookie });

@@ -129,7 +129,7 @@ describe('tenancy of the users pages', () => {
     expect((await userRow(a.agent.id)).roleId).toBe(await roleId(a.account.id, 'agent'));
 
     // No domain events were written about B's user by A.
-    const events = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, a.account.id));
+    const events = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, a.account.id)).orderBy(schema.domainEvents.id);
     expect(events.filter((e) => e.subjectType === 'user' && e.subjectId === String(b.agent.id))).toHaveLength(0);
   });
 
@@ -337,7 +337,7 @@ describe('who may manage users', () => {
     const events = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.subjectId, String(a.agent.id))));
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.subjectId, String(a.agent.id)))).orderBy(schema.domainEvents.id);
     expect(events.map((e) => e.type)).toEqual(['user_updated', 'user_access_changed', 'user_access_changed', 'user_deleted']);
     expect(events[0].payload).toMatchObject({ changed: ['firstName', 'lastName', 'roleId'] });
     expect(events[1].payload).toEqual({ hasAccess: false });

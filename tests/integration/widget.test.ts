@@ -587,7 +587,7 @@ describe('Messenger settings pages', () => {
     const events = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'inbox_updated')));
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'inbox_updated'))).orderBy(schema.domainEvents.id);
     expect(events.length).toBeGreaterThan(0);
     const s = await startSession(a.inbox.id);
     expect(s.config).toMatchObject({ color: '#0d9488', position: 'left', font: 'Georgia', fontSize: 20, greeting: 'Welcome!' });
