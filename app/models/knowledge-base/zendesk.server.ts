@@ -342,6 +342,9 @@ export async function fetchToSpool(opts: {
   // Image records come after the articles in the format: they are gathered in a second file and appended.
   const imagesFile = `${opts.spool}.images`;
   const imagesOut = fs.createWriteStream(imagesFile);
+  // A stream's own error (a full disk) fails the import; without a listener it would be an uncaught exception.
+  let streamError: Error | null = null;
+  for (const stream of [out, imagesOut]) stream.on('error', (err) => void (streamError ??= err));
   const counts = { category: 0, article: 0, image: 0 };
   const localImages = new Map<string, string | null>();
   /**
@@ -454,9 +457,12 @@ export async function fetchToSpool(opts: {
     for await (const chunk of fs.createReadStream(imagesFile)) await writeTo(out, chunk as Buffer);
     await write({ t: 'end', counts });
   } finally {
-    imagesOut.destroy();
-    await new Promise<void>((resolve) => out.end(resolve));
+    // Ended, not destroyed: a write still in flight when the import failed would otherwise meet a destroyed stream.
+    await Promise.all(
+      [imagesOut, out].map((stream) => (stream.writableEnded || stream.destroyed ? undefined : new Promise<void>((resolve) => stream.end(() => resolve())))),
+    );
     await fs.promises.rm(imagesFile, { force: true });
   }
+  if (streamError) throw streamError;
   return fetched;
 }
