@@ -434,7 +434,7 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
     .where(and(eq(schema.surveyVersions.accountId, opts.accountId), eq(schema.surveyVersions.id, survey.versionId)));
   if (send.status === 'resolving') {
     await db.transaction(async (tx) => {
-      const [locked] = await tx.select({ status: sends.status }).from(sends).where(eq(sends.id, send.id)).for('update');
+      const [locked] = await tx.select({ status: sends.status }).from(sends).where(and(eq(sends.accountId, opts.accountId), eq(sends.id, send.id))).for('update');
       if (locked.status !== 'resolving') return;
       const total = await resolveRecipients(tx, {
         accountId: opts.accountId,
@@ -443,7 +443,7 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
         tagIds: version.target.audience === 'csv' ? [] : version.target.tagIds,
         listId: version.target.audience === 'csv' ? (version.target.listId ?? null) : null,
       });
-      await tx.update(sends).set({ status: 'sending', total }).where(eq(sends.id, send.id));
+      await tx.update(sends).set({ status: 'sending', total }).where(and(eq(sends.accountId, opts.accountId), eq(sends.id, send.id)));
     });
   }
   const render: RenderInput = {
@@ -524,13 +524,13 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
   const [{ waiting }] = await db
     .select({ waiting: sql<number>`count(*)::int` })
     .from(rc)
-    .where(and(eq(rc.sendId, send.id), sql`${rc.status} in ('queued', 'sending')`));
+    .where(and(eq(rc.accountId, opts.accountId), eq(rc.sendId, send.id), sql`${rc.status} in ('queued', 'sending')`));
   if (waiting === 0) {
     const [{ skipped }] = await db
       .select({ skipped: sql<number>`count(*)::int` })
       .from(rc)
-      .where(and(eq(rc.sendId, send.id), eq(rc.status, 'skipped')));
-    await db.update(sends).set({ status: 'done', finishedAt: new Date(), skipped }).where(eq(sends.id, send.id));
+      .where(and(eq(rc.accountId, opts.accountId), eq(rc.sendId, send.id), eq(rc.status, 'skipped')));
+    await db.update(sends).set({ status: 'done', finishedAt: new Date(), skipped }).where(and(eq(sends.accountId, opts.accountId), eq(sends.id, send.id)));
   }
   return { done: waiting === 0, sent };
 }
