@@ -4,12 +4,11 @@ import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useHtmlDesigner } from '~/components/campaigns/html-designer';
 import { CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
-import { handleSendIntent, type CampaignActionResult } from '~/models/campaigns/intents.server';
+import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import {
   campaignReport,
-  CampaignStateError,
   createEmailCampaign,
   getCampaign,
   listContactSegments,
@@ -21,7 +20,6 @@ import { EmailCampaignSchema, TestEmailSchema } from '~/models/campaigns/schemas
 import { sendCampaignTest } from '~/models/campaigns/sending.server';
 import { listCampaignTemplates } from '~/models/campaigns/templates.server';
 import { TEMPLATE_PLACEHOLDERS } from '~/models/productivity/templates';
-import { FieldInputError } from '~/models/productivity/shared.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { parseWithZod } from '~/utils/conform.server';
 import { formatDateTime, pageTitle, timeZoneNames } from '~/utils/format';
@@ -85,43 +83,26 @@ type ActionResult = CampaignActionResult;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireFeature(request, FEATURE, await requirePermission(request, 'manage_campaigns'));
-  const id = readEditorParam(params.id);
   const formData = await request.formData();
-  const intent = formData.get('intent');
-  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
-  const here = (campaignId: number) => `/campaigns/email/${campaignId}`;
-  try {
-    if (intent === 'save') {
-      const submission = parseWithZod(formData, { schema: EmailCampaignSchema });
-      if (submission.status !== 'success') return data<ActionResult>({ form: 'campaign', reply: submission.reply() }, { status: 400 });
-      try {
-        if (id === 'new') {
-          const row = await createEmailCampaign({ ...who, ...submission.value });
-          return redirectWithToast(here(row.id), CAMPAIGN_TOASTS.created);
-        }
-        if (!(await updateEmailCampaign({ ...who, id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
-        return redirectWithToast(here(id), { type: 'info', text: CAMPAIGN_TOASTS.updated });
-      } catch (err) {
-        if (err instanceof FieldInputError) return data<ActionResult>({ form: 'campaign', reply: submission.reply({ fieldErrors: { [err.field]: [err.message] } }) }, { status: 400 });
-        throw err;
-      }
-    }
-    if (id === 'new') throw new Response('Unknown intent', { status: 400 });
-    const shared = await handleSendIntent({ intent, formData, ...who, id, here: here(id) });
-    if (shared) return shared;
-    if (intent === 'test') {
+  return campaignEditorAction({
+    formData,
+    accountId: ctx.account.id,
+    actorId: ctx.user.id,
+    id: readEditorParam(params.id),
+    path: '/campaigns/email',
+    schema: EmailCampaignSchema,
+    create: createEmailCampaign,
+    update: updateEmailCampaign,
+    extra: async (intent, id) => {
+      if (intent !== 'test') return undefined;
       const submission = parseWithZod(formData, { schema: TestEmailSchema });
       if (submission.status !== 'success') return data<ActionResult>({ form: 'test', reply: submission.reply() }, { status: 400 });
       const campaign = await getCampaign({ accountId: ctx.account.id, id, kind: 'email' });
       if (!campaign) throw new Response('Not Found', { status: 404 });
       await sendCampaignTest({ campaign, to: submission.value.testTo, contact: { firstName: ctx.user.firstName, lastName: ctx.user.lastName, email: submission.value.testTo } });
-      return redirectWithToast(here(id), CAMPAIGN_TOASTS.testSent);
-    }
-  } catch (err) {
-    if (err instanceof CampaignStateError) return data<ActionResult>({ form: 'status', error: err.message }, { status: 409 });
-    throw err;
-  }
-  throw new Response('Unknown intent', { status: 400 });
+      return redirectWithToast(`/campaigns/email/${id}`, CAMPAIGN_TOASTS.testSent);
+    },
+  });
 }
 
 export const handle = {

@@ -1,23 +1,19 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
-import { CampaignStateError, createSmsCampaign, getCampaign, listContactSegments, listSmsSenders, updateSmsCampaign } from '~/models/campaigns/campaigns.server';
-import { CAMPAIGN_TOASTS, EDITABLE_STATUSES, STATUS_LABELS } from '~/models/campaigns/constants';
-import { handleSendIntent, type CampaignActionResult } from '~/models/campaigns/intents.server';
+import { createSmsCampaign, getCampaign, listContactSegments, listSmsSenders, updateSmsCampaign } from '~/models/campaigns/campaigns.server';
+import { EDITABLE_STATUSES, STATUS_LABELS } from '~/models/campaigns/constants';
+import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
 import { SmsCampaignSchema } from '~/models/campaigns/schemas';
 import { SMS_BODY_MAX, SMS_OPT_OUT_FOOTER, smsLength } from '~/models/campaigns/sms';
-import { FieldInputError } from '~/models/productivity/shared.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
-import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle, timeZoneNames } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
-import { redirectWithToast } from '~/utils/toast.server';
 
 const FEATURE = 'campaigns/smsCampaigns' as const;
 
@@ -52,36 +48,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireFeature(request, FEATURE, await requirePermission(request, 'manage_campaigns'));
-  const id = readEditorParam(params.id);
-  const formData = await request.formData();
-  const intent = formData.get('intent');
-  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
-  const here = (campaignId: number) => `/campaigns/sms/${campaignId}`;
-  try {
-    if (intent === 'save') {
-      const submission = parseWithZod(formData, { schema: SmsCampaignSchema });
-      if (submission.status !== 'success') return data<CampaignActionResult>({ form: 'campaign', reply: submission.reply() }, { status: 400 });
-      try {
-        if (id === 'new') {
-          const row = await createSmsCampaign({ ...who, ...submission.value });
-          return redirectWithToast(here(row.id), CAMPAIGN_TOASTS.created);
-        }
-        if (!(await updateSmsCampaign({ ...who, id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
-        return redirectWithToast(here(id), { type: 'info', text: CAMPAIGN_TOASTS.updated });
-      } catch (err) {
-        if (err instanceof FieldInputError) return data<CampaignActionResult>({ form: 'campaign', reply: submission.reply({ fieldErrors: { [err.field]: [err.message] } }) }, { status: 400 });
-        throw err;
-      }
-    }
-    if (id !== 'new') {
-      const shared = await handleSendIntent({ intent, formData, ...who, id, here: here(id) });
-      if (shared) return shared;
-    }
-  } catch (err) {
-    if (err instanceof CampaignStateError) return data<CampaignActionResult>({ form: 'status', error: err.message }, { status: 409 });
-    throw err;
-  }
-  throw new Response('Unknown intent', { status: 400 });
+  return campaignEditorAction({
+    formData: await request.formData(),
+    accountId: ctx.account.id,
+    actorId: ctx.user.id,
+    id: readEditorParam(params.id),
+    path: '/campaigns/sms',
+    schema: SmsCampaignSchema,
+    create: createSmsCampaign,
+    update: updateSmsCampaign,
+  });
 }
 
 export const handle = {

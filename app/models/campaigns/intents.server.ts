@@ -2,7 +2,9 @@ import { data } from '@remix-run/node';
 import type { SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '../../utils/conform.server';
 import { redirectWithToast } from '../../utils/toast.server';
-import { changeCampaignStatus, deleteCampaign, scheduleCampaign, zonedInstant } from './campaigns.server';
+import type { z } from 'zod';
+import { FieldInputError } from '../productivity/shared.server';
+import { CampaignStateError, changeCampaignStatus, deleteCampaign, scheduleCampaign, zonedInstant } from './campaigns.server';
 import { CAMPAIGN_TOASTS } from './constants';
 import { ScheduleSchema } from './schemas';
 
@@ -36,4 +38,50 @@ export async function handleSendIntent(opts: { intent: unknown; formData: FormDa
     return redirectWithToast(opts.here, { type: 'info', text: toast });
   }
   return undefined;
+}
+
+/**
+ * The whole action of a campaign editor screen (email, SMS…): `save` validates with the kind's schema and creates or
+ * updates, the shared send intents follow, then the kind's own intents (`extra`, e.g. the email test send). A
+ * refused status change answers 409 with its message; an unknown intent 400.
+ */
+export async function campaignEditorAction<V extends object>(opts: {
+  formData: FormData;
+  accountId: number;
+  actorId: number;
+  id: number | 'new';
+  path: string;
+  schema: z.ZodType<V>;
+  create: (values: V & { accountId: number; actorId: number }) => Promise<{ id: number }>;
+  update: (values: V & { accountId: number; actorId: number; id: number }) => Promise<unknown>;
+  extra?: (intent: unknown, id: number) => Promise<Response | ReturnType<typeof data> | undefined>;
+}) {
+  const intent = opts.formData.get('intent');
+  const who = { accountId: opts.accountId, actorId: opts.actorId };
+  const here = (campaignId: number) => `${opts.path}/${campaignId}`;
+  try {
+    if (intent === 'save') {
+      const submission = parseWithZod(opts.formData, { schema: opts.schema });
+      if (submission.status !== 'success') return data<CampaignActionResult>({ form: 'campaign', reply: submission.reply() }, { status: 400 });
+      try {
+        if (opts.id === 'new') {
+          const row = await opts.create({ ...who, ...submission.value });
+          return redirectWithToast(here(row.id), CAMPAIGN_TOASTS.created);
+        }
+        if (!(await opts.update({ ...who, id: opts.id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
+        return redirectWithToast(here(opts.id), { type: 'info', text: CAMPAIGN_TOASTS.updated });
+      } catch (err) {
+        if (err instanceof FieldInputError) return data<CampaignActionResult>({ form: 'campaign', reply: submission.reply({ fieldErrors: { [err.field]: [err.message] } }) }, { status: 400 });
+        throw err;
+      }
+    }
+    if (opts.id !== 'new') {
+      const shared = (await handleSendIntent({ intent, formData: opts.formData, ...who, id: opts.id, here: here(opts.id) })) ?? (await opts.extra?.(intent, opts.id));
+      if (shared) return shared;
+    }
+  } catch (err) {
+    if (err instanceof CampaignStateError) return data<CampaignActionResult>({ form: 'status', error: err.message }, { status: 409 });
+    throw err;
+  }
+  throw new Response('Unknown intent', { status: 400 });
 }
