@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { TableHead } from '~/components/ui/list-table';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
@@ -155,22 +156,7 @@ export default function CampaignList() {
       ) : (
         <div className="table-wrap">
           <table className="table" data-testid="campaigns">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Kind</th>
-                <th>Status</th>
-                <th>Audience</th>
-                <th>Schedule</th>
-                <th>Sent</th>
-                <th>Opened</th>
-                <th>Clicked</th>
-                <th>Replied</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead headers={['Name', 'Kind', 'Status', 'Audience', 'Schedule', 'Sent', 'Opened', 'Clicked', 'Replied', { hidden: 'Actions' }]} />
             <tbody>
               {list.rows.map((c) => (
                 <tr key={c.id} data-testid={`campaign-${c.id}`}>

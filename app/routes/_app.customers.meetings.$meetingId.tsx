@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { TableHead } from '~/components/ui/list-table';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { cancelBooking, getBooking, listBookings } from '~/models/meetings/bookings.server';
@@ -57,17 +58,7 @@ export default function MeetingBookings() {
       ) : (
         <div className="table-wrap">
           <table className="table" data-testid="bookings">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Visitor</th>
-                <th>Host</th>
-                <th>Status</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead headers={['When', 'Visitor', 'Host', 'Status', { hidden: 'Actions' }]} />
             <tbody>
               {bookings.map((bk) => (
                 <tr key={bk.id}>

@@ -1,4 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { TableHead } from '~/components/ui/list-table';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -125,13 +126,7 @@ export default function ConversationTime() {
         </p>
         {time.perAgent.length ? (
           <table className="table" data-testid="time-per-agent">
-            <thead>
-              <tr>
-                <th>Agent</th>
-                <th>Time</th>
-                <th>Billable</th>
-              </tr>
-            </thead>
+            <TableHead headers={['Agent', 'Time', 'Billable']} />
             <tbody>
               {time.perAgent.map((a) => (
                 <tr key={a.userId}>
@@ -156,18 +151,7 @@ export default function ConversationTime() {
         ) : (
           <div className="table-wrap">
             <table className="table" data-testid="time-entries">
-              <thead>
-                <tr>
-                  <th>Day</th>
-                  <th>Agent</th>
-                  <th>Time</th>
-                  <th>Billable</th>
-                  <th>Note</th>
-                  <th>
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead headers={['Day', 'Agent', 'Time', 'Billable', 'Note', { hidden: 'Actions' }]} />
               <tbody>
                 {time.entries.map((e) => (
                   <tr key={e.id} data-testid={`time-entry-${e.id}`}>

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { TableHead } from '~/components/ui/list-table';
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { listAuditActors } from '~/models/audit/audit-logs.server';
@@ -104,13 +105,7 @@ function Totals({ title, rows, testId, link }: { title: string; rows: { id: numb
         <p className="muted">Nothing logged.</p>
       ) : (
         <table className="table" data-testid={testId}>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Time</th>
-              <th>Billable</th>
-            </tr>
-          </thead>
+          <TableHead headers={['Name', 'Time', 'Billable']} />
           <tbody>
             {rows.map((r) => (
               <tr key={r.id}>

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { TableHead } from '~/components/ui/list-table';
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { Pager, readPage } from '~/components/ui/pager';
@@ -115,16 +116,7 @@ export default function AuditLogs() {
         ) : (
           <div className="table-wrap">
             <table className="table" data-testid="audit-log">
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Who</th>
-                  <th>What</th>
-                  <th>Object</th>
-                  <th>Changes</th>
-                  <th>From</th>
-                </tr>
-              </thead>
+              <TableHead headers={['When', 'Who', 'What', 'Object', 'Changes', 'From']} />
               <tbody>
                 {list.rows.map((r) => (
                   <tr key={r.id} data-testid={`audit-${r.id}`}>

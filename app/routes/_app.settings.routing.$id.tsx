@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from '@conform-to/react';
+import { TableHead } from '~/components/ui/list-table';
 import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
@@ -183,16 +184,7 @@ function RoutingRuleEditor({ rule, defaults, options, locked }: ReturnType<typeo
               The first subrule whose condition matches the visitor&apos;s page gives the user; no match leaves the conversation unassigned.
             </p>
             <table className="table">
-              <thead>
-                <tr>
-                  <th>Value</th>
-                  <th>Condition</th>
-                  <th>User</th>
-                  <th>
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead headers={['Value', 'Condition', 'User', { hidden: 'Actions' }]} />
               <tbody>
                 {subrules.map((subrule, i) => {
                   const s = subrule.getFieldset();

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { TableHead } from '~/components/ui/list-table';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useSubmit } from '@remix-run/react';
 import { useRef } from 'react';
@@ -276,18 +277,7 @@ export default function SurveyList() {
           ) : (
             <div className="table-wrap">
               <table className="table" data-testid="surveys">
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Type</th>
-                    <th>Folder</th>
-                    <th>Status</th>
-                    <th>Updated</th>
-                    <th>
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead headers={['Name', 'Type', 'Folder', 'Status', 'Updated', { hidden: 'Actions' }]} />
                 <tbody>
                   {list.rows.map((s) => (
                     <tr key={s.id} data-testid={`survey-${s.id}`}>

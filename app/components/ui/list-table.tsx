@@ -26,13 +26,7 @@ export function ListTable<R extends { id: number | string }>(props: {
         </p>
       ) : (
         <table className="table" data-testid={props.testId}>
-          <thead>
-            <tr>
-              {props.columns.map((c) => (
-                <th key={c.header}>{c.hiddenHeader ? <span className="visually-hidden">{c.header}</span> : c.header}</th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead headers={props.columns.map((c) => (c.hiddenHeader ? { hidden: c.header } : c.header))} />
           <tbody>
             {props.list.rows.map((r) => (
               <tr key={r.id} data-testid={props.rowTestId?.(r)}>
@@ -46,5 +40,24 @@ export function ListTable<R extends { id: number | string }>(props: {
       )}
       <Pager page={props.list.page} pageSize={props.list.pageSize} total={props.list.total} />
     </>
+  );
+}
+
+/** A table's header row: plain headers, and `{ hidden }` ones (an actions column) read only by screen readers. */
+export function TableHead({ headers }: { headers: (string | { hidden: string })[] }) {
+  return (
+    <thead>
+      <tr>
+        {headers.map((h) =>
+          typeof h === 'string' ? (
+            <th key={h}>{h}</th>
+          ) : (
+            <th key={h.hidden}>
+              <span className="visually-hidden">{h.hidden}</span>
+            </th>
+          ),
+        )}
+      </tr>
+    </thead>
   );
 }
