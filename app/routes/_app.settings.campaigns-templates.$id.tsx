@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react';
+import { settingsEditorAction } from '~/models/productivity/editor-action.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
@@ -11,13 +11,10 @@ import { TEMPLATE_NAME_MAX, TEMPLATE_SUBJECT_MAX, TEMPLATE_TOASTS } from '~/mode
 import { CampaignTemplateSchema } from '~/models/campaigns/schemas';
 import { createCampaignTemplate, deleteCampaignTemplate, getCampaignTemplate, updateCampaignTemplate } from '~/models/campaigns/templates.server';
 import { TEMPLATE_PLACEHOLDERS } from '~/models/productivity/templates';
-import { FieldInputError } from '~/models/productivity/shared.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
-import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
-import { redirectWithToast } from '~/utils/toast.server';
 
 const LIST = '/settings/campaigns-templates';
 
@@ -34,28 +31,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireFeature(request, 'campaigns/emailCampaigns', await requirePermission(request, 'manage_campaigns'));
-  const id = readEditorParam(params.id);
-  const formData = await request.formData();
-  const intent = formData.get('intent');
-  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
-  if (intent === 'delete' && id !== 'new') {
-    if (!(await deleteCampaignTemplate({ ...who, id }))) throw new Response('Not Found', { status: 404 });
-    return redirectWithToast(LIST, { type: 'info', text: TEMPLATE_TOASTS.deleted });
-  }
-  if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
-  const submission = parseWithZod(formData, { schema: CampaignTemplateSchema });
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  try {
-    if (id === 'new') {
-      await createCampaignTemplate({ ...who, ...submission.value });
-      return redirectWithToast(LIST, TEMPLATE_TOASTS.created);
-    }
-    if (!(await updateCampaignTemplate({ ...who, id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
-    return redirectWithToast(LIST, { type: 'info', text: TEMPLATE_TOASTS.updated });
-  } catch (err) {
-    if (err instanceof FieldInputError) return data(submission.reply({ fieldErrors: { [err.field]: [err.message] } }), { status: 400 });
-    throw err;
-  }
+  return settingsEditorAction({
+    formData: await request.formData(),
+    who: { accountId: ctx.account.id, actorId: ctx.user.id },
+    id: readEditorParam(params.id),
+    list: LIST,
+    schema: CampaignTemplateSchema,
+    create: createCampaignTemplate,
+    update: updateCampaignTemplate,
+    remove: deleteCampaignTemplate,
+    toasts: TEMPLATE_TOASTS,
+  });
 }
 
 export const handle = {

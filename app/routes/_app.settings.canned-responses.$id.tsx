@@ -1,7 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '~/utils/conform.server';
+import { settingsEditorAction } from '~/models/productivity/editor-action.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
@@ -15,12 +14,10 @@ import {
 } from '~/models/productivity/canned-responses.server';
 import { CANNED_MESSAGE_MAX, CANNED_NAME_MAX } from '~/models/productivity/constants';
 import { CannedResponseSchema } from '~/models/productivity/schemas';
-import { FieldInputError } from '~/models/productivity/shared.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
-import { redirectWithToast } from '~/utils/toast.server';
 
 const LIST = '/settings/canned-responses';
 
@@ -37,30 +34,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_canned_responses');
-  const id = readEditorParam(params.id);
-  const formData = await request.formData();
-  const intent = formData.get('intent');
-  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
-
-  if (intent === 'delete' && id !== 'new') {
-    if (!(await deleteCannedResponse({ ...who, id }))) throw new Response('Not Found', { status: 404 });
-    return redirectWithToast(LIST, { type: 'info', text: 'Canned Response Deleted' });
-  }
-  if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
-
-  const submission = parseWithZod(formData, { schema: CannedResponseSchema });
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  try {
-    if (id === 'new') {
-      await createCannedResponse({ ...who, ...submission.value });
-      return redirectWithToast(LIST, 'Canned Response Created');
-    }
-    if (!(await updateCannedResponse({ ...who, id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
-    return redirectWithToast(LIST, { type: 'info', text: 'Canned Response Updated' });
-  } catch (err) {
-    if (err instanceof FieldInputError) return data(submission.reply({ fieldErrors: { [err.field]: [err.message] } }), { status: 400 });
-    throw err;
-  }
+  return settingsEditorAction({
+    formData: await request.formData(),
+    who: { accountId: ctx.account.id, actorId: ctx.user.id },
+    id: readEditorParam(params.id),
+    list: LIST,
+    schema: CannedResponseSchema,
+    create: createCannedResponse,
+    update: updateCannedResponse,
+    remove: deleteCannedResponse,
+    toasts: { created: 'Canned Response Created', updated: 'Canned Response Updated', deleted: 'Canned Response Deleted' },
+  });
 }
 
 export const handle = {

@@ -1,7 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '~/utils/conform.server';
+import { settingsEditorAction } from '~/models/productivity/editor-action.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
@@ -14,13 +13,11 @@ import {
   updateEmailTemplate,
 } from '~/models/productivity/email-templates.server';
 import { EmailTemplateSchema } from '~/models/productivity/schemas';
-import { FieldInputError } from '~/models/productivity/shared.server';
 import { TEMPLATE_PLACEHOLDERS } from '~/models/productivity/templates';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
-import { redirectWithToast } from '~/utils/toast.server';
 
 const LIST = '/settings/email-templates';
 
@@ -37,30 +34,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_email_templates');
-  const id = readEditorParam(params.id);
-  const formData = await request.formData();
-  const intent = formData.get('intent');
-  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
-
-  if (intent === 'delete' && id !== 'new') {
-    if (!(await deleteEmailTemplate({ ...who, id }))) throw new Response('Not Found', { status: 404 });
-    return redirectWithToast(LIST, { type: 'info', text: 'Email Template Deleted' });
-  }
-  if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
-
-  const submission = parseWithZod(formData, { schema: EmailTemplateSchema });
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  try {
-    if (id === 'new') {
-      await createEmailTemplate({ ...who, ...submission.value });
-      return redirectWithToast(LIST, 'Email Template Created');
-    }
-    if (!(await updateEmailTemplate({ ...who, id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
-    return redirectWithToast(LIST, { type: 'info', text: 'Email Template Updated' });
-  } catch (err) {
-    if (err instanceof FieldInputError) return data(submission.reply({ fieldErrors: { [err.field]: [err.message] } }), { status: 400 });
-    throw err;
-  }
+  return settingsEditorAction({
+    formData: await request.formData(),
+    who: { accountId: ctx.account.id, actorId: ctx.user.id },
+    id: readEditorParam(params.id),
+    list: LIST,
+    schema: EmailTemplateSchema,
+    create: createEmailTemplate,
+    update: updateEmailTemplate,
+    remove: deleteEmailTemplate,
+    toasts: { created: 'Email Template Created', updated: 'Email Template Updated', deleted: 'Email Template Deleted' },
+  });
 }
 
 export const handle = {

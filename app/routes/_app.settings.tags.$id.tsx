@@ -1,13 +1,11 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '~/utils/conform.server';
+import { settingsEditorAction } from '~/models/productivity/editor-action.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
-import { FieldInputError } from '~/models/productivity/shared.server';
 import { TAG_COLOURS } from '~/models/productivity/constants';
 import { TagSchema } from '~/models/productivity/schemas';
 import { createTag, deleteTag, getTag, updateTag } from '~/models/productivity/tags.server';
@@ -15,7 +13,6 @@ import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
-import { redirectWithToast } from '~/utils/toast.server';
 
 const LIST = '/settings/tags';
 
@@ -32,30 +29,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_tags');
-  const id = readEditorParam(params.id);
-  const formData = await request.formData();
-  const intent = formData.get('intent');
-  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
-
-  if (intent === 'delete' && id !== 'new') {
-    if (!(await deleteTag({ ...who, id }))) throw new Response('Not Found', { status: 404 });
-    return redirectWithToast(LIST, { type: 'info', text: 'Tag Deleted' });
-  }
-  if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
-
-  const submission = parseWithZod(formData, { schema: TagSchema });
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-  try {
-    if (id === 'new') {
-      await createTag({ ...who, ...submission.value });
-      return redirectWithToast(LIST, 'Tag Created');
-    }
-    if (!(await updateTag({ ...who, id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
-    return redirectWithToast(LIST, { type: 'info', text: 'Tag Updated' });
-  } catch (err) {
-    if (err instanceof FieldInputError) return data(submission.reply({ fieldErrors: { [err.field]: [err.message] } }), { status: 400 });
-    throw err;
-  }
+  return settingsEditorAction({
+    formData: await request.formData(),
+    who: { accountId: ctx.account.id, actorId: ctx.user.id },
+    id: readEditorParam(params.id),
+    list: LIST,
+    schema: TagSchema,
+    create: createTag,
+    update: updateTag,
+    remove: deleteTag,
+    toasts: { created: 'Tag Created', updated: 'Tag Updated', deleted: 'Tag Deleted' },
+  });
 }
 
 export const handle = {
