@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useHtmlDesigner } from '~/components/campaigns/html-designer';
-import { CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
+import { CampaignEditorHeader, CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
 import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
@@ -15,12 +15,11 @@ import {
   listEmailSenders,
   updateEmailCampaign,
 } from '~/models/campaigns/campaigns.server';
-import { CAMPAIGN_TOASTS, EDITABLE_STATUSES, STATUS_LABELS } from '~/models/campaigns/constants';
+import { CAMPAIGN_TOASTS, EDITABLE_STATUSES } from '~/models/campaigns/constants';
 import { EmailCampaignSchema, TestEmailSchema } from '~/models/campaigns/schemas';
 import { sendCampaignTest } from '~/models/campaigns/sending.server';
 import { listCampaignTemplates } from '~/models/campaigns/templates.server';
 import { TEMPLATE_PLACEHOLDERS } from '~/models/productivity/templates';
-import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { parseWithZod } from '~/utils/conform.server';
 import { formatDateTime, pageTitle, timeZoneNames } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
@@ -145,29 +144,12 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
   const disabled = locked || !editable;
   return (
     <section className="page stack campaign-editor">
-      <header className="row wrap">
-        <h1>{campaign ? campaign.name : 'New Email Campaign'}</h1>
-        {campaign ? (
-          <span className={`pill status-${campaign.status}`} data-testid="campaign-status">
-            {STATUS_LABELS[campaign.status]}
-          </span>
-        ) : null}
-        <div className="spacer" />
-        <Link to={LIST} className="btn">
-          All campaigns
-        </Link>
-      </header>
+      <CampaignEditorHeader title={campaign ? campaign.name : 'New Email Campaign'} status={campaign?.status} error={actionData?.form === 'status' ? actionData.error : undefined} locked={locked} />
       {campaign?.scheduledAt && campaign.status === 'scheduled' ? (
         <p data-testid="scheduled-for">
           Scheduled for {formatDateTime(campaign.scheduledAt, { ...user, timezone: campaign.timeZone ?? user.timezone })} ({campaign.timeZone ?? 'UTC'})
         </p>
       ) : null}
-      {actionData?.form === 'status' && actionData.error ? (
-        <p className="field-error" role="alert">
-          {actionData.error}
-        </p>
-      ) : null}
-      {locked ? <p className="muted">{ROLE_LOCKED_MESSAGE}</p> : null}
       {segments.length === 0 ? (
         <p className="card" role="note">
           Email campaigns go to a segment of contacts. <Link to="/customers">Create a segment in CRM</Link> first.

@@ -2,15 +2,14 @@ import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
-import { CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
+import { CampaignEditorHeader, CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { createSmsCampaign, getCampaign, listContactSegments, listSmsSenders, updateSmsCampaign } from '~/models/campaigns/campaigns.server';
-import { EDITABLE_STATUSES, STATUS_LABELS } from '~/models/campaigns/constants';
+import { EDITABLE_STATUSES } from '~/models/campaigns/constants';
 import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
 import { SmsCampaignSchema } from '~/models/campaigns/schemas';
 import { SMS_BODY_MAX, SMS_OPT_OUT_FOOTER, smsLength } from '~/models/campaigns/sms';
-import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle, timeZoneNames } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
@@ -87,24 +86,7 @@ function SmsCampaignEditor({ campaign, segments, senders, zones, me, locked }: R
   const disabled = locked || !editable;
   return (
     <section className="page stack campaign-editor">
-      <header className="row wrap">
-        <h1>{campaign ? campaign.name : 'New SMS Campaign'}</h1>
-        {campaign ? (
-          <span className={`pill status-${campaign.status}`} data-testid="campaign-status">
-            {STATUS_LABELS[campaign.status]}
-          </span>
-        ) : null}
-        <div className="spacer" />
-        <Link to="/campaigns" className="btn">
-          All campaigns
-        </Link>
-      </header>
-      {actionData?.form === 'status' && actionData.error ? (
-        <p className="field-error" role="alert">
-          {actionData.error}
-        </p>
-      ) : null}
-      {locked ? <p className="muted">{ROLE_LOCKED_MESSAGE}</p> : null}
+      <CampaignEditorHeader title={campaign ? campaign.name : 'New SMS Campaign'} status={campaign?.status} error={actionData?.form === 'status' ? actionData.error : undefined} locked={locked} />
       {senders.length === 0 ? (
         <p className="card" role="note">
           SMS campaigns are sent through one of your SMS inboxes. <Link to="/settings/sms">Add an SMS inbox</Link> first.

@@ -1,8 +1,9 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { Form } from '@remix-run/react';
+import { Form, Link } from '@remix-run/react';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
-import { TRANSITIONS, type CampaignStatus } from '~/models/campaigns/constants';
+import { STATUS_LABELS, TRANSITIONS, type CampaignStatus } from '~/models/campaigns/constants';
+import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 
 /** Send now or schedule in a time zone, then the status changes the campaign's status allows (ADR 064). */
 export function SendControls({
@@ -84,5 +85,34 @@ export function CampaignFigures({ figures }: { figures: Record<string, number> }
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * The head of a campaign editor: its name (or the new kind's title), its status, the way back to all campaigns, a
+ * refused status change's message and the locked note.
+ */
+export function CampaignEditorHeader(props: { title: string; status?: CampaignStatus; error?: string; locked: boolean }) {
+  return (
+    <>
+      <header className="row wrap">
+        <h1>{props.title}</h1>
+        {props.status ? (
+          <span className={`pill status-${props.status}`} data-testid="campaign-status">
+            {STATUS_LABELS[props.status]}
+          </span>
+        ) : null}
+        <div className="spacer" />
+        <Link to="/campaigns" className="btn">
+          All campaigns
+        </Link>
+      </header>
+      {props.error ? (
+        <p className="field-error" role="alert">
+          {props.error}
+        </p>
+      ) : null}
+      {props.locked ? <p className="muted">{ROLE_LOCKED_MESSAGE}</p> : null}
+    </>
   );
 }
