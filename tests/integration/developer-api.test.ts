@@ -268,7 +268,7 @@ describe('outgoing webhooks', () => {
       await api(a.token, 'POST', '/contacts', { firstName: 'Rita', email: 'rita@example.test' });
       await waitFor(() => rx.got.length >= 2);
       const second = rx.got[1];
-      expect(second.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+      expect(String(second.headers['webhook-signature']).split(' ')).toHaveLength(2);
       expect(() => new Webhook(rotated.secret).verify(second.body, second.headers as Record<string, string>)).not.toThrow();
       expect(() => new Webhook(hook.secret).verify(second.body, second.headers as Record<string, string>)).not.toThrow();
       expect(() => new Webhook('whsec_' + Buffer.from('wrong-secret-wrong-secret').toString('base64')).verify(second.body, second.headers as Record<string, string>)).toThrow();
