@@ -51,7 +51,7 @@ export default function DeveloperApi() {
   const [form, fields] = useForm({
     id: 'api-key',
     lastResult: actionData?.result,
-    defaultValue: { scopes: ['conversations:read'] },
+    defaultValue: { name: '', scopes: ['conversations:read'] },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onSubmit',
   });
