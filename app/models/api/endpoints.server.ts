@@ -4,7 +4,7 @@ import { getDb, schema } from '../../../db/client';
 import { PRIORITIES, SOURCE_TYPES } from '../../../db/schema/inbox-constants';
 import { createCompany } from '../crm/companies.server';
 import { createContact } from '../crm/contacts.server';
-import { getConversation, openConversation, postMessage } from '../inbox/conversations.server';
+import { assignConversations, getConversation, openConversation, postMessage, setConversationPriority, setConversationStatus } from '../inbox/conversations.server';
 import { TAG_COLOURS } from '../productivity/constants';
 import { createTag } from '../productivity/tags.server';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/constants';
@@ -146,6 +146,16 @@ const ConversationCreate = z
   })
   .meta({ id: 'ConversationCreate' });
 
+const ConversationUpdate = z
+  .object({
+    status: z.enum(['open', 'pending', 'resolved']).optional(),
+    priority: z.enum(PRIORITIES).optional(),
+    assigneeId: z.number().int().positive().nullable().optional().meta({ description: 'A user of the account; null unassigns' }),
+    teamId: z.number().int().positive().nullable().optional().meta({ description: 'A team of the account; null clears' }),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Change at least one of status, priority, assigneeId, teamId' })
+  .meta({ id: 'ConversationUpdate' });
+
 const MessageCreate = z
   .object({ kind: z.enum(['reply', 'note']).meta({ description: 'reply goes out through the inbox\'s channel; note stays private' }), text: z.string().trim().min(1).max(100_000) })
   .meta({ id: 'MessageCreate' });
@@ -174,8 +184,9 @@ const WebhookCreate = z
 // ---------------------------------------------------------------------------------------------------------
 // Reads shared by several endpoints (account in every WHERE, cursor = last id)
 
-async function pageOf<T extends { id: number }>(rows: Promise<T[]>, limit: number) {
-  return page(await rows, limit);
+/** One page, newest first: `fetch` reads `take` rows with ids below `before` (the decoded cursor). */
+async function pageBy<T extends { id: number }>(query: { limit: number; cursor?: string }, fetch: (before: number | undefined, take: number) => Promise<T[]>) {
+  return page(await fetch(decodeCursor(query.cursor), query.limit + 1), query.limit);
 }
 
 const db = () => getDb();
@@ -202,14 +213,14 @@ export const ENDPOINTS = {
     response: listOf(Conversation, 'ConversationList'),
     run: async (ctx, { query }) => {
       const c = schema.conversations;
-      const before = decodeCursor(query.cursor);
-      const rows = await db()
-        .select()
-        .from(c)
-        .where(and(eq(c.accountId, ctx.accountId), isNull(c.deletedAt), query.status ? eq(c.status, query.status) : undefined, before ? lt(c.id, before) : undefined))
-        .orderBy(desc(c.id))
-        .limit(query.limit + 1);
-      const p = page(rows, query.limit);
+      const p = await pageBy(query, (before, take) =>
+        db()
+          .select()
+          .from(c)
+          .where(and(eq(c.accountId, ctx.accountId), isNull(c.deletedAt), query.status ? eq(c.status, query.status) : undefined, before ? lt(c.id, before) : undefined))
+          .orderBy(desc(c.id))
+          .limit(take),
+      );
       return { data: p.data.map(conversationOut), nextCursor: p.nextCursor };
     },
   }),
@@ -248,6 +259,28 @@ export const ENDPOINTS = {
     response: Conversation,
     run: async (ctx, { params }) => conversationOut(await conversationRow(ctx.accountId, params.id)),
   }),
+  updateConversation: defineEndpoint({
+    id: 'updateConversation',
+    method: 'patch',
+    path: '/conversations/{id}',
+    summary: 'Change the status, priority, assignee or team (one transaction, the same events as the inbox)',
+    tag: 'Conversations',
+    scope: 'conversations:write',
+    params: IdParams,
+    body: ConversationUpdate,
+    status: 200,
+    response: Conversation,
+    run: async (ctx, { params, body }) => {
+      await conversationRow(ctx.accountId, params.id);
+      const who = { accountId: ctx.accountId, actorId: ctx.actorId, ids: [params.id] };
+      await getDb().transaction(async (tx) => {
+        if (body.status) await setConversationStatus({ ...who, status: body.status, tx });
+        if (body.priority) await setConversationPriority({ ...who, priority: body.priority, tx });
+        if (body.assigneeId !== undefined || body.teamId !== undefined) await assignConversations({ ...who, assigneeId: body.assigneeId, teamId: body.teamId, tx });
+      });
+      return conversationOut(await conversationRow(ctx.accountId, params.id));
+    },
+  }),
   listMessages: defineEndpoint({
     id: 'listMessages',
     method: 'get',
@@ -262,15 +295,13 @@ export const ENDPOINTS = {
     run: async (ctx, { params, query }) => {
       await conversationRow(ctx.accountId, params.id);
       const m = schema.messages;
-      const before = decodeCursor(query.cursor);
-      const p = await pageOf(
+      const p = await pageBy(query, (before, take) =>
         db()
           .select()
           .from(m)
           .where(and(eq(m.accountId, ctx.accountId), eq(m.conversationId, params.id), isNull(m.deletedAt), before ? lt(m.id, before) : undefined))
           .orderBy(desc(m.id))
-          .limit(query.limit + 1),
-        query.limit,
+          .limit(take),
       );
       return { data: p.data.map(messageOut), nextCursor: p.nextCursor };
     },
@@ -305,15 +336,13 @@ export const ENDPOINTS = {
     response: listOf(Contact, 'ContactList'),
     run: async (ctx, { query }) => {
       const c = schema.contacts;
-      const before = decodeCursor(query.cursor);
-      const p = await pageOf(
+      const p = await pageBy(query, (before, take) =>
         db()
           .select()
           .from(c)
           .where(and(eq(c.accountId, ctx.accountId), query.email ? eq(c.email, query.email.trim().toLowerCase()) : undefined, before ? lt(c.id, before) : undefined))
           .orderBy(desc(c.id))
-          .limit(query.limit + 1),
-        query.limit,
+          .limit(take),
       );
       return { data: p.data.map(contactOut), nextCursor: p.nextCursor };
     },
@@ -363,15 +392,13 @@ export const ENDPOINTS = {
     response: listOf(Company, 'CompanyList'),
     run: async (ctx, { query }) => {
       const c = schema.companies;
-      const before = decodeCursor(query.cursor);
-      const p = await pageOf(
+      const p = await pageBy(query, (before, take) =>
         db()
           .select()
           .from(c)
           .where(and(eq(c.accountId, ctx.accountId), before ? lt(c.id, before) : undefined))
           .orderBy(desc(c.id))
-          .limit(query.limit + 1),
-        query.limit,
+          .limit(take),
       );
       return { data: p.data.map(companyOut), nextCursor: p.nextCursor };
     },
@@ -421,15 +448,13 @@ export const ENDPOINTS = {
     response: listOf(Tag, 'TagList'),
     run: async (ctx, { query }) => {
       const t = schema.tags;
-      const before = decodeCursor(query.cursor);
-      const p = await pageOf(
+      const p = await pageBy(query, (before, take) =>
         db()
           .select({ id: t.id, name: t.name, color: t.color })
           .from(t)
           .where(and(eq(t.accountId, ctx.accountId), before ? lt(t.id, before) : undefined))
           .orderBy(desc(t.id))
-          .limit(query.limit + 1),
-        query.limit,
+          .limit(take),
       );
       return p;
     },
@@ -462,15 +487,13 @@ export const ENDPOINTS = {
     response: listOf(Inbox, 'InboxList'),
     run: async (ctx, { query }) => {
       const t = schema.inboxes;
-      const before = decodeCursor(query.cursor);
-      return pageOf(
+      return pageBy(query, (before, take) =>
         db()
           .select({ id: t.id, name: t.name, channelType: t.channelType })
           .from(t)
           .where(and(eq(t.accountId, ctx.accountId), before ? lt(t.id, before) : undefined))
           .orderBy(desc(t.id))
-          .limit(query.limit + 1),
-        query.limit,
+          .limit(take),
       );
     },
   }),
@@ -486,15 +509,13 @@ export const ENDPOINTS = {
     response: listOf(User, 'UserList'),
     run: async (ctx, { query }) => {
       const t = schema.users;
-      const before = decodeCursor(query.cursor);
-      return pageOf(
+      return pageBy(query, (before, take) =>
         db()
           .select({ id: t.id, firstName: t.firstName, lastName: t.lastName, email: t.email, status: t.status })
           .from(t)
           .where(and(eq(t.accountId, ctx.accountId), before ? lt(t.id, before) : undefined))
           .orderBy(desc(t.id))
-          .limit(query.limit + 1),
-        query.limit,
+          .limit(take),
       );
     },
   }),
@@ -510,15 +531,13 @@ export const ENDPOINTS = {
     response: listOf(Workflow, 'WorkflowList'),
     run: async (ctx, { query }) => {
       const t = schema.automationRules;
-      const before = decodeCursor(query.cursor);
-      const p = await pageOf(
+      const p = await pageBy(query, (before, take) =>
         db()
           .select({ id: t.id, name: t.name, isActive: t.isActive, createdAt: t.createdAt })
           .from(t)
           .where(and(eq(t.accountId, ctx.accountId), eq(t.kind, 'workflow'), before ? lt(t.id, before) : undefined))
           .orderBy(desc(t.id))
-          .limit(query.limit + 1),
-        query.limit,
+          .limit(take),
       );
       return { data: p.data.map((r) => ({ ...r, createdAt: iso(r.createdAt)! })), nextCursor: p.nextCursor };
     },

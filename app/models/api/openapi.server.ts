@@ -43,7 +43,7 @@ function build() {
         401: errorResponse('Missing, invalid or revoked API key'),
         403: errorResponse('The key lacks the scope'),
         ...(e.params ? { 404: errorResponse('Not found') } : {}),
-        ...(e.method === 'post' ? { 422: errorResponse('Refused by a rule of the data (an email already used...)') } : {}),
+        ...(e.method === 'post' || e.method === 'patch' ? { 422: errorResponse('Refused by a rule of the data (an email already used...)') } : {}),
         429: errorResponse(`Over the rate limit (${API_RATE_LIMIT.limit} requests a minute per key)`),
       },
     };

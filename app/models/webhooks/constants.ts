@@ -1,3 +1,5 @@
+import type { DomainEventType } from '../events/types';
+
 /** Outgoing webhooks (ADR 077), free of server code so that the settings screen can list them. */
 
 /** The domain events an account may subscribe to; their payload `type` is the dotted name (conversation.created). */
@@ -23,7 +25,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'form_submitted',
   'meeting_booked',
   'meeting_cancelled',
-] as const;
+] as const satisfies readonly DomainEventType[];
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const dottedType = (t: string) => t.replace(/_(?=[a-z]+$)/, '.');
