@@ -1,7 +1,7 @@
 import http from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
@@ -173,6 +173,17 @@ describe('developer API', () => {
     check('get', '/webhooks/{id}', shown);
     expect(shown.text).not.toContain(hook.json.secret);
     check('get', '/webhooks', await api(a.token, 'GET', '/webhooks'));
+    const [row] = await getDb()
+      .insert(schema.webhookDeliveries)
+      .values({ accountId: a.account.id, endpointId: hook.json.id, messageId: 'msg_test', eventType: 'contact_created', payload: { type: 'contact.created' }, status: 'dead', attempts: 8 })
+      .returning();
+    const deliveries = await api(a.token, 'GET', `/webhooks/${hook.json.id}/deliveries`);
+    expect(deliveries.json.data[0]).toMatchObject({ id: row.id, status: 'dead', messageId: 'msg_test' });
+    check('get', '/webhooks/{id}/deliveries', deliveries);
+    const redo = await api(a.token, 'POST', `/webhooks/${hook.json.id}/deliveries/${row.id}/redeliver`);
+    expect(redo.status).toBe(202);
+    check('post', '/webhooks/{id}/deliveries/{deliveryId}/redeliver', redo);
+    expect((await api(a.token, 'POST', `/webhooks/${hook.json.id}/deliveries/${row.id + 1000}/redeliver`)).status).toBe(404);
     check('delete', '/webhooks/{id}', await api(a.token, 'DELETE', `/webhooks/${hook.json.id}`));
 
     // Errors: one shape, documented
@@ -222,6 +233,13 @@ describe('developer API', () => {
     expect(denied.status).toBe(403);
     expect(denied.json.error.code).toBe('forbidden');
     expect((await api(reader.token, 'GET', '/contacts')).status).toBe(403);
+    // Over the limit: 429 in the error shape, with Retry-After (the window is filled as 600 requests would).
+    await getDb().execute(sql`update rate_limits set count = 600 where key = ${`api:key:${reader.key.id}`}`);
+    const limited = await api(reader.token, 'GET', '/conversations');
+    expect(limited.status).toBe(429);
+    expect(limited.json.error.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     // Only the hash is stored, and no event (the audit log) holds the token.
     const bEvents = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.accountId, b.account.id));
     expect(bEvents.some((e) => e.type === 'api_key_created')).toBe(true);

@@ -8,7 +8,7 @@ import { assignConversations, getConversation, openConversation, postMessage, se
 import { TAG_COLOURS } from '../productivity/constants';
 import { createTag } from '../productivity/tags.server';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/constants';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, publicEndpoint, type WebhookEndpoint } from '../webhooks/webhooks.server';
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, publicEndpoint, redeliverWebhook, type WebhookEndpoint } from '../webhooks/webhooks.server';
 import { decodeCursor, defineEndpoint, iso, notFound, page, PageQuery, type Endpoint } from './http.server';
 
 /**
@@ -88,6 +88,30 @@ const Webhook = z
     createdAt: DateTime,
   })
   .meta({ id: 'Webhook' });
+const WebhookAttempt = z
+  .object({
+    id: z.number().int(),
+    trigger: z.enum(['automatic', 'manual']),
+    responseStatus: z.number().int().nullable(),
+    responseBody: z.string().nullable(),
+    error: z.string().nullable(),
+    durationMs: z.number().int(),
+    createdAt: DateTime,
+  })
+  .meta({ id: 'WebhookAttempt' });
+const WebhookDelivery = z
+  .object({
+    id: z.number().int(),
+    messageId: z.string().meta({ description: 'The webhook-id header of every attempt' }),
+    eventType: z.string(),
+    status: z.enum(['pending', 'delivered', 'failed', 'dead']),
+    nextAttemptAt: DateTime.nullable(),
+    payload: z.record(z.string(), z.unknown()),
+    attempts: z.array(WebhookAttempt),
+    createdAt: DateTime,
+  })
+  .meta({ id: 'WebhookDelivery' });
+const DeliveryParams = z.object({ id: Id, deliveryId: Id });
 const WebhookCreated = Webhook.extend({ secret: z.string().meta({ description: 'The signing secret (whsec_...), shown only in this answer' }) }).meta({ id: 'WebhookCreated' });
 
 type Row<T extends keyof typeof schema> = (typeof schema)[T] extends { $inferSelect: infer R } ? R : never;
@@ -190,6 +214,15 @@ async function pageBy<T extends { id: number }>(query: { limit: number; cursor?:
 }
 
 const db = () => getDb();
+
+/** The delivery, when it belongs to that webhook of the account. */
+function listDeliveryOwner(accountId: number, endpointId: number, deliveryId: number) {
+  const d = schema.webhookDeliveries;
+  return db()
+    .select({ id: d.id })
+    .from(d)
+    .where(and(eq(d.accountId, accountId), eq(d.endpointId, endpointId), eq(d.id, deliveryId)));
+}
 
 async function conversationRow(accountId: number, id: number) {
   const found = await getConversation({ accountId, id });
@@ -587,6 +620,58 @@ export const ENDPOINTS = {
       const row = await getWebhook({ accountId: ctx.accountId, id: params.id });
       if (!row) throw notFound('Webhook');
       return webhookOut(row);
+    },
+  }),
+  listWebhookDeliveries: defineEndpoint({
+    id: 'listWebhookDeliveries',
+    method: 'get',
+    path: '/webhooks/{id}/deliveries',
+    summary: "A webhook's last deliveries (up to 100), newest first, each with its attempts",
+    tag: 'Webhooks',
+    scope: 'webhooks:read',
+    params: IdParams,
+    query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(25) }),
+    status: 200,
+    response: z.object({ data: z.array(WebhookDelivery) }).meta({ id: 'WebhookDeliveryList' }),
+    run: async (ctx, { params, query }) => {
+      if (!(await getWebhook({ accountId: ctx.accountId, id: params.id }))) throw notFound('Webhook');
+      const rows = await listDeliveries({ accountId: ctx.accountId, endpointId: params.id, limit: query.limit });
+      return {
+        data: rows.map((d) => ({
+          id: d.id,
+          messageId: d.messageId,
+          eventType: d.eventType,
+          status: d.status as 'pending' | 'delivered' | 'failed' | 'dead',
+          nextAttemptAt: iso(d.nextAttemptAt),
+          payload: d.payload,
+          attempts: d.attempts.map((a) => ({
+            id: a.id,
+            trigger: a.trigger as 'automatic' | 'manual',
+            responseStatus: a.responseStatus,
+            responseBody: a.responseBody,
+            error: a.error,
+            durationMs: a.durationMs,
+            createdAt: iso(a.createdAt)!,
+          })),
+          createdAt: iso(d.createdAt)!,
+        })),
+      };
+    },
+  }),
+  redeliverWebhookDelivery: defineEndpoint({
+    id: 'redeliverWebhookDelivery',
+    method: 'post',
+    path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    summary: 'Send a delivery again now (same webhook-id)',
+    tag: 'Webhooks',
+    scope: 'webhooks:write',
+    params: DeliveryParams,
+    status: 202,
+    response: z.object({ queued: z.literal(true) }).meta({ id: 'Queued' }),
+    run: async (ctx, { params }) => {
+      const [d] = await listDeliveryOwner(ctx.accountId, params.id, params.deliveryId);
+      if (!d || !(await redeliverWebhook({ accountId: ctx.accountId, deliveryId: params.deliveryId }))) throw notFound('Delivery');
+      return { queued: true as const };
     },
   }),
   deleteWebhook: defineEndpoint({
