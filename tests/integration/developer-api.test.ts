@@ -12,8 +12,8 @@ import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { attemptWebhookDelivery, createWebhook, hasWebhookFor, listDeliveries, redeliverWebhook, rotateWebhookSecret } from '../../app/models/webhooks/webhooks.server';
 import { FieldInputError } from '../../app/models/productivity/shared.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
-import { createTestAccount } from '../factories';
-import { startTestApp } from '../helpers/http';
+import { createTestAccount, createTestUser, givePlan } from '../factories';
+import { sessionCookie, startTestApp } from '../helpers/http';
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let engine: Awaited<ReturnType<typeof startEngine>>;
@@ -247,6 +247,57 @@ describe('developer API', () => {
     const [row] = await getDb().select().from(schema.apiKeys).where(eq(schema.apiKeys.id, reader.key.id));
     expect(JSON.stringify(row)).not.toContain(reader.token);
     expect(row.lastUsedAt).not.toBeNull();
+  });
+});
+
+describe('settings screens', () => {
+  it('need manage_integrations and the plan; bad input is a 400; the key and the secret are shown once', async () => {
+    const a = await createTestAccount();
+    const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
+    const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });
+    const cookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
+    const req = (path: string, c: string, form?: Record<string, string | string[]>) => app.request(path, { domain: a.domain, cookie: c, form });
+    for (const path of ['/settings/developer-api', '/settings/webhooks']) {
+      expect((await req(path, agentCookie)).status, path).toBe(403);
+      // The list of webhooks is the index route of its section: forms post to ?index, as the page's own form does.
+      expect((await req(path === '/settings/webhooks' ? `${path}?index` : path, agentCookie, { intent: 'create', name: 'x', url: 'https://example.com', scopes: 'tags:read', eventTypes: 'tag_created' })).status, path).toBe(403);
+    }
+    expect(await getDb().select().from(schema.apiKeys).where(eq(schema.apiKeys.accountId, a.account.id))).toHaveLength(0);
+
+    const bad = await req('/settings/developer-api', cookie, { intent: 'create', name: '' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Key Name is required');
+    expect(bad.text).toContain('Choose at least one scope');
+    expect((await req('/settings/developer-api', cookie, { intent: 'nonsense' })).status).toBe(400);
+    const ok = await req('/settings/developer-api', cookie, { intent: 'create', name: 'CI deploys', scopes: ['tags:read', 'contacts:write'] });
+    expect(ok.status).toBe(200);
+    const token = /prly_[A-Za-z0-9_-]{43}/.exec(ok.text)?.[0];
+    expect(token).toBeDefined();
+    const list = await req('/settings/developer-api', cookie);
+    expect(list.text).toContain('CI deploys');
+    expect(list.text).not.toContain(token);
+
+    const refused = await withPrivateDestinationsOff(() => req('/settings/webhooks?index', cookie, { intent: 'create', url: 'http://169.254.169.254/latest/meta-data/', eventTypes: 'tag_created' }));
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('This address is refused');
+    expect(refused.text).toContain('169.254.169.254/latest/meta-data/');
+    const made = await req('/settings/webhooks?index', cookie, { intent: 'create', url: 'https://hooks.example.com/in', eventTypes: ['tag_created', 'contact_created'] });
+    expect(made.status).toBe(200);
+    const secret = /whsec_[A-Za-z0-9+/=]+/.exec(made.text)?.[0];
+    expect(secret).toBeDefined();
+    const [hook] = await getDb().select().from(schema.webhookEndpoints).where(eq(schema.webhookEndpoints.accountId, a.account.id));
+    expect(hook.eventTypes).toEqual(['tag_created', 'contact_created']);
+    for (const path of ['/settings/webhooks', `/settings/webhooks/${hook.id}`]) expect((await req(path, cookie)).text, path).not.toContain(secret);
+    const rotated = await req(`/settings/webhooks/${hook.id}`, cookie, { intent: 'rotate' });
+    expect(rotated.text).toMatch(/whsec_/);
+    expect(rotated.text).not.toContain(secret);
+
+    // Another account's webhook is a 404, and a plan without integrations is refused.
+    const b = await createTestAccount();
+    const bCookie = await sessionCookie({ domain: b.domain, accountId: b.account.id, userId: b.owner.id });
+    expect((await app.request(`/settings/webhooks/${hook.id}`, { domain: b.domain, cookie: bCookie })).status).toBe(404);
+    await givePlan(b.account.id, {});
+    expect((await app.request('/settings/developer-api', { domain: b.domain, cookie: bCookie })).status).toBe(403);
   });
 });
 
