@@ -11,9 +11,9 @@ import { API_SCOPES } from '../../app/models/api/scopes';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { attemptWebhookDelivery, createWebhook, hasWebhookFor, listDeliveries, redeliverWebhook, rotateWebhookSecret } from '../../app/models/webhooks/webhooks.server';
 import { FieldInputError } from '../../app/models/productivity/shared.server';
-import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount, createTestUser, givePlan } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
+import { withPrivateDestinationsOff } from '../helpers/outbound';
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let engine: Awaited<ReturnType<typeof startEngine>>;
@@ -43,17 +43,6 @@ async function waitFor<T>(fn: () => Promise<T | undefined | null | false> | T | 
     if (v) return v;
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function withPrivateDestinationsOff<T>(fn: () => Promise<T>) {
-  process.env.PARLEY_ALLOW_PRIVATE_DESTINATIONS = 'false';
-  resetSingleton('config');
-  try {
-    return await fn();
-  } finally {
-    process.env.PARLEY_ALLOW_PRIVATE_DESTINATIONS = 'true';
-    resetSingleton('config');
   }
 }
 
