@@ -102,7 +102,8 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
 /** Endpoints called by other sites or services (widget, webhooks) carry their own authentication. */
 function isPublicEndpoint(p: string) {
   // /c/u/: RFC 8058 one-click unsubscribe, posted by mail providers; the signed link is its authentication.
-  return p.startsWith('/public/') || p.startsWith('/webhooks/') || p.startsWith('/c/u/');
+  // /api/: the Developer API authenticates each request by its bearer key and never by a cookie (ADR 076).
+  return p.startsWith('/public/') || p.startsWith('/webhooks/') || p.startsWith('/c/u/') || p.startsWith('/api/v1/');
 }
 
 /**

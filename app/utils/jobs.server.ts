@@ -36,6 +36,8 @@ export const QUEUES = {
   surveyEmailOccurrence: 'survey.email-occurrence',
   /** Sends one occurrence of an email survey to its recipients, each claimed once (ADR 062). */
   surveyEmailSend: 'survey.email-send',
+  /** One attempt of an outgoing webhook delivery; the next attempt is queued by the handler itself (ADR 077). */
+  webhookDeliver: 'webhooks.deliver',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -58,6 +60,7 @@ export const WORK_QUEUES = [
   QUEUES.reviewsImport,
   QUEUES.surveyEmailOccurrence,
   QUEUES.surveyEmailSend,
+  QUEUES.webhookDeliver,
 ] as const;
 
 export function getBoss() {
@@ -120,6 +123,7 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.surveyEmailOccurrence]: 60,
   // A send of 100,000 mails takes minutes; a killed engine's send comes back after this (its claimed rows are kept).
   [QUEUES.surveyEmailSend]: 60,
+  [QUEUES.webhookDeliver]: 60,
 };
 
 const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail, QUEUES.reviewsImport]);

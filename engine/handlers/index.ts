@@ -5,10 +5,11 @@ import { notifyAgents } from './notifications';
 import { slaEscalation, slaTimers } from './sla';
 import { routeByRules } from './routing';
 import type { EventHandler } from './types';
+import { webhookDeliveries } from './webhooks';
 import { welcomeOwner } from './welcome';
 
 /**
  * Every handler the engine runs, in this order for one event: workflows and automation rules first (they may assign),
  * then routing (only what is still unassigned), then SLA timers; agents' notifications last.
  */
-export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve];
+export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries];

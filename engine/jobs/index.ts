@@ -16,6 +16,7 @@ import { importSourceReviews } from '../../app/models/reviews/reviews.server';
 import { runEmailOccurrence, runEmailSend } from '../../app/models/surveys/email-surveys.server';
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
 import { sendMeetingReminder } from '../../app/models/meetings/bookings.server';
+import { attemptWebhookDelivery } from '../../app/models/webhooks/webhooks.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { processEvent, processEventBatch } from '../events';
 import type { BatchJobHandler } from '../worker';
@@ -64,6 +65,7 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.surveyEmailOccurrence]: (data) =>
     runEmailOccurrence({ accountId: Number(data.accountId), surveyId: Number(data.surveyId), generation: Number(data.generation), at: String(data.at) }),
   [QUEUES.surveyEmailSend]: (data) => runEmailSend({ accountId: Number(data.accountId), sendId: Number(data.sendId) }),
+  [QUEUES.webhookDeliver]: (data) => attemptWebhookDelivery({ accountId: Number(data.accountId), deliveryId: Number(data.deliveryId), manual: data.manual === true }),
 };
 
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */

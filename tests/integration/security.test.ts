@@ -7,6 +7,7 @@ import { createEmailInbox, setImapSettings, setSmtpSettings } from '../../app/mo
 import { isDevMailboxEnabled } from '../../app/models/mail/mail.server';
 import { parseConfig } from '../../app/utils/env.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
+import { withPrivateDestinationsOff } from '../helpers/outbound';
 import { createTestAccount, TEST_PASSWORD } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 
@@ -40,17 +41,6 @@ function raw(pathname: string, opts: { host: string; method?: string; body?: str
     if (opts.body !== undefined) req.write(opts.body);
     req.end();
   });
-}
-
-async function withPrivateDestinationsOff<T>(fn: () => Promise<T>) {
-  process.env.PARLEY_ALLOW_PRIVATE_DESTINATIONS = 'false';
-  resetSingleton('config');
-  try {
-    return await fn();
-  } finally {
-    process.env.PARLEY_ALLOW_PRIVATE_DESTINATIONS = 'true';
-    resetSingleton('config');
-  }
 }
 
 describe('server-side request forgery', () => {

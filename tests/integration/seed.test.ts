@@ -222,6 +222,8 @@ describe('npm run seed', () => {
         ['/settings/teams', ['Billing']],
         ['/settings/users', ['sam@parley.local']],
         ['/settings/roles', ['Supervisor']],
+        ['/settings/developer-api', ['Shop order sync', 'Old reporting script', 'Revoked']],
+        ['/settings/webhooks', ['https://hooks.example.com/parley', 'Paused']],
       ];
       for (const [path, texts] of screens) {
         const res = await app.request(path, { domain: 'demo', cookie });

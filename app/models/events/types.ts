@@ -142,6 +142,13 @@ export const DOMAIN_EVENT_TYPES = [
   'review_replied',
   'review_updated',
   'review_request_sent',
+  // Developer API and outgoing webhooks (ADR 076, 077).
+  'api_key_created',
+  'api_key_revoked',
+  'webhook_created',
+  'webhook_updated',
+  'webhook_deleted',
+  'webhook_secret_rotated',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

@@ -36,6 +36,7 @@ import { createMeetingType } from '../../../app/models/meetings/meetings.server'
 import { recordAnswers } from '../../../app/models/surveys/responses.server';
 import { ALL_TYPES, publishedSurvey } from '../../helpers/surveys';
 import { createTestAccount, createTestUser } from '../../factories';
+import { createWebhook } from '../../../app/models/webhooks/webhooks.server';
 import { createForm, setFormStatus, submitForm } from '../../../app/models/forms/forms.server';
 import { createSource, setReviewFeatured, submitPublicReview } from '../../../app/models/reviews/reviews.server';
 
@@ -80,6 +81,7 @@ export const SIGNED_IN_SCREENS = [
   '/campaigns/email/new', '/campaigns/email/{emailCampaign}', '/campaigns/sms/new',
   '/forms/all', '/forms/all?new=1', '/forms/edit/{form}', '/forms/responses/{form}', '/forms/responses/{form}/{formResponse}',
   '/reviews/{review}', '/settings/sources', '/settings/sources?source=new&kind=google',
+  '/settings/developer-api', '/settings/webhooks', '/settings/webhooks/{webhook}',
 ] as const;
 
 /** Signed out, on the account's address. */
@@ -142,6 +144,7 @@ export const EXCLUDED: Record<string, string> = {
   '_app.forms._index.tsx': 'redirects to /forms/all',
   '_app.forms.responses.$id_.export.tsx': 'a CSV download',
   '_app.forms.responses.$id_.$responseId_.file.$key.tsx': 'a file download (tests/integration/forms.test.ts)',
+  'api.v1.*': 'the Developer API, JSON (tests/integration/developer-api.test.ts); its reference page is plain HTML checked there',
 };
 
 /** An account with data on every screen, made through the domain functions the app uses. */
@@ -294,6 +297,8 @@ export async function seedScreensAccount() {
   const [firstSlot] = await availableSlots({ accountId: a.account.id, meeting });
   await bookMeeting({ accountId: a.account.id, meeting, start: firstSlot.start, name: 'Ada Lovelace', email: 'ada@example.test', note: '', timezone: 'UTC' });
   Object.assign(ids, { meeting: meeting.id, meetingSlug: meeting.slug });
+  const webhook = await createWebhook({ ...who, input: { url: 'https://hooks.example.com/parley', eventTypes: ['conversation_created', 'message_created'] } });
+  Object.assign(ids, { webhook: webhook.id });
   const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, k: string) => String(ids[k] ?? `{${k}}`));
   return { ...a, ids, fill };
 }

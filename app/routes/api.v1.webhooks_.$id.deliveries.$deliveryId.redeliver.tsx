@@ -1,0 +1,9 @@
+import type { LoaderFunctionArgs, ActionFunctionArgs } from '@remix-run/node';
+import { ENDPOINTS } from '~/models/api/endpoints.server';
+import { handleApi } from '~/models/api/http.server';
+
+/** /api/v1/webhooks/:id/deliveries/:deliveryId/redeliver: one more attempt now. */
+const ROUTE = [ENDPOINTS.redeliverWebhookDelivery];
+
+export const loader = ({ request, params }: LoaderFunctionArgs) => handleApi(request, params, ROUTE);
+export const action = ({ request, params }: ActionFunctionArgs) => handleApi(request, params, ROUTE);
