@@ -16,7 +16,7 @@ import { getConfig } from '../../utils/env.server';
 export type SuggestedArticle = Omit<RelevantArticle, 'excerpt'> & { url: string };
 export type AiHelpPlan =
   | { kind: 'suggestions'; call: AiCall; canned: RelevantCanned[]; articles: SuggestedArticle[] }
-  | { kind: 'ai'; call: AiCall; server: AiServer; messages: ChatMessage[]; articles: SuggestedArticle[] };
+  | { kind: 'ai'; call: AiCall; server: AiServer; messages: ChatMessage[]; articles: SuggestedArticle[]; canned: RelevantCanned[] };
 
 /** Bad input the schema cannot see (it depends on the conversation): shown under its field. */
 export class AiInputError extends Error {
@@ -113,7 +113,7 @@ export async function planAiHelp(opts: { accountId: number; conversationId: numb
         .join('\n\n'),
     },
   ];
-  return { kind: 'ai', call, server, messages, articles };
+  return { kind: 'ai', call, server, messages, articles, canned };
 }
 
 /** The articles the answer cites by number, as a list of links the agent can keep or cut. */

@@ -123,6 +123,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
     group: 'API and Integrations',
     items: [
       { slug: 'integrations', label: 'Integrations', permission: 'manage_integrations' },
+      { slug: 'ai-help', label: 'AI Help', built: true },
       { slug: 'developer-api', label: 'Developer API' },
       { slug: 'webhooks', label: 'Webhooks', permission: 'manage_integrations' },
     ],
