@@ -4,7 +4,7 @@ import { openConversation } from '../../../app/models/inbox/conversations.server
 import { createInbox } from '../../../app/models/inbox/inboxes.server';
 import { createTestAccount } from '../../factories';
 import { startOpenAiStandin } from '../../helpers/openai-standin';
-import { signIn, url } from '../helpers';
+import { hydrated, signIn, url } from '../helpers';
 
 async function setup() {
   const a = await createTestAccount();
@@ -52,4 +52,27 @@ test('AI help without JavaScript: suggestions without a server, then a rewrite t
   } finally {
     await ai.close();
   }
+});
+
+test.describe('with JavaScript', () => {
+  test.use({ javaScriptEnabled: true });
+  test('the answer streams into the reply box without a reload, and is not sent', async ({ page }) => {
+    const s = await setup();
+    const ai = await startOpenAiStandin();
+    try {
+      await getDb().insert(schema.aiSettings).values({ accountId: s.account.id, baseUrl: ai.baseUrl, model: 'local-llm' });
+      await signIn(page, s);
+      await page.goto(url(`/inbox/${s.conversation.id}`, s.domain));
+      await hydrated(page);
+      const help = page.getByTestId('ai-help');
+      await help.getByLabel('What should the reply say?').fill('say when it ships');
+      await help.getByRole('button', { name: 'Write with AI' }).click();
+      await expect(page.getByLabel('Message')).toHaveValue('Hello! Your parcel ships within two working days.', { timeout: 20_000 });
+      await expect(page.getByTestId('ai-status')).toContainText('review it before you send');
+      await expect(page).toHaveURL(url(`/inbox/${s.conversation.id}`, s.domain));
+      await expect(page.getByTestId('thread')).not.toContainText('Hello! Your parcel ships');
+    } finally {
+      await ai.close();
+    }
+  });
 });
