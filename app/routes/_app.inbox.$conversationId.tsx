@@ -3,7 +3,7 @@ import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, MaxPartSizeExceededError, redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useCallback, useRef } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { MergeForm, SnoozeForm, TagsForm } from '~/components/inbox/operations';
 import { PriorityPill, SlaPill, StatusPill, personName } from '~/components/inbox/pills';
 import { ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
@@ -22,7 +22,7 @@ import { WidgetTyping } from '~/components/messenger/agent-typing';
 import { conversationRatings } from '~/models/csat/csat.server';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
-import { ErrorList } from '~/components/ui/forms';
+import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import {
   assignConversations,
   deleteConversations,
@@ -75,6 +75,7 @@ import { can, canUseFeature, publicUser, requirePermission, requireUser } from '
 import { accountUrl } from '~/utils/tenant.server';
 import { meetingOfferFor } from '~/models/meetings/bookings.server';
 import { redirectWithToast } from '~/utils/toast.server';
+import { aiHelpForPage, aiHelpLabels, type AiHelpOutcome } from '~/models/ai/page.server';
 
 const notFound = () => new Response('Not Found', { status: 404 });
 
@@ -140,6 +141,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact) }));
   const pickedTemplate = templateId ? filledTemplates.find((t) => t.id === templateId) : undefined;
   const articleLinks = await attachableArticlesFor(request, ctx.account, url.searchParams);
+  const ai = await aiHelpLabels({ accountId, channelType: found.inbox.channelType });
   const attachments = await listMessageAttachments({ accountId, messageIds: thread.messages.map((m) => m.message.id) });
   let blockedImages = false;
   const messages: ThreadMessage[] = thread.messages
@@ -255,6 +257,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       min: dateToZonedInput(new Date(), me.timezone),
     },
     canManage: can(ctx, 'manage_conversation'),
+    // AI reply help (ADR 081): with a server the buttons stream an answer; without one they suggest.
+    ai,
     meetingsAllowed,
     // Start, stop and the ticking timer are on the time page: this page's script stays within its budget.
     time: { label: `${formatHoursMinutes(time.totalSeconds)} logged${time.running ? ', your timer is running' : ''}.` },
@@ -269,6 +273,7 @@ type ActionResult = {
   messageId?: number;
   result: SubmissionResult<string[]>;
   mergePreview?: Awaited<ReturnType<typeof describeMergeSources>>;
+  ai?: AiHelpOutcome;
 };
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -439,6 +444,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
         if (!(await untagConversation({ ...who, id, tagId: submission.value.tagId }))) throw notFound();
         return redirectWithToast(here, { type: 'info', text: 'Tags Updated' });
       }
+      case 'ai-write':
+      case 'ai-rewrite': {
+        // Never sends: the answer (or suggestions) comes back into the reply box for the agent to review.
+        const out = await aiHelpForPage({ accountId, userId: ctx.user.id, conversationId: id, formData, siteUrl: accountUrl(request, ctx.account.domain, '') });
+        if (!out) throw notFound();
+        return data<ActionResult>({ intent, result: out.result, ai: out.ai }, { status: out.status });
+      }
       default:
         throw new Response('Unknown intent', { status: 400 });
     }
@@ -531,7 +543,14 @@ export default function ConversationPage() {
       {actionData?.mergePreview ? <MergeConfirm targetId={c.id} preview={actionData.mergePreview} /> : null}
       <div className="conv-grid">
         <section aria-label="Conversation">
-          {d.canManage ? <ReplyBox key={d.reply.key} d={d} lastResult={REPLY_INTENTS.map(resultFor).find(Boolean)} /> : null}
+          {d.canManage ? (
+            <ReplyBox
+              key={actionData?.ai ? `ai-${actionData.ai.nonce}` : d.reply.key}
+              d={d}
+              ai={actionData?.ai}
+              lastResult={actionData?.ai ? undefined : [...REPLY_INTENTS, ...AI_INTENTS].map(resultFor).find(Boolean)}
+            />
+          ) : null}
           {c.inboxChannel === 'web' ? <WidgetTyping conversationId={c.id} /> : null}
           {d.before ? (
             <p>
@@ -728,11 +747,21 @@ export default function ConversationPage() {
  * Reply (an email to the contact, with cc and bcc) or a private note, from one box; canned responses fill it
  * (a link that reloads with `?canned=<id>`, or, with JavaScript, inserts at the cursor without a reload).
  */
-function ReplyBox({ d, lastResult }: { d: ReturnType<typeof useLoaderData<typeof loader>>; lastResult: SubmissionResult<string[]> | undefined }) {
-  const [form, fields] = useForm({
+function ReplyBox({
+  d,
+  ai,
+  lastResult,
+}: {
+  d: ReturnType<typeof useLoaderData<typeof loader>>;
+  ai: AiHelpOutcome | undefined;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const [form, fields] = useForm<ReplyFields>({
     id: 'reply',
     lastResult,
-    defaultValue: { text: d.reply.text, cc: '', bcc: '' },
+    defaultValue: ai
+      ? { text: ai.text, cc: ai.cc, bcc: ai.bcc, aiInstruction: ai.instruction, aiStyle: ai.style, aiLanguage: ai.language }
+      : { text: d.reply.text, cc: '', bcc: '', aiInstruction: '', aiStyle: 'shorter', aiLanguage: '' },
     shouldValidate: 'onSubmit',
   });
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -750,6 +779,7 @@ function ReplyBox({ d, lastResult }: { d: ReturnType<typeof useLoaderData<typeof
   const fileErrors = lastResult?.error?.files;
   return (
     <section className="side-card reply" aria-label="Reply">
+      {ai?.kind === 'suggestions' ? <AiSuggestions d={d} ai={ai} /> : null}
       <details className="canned" open={Boolean(d.cannedQuery) || undefined}>
         <summary>Insert a canned response</summary>
         <CannedList d={d} insert={insert} />
@@ -778,6 +808,7 @@ function ReplyBox({ d, lastResult }: { d: ReturnType<typeof useLoaderData<typeof
           <MentionSuggestions textarea={textarea} users={d.mentionable} />
           <ErrorList id={fields.text.errorId} errors={fields.text.errors} />
         </div>
+        <AiHelp d={d} ai={ai} fields={fields} textarea={textarea} />
         {d.conversation.inboxChannel === 'email' ? (
           <div className="row">
             <div className="field">
@@ -817,6 +848,71 @@ function ReplyBox({ d, lastResult }: { d: ReturnType<typeof useLoaderData<typeof
         </div>
       </Form>
     </section>
+  );
+}
+
+const AI_INTENTS = ['ai-write', 'ai-rewrite'] as const;
+type ReplyFields = { text: string; cc: string; bcc: string; aiInstruction: string; aiStyle: string; aiLanguage: string };
+
+/**
+ * AI reply help (ADR 081) inside the reply form, so that the draft, cc and bcc travel with it. "Write" comes first in
+ * the form: Enter in a field asks for a suggestion, never sends. With a server and JavaScript the answer streams
+ * into the box (the page's script stays small: a fetch and a reader); otherwise the page answers in full.
+ */
+function AiHelp({ d, ai, fields, textarea }: { d: ReturnType<typeof useLoaderData<typeof loader>>; ai: AiHelpOutcome | undefined; fields: ReturnType<typeof useForm<ReplyFields>>[1]; textarea: React.RefObject<HTMLTextAreaElement> }) {
+  const [note, setNote] = useState(ai?.notice ?? d.ai.idle);
+  const stream = (e: React.MouseEvent<HTMLButtonElement>) => {
+    const box = textarea.current;
+    const button = e.currentTarget;
+    if (!d.ai.configured || !box || typeof TextDecoderStream === 'undefined') return;
+    e.preventDefault();
+    setNote('…');
+    import('~/components/inbox/ai-stream').then((m) => m.streamAiAnswer(d.conversation.id, button, box)).then(setNote, setNote);
+  };
+  return (
+    <fieldset data-testid="ai-help">
+      <legend>{d.ai.legend}</legend>
+      <div className="row">
+        <Field label={d.ai.instruction} field={fields.aiInstruction} maxLength={500} />
+        <button className="btn" name="intent" value="ai-write" onClick={stream}>
+          {d.ai.write}
+        </button>
+      </div>
+      {d.ai.configured ? (
+        <div className="row">
+          <SelectField label="Rewrite" field={fields.aiStyle} options={d.ai.styles} />
+          <Field label="Language (to translate)" field={fields.aiLanguage} maxLength={40} />
+          <button className="btn" name="intent" value="ai-rewrite" onClick={stream}>
+            Rewrite reply
+          </button>
+        </div>
+      ) : null}
+      <p className="muted" role="status" data-testid="ai-status">
+        {note}
+      </p>
+    </fieldset>
+  );
+}
+
+/** Without AI (or when it failed): the best-matching canned responses and articles, by full-text search. */
+function AiSuggestions({ d, ai }: { d: ReturnType<typeof useLoaderData<typeof loader>>; ai: AiHelpOutcome }) {
+  const q = (k: string, id: number) => `?${new URLSearchParams({ ...(d.before ? { before: String(d.before) } : {}), [k]: String(id) })}`;
+  return (
+    <div data-testid="ai-suggestions">
+      <h2 className="h4">{ai.heading}</h2>
+      <ul>
+        {ai.canned.map((r) => (
+          <li key={r.id}>
+            <strong>{r.name}</strong>: {r.message} <Link to={q('canned', r.id)}>Use {r.name}</Link>
+          </li>
+        ))}
+        {ai.articles.map((a) => (
+          <li key={a.id}>
+            <a href={a.url}>{a.title}</a>: {a.snippet} <Link to={q('attach', a.id)}>Insert link</Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -79,6 +79,12 @@ const EnvSchema = z.object({
   GOOGLE_ACCOUNTS_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_ACCOUNTS_BASE must be an http(s) URL, e.g. https://accounts.google.com' }).default('https://accounts.google.com'),
   GOOGLE_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_OAUTH_BASE must be an http(s) URL, e.g. https://oauth2.googleapis.com' }).default('https://oauth2.googleapis.com'),
   GOOGLE_API_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_API_BASE must be an http(s) URL, e.g. https://www.googleapis.com' }).default('https://www.googleapis.com'),
+  /** AI reply help (ADR 081): the installation's OpenAI-compatible chat-completions server; accounts may set their own. */
+  PARLEY_AI_BASE_URL: z.url({ protocol: /^https?$/, error: 'PARLEY_AI_BASE_URL must be an http(s) URL, e.g. https://api.openai.com/v1' }).optional(),
+  PARLEY_AI_MODEL: z.string().trim().min(1, 'PARLEY_AI_MODEL must name a model').max(200).default('gpt-4o-mini'),
+  PARLEY_AI_API_KEY: z.string().trim().optional(),
+  PARLEY_AI_MONTHLY_TOKEN_CAP: z.coerce.number({ error: 'PARLEY_AI_MONTHLY_TOKEN_CAP must be a number of tokens' }).int().min(0).default(500_000),
+  PARLEY_AI_TIMEOUT_MS: z.coerce.number({ error: 'PARLEY_AI_TIMEOUT_MS must be a number of milliseconds' }).int().min(1000).max(600_000).default(30_000),
 });
 
 export type Config = {
@@ -116,6 +122,8 @@ export type Config = {
   google: { clientId: string; clientSecret: string; accountsBase: string; oauthBase: string; apiBase: string } | null;
   /** The development mailbox answers in production too (every sign-up code readable by anyone). */
   unsafeDevMailboxInProduction: boolean;
+  /** AI reply help (ADR 081): the installation's server (null: none, accounts may set one) and the defaults. */
+  ai: { server: { baseUrl: string; model: string; apiKey: string | null } | null; model: string; monthlyTokenCap: number; timeoutMs: number };
 };
 
 export class ConfigError extends Error {
@@ -166,6 +174,12 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
           }
         : null,
     unsafeDevMailboxInProduction: e.PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION,
+    ai: {
+      server: e.PARLEY_AI_BASE_URL ? { baseUrl: e.PARLEY_AI_BASE_URL.replace(/\/+$/, ''), model: e.PARLEY_AI_MODEL, apiKey: e.PARLEY_AI_API_KEY || null } : null,
+      model: e.PARLEY_AI_MODEL,
+      monthlyTokenCap: e.PARLEY_AI_MONTHLY_TOKEN_CAP,
+      timeoutMs: e.PARLEY_AI_TIMEOUT_MS,
+    },
   };
 }
 

@@ -18,3 +18,4 @@ export * from './forms';
 export * from './reviews';
 export * from './survey-emails';
 export * from './developer';
+export * from './ai';

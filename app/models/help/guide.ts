@@ -22,6 +22,7 @@ export const GUIDE_PAGES = [
   { slug: 'messenger', title: 'Messenger' },
   { slug: 'automations', title: 'Automations: routing, hours, SLA and rules' },
   { slug: 'productivity', title: 'Productivity: tags, replies and templates' },
+  { slug: 'ai-help', title: 'AI reply help' },
   { slug: 'my-settings', title: 'Your own settings' },
   { slug: 'organization', title: 'Your organization: account, users, teams and roles' },
   { slug: 'billing', title: 'Plans and billing' },
@@ -58,6 +59,7 @@ export function guideLinkForSettings(settingsSlug: string) {
 /** The guide link for an app path (/settings/emails/3 → the Emails section of the Channels page). */
 export function guideLinkForPath(pathname: string) {
   const settings = /^\/settings\/([^/]+)/.exec(pathname);
+  if (settings?.[1] === 'ai-help') return '/help-center/ai-help';
   if (settings) return guideLinkForSettings(settings[1]);
   if (pathname.startsWith('/workflows')) return '/help-center/workflows';
   if (pathname.startsWith('/customers')) return '/help-center/crm';

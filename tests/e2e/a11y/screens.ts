@@ -54,7 +54,7 @@ export const SIGNED_IN_SCREENS = [
   '/workflows', '/workflows/builder', '/workflows/builder/{workflow}',
   '/settings', '/settings/my-profile', '/settings/notification', '/settings/my-plan', '/settings/account-settings',
   '/settings/users', '/settings/users/{agent}', '/settings/roles', '/settings/roles/{role}', '/settings/teams', '/settings/teams/{team}',
-  '/settings/tags', '/settings/tags/{tag}', '/settings/canned-responses', '/settings/canned-responses/{canned}',
+  '/settings/tags', '/settings/tags/{tag}', '/settings/canned-responses', '/settings/canned-responses/{canned}', '/settings/ai-help',
   '/settings/email-templates', '/settings/email-templates/{template}', '/settings/contact-form', '/settings/contact-form/{contactForm}', '/settings/contact-form/new',
   '/settings/emails', '/settings/emails/{emailInbox}', '/settings/trusted-domain', '/settings/trusted-domain/{trustedDomain}',
   '/settings/chat-messenger', '/settings/appearance', '/settings/configure', '/settings/advanced', '/settings/offline-experience', '/settings/chat-pages',
