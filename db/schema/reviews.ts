@@ -81,6 +81,8 @@ export const reviewRequestSettings = pgTable('review_request_settings', {
     .references(() => accounts.id, { onDelete: 'cascade' }),
   isEnabled: boolean('is_enabled').notNull().default(false),
   senderName: text('sender_name').notNull().default(''),
+  /** The From address: one of the account's verified sender addresses (section 3 "verifiedEmails"). */
+  senderEmail: text('sender_email'),
   subject: text('subject').notNull().default(''),
   body: text('body').notNull().default(''),
   sourceId: integer('source_id').references(() => reviewSources.id, { onDelete: 'set null' }),

@@ -142,6 +142,7 @@ export const DOMAIN_EVENT_TYPES = [
   'review_replied',
   'review_updated',
   'review_request_sent',
+  'review_request_settings_updated',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

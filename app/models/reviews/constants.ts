@@ -38,3 +38,24 @@ export const REVIEW_MESSAGES = {
 
 /** Review-request email placeholders (Settings → Reviews → Email setup). */
 export const REVIEW_REQUEST_PLACEHOLDERS = ['{{name}}', '{{review_link}}', '{{company}}'] as const;
+
+export const REVIEW_REQUEST_LIMITS = { senderName: 60, subject: 120, body: 4000, periodDays: 365 } as const;
+
+/** What an account that never saved its email setup starts from. */
+export const REVIEW_REQUEST_DEFAULTS = {
+  isEnabled: false,
+  senderName: '',
+  subject: 'How did we do, {{name}}?',
+  body: 'Hi {{name}},\n\nThank you for contacting {{company}}. If we helped, would you leave us a short review? It takes a minute:\n\n{{review_link}}\n\nThank you!',
+  periodDays: 90,
+} as const;
+
+export const REVIEW_REQUEST_MESSAGES = {
+  sender: 'Choose one of your verified sender addresses',
+  source: 'Choose where customers leave their review',
+  subject: 'Subject is required',
+  body: 'Body is required',
+  reviewLink: 'The body must contain {{review_link}}',
+  period: 'Period must be a whole number of days from 1 to 365',
+  minCsat: 'Choose a rating from 1 to 5, or everyone',
+} as const;
