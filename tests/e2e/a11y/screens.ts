@@ -79,7 +79,7 @@ export const SIGNED_IN_SCREENS = [
   '/settings/campaigns-templates', '/settings/campaigns-templates/new', '/settings/campaigns-templates/{campaignTemplate}',
   '/campaigns/email/new', '/campaigns/email/{emailCampaign}', '/campaigns/sms/new',
   '/forms/all', '/forms/all?new=1', '/forms/edit/{form}', '/forms/responses/{form}', '/forms/responses/{form}/{formResponse}',
-  '/reviews/{review}', '/settings/sources', '/settings/sources?source=new&kind=google',
+  '/reviews/{review}', '/settings/sources', '/settings/sources?source=new&kind=google', '/settings/email-setup',
 ] as const;
 
 /** Signed out, on the account's address. */
