@@ -13,6 +13,10 @@ export type ReviewSourceConfig = {
   businessUnitId?: string;
   apiKey?: string;
   accessToken?: string;
+  /** Google: the OAuth refresh token (the installation's GOOGLE_CLIENT_ID); the access token is renewed before it expires. */
+  refreshToken?: string;
+  /** Google: when the stored access token expires (ISO time), when it came from a refresh. */
+  accessTokenExpiresAt?: string;
   apiBase?: string;
 };
 

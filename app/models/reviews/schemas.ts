@@ -23,6 +23,7 @@ export const ReviewSourceSchema = z
     businessUnitId: optional(100),
     apiKey: optional(200),
     accessToken: optional(4000),
+    refreshToken: optional(4000),
   })
   .superRefine((v, ctx) => {
     if (v.kind === 'google') {
@@ -30,7 +31,7 @@ export const ReviewSourceSchema = z
     }
     if (v.kind === 'trustpilot' && !v.businessUnitId) ctx.addIssue({ code: 'custom', path: ['businessUnitId'], message: REVIEW_MESSAGES.businessUnitId });
   });
-export type ReviewSourceInput = z.infer<typeof ReviewSourceSchema>;
+export type ReviewSourceInput = Omit<z.infer<typeof ReviewSourceSchema>, 'refreshToken'> & { refreshToken?: string | null };
 
 /** What a customer leaves on the public review page. */
 export const PublicReviewSchema = z.object({
