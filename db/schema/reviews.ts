@@ -11,6 +11,8 @@ import { conversations } from './inbox';
 export type ReviewSourceConfig = {
   locationName?: string;
   businessUnitId?: string;
+  /** Facebook: the Page's numeric id (its ratings are read with a Page access token). */
+  pageId?: string;
   apiKey?: string;
   accessToken?: string;
   /** Google: the OAuth refresh token (the installation's GOOGLE_CLIENT_ID); the access token is renewed before it expires. */

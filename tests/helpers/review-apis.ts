@@ -130,3 +130,30 @@ export async function startTrustpilot(opts: { businessUnitId: string; apiKey: st
     json(res, 404, { message: 'Not found' });
   });
 }
+
+/**
+ * Facebook's Graph API for one Page: GET /{page-id}/ratings with the Page access token (Authorization: Bearer or
+ * access_token), two ratings a page, cursor paging (`paging.cursors.after`, `paging.next`), Graph errors
+ * ({ error: { message, type, code } }).
+ */
+export async function startFacebookRatings(opts: { pageId: string; token: string; ratings: { id: string; reviewer: string; type?: 'positive' | 'negative'; rating?: number; text?: string }[] }) {
+  return listen((req, _body, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('access_token');
+    if (token !== opts.token) return json(res, 400, { error: { message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException', code: 190 } });
+    if (req.method === 'GET' && url.pathname === `/${opts.pageId}/ratings`) {
+      const start = Number(url.searchParams.get('after') ?? 0);
+      const items = opts.ratings.slice(start, start + 2).map((r) => ({
+        created_time: '2026-11-22T08:00:00+0000',
+        ...(r.type ? { recommendation_type: r.type } : {}),
+        ...(r.rating ? { rating: r.rating } : {}),
+        ...(r.text ? { review_text: r.text } : {}),
+        reviewer: { id: `u${r.id}`, name: r.reviewer },
+        open_graph_story: { id: `story_${r.id}` },
+      }));
+      const more = start + 2 < opts.ratings.length;
+      return json(res, 200, { data: items, paging: { cursors: { before: String(start), after: String(start + 2) }, ...(more ? { next: `https://graph.facebook.com/v19.0/${opts.pageId}/ratings?after=${start + 2}` } : {}) } });
+    }
+    json(res, 404, { error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } });
+  });
+}

@@ -11,8 +11,11 @@ export const SOURCE_KIND_LABELS: Record<ReviewSourceKind, string> = {
   facebook: 'Facebook',
 };
 
-/** Sources whose public API Parley imports from and posts replies to (ADR 068). */
-export const IMPORTING_KINDS: readonly ReviewSourceKind[] = ['google', 'trustpilot'];
+/** Sources whose public API Parley imports from (ADR 068; Facebook's Graph API ratings, ADR 087). */
+export const IMPORTING_KINDS: readonly ReviewSourceKind[] = ['google', 'trustpilot', 'facebook'];
+
+/** Sources Parley posts replies back to (Facebook's ratings take no page reply through the API). */
+export const REPLYING_KINDS: readonly ReviewSourceKind[] = ['google', 'trustpilot'];
 
 /** survey-builder.md section 9: review list default page size 50, page 1, order asc. */
 export const REVIEWS_PAGE_SIZE = 50;
@@ -33,6 +36,7 @@ export const REVIEW_MESSAGES = {
   url: 'Review URL must be a valid https:// address',
   locationName: 'Location must look like accounts/{account}/locations/{location}',
   businessUnitId: 'Business unit id is required',
+  pageId: 'Page id must be the numeric id of your Facebook Page',
   token: 'Access token is required to import reviews',
 } as const;
 

@@ -9,8 +9,8 @@ import { isUniqueViolation, recordChange } from '../productivity/shared.server';
 import { enqueueOnceInTx, QUEUES } from '../../utils/jobs.server';
 import { outboundFailure } from '../../utils/outbound-guard.server';
 import { GoogleCalendarError, refreshGoogleToken } from '../meetings/google-calendar.server';
-import { fetchGoogleReviews, fetchTrustpilotReviews, replyOnGoogle, replyOnTrustpilot, ReviewApiError, type ExternalReview } from './clients.server';
-import { IMPORT_INTERVAL_MS, IMPORTING_KINDS, REVIEWS_PAGE_SIZE, SOURCE_KIND_LABELS, type ReviewSort, type ReviewSourceKind } from './constants';
+import { fetchFacebookRatings, fetchGoogleReviews, fetchTrustpilotReviews, replyOnGoogle, replyOnTrustpilot, ReviewApiError, type ExternalReview } from './clients.server';
+import { IMPORT_INTERVAL_MS, IMPORTING_KINDS, REPLYING_KINDS, REVIEWS_PAGE_SIZE, SOURCE_KIND_LABELS, type ReviewSort, type ReviewSourceKind } from './constants';
 import type { ReviewSourceInput } from './schemas';
 
 export type ReviewSource = typeof schema.reviewSources.$inferSelect;
@@ -80,12 +80,15 @@ function configOf(input: ReviewSourceInput, before?: ReviewSourceConfig): Review
     };
   if (input.kind === 'trustpilot')
     return { businessUnitId: input.businessUnitId ?? undefined, apiKey: input.apiKey ?? before?.apiKey, accessToken: input.accessToken ?? before?.accessToken, apiBase: before?.apiBase };
+  if (input.kind === 'facebook') return { pageId: input.pageId ?? undefined, accessToken: input.accessToken ?? before?.accessToken, apiBase: before?.apiBase };
   return {};
 }
 
 /** Schedules the source's next read (one waiting job per source), in the caller's transaction. */
-async function scheduleImport(tx: Tx, source: { accountId: number; id: number; kind: string }, startAfter?: Date) {
+async function scheduleImport(tx: Tx, source: { accountId: number; id: number; kind: string; config: ReviewSourceConfig }, startAfter?: Date) {
   if (!IMPORTING_KINDS.includes(source.kind as ReviewSourceKind)) return;
+  // Facebook without a Page and token is a profile link only: nothing to read.
+  if (source.kind === 'facebook' && !(source.config.pageId && source.config.accessToken)) return;
   await enqueueOnceInTx(tx, QUEUES.reviewsImport, { accountId: source.accountId, sourceId: source.id }, { singletonKey: `reviews-import:${source.id}`, startAfter });
 }
 
@@ -231,7 +234,12 @@ export async function importSourceReviews(opts: { accountId: number; sourceId: n
   if (!source || !IMPORTING_KINDS.includes(source.kind as ReviewSourceKind)) return { imported: 0, skipped: true };
   let fetched: ExternalReview[];
   try {
-    fetched = source.kind === 'google' ? await withGoogleToken(source, fetchGoogleReviews) : await fetchTrustpilotReviews(source.config);
+    fetched =
+      source.kind === 'google'
+        ? await withGoogleToken(source, fetchGoogleReviews)
+        : source.kind === 'facebook'
+          ? await fetchFacebookRatings(source.config)
+          : await fetchTrustpilotReviews(source.config);
   } catch (err) {
     const message = err instanceof ReviewApiError ? err.message : outboundFailure(`Reading ${SOURCE_KIND_LABELS[source.kind as ReviewSourceKind]}`, err, { sourceId: source.id });
     await getDb().transaction(async (tx) => {
@@ -342,7 +350,7 @@ export async function replyToReview(opts: { accountId: number; actorId: number; 
   if (!found) return undefined;
   const { review, source } = found;
   let replyError: string | null = null;
-  if (review.externalId && IMPORTING_KINDS.includes(source.kind as ReviewSourceKind)) {
+  if (review.externalId && REPLYING_KINDS.includes(source.kind as ReviewSourceKind)) {
     try {
       if (source.kind === 'google') await withGoogleToken(source, (config) => replyOnGoogle(config, review.externalId!, opts.reply));
       else await replyOnTrustpilot(source.config, review.externalId, opts.reply);

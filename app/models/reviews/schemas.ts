@@ -21,6 +21,7 @@ export const ReviewSourceSchema = z
     reviewUrl: optional(REVIEW_LIMITS.url).refine((v) => !v || /^https:\/\/[^\s]+$/i.test(v), REVIEW_MESSAGES.url),
     locationName: optional(200),
     businessUnitId: optional(100),
+    pageId: optional(30),
     apiKey: optional(200),
     accessToken: optional(4000),
     refreshToken: optional(4000),
@@ -29,9 +30,10 @@ export const ReviewSourceSchema = z
     if (v.kind === 'google') {
       if (!v.locationName || !/^accounts\/[\w-]+\/locations\/[\w-]+$/.test(v.locationName)) ctx.addIssue({ code: 'custom', path: ['locationName'], message: REVIEW_MESSAGES.locationName });
     }
+    if (v.kind === 'facebook' && v.pageId && !/^\d{1,20}$/.test(v.pageId)) ctx.addIssue({ code: 'custom', path: ['pageId'], message: REVIEW_MESSAGES.pageId });
     if (v.kind === 'trustpilot' && !v.businessUnitId) ctx.addIssue({ code: 'custom', path: ['businessUnitId'], message: REVIEW_MESSAGES.businessUnitId });
   });
-export type ReviewSourceInput = Omit<z.infer<typeof ReviewSourceSchema>, 'refreshToken'> & { refreshToken?: string | null };
+export type ReviewSourceInput = Omit<z.infer<typeof ReviewSourceSchema>, 'refreshToken' | 'pageId'> & { refreshToken?: string | null; pageId?: string | null };
 
 /** What a customer leaves on the public review page. */
 export const PublicReviewSchema = z.object({
