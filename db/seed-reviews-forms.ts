@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { FormBuilderSchema } from '../app/models/forms/schemas';
 import { createForm, saveForm, setFormStatus, submitForm } from '../app/models/forms/forms.server';
+import { REVIEW_REQUEST_DEFAULTS } from '../app/models/reviews/constants';
 import { createSource, replyToReview, setReviewFeatured, submitPublicReview } from '../app/models/reviews/reviews.server';
 import { getDb, schema } from './client';
 
@@ -21,6 +22,11 @@ export async function seedDemoReviewsAndForms(opts: { accountId: number; ownerId
   const person = (i: number) => (known[i] ? { name: `${known[i].firstName} ${known[i].lastName}`.trim(), email: known[i].email } : null);
   const page = await createSource({ ...who, input: { kind: 'parley', name: 'Our review page', ...noApi } });
   await createSource({ ...who, input: { kind: 'facebook', name: 'Facebook', ...noApi, reviewUrl: 'https://www.facebook.com/acmesupport/reviews' } });
+  // Review requests (ADR 086): asked after a rating of 4 or 5, at most every 90 days, linking to the review page.
+  await getDb()
+    .insert(schema.reviewRequestSettings)
+    .values({ accountId: opts.accountId, ...REVIEW_REQUEST_DEFAULTS, isEnabled: true, senderName: 'Acme Support', sourceId: page.id, minCsat: 4 })
+    .onConflictDoNothing();
   const reviews: [number, string, string | null, string, number][] = [
     [5, 'Hannah Price', 'hannah.price@example.com', 'Answered within ten minutes and fixed my billing problem on the spot.', 1],
     [4, 'Tom Becker', 'tom.becker@example.com', 'Friendly and helpful. The help centre article solved most of it.', 2],

@@ -18,6 +18,8 @@ import {
   withStepMoved,
   withStepRemoved,
 } from '~/models/chatbots/chatbots.server';
+import { FlowDiagram } from '~/components/chatbots/flow-diagram';
+import { flowDiagram } from '~/models/chatbots/diagram.server';
 import { COLLECT_FIELDS, MAX_CHOICES, STEP_LABELS, STEP_TYPES, type ChatbotStep } from '~/models/chatbots/constants';
 import { AddStepSchema, ChatbotFlowError, ChatbotSettingsSchema, StepFormSchema } from '~/models/chatbots/flow.server';
 import { listAssigneeOptions, listTeamOptions } from '~/models/inbox/screens.server';
@@ -45,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listAssigneeOptions({ accountId }),
     chatbotFigures({ accountId, botIds: [bot.id] }),
   ]);
-  return { bot, inboxes, teams, users, figures: figures.get(bot.id) ?? EMPTY_FIGURES, locked: !can(ctx, 'manage_chat_messenger_and_pages') };
+  return { bot, inboxes, teams, users, figures: figures.get(bot.id) ?? EMPTY_FIGURES, diagram: flowDiagram(bot.steps), locked: !can(ctx, 'manage_chat_messenger_and_pages') };
 }
 
 type ActionResult = { form: 'settings' | 'flow'; stepId?: string; error?: string; reply?: SubmissionResult<string[]> };
@@ -111,7 +113,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type Option = { id: number; name: string };
 
 export default function ChatbotBuilder() {
-  const { bot, inboxes, teams, users, figures, locked } = useLoaderData<typeof loader>();
+  const { bot, inboxes, teams, users, figures, diagram, locked } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionResult | undefined;
   const [form, fields] = useForm({
     id: `bot-settings-${bot.id}`,
@@ -210,6 +212,12 @@ export default function ChatbotBuilder() {
           <p className="field-error" role="alert" data-testid="flow-error">
             {actionData.error}
           </p>
+        ) : null}
+        {bot.steps.length > 1 ? (
+          <details>
+            <summary>Show the flow as a diagram</summary>
+            <FlowDiagram diagram={diagram} />
+          </details>
         ) : null}
         <ol className="stack" style={{ listStyle: 'none', padding: 0 }} data-testid="flow">
           {bot.steps.map((s, i) => (

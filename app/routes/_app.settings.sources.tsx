@@ -42,11 +42,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
           reviewUrl: editing.reviewUrl ?? '',
           locationName: editing.config.locationName ?? '',
           businessUnitId: editing.config.businessUnitId ?? '',
+          pageId: editing.config.pageId ?? '',
           hasToken: Boolean(editing.config.accessToken),
+          hasRefreshToken: Boolean(editing.config.refreshToken),
           hasApiKey: Boolean(editing.config.apiKey),
         }
       : editParam === 'new'
-        ? { id: null, kind: (REVIEW_SOURCE_KINDS as readonly string[]).includes(url.searchParams.get('kind') ?? '') ? (url.searchParams.get('kind') as ReviewSourceKind) : 'parley', name: '', reviewUrl: '', locationName: '', businessUnitId: '', hasToken: false, hasApiKey: false }
+        ? { id: null, kind: (REVIEW_SOURCE_KINDS as readonly string[]).includes(url.searchParams.get('kind') ?? '') ? (url.searchParams.get('kind') as ReviewSourceKind) : 'parley', name: '', reviewUrl: '', locationName: '', businessUnitId: '', pageId: '', hasToken: false, hasRefreshToken: false, hasApiKey: false }
         : null,
     locked: !can(ctx, 'manage_surveys'),
     user: publicUser(ctx),
@@ -210,10 +212,10 @@ export default function ReviewSources() {
 type Editor = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['editor']>;
 
 function SourceEditor({ editor, lastResult, locked }: { editor: Editor; lastResult: ReturnType<typeof useActionData<typeof action>>; locked: boolean }) {
-  const [form, fields] = useForm<{ kind: string; name: string; reviewUrl: string; locationName: string; businessUnitId: string; apiKey: string; accessToken: string }>({
+  const [form, fields] = useForm<{ kind: string; name: string; reviewUrl: string; locationName: string; businessUnitId: string; pageId: string; apiKey: string; accessToken: string; refreshToken: string }>({
     id: `source-${editor.id ?? 'new'}`,
     lastResult,
-    defaultValue: { kind: editor.kind, reviewUrl: editor.reviewUrl, locationName: editor.locationName, businessUnitId: editor.businessUnitId, name: editor.name || (editor.kind === 'parley' ? 'Our review page' : SOURCE_KIND_LABELS[editor.kind as ReviewSourceKind]) },
+    defaultValue: { kind: editor.kind, reviewUrl: editor.reviewUrl, locationName: editor.locationName, businessUnitId: editor.businessUnitId, pageId: editor.pageId, name: editor.name || (editor.kind === 'parley' ? 'Our review page' : SOURCE_KIND_LABELS[editor.kind as ReviewSourceKind]) },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onSubmit',
   });
@@ -233,6 +235,20 @@ function SourceEditor({ editor, lastResult, locked }: { editor: Editor; lastResu
           <legend>Google Business Profile API</legend>
           <Field label="Location (accounts/…/locations/…)" field={fields.locationName} />
           <Field label="OAuth access token" field={fields.accessToken} type="password" autoComplete="off" hint={editor.hasToken ? 'Saved. Leave blank to keep it.' : 'Used to read reviews and post replies.'} />
+          <Field
+            label="OAuth refresh token"
+            field={fields.refreshToken}
+            type="password"
+            autoComplete="off"
+            hint={editor.hasRefreshToken ? 'Saved. Leave blank to keep it.' : 'Optional: with it the access token is renewed before it expires (needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server).'}
+          />
+        </fieldset>
+      ) : null}
+      {kind === 'facebook' ? (
+        <fieldset className="stack">
+          <legend>Facebook Page ratings (optional)</legend>
+          <Field label="Page id" field={fields.pageId} inputMode="numeric" hint="With a Page access token, the Page's recommendations are imported every hour. Without, this source is a link." />
+          <Field label="Page access token" field={fields.accessToken} type="password" autoComplete="off" hint={editor.hasToken ? 'Saved. Leave blank to keep it.' : 'Needs the pages_read_user_content permission.'} />
         </fieldset>
       ) : null}
       {kind === 'trustpilot' ? (

@@ -11,8 +11,14 @@ import { conversations } from './inbox';
 export type ReviewSourceConfig = {
   locationName?: string;
   businessUnitId?: string;
+  /** Facebook: the Page's numeric id (its ratings are read with a Page access token). */
+  pageId?: string;
   apiKey?: string;
   accessToken?: string;
+  /** Google: the OAuth refresh token (the installation's GOOGLE_CLIENT_ID); the access token is renewed before it expires. */
+  refreshToken?: string;
+  /** Google: when the stored access token expires (ISO time), when it came from a refresh. */
+  accessTokenExpiresAt?: string;
   apiBase?: string;
 };
 
@@ -81,6 +87,8 @@ export const reviewRequestSettings = pgTable('review_request_settings', {
     .references(() => accounts.id, { onDelete: 'cascade' }),
   isEnabled: boolean('is_enabled').notNull().default(false),
   senderName: text('sender_name').notNull().default(''),
+  /** The From address: one of the account's verified sender addresses (section 3 "verifiedEmails"). */
+  senderEmail: text('sender_email'),
   subject: text('subject').notNull().default(''),
   body: text('body').notNull().default(''),
   sourceId: integer('source_id').references(() => reviewSources.id, { onDelete: 'set null' }),

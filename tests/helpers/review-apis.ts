@@ -15,7 +15,13 @@ function listen(handler: (req: http.IncomingMessage, body: string, res: http.Ser
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      state.requests.push({ method: req.method ?? 'GET', path: req.url ?? '', auth: req.headers.authorization, body: body ? JSON.parse(body) : undefined });
+      let parsed: unknown = body || undefined;
+      try {
+        parsed = body ? JSON.parse(body) : undefined;
+      } catch {
+        // form-encoded (OAuth token requests): kept as text
+      }
+      state.requests.push({ method: req.method ?? 'GET', path: req.url ?? '', auth: req.headers.authorization, body: parsed });
       handler(req, body, res, state);
     });
   });
@@ -35,8 +41,19 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
 
 const STARS = ['', 'ONE', 'TWO', 'THREE', 'FOUR', 'FIVE'];
 
-/** Google's v4 API for one location, two reviews a page. `token` is the only access token it accepts. */
-export async function startGoogleReviews(opts: { location: string; token: string; reviews: { id: string; name: string; rating: number; comment?: string; at?: string }[] }) {
+/**
+ * Google's v4 API for one location, two reviews a page. It accepts `token`, and — with `oauth` — the access tokens its
+ * OAuth token endpoint (`POST /token`, grant_type=refresh_token, form-encoded, Google's answers and errors) issues for
+ * the refresh token, each valid `expiresIn` seconds.
+ */
+export async function startGoogleReviews(opts: {
+  location: string;
+  token: string;
+  reviews: { id: string; name: string; rating: number; comment?: string; at?: string }[];
+  oauth?: { clientId: string; clientSecret: string; refreshToken: string; expiresIn?: number };
+}) {
+  const issued = new Map<string, number>();
+  let refreshes = 0;
   const reviews: GoogleReview[] = opts.reviews.map((r) => ({
     reviewId: r.id,
     name: `${opts.location}/reviews/${r.id}`,
@@ -47,7 +64,20 @@ export async function startGoogleReviews(opts: { location: string; token: string
     updateTime: r.at ?? '2026-11-20T10:00:00Z',
   }));
   const standIn = await listen((req, body, res) => {
-    if (req.headers.authorization !== `Bearer ${opts.token}`)
+    if (req.method === 'POST' && req.url === '/token' && opts.oauth) {
+      const p = new URLSearchParams(body);
+      if (p.get('client_id') !== opts.oauth.clientId || p.get('client_secret') !== opts.oauth.clientSecret) return json(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
+      if (p.get('grant_type') !== 'refresh_token') return json(res, 400, { error: 'unsupported_grant_type' });
+      if (p.get('refresh_token') !== opts.oauth.refreshToken) return json(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+      refreshes++;
+      const access = `ya29.refreshed-${refreshes}`;
+      const expiresIn = opts.oauth.expiresIn ?? 3599;
+      issued.set(access, Date.now() + expiresIn * 1000);
+      return json(res, 200, { access_token: access, expires_in: expiresIn, scope: 'https://www.googleapis.com/auth/business.manage', token_type: 'Bearer' });
+    }
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const valid = bearer === opts.token || (issued.get(bearer) ?? 0) > Date.now();
+    if (!valid)
       return json(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } });
     const url = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'GET' && url.pathname === `/${opts.location}/reviews`) {
@@ -66,7 +96,7 @@ export async function startGoogleReviews(opts: { location: string; token: string
     }
     json(res, 404, { error: { code: 404, message: 'Not found', status: 'NOT_FOUND' } });
   });
-  return { ...standIn, reviews };
+  return { ...standIn, reviews, refreshes: () => refreshes };
 }
 
 /** Trustpilot's business-unit reviews (API key) and private replies (bearer token). */
@@ -98,5 +128,32 @@ export async function startTrustpilot(opts: { businessUnitId: string; apiKey: st
       return res.end();
     }
     json(res, 404, { message: 'Not found' });
+  });
+}
+
+/**
+ * Facebook's Graph API for one Page: GET /{page-id}/ratings with the Page access token (Authorization: Bearer or
+ * access_token), two ratings a page, cursor paging (`paging.cursors.after`, `paging.next`), Graph errors
+ * ({ error: { message, type, code } }).
+ */
+export async function startFacebookRatings(opts: { pageId: string; token: string; ratings: { id: string; reviewer: string; type?: 'positive' | 'negative'; rating?: number; text?: string }[] }) {
+  return listen((req, _body, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('access_token');
+    if (token !== opts.token) return json(res, 400, { error: { message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException', code: 190 } });
+    if (req.method === 'GET' && url.pathname === `/${opts.pageId}/ratings`) {
+      const start = Number(url.searchParams.get('after') ?? 0);
+      const items = opts.ratings.slice(start, start + 2).map((r) => ({
+        created_time: '2026-11-22T08:00:00+0000',
+        ...(r.type ? { recommendation_type: r.type } : {}),
+        ...(r.rating ? { rating: r.rating } : {}),
+        ...(r.text ? { review_text: r.text } : {}),
+        reviewer: { id: `u${r.id}`, name: r.reviewer },
+        open_graph_story: { id: `story_${r.id}` },
+      }));
+      const more = start + 2 < opts.ratings.length;
+      return json(res, 200, { data: items, paging: { cursors: { before: String(start), after: String(start + 2) }, ...(more ? { next: `https://graph.facebook.com/v19.0/${opts.pageId}/ratings?after=${start + 2}` } : {}) } });
+    }
+    json(res, 404, { error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } });
   });
 }

@@ -4,8 +4,11 @@ import { PRIORITIES } from '../../../db/schema/inbox-constants';
 // ---------------------------------------------------------------------------------------------------------
 // Events
 
-/** Section 4 "Workflow trigger events", plus sla_breached, which the SLA issue says can drive workflows. */
-export const WORKFLOW_EVENTS = ['conversation_created', 'contact_created', 'survey_received', 'review_received', 'sla_breached'] as const;
+/**
+ * Section 4 "Workflow trigger events", plus sla_breached, which the SLA issue says can drive workflows, and
+ * form_submitted, which issue 17 says workflows can use (ADR 087).
+ */
+export const WORKFLOW_EVENTS = ['conversation_created', 'contact_created', 'survey_received', 'review_received', 'sla_breached', 'form_submitted'] as const;
 
 export type WorkflowEvent = (typeof WORKFLOW_EVENTS)[number];
 
@@ -15,6 +18,7 @@ export const WORKFLOW_EVENT_LABELS: Record<WorkflowEvent, string> = {
   survey_received: 'Survey received',
   review_received: 'Review received',
   sla_breached: 'SLA breached',
+  form_submitted: 'Form submitted',
 };
 
 /** Inbox automation rules ("when"): conversation, survey and review events need sources (inboxes). */
@@ -116,6 +120,8 @@ export const ACTIONS_BY_EVENT: Record<WorkflowEvent | InboxRuleEvent, readonly A
   survey_received: ['assign_user', 'assign_tag', 'leave_note', 'convert_to_case'],
   review_received: ['assign_user', 'assign_tag', 'leave_note'],
   sla_breached: ['assign_user', 'set_priority', 'set_status', 'leave_note', 'assign_tag'],
+  // A submission has a contact and, when the form opens one, a conversation: the actions work on either.
+  form_submitted: ['assign_user', 'assign_tag', 'leave_note', 'convert_to_case', 'add_contact_company', 'add_contact_title'],
   // Inbox rules act on the conversation of a message or an update.
   message_created: ['assign_user', 'set_status', 'leave_note', 'assign_tag', 'unassign_tag', 'set_priority', 'move_conversation'],
   conversation_updated: ['assign_user', 'set_status', 'leave_note', 'assign_tag', 'unassign_tag', 'set_priority', 'move_conversation'],

@@ -149,6 +149,7 @@ export const DOMAIN_EVENT_TYPES = [
   'webhook_updated',
   'webhook_deleted',
   'webhook_secret_rotated',
+  'review_request_settings_updated',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

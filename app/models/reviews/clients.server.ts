@@ -172,3 +172,58 @@ export async function replyOnTrustpilot(config: ReviewSourceConfig, externalId: 
   const base = config.apiBase ?? TRUSTPILOT_BASE;
   await callJson(`${base}/private/reviews/${encodeURIComponent(externalId)}/reply`, { method: 'POST', token: config.accessToken, body: { message }, what: 'Trustpilot' });
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Facebook Pages (Graph API: GET /{page-id}/ratings with a Page access token, cursor paging through paging.next)
+
+const FACEBOOK_BASE = 'https://graph.facebook.com/v19.0';
+
+type FacebookRating = {
+  created_time?: string;
+  recommendation_type?: 'positive' | 'negative';
+  /** Star ratings from before recommendations (2018); absent on recommendations. */
+  rating?: number;
+  review_text?: string;
+  reviewer?: { id?: string; name?: string };
+  open_graph_story?: { id?: string };
+};
+
+function fromFacebook(r: FacebookRating): ExternalReview | null {
+  // A recommendation has no stars: positive counts as 5, negative as 1 (ADR 087).
+  const rating = Number.isInteger(r.rating) && r.rating! >= 1 && r.rating! <= 5 ? r.rating! : r.recommendation_type === 'positive' ? 5 : r.recommendation_type === 'negative' ? 1 : null;
+  const id = r.open_graph_story?.id ?? (r.reviewer?.id && r.created_time ? `${r.reviewer.id}:${r.created_time}` : null);
+  if (!rating || !id) return null;
+  return {
+    externalId: id,
+    reviewerName: (r.reviewer?.name ?? 'A Facebook user').slice(0, 100),
+    rating,
+    text: (r.review_text ?? '').slice(0, 4000),
+    reviewedAt: new Date(r.created_time ?? Date.now()),
+    replyText: null,
+    repliedAt: null,
+  };
+}
+
+export async function fetchFacebookRatings(config: ReviewSourceConfig): Promise<ExternalReview[]> {
+  if (!config.pageId || !config.accessToken) throw new ReviewApiError('Facebook needs a Page id and a Page access token', 400);
+  const base = config.apiBase ?? FACEBOOK_BASE;
+  const first = new URL(`${base}/${encodeURIComponent(config.pageId)}/ratings`);
+  first.searchParams.set('fields', 'created_time,recommendation_type,rating,review_text,reviewer{id,name},open_graph_story{id}');
+  first.searchParams.set('limit', '100');
+  const out: ExternalReview[] = [];
+  let url: string | undefined = first.toString();
+  for (let page = 0; page < MAX_PAGES && url; page++) {
+    const body = (await callJson(url, { token: config.accessToken, what: 'Facebook' })) as { data?: FacebookRating[]; paging?: { next?: string; cursors?: { after?: string } } };
+    for (const r of body.data ?? []) {
+      const review = fromFacebook(r);
+      if (review) out.push(review);
+    }
+    // Follow the cursor on our own base (paging.next names graph.facebook.com and carries the token in the query).
+    const after = body.paging?.next ? body.paging.cursors?.after : undefined;
+    if (!after) break;
+    const next = new URL(first);
+    next.searchParams.set('after', after);
+    url = next.toString();
+  }
+  return out;
+}

@@ -11,8 +11,11 @@ export const SOURCE_KIND_LABELS: Record<ReviewSourceKind, string> = {
   facebook: 'Facebook',
 };
 
-/** Sources whose public API Parley imports from and posts replies to (ADR 068). */
-export const IMPORTING_KINDS: readonly ReviewSourceKind[] = ['google', 'trustpilot'];
+/** Sources whose public API Parley imports from (ADR 068; Facebook's Graph API ratings, ADR 087). */
+export const IMPORTING_KINDS: readonly ReviewSourceKind[] = ['google', 'trustpilot', 'facebook'];
+
+/** Sources Parley posts replies back to (Facebook's ratings take no page reply through the API). */
+export const REPLYING_KINDS: readonly ReviewSourceKind[] = ['google', 'trustpilot'];
 
 /** survey-builder.md section 9: review list default page size 50, page 1, order asc. */
 export const REVIEWS_PAGE_SIZE = 50;
@@ -33,8 +36,30 @@ export const REVIEW_MESSAGES = {
   url: 'Review URL must be a valid https:// address',
   locationName: 'Location must look like accounts/{account}/locations/{location}',
   businessUnitId: 'Business unit id is required',
+  pageId: 'Page id must be the numeric id of your Facebook Page',
   token: 'Access token is required to import reviews',
 } as const;
 
 /** Review-request email placeholders (Settings → Reviews → Email setup). */
 export const REVIEW_REQUEST_PLACEHOLDERS = ['{{name}}', '{{review_link}}', '{{company}}'] as const;
+
+export const REVIEW_REQUEST_LIMITS = { senderName: 60, subject: 120, body: 4000, periodDays: 365 } as const;
+
+/** What an account that never saved its email setup starts from. */
+export const REVIEW_REQUEST_DEFAULTS = {
+  isEnabled: false,
+  senderName: '',
+  subject: 'How did we do, {{name}}?',
+  body: 'Hi {{name}},\n\nThank you for contacting {{company}}. If we helped, would you leave us a short review? It takes a minute:\n\n{{review_link}}\n\nThank you!',
+  periodDays: 90,
+} as const;
+
+export const REVIEW_REQUEST_MESSAGES = {
+  sender: 'Choose one of your verified sender addresses',
+  source: 'Choose where customers leave their review',
+  subject: 'Subject is required',
+  body: 'Body is required',
+  reviewLink: 'The body must contain {{review_link}}',
+  period: 'Period must be a whole number of days from 1 to 365',
+  minCsat: 'Choose a rating from 1 to 5, or everyone',
+} as const;

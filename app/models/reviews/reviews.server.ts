@@ -8,8 +8,9 @@ import { emitEvent } from '../events/events.server';
 import { isUniqueViolation, recordChange } from '../productivity/shared.server';
 import { enqueueOnceInTx, QUEUES } from '../../utils/jobs.server';
 import { outboundFailure } from '../../utils/outbound-guard.server';
-import { fetchGoogleReviews, fetchTrustpilotReviews, replyOnGoogle, replyOnTrustpilot, ReviewApiError, type ExternalReview } from './clients.server';
-import { IMPORT_INTERVAL_MS, IMPORTING_KINDS, REVIEWS_PAGE_SIZE, SOURCE_KIND_LABELS, type ReviewSort, type ReviewSourceKind } from './constants';
+import { GoogleCalendarError, refreshGoogleToken } from '../meetings/google-calendar.server';
+import { fetchFacebookRatings, fetchGoogleReviews, fetchTrustpilotReviews, replyOnGoogle, replyOnTrustpilot, ReviewApiError, type ExternalReview } from './clients.server';
+import { IMPORT_INTERVAL_MS, IMPORTING_KINDS, REPLYING_KINDS, REVIEWS_PAGE_SIZE, SOURCE_KIND_LABELS, type ReviewSort, type ReviewSourceKind } from './constants';
 import type { ReviewSourceInput } from './schemas';
 
 export type ReviewSource = typeof schema.reviewSources.$inferSelect;
@@ -68,15 +69,26 @@ export async function getSourceByCode(opts: { accountId: number; code: string })
 
 /** Only the fields of the source's kind are kept; a blank secret on update keeps the stored one. */
 function configOf(input: ReviewSourceInput, before?: ReviewSourceConfig): ReviewSourceConfig {
-  if (input.kind === 'google') return { locationName: input.locationName ?? undefined, accessToken: input.accessToken ?? before?.accessToken, apiBase: before?.apiBase };
+  if (input.kind === 'google')
+    return {
+      locationName: input.locationName ?? undefined,
+      accessToken: input.accessToken ?? before?.accessToken,
+      // A pasted access token has no known expiry: the refresh token (if any) renews it on its first 401.
+      accessTokenExpiresAt: input.accessToken ? undefined : before?.accessTokenExpiresAt,
+      refreshToken: input.refreshToken ?? before?.refreshToken,
+      apiBase: before?.apiBase,
+    };
   if (input.kind === 'trustpilot')
     return { businessUnitId: input.businessUnitId ?? undefined, apiKey: input.apiKey ?? before?.apiKey, accessToken: input.accessToken ?? before?.accessToken, apiBase: before?.apiBase };
+  if (input.kind === 'facebook') return { pageId: input.pageId ?? undefined, accessToken: input.accessToken ?? before?.accessToken, apiBase: before?.apiBase };
   return {};
 }
 
 /** Schedules the source's next read (one waiting job per source), in the caller's transaction. */
-async function scheduleImport(tx: Tx, source: { accountId: number; id: number; kind: string }, startAfter?: Date) {
+async function scheduleImport(tx: Tx, source: { accountId: number; id: number; kind: string; config: ReviewSourceConfig }, startAfter?: Date) {
   if (!IMPORTING_KINDS.includes(source.kind as ReviewSourceKind)) return;
+  // Facebook without a Page and token is a profile link only: nothing to read.
+  if (source.kind === 'facebook' && !(source.config.pageId && source.config.accessToken)) return;
   await enqueueOnceInTx(tx, QUEUES.reviewsImport, { accountId: source.accountId, sourceId: source.id }, { singletonKey: `reviews-import:${source.id}`, startAfter });
 }
 
@@ -180,12 +192,54 @@ export async function submitPublicReview(opts: { accountId: number; source: Revi
  * review_received), all in one transaction; a reply made on the source is copied onto a known review. The
  * outcome is written on the source: the time, or the error an admin sees in Settings.
  */
+/** Renew the access token this long before it expires, so that a read never starts with a token about to lapse. */
+const REFRESH_BEFORE_MS = 5 * 60 * 1000;
+
+/**
+ * Runs a Google call with a valid access token (ADR 086): with a refresh token, the access token is renewed at
+ * Google's token endpoint (the installation's OAuth client, GOOGLE_CLIENT_ID/SECRET) when it is missing or expires
+ * within five minutes, and once more if Google still answers 401; the new token and its expiry are kept on the source.
+ */
+async function withGoogleToken<T>(source: ReviewSource, call: (config: ReviewSourceConfig) => Promise<T>): Promise<T> {
+  let config = source.config;
+  const renew = async () => {
+    let tokens;
+    try {
+      tokens = await refreshGoogleToken({ refreshToken: config.refreshToken! });
+    } catch (err) {
+      if (err instanceof GoogleCalendarError) throw new ReviewApiError(`Renewing the Google access token failed: ${err.message}`, err.status || 400);
+      throw err;
+    }
+    config = { ...config, accessToken: tokens.accessToken, accessTokenExpiresAt: tokens.expiresAt.toISOString() };
+    await getDb()
+      .update(s)
+      .set({ config: sql`${s.config} || ${JSON.stringify({ accessToken: config.accessToken, accessTokenExpiresAt: config.accessTokenExpiresAt })}::jsonb` })
+      .where(and(eq(s.accountId, source.accountId), eq(s.id, source.id)));
+  };
+  if (config.refreshToken) {
+    const expiresAt = config.accessTokenExpiresAt ? Date.parse(config.accessTokenExpiresAt) : NaN;
+    if (!config.accessToken || (Number.isFinite(expiresAt) && expiresAt - Date.now() < REFRESH_BEFORE_MS)) await renew();
+  }
+  try {
+    return await call(config);
+  } catch (err) {
+    if (!(err instanceof ReviewApiError) || err.status !== 401 || !config.refreshToken) throw err;
+    await renew();
+    return call(config);
+  }
+}
+
 export async function importSourceReviews(opts: { accountId: number; sourceId: number; reschedule?: boolean }) {
   const source = await getSource({ accountId: opts.accountId, id: opts.sourceId });
   if (!source || !IMPORTING_KINDS.includes(source.kind as ReviewSourceKind)) return { imported: 0, skipped: true };
   let fetched: ExternalReview[];
   try {
-    fetched = source.kind === 'google' ? await fetchGoogleReviews(source.config) : await fetchTrustpilotReviews(source.config);
+    fetched =
+      source.kind === 'google'
+        ? await withGoogleToken(source, fetchGoogleReviews)
+        : source.kind === 'facebook'
+          ? await fetchFacebookRatings(source.config)
+          : await fetchTrustpilotReviews(source.config);
   } catch (err) {
     const message = err instanceof ReviewApiError ? err.message : outboundFailure(`Reading ${SOURCE_KIND_LABELS[source.kind as ReviewSourceKind]}`, err, { sourceId: source.id });
     await getDb().transaction(async (tx) => {
@@ -296,9 +350,9 @@ export async function replyToReview(opts: { accountId: number; actorId: number; 
   if (!found) return undefined;
   const { review, source } = found;
   let replyError: string | null = null;
-  if (review.externalId && IMPORTING_KINDS.includes(source.kind as ReviewSourceKind)) {
+  if (review.externalId && REPLYING_KINDS.includes(source.kind as ReviewSourceKind)) {
     try {
-      if (source.kind === 'google') await replyOnGoogle(source.config, review.externalId, opts.reply);
+      if (source.kind === 'google') await withGoogleToken(source, (config) => replyOnGoogle(config, review.externalId!, opts.reply));
       else await replyOnTrustpilot(source.config, review.externalId, opts.reply);
     } catch (err) {
       replyError = err instanceof ReviewApiError ? err.message : outboundFailure('Posting the reply', err, { reviewId: review.id });

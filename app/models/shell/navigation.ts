@@ -102,7 +102,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
     group: 'Reviews',
     items: [
       { slug: 'sources', label: 'Sources', built: true, feature: 'customerSatisfactionSurveys/enabled', permission: 'manage_surveys' },
-      { slug: 'email-setup', label: 'Email Setup' },
+      { slug: 'email-setup', label: 'Email Setup', built: true, feature: 'customerSatisfactionSurveys/enabled', permission: 'manage_surveys' },
     ],
   },
   {

@@ -82,6 +82,7 @@ export const SIGNED_IN_SCREENS = [
   '/forms/all', '/forms/all?new=1', '/forms/edit/{form}', '/forms/responses/{form}', '/forms/responses/{form}/{formResponse}',
   '/reviews/{review}', '/settings/sources', '/settings/sources?source=new&kind=google',
   '/settings/developer-api', '/settings/webhooks', '/settings/webhooks/{webhook}',
+  '/settings/email-setup',
 ] as const;
 
 /** Signed out, on the account's address. */

@@ -49,6 +49,9 @@ test('build a bot, talk to it on the chat page, reach the hand-over and see an a
   await step3.getByLabel('Question').fill(' ');
   await step3.getByRole('button', { name: 'Save step' }).click();
   await expect(page.getByTestId('flow-error')).toHaveText('Step 3 (Ask a question with buttons): Question is not allowed to be empty');
+  // The flow as a diagram, drawn on the server: it opens without JavaScript.
+  await page.getByText('Show the flow as a diagram').click();
+  await expect(page.getByTestId('flow-diagram').getByText('1. Send a message')).toBeVisible();
 
   // The visitor, without JavaScript, on the chat page.
   const visitorContext = await browser.newContext({ javaScriptEnabled: false });

@@ -1,0 +1,1 @@
+ALTER TABLE "review_request_settings" ADD COLUMN "sender_email" text;
