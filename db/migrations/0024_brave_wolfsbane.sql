@@ -1,0 +1,2 @@
+ALTER TABLE "campaign_recipients" ADD COLUMN "conversation_id" integer;--> statement-breakpoint
+ALTER TABLE "campaigns" ADD COLUMN "chat" jsonb;
