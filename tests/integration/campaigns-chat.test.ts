@@ -72,7 +72,7 @@ describe('message campaigns', () => {
       .from(schema.messages)
       .where(and(eq(schema.messages.accountId, accountId), eq(schema.messages.conversationId, conversationId)))
       .orderBy(asc(schema.messages.id));
-    expect(messages.filter((m) => m.kind !== 'activity')).toEqual([
+    expect(messages.filter((m) => m.kind !== 'system')).toEqual([
       { kind: 'outgoing', text: 'Questions about our plans? Ask me here.', senderUserId: a.owner.id },
       { kind: 'incoming', text: 'Is there a discount for schools?', senderUserId: null },
     ]);
