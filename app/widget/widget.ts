@@ -268,7 +268,7 @@ label{font-size:.85em;color:#374151}
     if (!cfg.showLauncher) launcher.style.display = 'none';
     (w as unknown as { Parley?: { open(): void } }).Parley = { open: () => wrap.classList.add('o') };
 
-    if (s.online || s.conversationId || s.bot) {
+    if (s.online || s.conversationId || s.bot || s.campaign) {
       list = el('div', { class: 'm', 'aria-live': 'polite' });
       typingLine = el('div', { class: 't' });
       list.append(typingLine);
