@@ -162,6 +162,10 @@ async function session(request: Request) {
   if (!isHostAllowed(readMessengerSettings(inbox.settings).advanced, request.headers.get('origin')))
     throw new Response('This site may not use this chat', { status: 403 });
   const { visitor, token, settings } = await startVisitor({ inbox, token: input.token, user: input.user });
+  // A message campaign for this visitor on this page (ADR 082), only before a chat has started; read alongside the rest.
+  const campaign = input.url && !visitor.conversationId ? chatCampaignFor({ visitor, url: input.url }) : null;
+  // Its failure is raised where it is awaited below; this only keeps it from counting as unhandled meanwhile.
+  campaign?.catch(() => {});
   const online = await isInboxOnline({ accountId: inbox.accountId, inbox });
   const captcha = !online && settings.offline.isCaptcha ? await createCaptcha({ formId: captchaId(inbox.id) }) : null;
   const survey = input.url ? await inAppSurveyFor({ visitor, url: input.url, uniqueId: input.survey }) : null;
@@ -178,8 +182,7 @@ async function session(request: Request) {
     survey,
     // None here, but some elsewhere: the widget asks again (GET survey?url=) when a single-page site navigates.
     surveysLive: survey ? true : await anyInAppSurveyLive({ accountId: inbox.accountId, uniqueId: input.survey }),
-    // A message campaign for this visitor on this page (ADR 082): only before a chat has started.
-    campaign: input.url && !visitor.conversationId ? await chatCampaignFor({ visitor, url: input.url }) : null,
+    campaign: await campaign,
   });
 }
 

@@ -28,8 +28,9 @@ export async function chatCampaignFor(opts: { visitor: WidgetVisitor; url: strin
   const now = opts.now ?? new Date();
   const db = getDb();
   const rows = await db
-    .select({ id: c.id, text: c.bodyText, chat: c.chat, segmentId: c.segmentId })
+    .select({ id: c.id, text: c.bodyText, chat: c.chat, segmentId: c.segmentId, author: schema.users.firstName })
     .from(c)
+    .leftJoin(schema.users, and(eq(schema.users.accountId, c.accountId), sql`${schema.users.id} = (${c.chat}->>'senderUserId')::int`))
     .where(
       and(
         eq(c.accountId, visitor.accountId),
@@ -59,13 +60,7 @@ export async function chatCampaignFor(opts: { visitor: WidgetVisitor; url: strin
       if (!open) continue;
     }
     if (row.segmentId && !(await inSegment(visitor, row.segmentId))) continue;
-    const [author] = chat.senderUserId
-      ? await db
-          .select({ firstName: schema.users.firstName })
-          .from(schema.users)
-          .where(and(eq(schema.users.accountId, visitor.accountId), eq(schema.users.id, chat.senderUserId)))
-      : [];
-    return { id: row.id, text: row.text, author: author?.firstName ?? null, delay: chat.delaySeconds };
+    return { id: row.id, text: row.text, author: row.author ?? null, delay: chat.delaySeconds };
   }
   return null;
 }
