@@ -77,6 +77,8 @@ export const campaigns = pgTable(
     unsubscribedCount: integer('unsubscribed_count').notNull().default(0),
     repliedCount: integer('replied_count').notNull().default(0),
     bouncedCount: integer('bounced_count').notNull().default(0),
+    /** Feedback-loop complaints (ARF reports naming the campaign's emails). */
+    complainedCount: integer('complained_count').notNull().default(0),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

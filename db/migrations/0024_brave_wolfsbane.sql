@@ -1,2 +1,0 @@
-ALTER TABLE "campaign_recipients" ADD COLUMN "conversation_id" integer;--> statement-breakpoint
-ALTER TABLE "campaigns" ADD COLUMN "chat" jsonb;
