@@ -6,23 +6,10 @@
  * so every candidate is evaluated). Printed: p50/p95 of both and the difference.
  * Run: npm run build && npm run bench:chat-campaigns      BENCH_VISITORS=200
  */
-import http from 'node:http';
 import os from 'node:os';
-import { benchDatabase, percentile } from './support';
+import { benchDatabase, percentile, postJson as post } from './support';
 
 const VISITORS = Number(process.env.BENCH_VISITORS ?? 200);
-
-function post(port: number, path: string, body: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; json: Record<string, unknown> }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 async function main() {
   const db0 = await benchDatabase('chat-campaigns');

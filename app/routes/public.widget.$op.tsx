@@ -18,7 +18,7 @@ import {
   WIDGET_POST_LIMIT,
   WidgetInputError,
 } from '~/models/channels/widget.server';
-import { chatCampaignFor, chatCampaignToAnswer, recordChatCampaignReply, recordChatCampaignShown } from '~/models/campaigns/chat.server';
+import { campaignReplyOpener, chatCampaignFor, recordChatCampaignShown } from '~/models/campaigns/chat.server';
 import { botTurn, inboxHasBot } from '~/models/chatbots/runner.server';
 import { helpUrl } from '~/models/knowledge-base/help-host.server';
 import { createCaptcha, verifyCaptcha } from '~/models/productivity/captcha.server';
@@ -222,19 +222,13 @@ async function messages(request: Request) {
   const before = visitor.conversationId ? (await listVisitorMessages({ visitor, limit: 1 }))[0]?.id : undefined;
   // The first message after a message campaign showed answers it: the conversation opens with the campaign (ADR 082).
   const campaignId = Number(fields.get('campaign'));
-  const answered =
-    !visitor.conversationId && Number.isSafeInteger(campaignId) && campaignId > 0 && campaignId <= MAX_ROW_ID ? await chatCampaignToAnswer({ visitor, campaignId }) : null;
+  const campaign =
+    !visitor.conversationId && Number.isSafeInteger(campaignId) && campaignId > 0 && campaignId <= MAX_ROW_ID ? await campaignReplyOpener({ visitor, campaignId }) : null;
   const { conversationId } = await postVisitorMessage({
     visitor,
     text: typeof text === 'string' ? text : '',
     file: file ? { filename: file.filename, contentType: file.contentType, bytes: file.bytes } : null,
-    campaign: answered
-      ? {
-          text: answered.text,
-          senderUserId: answered.senderUserId,
-          onOpened: (tx, id) => recordChatCampaignReply(tx, { accountId: visitor.accountId, campaignId: answered.id, recipientId: answered.recipientId, conversationId: id }),
-        }
-      : null,
+    campaign,
   });
   await botTurn(request, { visitor, conversationId, text: typeof text === 'string' ? text : '' });
   return json({ conversationId, messages: await listVisitorMessages({ visitor: { ...visitor, conversationId }, after: before }) });

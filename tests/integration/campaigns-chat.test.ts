@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { changeCampaignStatus, createMessageCampaign, getCampaign, scheduleCampaign, type MessageCampaignFields } from '../../app/models/campaigns/campaigns.server';
-import { chatCampaignConversations, chatCampaignFor, chatCampaignToAnswer, recordChatCampaignReply, recordChatCampaignShown } from '../../app/models/campaigns/chat.server';
+import { campaignReplyOpener, chatCampaignConversations, chatCampaignFor, chatCampaignToAnswer, recordChatCampaignShown } from '../../app/models/campaigns/chat.server';
 import { createWebInbox } from '../../app/models/channels/messenger-settings.server';
 import { postVisitorMessage, startVisitor, userHashFor, type WidgetVisitor } from '../../app/models/channels/widget.server';
 import { createSegment } from '../../app/models/crm/segments.server';
@@ -36,18 +36,7 @@ async function live(accountId: number, actorId: number, fields: MessageCampaignF
 
 /** Answers as the widget does: the first message names the campaign it answers. */
 async function reply(visitor: WidgetVisitor, campaignId: number, text: string) {
-  const answered = await chatCampaignToAnswer({ visitor, campaignId });
-  return postVisitorMessage({
-    visitor,
-    text,
-    campaign: answered
-      ? {
-          text: answered.text,
-          senderUserId: answered.senderUserId,
-          onOpened: (tx, id) => recordChatCampaignReply(tx, { accountId: visitor.accountId, campaignId: answered.id, recipientId: answered.recipientId, conversationId: id }),
-        }
-      : null,
-  });
+  return postVisitorMessage({ visitor, text, campaign: await campaignReplyOpener({ visitor, campaignId }) });
 }
 
 describe('message campaigns', () => {

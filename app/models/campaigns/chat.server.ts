@@ -175,3 +175,18 @@ export async function chatCampaignConversations(opts: { accountId: number; campa
     .orderBy(desc(r.repliedAt))
     .limit(opts.limit ?? 20);
 }
+
+/**
+ * What postVisitorMessage needs to open a conversation that answers a message campaign, or null when the visitor
+ * was not shown it or already replied (the message is then an ordinary first message).
+ */
+export async function campaignReplyOpener(opts: { visitor: WidgetVisitor; campaignId: number }) {
+  const answered = await chatCampaignToAnswer(opts);
+  if (!answered) return null;
+  return {
+    text: answered.text,
+    senderUserId: answered.senderUserId,
+    onOpened: (tx: Tx, conversationId: number) =>
+      recordChatCampaignReply(tx, { accountId: opts.visitor.accountId, campaignId: answered.id, recipientId: answered.recipientId, conversationId }),
+  };
+}
