@@ -6,25 +6,12 @@
  * bot's message arriving on the visitor socket.
  * Run: npm run build && npm run bench:chatbots      BENCH_VISITORS=50 BENCH_CONCURRENCY=10
  */
-import http from 'node:http';
 import os from 'node:os';
 import WebSocket from 'ws';
-import { benchDatabase, percentile, startCompiledServer } from './support';
+import { benchDatabase, percentile, postJson as post, startCompiledServer } from './support';
 
 const VISITORS = Number(process.env.BENCH_VISITORS ?? 50);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
-
-function post(port: number, path: string, body: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; json: Record<string, unknown> }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 async function main() {
   const db0 = await benchDatabase('chatbots');

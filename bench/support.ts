@@ -1,3 +1,4 @@
+import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,4 +92,17 @@ export async function startCompiledServer(opts: { cwd?: string; env?: Record<str
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+/** POSTs a body to the server under test on loopback and reads its JSON answer (the widget benches). */
+export function postJson(port: number, path: string, body: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; json: Record<string, unknown> }>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

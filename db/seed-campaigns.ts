@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { getDb, schema } from './client';
-import { createEmailCampaign } from '../app/models/campaigns/campaigns.server';
+import { createEmailCampaign, createMessageCampaign, scheduleCampaign } from '../app/models/campaigns/campaigns.server';
 import { createCampaignTemplate } from '../app/models/campaigns/templates.server';
 
 /**
@@ -73,4 +73,36 @@ export async function seedDemoCampaigns(opts: { accountId: number; actorId: numb
       clickedCount: clicked.length,
     })
     .where(and(eq(schema.campaigns.accountId, opts.accountId), eq(schema.campaigns.id, sent.id)));
+  await seedDemoChatCampaign({ ...who, now: opts.now });
+}
+
+/** A message campaign live on the website chat's pricing pages since last week, with what it did (ADR 082). */
+async function seedDemoChatCampaign(opts: { accountId: number; actorId: number; now: Date }) {
+  const db = getDb();
+  const [web] = await db
+    .select({ id: schema.inboxes.id })
+    .from(schema.inboxes)
+    .where(and(eq(schema.inboxes.accountId, opts.accountId), eq(schema.inboxes.channelType, 'web')))
+    .limit(1);
+  if (!web) return;
+  const row = await createMessageCampaign({
+    accountId: opts.accountId,
+    actorId: opts.actorId,
+    name: 'Pricing page: need a hand?',
+    inboxId: web.id,
+    senderUserId: opts.actorId,
+    body: 'Hi! Comparing plans? Ask me anything — I can tell you which one fits your team.',
+    pages: ['/pricing'],
+    pageMatch: 'start',
+    delaySeconds: 20,
+    visitor: 'any',
+    businessHoursOnly: true,
+  });
+  await scheduleCampaign({ accountId: opts.accountId, actorId: opts.actorId, id: row.id, timeZone: 'Europe/Berlin' });
+  const startedAt = new Date(opts.now.getTime() - 7 * 86_400_000);
+  // The figures of a week: shown to 184 visitors, 23 of them replied (the demo's visitors are not real browsers).
+  await db
+    .update(schema.campaigns)
+    .set({ startedAt, scheduledAt: startedAt, recipientCount: 184, sentCount: 184, repliedCount: 23 })
+    .where(and(eq(schema.campaigns.accountId, opts.accountId), eq(schema.campaigns.id, row.id)));
 }

@@ -46,6 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     filters,
     list,
     locked: !can(ctx, 'manage_campaigns'),
+    message: canUseFeature(ctx, 'campaigns/chatMessaging'),
     email: canUseFeature(ctx, 'campaigns/emailCampaigns'),
     sms: canUseFeature(ctx, 'campaigns/smsCampaigns'),
     user: publicUser(ctx),
@@ -68,7 +69,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CampaignList() {
-  const { q, filters, list, locked, email, sms, user } = useLoaderData<typeof loader>();
+  const { q, filters, list, locked, message, email, sms, user } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const filtered = Boolean(q || filters.kind || filters.status || filters.from || filters.to);
   return (
@@ -89,6 +90,7 @@ export default function CampaignList() {
             <ul className="menu-items" aria-label="Campaign type">
               {(
                 [
+                  ['message', message],
                   ['email', email],
                   ['sms', sms],
                 ] as const

@@ -60,6 +60,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             recipients: campaign.recipientCount,
             delivered: campaign.sentCount,
             bounced: campaign.bouncedCount,
+            complained: campaign.complainedCount,
             opened: campaign.openedCount,
             clicked: campaign.clickedCount,
             unsubscribed: campaign.unsubscribedCount,

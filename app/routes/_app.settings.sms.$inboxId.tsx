@@ -10,7 +10,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
-import { AUTO_RESOLVE_MAX_DAYS, CUSTOM_PHONE_INPUT_MAX, SMS_FIELD_MAX, SMS_MESSAGES, SMS_NAME_MAX, SMS_PROVIDER_LABELS, SMS_PROVIDERS, THREADING_INTERVALS, type SmsProvider } from '~/models/channels/sms-constants';
+import { AUTO_RESOLVE_MAX_DAYS, SMS_DEFAULT_PER_SECOND, SMS_MAX_PER_SECOND, CUSTOM_PHONE_INPUT_MAX, SMS_FIELD_MAX, SMS_MESSAGES, SMS_NAME_MAX, SMS_PROVIDER_LABELS, SMS_PROVIDERS, THREADING_INTERVALS, type SmsProvider } from '~/models/channels/sms-constants';
 import { SmsCreateSchema, smsUpdateSchema, TwilioCredentialsSchema } from '~/models/channels/sms-schemas';
 import {
   createSmsInbox,
@@ -75,6 +75,7 @@ type SmsFormShape = {
   threadingInterval: number;
   autoResolvedDays: number;
   assigneeIds: number[];
+  messagesPerSecond: number;
 };
 
 type ActionData = {
@@ -239,6 +240,7 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
           webhookUrl: inbox.webhookUrl,
           threadingInterval: String(inbox.threadingInterval),
           autoResolvedDays: String(inbox.autoResolvedDays),
+          messagesPerSecond: inbox.messagesPerSecond ? String(inbox.messagesPerSecond) : '',
           assigneeIds: inbox.assigneeIds.map(String),
         }
       : { provider: SMS_PROVIDERS.includes(providerParam as SmsProvider) ? providerParam : '', autoResolvedDays: '0', authToken: '' },
@@ -466,6 +468,14 @@ function SmsInboxEditor({ inbox, users, sharedSecret, provider: providerParam, l
           ) : null}
 
           <SelectField label="Threading Interval" field={fields.threadingInterval} options={INTERVAL_OPTIONS} placeholder="Select an interval" />
+          <Field
+            label="Campaign texts per second"
+            field={fields.messagesPerSecond}
+            type="number"
+            min={1}
+            max={SMS_MAX_PER_SECOND}
+            hint={`SMS campaigns through this inbox send at most this many texts a second; empty for the provider's usual rate (Twilio ${SMS_DEFAULT_PER_SECOND.twilio}, your gateway ${SMS_DEFAULT_PER_SECOND.custom_sms}).`}
+          />
           <Field
             label="Auto-resolve after (days)"
             field={fields.autoResolvedDays}

@@ -18,6 +18,7 @@ import {
   WIDGET_POST_LIMIT,
   WidgetInputError,
 } from '~/models/channels/widget.server';
+import { campaignReplyOpener, chatCampaignFor, recordChatCampaignShown } from '~/models/campaigns/chat.server';
 import { botTurn, inboxHasBot } from '~/models/chatbots/runner.server';
 import { helpUrl } from '~/models/knowledge-base/help-host.server';
 import { createCaptcha, verifyCaptcha } from '~/models/productivity/captcha.server';
@@ -30,6 +31,7 @@ import { MAX_ROW_ID } from '~/utils/route-id';
  * The widget's HTTP API, called from customers' sites: CORS for any origin, no cookies, the visitor token in the
  * Authorization header. /public/ skips the CSRF check (there is no ambient credential to abuse).
  *   POST session · GET messages?after= · GET help?q= · GET survey?url= · POST messages · POST typing · POST pageview · POST ticket
+ *   POST campaign (a message campaign was shown, ADR 082)
  */
 
 const CORS = {
@@ -89,6 +91,7 @@ const SessionInput = z.object({
 });
 const PageViewInput = z.object({ url: z.string().max(2000), title: z.string().max(500).nullish(), referrer: z.string().max(2000).nullish() });
 const TypingInput = z.object({ typing: z.boolean() });
+const CampaignShownInput = z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) });
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value);
@@ -137,6 +140,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       }
       case 'ticket':
         return ticket(request);
+      case 'campaign': {
+        const { visitor } = await requireVisitor(request);
+        const { id } = parse(CampaignShownInput, await readJson(request));
+        await enforceRateLimit(`widget-campaign:${visitor.id}`, { limit: 30, windowMs: 60_000 });
+        if (!(await recordChatCampaignShown({ visitor, campaignId: id }))) throw new Response('This message is not available', { status: 404 });
+        return json({ ok: true });
+      }
       default:
         throw new Response('Not Found', { status: 404 });
     }
@@ -152,6 +162,10 @@ async function session(request: Request) {
   if (!isHostAllowed(readMessengerSettings(inbox.settings).advanced, request.headers.get('origin')))
     throw new Response('This site may not use this chat', { status: 403 });
   const { visitor, token, settings } = await startVisitor({ inbox, token: input.token, user: input.user });
+  // A message campaign for this visitor on this page (ADR 082), only before a chat has started; read alongside the rest.
+  const campaign = input.url && !visitor.conversationId ? chatCampaignFor({ visitor, url: input.url }) : null;
+  // Its failure is raised where it is awaited below; this only keeps it from counting as unhandled meanwhile.
+  campaign?.catch(() => {});
   const online = await isInboxOnline({ accountId: inbox.accountId, inbox });
   const captcha = !online && settings.offline.isCaptcha ? await createCaptcha({ formId: captchaId(inbox.id) }) : null;
   const survey = input.url ? await inAppSurveyFor({ visitor, url: input.url, uniqueId: input.survey }) : null;
@@ -168,6 +182,7 @@ async function session(request: Request) {
     survey,
     // None here, but some elsewhere: the widget asks again (GET survey?url=) when a single-page site navigates.
     surveysLive: survey ? true : await anyInAppSurveyLive({ accountId: inbox.accountId, uniqueId: input.survey }),
+    campaign: await campaign,
   });
 }
 
@@ -205,10 +220,15 @@ async function messages(request: Request) {
   const file = files[0];
   if (file && !readMessengerSettings(inbox.settings).advanced.attachments) throw new WidgetInputError('Attachments are not accepted in this chat');
   const before = visitor.conversationId ? (await listVisitorMessages({ visitor, limit: 1 }))[0]?.id : undefined;
+  // The first message after a message campaign showed answers it: the conversation opens with the campaign (ADR 082).
+  const campaignId = Number(fields.get('campaign'));
+  const campaign =
+    !visitor.conversationId && Number.isSafeInteger(campaignId) && campaignId > 0 && campaignId <= MAX_ROW_ID ? await campaignReplyOpener({ visitor, campaignId }) : null;
   const { conversationId } = await postVisitorMessage({
     visitor,
     text: typeof text === 'string' ? text : '',
     file: file ? { filename: file.filename, contentType: file.contentType, bytes: file.bytes } : null,
+    campaign,
   });
   await botTurn(request, { visitor, conversationId, text: typeof text === 'string' ? text : '' });
   return json({ conversationId, messages: await listVisitorMessages({ visitor: { ...visitor, conversationId }, after: before }) });

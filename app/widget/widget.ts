@@ -38,6 +38,8 @@ type Session = {
   surveysLive?: boolean;
   /** A chatbot answers in this inbox: the chat shows even while the team is away. */
   bot?: boolean;
+  /** A message campaign for this visitor (ADR 082): shown after `delay` seconds on the page; a reply answers it. */
+  campaign?: { id: number; text: string; author: string | null; delay: number } | null;
 };
 
 ((w: Window, d: Document) => {
@@ -56,6 +58,7 @@ type Session = {
   let typingSent = 0;
   let typingTimer = 0;
   let cfg: Config;
+  let campaign = 0;
 
   const load = () => {
     try {
@@ -265,7 +268,7 @@ label{font-size:.85em;color:#374151}
     if (!cfg.showLauncher) launcher.style.display = 'none';
     (w as unknown as { Parley?: { open(): void } }).Parley = { open: () => wrap.classList.add('o') };
 
-    if (s.online || s.conversationId || s.bot) {
+    if (s.online || s.conversationId || s.bot || s.campaign) {
       list = el('div', { class: 'm', 'aria-live': 'polite' });
       typingLine = el('div', { class: 't' });
       list.append(typingLine);
@@ -289,9 +292,12 @@ label{font-size:.85em;color:#374151}
         const body = new FormData();
         body.append('text', text);
         if (f) body.append('attachments', f);
+        if (campaign) body.append('campaign', '' + campaign);
         send.disabled = true;
         try {
           const r = await api('messages', body);
+          // The conversation now holds the campaign's message itself.
+          if (campaign) bubbles.get(-1)?.remove(), (campaign = 0);
           if (!pressed) {
             input.value = '';
             file.value = '';
@@ -449,6 +455,14 @@ label{font-size:.85em;color:#374151}
       d.head.append(el('script', { src: base + '/public/widget-survey.js', async: '' }));
     };
     if (s.survey) showSurvey(s.survey);
+    const c = s.campaign;
+    if (c && list)
+      w.setTimeout(() => {
+        campaign = c.id;
+        bubble({ id: -1, from: 'agent', text: c.text, at: '', author: c.author, attachments: [] });
+        wrap.classList.add('o');
+        api('campaign', { id: c.id }).catch(() => {});
+      }, c.delay * 1000);
     const navigated = () => {
       pageView();
       if (!s.surveysLive || surveyShown) return;

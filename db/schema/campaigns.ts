@@ -5,6 +5,17 @@ import { contacts, segments } from './contacts';
 import { inboxes } from './inbox';
 import { users } from './users';
 
+/** Where, when and to whom a message campaign shows in the messenger, and which agent it speaks as (ADR 082). */
+export type ChatCampaignSettings = {
+  senderUserId: number | null;
+  /** Page conditions as in-app surveys have them; empty = every page. */
+  pages: { link: string; linkType: 'exact' | 'contain' | 'start' | 'end' }[];
+  /** Seconds on the page before it shows. */
+  delaySeconds: number;
+  visitor: 'any' | 'new' | 'returning';
+  businessHoursOnly: boolean;
+};
+
 /** Settings → Productivity → Campaign Templates (section 3 "Campaign template"). */
 export const campaignTemplates = pgTable(
   'campaign_templates',
@@ -49,6 +60,8 @@ export const campaigns = pgTable(
     bodyText: text('body_text').notNull().default(''),
     trackOpens: boolean('track_opens').notNull().default(true),
     trackClicks: boolean('track_clicks').notNull().default(true),
+    /** A message (in-product chat) campaign's targeting and author (ADR 082); null for the other kinds. */
+    chat: jsonb('chat').$type<ChatCampaignSettings>(),
     scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
     /** The time zone the schedule was typed in (shown back when editing). */
     timeZone: text('time_zone'),
@@ -64,6 +77,8 @@ export const campaigns = pgTable(
     unsubscribedCount: integer('unsubscribed_count').notNull().default(0),
     repliedCount: integer('replied_count').notNull().default(0),
     bouncedCount: integer('bounced_count').notNull().default(0),
+    /** Feedback-loop complaints (ARF reports naming the campaign's emails). */
+    complainedCount: integer('complained_count').notNull().default(0),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -97,6 +112,8 @@ export const campaignRecipients = pgTable(
     repliedAt: timestamp('replied_at', { withTimezone: true }),
     bouncedAt: timestamp('bounced_at', { withTimezone: true }),
     error: text('error'),
+    /** A message campaign's reply: the conversation it opened in the inbox (ADR 082). */
+    conversationId: integer('conversation_id'),
   },
   (t) => [
     uniqueIndex('campaign_recipients_campaign_address_key').on(t.campaignId, t.address),

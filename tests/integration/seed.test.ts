@@ -94,7 +94,7 @@ describe('npm run seed', () => {
     expect(before).toMatchObject({ users: 4, roles: 4, teams: 2, inboxes: 3, conversations: DEMO_CONVERSATIONS, tags: 8, companies: 14, contacts: 140, segments: 3 });
     expect(before).toMatchObject({ cannedResponses: 6, businessHours: 2, slaPolicies: 1, routingRules: 2, automationRules: 3 });
     expect(before).toMatchObject({ surveys: 5, surveyFolders: 3, surveyVersions: 3, surveyResponses: 250 });
-    expect(before).toMatchObject({ campaigns: 2, campaignTemplates: 2 });
+    expect(before).toMatchObject({ campaigns: 3, campaignTemplates: 2 });
     expect(before).toMatchObject({ surveys: 5, surveyFolders: 3, surveyVersions: 3, surveyResponses: 250, csatSurveys: 2 });
     expect(before.csatRatings).toBeGreaterThan(20);
     expect(before.messages).toBeGreaterThan(DEMO_CONVERSATIONS * 2);

@@ -130,6 +130,73 @@ export async function updateSmsCampaign(opts: { accountId: number; actorId: numb
   return getDb().transaction(async (tx) => rewriteCampaign(tx, opts, 'sms', () => resolveSmsFields(tx, opts.accountId, opts)));
 }
 
+/** The account's web (messenger) inboxes and its agents: where a message campaign shows and who it speaks as. */
+export async function listMessageOptions(opts: { accountId: number }) {
+  const i = schema.inboxes;
+  const u = schema.users;
+  const [inboxes, agents] = await Promise.all([
+    getDb().select({ id: i.id, name: i.name }).from(i).where(and(eq(i.accountId, opts.accountId), eq(i.channelType, 'web'))).orderBy(asc(i.id)),
+    getDb()
+      .select({ id: u.id, firstName: u.firstName, lastName: u.lastName })
+      .from(u)
+      .where(and(eq(u.accountId, opts.accountId), eq(u.status, 'active')))
+      .orderBy(asc(u.firstName), asc(u.id)),
+  ]);
+  return { inboxes, agents: agents.map((a) => ({ id: a.id, name: `${a.firstName} ${a.lastName}`.trim() })) };
+}
+
+export type MessageCampaignFields = {
+  name: string;
+  inboxId: number;
+  segmentId?: number;
+  senderUserId: number;
+  body: string;
+  pages: string[];
+  pageMatch: 'exact' | 'contain' | 'start' | 'end';
+  delaySeconds: number;
+  visitor: 'any' | 'new' | 'returning';
+  businessHoursOnly: boolean;
+};
+
+async function resolveMessageFields(tx: Tx, accountId: number, f: MessageCampaignFields) {
+  const segmentId = f.segmentId ? await checkSegment(tx, accountId, f.segmentId) : null;
+  const [inbox] = await tx
+    .select({ id: schema.inboxes.id })
+    .from(schema.inboxes)
+    .where(and(eq(schema.inboxes.accountId, accountId), eq(schema.inboxes.id, f.inboxId), eq(schema.inboxes.channelType, 'web')));
+  if (!inbox) throw new FieldInputError('Messenger must be specified', 'inboxId');
+  const [sender] = await tx
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .where(and(eq(schema.users.accountId, accountId), eq(schema.users.id, f.senderUserId)));
+  if (!sender) throw new FieldInputError('Sender must be specified', 'senderUserId');
+  return {
+    name: f.name.trim(),
+    segmentId,
+    inboxId: inbox.id,
+    bodyText: f.body.trim(),
+    bodyHtml: '',
+    subject: '',
+    trackOpens: false,
+    trackClicks: false,
+    chat: {
+      senderUserId: sender.id,
+      pages: f.pages.map((link) => ({ link, linkType: f.pageMatch })),
+      delaySeconds: f.delaySeconds,
+      visitor: f.visitor,
+      businessHoursOnly: f.businessHoursOnly,
+    },
+  };
+}
+
+export async function createMessageCampaign(opts: { accountId: number; actorId: number } & MessageCampaignFields) {
+  return getDb().transaction(async (tx) => insertCampaign(tx, opts, 'message', await resolveMessageFields(tx, opts.accountId, opts)));
+}
+
+export async function updateMessageCampaign(opts: { accountId: number; actorId: number; id: number } & MessageCampaignFields) {
+  return getDb().transaction(async (tx) => rewriteCampaign(tx, opts, 'message', () => resolveMessageFields(tx, opts.accountId, opts)));
+}
+
 type CampaignFields = Omit<typeof c.$inferInsert, 'accountId' | 'kind' | 'createdById'>;
 
 /** A new campaign of a kind, with its campaign_created event, in the caller's transaction. */
@@ -229,23 +296,26 @@ export async function scheduleCampaign(opts: { accountId: number; actorId: numbe
     const before = await lockCampaign(tx, opts.accountId, opts.id);
     if (!before) return undefined;
     if (!(TRANSITIONS.schedule as readonly string[]).includes(before.status)) throw new CampaignStateError(`A ${before.status} campaign cannot be scheduled`);
-    if (before.kind !== 'email' && before.kind !== 'sms') throw new CampaignStateError('This kind of campaign is not sent by a schedule');
-    if (!before.segmentId) throw new CampaignStateError('Choose a segment before sending');
+    if (before.kind !== 'email' && before.kind !== 'sms' && before.kind !== 'message') throw new CampaignStateError('This kind of campaign is not sent by a schedule');
+    if (!before.segmentId && before.kind !== 'message') throw new CampaignStateError('Choose a segment before sending');
     if (!before.inboxId) throw new CampaignStateError('Choose a sender before sending');
     const now = new Date();
     const at = opts.at && opts.at.getTime() > now.getTime() ? opts.at : now;
+    // A message campaign has no send: it is live in the messenger from its time on (status sending, ADR 082), and
+    // a scheduled one counts as live once its time has come, so no job is queued for it.
+    const live = before.kind === 'message' && at === now;
     const [row] = await tx
       .update(c)
-      .set({ status: 'scheduled', scheduledAt: at, timeZone: opts.timeZone ?? null, updatedAt: now })
+      .set({ status: live ? 'sending' : 'scheduled', scheduledAt: at, timeZone: opts.timeZone ?? null, updatedAt: now, ...(live ? { startedAt: now } : {}) })
       .where(and(eq(c.accountId, opts.accountId), eq(c.id, before.id)))
       .returning();
-    await enqueueInTx(tx, QUEUES.campaignSend, { accountId: opts.accountId, campaignId: row.id }, { startAfter: at });
+    if (before.kind !== 'message') await enqueueInTx(tx, QUEUES.campaignSend, { accountId: opts.accountId, campaignId: row.id }, { startAfter: at });
     await emitEvent(tx, {
       accountId: opts.accountId,
       type: 'campaign_status_changed',
       subjectType: 'campaign',
       subjectId: row.id,
-      payload: { status: 'scheduled', scheduledAt: at.toISOString() },
+      payload: { status: row.status, scheduledAt: at.toISOString() },
       actor: { type: 'user', id: opts.actorId },
     });
     return row;
@@ -273,7 +343,7 @@ export async function changeCampaignStatus(opts: { accountId: number; actorId: n
       .where(and(eq(c.accountId, opts.accountId), eq(c.id, before.id)))
       .returning();
     // Resuming queues the sender again; the recipients it had not reached are still pending.
-    if (status === 'sending') await enqueueInTx(tx, QUEUES.campaignSend, { accountId: opts.accountId, campaignId: row.id });
+    if (status === 'sending' && before.kind !== 'message') await enqueueInTx(tx, QUEUES.campaignSend, { accountId: opts.accountId, campaignId: row.id });
     await emitEvent(tx, {
       accountId: opts.accountId,
       type: 'campaign_status_changed',

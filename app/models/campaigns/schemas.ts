@@ -77,3 +77,44 @@ export const SmsCampaignSchema = z.object({
   body: requiredText('Message', SMS_BODY_MAX),
 });
 export type SmsCampaignInput = z.infer<typeof SmsCampaignSchema>;
+
+export const CHAT_MESSAGE_MAX = 1000;
+export const CHAT_DELAY_MAX = 3600;
+export const PAGE_MATCHES = ['contain', 'exact', 'start', 'end'] as const;
+export const CHAT_VISITORS = ['any', 'new', 'returning'] as const;
+
+/** A message (in-product chat) campaign (ADR 082). Pages: one link or path per line, all compared the same way. */
+export const MessageCampaignSchema = z.object({
+  name: requiredText('Name', CAMPAIGN_NAME_MAX),
+  inboxId: idField('Messenger must be specified'),
+  segmentId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}$/, 'Segment must be specified')
+    .transform(Number)
+    .optional(),
+  senderUserId: idField('Sender must be specified'),
+  body: requiredText('Message', CHAT_MESSAGE_MAX),
+  pages: z
+    .string()
+    .max(2000, maxLengthMessage(2000))
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    )
+    .refine((lines) => lines.length <= 20, 'At most 20 pages')
+    .refine((lines) => lines.every((l) => l.length <= 300), 'Each page must be at most 300 characters'),
+  pageMatch: z.enum(PAGE_MATCHES, { error: 'Choose how pages are compared' }).default('contain'),
+  delaySeconds: z.coerce
+    .number({ error: 'Enter a number of seconds' })
+    .int('Enter a whole number of seconds')
+    .min(0, 'Enter a number of seconds')
+    .max(CHAT_DELAY_MAX, `At most ${CHAT_DELAY_MAX} seconds`)
+    .default(0),
+  visitor: z.enum(CHAT_VISITORS, { error: 'Choose which visitors' }).default('any'),
+  businessHoursOnly: z.boolean().default(false),
+});
+export type MessageCampaignInput = z.infer<typeof MessageCampaignSchema>;

@@ -13,6 +13,7 @@ import { sendCustomSms } from '../channels/custom-sms.server';
 import { readSmsSettings, smsWebhookUrls } from '../channels/sms.server';
 import { sendTwilioSms } from '../channels/twilio.server';
 import { SMS_OPT_OUT_FOOTER } from './sms';
+import { paceSms, smsRate } from './sms-pacing.server';
 import { emitEvent } from '../events/events.server';
 import { getInbox } from '../inbox/inboxes.server';
 import { renderTemplate, type TemplateContact } from '../productivity/templates';
@@ -168,8 +169,10 @@ async function smsSenderOf(campaign: Campaign): Promise<Sender> {
   if (!inbox || inbox.channelType !== 'sms') throw new Error('the campaign has no SMS inbox');
   const settings = readSmsSettings(inbox);
   const urls = smsWebhookUrls(inbox);
+  const rate = smsRate(settings);
   return {
     send: async (one) => {
+      await paceSms(inbox.id, rate);
       const body = `${renderTemplate(campaign.bodyText, { firstName: one.firstName, lastName: one.lastName, address: one.addressJson })}${SMS_OPT_OUT_FOOTER}`;
       if (settings.provider === 'twilio') await sendTwilioSms({ settings, to: one.address, body, statusCallback: urls.status });
       else

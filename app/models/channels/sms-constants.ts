@@ -25,6 +25,7 @@ export const CUSTOM_PHONE_INPUT_MAX = 14;
 export const AUTO_RESOLVE_MAX_DAYS = 365;
 
 export const SMS_MESSAGES = {
+  pacing: 'Enter a whole number of texts per second from 1 to 100',
   nameRequired: 'Inbox Name is required',
   nameMax: 'Length must be less than or equal to 20 characters',
   providerRequired: 'Provider is required',
@@ -49,3 +50,7 @@ export function isTwilioApiKey(sid: string | undefined) {
 }
 
 export const WEBHOOK_AUTH_TOKEN_REQUIRED = "Your account's Auth Token is required with an API key: Twilio signs its webhooks with it";
+
+/** Campaign pacing per SMS inbox (ADR 066 addendum): the default per provider, and the most a person may set. */
+export const SMS_MAX_PER_SECOND = 100;
+export const SMS_DEFAULT_PER_SECOND = { twilio: 1, custom_sms: 10 } as const;

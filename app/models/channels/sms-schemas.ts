@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SmsProvider, THREADING_INTERVALS, SMS_NAME_MAX, SMS_FIELD_MAX, AUTO_RESOLVE_MAX_DAYS, SMS_MESSAGES, isTwilioApiKey, WEBHOOK_AUTH_TOKEN_REQUIRED } from './sms-constants';
+import { SmsProvider, SMS_MAX_PER_SECOND, THREADING_INTERVALS, SMS_NAME_MAX, SMS_FIELD_MAX, AUTO_RESOLVE_MAX_DAYS, SMS_MESSAGES, isTwilioApiKey, WEBHOOK_AUTH_TOKEN_REQUIRED } from './sms-constants';
 export * from './sms-constants';
 
 const name = z.string({ error: SMS_MESSAGES.nameRequired }).trim().min(1, SMS_MESSAGES.nameRequired).max(SMS_NAME_MAX, SMS_MESSAGES.nameMax);
@@ -26,7 +26,15 @@ const assigneeIds = z
   .array(z.number({ error: SMS_MESSAGES.assignees }).int(SMS_MESSAGES.assignees).positive(SMS_MESSAGES.assignees), { error: SMS_MESSAGES.assignees })
   .min(1, SMS_MESSAGES.assignees);
 
-const shared = { name, threadingInterval, autoResolvedDays, assigneeIds };
+/** Campaign pacing (ADR 066 addendum): texts per second through this inbox; empty = the provider's default. */
+const messagesPerSecond = z
+  .number({ error: SMS_MESSAGES.pacing })
+  .int(SMS_MESSAGES.pacing)
+  .min(1, SMS_MESSAGES.pacing)
+  .max(SMS_MAX_PER_SECOND, SMS_MESSAGES.pacing)
+  .optional();
+
+const shared = { name, threadingInterval, autoResolvedDays, assigneeIds, messagesPerSecond };
 
 /** Creating: everything, by provider. The custom provider's auth token is the shared secret Parley generated. */
 export const SmsCreateSchema = z.discriminatedUnion(

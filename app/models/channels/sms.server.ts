@@ -28,6 +28,8 @@ export type SmsSettings = {
   assigneeIds: number[];
   /** The scheme and host Twilio and gateways call back (the origin the inbox was created from). */
   publicBase: string;
+  /** Campaign texts per second through this inbox; unset = the provider's default (SMS_DEFAULT_PER_SECOND). */
+  messagesPerSecond?: number;
 };
 
 export class SmsInputError extends Error {
@@ -50,6 +52,7 @@ export function readSmsSettings(inbox: Inbox): SmsSettings {
     autoResolvedDays: s.autoResolvedDays ?? 0,
     assigneeIds: s.assigneeIds ?? [],
     publicBase: s.publicBase ?? '',
+    messagesPerSecond: typeof s.messagesPerSecond === 'number' ? s.messagesPerSecond : undefined,
   };
 }
 
@@ -84,6 +87,7 @@ export function describeSmsInbox(inbox: Inbox) {
     threadingInterval: s.threadingInterval,
     autoResolvedDays: s.autoResolvedDays,
     assigneeIds: s.assigneeIds,
+    messagesPerSecond: s.messagesPerSecond,
     urls: smsWebhookUrls(inbox),
     createdAt: inbox.createdAt,
   };
@@ -127,6 +131,7 @@ export function smsSettingsOfNew(input: SmsCreateInput, publicBase: string): Sms
     threadingInterval: input.threadingInterval,
     autoResolvedDays: input.autoResolvedDays,
     assigneeIds: input.assigneeIds,
+    messagesPerSecond: input.messagesPerSecond,
     publicBase: publicBase.replace(/\/+$/, ''),
   };
   return input.provider === 'twilio'
@@ -176,6 +181,7 @@ export function smsSettingsAfter(inbox: Inbox, input: SmsUpdateInput): SmsSettin
     threadingInterval: input.threadingInterval,
     autoResolvedDays: input.autoResolvedDays,
     assigneeIds: input.assigneeIds,
+    messagesPerSecond: input.messagesPerSecond,
     ...(before.provider === 'custom_sms' && 'webhookUrl' in input ? { webhookUrl: input.webhookUrl as string } : {}),
     ...(before.provider === 'twilio' && 'webhookAuthToken' in input && input.webhookAuthToken ? { webhookAuthToken: input.webhookAuthToken as string } : {}),
   };

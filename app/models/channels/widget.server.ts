@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import { getDb, schema } from '../../../db/client';
+import { getDb, schema, type Tx } from '../../../db/client';
 import type { SourceType } from '../../../db/schema/inbox';
 import { getInboxBusinessHours } from '../automation/business-hours.server';
 import { isOpenAt, type BusinessHoursRules } from '../automation/business-time';
@@ -422,6 +422,11 @@ export async function postVisitorMessage(opts: {
   file?: VisitorFile | null;
   sourceType?: SourceType;
   subject?: string | null;
+  /**
+   * A message campaign this first message answers (ADR 082): the conversation opens with the campaign's words from
+   * its agent, then the reply, and `onOpened` records the reply in the same transaction.
+   */
+  campaign?: { text: string; senderUserId: number | null; onOpened: (tx: Tx, conversationId: number) => Promise<unknown> } | null;
 }) {
   const text = opts.text.trim().slice(0, WIDGET_TEXT_MAX);
   if (!text && !opts.file) throw new WidgetInputError('Message is not allowed to be empty');
@@ -478,10 +483,15 @@ export async function postVisitorMessage(opts: {
             name: opts.name?.trim().slice(0, 100) || null,
             email: validEmail(opts.email),
           },
-          message: { kind: 'incoming', text: body },
+          message: opts.campaign ? { kind: 'outgoing', text: opts.campaign.text } : { kind: 'incoming', text: body },
+          actorUserId: opts.campaign?.senderUserId ?? null,
         });
         conversationId = opened.conversation.id;
         messageId = opened.message.id;
+        if (opts.campaign) {
+          messageId = (await addMessage(tx, { accountId: visitor.accountId, conversationId, kind: 'incoming', text: body, senderContactId: opened.contact.id })).id;
+          await opts.campaign.onOpened(tx, conversationId);
+        }
         await tx
           .update(schema.widgetVisitors)
           .set({ conversationId, contactId: opened.contact.id, lastSeenAt: new Date() })

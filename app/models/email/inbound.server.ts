@@ -1,3 +1,4 @@
+import { isFeedbackReport, recordComplaint } from '../campaigns/complaints.server';
 import { recordCampaignReply } from '../campaigns/recipients.server';
 import crypto from 'node:crypto';
 import { markSurveyBounces } from '../surveys/email-surveys.server';
@@ -37,6 +38,7 @@ export type IngestResult =
   | { status: 'created' | 'threaded'; conversationId: number; messageId: number }
   | { status: 'duplicate'; conversationId: number | null }
   | { status: 'bounce'; failedMessageIds: number[] }
+  | { status: 'complaint'; suppressed: number }
   | { status: 'auto-reply' }
   | { status: 'verified' }
   | { status: 'ignored'; reason: string }
@@ -245,6 +247,11 @@ export async function storeEmail(opts: IngestOptions): Promise<IngestResult> {
     return { status: 'verified' };
   }
 
+  // A feedback-loop complaint (ARF) about a campaign email: the address is suppressed; it opens no conversation.
+  if (isFeedbackReport(parsed.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined)) {
+    const text = [parsed.text ?? '', ...parsed.attachments.map((a) => a.content.subarray(0, 256 * 1024).toString('utf8'))].join('\n');
+    return { status: 'complaint', ...(await recordComplaint({ accountId: inbox.accountId, text })) };
+  }
   if (isBounce(parsed)) return handleBounce(inbox, parsed);
   if (isAutomatic(parsed, opts.envelopeFrom)) return { status: 'auto-reply' };
 

@@ -13,7 +13,7 @@ import { quarantineEmail } from '../../../app/models/email/quarantine.server';
 import { createTrustedDomain } from '../../../app/models/email/trusted-domains.server';
 import { openConversation } from '../../../app/models/inbox/conversations.server';
 import { createInbox } from '../../../app/models/inbox/inboxes.server';
-import { createEmailCampaign } from '../../../app/models/campaigns/campaigns.server';
+import { createEmailCampaign, createMessageCampaign } from '../../../app/models/campaigns/campaigns.server';
 import { createCampaignTemplate } from '../../../app/models/campaigns/templates.server';
 import { createEmailInbox } from '../../../app/models/email/email-inboxes.server';
 import { createCannedResponse } from '../../../app/models/productivity/canned-responses.server';
@@ -79,6 +79,7 @@ export const SIGNED_IN_SCREENS = [
   '/chatbots/{chatbot}',
   '/settings/campaigns-templates', '/settings/campaigns-templates/new', '/settings/campaigns-templates/{campaignTemplate}',
   '/campaigns/email/new', '/campaigns/email/{emailCampaign}', '/campaigns/sms/new',
+  '/campaigns/message/new', '/campaigns/message/{messageCampaign}',
   '/forms/all', '/forms/all?new=1', '/forms/edit/{form}', '/forms/responses/{form}', '/forms/responses/{form}/{formResponse}',
   '/reviews/{review}', '/settings/sources', '/settings/sources?source=new&kind=google',
   '/settings/developer-api', '/settings/webhooks', '/settings/webhooks/{webhook}',
@@ -195,6 +196,18 @@ export async function seedScreensAccount() {
     trackOpens: true,
     trackClicks: true,
   });
+  const messageCampaign = await createMessageCampaign({
+    ...who,
+    name: 'Pricing help',
+    inboxId: web.id,
+    senderUserId: who.actorId,
+    body: 'Questions about our plans?',
+    pages: ['/pricing'],
+    pageMatch: 'start',
+    delaySeconds: 5,
+    visitor: 'any',
+    businessHoursOnly: false,
+  });
   const template = await createEmailTemplate({ ...who, name: 'Welcome', subject: 'Welcome', body: 'Hello {{firstName}}' } as never);
   const contactForm = await createContactForm({
     accountId: a.account.id,
@@ -284,6 +297,7 @@ export async function seedScreensAccount() {
     canned: (canned as { id: number }).id,
     campaignTemplate: campaignTemplate.id,
     emailCampaign: emailCampaign.id,
+    messageCampaign: messageCampaign.id,
     template: (template as { id: number }).id,
     contactForm: contactForm.id,
     contactFormCode: contactForm.code,
