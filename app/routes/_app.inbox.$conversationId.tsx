@@ -75,6 +75,8 @@ import { can, canUseFeature, publicUser, requirePermission, requireUser } from '
 import { accountUrl } from '~/utils/tenant.server';
 import { meetingOfferFor } from '~/models/meetings/bookings.server';
 import { redirectWithToast } from '~/utils/toast.server';
+import { integrationPanelsFor } from '~/models/integrations/panels.server';
+import { IntegrationPanels } from '~/components/integrations/panels';
 
 const notFound = () => new Response('Not Found', { status: 404 });
 
@@ -126,12 +128,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : Promise.resolve(null),
     listConversationRuns({ accountId, conversationId: id, limit: 30 }),
   ]);
-  const [templates, mentionable, neighbours, time, ratings] = await Promise.all([
+  const [templates, mentionable, neighbours, time, ratings, integrations] = await Promise.all([
     listEmailTemplates({ accountId, limit: 50 }),
     listMentionableUsers({ accountId }),
     findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
     conversationTime({ accountId, conversationId: id, userId: ctx.user.id }),
     conversationRatings({ accountId, conversationId: id }),
+    integrationPanelsFor(ctx, { email: found.contact?.email ?? null, conversationId: id }),
   ]);
   // "Offer a meeting" fills the reply with the default meeting's booking link for this conversation (ADR 072).
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
@@ -207,6 +210,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     // Customer-satisfaction ratings asked after a resolve (issue 15).
     ratings: ratings.map((r) => ({ id: r.id, kind: r.kind, rating: r.rating, comment: r.comment, at: r.ratedAt ?? r.requestedAt })),
+    integrations,
     // Which rules acted on the conversation and why; rules that only looked and passed are behind ?automations=all.
     automations: {
       all: allRuns,
@@ -605,6 +609,8 @@ export default function ConversationPage() {
               <p className="muted">No contact</p>
             )}
           </section>
+
+          <IntegrationPanels data={d.integrations} conversationId={c.id} />
 
           {c.sla.firstResponseDueAt || c.sla.resolveDueAt ? (
             <section className="side-card" data-testid="sla-panel">

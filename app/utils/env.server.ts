@@ -79,6 +79,15 @@ const EnvSchema = z.object({
   GOOGLE_ACCOUNTS_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_ACCOUNTS_BASE must be an http(s) URL, e.g. https://accounts.google.com' }).default('https://accounts.google.com'),
   GOOGLE_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_OAUTH_BASE must be an http(s) URL, e.g. https://oauth2.googleapis.com' }).default('https://oauth2.googleapis.com'),
   GOOGLE_API_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_API_BASE must be an http(s) URL, e.g. https://www.googleapis.com' }).default('https://www.googleapis.com'),
+  /** Integrations (ADR 078): the key that seals their tokens, each provider's OAuth client, and where it is (stand-ins in tests). */
+  PARLEY_SECRET_KEY: z.string().trim().regex(/^([0-9a-f]{64}|[A-Za-z0-9+/]{43}=)$/i, 'PARLEY_SECRET_KEY must be 32 random bytes as 64 hex characters or base64 (openssl rand -hex 32)').optional(),
+  SHOPIFY_CLIENT_ID: z.string().trim().optional(),
+  SHOPIFY_CLIENT_SECRET: z.string().trim().optional(),
+  SHOPIFY_API_BASE: z.url({ protocol: /^https?$/, error: 'SHOPIFY_API_BASE must be an http(s) URL (leave it unset to reach each shop at https://{shop}.myshopify.com)' }).optional(),
+  GITHUB_CLIENT_ID: z.string().trim().optional(),
+  GITHUB_CLIENT_SECRET: z.string().trim().optional(),
+  GITHUB_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GITHUB_OAUTH_BASE must be an http(s) URL, e.g. https://github.com' }).default('https://github.com'),
+  GITHUB_API_BASE: z.url({ protocol: /^https?$/, error: 'GITHUB_API_BASE must be an http(s) URL, e.g. https://api.github.com' }).default('https://api.github.com'),
 });
 
 export type Config = {
@@ -116,6 +125,13 @@ export type Config = {
   google: { clientId: string; clientSecret: string; accountsBase: string; oauthBase: string; apiBase: string } | null;
   /** The development mailbox answers in production too (every sign-up code readable by anyone). */
   unsafeDevMailboxInProduction: boolean;
+  /** Integrations (ADR 078): the sealing key (32 bytes; derived from the session secret when not set) and the OAuth clients. */
+  integrations: {
+    secretKey: Buffer;
+    secretKeyConfigured: boolean;
+    shopify: { clientId: string; clientSecret: string; apiBase: string | null } | null;
+    github: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
+  };
 };
 
 export class ConfigError extends Error {
@@ -166,6 +182,20 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
           }
         : null,
     unsafeDevMailboxInProduction: e.PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION,
+    integrations: integrationsConfig(e, e.SESSION_SECRET ?? loadOrCreateSecret(dataDir)),
+  };
+}
+
+function integrationsConfig(e: z.infer<typeof EnvSchema>, sessionSecret: string): Config['integrations'] {
+  const trim = (u: string) => u.replace(/\/+$/, '');
+  const key = e.PARLEY_SECRET_KEY
+    ? Buffer.from(e.PARLEY_SECRET_KEY, /^[0-9a-f]{64}$/i.test(e.PARLEY_SECRET_KEY) ? 'hex' : 'base64')
+    : Buffer.from(crypto.hkdfSync('sha256', sessionSecret, 'parley', 'integration-tokens', 32));
+  return {
+    secretKey: key,
+    secretKeyConfigured: Boolean(e.PARLEY_SECRET_KEY),
+    shopify: e.SHOPIFY_CLIENT_ID && e.SHOPIFY_CLIENT_SECRET ? { clientId: e.SHOPIFY_CLIENT_ID, clientSecret: e.SHOPIFY_CLIENT_SECRET, apiBase: e.SHOPIFY_API_BASE ? trim(e.SHOPIFY_API_BASE) : null } : null,
+    github: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, oauthBase: trim(e.GITHUB_OAUTH_BASE), apiBase: trim(e.GITHUB_API_BASE) } : null,
   };
 }
 

@@ -122,7 +122,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
   {
     group: 'API and Integrations',
     items: [
-      { slug: 'integrations', label: 'Integrations', permission: 'manage_integrations' },
+      { slug: 'integrations', label: 'Integrations', built: true, feature: 'integrations/enabled', permission: 'manage_integrations' },
       { slug: 'developer-api', label: 'Developer API' },
       { slug: 'webhooks', label: 'Webhooks', permission: 'manage_integrations' },
     ],
