@@ -32,17 +32,15 @@ export function IntegrationPanels({ data, conversationId }: { data: PanelsData; 
           {s.state === 'ok' && s.customer ? (
             <>
               <p data-testid="shopify-customer">
-                <strong>
-                  {s.customer.firstName} {s.customer.lastName}
-                </strong>
+                <strong>{`${s.customer.firstName} ${s.customer.lastName}`}</strong>
                 <br />
-                {s.customer.ordersCount} orders · {s.customer.totalSpent} {s.customer.currency} spent
+                {`${s.customer.ordersCount} orders · ${s.customer.totalSpent} ${s.customer.currency} spent`}
               </p>
               {s.orders.length === 0 ? <p className="muted">No orders.</p> : null}
               <ul className="runs">
                 {s.orders.map((o) => (
                   <li key={o.id} data-testid="shopify-order">
-                    <strong>{o.name}</strong> · {o.totalPrice} {o.currency} · {day(o.createdAt)}
+                    <strong>{o.name}</strong> {`· ${o.totalPrice} ${o.currency} · ${day(o.createdAt)}`}
                     <br />
                     <span className="pill">{o.cancelledAt ? 'cancelled' : o.financialStatus.replaceAll('_', ' ')}</span> <span className="pill">{o.fulfillmentStatus.replaceAll('_', ' ')}</span>
                     {data.canAct && actions ? (

@@ -101,12 +101,13 @@ export async function getOpenConnectionById(opts: { id: number; provider: Provid
   return row ? open(row) : null;
 }
 
-export async function getOpenConnectionByExternal(opts: { provider: ProviderId; externalAccount: string }) {
-  const [row] = await getDb()
-    .select()
+/** The accounts connected to one shop or workspace (several Parley accounts may connect the same one). */
+export async function listConnectionAccountsByExternal(opts: { provider: ProviderId; externalAccount: string }) {
+  const rows = await getDb()
+    .select({ accountId: c.accountId })
     .from(c)
     .where(and(eq(c.provider, opts.provider), eq(c.externalAccount, opts.externalAccount)));
-  return row ? open(row) : null;
+  return rows.map((r) => r.accountId);
 }
 
 /** Keeps (or replaces) the account's connection to a provider, tokens sealed, and records `integration_connected`. */

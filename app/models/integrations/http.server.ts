@@ -30,6 +30,7 @@ export async function providerCall(
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(init.form).toString();
   }
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   let res;
   try {
     res = await guardedRequest(url, { method: init.method ?? 'GET', headers, body, timeoutMs: 15_000, maxBytes: 2 * 1024 * 1024 });

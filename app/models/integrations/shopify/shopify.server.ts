@@ -3,7 +3,7 @@ import { getDb, schema } from '../../../../db/client';
 import { emitEvent } from '../../events/events.server';
 import { addMessage } from '../../inbox/messages.server';
 import { getLogger } from '../../../utils/logger.server';
-import { disconnectIntegration, freshAccessToken, getOpenConnection, getOpenConnectionByExternal, saveConnection, signIntegrationState, verifyIntegrationState, type OAuthAdapter, type OpenConnection } from '../connections.server';
+import { disconnectIntegration, freshAccessToken, getOpenConnection, listConnectionAccountsByExternal, saveConnection, signIntegrationState, verifyIntegrationState, type OAuthAdapter, type OpenConnection } from '../connections.server';
 import { IntegrationError } from '../http.server';
 import {
   cancelShopifyOrder,
@@ -134,9 +134,9 @@ export async function handleShopifyWebhook(opts: { rawBody: string; headers: Hea
   const topic = opts.headers.get('x-shopify-topic') ?? '';
   const shop = (opts.headers.get('x-shopify-shop-domain') ?? '').toLowerCase();
   if (topic === 'app/uninstalled') {
-    const conn = await getOpenConnectionByExternal({ provider: 'shopify', externalAccount: shop }).catch(() => null);
-    if (conn) await disconnectIntegration({ accountId: conn.accountId, userId: null, provider: 'shopify', adapter: {} });
-    return { status: 200, text: conn ? 'disconnected' : 'unknown shop' };
+    const accounts = await listConnectionAccountsByExternal({ provider: 'shopify', externalAccount: shop });
+    for (const accountId of accounts) await disconnectIntegration({ accountId, userId: null, provider: 'shopify', adapter: {} });
+    return { status: 200, text: `${accounts.length} connection(s) ended` };
   }
   return { status: 200, text: 'nothing to do' };
 }
