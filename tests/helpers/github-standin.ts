@@ -8,7 +8,7 @@ import http from 'node:http';
  * `closeIssue` closes an issue and delivers the `issues` webhook to the repository's hooks, signed
  * X-Hub-Signature-256 with each hook's secret.
  */
-export async function startGithubStandIn(opts: { clientId: string; clientSecret: string; login?: string; expiringTokens?: boolean }) {
+export async function startGithubStandIn(opts: { clientId: string; clientSecret: string; login?: string; expiringTokens?: boolean; port?: number }) {
   const login = opts.login ?? 'octo-agent';
   const codes = new Map<string, string>();
   const tokens = new Map<string, number>();
@@ -113,7 +113,7 @@ export async function startGithubStandIn(opts: { clientId: string; clientSecret:
       json(res, 404, { message: 'Not Found' });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
 
   async function deliver(repo: string, payload: unknown, secretOverride?: string) {

@@ -22,7 +22,7 @@ export type StandInOrder = {
   transactions: { id: number; amount: string; gateway: string }[];
 };
 
-export async function startShopifyStandIn(opts: { clientId: string; clientSecret: string; shop?: string }) {
+export async function startShopifyStandIn(opts: { clientId: string; clientSecret: string; shop?: string; port?: number }) {
   const shop = opts.shop ?? 'parley-test.myshopify.com';
   const codes = new Set<string>();
   const tokens = new Set<string>();
@@ -122,7 +122,7 @@ export async function startShopifyStandIn(opts: { clientId: string; clientSecret
       json(res, 404, { errors: 'Not Found' });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   let nextId = 1000;
   return {
