@@ -22,8 +22,7 @@ import { formatPhone } from '~/utils/phone-format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { timeTotals } from '~/models/time-tracking/time-entries.server';
-import { integrationPanelsFor } from '~/models/integrations/panels.server';
-import { IntegrationPanels } from '~/components/integrations/panels';
+import { integrationPanelsHtml } from '~/models/integrations/panels.server';
 import { redirectWithToast } from '~/utils/toast.server';
 import { Star } from 'lucide-react';
 
@@ -42,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listTags({ accountId: ctx.account.id }),
     listAccountUsers({ accountId: ctx.account.id }),
     timeTotals({ accountId: ctx.account.id, contactId: contact.id }),
-    integrationPanelsFor(ctx, { email: contact.email }),
+    integrationPanelsHtml(ctx, { email: contact.email }),
   ]);
   return {
     contact,
@@ -227,7 +226,7 @@ function ContactDetail({ contact, time, integrations, phone, tagOptions, userOpt
           </ul>
         </section>
 
-        <IntegrationPanels data={integrations} />
+        {integrations ? <div data-testid="integration-panels" dangerouslySetInnerHTML={{ __html: integrations }} /> : null}
 
         <section className="stack" aria-label="Timeline">
           <h2>Timeline</h2>

@@ -75,8 +75,7 @@ import { can, canUseFeature, publicUser, requirePermission, requireUser } from '
 import { accountUrl } from '~/utils/tenant.server';
 import { meetingOfferFor } from '~/models/meetings/bookings.server';
 import { redirectWithToast } from '~/utils/toast.server';
-import { integrationPanelsFor } from '~/models/integrations/panels.server';
-import { IntegrationPanels } from '~/components/integrations/panels';
+import { integrationPanelsHtml } from '~/models/integrations/panels.server';
 
 const notFound = () => new Response('Not Found', { status: 404 });
 
@@ -134,7 +133,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
     conversationTime({ accountId, conversationId: id, userId: ctx.user.id }),
     conversationRatings({ accountId, conversationId: id }),
-    integrationPanelsFor(ctx, { email: found.contact?.email ?? null, conversationId: id }),
+    integrationPanelsHtml(ctx, { email: found.contact?.email ?? null, conversationId: id }),
   ]);
   // "Offer a meeting" fills the reply with the default meeting's booking link for this conversation (ADR 072).
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
@@ -610,7 +609,8 @@ export default function ConversationPage() {
             )}
           </section>
 
-          <IntegrationPanels data={d.integrations} conversationId={c.id} />
+          {/* Server-made HTML of the integrations' panels (ADR 078): no client code for them. */}
+          {d.integrations ? <div data-testid="integration-panels" dangerouslySetInnerHTML={{ __html: d.integrations }} /> : null}
 
           {c.sla.firstResponseDueAt || c.sla.resolveDueAt ? (
             <section className="side-card" data-testid="sla-panel">

@@ -2,6 +2,7 @@ import type { AppContext } from '../../utils/session.server';
 import { can, canUseFeature } from '../../utils/session.server';
 import { githubPanelFor } from './github/github.server';
 import { shopifyPanelFor, type ShopifyPanel } from './shopify/shopify.server';
+import { renderIntegrationPanels } from './panels-markup.server';
 
 /**
  * What the conversation and contact side panels show of the connected integrations (ADR 078): nothing without
@@ -22,4 +23,9 @@ export async function integrationPanelsFor(ctx: AppContext, opts: { email: strin
   ]);
   if (shopify.state === 'not-connected' && !github?.connected) return null;
   return { canAct: can(ctx, 'perform_data_specific_action'), shopify, github };
+}
+
+/** The panels as server-made HTML for the side column ('' when there is nothing to show). */
+export async function integrationPanelsHtml(ctx: AppContext, opts: { email: string | null; conversationId?: number }) {
+  return renderIntegrationPanels(await integrationPanelsFor(ctx, opts), opts.conversationId);
 }

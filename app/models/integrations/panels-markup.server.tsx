@@ -1,6 +1,10 @@
-import { Form, Link } from '@remix-run/react';
+import { renderToStaticMarkup } from 'react-dom/server';
 
-/** Plain server-rendered side panels for the connected integrations (no client script, ADR 078). */
+/**
+ * The integrations' side panels as plain HTML made on the server (ADR 078): links and forms without client script,
+ * so the conversation page's JavaScript does not grow with them. React escapes every text; provider links must be
+ * http(s).
+ */
 type Order = { id: number; name: string; createdAt: string; financialStatus: string; fulfillmentStatus: string; cancelledAt: string | null; totalPrice: string; currency: string };
 type Shopify =
   | { state: 'not-connected' }
@@ -11,8 +15,13 @@ type Github = { connected: false } | { connected: true; login: string; links: { 
 export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github } | null;
 
 const day = (iso: string) => iso.slice(0, 10);
+const safeHref = (u: string) => (/^https?:\/\//i.test(u) ? u : '#');
 
-export function IntegrationPanels({ data, conversationId }: { data: PanelsData; conversationId?: number }) {
+export function renderIntegrationPanels(data: PanelsData, conversationId?: number) {
+  return data ? renderToStaticMarkup(<IntegrationPanels data={data} conversationId={conversationId} />) : '';
+}
+
+function IntegrationPanels({ data, conversationId }: { data: PanelsData; conversationId?: number }) {
   if (!data) return null;
   const actions = conversationId ? `/inbox/${conversationId}/integrations` : null;
   const s = data.shopify;
@@ -46,8 +55,8 @@ export function IntegrationPanels({ data, conversationId }: { data: PanelsData; 
                     {data.canAct && actions ? (
                       <>
                         {' '}
-                        {o.cancelledAt ? null : <Link to={`${actions}?order=${o.id}&do=cancel`}>Cancel</Link>}{' '}
-                        {o.financialStatus === 'refunded' ? null : <Link to={`${actions}?order=${o.id}&do=refund`}>Refund</Link>}
+                        {o.cancelledAt ? null : <a href={`${actions}?order=${o.id}&do=cancel`}>Cancel</a>}{' '}
+                        {o.financialStatus === 'refunded' ? null : <a href={`${actions}?order=${o.id}&do=refund`}>Refund</a>}
                       </>
                     ) : null}
                   </li>
@@ -69,7 +78,7 @@ export function IntegrationPanels({ data, conversationId }: { data: PanelsData; 
           <ul className="runs">
             {g.links.map((l) => (
               <li key={l.id} data-testid="github-issue">
-                <a href={l.url} target="_blank" rel="noreferrer noopener">
+                <a href={safeHref(l.url)} target="_blank" rel="noreferrer noopener">
                   {l.externalId}
                 </a>{' '}
                 <span className="pill">{l.status}</span> {l.title}
@@ -77,14 +86,14 @@ export function IntegrationPanels({ data, conversationId }: { data: PanelsData; 
             ))}
           </ul>
           {actions && data.canAct ? (
-            <Form method="post" action={actions}>
-              <Link to={`${actions}?github=create`}>Create or link an issue</Link>{' '}
+            <form method="post" action={actions}>
+              <a href={`${actions}?github=create`}>Create or link an issue</a>{' '}
               {g.links.length ? (
                 <button type="submit" className="btn" name="intent" value="github-refresh">
                   Refresh status
                 </button>
               ) : null}
-            </Form>
+            </form>
           ) : null}
         </section>
       ) : null}
