@@ -25,6 +25,7 @@ export const GUIDE_PAGES = [
   { slug: 'my-settings', title: 'Your own settings' },
   { slug: 'organization', title: 'Your organization: account, users, teams and roles' },
   { slug: 'billing', title: 'Plans and billing' },
+  { slug: 'integrations', title: 'Integrations' },
 ] as const;
 export type GuideSlug = (typeof GUIDE_PAGES)[number]['slug'];
 
@@ -38,6 +39,7 @@ const PAGE_OF_GROUP: Record<string, GuideSlug> = {
   Billing: 'billing',
   Reviews: 'reviews',
   'Customer Satisfaction': 'surveys',
+  'API and Integrations': 'integrations',
 };
 
 export function isGuideSlug(slug: string): slug is GuideSlug {
