@@ -25,7 +25,7 @@ export const GUIDE_PAGES = [
   { slug: 'my-settings', title: 'Your own settings' },
   { slug: 'organization', title: 'Your organization: account, users, teams and roles' },
   { slug: 'billing', title: 'Plans and billing' },
-  { slug: 'integrations', title: 'Integrations' },
+  { slug: 'integrations', title: 'Connecting other tools' },
 ] as const;
 export type GuideSlug = (typeof GUIDE_PAGES)[number]['slug'];
 
