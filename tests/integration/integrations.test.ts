@@ -154,6 +154,14 @@ describe('Shopify', () => {
     expect(page.text).toContain('49.90 EUR');
     expect(page.text).toContain('2 orders · 64.90 EUR spent');
     expect(page.text).not.toContain(token);
+    // Tokens never reach a page: not the settings pages, not the conversation.
+    for (const path of ['/settings/integrations', '/settings/integrations/shopify']) {
+      const p = await s.get(path);
+      expect(p.status).toBe(200);
+      expect(p.text).toContain('parley-test.myshopify.com');
+      expect(p.text).not.toContain(token);
+      expect(p.text).not.toContain(row.accessTokenSealed);
+    }
     // The contact page shows the same record.
     const contactPage = await s.get(`/customers/${s.conversation.contactId}`);
     expect(contactPage.text).toContain('#1002');
