@@ -22,6 +22,7 @@ import { formatPhone } from '~/utils/phone-format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { timeTotals } from '~/models/time-tracking/time-entries.server';
+import { integrationPanelsHtml } from '~/models/integrations/panels.server';
 import { redirectWithToast } from '~/utils/toast.server';
 import { Star } from 'lucide-react';
 
@@ -36,14 +37,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = readId(params.id);
   const contact = await getContact({ accountId: ctx.account.id, id });
   if (!contact) throw new Response('Not Found', { status: 404 });
-  const [tags, users, time] = await Promise.all([
+  const [tags, users, time, integrations] = await Promise.all([
     listTags({ accountId: ctx.account.id }),
     listAccountUsers({ accountId: ctx.account.id }),
     timeTotals({ accountId: ctx.account.id, contactId: contact.id }),
+    integrationPanelsHtml(ctx, { email: contact.email }),
   ]);
   return {
     contact,
     time,
+    integrations,
     // Formatted here: libphonenumber's tables stay on the server (ADR 027).
     phone: formatPhone(contact.phone),
     tagOptions: tags.map((t) => ({ id: t.id, name: t.name })),
@@ -107,7 +110,7 @@ export default function ContactPage() {
   return <ContactDetail key={loaderData.contact.id} {...loaderData} />;
 }
 
-function ContactDetail({ contact, time, phone, tagOptions, userOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function ContactDetail({ contact, time, integrations, phone, tagOptions, userOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
   const actionData = useActionData<typeof action>();
   const name = `${contact.firstName} ${contact.lastName}`.trim() || contact.email || `#${contact.id}`;
   const [form, fields] = useForm({
@@ -222,6 +225,8 @@ function ContactDetail({ contact, time, phone, tagOptions, userOptions, locked, 
             ))}
           </ul>
         </section>
+
+        {integrations ? <div data-testid="integration-panels" dangerouslySetInnerHTML={{ __html: integrations }} /> : null}
 
         <section className="stack" aria-label="Timeline">
           <h2>Timeline</h2>

@@ -76,6 +76,7 @@ import { accountUrl } from '~/utils/tenant.server';
 import { meetingOfferFor } from '~/models/meetings/bookings.server';
 import { redirectWithToast } from '~/utils/toast.server';
 import { aiHelpForPage, aiHelpLabels, type AiHelpOutcome } from '~/models/ai/page.server';
+import { integrationPanelsHtml } from '~/models/integrations/panels.server';
 
 const notFound = () => new Response('Not Found', { status: 404 });
 
@@ -127,12 +128,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : Promise.resolve(null),
     listConversationRuns({ accountId, conversationId: id, limit: 30 }),
   ]);
-  const [templates, mentionable, neighbours, time, ratings] = await Promise.all([
+  const [templates, mentionable, neighbours, time, ratings, integrations] = await Promise.all([
     listEmailTemplates({ accountId, limit: 50 }),
     listMentionableUsers({ accountId }),
     findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
     conversationTime({ accountId, conversationId: id, userId: ctx.user.id }),
     conversationRatings({ accountId, conversationId: id }),
+    integrationPanelsHtml(ctx, { email: found.contact?.email ?? null, conversationId: id }),
   ]);
   // "Offer a meeting" fills the reply with the default meeting's booking link for this conversation (ADR 072).
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
@@ -209,6 +211,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     // Customer-satisfaction ratings asked after a resolve (issue 15).
     ratings: ratings.map((r) => ({ id: r.id, kind: r.kind, rating: r.rating, comment: r.comment, at: r.ratedAt ?? r.requestedAt })),
+    integrations,
     // Which rules acted on the conversation and why; rules that only looked and passed are behind ?automations=all.
     automations: {
       all: allRuns,
@@ -624,6 +627,9 @@ export default function ConversationPage() {
               <p className="muted">No contact</p>
             )}
           </section>
+
+          {/* Server-made HTML of the integrations' panels (ADR 078): no client code for them. */}
+          {d.integrations ? <div data-testid="integration-panels" dangerouslySetInnerHTML={{ __html: d.integrations }} /> : null}
 
           {c.sla.firstResponseDueAt || c.sla.resolveDueAt ? (
             <section className="side-card" data-testid="sla-panel">

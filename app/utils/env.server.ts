@@ -85,6 +85,15 @@ const EnvSchema = z.object({
   PARLEY_AI_API_KEY: z.string().trim().optional(),
   PARLEY_AI_MONTHLY_TOKEN_CAP: z.coerce.number({ error: 'PARLEY_AI_MONTHLY_TOKEN_CAP must be a number of tokens' }).int().min(0).default(500_000),
   PARLEY_AI_TIMEOUT_MS: z.coerce.number({ error: 'PARLEY_AI_TIMEOUT_MS must be a number of milliseconds' }).int().min(1000).max(600_000).default(30_000),
+  /** Integrations (ADR 078): the key that seals their tokens, each provider's OAuth client, and where it is (stand-ins in tests). */
+  PARLEY_SECRET_KEY: z.string().trim().regex(/^([0-9a-f]{64}|[A-Za-z0-9+/]{43}=)$/i, 'PARLEY_SECRET_KEY must be 32 random bytes as 64 hex characters or base64 (openssl rand -hex 32)').optional(),
+  SHOPIFY_CLIENT_ID: z.string().trim().optional(),
+  SHOPIFY_CLIENT_SECRET: z.string().trim().optional(),
+  SHOPIFY_API_BASE: z.url({ protocol: /^https?$/, error: 'SHOPIFY_API_BASE must be an http(s) URL (leave it unset to reach each shop at https://{shop}.myshopify.com)' }).optional(),
+  GITHUB_CLIENT_ID: z.string().trim().optional(),
+  GITHUB_CLIENT_SECRET: z.string().trim().optional(),
+  GITHUB_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GITHUB_OAUTH_BASE must be an http(s) URL, e.g. https://github.com' }).default('https://github.com'),
+  GITHUB_API_BASE: z.url({ protocol: /^https?$/, error: 'GITHUB_API_BASE must be an http(s) URL, e.g. https://api.github.com' }).default('https://api.github.com'),
 });
 
 export type Config = {
@@ -124,6 +133,13 @@ export type Config = {
   unsafeDevMailboxInProduction: boolean;
   /** AI reply help (ADR 081): the installation's server (null: none, accounts may set one) and the defaults. */
   ai: { server: { baseUrl: string; model: string; apiKey: string | null } | null; model: string; monthlyTokenCap: number; timeoutMs: number };
+  /** Integrations (ADR 078): the sealing key (32 bytes; derived from the session secret when not set) and the OAuth clients. */
+  integrations: {
+    secretKey: Buffer;
+    secretKeyConfigured: boolean;
+    shopify: { clientId: string; clientSecret: string; apiBase: string | null } | null;
+    github: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
+  };
 };
 
 export class ConfigError extends Error {
@@ -180,6 +196,20 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       monthlyTokenCap: e.PARLEY_AI_MONTHLY_TOKEN_CAP,
       timeoutMs: e.PARLEY_AI_TIMEOUT_MS,
     },
+    integrations: integrationsConfig(e, e.SESSION_SECRET ?? loadOrCreateSecret(dataDir)),
+  };
+}
+
+function integrationsConfig(e: z.infer<typeof EnvSchema>, sessionSecret: string): Config['integrations'] {
+  const trim = (u: string) => u.replace(/\/+$/, '');
+  const key = e.PARLEY_SECRET_KEY
+    ? Buffer.from(e.PARLEY_SECRET_KEY, /^[0-9a-f]{64}$/i.test(e.PARLEY_SECRET_KEY) ? 'hex' : 'base64')
+    : Buffer.from(crypto.hkdfSync('sha256', sessionSecret, 'parley', 'integration-tokens', 32));
+  return {
+    secretKey: key,
+    secretKeyConfigured: Boolean(e.PARLEY_SECRET_KEY),
+    shopify: e.SHOPIFY_CLIENT_ID && e.SHOPIFY_CLIENT_SECRET ? { clientId: e.SHOPIFY_CLIENT_ID, clientSecret: e.SHOPIFY_CLIENT_SECRET, apiBase: e.SHOPIFY_API_BASE ? trim(e.SHOPIFY_API_BASE) : null } : null,
+    github: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, oauthBase: trim(e.GITHUB_OAUTH_BASE), apiBase: trim(e.GITHUB_API_BASE) } : null,
   };
 }
 

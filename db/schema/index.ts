@@ -19,3 +19,4 @@ export * from './reviews';
 export * from './survey-emails';
 export * from './developer';
 export * from './ai';
+export * from './integrations';

@@ -28,6 +28,9 @@ export default async function globalSetup() {
   const xPort = await freePort();
   // Google's OAuth and Calendar API: a stand-in the meetings spec starts on this port (tests/helpers/stand-ins/google-calendar.ts).
   const googlePort = await freePort();
+  // Shopify and GitHub: stand-ins the integrations spec starts on these ports (tests/helpers/*-standin.ts).
+  const shopifyPort = await freePort();
+  const githubPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
@@ -50,6 +53,13 @@ export default async function globalSetup() {
     GOOGLE_ACCOUNTS_BASE: `http://127.0.0.1:${googlePort}`,
     GOOGLE_OAUTH_BASE: `http://127.0.0.1:${googlePort}`,
     GOOGLE_API_BASE: `http://127.0.0.1:${googlePort}`,
+    SHOPIFY_CLIENT_ID: 'e2e-shopify-client',
+    SHOPIFY_CLIENT_SECRET: 'e2e-shopify-secret',
+    SHOPIFY_API_BASE: `http://127.0.0.1:${shopifyPort}`,
+    GITHUB_CLIENT_ID: 'Iv1.e2eclient',
+    GITHUB_CLIENT_SECRET: 'e2e-github-secret',
+    GITHUB_OAUTH_BASE: `http://127.0.0.1:${githubPort}`,
+    GITHUB_API_BASE: `http://127.0.0.1:${githubPort}`,
     // Stand-ins listen on loopback, which the outbound guard refuses unless the installation allows it (ADR 021).
     PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
     // The specs read sign-up codes from the development mailbox of this production-mode server (ADR 007).
@@ -75,6 +85,8 @@ export default async function globalSetup() {
   process.env.E2E_META_PORT = String(metaPort);
   process.env.E2E_X_PORT = String(xPort);
   process.env.E2E_GOOGLE_PORT = String(googlePort);
+  process.env.E2E_SHOPIFY_PORT = String(shopifyPort);
+  process.env.E2E_GITHUB_PORT = String(githubPort);
   process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;

@@ -78,6 +78,13 @@ export const DOMAIN_EVENT_TYPES = [
   'meeting_cancelled',
   'calendar_connected',
   'calendar_disconnected',
+  /** Integrations (ADR 078): a provider connected or disconnected; an issue or task linked to a conversation, or closed there. */
+  'integration_connected',
+  'integration_disconnected',
+  'integration_item_linked',
+  'integration_item_closed',
+  /** An order action taken from a conversation (payload: provider, action, orderId). */
+  'integration_order_action',
   'review_received',
   'workflow_created',
   'workflow_updated',

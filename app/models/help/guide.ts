@@ -59,7 +59,6 @@ export function guideLinkForSettings(settingsSlug: string) {
 /** The guide link for an app path (/settings/emails/3 → the Emails section of the Channels page). */
 export function guideLinkForPath(pathname: string) {
   const settings = /^\/settings\/([^/]+)/.exec(pathname);
-  if (settings?.[1] === 'ai-help') return '/help-center/ai-help';
   if (settings) return guideLinkForSettings(settings[1]);
   if (pathname.startsWith('/workflows')) return '/help-center/workflows';
   if (pathname.startsWith('/customers')) return '/help-center/crm';

@@ -122,7 +122,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
   {
     group: 'API and Integrations',
     items: [
-      { slug: 'integrations', label: 'Integrations', permission: 'manage_integrations' },
+      { slug: 'integrations', label: 'Integrations', built: true, feature: 'integrations/enabled', permission: 'manage_integrations' },
       { slug: 'ai-help', label: 'AI Help', built: true },
       { slug: 'developer-api', label: 'Developer API', built: true, feature: 'integrations/enabled', permission: 'manage_integrations' },
       { slug: 'webhooks', label: 'Webhooks', built: true, feature: 'integrations/enabled', permission: 'manage_integrations' },

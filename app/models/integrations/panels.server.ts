@@ -1,0 +1,31 @@
+import type { AppContext } from '../../utils/session.server';
+import { can, canUseFeature } from '../../utils/session.server';
+import { githubPanelFor } from './github/github.server';
+import { shopifyPanelFor, type ShopifyPanel } from './shopify/shopify.server';
+import { renderIntegrationPanels } from './panels-markup.server';
+
+/**
+ * What the conversation and contact side panels show of the connected integrations (ADR 078): nothing without
+ * the plan's integrations area or view_incoming_data; actions offered only with perform_data_specific_action.
+ */
+export type IntegrationPanels = {
+  canAct: boolean;
+  shopify: ShopifyPanel;
+  github: Awaited<ReturnType<typeof githubPanelFor>> | null;
+} | null;
+
+export async function integrationPanelsFor(ctx: AppContext, opts: { email: string | null; conversationId?: number; refresh?: boolean }): Promise<IntegrationPanels> {
+  if (!canUseFeature(ctx, 'integrations/enabled') || !can(ctx, 'view_incoming_data')) return null;
+  const accountId = ctx.account.id;
+  const [shopify, github] = await Promise.all([
+    shopifyPanelFor({ accountId, email: opts.email }),
+    opts.conversationId ? githubPanelFor({ accountId, conversationId: opts.conversationId, refresh: opts.refresh }) : Promise.resolve(null),
+  ]);
+  if (shopify.state === 'not-connected' && !github?.connected) return null;
+  return { canAct: can(ctx, 'perform_data_specific_action'), shopify, github };
+}
+
+/** The panels as server-made HTML for the side column ('' when there is nothing to show). */
+export async function integrationPanelsHtml(ctx: AppContext, opts: { email: string | null; conversationId?: number }) {
+  return renderIntegrationPanels(await integrationPanelsFor(ctx, opts), opts.conversationId);
+}

@@ -1,0 +1,182 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '~/utils/conform.server';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { CheckboxField, ErrorList, Field, TextareaField } from '~/components/ui/forms';
+import { getConversation } from '~/models/inbox/conversations.server';
+import { createGithubIssueFromConversation, githubPanelFor, linkGithubIssue } from '~/models/integrations/github/github.server';
+import { IntegrationError } from '~/models/integrations/http.server';
+import { LinkExistsError } from '~/models/integrations/links.server';
+import { GithubIssueSchema, GithubLinkSchema, OrderActionSchema } from '~/models/integrations/schemas';
+import { getContactShopifyOrder, ORDER_ACTIONS, runShopifyOrderAction } from '~/models/integrations/shopify/shopify.server';
+import { pageTitle } from '~/utils/format';
+import { parseRouteId } from '~/utils/route-id';
+import { requireFeature, requirePermission } from '~/utils/session.server';
+import { accountUrl, bareUrl } from '~/utils/tenant.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+/**
+ * /inbox/{id}/integrations: what an agent does at a provider from a conversation (ADR 078-080), each a plain page:
+ * confirm an order action (?order=&do=cancel|refund), create or link a GitHub issue (?github=create), and the
+ * POSTs behind them. perform_data_specific_action and the plan's integrations area, checked first.
+ */
+async function guard(request: Request, param: string | undefined) {
+  const ctx = await requirePermission(request, 'perform_data_specific_action');
+  await requireFeature(request, 'integrations/enabled', ctx);
+  const id = parseRouteId(param);
+  const found = id === null ? undefined : await getConversation({ accountId: ctx.account.id, id });
+  if (!found) throw new Response('Not Found', { status: 404 });
+  return { ctx, found, id: found.conversation.id };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { ctx, found, id } = await guard(request, params.conversationId);
+  const url = new URL(request.url);
+  const orderId = parseRouteId(url.searchParams.get('order') ?? undefined);
+  const act = url.searchParams.get('do');
+  const base = { conversationId: id, subject: found.conversation.subject ?? '' };
+  if (orderId !== null && (act === 'cancel' || act === 'refund')) {
+    const order = await getContactShopifyOrder({ accountId: ctx.account.id, email: found.contact?.email ?? null, orderId });
+    if (!order) throw new Response("This order is not one of the contact's Shopify orders", { status: 404 });
+    return { ...base, view: 'order' as const, order, act, actLabel: ORDER_ACTIONS[act] };
+  }
+  if (url.searchParams.get('github') === 'create') {
+    const gh = await githubPanelFor({ accountId: ctx.account.id, conversationId: id });
+    if (!gh.connected) throw new Response('GitHub is not connected', { status: 404 });
+    return { ...base, view: 'github' as const, defaultRepo: gh.defaultRepo, reopenOnClose: gh.reopenOnClose };
+  }
+  throw redirect(`/inbox/${id}`);
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { ctx, found, id } = await guard(request, params.conversationId);
+  const back = `/inbox/${id}`;
+  const formData = await request.formData();
+  const intent = String(formData.get('intent') ?? '');
+  const who = { accountId: ctx.account.id, userId: ctx.user.id, conversationId: id };
+  try {
+    if (intent === 'order-action') {
+      const submission = parseWithZod(formData, { schema: OrderActionSchema });
+      if (submission.status !== 'success') throw new Response('Choose an order and an action', { status: 400 });
+      const out = await runShopifyOrderAction({ ...who, userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(), email: found.contact?.email ?? null, ...submission.value });
+      return redirectWithToast(back, out.text.split(' by ')[0]);
+    }
+    if (intent === 'github-create') {
+      const submission = parseWithZod(formData, { schema: GithubIssueSchema });
+      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
+      try {
+        const issue = await createGithubIssueFromConversation({
+          ...who,
+          ...submission.value,
+          assignee: submission.value.assignee || null,
+          reopenOnClose: submission.value.reopenOnClose === 'on',
+          conversationUrl: accountUrl(request, ctx.account.domain, back),
+          publicBase: bareUrl(request, '').replace(/\/$/, ''),
+        });
+        return redirectWithToast(back, `Issue ${issue.repo}#${issue.number} Created`);
+      } catch (err) {
+        if (err instanceof IntegrationError || err instanceof LinkExistsError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+        throw err;
+      }
+    }
+    if (intent === 'github-link') {
+      const submission = parseWithZod(formData, { schema: GithubLinkSchema });
+      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
+      try {
+        const issue = await linkGithubIssue({ ...who, ref: submission.value.ref, reopenOnClose: submission.value.reopenOnClose === 'on', publicBase: bareUrl(request, '').replace(/\/$/, '') });
+        return redirectWithToast(back, `Issue ${issue.repo}#${issue.number} Linked`);
+      } catch (err) {
+        if (err instanceof IntegrationError || err instanceof LinkExistsError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+        throw err;
+      }
+    }
+    if (intent === 'github-refresh') {
+      const gh = await githubPanelFor({ accountId: ctx.account.id, conversationId: id, refresh: true });
+      if (gh.connected && gh.error) return redirectWithToast(back, { type: 'error', text: gh.error });
+      return redirectWithToast(back, 'Issue Status Refreshed');
+    }
+  } catch (err) {
+    if (err instanceof IntegrationError) return redirectWithToast(back, { type: 'error', text: err.message });
+    throw err;
+  }
+  throw new Response('Unknown intent', { status: 400 });
+}
+
+export const handle = { breadcrumb: 'Integrations' };
+
+export default function ConversationIntegrations() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const resultFor = (intent: string) => (actionData && 'intent' in actionData && actionData.intent === intent ? actionData.result : undefined);
+  const [createForm, c] = useForm<{ repo: string; title: string; body: string; assignee: string; reopenOnClose: string }>({
+    id: 'github-create',
+    lastResult: resultFor('github-create'),
+    shouldValidate: 'onSubmit',
+    defaultValue: d.view === 'github' ? { repo: d.defaultRepo, title: d.subject, reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {},
+  });
+  const [linkForm, l] = useForm<{ ref: string; reopenOnClose: string }>({ id: 'github-link', lastResult: resultFor('github-link'), shouldValidate: 'onSubmit', defaultValue: d.view === 'github' ? { reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {} });
+  return (
+    <section className="settings-page">
+      <header>
+        <h1>{d.view === 'order' ? `${d.actLabel} ${d.order.name}` : 'GitHub issue'}</h1>
+      </header>
+      <p>
+        <Link to={`/inbox/${d.conversationId}`}>Back to conversation #{d.conversationId}</Link>
+      </p>
+      {d.view === 'order' ? (
+        <div className="card" data-testid="order-confirm">
+          <p>
+            {d.act === 'cancel' ? 'Cancel' : 'Refund in full'} Shopify order <strong>{d.order.name}</strong> of {d.order.createdAt.slice(0, 10)}, {d.order.totalPrice} {d.order.currency} (
+            {d.order.financialStatus.replaceAll('_', ' ')}, {d.order.fulfillmentStatus.replaceAll('_', ' ')})? The customer is notified by Shopify. This cannot be undone here.
+          </p>
+          <Form method="post">
+            <input type="hidden" name="orderId" value={d.order.id} />
+            <input type="hidden" name="action" value={d.act} />
+            <button type="submit" className="btn danger" name="intent" value="order-action">
+              {d.actLabel}
+            </button>{' '}
+            <Link to={`/inbox/${d.conversationId}`} className="btn">
+              Keep the order
+            </Link>
+          </Form>
+        </div>
+      ) : (
+        <>
+          <div className="card">
+            <h2>Create an issue</h2>
+            <Form method="post" {...getFormProps(createForm)}>
+              <Field label="Repository" field={c.repo} hint="owner/name" />
+              <Field label="Title" field={c.title} />
+              <TextareaField label="Description" field={c.body} rows={5} />
+              <Field label="Assignee" field={c.assignee} hint="A GitHub user name (optional)" />
+              <CheckboxField label="Reopen this conversation when the issue closes" field={c.reopenOnClose} />
+              <ErrorList errors={createForm.errors} />
+              <button type="submit" className="btn primary" name="intent" value="github-create">
+                Create issue
+              </button>
+            </Form>
+          </div>
+          <div className="card">
+            <h2>Link an existing issue</h2>
+            <Form method="post" {...getFormProps(linkForm)}>
+              <Field label="Issue" field={l.ref} hint="owner/repo#123 or the issue's address" />
+              <CheckboxField label="Reopen this conversation when the issue closes" field={l.reopenOnClose} />
+              <ErrorList errors={linkForm.errors} />
+              <button type="submit" className="btn" name="intent" value="github-link">
+                Link issue
+              </button>
+            </Form>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle('Integrations', 'Inbox') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

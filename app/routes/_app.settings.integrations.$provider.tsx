@@ -1,0 +1,140 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '~/utils/conform.server';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { CheckboxField, ErrorList, Field } from '~/components/ui/forms';
+import { SettingsPage } from '~/components/ui/settings-page';
+import { integrationAvailability } from '~/models/integrations/availability.server';
+import { getConnectionSummary } from '~/models/integrations/connections.server';
+import { disconnectGithub, githubSettings, saveGithubSettings, startGithubConnect } from '~/models/integrations/github/github.server';
+import { isProviderId, PROVIDERS, type ProviderId } from '~/models/integrations/providers';
+import { GithubSettingsSchema, ShopifyConnectSchema } from '~/models/integrations/schemas';
+import { normalizeShopDomain } from '~/models/integrations/shopify/client.server';
+import { disconnectShopify, startShopifyConnect } from '~/models/integrations/shopify/shopify.server';
+import { formatDateTime, pageTitle } from '~/utils/format';
+import { publicUser, requireFeature, requirePermission } from '~/utils/session.server';
+import { accountUrl } from '~/utils/tenant.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+function readProvider(param: string | undefined): ProviderId {
+  if (!isProviderId(param)) throw new Response('Not Found', { status: 404 });
+  return param;
+}
+
+export const callbackPath = (provider: ProviderId) => `/settings/integrations/${provider}/callback`;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_integrations');
+  await requireFeature(request, 'integrations/enabled', ctx);
+  const provider = readProvider(params.provider);
+  const conn = await getConnectionSummary({ accountId: ctx.account.id, provider });
+  return {
+    user: publicUser(ctx),
+    provider,
+    label: PROVIDERS[provider].label,
+    blurb: PROVIDERS[provider].blurb,
+    built: PROVIDERS[provider].built,
+    configured: integrationAvailability()[provider],
+    connection: conn ? { account: conn.externalAccount, since: conn.connectedAt } : null,
+    github: provider === 'github' && conn ? (({ defaultRepo, reopenOnClose }) => ({ defaultRepo, reopenOnClose }))(githubSettings(conn.settings)) : null,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requirePermission(request, 'manage_integrations');
+  await requireFeature(request, 'integrations/enabled', ctx);
+  const provider = readProvider(params.provider);
+  if (!PROVIDERS[provider].built || !integrationAvailability()[provider]) throw new Response(`${PROVIDERS[provider].label} is not available on this server`, { status: 400 });
+  const here = `/settings/integrations/${provider}`;
+  const who = { accountId: ctx.account.id, userId: ctx.user.id };
+  const formData = await request.formData();
+  const intent = String(formData.get('intent') ?? '');
+  const redirectUri = accountUrl(request, ctx.account.domain, callbackPath(provider));
+  if (intent === 'connect' && provider === 'shopify') {
+    const submission = parseWithZod(formData, { schema: ShopifyConnectSchema });
+    if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+    const shop = normalizeShopDomain(submission.value.shop);
+    if (!shop) return data(submission.reply({ fieldErrors: { shop: ['Enter your shop as my-store or my-store.myshopify.com'] } }), { status: 400 });
+    return redirect(startShopifyConnect({ ...who, shop, redirectUri }));
+  }
+  if (intent === 'connect' && provider === 'github') return redirect(startGithubConnect({ ...who, redirectUri }));
+  if (intent === 'disconnect') {
+    const out = provider === 'shopify' ? await disconnectShopify(who) : await disconnectGithub(who);
+    if (!out.disconnected) return redirectWithToast(here, { type: 'info', text: `${PROVIDERS[provider].label} was not connected` });
+    return redirectWithToast(here, out.revoked ? `${PROVIDERS[provider].label} Disconnected` : { type: 'info', text: `${PROVIDERS[provider].label} disconnected here; the provider could not be told, revoke Parley's access there too.` });
+  }
+  if (intent === 'settings' && provider === 'github') {
+    const submission = parseWithZod(formData, { schema: GithubSettingsSchema });
+    if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+    await saveGithubSettings({ accountId: ctx.account.id, defaultRepo: submission.value.defaultRepo, reopenOnClose: submission.value.reopenOnClose === 'on' });
+    return redirectWithToast(here, 'Settings Saved');
+  }
+  throw new Response('Unknown intent', { status: 400 });
+}
+
+export const handle = { breadcrumb: (d: { label: string } | undefined) => d?.label ?? null };
+
+export default function IntegrationPage() {
+  const d = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({ id: `integration-${d.provider}`, lastResult, shouldValidate: 'onSubmit', shouldRevalidate: 'onSubmit' });
+  const [settingsForm, settingsFields] = useForm({
+    id: 'integration-settings',
+    lastResult,
+    shouldValidate: 'onSubmit',
+    defaultValue: { defaultRepo: d.github?.defaultRepo ?? '', reopenOnClose: d.github?.reopenOnClose ? 'on' : undefined },
+  });
+  return (
+    <SettingsPage title={d.label} subHeader={d.blurb} learnMore="/help-center">
+      <p>
+        <Link to="/settings/integrations">All integrations</Link>
+      </p>
+      {!d.built ? (
+        <p className="muted" data-testid="not-available">
+          {d.label} is not available yet in this version of Parley. Nothing here pretends to work.
+        </p>
+      ) : !d.configured && !d.connection ? (
+        <p className="muted" data-testid="not-configured">
+          {d.label} is not set up on this server: the administrator sets {d.provider.toUpperCase()}_CLIENT_ID and {d.provider.toUpperCase()}_CLIENT_SECRET (see the README).
+        </p>
+      ) : d.connection ? (
+        <>
+          <p data-testid="connection-status">
+            Connected to <strong>{d.connection.account}</strong> since {formatDateTime(d.connection.since, d.user)}.
+          </p>
+          {d.github ? (
+            <Form method="post" {...getFormProps(settingsForm)}>
+              <Field label="Default repository" field={settingsFields.defaultRepo} hint="owner/name, offered when an agent creates an issue" />
+              <CheckboxField label="Reopen the conversation when its issue closes (default for new links)" field={settingsFields.reopenOnClose} />
+              <ErrorList errors={settingsForm.errors} />
+              <button type="submit" className="btn" name="intent" value="settings">
+                Save
+              </button>
+            </Form>
+          ) : null}
+          <Form method="post">
+            <button type="submit" className="btn danger" name="intent" value="disconnect">
+              Disconnect {d.label}
+            </button>
+          </Form>
+        </>
+      ) : (
+        <Form method="post" {...getFormProps(form)}>
+          {d.provider === 'shopify' ? <Field label="Shop" field={fields.shop} hint="my-store or my-store.myshopify.com" /> : null}
+          <ErrorList errors={form.errors} />
+          <button type="submit" className="btn primary" name="intent" value="connect">
+            Connect {d.label}
+          </button>
+        </Form>
+      )}
+    </SettingsPage>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data?.label, 'Integrations') }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
