@@ -17,3 +17,4 @@ export * from './meetings';
 export * from './forms';
 export * from './reviews';
 export * from './survey-emails';
+export * from './analytics';
