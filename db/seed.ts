@@ -20,6 +20,7 @@ import { seedDemoBilling } from './seed-billing';
 import { seedDemoMeetingsAndTime } from './seed-meetings';
 import { seedDemoReviewsAndForms } from './seed-reviews-forms';
 import { seedDemoCsat } from './seed-csat';
+import { seedDemoAnalytics } from './seed-analytics';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -108,6 +109,8 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoMeetingsAndTime({ accountId: account.id, ownerId: owner.id, adminId: admin.id, agentIds: [sam.id, riley.id], now: opts.now });
   await seedDemoReviewsAndForms({ accountId: account.id, ownerId: owner.id, now: opts.now });
   await seedDemoCsat({ accountId: account.id, ownerId: owner.id, now: opts.now });
+  // Last: the projections are rebuilt from everything written above.
+  await seedDemoAnalytics({ accountId: account.id });
   return { created: true };
 }
 
