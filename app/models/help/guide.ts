@@ -25,6 +25,7 @@ export const GUIDE_PAGES = [
   { slug: 'my-settings', title: 'Your own settings' },
   { slug: 'organization', title: 'Your organization: account, users, teams and roles' },
   { slug: 'billing', title: 'Plans and billing' },
+  { slug: 'analytics', title: 'Analytics' },
 ] as const;
 export type GuideSlug = (typeof GUIDE_PAGES)[number]['slug'];
 
