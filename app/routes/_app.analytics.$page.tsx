@@ -45,28 +45,28 @@ export default function ReportPage() {
       ) : (
         <>
           <Form method="get" className="report-filters" aria-label="Date range and filter">
-            <label>
-              Date range
-              <select name="range" defaultValue={range.preset}>
+            <div className="field">
+              <label htmlFor="report-range">Date range</label>
+              <select id="report-range" name="range" defaultValue={range.preset}>
                 {RANGE_PRESETS.map((p) => (
                   <option key={p.value} value={p.value}>
                     {p.label}
                   </option>
                 ))}
               </select>
-            </label>
-            <label>
-              From
-              <input type="date" name="from" defaultValue={values.from || range.from} aria-invalid={err('from') ? true : undefined} aria-describedby={err('from') ? 'from-error' : undefined} />
-            </label>
-            <label>
-              To
-              <input type="date" name="to" defaultValue={values.to || range.to} aria-invalid={err('to') ? true : undefined} aria-describedby={err('to') ? 'to-error' : undefined} />
-            </label>
+            </div>
+            <div className="field">
+              <label htmlFor="report-from">From</label>
+              <input type="date" id="report-from" name="from" defaultValue={values.from || range.from} aria-invalid={err('from') ? true : undefined} aria-describedby={err('from') ? 'from-error' : undefined} />
+            </div>
+            <div className="field">
+              <label htmlFor="report-to">To</label>
+              <input type="date" id="report-to" name="to" defaultValue={values.to || range.to} aria-invalid={err('to') ? true : undefined} aria-describedby={err('to') ? 'to-error' : undefined} />
+            </div>
             {filters.length ? (
-              <label>
-                Filter
-                <select name="filter" defaultValue={values.filter} aria-invalid={err('filter') ? true : undefined}>
+              <div className="field">
+                <label htmlFor="report-filter">Filter</label>
+                <select id="report-filter" name="filter" defaultValue={values.filter} aria-invalid={err('filter') ? true : undefined}>
                   <option value="">Everything</option>
                   {filters.map((g) => (
                     <optgroup key={g.dim} label={g.label}>
@@ -78,26 +78,26 @@ export default function ReportPage() {
                     </optgroup>
                   ))}
                 </select>
-              </label>
+              </div>
             ) : null}
             {staffing ? (
               <>
-                <label>
-                  Answered share (%)
-                  <input type="number" name="share" min={50} max={99} defaultValue={staffing.share} />
-                </label>
-                <label>
-                  Within (seconds)
-                  <input type="number" name="target" min={5} max={86400} defaultValue={staffing.target} />
-                </label>
-                <label>
-                  Past weeks
-                  <input type="number" name="weeks" min={1} max={12} defaultValue={staffing.weeks} />
-                </label>
-                <label>
-                  Handling time without tracked time (minutes)
-                  <input type="number" name="handling" min={1} max={240} defaultValue={staffing.handlingMinutes} />
-                </label>
+                <div className="field">
+                  <label htmlFor="report-share">Answered share (%)</label>
+                  <input type="number" id="report-share" name="share" min={50} max={99} defaultValue={staffing.share} />
+                </div>
+                <div className="field">
+                  <label htmlFor="report-target">Within (seconds)</label>
+                  <input type="number" id="report-target" name="target" min={5} max={86400} defaultValue={staffing.target} />
+                </div>
+                <div className="field">
+                  <label htmlFor="report-weeks">Past weeks</label>
+                  <input type="number" id="report-weeks" name="weeks" min={1} max={12} defaultValue={staffing.weeks} />
+                </div>
+                <div className="field">
+                  <label htmlFor="report-handling">Handling time without tracked time (minutes)</label>
+                  <input type="number" id="report-handling" name="handling" min={1} max={240} defaultValue={staffing.handlingMinutes} />
+                </div>
               </>
             ) : null}
             <button type="submit" className="btn btn-primary">

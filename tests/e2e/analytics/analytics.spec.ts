@@ -24,7 +24,7 @@ test('every built report renders its headlines, charts and tables without JavaSc
     await expect(page.getByTestId('headlines')).toBeVisible();
     await expect(page.locator('figure.report-chart svg').first()).toBeVisible();
     await expect(page.locator('figure.report-chart table').first()).toBeVisible();
-    if (filter) await expect(page.getByLabel('Filter')).toHaveValue(`inbox:${h.inboxA.id}`);
+    if (filter) await expect(page.getByLabel('Filter', { exact: true })).toHaveValue(`inbox:${h.inboxA.id}`);
   }
   // The overview filtered to the Support inbox: its two conversations.
   await page.goto(url(`/analytics/overview?range=custom&from=${HISTORY_FROM}&to=${HISTORY_TO}&filter=inbox:${h.inboxA.id}`, a.domain));
