@@ -81,6 +81,17 @@ export function ReportTable({ table }: { table: Table }) {
   );
 }
 
+function YAxis({ ticks, plot }: { ticks: { y: number; label: string }[]; plot: { left: number; right: number } }) {
+  return ticks.map((t) => (
+    <g key={t.y}>
+      <line x1={plot.left} x2={plot.right} y1={t.y} y2={t.y} className="grid" />
+      <text x={plot.left - 6} y={t.y + 4} textAnchor="end">
+        {t.label}
+      </text>
+    </g>
+  ));
+}
+
 /** A chart drawn on the server, then its table (the accessible and the no-JavaScript view of the same figures). */
 export function ChartFigure({ chart, id }: { chart: Chart; id: string }) {
   const m = chart.model;
@@ -90,14 +101,7 @@ export function ChartFigure({ chart, id }: { chart: Chart; id: string }) {
       <svg viewBox={`0 0 ${m.width} ${m.height}`} role="img" aria-label={`${chart.title}: the table below gives its figures`} className={`chart chart-${m.kind}`}>
         {m.kind === 'line' ? (
           <>
-            {m.yTicks.map((t) => (
-              <g key={t.y}>
-                <line x1={m.plot.left} x2={m.plot.right} y1={t.y} y2={t.y} className="grid" />
-                <text x={m.plot.left - 6} y={t.y + 4} textAnchor="end">
-                  {t.label}
-                </text>
-              </g>
-            ))}
+            <YAxis ticks={m.yTicks} plot={m.plot} />
             {m.xTicks.map((t) => (
               <text key={t.x} x={t.x} y={m.height - 8} textAnchor="middle">
                 {t.label}
@@ -116,14 +120,7 @@ export function ChartFigure({ chart, id }: { chart: Chart; id: string }) {
           </>
         ) : m.kind === 'bar' ? (
           <>
-            {m.yTicks.map((t) => (
-              <g key={t.y}>
-                <line x1={m.plot.left} x2={m.plot.right} y1={t.y} y2={t.y} className="grid" />
-                <text x={m.plot.left - 6} y={t.y + 4} textAnchor="end">
-                  {t.label}
-                </text>
-              </g>
-            ))}
+            <YAxis ticks={m.yTicks} plot={m.plot} />
             {m.bars.map((b, i) => (
               <g key={i} className="bar">
                 <rect x={b.x} y={b.y} width={b.w} height={Math.max(0, b.h)}>
