@@ -31,24 +31,24 @@ async function main() {
   // Conversation n starts at a pseudo-random minute of the last two years; its events follow in time order.
   await getDb().execute(sql`
     insert into domain_events (account_id, type, subject_type, subject_id, payload, actor_type, actor_id, occurred_at)
-    select ${accountId}, e.type, e.subject_type, e.subject_id, e.payload, e.actor_type, e.actor_id, e.at
-    from generate_series(1, ${CONVERSATIONS}) n
+    select ${accountId}::int, e.type, e.subject_type, e.subject_id, e.payload, e.actor_type, e.actor_id, e.at
+    from generate_series(1, ${CONVERSATIONS}::int) n
     cross join lateral (select now() - interval '730 days' + ((n * 7919) % 1051200) * interval '1 minute' as t0,
-      (array[${inboxes[0]}, ${inboxes[1]}, ${inboxes[2]}])[1 + n % 3] as inbox) c
+      (array[${inboxes[0]}::int, ${inboxes[1]}::int, ${inboxes[2]}::int])[1 + n % 3] as inbox) c
     cross join lateral (values
       ('conversation_created', 'conversation', n::text, jsonb_build_object('inboxId', c.inbox, 'sourceType', case when n % 3 = 2 then 'web' else 'email' end), 'contact', null::int, c.t0, 1),
       ('message_created', 'conversation', n::text, '{"kind":"incoming"}'::jsonb, 'contact', null, c.t0, 2),
-      ('conversation_assigned', 'conversation', n::text, jsonb_build_object('assigneeId', ${a.owner.id}, 'teamId', null), 'system', null, c.t0 + interval '1 minute', 3),
-      ('message_created', 'conversation', n::text, '{"kind":"outgoing"}'::jsonb, 'user', ${a.owner.id}, c.t0 + (n % 240) * interval '1 minute', 4),
-      ('message_created', 'conversation', n::text, '{"kind":"outgoing"}'::jsonb, 'user', ${a.owner.id}, c.t0 + (n % 240 + 30) * interval '1 minute', 5),
-      ('conversation_updated', 'conversation', n::text, '{"changed":{"status":{"from":"open","to":"resolved"}}}'::jsonb, 'user', ${a.owner.id}, c.t0 + (n % 2880 + 60) * interval '1 minute', 6)
+      ('conversation_assigned', 'conversation', n::text, jsonb_build_object('assigneeId', ${a.owner.id}::int, 'teamId', null), 'system', null, c.t0 + interval '1 minute', 3),
+      ('message_created', 'conversation', n::text, '{"kind":"outgoing"}'::jsonb, 'user', ${a.owner.id}::int, c.t0 + (n % 240) * interval '1 minute', 4),
+      ('message_created', 'conversation', n::text, '{"kind":"outgoing"}'::jsonb, 'user', ${a.owner.id}::int, c.t0 + (n % 240 + 30) * interval '1 minute', 5),
+      ('conversation_updated', 'conversation', n::text, '{"changed":{"status":{"from":"open","to":"resolved"}}}'::jsonb, 'user', ${a.owner.id}::int, c.t0 + (n % 2880 + 60) * interval '1 minute', 6)
     ) e(type, subject_type, subject_id, payload, actor_type, actor_id, at, ord)
     order by e.at, e.ord`);
   await getDb().execute(sql`
     insert into domain_events (account_id, type, subject_type, subject_id, payload, actor_type, occurred_at)
-    select ${accountId}, 'survey_received', 'survey_response', n::text, jsonb_build_object('kind', 'csat', 'rating', 1 + n % 5, 'conversationId', n), 'contact',
+    select ${accountId}::int, 'survey_received', 'survey_response', n::text, jsonb_build_object('kind', 'csat', 'rating', 1 + n % 5, 'conversationId', n), 'contact',
       now() - interval '730 days' + ((n * 7919) % 1051200 + 3000) * interval '1 minute'
-    from generate_series(1, ${CONVERSATIONS}, 3) n`);
+    from generate_series(1, ${CONVERSATIONS}::int, 3) n`);
   const [{ events }] = await getDb().execute<{ events: number }>(sql`select count(*)::int as events from domain_events where account_id = ${accountId}`);
   console.log(`${CONVERSATIONS} conversations, ${events} events written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
