@@ -4,7 +4,7 @@ import { ChartFigure, Headlines, ReportTable } from '~/components/analytics/repo
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { requireReportPage } from '~/models/analytics/access.server';
 import { PAGE_REPORTS, staffingParams } from '~/models/analytics/page-reports.server';
-import { RANGE_PRESETS } from '~/models/analytics/range.server';
+import { RANGE_PRESETS } from '~/models/analytics/pages';
 import { filterChoices } from '~/models/analytics/reports.server';
 import { pageTitle } from '~/utils/format';
 

@@ -18,6 +18,15 @@ export type AnalyticsPage = {
   filters: readonly FilterDim[];
 };
 
+/** Date-range presets of every page; custom takes from/to (local days, both included). */
+export const RANGE_PRESETS = [
+  { value: '7d', label: 'Last 7 days', days: 7 },
+  { value: '30d', label: 'Last 30 days', days: 30 },
+  { value: '90d', label: 'Last 90 days', days: 90 },
+  { value: '365d', label: 'Last 12 months', days: 365 },
+  { value: 'custom', label: 'Custom', days: 0 },
+] as const;
+
 export const FILTER_DIMS = ['inbox', 'channel', 'team', 'agent', 'tag'] as const;
 export type FilterDim = (typeof FILTER_DIMS)[number];
 

@@ -1,15 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import { z } from 'zod';
-import { FILTER_DIMS, type AnalyticsPage, type FilterDim } from './pages';
+import { FILTER_DIMS, RANGE_PRESETS, type AnalyticsPage, type FilterDim } from './pages';
 
-/** Date-range presets of every page; custom takes from/to (local days, both included). */
-export const RANGE_PRESETS = [
-  { value: '7d', label: 'Last 7 days', days: 7 },
-  { value: '30d', label: 'Last 30 days', days: 30 },
-  { value: '90d', label: 'Last 90 days', days: 90 },
-  { value: '365d', label: 'Last 12 months', days: 365 },
-  { value: 'custom', label: 'Custom', days: 0 },
-] as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
