@@ -21,6 +21,7 @@ import { seedDemoMeetingsAndTime } from './seed-meetings';
 import { seedDemoReviewsAndForms } from './seed-reviews-forms';
 import { seedDemoCsat } from './seed-csat';
 import { seedDemoDeveloper } from './seed-developer';
+import { seedDemoAnalytics } from './seed-analytics';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -110,6 +111,8 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoReviewsAndForms({ accountId: account.id, ownerId: owner.id, now: opts.now });
   await seedDemoCsat({ accountId: account.id, ownerId: owner.id, now: opts.now });
   await seedDemoDeveloper({ accountId: account.id, ownerId: owner.id, now: opts.now });
+  // Last: the projections are rebuilt from everything written above.
+  await seedDemoAnalytics({ accountId: account.id });
   return { created: true };
 }
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, getConfig } from '../app/utils/env.server';
 import { findAccountByDomain, findPlanByKey, listAccounts, listPlans, setAccountPlan } from '../app/models/accounts/accounts.server';
 import { withDatabase } from './boot';
+import { rebuildAllAnalytics, rebuildAnalytics } from '../app/models/analytics/projection.server';
 import { parsePlanPriceOptions, setPlanPrice, type PlanPriceChange } from '../app/models/billing/plans.server';
 import { formatMoney } from '../app/models/billing/money';
 
@@ -22,6 +23,8 @@ Commands:
       --sellable yes|no                       offered on My Plan or not
       --trial-days N                          (plan "trial") days of a new account's trial
   account list                                every account with its plan and status
+  analytics rebuild [--account <domain>]      recompute the analytics projections from the event log (all accounts,
+                                              or one)
   help                                        this text
 `;
 
@@ -35,6 +38,7 @@ type Command =
   | { name: 'help' }
   | { name: 'plan list' }
   | { name: 'account list' }
+  | { name: 'analytics rebuild'; domain?: string }
   | { name: 'plan set'; domain: string; planKey: string; status?: Status; trialEndsAt?: Date }
   | { name: 'plan price'; planKey: string; price: PlanPriceChange };
 
@@ -53,6 +57,7 @@ function parseCommand(argv: string[]): Command {
         currency: { type: 'string' },
         sellable: { type: 'string' },
         'trial-days': { type: 'string' },
+        account: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -66,6 +71,12 @@ function parseCommand(argv: string[]): Command {
   const noOptions = (cmd: string) => {
     if (values.status !== undefined || values['trial-ends'] !== undefined) throw new UsageError(`"${cmd}" takes no options.`);
   };
+  if (group === 'analytics' && verb === 'rebuild') {
+    if (rest.length) throw new UsageError('"analytics rebuild" takes no arguments; name one account with --account <domain>.');
+    noOptions('analytics rebuild');
+    return { name: 'analytics rebuild', domain: values.account };
+  }
+  if (values.account !== undefined) throw new UsageError('--account goes with "analytics rebuild" only.');
   if (group === 'plan' && verb === 'list') {
     if (rest.length) throw new UsageError(`"plan list" takes no arguments.`);
     noOptions('plan list');
@@ -117,6 +128,19 @@ class CommandError extends Error {}
 
 async function run(cmd: Exclude<Command, { name: 'help' }>) {
   switch (cmd.name) {
+    case 'analytics rebuild': {
+      const started = Date.now();
+      if (cmd.domain) {
+        const account = await findAccountByDomain(cmd.domain);
+        if (!account) throw new CommandError(`No account with domain "${cmd.domain}". See "npm run parley -- account list".`);
+        const { events } = await rebuildAnalytics({ accountId: account.id });
+        console.log(`Rebuilt the analytics of ${cmd.domain} from ${events} events in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+        return;
+      }
+      const { accounts, events } = await rebuildAllAnalytics();
+      console.log(`Rebuilt the analytics of ${accounts} accounts from ${events} events in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+      return;
+    }
     case 'plan list': {
       const plans = await listPlans();
       printTable(

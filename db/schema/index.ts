@@ -20,3 +20,4 @@ export * from './survey-emails';
 export * from './developer';
 export * from './ai';
 export * from './integrations';
+export * from './analytics';

@@ -1,3 +1,4 @@
+import { analyticsProjections } from './analytics';
 import { automationRules } from './automation';
 import { csatOnResolve } from './csat';
 import { inviteUser } from './invitations';
@@ -11,6 +12,6 @@ import { welcomeOwner } from './welcome';
 
 /**
  * Every handler the engine runs, in this order for one event: workflows and automation rules first (they may assign),
- * then routing (only what is still unassigned), then SLA timers; agents' notifications last.
+ * then routing (only what is still unassigned), then SLA timers; agents' notifications; the analytics counters last.
  */
-export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests];
+export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests, analyticsProjections];

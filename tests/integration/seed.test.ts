@@ -173,6 +173,12 @@ describe('npm run seed', () => {
     expect(convs.every((c) => c.slaPolicyId !== null && c.firstResponseDueAt !== null)).toBe(true);
     expect(convs.some((c) => c.responseBreachedAt !== null)).toBe(true);
     expect(convs.some((c) => c.firstRespondedAt !== null && c.responseBreachedAt === null)).toBe(true);
+    // Analytics (issue 21): the projections are rebuilt at the end of seeding; every conversation is counted once.
+    const [counted] = await getDb()
+      .select({ n: sql<number>`coalesce(sum(${schema.analyticsCounters.n}), 0)::int` })
+      .from(schema.analyticsCounters)
+      .where(and(eq(schema.analyticsCounters.accountId, account.id), eq(schema.analyticsCounters.metric, 'conversations'), eq(schema.analyticsCounters.dim, 'all')));
+    expect(counted.n).toBe(convs.length);
     expect(convs.every((c) => c.search !== null)).toBe(true);
     expect(convs.filter((c) => c.status === 'snoozed').every((c) => c.snoozedUntil && c.snoozedUntil.getTime() > Date.now())).toBe(true);
     // Phone numbers stored in one form.

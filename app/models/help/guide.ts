@@ -27,6 +27,7 @@ export const GUIDE_PAGES = [
   { slug: 'organization', title: 'Your organization: account, users, teams and roles' },
   { slug: 'billing', title: 'Plans and billing' },
   { slug: 'api-and-integrations', title: 'API and integrations' },
+  { slug: 'analytics', title: 'Analytics' },
 ] as const;
 export type GuideSlug = (typeof GUIDE_PAGES)[number]['slug'];
 

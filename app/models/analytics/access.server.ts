@@ -1,0 +1,29 @@
+import { data } from '@remix-run/node';
+import { can, requireFeature, roleDenied } from '../../utils/session.server';
+import { findAnalyticsPage } from './pages';
+import { parseRange } from './range.server';
+
+/**
+ * Guard of a report page and its CSV: the Analytics area in the plan, the page's reports permission (a 403 with the
+ * locked state otherwise) and the page's own plan flag. Then the date range and filter of the query string.
+ */
+export async function requireReportPage(request: Request, slug: string | undefined) {
+  const ctx = await requireFeature(request, 'analytics/enabled');
+  const page = findAnalyticsPage(slug);
+  if (!page) throw data({ message: 'There is no such report.' }, { status: 404 });
+  if (!can(ctx, page.permission)) roleDenied();
+  await requireFeature(request, page.feature, ctx);
+  const tz = ctx.account.settings?.defaultTimezone || 'UTC';
+  const search = new URL(request.url).searchParams;
+  const parsed = parseRange({ search, tz: safeZone(tz), page });
+  return { ctx, page, search, ...parsed };
+}
+
+function safeZone(tz: string) {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return tz;
+  } catch {
+    return 'UTC';
+  }
+}

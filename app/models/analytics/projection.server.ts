@@ -1,0 +1,174 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { getDb, type DbOrTx } from '../../../db/client';
+
+/**
+ * The analytics projections (ADR 090). Every figure is a function of one event and the events before it in the log
+ * (the conversation's creation, its latest assignment before the event, whether an earlier reply exists), never of
+ * the order or size of the engine's batches: counting the events one batch at a time or all at once (the rebuild)
+ * gives the same counters.
+ */
+export const PROJECTED_EVENT_TYPES = ['conversation_created', 'conversation_updated', 'message_created', 'survey_received', 'sla_breached'] as const;
+
+/** Advisory-lock class of the projections: the handler holds it shared per account, the rebuild exclusive. */
+const LOCK_CLASS = 90;
+
+const TYPES_SQL = sql.raw(PROJECTED_EVENT_TYPES.map((t) => `'${t}'`).join(', '));
+
+/**
+ * The counters and histogram lines of the events `ev` (a CTE over domain_events rows), upserted in one statement.
+ * `prefix` holds the CTEs `ev` is built from (the ledger claim, or a range of the log).
+ */
+function projectStatement(prefix: SQL) {
+  return sql`
+    ${prefix},
+    x as (
+      select e.id, e.account_id, e.type, e.occurred_at, e.payload, e.actor_type, e.actor_id, e.conv,
+        cc.payload as cp, cc.occurred_at as created_at, asg.payload as ap
+      from (
+        select ev.*, case when ev.subject_type = 'conversation' then ev.subject_id else ev.payload->>'conversationId' end as conv
+        from ev where ev.type in (${TYPES_SQL})
+      ) e
+      left join lateral (
+        select d.payload, d.occurred_at from domain_events d
+        where d.account_id = e.account_id and d.subject_type = 'conversation' and d.subject_id = e.conv and d.type = 'conversation_created'
+        order by d.id limit 1
+      ) cc on e.conv is not null
+      left join lateral (
+        select d.payload from domain_events d
+        where d.account_id = e.account_id and d.subject_type = 'conversation' and d.subject_id = e.conv and d.type = 'conversation_assigned' and d.id < e.id
+        order by d.id desc limit 1
+      ) asg on e.conv is not null and e.type <> 'conversation_created'
+    ),
+    facts as (
+      select account_id, occurred_at, 'conversations' as metric, 1 as n, 0::float8 as total, null::float8 as secs,
+        payload->>'inboxId' as inbox, payload->>'sourceType' as channel, null::text as team, null::text as agent, null::jsonb as extra
+      from x where type = 'conversation_created'
+      union all
+      select account_id, occurred_at, 'incoming_messages', 1, 0, null, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', null
+      from x where type = 'message_created' and payload->>'kind' = 'incoming'
+      union all
+      select account_id, occurred_at, 'replies', 1, 0, null, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', actor_id::text, null
+      from x where type = 'message_created' and payload->>'kind' = 'outgoing' and actor_type = 'user'
+      union all
+      select account_id, occurred_at, 'first_response', 1, s, s, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', actor_id::text, null
+      from x cross join lateral (select greatest(0, extract(epoch from occurred_at - created_at))::float8 as s) secs
+      where type = 'message_created' and payload->>'kind' = 'outgoing' and actor_type = 'user' and created_at is not null
+        and not exists (
+          select 1 from domain_events d
+          where d.account_id = x.account_id and d.subject_type = 'conversation' and d.subject_id = x.conv and d.type = 'message_created'
+            and d.payload->>'kind' = 'outgoing' and d.actor_type = 'user' and d.id < x.id
+        )
+      union all
+      select account_id, occurred_at, 'resolved', 1, s, s, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', null
+      from x cross join lateral (select greatest(0, extract(epoch from occurred_at - created_at))::float8 as s) secs
+      where type = 'conversation_updated' and payload->'changed'->'status'->>'to' = 'resolved' and created_at is not null
+      union all
+      select account_id, occurred_at, 'tagged', 1, 0, null, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', jsonb_build_object('tag', t.tag)
+      from x cross join lateral jsonb_array_elements_text(case when jsonb_typeof(payload->'changed'->'tags'->'added') = 'array' then payload->'changed'->'tags'->'added' else '[]'::jsonb end) t(tag)
+      where type = 'conversation_updated'
+      union all
+      select account_id, occurred_at, m.metric, 1, (payload->>'rating')::float8, null, coalesce(payload->>'inboxId', cp->>'inboxId'), cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', null
+      from x cross join lateral (values ('csat'), ('csat_satisfied')) m(metric)
+      where type = 'survey_received' and payload->>'kind' = 'csat' and payload->>'rating' ~ '^[0-9]+$'
+        and (m.metric = 'csat' or (payload->>'rating')::int >= 4)
+      union all
+      select account_id, occurred_at, 'sla_breached', 1, 0, null, coalesce(payload->>'inboxId', cp->>'inboxId'), cp->>'sourceType', ap->>'teamId', ap->>'assigneeId',
+        jsonb_strip_nulls(jsonb_build_object('policy', payload->>'policyId', 'priority', payload->>'priority', 'target', payload->>'target'))
+      from x where type = 'sla_breached'
+    ),
+    lines as (
+      select f.account_id, date_bin('1 hour', f.occurred_at, timestamptz '2000-01-01 00:00:00+00') as hour, f.metric, d.dim, d.key, f.n, f.total, f.secs
+      from facts f
+      cross join lateral (
+        select 'all'::text, ''::text
+        union all select 'inbox', f.inbox where f.inbox is not null
+        union all select 'channel', f.channel where f.channel is not null
+        union all select 'team', f.team where f.team is not null
+        union all select 'agent', f.agent where f.agent is not null
+        union all select k, v from jsonb_each_text(coalesce(f.extra, '{}'::jsonb)) j(k, v)
+      ) d(dim, key)
+    ),
+    counted as (
+      insert into analytics_counters (account_id, metric, dim, key, hour, n, total)
+      select account_id, metric, dim, key, hour, sum(n), sum(total) from lines group by 1, 2, 3, 4, 5
+      on conflict (account_id, metric, dim, key, hour)
+      do update set n = analytics_counters.n + excluded.n, total = analytics_counters.total + excluded.total
+      returning 1
+    ),
+    binned as (
+      insert into analytics_durations (account_id, metric, dim, key, hour, bin, n)
+      select account_id, metric, dim, key, hour, floor(4 * ln(1 + secs) / ln(2))::smallint, count(*) from lines where secs is not null group by 1, 2, 3, 4, 5, 6
+      on conflict (account_id, metric, dim, key, hour, bin)
+      do update set n = analytics_durations.n + excluded.n
+      returning 1
+    )
+    select (select count(*) from counted)::int as counters, (select count(*) from binned)::int as bins`;
+}
+
+/**
+ * Counts a batch of events, once each: the ledger claim (`analytics_applied_events`, insert … on conflict do
+ * nothing) and the counters are one statement, so a redelivered event, already in the ledger, adds nothing.
+ * Returns the ids counted now.
+ */
+export async function projectEvents(opts: { eventIds: number[]; db?: DbOrTx }) {
+  if (opts.eventIds.length === 0) return { counted: 0 };
+  const ids = `{${opts.eventIds.map((id) => Math.trunc(Number(id))).join(',')}}`;
+  return (opts.db ?? getDb()).transaction(async (tx) => {
+    // Shared per account: many batches at once, but never while that account is being rebuilt.
+    await tx.execute(sql`
+      select pg_advisory_xact_lock_shared(${LOCK_CLASS}, a) from (
+        select distinct account_id as a from domain_events where id = any(${ids}::bigint[]) order by 1
+      ) s`);
+    const rows = await tx.execute<{ counters: number; bins: number; claimed: number }>(
+      projectStatement(sql`
+        with fresh as (
+          insert into analytics_applied_events (event_id, account_id)
+          select id, account_id from domain_events where id = any(${ids}::bigint[]) and type in (${TYPES_SQL})
+          on conflict (event_id) do nothing
+          returning event_id
+        ),
+        ev as (select d.* from domain_events d where d.id in (select event_id from fresh))`),
+    );
+    return { counted: Number(rows[0]?.counters ?? 0) };
+  });
+}
+
+/**
+ * Recomputes an account's projections from its event log (ADR 090): deletes them, marks every projected event as
+ * counted, and counts the log in ranges of event ids, in one transaction that holds the account's lock exclusively
+ * (the engine's batches for the account wait, then find their events already counted).
+ */
+export async function rebuildAnalytics(opts: { accountId: number; chunk?: number }) {
+  const chunk = opts.chunk ?? 50_000;
+  return getDb().transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS}, ${opts.accountId})`);
+    await tx.execute(sql`delete from analytics_counters where account_id = ${opts.accountId}`);
+    await tx.execute(sql`delete from analytics_durations where account_id = ${opts.accountId}`);
+    await tx.execute(sql`
+      insert into analytics_applied_events (event_id, account_id)
+      select id, account_id from domain_events where account_id = ${opts.accountId} and type in (${TYPES_SQL})
+      on conflict (event_id) do nothing`);
+    const [bounds] = await tx.execute<{ lo: string | null; hi: string | null; events: string }>(sql`
+      select min(id)::text as lo, max(id)::text as hi, count(*)::text as events
+      from domain_events where account_id = ${opts.accountId} and type in (${TYPES_SQL})`);
+    if (!bounds?.lo || !bounds.hi) return { events: 0 };
+    for (let from = Number(bounds.lo); from <= Number(bounds.hi); from += chunk) {
+      await tx.execute(
+        projectStatement(sql`
+          with ev as (
+            select d.* from domain_events d
+            where d.account_id = ${opts.accountId} and d.id >= ${from} and d.id < ${from + chunk}
+          )`),
+      );
+    }
+    return { events: Number(bounds.events) };
+  });
+}
+
+/** Every account's projections rebuilt, one account per transaction. */
+export async function rebuildAllAnalytics() {
+  const accounts = await getDb().execute<{ id: number }>(sql`select id from accounts order by id`);
+  let events = 0;
+  for (const a of accounts) events += (await rebuildAnalytics({ accountId: Number(a.id) })).events;
+  return { accounts: accounts.length, events };
+}

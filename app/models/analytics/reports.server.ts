@@ -1,0 +1,255 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { getDb } from '../../../db/client';
+import { barChart, heatmap, lineChart, type ChartModel } from './charts.server';
+import type { Range, Span } from './range.server';
+
+/**
+ * The report pages' figures (ADR 091, definitions in docs/analytics.md), read from the projections of ADR 090: every
+ * query is account-scoped in its WHERE and reads hour buckets, cut into the account's local days here.
+ */
+export type Fmt = 'count' | 'duration' | 'percent' | 'rating' | 'text';
+export type Headline = { label: string; value: number | null; previous: number | null; format: Fmt };
+export type Table = { caption: string; columns: { label: string; format: Fmt }[]; rows: (string | number | null)[][] };
+export type Chart = { title: string; model: ChartModel; table: Table };
+export type Report = { headlines: Headline[]; charts: Chart[]; tables: Table[]; notes: string[] };
+
+/** A column of figures from the counters: a count, an average of the totals, or a share of another metric's count. */
+export type Col = { label: string; format: Fmt; metric: string; agg: 'n' | 'avg' | 'ratio'; of?: string };
+
+const M = {
+  conversations: { label: 'Conversations', format: 'count', metric: 'conversations', agg: 'n' },
+  resolved: { label: 'Resolved', format: 'count', metric: 'resolved', agg: 'n' },
+  replies: { label: 'Replies', format: 'count', metric: 'replies', agg: 'n' },
+  incoming: { label: 'Customer messages', format: 'count', metric: 'incoming_messages', agg: 'n' },
+  firstResponse: { label: 'Average first response time', format: 'duration', metric: 'first_response', agg: 'avg' },
+  resolution: { label: 'Average resolution time', format: 'duration', metric: 'resolved', agg: 'avg' },
+  csat: { label: 'CSAT', format: 'percent', metric: 'csat_satisfied', agg: 'ratio', of: 'csat' },
+  ratings: { label: 'Ratings', format: 'count', metric: 'csat', agg: 'n' },
+  avgRating: { label: 'Average rating', format: 'rating', metric: 'csat', agg: 'avg' },
+  breaches: { label: 'SLA breaches', format: 'count', metric: 'sla_breached', agg: 'n' },
+} satisfies Record<string, Col>;
+export const METRIC_COLUMNS = M;
+
+function colExpr(col: Col): SQL {
+  const n = (metric: string) => sql`sum(c.n) filter (where c.metric = ${metric})`;
+  if (col.agg === 'n') return sql`coalesce(${n(col.metric)}, 0)::float8`;
+  if (col.agg === 'avg') return sql`(sum(c.total) filter (where c.metric = ${col.metric}) / nullif(${n(col.metric)}, 0))::float8`;
+  return sql`(100.0 * ${n(col.metric)} / nullif(${n(col.of!)}, 0))::float8`;
+}
+
+const metricsOf = (cols: Col[]) => [...new Set(cols.flatMap((c) => [c.metric, ...(c.of ? [c.of] : [])]))];
+
+function slice(range: Range) {
+  return range.filter ?? { dim: 'all', key: '' };
+}
+
+/** The counters a column list needs, one row per local day (every day of the span, empty days as zero). */
+export function dailySql(opts: { accountId: number; range: Range; span?: Span; cols: Col[]; dim?: { dim: string; key: string } }): SQL {
+  const s = opts.span ?? opts.range.current;
+  const { dim, key } = opts.dim ?? slice(opts.range);
+  const tz = opts.range.tz;
+  return sql`
+    select to_char(d.day, 'YYYY-MM-DD') as day, ${sql.join(
+      opts.cols.map((c, i) => sql`${colExpr(c)} as ${sql.raw(`c${i}`)}`),
+      sql`, `,
+    )}
+    from generate_series(${s.fromDay}::date, ${s.toDay}::date, interval '1 day') d(day)
+    left join analytics_counters c
+      on c.account_id = ${opts.accountId} and c.dim = ${dim} and c.key = ${key}
+      and c.metric in (${sql.join(
+        metricsOf(opts.cols).map((m) => sql`${m}`),
+        sql`, `,
+      )})
+      and c.hour >= ${s.start.toISOString()}::timestamptz and c.hour < ${s.end.toISOString()}::timestamptz
+      and (c.hour at time zone ${tz})::date = d.day
+    group by d.day order by d.day`;
+}
+
+async function totals(opts: { accountId: number; span: Span; cols: Col[]; dim: { dim: string; key: string } }) {
+  const rows = await getDb().execute<Record<string, number | null>>(sql`
+    select ${sql.join(
+      opts.cols.map((c, i) => sql`${colExpr(c)} as ${sql.raw(`c${i}`)}`),
+      sql`, `,
+    )}
+    from analytics_counters c
+    where c.account_id = ${opts.accountId} and c.dim = ${opts.dim.dim} and c.key = ${opts.dim.key}
+      and c.metric in (${sql.join(
+        metricsOf(opts.cols).map((m) => sql`${m}`),
+        sql`, `,
+      )})
+      and c.hour >= ${opts.span.start.toISOString()}::timestamptz and c.hour < ${opts.span.end.toISOString()}::timestamptz`);
+  return opts.cols.map((_, i) => num(rows[0]?.[`c${i}`]));
+}
+
+/** Headline figures of the range and of the previous period of the same length. */
+export async function headlines(opts: { accountId: number; range: Range; cols: Col[] }): Promise<Headline[]> {
+  const dim = slice(opts.range);
+  const [now, before] = await Promise.all([
+    totals({ accountId: opts.accountId, span: opts.range.current, cols: opts.cols, dim }),
+    totals({ accountId: opts.accountId, span: opts.range.previous, cols: opts.cols, dim }),
+  ]);
+  return opts.cols.map((c, i) => ({ label: c.label, format: c.format, value: zeroIsNull(c, now[i]), previous: zeroIsNull(c, before[i]) }));
+}
+
+const zeroIsNull = (c: Col, v: number | null) => (c.agg === 'n' ? (v ?? 0) : v);
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+export async function dailyTable(opts: { accountId: number; range: Range; cols: Col[]; caption: string }): Promise<Table> {
+  const rows = await getDb().execute<Record<string, unknown>>(dailySql(opts));
+  return {
+    caption: opts.caption,
+    columns: [{ label: 'Day', format: 'text' }, ...opts.cols.map((c) => ({ label: c.label, format: c.format }))],
+    rows: rows.map((r) => [String(r.day), ...opts.cols.map((_, i) => num(r[`c${i}`]))]),
+  };
+}
+
+/** A line chart of some columns of a daily table, and the table itself. */
+export function dailyChart(opts: { title: string; table: Table; columns: number[]; format: (v: number) => string }): Chart {
+  return {
+    title: opts.title,
+    table: opts.table,
+    model: lineChart({
+      xLabels: opts.table.rows.map((r) => String(r[0]).slice(5)),
+      series: opts.columns.map((i) => ({ label: opts.table.columns[i].label, values: opts.table.rows.map((r) => (r[i] === null ? null : Number(r[i]))) })),
+      format: opts.format,
+    }),
+  };
+}
+
+/** The columns per value of one dimension (inbox, channel, team, agent, policy, priority, target) over the range. */
+export async function breakdown(opts: { accountId: number; range: Range; dim: string; cols: Col[]; caption: string; names: Map<string, string>; dimLabel: string }): Promise<Table> {
+  const s = opts.range.current;
+  const rows = await getDb().execute<Record<string, unknown>>(sql`
+    select c.key, ${sql.join(
+      opts.cols.map((col, i) => sql`${colExpr(col)} as ${sql.raw(`c${i}`)}`),
+      sql`, `,
+    )}
+    from analytics_counters c
+    where c.account_id = ${opts.accountId} and c.dim = ${opts.dim}
+      and c.metric in (${sql.join(
+        metricsOf(opts.cols).map((m) => sql`${m}`),
+        sql`, `,
+      )})
+      and c.hour >= ${s.start.toISOString()}::timestamptz and c.hour < ${s.end.toISOString()}::timestamptz
+    group by c.key order by 2 desc nulls last, c.key limit 200`);
+  return {
+    caption: opts.caption,
+    columns: [{ label: opts.dimLabel, format: 'text' }, ...opts.cols.map((c) => ({ label: c.label, format: c.format }))],
+    rows: rows.map((r) => [opts.names.get(String(r.key)) ?? labelOfKey(opts.dim, String(r.key)), ...opts.cols.map((_, i) => num(r[`c${i}`]))]),
+  };
+}
+
+export function breakdownChart(opts: { title: string; table: Table; column: number; format: (v: number) => string }): Chart {
+  return {
+    title: opts.title,
+    table: opts.table,
+    model: barChart({ items: opts.table.rows.slice(0, 12).map((r) => ({ label: String(r[0]), value: Number(r[opts.column] ?? 0) })), format: opts.format }),
+  };
+}
+
+const CHANNEL_LABELS: Record<string, string> = {
+  email: 'Email',
+  web: 'Chat',
+  web_widget: 'Chat',
+  sms: 'SMS',
+  contact_form: 'Contact form',
+  internal: 'Internal',
+  facebook: 'Facebook',
+  twitter: 'Twitter',
+  google_business: 'Google Business',
+  api: 'API',
+};
+
+function labelOfKey(dim: string, key: string) {
+  if (dim === 'channel') return CHANNEL_LABELS[key] ?? key;
+  if (dim === 'target') return key === 'response' ? 'First response' : key === 'resolve' ? 'Resolution' : key;
+  if (dim === 'priority') return key.charAt(0).toUpperCase() + key.slice(1);
+  return `#${key} (deleted)`;
+}
+
+/** Names of a dimension's keys: inboxes, teams, agents, tags and SLA policies of the account. */
+export async function dimensionNames(opts: { accountId: number; dim: string }): Promise<Map<string, string>> {
+  const q: Record<string, SQL> = {
+    inbox: sql`select id::text as key, name from inboxes where account_id = ${opts.accountId}`,
+    team: sql`select id::text as key, name from teams where account_id = ${opts.accountId}`,
+    agent: sql`select id::text as key, trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) as name from users where account_id = ${opts.accountId}`,
+    tag: sql`select id::text as key, name from tags where account_id = ${opts.accountId}`,
+    policy: sql`select id::text as key, name from sla_policies where account_id = ${opts.accountId}`,
+  };
+  if (opts.dim === 'channel') return new Map(Object.entries(CHANNEL_LABELS));
+  if (!q[opts.dim]) return new Map();
+  const rows = await getDb().execute<{ key: string; name: string }>(q[opts.dim]);
+  return new Map(rows.map((r) => [r.key, r.name || `#${r.key}`]));
+}
+
+/** The choices of the filter menu: every inbox, channel in use, team and agent of the account. */
+export async function filterChoices(opts: { accountId: number; dims: readonly string[] }) {
+  const groups: { dim: string; label: string; options: { value: string; label: string }[] }[] = [];
+  const labels: Record<string, string> = { inbox: 'Inbox', channel: 'Channel', team: 'Team', agent: 'Agent', tag: 'Tag' };
+  for (const dim of opts.dims) {
+    let names = await dimensionNames({ accountId: opts.accountId, dim });
+    if (dim === 'channel') {
+      const used = await getDb().execute<{ t: string }>(sql`select distinct channel_type as t from inboxes where account_id = ${opts.accountId}`);
+      names = new Map(used.map((u) => [u.t, CHANNEL_LABELS[u.t] ?? u.t]));
+    }
+    groups.push({ dim, label: labels[dim], options: [...names].map(([key, name]) => ({ value: `${dim}:${key}`, label: name })).sort((a, b) => a.label.localeCompare(b.label)) });
+  }
+  return groups;
+}
+
+/** Conversations by local week day (Monday first) and hour: the busiest hours. */
+export async function busiestHours(opts: { accountId: number; range: Range }): Promise<Chart> {
+  const s = opts.range.current;
+  const { dim, key } = slice(opts.range);
+  const rows = await getDb().execute<{ d: number; h: number; n: number }>(sql`
+    select extract(isodow from (c.hour at time zone ${opts.range.tz}))::int - 1 as d, extract(hour from (c.hour at time zone ${opts.range.tz}))::int as h, sum(c.n)::int as n
+    from analytics_counters c
+    where c.account_id = ${opts.accountId} and c.metric = 'conversations' and c.dim = ${dim} and c.key = ${key}
+      and c.hour >= ${s.start.toISOString()}::timestamptz and c.hour < ${s.end.toISOString()}::timestamptz
+    group by 1, 2`);
+  const counts = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
+  for (const r of rows) counts[r.d][r.h] += Number(r.n);
+  const dayLabels = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+  return {
+    title: 'Busiest hours (new conversations)',
+    model: heatmap({ counts, dayLabels }),
+    table: {
+      caption: 'New conversations by week day and hour',
+      columns: [{ label: 'Day', format: 'text' }, ...Array.from({ length: 24 }, (_, h) => ({ label: String(h).padStart(2, '0'), format: 'count' as const }))],
+      rows: counts.map((row, d) => [dayLabels[d], ...row]),
+    },
+  };
+}
+
+/** Bin b of the histograms holds durations s with floor(4·log2(1+s)) = b; its estimate is the bin's midpoint. */
+export function binBounds(bin: number) {
+  return { low: 2 ** (bin / 4) - 1, high: 2 ** ((bin + 1) / 4) - 1 };
+}
+export function binEstimate(bin: number) {
+  const { low, high } = binBounds(bin);
+  return Math.max(0, (low + high) / 2);
+}
+
+/** Percentiles (0–1) of a duration metric from its histogram: the nearest-rank rule applied to the bins. */
+export async function percentiles(opts: { accountId: number; range: Range; span?: Span; metric: string; ps: number[] }) {
+  const s = opts.span ?? opts.range.current;
+  const { dim, key } = slice(opts.range);
+  const rows = await getDb().execute<{ bin: number; n: number }>(sql`
+    select bin, sum(n)::float8 as n from analytics_durations
+    where account_id = ${opts.accountId} and metric = ${opts.metric} and dim = ${dim} and key = ${key}
+      and hour >= ${s.start.toISOString()}::timestamptz and hour < ${s.end.toISOString()}::timestamptz
+    group by bin order by bin`);
+  const total = rows.reduce((a, r) => a + Number(r.n), 0);
+  const histogram = rows.map((r) => ({ bin: Number(r.bin), n: Number(r.n) }));
+  const values = opts.ps.map((p) => {
+    if (total === 0) return null;
+    const rank = Math.max(1, Math.ceil(p * total));
+    let seen = 0;
+    for (const r of histogram) {
+      seen += r.n;
+      if (seen >= rank) return binEstimate(r.bin);
+    }
+    return null;
+  });
+  return { values, total, histogram };
+}

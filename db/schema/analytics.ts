@@ -1,0 +1,55 @@
+import { bigint, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+
+/**
+ * Analytics projections (ADR 090): counters per account, UTC hour, metric and dimension, kept by the engine's
+ * analytics handler as domain events arrive and rebuilt from the event log by `npm run parley -- analytics rebuild`.
+ * `dim` is 'all' (key '') or one of inbox, channel, team, agent, tag, policy, priority, target; `n` counts, `total`
+ * sums (seconds for durations, points for ratings).
+ */
+export const analyticsCounters = pgTable(
+  'analytics_counters',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    metric: text('metric').notNull(),
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+    total: doublePrecision('total').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.metric, t.dim, t.key, t.hour] })],
+);
+
+/**
+ * Duration histograms (first response, resolution) for medians and percentiles: bin b holds the durations s with
+ * floor(4·log2(1+s)) = b (a bin spans 19 % of its value).
+ */
+export const analyticsDurations = pgTable(
+  'analytics_durations',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    metric: text('metric').notNull(),
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    bin: smallint('bin').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.metric, t.dim, t.key, t.hour, t.bin] })],
+);
+
+/** The ledger of events already counted: a redelivered event finds its line and is not counted twice. */
+export const analyticsAppliedEvents = pgTable(
+  'analytics_applied_events',
+  {
+    eventId: bigint('event_id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id').notNull(),
+    appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('analytics_applied_events_account_idx').on(t.accountId)],
+);
