@@ -11,7 +11,8 @@ import { addressOf, buildRawMail, type RawMail } from './raw-mime.server';
  *     claims the next chunk while the current one is still on the wire, so the lanes never wait for the database;
  *   - sends through `lanes` concurrent sends (one per pooled SMTP connection), paced by a per-account token bucket;
  *   - marks each mail sent right after its SMTP `250` by group commit: accepted mails join the next `markSent`
- *     statement, which starts as soon as the previous one is done — never a timer, never a whole chunk;
+ *     statement, which starts as soon as the previous one is done — never a timer, never a whole chunk — and a lane
+ *     sends its next mail only once its last one is marked, so at most `lanes` mails are ever accepted and unmarked;
  *   - stops taking new chunks after `sliceMs` (the caller's job hands on to a fresh one), or when `keepGoing` says so
  *     (a paused campaign); a transport failure releases what was claimed and not attempted, then throws.
  * The window in which a SIGKILL can send one mail twice is the time between a server's 250 and the commit of its
@@ -78,7 +79,7 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
   const lags: number[] = [];
 
   // Group commit of sent marks: whatever was accepted while the previous statement ran goes in the next one.
-  let pendingMarks: { id: number; messageId?: string; at: number }[] = [];
+  let pendingMarks: { id: number; messageId?: string; at: number; done: () => void }[] = [];
   let flushing: Promise<void> | null = null;
   let markError: unknown = null;
   const flush = (): Promise<void> => {
@@ -93,10 +94,13 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
           const now = Date.now();
           for (const m of batch) lags.push(now - m.at);
         } catch (err) {
+          for (const m of batch) m.done();
           markError = err;
           // Not marked: they stay `sending`; after the lease they are the "sent but not recorded" window (ADR 084).
           getLogger().error({ err: (err as Error).message, n: batch.length }, 'bulk send: sent marks not written');
+          continue;
         }
+        for (const m of batch) m.done();
       }
     })().finally(() => {
       flushing = null;
@@ -163,9 +167,13 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
       attempted.add(row.id);
       try {
         const result = await source.deliver(row);
-        pendingMarks.push({ id: row.id, messageId: result ? result.messageId : undefined, at: Date.now() });
+        // The lane waits for its mail's mark before its next mail: accepted-but-unmarked mails (what a SIGKILL can
+        // send twice) are at most one per lane, while the marks of all lanes still share statements.
+        const marked = new Promise<void>((done) => pendingMarks.push({ id: row.id, messageId: result ? result.messageId : undefined, at: Date.now(), done }));
         stats.sent++;
         void flush();
+        await marked;
+        if (markError) return;
       } catch (err) {
         if (source.isRefusal(err)) {
           stats.refused++;

@@ -637,7 +637,8 @@ export async function emailDeliveryStats(opts: { accountId: number; surveyId: nu
     .groupBy(rc.status);
   const by = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
   const delivered = (by.sent ?? 0) + (by.opened ?? 0) + (by.responded ?? 0);
-  return { by, delivered, responseRate: delivered ? (by.responded ?? 0) / delivered : 0 };
+  const total = rows.reduce((n, r) => n + r.n, 0);
+  return { by, delivered, total, responseRate: delivered ? (by.responded ?? 0) / delivered : 0 };
 }
 
 export async function listRecipients(opts: { accountId: number; surveyId: number; limit?: number; offset?: number }) {
