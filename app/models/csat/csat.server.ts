@@ -277,6 +277,18 @@ export async function conversationRatings(opts: { accountId: number; conversatio
     .orderBy(desc(r.id));
 }
 
+function knownZone(zone: string | undefined) {
+  try {
+    if (zone && /^[A-Za-z0-9_+\-/]+$/.test(zone)) {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return zone;
+    }
+  } catch {
+    // an unknown zone: UTC
+  }
+  return 'UTC';
+}
+
 export type CsatGroup = 'agent' | 'team' | 'inbox' | 'day' | 'week' | 'month';
 
 /**
@@ -286,7 +298,10 @@ export type CsatGroup = 'agent' | 'team' | 'inbox' | 'day' | 'week' | 'month';
  * account and rating time).
  */
 export async function csatResults(opts: { accountId: number; from: Date; to: Date; by: CsatGroup; timezone?: string }) {
-  const local = sql`(${r.ratedAt} at time zone ${opts.timezone ?? 'UTC'})`;
+  // The zone is written into the statement (a bind parameter per use would make GROUP BY and SELECT differ), so only
+  // a zone the runtime knows, as a quoted literal.
+  const zone = knownZone(opts.timezone);
+  const local = sql`(${r.ratedAt} at time zone ${sql.raw(`'${zone.replace(/'/g, "''")}'`)})`;
   const key =
     opts.by === 'agent'
       ? sql<string>`coalesce(trim(concat_ws(' ', ${schema.users.firstName}, ${schema.users.lastName})), 'Unassigned')`
