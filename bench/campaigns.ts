@@ -9,19 +9,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { sinkCeiling, startSink } from './smtp-sink';
+import { bulkStatsFile, sinkCeiling, startSink, windowReport } from './smtp-sink';
 import { benchDatabase } from './support';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
-/** The bulk-send loop writes each job's figures here (sent marks' lag after the SMTP 250: the duplicate window, ADR 084). */
-const statsFile = path.join(os.tmpdir(), `parley-bulk-stats-${process.pid}.jsonl`);
-function windowReport() {
-  if (!fs.existsSync(statsFile)) return 'no bulk-loop figures (the sender predates ADR 084)';
-  const jobs = fs.readFileSync(statsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { sent: number; markStatements: number; markLagMs: { max: number; p95: number } });
-  const sent = jobs.reduce((n, j) => n + j.sent, 0);
-  const statements = jobs.reduce((n, j) => n + j.markStatements, 0);
-  return `duplicate window (SMTP 250 → sent mark committed): p95 of jobs ${Math.max(...jobs.map((j) => j.markLagMs.p95))} ms, max ${Math.max(...jobs.map((j) => j.markLagMs.max))} ms; ${sent} mails marked in ${statements} statements (${(sent / Math.max(1, statements)).toFixed(1)} a statement) over ${jobs.length} finished jobs`;
-}
+const statsFile = bulkStatsFile();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function rssMb(pid: number) {
@@ -126,7 +118,7 @@ async function main() {
   console.log(
     `done in ${seconds.toFixed(1)} s${kill ? ' (including the restart wait)' : ` → ${(sink.total() / seconds).toFixed(0)} emails/s`}: sink got ${sink.total()} emails, ${sink.ids.size} distinct recipients, ${duplicates} duplicates (target exactly ${audience})`,
   );
-  console.log(windowReport());
+  console.log(windowReport(statsFile));
   console.log(`engine RSS during the send (MB, every ~10 s): ${rss.filter((_, i) => i % 10 === 0).join(' ')}`);
   console.log(`SMTP sink ceiling in this run: ${ceiling.toFixed(0)} emails/s composed by nodemailer, ${rawCeiling.toFixed(0)} emails/s prepared bytes`);
   console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -11,19 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { startSink, sinkCeiling } from './smtp-sink';
+import { bulkStatsFile, startSink, sinkCeiling, windowReport } from './smtp-sink';
 import { benchDatabase } from './support';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
-/** The bulk-send loop writes each job's figures here (sent marks' lag after the SMTP 250: the duplicate window, ADR 084). */
-const statsFile = path.join(os.tmpdir(), `parley-bulk-stats-${process.pid}.jsonl`);
-function windowReport() {
-  if (!fs.existsSync(statsFile)) return 'no bulk-loop figures (the sender predates ADR 084)';
-  const jobs = fs.readFileSync(statsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { sent: number; markStatements: number; markLagMs: { max: number; p95: number } });
-  const sent = jobs.reduce((n, j) => n + j.sent, 0);
-  const statements = jobs.reduce((n, j) => n + j.markStatements, 0);
-  return `duplicate window (SMTP 250 → sent mark committed): p95 of jobs ${Math.max(...jobs.map((j) => j.markLagMs.p95))} ms, max ${Math.max(...jobs.map((j) => j.markLagMs.max))} ms; ${sent} mails marked in ${statements} statements (${(sent / Math.max(1, statements)).toFixed(1)} a statement) over ${jobs.length} finished jobs`;
-}
+const statsFile = bulkStatsFile();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function rssMb(pid: number) {
@@ -130,7 +122,7 @@ async function main() {
   console.log(`SMTP sink ceiling in this run: ${ceiling.toFixed(0)} mails/s composed by nodemailer, ${rawCeiling.toFixed(0)} mails/s prepared bytes`);
   console.log(`mails received: ${sink.total()}; distinct recipients (Message-IDs): ${ids.size}; mailed twice: ${twice} (target ${N} and 0)`);
   const early = rss.slice(2, 12);
-  console.log(windowReport());
+  console.log(windowReport(statsFile));
   console.log(`engine RSS: first 10 s ${Math.max(...early).toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB over ${rss.length} samples`);
   await closeDb();
   await sink.close();
