@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import os from 'node:os';
 import { bulkStatsFile, sinkCeiling, startSink, windowReport } from './smtp-sink';
 import { benchDatabase } from './support';

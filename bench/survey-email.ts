@@ -8,8 +8,6 @@
  * Run: npx tsx bench/survey-email.ts   (BENCH_RECIPIENTS=20000 for a quicker run)
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import os from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { bulkStatsFile, startSink, sinkCeiling, windowReport } from './smtp-sink';
 import { benchDatabase } from './support';
