@@ -8,47 +8,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
+import { bulkStatsFile, sinkCeiling, startSink, windowReport } from './smtp-sink';
 import { benchDatabase } from './support';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+const statsFile = bulkStatsFile();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The sink: accepts everything, keeps the Message-ID of each mail (to find duplicates), nothing else. */
-async function startSink() {
-  const ids = new Map<string, number>();
-  let total = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    size: 1024 * 1024,
-    onData(stream, _session, cb) {
-      let head = '';
-      stream.on('data', (c: Buffer) => {
-        if (head.length < 4096) head += c.toString('latin1');
-      });
-      stream.on('end', () => {
-        total++;
-        const id = /^Message-ID:\s*(<[^>]+>)/im.exec(head)?.[1];
-        if (id) ids.set(id, (ids.get(id) ?? 0) + 1);
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.server.address() as { port: number }).port,
-    total: () => total,
-    ids,
-    reset: () => {
-      total = 0;
-      ids.clear();
-    },
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 function rssMb(pid: number) {
   try {
@@ -61,7 +26,7 @@ function rssMb(pid: number) {
 
 function startEngine(smtpUrl: string): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'engine/main.ts'], {
-    env: { ...process.env, SMTP_URL: smtpUrl, LOG_LEVEL: 'warn' },
+    env: { ...process.env, PARLEY_BULK_STATS_FILE: statsFile, SMTP_URL: smtpUrl, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }
@@ -70,27 +35,13 @@ async function main() {
   console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
   const server = await benchDatabase('campaigns');
   const sink = await startSink();
-  const smtpUrl = `smtp://127.0.0.1:${sink.port}`;
+  const smtpUrl = sink.url;
 
-  // The ceiling: the same kind of mail, straight from nodemailer's pool into the sink.
-  {
-    const transport = nodemailer.createTransport(`${smtpUrl}/?pool=true&maxConnections=8&maxMessages=Infinity`);
-    const html = `<html><body>${'<p>Hello there, this is the monthly news with a link.</p>'.repeat(40)}</body></html>`;
-    const n = 5000;
-    const t = Date.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < n) {
-          const i = next++;
-          await transport.sendMail({ from: 'news@bench.test', to: `r${i}@example.test`, subject: 'News', html, text: 'Hello', messageId: `<ceiling.${i}@bench.test>` });
-        }
-      }),
-    );
-    transport.close();
-    console.log(`SMTP sink ceiling (nodemailer pool of 8 → sink, ${n} mails): ${((n * 1000) / (Date.now() - t)).toFixed(0)} emails/s`);
-    sink.reset();
-  }
+  // The ceiling: the same kind of mail, straight from nodemailer's pool into the sink, in this run.
+  const ceiling = await sinkCeiling(sink);
+  const rawCeiling = await sinkCeiling(sink, 5000, true);
+  console.log(`SMTP sink ceiling with prepared bytes (the sink's own limit, same run): ${rawCeiling.toFixed(0)} emails/s`);
+  console.log(`SMTP sink ceiling (nodemailer pool of 8 → sink, 5000 mails): ${ceiling.toFixed(0)} emails/s`);
 
   const { and, eq, sql } = await import('drizzle-orm');
   const { closeDb, getDb, schema } = await import('../db/client');
@@ -166,7 +117,9 @@ async function main() {
   console.log(
     `done in ${seconds.toFixed(1)} s${kill ? ' (including the restart wait)' : ` → ${(sink.total() / seconds).toFixed(0)} emails/s`}: sink got ${sink.total()} emails, ${sink.ids.size} distinct recipients, ${duplicates} duplicates (target exactly ${audience})`,
   );
+  console.log(windowReport(statsFile));
   console.log(`engine RSS during the send (MB, every ~10 s): ${rss.filter((_, i) => i % 10 === 0).join(' ')}`);
+  console.log(`SMTP sink ceiling in this run: ${ceiling.toFixed(0)} emails/s composed by nodemailer, ${rawCeiling.toFixed(0)} emails/s prepared bytes`);
   console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   engine.kill('SIGTERM');
   await new Promise((r) => engine.once('exit', r));

@@ -9,10 +9,11 @@
  */
 import fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { SMTPServer } from 'smtp-server';
+import { bulkStatsFile, startSink, sinkCeiling, windowReport } from './smtp-sink';
 import { benchDatabase } from './support';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
+const statsFile = bulkStatsFile();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function rssMb(pid: number) {
@@ -25,32 +26,15 @@ function rssMb(pid: number) {
 }
 
 async function main() {
+  console.log(`load at the start: ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   const server = await benchDatabase('surveyemail');
-  // The SMTP sink: counts every mail and its Message-ID (a second copy of one recipient's mail has the same id).
-  const ids = new Map<string, number>();
-  let total = 0;
-  let firstAt = 0;
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    size: 1024 * 1024,
-    onData(stream, _session, cb) {
-      let head = '';
-      stream.on('data', (c: Buffer) => {
-        if (head.length < 4096) head += c.toString('latin1');
-      });
-      stream.on('end', () => {
-        const id = /^Message-ID:\s*(<[^>]+>)/im.exec(head)?.[1] ?? `none-${total}`;
-        ids.set(id, (ids.get(id) ?? 0) + 1);
-        total++;
-        if (!firstAt) firstAt = Date.now();
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`;
+  const sink = await startSink();
+  const smtpUrl = sink.url;
+  const ceiling = await sinkCeiling(sink);
+  const rawCeiling = await sinkCeiling(sink, 5000, true);
+  console.log(`SMTP sink ceiling with prepared bytes (the sink's own limit, same run): ${rawCeiling.toFixed(0)} mails/s`);
+  console.log(`SMTP sink ceiling (nodemailer pool of 8 → sink, 5000 mails, same run): ${ceiling.toFixed(0)} mails/s`);
+  const ids = sink.ids;
 
   const { sql } = await import('drizzle-orm');
   const { getDb, closeDb } = await import('../db/client');
@@ -88,41 +72,41 @@ async function main() {
   await stopBoss();
   console.log(`scheduled for ${at.toISOString()} (${paris} Europe/Paris)`);
 
-  const env = { ...process.env, SMTP_URL: smtpUrl, LOG_LEVEL: 'warn', PARLEY_SURVEY_EMAIL_RATE: process.env.PARLEY_SURVEY_EMAIL_RATE ?? '2000' };
+  const env = { ...process.env, PARLEY_BULK_STATS_FILE: statsFile, SMTP_URL: smtpUrl, LOG_LEVEL: 'warn', PARLEY_SURVEY_EMAIL_RATE: process.env.PARLEY_SURVEY_EMAIL_RATE ?? '2000' };
   const start = (): ChildProcess => spawn(process.execPath, ['--import', 'tsx', 'engine/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   let engine = start();
   const rss: number[] = [];
   const sampler = setInterval(() => engine.pid && rss.push(rssMb(engine.pid)), 1000);
 
-  while (total < N / 2) await sleep(50);
-  const startLatency = (firstAt - at.getTime()) / 1000;
-  const firstHalfSeconds = (Date.now() - firstAt) / 1000;
-  const firstHalf = total;
+  while (sink.total() < N / 2) await sleep(50);
+  const startLatency = (sink.firstAt() - at.getTime()) / 1000;
+  const firstHalfSeconds = (Date.now() - sink.firstAt()) / 1000;
+  const firstHalf = sink.total();
   engine.kill('SIGKILL');
   await new Promise((r) => engine.once('exit', r));
   const killedAt = Date.now();
-  const atKill = total;
+  const atKill = sink.total();
   console.log(`SIGKILL after ${atKill} mails`);
   engine = start();
   const resumeAfter = Date.now();
   let resumedAt = 0;
-  let last = total;
+  let last = sink.total();
   let still = 0;
   for (;;) {
     await sleep(500);
-    if (!resumedAt && total > atKill) resumedAt = Date.now();
+    if (!resumedAt && sink.total() > atKill) resumedAt = Date.now();
     const [{ waiting }] = await db.execute<{ waiting: number }>(
       sql`select count(*)::int as waiting from survey_email_recipients where survey_id = ${made.survey.id} and status in ('queued', 'sending')`,
     );
     const [{ rows }] = await db.execute<{ rows: number }>(sql`select count(*)::int as rows from survey_email_recipients where survey_id = ${made.survey.id}`);
     if (rows === N && waiting === 0) break;
-    if (total === last) still++;
+    if (sink.total() === last) still++;
     else still = 0;
-    last = total;
-    if (still > 600) throw new Error(`stalled at ${total} mails, ${waiting} waiting`);
+    last = sink.total();
+    if (still > 600) throw new Error(`stalled at ${sink.total()} mails, ${waiting} waiting`);
   }
   const resumedSeconds = (Date.now() - resumedAt) / 1000;
-  const secondHalf = total - atKill;
+  const secondHalf = sink.total() - atKill;
   clearInterval(sampler);
   engine.kill('SIGTERM');
   await new Promise((r) => engine.once('exit', r));
@@ -133,11 +117,13 @@ async function main() {
   console.log(`start latency after the scheduled time: ${startLatency.toFixed(2)} s (target < 5 s)`);
   console.log(`rate before the kill: ${(firstHalf / firstHalfSeconds).toFixed(0)} mails/s (target >= 200)`);
   console.log(`rate after the restart: ${(secondHalf / resumedSeconds).toFixed(0)} mails/s; the restart waited ${((resumedAt - resumeAfter) / 1000).toFixed(1)} s for the killed job to expire (${((resumedAt - killedAt) / 1000).toFixed(1)} s from the kill)`);
-  console.log(`mails received: ${total}; distinct recipients (Message-IDs): ${ids.size}; mailed twice: ${twice} (target ${N} and 0)`);
+  console.log(`SMTP sink ceiling in this run: ${ceiling.toFixed(0)} mails/s composed by nodemailer, ${rawCeiling.toFixed(0)} mails/s prepared bytes`);
+  console.log(`mails received: ${sink.total()}; distinct recipients (Message-IDs): ${ids.size}; mailed twice: ${twice} (target ${N} and 0)`);
   const early = rss.slice(2, 12);
+  console.log(windowReport(statsFile));
   console.log(`engine RSS: first 10 s ${Math.max(...early).toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB over ${rss.length} samples`);
   await closeDb();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await sink.close();
   await server.stop();
 }
 

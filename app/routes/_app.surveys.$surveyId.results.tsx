@@ -7,7 +7,7 @@ import { RESPONSE_CHANNELS } from '~/models/surveys/response-types';
 import { getSurveyResults, listTextAnswers, readResultFilters, TEXT_PAGE_SIZE, type QuestionResult, type SurveyResults } from '~/models/surveys/results.server';
 import { getSurvey, publicSurveyPath } from '~/models/surveys/surveys.server';
 import { emailDeliveryStats, listRecipients } from '~/models/surveys/email-surveys.server';
-import { EmailDelivery } from '~/components/surveys/email-delivery';
+import { DELIVERY_PAGE_SIZE, EmailDelivery } from '~/components/surveys/email-delivery';
 import { formatDate, formatDateTime, pageTitle, type DatePrefs } from '~/utils/format';
 import { parseRowId } from '~/utils/route-id';
 import { publicUser, requireFeature, requirePermission } from '~/utils/session.server';
@@ -44,7 +44,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     survey.channel === 'email'
       ? {
           stats: await emailDeliveryStats({ accountId: ctx.account.id, surveyId: survey.id }),
-          recipients: await listRecipients({ accountId: ctx.account.id, surveyId: survey.id, limit: 50 }),
+          // The delivery list pages on its own (`q=delivery&page=N`), like a text question's answers.
+          page: paged === 'delivery' ? readPage(url) : 1,
+          recipients: await listRecipients({
+            accountId: ctx.account.id,
+            surveyId: survey.id,
+            limit: DELIVERY_PAGE_SIZE,
+            offset: ((paged === 'delivery' ? readPage(url) : 1) - 1) * DELIVERY_PAGE_SIZE,
+          }),
         }
       : null;
   return {

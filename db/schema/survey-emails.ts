@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { contacts } from './contacts';
 import { conversations, inboxes } from './inbox';
@@ -82,6 +82,8 @@ export const surveyEmailSends = pgTable(
     /** resolving → sending → done. */
     status: text('status').$type<'resolving' | 'sending' | 'done'>().notNull().default('resolving'),
     total: integer('total').notNull().default(0),
+    /** Resolving in slices (ADR 084): the last contact (or list entry) id whose slice is in the recipients. */
+    resolvedThrough: bigint('resolved_through', { mode: 'number' }).notNull().default(0),
     skipped: integer('skipped').notNull().default(0),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

@@ -126,6 +126,17 @@ describe('customer satisfaction', () => {
     expect(events.map((e) => e.payload)).toEqual([expect.objectContaining({ kind: 'csat', channel: 'email', rating: 2, conversationId: id })]);
     const results = await csatResults({ accountId: s.account.id, from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 86_400_000), by: 'inbox' });
     expect(results).toMatchObject({ total: 1, csat: 0, rows: [{ key: 'Support mail', ratings: 1, average: 2 }] });
+    // Periods by week (from Monday) and month, cut in the viewer's zone (ADR 085).
+    const [ratedRow] = await getDb().select({ at: schema.csatRatings.ratedAt }).from(schema.csatRatings).where(eq(schema.csatRatings.accountId, s.account.id));
+    const zone = 'Pacific/Kiritimati';
+    const localDay = new Intl.DateTimeFormat('sv-SE', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ratedRow!.at!);
+    const monday = new Date(Date.parse(`${localDay}T00:00:00Z`) - ((new Date(`${localDay}T00:00:00Z`).getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    const span = { accountId: s.account.id, from: new Date(Date.now() - 3 * 86_400_000), to: new Date(Date.now() + 3 * 86_400_000), timezone: zone };
+    expect((await csatResults({ ...span, by: 'day' })).rows.map((x) => x.key)).toEqual([localDay]);
+    expect((await csatResults({ ...span, by: 'week' })).rows.map((x) => x.key)).toEqual([monday]);
+    expect((await csatResults({ ...span, by: 'month' })).rows.map((x) => x.key)).toEqual([localDay.slice(0, 7)]);
+    const byMonth = await app.request('/settings/email-survey?by=month', { domain: s.domain, cookie: s.cookie });
+    expect(byMonth.text).toContain('<th scope="col">Month</th>');
     expect((await csatResults({ accountId: other.account.id, from: new Date(0), to: new Date(Date.now() + 86_400_000), by: 'agent' })).total).toBe(0);
     // The agent sees the rating on the conversation.
     const conv = await app.request(`/inbox/${id}`, { domain: s.domain, cookie: s.cookie });

@@ -182,6 +182,24 @@ describe('email surveys', () => {
     expect(sup).toMatchObject({ accountId: a.account.id, reason: 'bounced' });
   });
 
+  it('results: the delivery list pages 50 at a time (q=delivery), newest first, within the account', async () => {
+    const a = await setup();
+    const survey = await emailSurvey(a, { tagIds: [a.tag.id] });
+    const occ = await runScheduled(a.account.id, survey.id);
+    await getDb().execute(sql`insert into survey_email_recipients (account_id, survey_id, send_id, email, token, status)
+      select ${a.account.id}, ${survey.id}, ${occ.sendId}, 'r' || g || '@example.test', md5(g::text || random()::text) || md5(random()::text), 'sent' from generate_series(1, 60) g`);
+    const cookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
+    const first = await app.request(`/surveys/${survey.id}/results`, { domain: a.domain, cookie });
+    expect(first.status).toBe(200);
+    expect(first.text.match(/data-testid="recipient-row"/g)).toHaveLength(50);
+    expect(first.text).toContain('r60@example.test');
+    expect(first.text).toContain(`href="/surveys/${survey.id}/results?q=delivery&amp;page=2#delivery"`);
+    const second = await app.request(`/surveys/${survey.id}/results?q=delivery&page=2`, { domain: a.domain, cookie });
+    expect(second.text.match(/data-testid="recipient-row"/g)).toHaveLength(10);
+    expect(second.text).toContain('r1@example.test');
+    expect(second.text).toContain('(page 2)');
+  });
+
   it('takes a CSV list only for a draft, with the specification messages, and sends to it', async () => {
     const a = await setup();
     const survey = await emailSurvey(a, { tagIds: [a.tag.id] }, false);

@@ -14,9 +14,11 @@ const BY = [
   ['team', 'Team'],
   ['inbox', 'Inbox'],
   ['day', 'Day'],
+  ['week', 'Week'],
+  ['month', 'Month'],
 ] as const;
 
-/** Settings → Customer Satisfaction → Email/Chat Survey: the surveys, and the account's CSAT over a period by agent, team, inbox or day. */
+/** Settings → Customer Satisfaction → Email/Chat Survey: the surveys, and the account's CSAT over a period by agent, team, inbox, day, week or month. */
 export function CsatList({ kind, surveys, results, by, from, to }: Props) {
   const base = `/settings/${kind}-survey`;
   const title = kind === 'email' ? 'Email Survey' : 'Chat Survey';

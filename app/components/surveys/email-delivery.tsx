@@ -1,4 +1,7 @@
+import { Pager } from '~/components/ui/pager';
 import { formatDateTime, type DatePrefs } from '~/utils/format';
+
+export const DELIVERY_PAGE_SIZE = 50;
 
 const STATUS_TEXT: Record<string, string> = {
   queued: 'Queued',
@@ -12,15 +15,16 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 type Delivery = {
-  stats: { by: Record<string, number>; delivered: number; responseRate: number };
+  stats: { by: Record<string, number>; delivered: number; responseRate: number; total: number };
+  page: number;
   recipients: { id: number; email: string; name: string; status: string; sentAt: Date | string | null; openedAt: Date | string | null; respondedAt: Date | string | null }[];
 };
 
-/** An email survey's delivery on its results page (issue 15): counts per status, the response rate, the latest recipients. */
+/** An email survey's delivery on its results page (issue 15): counts per status, the response rate, every recipient newest first, 50 a page. */
 export function EmailDelivery({ delivery, user }: { delivery: Delivery; user: DatePrefs }) {
   const { by, delivered, responseRate } = delivery.stats;
   return (
-    <section className="card stack" aria-labelledby="delivery-h" data-testid="email-delivery">
+    <section className="card stack" aria-labelledby="delivery-h" data-testid="email-delivery" id="delivery">
       <h2 id="delivery-h">Email delivery</h2>
       <p>
         Response rate <strong data-testid="response-rate">{Math.round(responseRate * 1000) / 10}%</strong>{' '}
@@ -40,7 +44,9 @@ export function EmailDelivery({ delivery, user }: { delivery: Delivery; user: Da
       {delivery.recipients.length ? (
         <div className="table-wrap">
           <table className="table delivery-table">
-            <caption className="muted">Latest recipients</caption>
+            <caption className="muted">
+              Recipients, newest first{delivery.page > 1 ? ` (page ${delivery.page})` : ''}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Recipient</th>
@@ -60,6 +66,7 @@ export function EmailDelivery({ delivery, user }: { delivery: Delivery; user: Da
               ))}
             </tbody>
           </table>
+          <Pager page={delivery.page} pageSize={DELIVERY_PAGE_SIZE} total={delivery.stats.total} params={{ q: 'delivery' }} hash="delivery" />
         </div>
       ) : (
         <p className="muted">Nothing sent yet.</p>

@@ -1,16 +1,18 @@
 import { Link, useLocation } from '@remix-run/react';
 
 /** The one pager: hidden at one page or fewer; first and last jumps only above three pages (section 2). */
-export function Pager({ page, pageSize, total }: { page: number; pageSize: number; total: number }) {
+export function Pager({ page, pageSize, total, params: fixed, hash }: { page: number; pageSize: number; total: number; params?: Record<string, string>; hash?: string }) {
   const location = useLocation();
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages <= 1) return null;
   const href = (p: number) => {
     const params = new URLSearchParams(location.search);
+    // A second list on one page (`params` names it, e.g. q=delivery) pages without touching the first one's place.
+    for (const [k, v] of Object.entries(fixed ?? {})) params.set(k, v);
     if (p <= 1) params.delete('page');
     else params.set('page', String(p));
     const qs = params.toString();
-    return `${location.pathname}${qs ? `?${qs}` : ''}`;
+    return `${location.pathname}${qs ? `?${qs}` : ''}${hash ? `#${hash}` : ''}`;
   };
   const start = Math.max(1, Math.min(page - 2, pages - 4));
   const numbers = Array.from({ length: Math.min(5, pages) }, (_, i) => start + i);

@@ -1,10 +1,8 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
 import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
-import { singleton } from '../../utils/singleton.server';
 import { accountLink } from '../../utils/tenant.server';
 import { segmentWhere } from '../crm/segments.server';
 import { domainOf } from '../email/addresses.server';
@@ -19,13 +17,14 @@ import { getInbox } from '../inbox/inboxes.server';
 import { renderTemplate, type TemplateContact } from '../productivity/templates';
 import type { Campaign } from './campaigns.server';
 import { campaignLayout, personalise } from './email-layout.server';
+import { isSmtpRecipientRefusal, pooledTransport, runBulkSend, sendRawMail } from '../mail/bulk-send.server';
 import { signTracking } from './tracking.server';
 
 const r = schema.campaignRecipients;
 const c = schema.campaigns;
 
 /** How many recipients one claim takes, and how long one job sends before it queues the next (ADR 064). */
-const CLAIM_SIZE = 200;
+const CLAIM_SIZE = 100;
 const SLICE_MS = 20_000;
 /** A claim older than this belonged to a sender that died: its recipients are taken again. */
 const STALE_CLAIM = '2 minutes';
@@ -102,13 +101,13 @@ export async function freezeForTest(opts: { accountId: number; campaignId: numbe
 type Claimed = { id: number; address: string; contactId: number | null; firstName: string | null; lastName: string | null; addressJson: TemplateContact['address'] };
 
 /** Takes up to CLAIM_SIZE pending recipients (or ones a dead sender left claimed), each by one sender only. */
-async function claimRecipients(campaign: Campaign): Promise<Claimed[]> {
+async function claimRecipients(campaign: Campaign, limit = CLAIM_SIZE): Promise<Claimed[]> {
   const rows = await getDb().execute(sql`
     with picked as (
       select id from ${r}
       where account_id = ${campaign.accountId} and campaign_id = ${campaign.id}
         and (status = 'pending' or (status = 'sending' and claimed_at < now() - ${STALE_CLAIM}::interval))
-      order by id limit ${CLAIM_SIZE} for update skip locked)
+      order by id limit ${limit} for update skip locked)
     update ${r} set status = 'sending', claimed_at = now() from picked where ${r}.id = picked.id
     returning ${r}.id, ${r}.address, ${r}.contact_id as "contactId",
       (select first_name from contacts ct where ct.id = ${r}.contact_id and ct.account_id = ${campaign.accountId}) as "firstName",
@@ -117,16 +116,11 @@ async function claimRecipients(campaign: Campaign): Promise<Claimed[]> {
   return (rows as unknown as Claimed[]).map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** Campaign mail goes through a pooled connection (one per process and URL), not the one-message transport. */
+/** Campaign mail goes through the bulk path's pooled connections (one set per process and URL, ADR 084). */
 function campaignRoute(inbox: Parameters<typeof routeFor>[0]): Route {
   const route = routeFor(inbox);
   if (route.kind !== 'smtp') return route;
-  const url = new URL(getConfig().smtpUrl!);
-  url.searchParams.set('pool', 'true');
-  url.searchParams.set('maxConnections', String(Math.min(lanes(), 10)));
-  url.searchParams.set('maxMessages', 'Infinity');
-  const href = url.toString();
-  return { kind: 'smtp', transport: singleton(`campaign-smtp:${href}`, () => nodemailer.createTransport(href)) };
+  return { kind: 'smtp', transport: pooledTransport(getConfig().smtpUrl!, Math.min(lanes(), 32)) };
 }
 
 export function trackingLinks(domain: string, accountId: number, recipientId: number) {
@@ -229,11 +223,11 @@ async function deliver(route: Route, accountId: number, mail: Awaited<ReturnType
       .values({ accountId, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, transport: 'mailbox', status: 'stored' });
     return;
   }
-  await route.transport.sendMail(mail);
+  // Prepared bytes with an explicit envelope: no per-mail MIME composing (ADR 084).
+  await sendRawMail(route.transport, mail);
 }
 
-const isRecipientRefusal = (err: unknown) =>
-  /^5\d\d$/.test(String((err as { responseCode?: number }).responseCode ?? '')) && (err as { command?: string }).command === 'RCPT TO';
+const isRecipientRefusal = isSmtpRecipientRefusal;
 
 /**
  * The `campaigns.send` job (ADR 064): starts a scheduled campaign whose time has come (freezing its audience), then
@@ -262,84 +256,78 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
 
   const sender = campaign.kind === 'sms' ? await smsSenderOf(campaign) : await emailSenderOf(campaign);
   const channel = campaign.kind === 'sms' ? 'sms' : 'email';
-  const started = Date.now();
-  const interval = 1000 / ratePerSecond();
-  let nextSlot = Date.now();
-  let sent = 0;
-  for (;;) {
-    const status = (await load())?.status;
-    if (status !== 'sending') break;
-    if (Date.now() - started > SLICE_MS) {
-      await db.transaction((tx) => enqueueInTx(tx, QUEUES.campaignSend, { accountId: opts.accountId, campaignId: opts.campaignId }));
-      return { sent, done: false };
-    }
-    const claimed = await claimRecipients(campaign);
-    if (claimed.length === 0) break;
-    // A recipient who unsubscribed from another campaign after the audience was frozen is skipped, not mailed.
-    const suppressed = new Set(
-      (
-        await db
-          .select({ address: schema.campaignSuppressions.address })
-          .from(schema.campaignSuppressions)
-          .where(
-            and(
-              eq(schema.campaignSuppressions.accountId, opts.accountId),
-              eq(schema.campaignSuppressions.channel, channel),
-              inArray(
-                schema.campaignSuppressions.address,
-                claimed.map((x) => x.address),
-              ),
-            ),
-          )
-      ).map((s) => s.address),
-    );
-    const skipped = claimed.filter((x) => suppressed.has(x.address)).map((x) => x.id);
-    if (skipped.length) await db.update(r).set({ status: 'skipped' }).where(and(eq(r.accountId, opts.accountId), inArray(r.id, skipped)));
-    const queue = claimed.filter((x) => !suppressed.has(x.address));
-    let failed = 0;
-    let transportError: unknown = null;
-    let next = 0;
-    const lane = async () => {
-      while (next < queue.length && !transportError) {
-        const one = queue[next++];
-        // Rate limit per account and provider: sends start at most PARLEY_CAMPAIGN_EMAILS_PER_SECOND a second.
-        const wait = nextSlot - Date.now();
-        nextSlot = Math.max(nextSlot, Date.now()) + interval;
-        if (wait > 0) await new Promise((res) => setTimeout(res, wait));
-        try {
-          await sender.send(one);
-          await db.update(r).set({ status: 'sent', sentAt: new Date() }).where(and(eq(r.accountId, opts.accountId), eq(r.id, one.id)));
-          sent++;
-        } catch (err) {
-          if (!sender.isRefusal(err)) {
-            transportError = err;
-            await db.update(r).set({ status: 'pending', claimedAt: null }).where(and(eq(r.accountId, opts.accountId), eq(r.id, one.id)));
-            return;
-          }
-          failed++;
-          await db
-            .update(r)
-            .set({ status: 'failed', bouncedAt: new Date(), error: String((err as Error).message).slice(0, 300) })
-            .where(and(eq(r.accountId, opts.accountId), eq(r.id, one.id)));
-          await suppress({ accountId: opts.accountId, campaignId: campaign.id, address: one.address, reason: 'bounced', recipientId: one.id, channel });
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(lanes(), queue.length) }, lane));
+  const mine = (ids: number[]) => and(eq(r.accountId, opts.accountId), inArray(r.id, ids));
+  let counted = { sent: 0, failed: 0 };
+  // Counters on the campaign row move with each group of sent marks, not per mail.
+  const bump = async (sent: number, failed: number) => {
+    counted = { sent: counted.sent + sent, failed: counted.failed + failed };
     await db
       .update(c)
       .set({ sentCount: sql`${c.sentCount} + ${sent}`, failedCount: sql`${c.failedCount} + ${failed}` })
       .where(and(eq(c.accountId, opts.accountId), eq(c.id, campaign.id)));
-    sent = 0;
-    if (transportError) {
-      // Claimed but not attempted: back to pending, and the job fails so pg-boss retries it with backoff.
-      await db
-        .update(r)
-        .set({ status: 'pending', claimedAt: null })
-        .where(and(eq(r.accountId, opts.accountId), eq(r.campaignId, campaign.id), eq(r.status, 'sending'), inArray(r.id, queue.map((x) => x.id))));
-      getLogger().warn({ accountId: opts.accountId, campaignId: campaign.id, err: (transportError as Error).message }, 'campaign send paused by a transport error');
-      throw transportError;
-    }
+  };
+  // The shared bulk-send loop (ADR 084): claims in chunks, pooled lanes, a sent mark right after each accept.
+  const stats = await runBulkSend<Claimed & { suppressed?: boolean }>(
+    {
+      accountId: opts.accountId,
+      // Pausing or cancelling is seen before each claim; what was claimed and not sent goes back to pending.
+      keepGoing: async () => (await load())?.status === 'sending',
+      claim: async (limit) => {
+        const claimed = await claimRecipients(campaign!, limit);
+        if (!claimed.length) return claimed;
+        // A recipient who unsubscribed from another campaign after the audience was frozen is skipped, not mailed.
+        const suppressed = new Set(
+          (
+            await db
+              .select({ address: schema.campaignSuppressions.address })
+              .from(schema.campaignSuppressions)
+              .where(
+                and(
+                  eq(schema.campaignSuppressions.accountId, opts.accountId),
+                  eq(schema.campaignSuppressions.channel, channel),
+                  inArray(
+                    schema.campaignSuppressions.address,
+                    claimed.map((x) => x.address),
+                  ),
+                ),
+              )
+          ).map((x) => x.address),
+        );
+        return claimed.map((x) => ({ ...x, suppressed: suppressed.has(x.address) }));
+      },
+      skip: (one) => Boolean(one.suppressed),
+      markSkipped: async (ids) => {
+        await db.update(r).set({ status: 'skipped' }).where(mine(ids));
+      },
+      deliver: (one) => sender.send(one),
+      markSent: async (rows) => {
+        await db.update(r).set({ status: 'sent', sentAt: new Date() }).where(and(mine(rows.map((x) => x.id)), eq(r.status, 'sending')));
+        await bump(rows.length, 0);
+      },
+      isRefusal: sender.isRefusal,
+      markRefused: async (one, err) => {
+        await db
+          .update(r)
+          .set({ status: 'failed', bouncedAt: new Date(), error: String(err.message).slice(0, 300) })
+          .where(mine([one.id]));
+        await bump(0, 1);
+        await suppress({ accountId: opts.accountId, campaignId: campaign!.id, address: one.address, reason: 'bounced', recipientId: one.id, channel });
+      },
+      release: async (ids) => {
+        await db
+          .update(r)
+          .set({ status: 'pending', claimedAt: null })
+          .where(and(mine(ids), eq(r.status, 'sending')));
+      },
+    },
+    { rateKey: `campaign:${channel}:${opts.accountId}`, ratePerSecond: ratePerSecond(), lanes: lanes(), claimSize: CLAIM_SIZE, sliceMs: SLICE_MS },
+  ).catch((err) => {
+    getLogger().warn({ accountId: opts.accountId, campaignId: campaign!.id, err: (err as Error).message }, 'campaign send paused by a transport error');
+    throw err;
+  });
+  if (!stats.exhausted && (await load())?.status === 'sending') {
+    await db.transaction((tx) => enqueueInTx(tx, QUEUES.campaignSend, { accountId: opts.accountId, campaignId: opts.campaignId }));
+    return { sent: counted.sent, done: false };
   }
   return finishIfDone(campaign);
 }

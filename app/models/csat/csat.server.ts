@@ -277,13 +277,31 @@ export async function conversationRatings(opts: { accountId: number; conversatio
     .orderBy(desc(r.id));
 }
 
-export type CsatGroup = 'agent' | 'team' | 'inbox' | 'day';
+function knownZone(zone: string | undefined) {
+  try {
+    if (zone && /^[A-Za-z0-9_+\-/]+$/.test(zone)) {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return zone;
+    }
+  } catch {
+    // an unknown zone: UTC
+  }
+  return 'UTC';
+}
+
+export type CsatGroup = 'agent' | 'team' | 'inbox' | 'day' | 'week' | 'month';
 
 /**
  * The account-wide CSAT result over a period: ratings, average, and the share of 4–5 ("satisfied"), by agent, team,
- * inbox or day. Read from the ratings themselves (indexed by account and rating time).
+ * inbox, day, week (from Monday) or month. Periods are cut in `timezone` (ADR 085: the viewer's zone; the account has
+ * none of its own), so a rating at 23:30 in Paris counts on its Paris day. Read from the ratings themselves (indexed by
+ * account and rating time).
  */
-export async function csatResults(opts: { accountId: number; from: Date; to: Date; by: CsatGroup }) {
+export async function csatResults(opts: { accountId: number; from: Date; to: Date; by: CsatGroup; timezone?: string }) {
+  // The zone is written into the statement (a bind parameter per use would make GROUP BY and SELECT differ), so only
+  // a zone the runtime knows, as a quoted literal.
+  const zone = knownZone(opts.timezone);
+  const local = sql`(${r.ratedAt} at time zone ${sql.raw(`'${zone.replace(/'/g, "''")}'`)})`;
   const key =
     opts.by === 'agent'
       ? sql<string>`coalesce(trim(concat_ws(' ', ${schema.users.firstName}, ${schema.users.lastName})), 'Unassigned')`
@@ -291,7 +309,11 @@ export async function csatResults(opts: { accountId: number; from: Date; to: Dat
         ? sql<string>`coalesce(${schema.teams.name}, 'No team')`
         : opts.by === 'inbox'
           ? sql<string>`coalesce(${schema.inboxes.name}, 'Deleted inbox')`
-          : sql<string>`to_char(${r.ratedAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+          : opts.by === 'week'
+            ? sql<string>`to_char(date_trunc('week', ${local}), 'YYYY-MM-DD')`
+            : opts.by === 'month'
+              ? sql<string>`to_char(${local}, 'YYYY-MM')`
+              : sql<string>`to_char(${local}, 'YYYY-MM-DD')`;
   const rows = await getDb()
     .select({
       key,

@@ -1,3 +1,4 @@
+import { TZDate } from '@date-fns/tz';
 import { data } from '@remix-run/node';
 import type { Params } from '@remix-run/react';
 import { parseWithZod } from '../../utils/conform.server';
@@ -14,7 +15,22 @@ import { ChatCsatSchema, EmailCsatSchema } from './schemas';
  */
 type Kind = 'email' | 'chat';
 const FEATURE = { email: 'customerSatisfactionSurveys/emailSurveys', chat: 'customerSatisfactionSurveys/chatSurveys' } as const;
-const GROUPS: CsatGroup[] = ['agent', 'team', 'inbox', 'day'];
+const GROUPS: CsatGroup[] = ['agent', 'team', 'inbox', 'day', 'week', 'month'];
+
+function zoneOrUtc(zone: string | null | undefined) {
+  try {
+    if (zone) new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** 00:00 of a YYYY-MM-DD day in a zone, as an instant. */
+function localMidnight(ymd: string, zone: string) {
+  const [y, m, d] = ymd.split('-').map(Number);
+  return new Date(new TZDate(y, m - 1, d, zone).getTime());
+}
 
 async function guard(request: Request, kind: Kind, write: boolean) {
   const ctx = write ? await requirePermission(request, 'manage_surveys') : await requireUser(request);
@@ -30,21 +46,25 @@ export async function csatListLoader(request: Request, kind: Kind) {
   const day = /^\d{4}-\d{2}-\d{2}$/;
   const toParam = url.searchParams.get('to') ?? '';
   const fromParam = url.searchParams.get('from') ?? '';
-  const to = day.test(toParam) ? new Date(`${toParam}T00:00:00Z`) : new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z');
-  const from = day.test(fromParam) ? new Date(`${fromParam}T00:00:00Z`) : new Date(to.getTime() - 29 * 86_400_000);
-  const end = new Date(to.getTime() + 86_400_000);
+  // The period's days are the viewer's days (ADR 085): from local midnight of `from` to the end of local `to`.
+  const timezone = zoneOrUtc(ctx.user.timezone);
+  const today = new Intl.DateTimeFormat('sv-SE', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const toDay = day.test(toParam) ? toParam : today;
+  const fromDay = day.test(fromParam) ? fromParam : new Date(Date.parse(`${toDay}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+  const from = localMidnight(fromDay, timezone);
+  const end = localMidnight(new Date(Date.parse(`${toDay}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10), timezone);
   const [surveys, inboxes, results] = await Promise.all([
     listCsatSurveys({ accountId: ctx.account.id, kind }),
     listCsatInboxes({ accountId: ctx.account.id, kind }),
-    csatResults({ accountId: ctx.account.id, from, to: end, by }),
+    csatResults({ accountId: ctx.account.id, from, to: end, by, timezone }),
   ]);
   const names = new Map(inboxes.map((i) => [i.id, i.name]));
   return {
     surveys: surveys.map((s) => ({ id: s.id, subject: s.subject, inboxes: s.inboxIds.map((id) => names.get(id) ?? `#${id}`), ratingsType: s.ratingsType })),
     results,
     by,
-    from: from.toISOString().slice(0, 10),
-    to: to.toISOString().slice(0, 10),
+    from: fromDay,
+    to: toDay,
   };
 }
 

@@ -6,7 +6,9 @@ import rrulePkg from 'rrule';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { guessField, sniffImportFile } from '../crm/imports.server';
 import { recordChange } from '../productivity/shared.server';
+import { bulkConnections, pooledTransport, runBulkSend, sendRawMail } from '../mail/bulk-send.server';
 import { sendBulkEmail } from '../mail/mail.server';
+import { getConfig } from '../../utils/env.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
 import { accountLink } from '../../utils/tenant.server';
@@ -283,34 +285,62 @@ export async function runEmailOccurrence(opts: { accountId: number; surveyId: nu
 
 /* ------------------------------------------------------------------------------------------- sending */
 
+/** Recipients resolved per statement (ADR 084): the first slice is mailed while the next ones are resolved. */
+const RESOLVE_SLICE = 5_000;
+
 /**
- * The occurrence's recipients as they are now: contacts with any of the tags (and an address), or the uploaded list;
- * unsubscribed and bounced addresses left out; once per address. One statement, conflict-safe, so a send killed
- * while resolving resolves again with the same result.
+ * One slice of the occurrence's recipients as they are now: contacts with any of the tags (and an address), or the
+ * uploaded list's entries, after the send's cursor in id order; unsubscribed and bounced addresses left out; once per
+ * address (the unique (send, email) key: the lowest contact id keeps it). Runs under the send row's lock and moves the
+ * cursor in the same transaction, so a send killed while resolving carries on where it stopped, and two workers of one
+ * send resolve alternate slices, never the same one. The last (short) slice moves the send to `sending`.
  */
-async function resolveRecipients(tx: Tx, opts: { accountId: number; surveyId: number; sendId: number; tagIds: number[]; listId: number | null }) {
-  const suppressed = sql`not exists (select 1 from email_suppressions x where x.account_id = ${opts.accountId} and x.email = src.email)`;
-  const token = sql`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`;
-  let source;
-  if (opts.listId) {
-    source = sql`select e.email, e.name, null::integer as contact_id from survey_email_list_entries e
-      where e.account_id = ${opts.accountId} and e.list_id = ${opts.listId}`;
-  } else {
-    const ids = sql.join(
-      opts.tagIds.map((id) => sql`${id}`),
-      sql`, `,
-    );
-    source = sql`select distinct on (lower(c.email)) lower(c.email) as email, trim(concat_ws(' ', c.first_name, c.last_name)) as name, c.id as contact_id
-      from contacts c where c.account_id = ${opts.accountId} and c.email is not null and c.email <> ''
-      and exists (select 1 from contact_tags ct where ct.account_id = ${opts.accountId} and ct.contact_id = c.id and ct.tag_id in (${ids}))
-      order by lower(c.email), c.id`;
-  }
-  const inserted = await tx.execute(sql`
-    insert into survey_email_recipients (account_id, survey_id, send_id, email, name, contact_id, token)
-    select ${opts.accountId}, ${opts.surveyId}, ${opts.sendId}, src.email, src.name, src.contact_id, ${token}
-    from (${source}) src where ${suppressed}
-    on conflict do nothing`);
-  return inserted.count ?? 0;
+async function resolveSlice(opts: { accountId: number; surveyId: number; sendId: number; tagIds: number[]; listId: number | null }) {
+  return getDb().transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ status: sends.status, through: sends.resolvedThrough })
+      .from(sends)
+      .where(and(eq(sends.accountId, opts.accountId), eq(sends.id, opts.sendId)))
+      .for('update');
+    if (!locked || locked.status !== 'resolving') return { done: true, inserted: 0 };
+    const suppressed = sql`not exists (select 1 from email_suppressions x where x.account_id = ${opts.accountId} and x.email = src.email)`;
+    const token = sql`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`;
+    let source;
+    if (opts.listId) {
+      source = sql`select e.id as key, e.email, e.name, null::integer as contact_id from survey_email_list_entries e
+        where e.account_id = ${opts.accountId} and e.list_id = ${opts.listId} and e.id > ${locked.through}
+        order by e.id limit ${RESOLVE_SLICE}`;
+    } else if (opts.tagIds.length) {
+      const ids = sql.join(
+        opts.tagIds.map((id) => sql`${id}`),
+        sql`, `,
+      );
+      source = sql`select c.id as key, lower(c.email) as email, trim(concat_ws(' ', c.first_name, c.last_name)) as name, c.id as contact_id
+        from contacts c where c.account_id = ${opts.accountId} and c.id > ${locked.through} and c.email is not null and c.email <> ''
+        and exists (select 1 from contact_tags ct where ct.account_id = ${opts.accountId} and ct.contact_id = c.id and ct.tag_id in (${ids}))
+        order by c.id limit ${RESOLVE_SLICE}`;
+    } else {
+      source = sql`select 0::bigint as key, ''::text as email, ''::text as name, null::integer as contact_id where false`;
+    }
+    const [row] = await tx.execute<{ seen: number; last: number | null; inserted: number }>(sql`
+      with src as materialized (${source}),
+      ins as (
+        insert into survey_email_recipients (account_id, survey_id, send_id, email, name, contact_id, token)
+        select ${opts.accountId}, ${opts.surveyId}, ${opts.sendId}, src.email, src.name, src.contact_id, ${token}
+        from src where ${suppressed} order by src.key
+        on conflict do nothing returning 1)
+      select (select count(*) from src)::int as seen, (select max(key) from src)::bigint as last, (select count(*) from ins)::int as inserted`);
+    const done = Number(row.seen) < RESOLVE_SLICE;
+    await tx
+      .update(sends)
+      .set({
+        resolvedThrough: row.last === null ? locked.through : Number(row.last),
+        total: sql`${sends.total} + ${Number(row.inserted)}`,
+        ...(done ? { status: 'sending' as const } : {}),
+      })
+      .where(and(eq(sends.accountId, opts.accountId), eq(sends.id, opts.sendId)));
+    return { done, inserted: Number(row.inserted) };
+  });
 }
 
 const replacePlaceholders = (text: string, r: { name: string; email: string }) => text.replaceAll('{{NAME}}', r.name || r.email).replaceAll('{{EMAIL}}', r.email);
@@ -377,40 +407,27 @@ ${d.footer ? `<tr><td><p style="color:#555;font-size:13px">${escapeHtml(d.footer
   };
 }
 
-/** Per account, at most this many survey emails a second (PARLEY_SURVEY_EMAIL_RATE): a shared token bucket per process. */
-const buckets = new Map<number, { tokens: number; at: number }>();
-async function takeToken(accountId: number) {
-  const rate = Number(process.env.PARLEY_SURVEY_EMAIL_RATE ?? 400) || 400;
-  for (;;) {
-    const now = Date.now();
-    const b = buckets.get(accountId) ?? { tokens: rate, at: now };
-    b.tokens = Math.min(rate, b.tokens + ((now - b.at) / 1000) * rate);
-    b.at = now;
-    buckets.set(accountId, b);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return;
-    }
-    await new Promise((r) => setTimeout(r, Math.ceil(((1 - b.tokens) / rate) * 1000)));
-  }
-}
+/** Per account, at most this many survey emails a second (PARLEY_SURVEY_EMAIL_RATE, 400 by default). */
+const surveyRate = () => Number(process.env.PARLEY_SURVEY_EMAIL_RATE ?? 400) || 400;
 
-/** A claimed row still in `sending` after this long belongs to a send that died: it is claimed again. */
+/** A claimed row still in `sending` after this long belongs to a send that died: it is claimed again (ADR 084). */
 const LEASE_MS = 30_000;
-const BATCH = 100;
-/** Mails sent at once within a claimed batch; their `sent` marks are written together. */
-const CHUNK = 25;
+/** Recipients per claim; the shared loop claims the next chunk while this one is on the wire. */
+const CLAIM = 50;
 /** A send job works this long, then hands on to a fresh job (well within its queue's expiry). */
 const SLICE_MS = 40_000;
 
+type Claimed = { id: number; email: string; name: string; token: string; suppressed: boolean };
+
 /**
- * Sends one occurrence: resolves its recipients (once), then claims them a batch at a time (queued → sending, skip
- * locked, so several workers share a send) and mails each — a mail sent is marked sent at once, so a send killed
- * half way resumes with the rows not yet sent. Suppressed addresses (unsubscribed or bounced meanwhile) are skipped.
+ * Sends one occurrence through the shared bulk-send loop (ADR 084): the recipients are resolved in slices of 5,000
+ * while the first slice is already being mailed; each recipient is claimed once (queued → sending, skip locked, so
+ * several workers share a send), mailed from the survey's verified sender with a stable Message-ID, and marked sent
+ * right after the server's 250. A send killed half way resumes with the rows not yet sent. Suppressed addresses
+ * (unsubscribed or bounced meanwhile) are skipped.
  */
 export async function runEmailSend(opts: { accountId: number; sendId: number; sliceMs?: number }) {
   const db = getDb();
-  const started = Date.now();
   const [send] = await db
     .select()
     .from(sends)
@@ -432,20 +449,33 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
     .select()
     .from(schema.surveyVersions)
     .where(and(eq(schema.surveyVersions.accountId, opts.accountId), eq(schema.surveyVersions.id, survey.versionId)));
-  if (send.status === 'resolving') {
-    await db.transaction(async (tx) => {
-      const [locked] = await tx.select({ status: sends.status }).from(sends).where(and(eq(sends.accountId, opts.accountId), eq(sends.id, send.id))).for('update');
-      if (locked.status !== 'resolving') return;
-      const total = await resolveRecipients(tx, {
-        accountId: opts.accountId,
-        surveyId: survey.id,
-        sendId: send.id,
-        tagIds: version.target.audience === 'csv' ? [] : version.target.tagIds,
-        listId: version.target.audience === 'csv' ? (version.target.listId ?? null) : null,
-      });
-      await tx.update(sends).set({ status: 'sending', total }).where(and(eq(sends.accountId, opts.accountId), eq(sends.id, send.id)));
-    });
-  }
+
+  // Resolving runs beside the sending: slice after slice until the source is exhausted; a claim that finds nothing
+  // while slices remain waits for the next one.
+  let resolving: Promise<void> | null = null;
+  let resolved = send.status !== 'resolving';
+  let resolveError: unknown = null;
+  const resolveAll = () =>
+    (resolving ??= (async () => {
+      try {
+        while (!resolved) {
+          const r = await resolveSlice({
+            accountId: opts.accountId,
+            surveyId: survey.id,
+            sendId: send.id,
+            tagIds: version.target.audience === 'csv' ? [] : version.target.tagIds,
+            listId: version.target.audience === 'csv' ? (version.target.listId ?? null) : null,
+          });
+          if (r.done) resolved = true;
+          else await new Promise((res) => setImmediate(res));
+        }
+      } catch (err) {
+        resolveError = err;
+        resolved = true;
+      }
+    })());
+  if (!resolved) void resolveAll();
+
   const render: RenderInput = {
     accountId: opts.accountId,
     domain: survey.domain,
@@ -457,69 +487,78 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
   };
   const host = new URL(accountLink(survey.domain)).hostname;
   const from = version.design.sendFrom;
-  let sent = 0;
-  const slice = opts.sliceMs ?? SLICE_MS;
-  for (;;) {
-    if (sent > 0 && Date.now() - started > slice) {
-      // Hand on: a new job carries on (the claim makes two runs share the rows safely).
-      await db.transaction((tx) => enqueueInTx(tx, QUEUES.surveyEmailSend, { accountId: opts.accountId, sendId: send.id }));
-      return { done: false, sent };
-    }
-    const claimed = await db.execute<{ id: number; email: string; name: string; token: string; suppressed: boolean }>(sql`
+  const { smtpUrl } = getConfig();
+  const transport = smtpUrl ? pooledTransport(smtpUrl) : null;
+  const ids = (list: number[]) =>
+    sql.join(
+      list.map((id) => sql`${id}`),
+      sql`, `,
+    );
+
+  const claimRows = async (limit: number) =>
+    [
+      ...(await db.execute<Claimed>(sql`
       update survey_email_recipients r set status = 'sending', claimed_at = now()
-      where r.id in (
+      where r.account_id = ${opts.accountId} and r.id in (
         select id from survey_email_recipients
-        where send_id = ${send.id} and (status = 'queued' or (status = 'sending' and claimed_at < now() - make_interval(secs => ${LEASE_MS / 1000})))
-        order by id limit ${BATCH} for update skip locked)
+        where account_id = ${opts.accountId} and send_id = ${send.id}
+          and (status = 'queued' or (status = 'sending' and claimed_at < now() - make_interval(secs => ${LEASE_MS / 1000})))
+        order by id limit ${limit} for update skip locked)
       returning r.id, r.email, r.name, r.token,
-        exists (select 1 from email_suppressions x where x.account_id = ${opts.accountId} and x.email = r.email) as suppressed`);
-    if (claimed.length === 0) break;
-    const rows = [...claimed];
-    const skipped = rows.filter((r) => r.suppressed).map((r) => r.id);
-    if (skipped.length)
-      await db.execute(sql`update survey_email_recipients set status = 'skipped' where id in (${sql.join(
-        skipped.map((id) => sql`${id}`),
-        sql`, `,
-      )})`);
-    // Mailed in chunks of 20 at once; each chunk's accepted mails are marked sent in one statement as soon as the
-    // chunk is through, so a process killed mid-chunk can only repeat the mails of that one chunk (ADR 062).
-    const live = rows.filter((r) => !r.suppressed);
-    for (let i = 0; i < live.length; i += CHUNK) {
-      const done: { id: number; messageId: string }[] = [];
-      const results = await Promise.allSettled(
-        live.slice(i, i + CHUNK).map(async (r) => {
-          await takeToken(opts.accountId);
-          const mail = renderSurveyEmail(render, r);
-          const messageId = `<survey-${r.token}@${host}>`;
-          try {
-            await sendBulkEmail({ accountId: opts.accountId, from, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId });
-            done.push({ id: r.id, messageId });
-          } catch (err) {
-            const message = (err as Error).message.slice(0, 500);
-            const permanent = /^5\d\d/.test(String((err as { responseCode?: number }).responseCode ?? ''));
-            getLogger().warn({ err: message, sendId: send.id }, 'survey email failed');
-            // A refusal (5xx) is final; anything else goes back to the queue for the next claim.
-            await db.execute(
-              permanent
-                ? sql`update survey_email_recipients set status = 'failed', error = ${message} where id = ${r.id}`
-                : sql`update survey_email_recipients set status = 'queued', error = ${message} where id = ${r.id}`,
-            );
-            if (!permanent) throw err;
-          }
-        }),
-      );
-      if (done.length) {
+        exists (select 1 from email_suppressions x where x.account_id = ${opts.accountId} and x.email = r.email) as suppressed`)),
+    ].map((r) => ({ ...r, id: Number(r.id) }));
+
+  const stats = await runBulkSend<Claimed>(
+    {
+      accountId: opts.accountId,
+      claim: async (limit) => {
+        for (;;) {
+          const rows = await claimRows(limit);
+          if (rows.length || resolved) return rows;
+          await Promise.race([resolving, new Promise((res) => setTimeout(res, 100))]);
+        }
+      },
+      skip: (r) => r.suppressed,
+      markSkipped: async (list) => {
+        await db.execute(sql`update survey_email_recipients set status = 'skipped' where account_id = ${opts.accountId} and id in (${ids(list)})`);
+      },
+      deliver: async (r) => {
+        const mail = renderSurveyEmail(render, r);
+        const messageId = `<survey-${r.token}@${host}>`;
+        if (!transport) {
+          await sendBulkEmail({ accountId: opts.accountId, from, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId });
+          return { messageId };
+        }
+        return sendRawMail(transport, { from, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId });
+      },
+      markSent: async (rows) => {
         const values = sql.join(
-          done.map((d) => sql`(${d.id}::bigint, ${d.messageId})`),
+          rows.map((d) => sql`(${d.id}::bigint, ${d.messageId ?? null})`),
           sql`, `,
         );
         await db.execute(sql`update survey_email_recipients r set status = 'sent', sent_at = now(), message_id = v.mid
-          from (values ${values}) as v(id, mid) where r.id = v.id and r.status = 'sending'`);
-        sent += done.length;
-      }
-      const failed = results.find((x) => x.status === 'rejected');
-      if (failed) throw (failed as PromiseRejectedResult).reason;
-    }
+          from (values ${values}) as v(id, mid) where r.account_id = ${opts.accountId} and r.id = v.id and r.status = 'sending'`);
+      },
+      // A refusal (5xx) is final; anything else goes back to the queue and the job retries.
+      isRefusal: (err) => /^5\d\d$/.test(String((err as { responseCode?: number }).responseCode ?? '')),
+      markRefused: async (r, err) => {
+        getLogger().warn({ err: err.message, sendId: send.id }, 'survey email refused');
+        await db.execute(sql`update survey_email_recipients set status = 'failed', error = ${err.message.slice(0, 500)} where account_id = ${opts.accountId} and id = ${r.id}`);
+      },
+      release: async (list) => {
+        await db.execute(sql`update survey_email_recipients set status = 'queued', claimed_at = null where account_id = ${opts.accountId} and id in (${ids(list)}) and status = 'sending'`);
+      },
+    },
+    { rateKey: `survey:${opts.accountId}`, ratePerSecond: surveyRate(), claimSize: CLAIM, lanes: bulkConnections(), sliceMs: opts.sliceMs ?? SLICE_MS },
+  ).finally(async () => {
+    resolved = true;
+    await resolving;
+  });
+  if (resolveError) throw resolveError;
+  if (!stats.exhausted) {
+    // Hand on: a new job carries on (the claim makes two runs share the rows safely).
+    await db.transaction((tx) => enqueueInTx(tx, QUEUES.surveyEmailSend, { accountId: opts.accountId, sendId: send.id }));
+    return { done: false, sent: stats.sent };
   }
   const [{ waiting }] = await db
     .select({ waiting: sql<number>`count(*)::int` })
@@ -530,9 +569,17 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
       .select({ skipped: sql<number>`count(*)::int` })
       .from(rc)
       .where(and(eq(rc.accountId, opts.accountId), eq(rc.sendId, send.id), eq(rc.status, 'skipped')));
-    await db.update(sends).set({ status: 'done', finishedAt: new Date(), skipped }).where(and(eq(sends.accountId, opts.accountId), eq(sends.id, send.id)));
+    await db
+      .update(sends)
+      .set({ status: 'done', finishedAt: new Date(), skipped })
+      .where(and(eq(sends.accountId, opts.accountId), eq(sends.id, send.id), eq(sends.status, 'sending')));
+  } else {
+    // Rows another worker holds (or a dead one left): a job after the lease takes whatever is still not sent.
+    await db.transaction((tx) =>
+      enqueueInTx(tx, QUEUES.surveyEmailSend, { accountId: opts.accountId, sendId: send.id }, { startAfter: new Date(Date.now() + LEASE_MS + 1000) }),
+    );
   }
-  return { done: waiting === 0, sent };
+  return { done: waiting === 0, sent: stats.sent };
 }
 
 /* ------------------------------------------------------------------------------------------- recipients' actions */
@@ -590,7 +637,8 @@ export async function emailDeliveryStats(opts: { accountId: number; surveyId: nu
     .groupBy(rc.status);
   const by = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
   const delivered = (by.sent ?? 0) + (by.opened ?? 0) + (by.responded ?? 0);
-  return { by, delivered, responseRate: delivered ? (by.responded ?? 0) / delivered : 0 };
+  const total = rows.reduce((n, r) => n + r.n, 0);
+  return { by, delivered, total, responseRate: delivered ? (by.responded ?? 0) / delivered : 0 };
 }
 
 export async function listRecipients(opts: { accountId: number; surveyId: number; limit?: number; offset?: number }) {

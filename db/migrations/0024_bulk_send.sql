@@ -1,0 +1,1 @@
+ALTER TABLE "survey_email_sends" ADD COLUMN "resolved_through" bigint DEFAULT 0 NOT NULL;
