@@ -3,10 +3,11 @@ import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { accountHasFeature } from '~/models/accounts/accounts.server';
-import { availableSlots, bookingToken, bookMeeting, readConversationToken, SlotTakenError } from '~/models/meetings/bookings.server';
+import { bookingToken, bookMeeting, readConversationToken, SlotTakenError } from '~/models/meetings/bookings.server';
 import { minutesLabel } from '~/models/meetings/constants';
 import { getMeetingTypeBySlug } from '~/models/meetings/meetings.server';
 import { BookingSchema } from '~/models/meetings/schemas';
+import { slotChoices, validZone } from '~/models/meetings/slot-view.server';
 import { pageTitle, timeZoneNames } from '~/utils/format';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
 import { requireAccount } from '~/utils/tenant.server';
@@ -26,39 +27,6 @@ async function load(request: Request, slug: string | undefined) {
   return { account, meeting };
 }
 
-function validZone(tz: string | null | undefined) {
-  if (!tz) return null;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return tz;
-  } catch {
-    return null;
-  }
-}
-
-const dayKey = (ms: number, tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
-
-async function view(opts: { accountId: number; meeting: Awaited<ReturnType<typeof load>>['meeting']; tz: string; day: string | null }) {
-  const slots = await availableSlots({ accountId: opts.accountId, meeting: opts.meeting });
-  const days = new Map<string, number[]>();
-  for (const s of slots) {
-    const k = dayKey(s.start, opts.tz);
-    const list = days.get(k) ?? [];
-    list.push(s.start);
-    days.set(k, list);
-  }
-  const chosen = opts.day && days.has(opts.day) ? opts.day : ([...days.keys()][0] ?? null);
-  const dayLabel = (k: string) => new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${k}T12:00:00Z`));
-  const timeLabel = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone: opts.tz, hour: '2-digit', minute: '2-digit' }).format(ms);
-  return {
-    tz: opts.tz,
-    days: [...days.keys()].map((k) => ({ key: k, label: dayLabel(k), count: days.get(k)!.length })),
-    day: chosen,
-    dayLabel: chosen ? dayLabel(chosen) : null,
-    times: chosen ? days.get(chosen)!.map((ms) => ({ value: String(ms), label: timeLabel(ms) })) : [],
-  };
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { account, meeting } = await load(request, params.slug);
   const url = new URL(request.url);
@@ -69,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     zones: timeZoneNames(),
     // A link offered in a chat (signed conversation); passed along, checked again when booking.
     c: readConversationToken(url.searchParams.get('c')) ? url.searchParams.get('c') : null,
-    ...(await view({ accountId: account.id, meeting, tz, day: url.searchParams.get('day') })),
+    ...(await slotChoices({ accountId: account.id, meeting, tz, day: url.searchParams.get('day') })),
   };
 }
 

@@ -24,6 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     token: params.token!,
     booked: url.searchParams.get('booked') === '1',
+    rescheduled: url.searchParams.get('rescheduled') === '1',
     meeting: { name: meeting.name, location: meeting.location, videoLink: meeting.videoLink },
     booking: { name: booking.name, email: booking.email, when: `${fmt.format(booking.startsAt)} (${booking.timezone})`, status: booking.status },
   };
@@ -38,11 +39,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function BookingDetails() {
-  const { token, booked, meeting, booking } = useLoaderData<typeof loader>();
+  const { token, booked, rescheduled, meeting, booking } = useLoaderData<typeof loader>();
   const cancelled = booking.status === 'cancelled';
   return (
     <main className="public-page stack" style={{ maxWidth: '40rem', margin: '0 auto', padding: '1rem' }} data-testid="booking-details">
-      <h1>{cancelled ? 'Meeting cancelled' : booked ? 'You are booked' : meeting.name}</h1>
+      <h1>{cancelled ? 'Meeting cancelled' : rescheduled ? 'Your meeting moved' : booked ? 'You are booked' : meeting.name}</h1>
       <div className="card stack">
         <p>
           <strong>{meeting.name}</strong> with {booking.name}
@@ -65,7 +66,10 @@ export default function BookingDetails() {
                 Add to calendar (.ics)
               </a>
             </p>
-            <form method="post">
+            <form method="post" className="row">
+              <a href={`/meet/booking/${token}/reschedule`} className="btn" data-testid="reschedule-link">
+                Reschedule
+              </a>
               <button className="btn btn-danger" name="intent" value="cancel">
                 Cancel meeting
               </button>
