@@ -32,7 +32,12 @@ async function dav(creds: CaldavCredentials, url: string, init: { method: string
   try {
     res = await guardedRequest(url, {
       method: init.method,
-      headers: { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`, ...init.headers },
+      // A length, not chunked: WSGI servers such as Radicale's do not read chunked bodies.
+      headers: {
+        authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
+        ...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}),
+        ...init.headers,
+      },
       body: init.body,
       timeoutMs: TIMEOUT_MS,
       maxBytes: init.maxBytes ?? 4 * 1024 * 1024,
