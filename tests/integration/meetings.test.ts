@@ -11,6 +11,12 @@ import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { createMeetingType, getMeetingType } from '../../app/models/meetings/meetings.server';
 import { contactTimeline } from '../../app/models/crm/contacts.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
+import { createWebInbox } from '../../app/models/channels/messenger-settings.server';
+import { listVisitorMessages, postVisitorMessage, startVisitor, type Inbox } from '../../app/models/channels/widget.server';
+import { createChatbot, saveChatbotFlow, updateChatbotSettings } from '../../app/models/chatbots/chatbots.server';
+import { DEFAULT_CONDITIONS } from '../../app/models/chatbots/constants';
+import { checkFlow } from '../../app/models/chatbots/flow.server';
+import { runChatbotTurn } from '../../app/models/chatbots/runner.server';
 import { createTestAccount, createTestUser, givePlan } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 import { startGoogleCalendarStandIn } from '../helpers/stand-ins/google-calendar';
@@ -312,6 +318,38 @@ describe('meetings', () => {
     expect(notes.some((m) => m.text.startsWith('Dana booked Product demo for'))).toBe(true);
     // A forged conversation token is ignored: the booking stands, unlinked.
     expect(readConversationToken(`${conversation.id}-AAAAAAAAAAAAAAAA`)).toBeNull();
+  });
+
+  it("a chatbot's meeting step offers the booking link for its conversation (the default meeting, or the one chosen)", async () => {
+    const s = await setup();
+    const inbox = (await createWebInbox({ accountId: s.account.id, actorId: s.owner.id, name: 'Website' })) as Inbox;
+    const bot = await createChatbot({ accountId: s.account.id, actorId: s.owner.id, name: 'Booker' });
+    const flow = checkFlow([
+      { id: 's1', type: 'meeting', text: 'Book a demo here:', meetingId: null, next: 's2' },
+      { id: 's2', type: 'question', text: 'Anything else?', choices: [{ label: 'No', next: null }], next: null },
+    ]);
+    expect(() => checkFlow([{ id: 's1', type: 'meeting', text: '', meetingId: null, next: null }])).toThrow('Step 1 (Offer a meeting booking link): Message is not allowed to be empty');
+    await saveChatbotFlow({ accountId: s.account.id, id: bot.id, steps: flow });
+    await updateChatbotSettings({ accountId: s.account.id, id: bot.id, name: 'Booker', enabled: true, inboxIds: [inbox.id], priority: 1, conditions: DEFAULT_CONDITIONS });
+    const talk = async () => {
+      const { visitor } = await startVisitor({ inbox, token: null });
+      const { conversationId } = await postVisitorMessage({ visitor, text: 'Hi' });
+      await runChatbotTurn({ visitor: { ...visitor, conversationId }, conversationId, text: 'Hi', articleLink: (_d, p) => p });
+      return { conversationId, texts: (await listVisitorMessages({ visitor: { ...visitor, conversationId } })).map((m) => m.text) };
+    };
+    // No meeting yet: no link is sent, the flow goes on.
+    const none = await talk();
+    expect(none.texts).toEqual(['Hi', 'Anything else?']);
+    const meeting = await createMeetingType({ accountId: s.account.id, actorId: s.owner.id, input: meetingInput([s.owner.id], { reminderMinutes: [] }) });
+    const offered = await talk();
+    expect(offered.texts[1]).toMatch(new RegExp(`^Book a demo here:\\nhttps?://[^/]+/meet/${meeting.slug}\\?c=${offered.conversationId}-[\\w-]{16}$`));
+    expect(readConversationToken(/c=([\w-]+)$/.exec(offered.texts[1])![1])).toBe(offered.conversationId);
+    expect(offered.texts[2]).toBe('Anything else?');
+    // Another account's meeting id gives no link.
+    const other = await setup();
+    const foreign = await createMeetingType({ accountId: other.account.id, actorId: other.owner.id, input: meetingInput([other.owner.id], { reminderMinutes: [] }) });
+    await saveChatbotFlow({ accountId: s.account.id, id: bot.id, steps: [{ id: 's1', type: 'meeting', text: 'Book:', meetingId: foreign.id, next: null }] });
+    expect((await talk()).texts).toEqual(['Hi']);
   });
 
   it("never shows one account's meetings, bookings or calendars to another", async () => {

@@ -6,6 +6,7 @@ import { getConfig } from '../../utils/env.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
 import { accountLink } from '../../utils/tenant.server';
+import { accountHasFeature } from '../accounts/accounts.server';
 import { findOrCreateContact } from '../contacts/contacts.server';
 import { emitEvent } from '../events/events.server';
 import { addMessage } from '../inbox/messages.server';
@@ -114,6 +115,21 @@ export async function meetingOfferFor(opts: { accountId: number; conversationId:
     .where(and(eq(schema.meetingTypes.accountId, opts.accountId), eq(schema.meetingTypes.isDefault, true)));
   if (!meeting) return null;
   return { name: meeting.name, url: `${opts.baseUrl}/meet/${meeting.slug}?c=${conversationToken(opts.conversationId)}` };
+}
+
+/**
+ * A meeting's booking link for a conversation (a chatbot's meeting step, ADR 088): the given meeting type, or the
+ * default one; none when it is gone or the plan has no meetings.
+ */
+export async function meetingLinkFor(db: Tx | ReturnType<typeof getDb>, opts: { accountId: number; conversationId: number; meetingId: number | null }) {
+  const m = schema.meetingTypes;
+  const [meeting] = await db
+    .select({ slug: m.slug, name: m.name })
+    .from(m)
+    .where(and(eq(m.accountId, opts.accountId), opts.meetingId ? eq(m.id, opts.meetingId) : eq(m.isDefault, true)));
+  if (!meeting || !(await accountHasFeature({ accountId: opts.accountId, key: 'chatMessenger/integratedMeetings' }))) return null;
+  const [account] = await db.select({ domain: schema.accounts.domain }).from(schema.accounts).where(eq(schema.accounts.id, opts.accountId));
+  return { name: meeting.name, url: accountLink(account.domain, `/meet/${meeting.slug}?c=${conversationToken(opts.conversationId)}`) };
 }
 
 /**
