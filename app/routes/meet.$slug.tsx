@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { DayLinks, TimeRadios, TimeZoneForm } from '~/components/meetings/slot-picker';
 import { accountHasFeature } from '~/models/accounts/accounts.server';
 import { bookingToken, bookMeeting, readConversationToken, SlotTakenError } from '~/models/meetings/bookings.server';
 import { minutesLabel } from '~/models/meetings/constants';
@@ -83,20 +84,7 @@ export default function BookingPage() {
         </p>
         {d.meeting.description ? <p>{d.meeting.description}</p> : null}
       </header>
-      <form method="get" className="row wrap" aria-label="Time zone">
-        {d.c ? <input type="hidden" name="c" value={d.c} /> : null}
-        <label htmlFor="tz">Times shown in</label>
-        <select id="tz" name="tz" defaultValue={d.tz}>
-          {d.zones.map((z) => (
-            <option key={z} value={z}>
-              {z}
-            </option>
-          ))}
-        </select>
-        <button className="btn" type="submit">
-          Show times
-        </button>
-      </form>
+      <TimeZoneForm tz={d.tz} zones={d.zones} hidden={{ c: d.c }} />
       {reply?.slotTaken ? (
         <p className="field-error" role="alert" data-testid="slot-taken">
           {reply.slotTaken}
@@ -108,33 +96,11 @@ export default function BookingPage() {
         </p>
       ) : (
         <>
-          <nav aria-label="Days" className="row wrap" data-testid="booking-days">
-            {d.days.map((day) => (
-              <a key={day.key} href={q({ day: day.key })} className={day.key === d.day ? 'btn btn-primary' : 'btn'} aria-current={day.key === d.day ? 'date' : undefined}>
-                {day.label}
-              </a>
-            ))}
-          </nav>
+          <DayLinks choices={d} href={(day) => q({ day })} />
           <form method="post" className="card stack" aria-label="Book a time">
             <input type="hidden" name="tz" value={d.tz} />
             {d.c ? <input type="hidden" name="c" value={d.c} /> : null}
-            <fieldset>
-              <legend>
-                {d.dayLabel} ({d.tz})
-              </legend>
-              <div className="row wrap" data-testid="booking-times">
-                {d.times.map((t) => (
-                  <label key={t.value} className="check">
-                    <input type="radio" name="start" value={t.value} defaultChecked={values.start === t.value} required /> {t.label}
-                  </label>
-                ))}
-              </div>
-              {errors.start ? (
-                <p className="field-error" role="alert">
-                  {errors.start}
-                </p>
-              ) : null}
-            </fieldset>
+            <TimeRadios choices={d} checked={values.start} error={errors.start} />
             <PlainField name="name" label="Name" value={values.name} error={errors.name} autoComplete="name" />
             <PlainField name="email" label="Email" type="email" value={values.email} error={errors.email} autoComplete="email" />
             <div className="field">

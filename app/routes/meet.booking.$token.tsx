@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { redirect } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { cancelBooking, getBooking, readBookingToken } from '~/models/meetings/bookings.server';
+import { bookingByToken, cancelBooking } from '~/models/meetings/bookings.server';
 import { pageTitle } from '~/utils/format';
 import { requireAccount } from '~/utils/tenant.server';
 
@@ -11,8 +11,7 @@ export const handle = { hydrate: false };
 
 async function load(request: Request, token: string | undefined) {
   const account = await requireAccount(request);
-  const id = readBookingToken(token ?? '');
-  const found = id === null ? undefined : await getBooking({ accountId: account.id, id });
+  const found = await bookingByToken({ accountId: account.id, token });
   if (!found) throw new Response('Not Found', { status: 404 });
   return { account, ...found };
 }

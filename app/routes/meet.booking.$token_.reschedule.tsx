@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { getBooking, readBookingToken, rescheduleBooking, SlotTakenError } from '~/models/meetings/bookings.server';
+import { DayLinks, TimeRadios, TimeZoneForm } from '~/components/meetings/slot-picker';
+import { bookingByToken, rescheduleBooking, SlotTakenError } from '~/models/meetings/bookings.server';
 import { slotChoices, validZone } from '~/models/meetings/slot-view.server';
 import { pageTitle, timeZoneNames } from '~/utils/format';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
@@ -18,8 +19,7 @@ const RATE_LIMIT = { limit: 20, windowMs: 10 * 60 * 1000 };
 
 async function load(request: Request, token: string | undefined) {
   const account = await requireAccount(request);
-  const id = readBookingToken(token ?? '');
-  const found = id === null ? undefined : await getBooking({ accountId: account.id, id });
+  const found = await bookingByToken({ accountId: account.id, token });
   if (!found) throw new Response('Not Found', { status: 404 });
   return { account, ...found };
 }
@@ -69,19 +69,7 @@ export default function Reschedule() {
       <p>
         Now: <strong data-testid="current-time">{d.current}</strong>
       </p>
-      <form method="get" className="row wrap" aria-label="Time zone">
-        <label htmlFor="tz">Times shown in</label>
-        <select id="tz" name="tz" defaultValue={d.tz}>
-          {d.zones.map((z) => (
-            <option key={z} value={z}>
-              {z}
-            </option>
-          ))}
-        </select>
-        <button className="btn" type="submit">
-          Show times
-        </button>
-      </form>
+      <TimeZoneForm tz={d.tz} zones={d.zones} />
       {reply?.error ? (
         <p className="field-error" role="alert" data-testid="reschedule-error">
           {reply.error}
@@ -93,27 +81,10 @@ export default function Reschedule() {
         </p>
       ) : (
         <>
-          <nav aria-label="Days" className="row wrap" data-testid="booking-days">
-            {d.days.map((day) => (
-              <a key={day.key} href={q({ day: day.key })} className={day.key === d.day ? 'btn btn-primary' : 'btn'} aria-current={day.key === d.day ? 'date' : undefined}>
-                {day.label}
-              </a>
-            ))}
-          </nav>
+          <DayLinks choices={d} href={(day) => q({ day })} />
           <form method="post" className="card stack" aria-label="Choose a new time">
             <input type="hidden" name="tz" value={d.tz} />
-            <fieldset>
-              <legend>
-                {d.dayLabel} ({d.tz})
-              </legend>
-              <div className="row wrap" data-testid="booking-times">
-                {d.times.map((t) => (
-                  <label key={t.value} className="check">
-                    <input type="radio" name="start" value={t.value} required /> {t.label}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
+            <TimeRadios choices={d} />
             <p className="row">
               <button type="submit" className="btn btn-primary" name="intent" value="reschedule">
                 Move my meeting

@@ -59,11 +59,15 @@ export async function startRadicale(opts: { username?: string; password?: string
   const auth = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   const request = (method: string, urlPath: string, body?: string, headers: Record<string, string> = {}) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request(`${base}${urlPath}`, { method, headers: { authorization: auth, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const req = http.request(
+        `${base}${urlPath}`,
+        { method, headers: { authorization: auth, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on('error', reject);
       if (body !== undefined) req.write(body);
       req.end();

@@ -32,7 +32,11 @@ afterAll(async () => {
 });
 
 const ics = (body: string) => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n${body}\r\nEND:VCALENDAR\r\n`;
-const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const stamp = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 describe('CalDAV busy times', () => {
   it('reads single, all-day, zoned, recurring (with EXDATE and an override) and transparent events', () => {
@@ -53,13 +57,15 @@ describe('CalDAV busy times', () => {
       to,
     );
     const iso = spans.map((s) => new Date(s.start).toISOString()).sort();
-    expect(iso).toEqual([
-      '2026-03-20T08:00:00.000Z', // 09:00 CET
-      '2026-03-23T10:00:00.000Z',
-      '2026-03-24T00:00:00.000Z', // all day
-      '2026-04-03T12:00:00.000Z', // the moved instance, 14:00 CEST
-      '2026-04-10T07:00:00.000Z', // 09:00 CEST, after the clock change
-    ].filter((x) => Date.parse(x) < to));
+    expect(iso).toEqual(
+      [
+        '2026-03-20T08:00:00.000Z', // 09:00 CET
+        '2026-03-23T10:00:00.000Z',
+        '2026-03-24T00:00:00.000Z', // all day
+        '2026-04-03T12:00:00.000Z', // the moved instance, 14:00 CEST
+        '2026-04-10T07:00:00.000Z', // 09:00 CEST, after the clock change
+      ].filter((x) => Date.parse(x) < to),
+    );
   });
 });
 
@@ -83,7 +89,12 @@ describe('CalDAV calendars (Radicale)', () => {
     expect(wrong.status).toBe(400);
     expect(wrong.text).toContain('The CalDAV server refused the user name or password');
     expect(wrong.text).toContain(radicale.calendarUrl);
-    const notCalendar = await s.post({ intent: 'caldav-connect', url: `${radicale.base}/${radicale.username}/`, username: radicale.username, password: radicale.password });
+    const notCalendar = await s.post({
+      intent: 'caldav-connect',
+      url: `${radicale.base}/${radicale.username}/`,
+      username: radicale.username,
+      password: radicale.password,
+    });
     expect(notCalendar.status).toBe(400);
     expect(notCalendar.text).toContain('This address is not a calendar');
     expect(await getDb().select().from(schema.calendarConnections).where(eq(schema.calendarConnections.accountId, s.account.id))).toHaveLength(0);
@@ -103,21 +114,55 @@ describe('CalDAV calendars (Radicale)', () => {
     const meeting = await createMeetingType({
       accountId: s.account.id,
       actorId: s.owner.id,
-      input: { name: 'CalDAV demo', description: '', slotMinutes: 30, weekdays: 'everyday', dayStart: '09:00', dayEnd: '17:00', timezone: 'UTC', bookingWindowWeeks: 2, bufferMinutes: 0, reminderMinutes: [], hostIds: [s.owner.id], location: 'Office', videoLink: '' },
+      input: {
+        name: 'CalDAV demo',
+        description: '',
+        slotMinutes: 30,
+        weekdays: 'everyday',
+        dayStart: '09:00',
+        dayEnd: '17:00',
+        timezone: 'UTC',
+        bookingWindowWeeks: 2,
+        bufferMinutes: 0,
+        reminderMinutes: [],
+        hostIds: [s.owner.id],
+        location: 'Office',
+        videoLink: '',
+      },
     });
     const before = await availableSlots({ accountId: s.account.id, meeting, fresh: true });
     const busy = before[4];
-    const put = await radicale.request('PUT', `${radicale.calendarPath}dentist.ics`, ics(`BEGIN:VEVENT\r\nUID:dentist-${s.account.id}\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:${stamp(busy.start)}\r\nDTEND:${stamp(busy.end)}\r\nSUMMARY:Dentist\r\nEND:VEVENT`), {
-      'content-type': 'text/calendar',
-    });
+    const put = await radicale.request(
+      'PUT',
+      `${radicale.calendarPath}dentist.ics`,
+      ics(
+        `BEGIN:VEVENT\r\nUID:dentist-${s.account.id}\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:${stamp(busy.start)}\r\nDTEND:${stamp(
+          busy.end,
+        )}\r\nSUMMARY:Dentist\r\nEND:VEVENT`,
+      ),
+      {
+        'content-type': 'text/calendar',
+      },
+    );
     expect(put.status).toBe(201);
     const after = await availableSlots({ accountId: s.account.id, meeting, fresh: true });
     expect(after.some((x) => x.start === busy.start)).toBe(false);
     expect(after).toHaveLength(before.length - 1);
 
     // Booked: the event is in the calendar under the booking's UID (no METHOD in a stored object).
-    const booking = await bookMeeting({ accountId: s.account.id, meeting, start: before[0].start, name: 'Cal Dav', email: 'cal@example.test', note: '', timezone: 'UTC' });
-    const [stored] = await getDb().select().from(schema.meetingBookings).where(and(eq(schema.meetingBookings.accountId, s.account.id), eq(schema.meetingBookings.id, booking.id)));
+    const booking = await bookMeeting({
+      accountId: s.account.id,
+      meeting,
+      start: before[0].start,
+      name: 'Cal Dav',
+      email: 'cal@example.test',
+      note: '',
+      timezone: 'UTC',
+    });
+    const [stored] = await getDb()
+      .select()
+      .from(schema.meetingBookings)
+      .where(and(eq(schema.meetingBookings.accountId, s.account.id), eq(schema.meetingBookings.id, booking.id)));
     const href = (JSON.parse(stored.calendarEventId!) as { caldav: string }).caldav;
     expect(href).toBe(`${radicale.calendarUrl}booking-${booking.id}%40parley.ics`);
     const event = await radicale.request('GET', new URL(href).pathname);

@@ -325,6 +325,12 @@ export async function getBooking(opts: { accountId: number; id: number }) {
   return row;
 }
 
+/** The booking a signed link names, in this account (a forged or foreign token finds nothing). */
+export async function bookingByToken(opts: { accountId: number; token: string | undefined }) {
+  const id = readBookingToken(opts.token ?? '');
+  return id === null ? undefined : getBooking({ accountId: opts.accountId, id });
+}
+
 /** Cancels a booking (visitor's signed link or an agent): the slot frees, a CANCEL invitation goes out. */
 export async function cancelBooking(opts: { accountId: number; id: number; actor: { type: 'contact' | 'user'; id: number | null } }) {
   const row = await getDb().transaction(async (tx) => {

@@ -14,10 +14,7 @@ const TIMEOUT_MS = 15_000;
 export type CaldavCredentials = { url: string; username: string; password: string };
 
 export class CaldavError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
+  constructor(message: string, readonly status: number) {
     super(message);
   }
 }
@@ -79,7 +76,11 @@ export async function caldavCheck(creds: CaldavCredentials) {
   return { displayName: name ? xmlText(name).trim() : '' };
 }
 
-const caldavTime = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const caldavTime = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** REPORT calendar-query: the events overlapping [from, to), as busy spans (transparent and cancelled ones skipped). */
 export async function caldavBusy(creds: CaldavCredentials & { from: Date; to: Date }): Promise<Span[]> {
@@ -108,7 +109,11 @@ function lines(ics: string) {
       const colon = l.search(/:(?=(?:[^"]*"[^"]*")*[^"]*$)/);
       const head = l.slice(0, colon);
       const [name, ...params] = head.split(';');
-      return { name: name.toUpperCase(), params: Object.fromEntries(params.map((p) => [p.split('=')[0].toUpperCase(), (p.split('=')[1] ?? '').replace(/"/g, '')])), value: l.slice(colon + 1) };
+      return {
+        name: name.toUpperCase(),
+        params: Object.fromEntries(params.map((p) => [p.split('=')[0].toUpperCase(), (p.split('=')[1] ?? '').replace(/"/g, '')])),
+        value: l.slice(colon + 1),
+      };
     });
 }
 

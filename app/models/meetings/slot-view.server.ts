@@ -23,8 +23,9 @@ export async function slotChoices(opts: { accountId: number; meeting: MeetingTyp
     list.push(s.start);
     days.set(k, list);
   }
-  const chosen = opts.day && days.has(opts.day) ? opts.day : ([...days.keys()][0] ?? null);
-  const dayLabel = (k: string) => new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${k}T12:00:00Z`));
+  const chosen = opts.day && days.has(opts.day) ? opts.day : [...days.keys()][0] ?? null;
+  const dayLabel = (k: string) =>
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${k}T12:00:00Z`));
   const timeLabel = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone: opts.tz, hour: '2-digit', minute: '2-digit' }).format(ms);
   return {
     tz: opts.tz,
@@ -34,4 +35,3 @@ export async function slotChoices(opts: { accountId: number; meeting: MeetingTyp
     times: chosen ? days.get(chosen)!.map((ms) => ({ value: String(ms), label: timeLabel(ms) })) : [],
   };
 }
-
