@@ -44,6 +44,8 @@ export async function seedDemoMeetingsAndTime(opts: { accountId: number; ownerId
       note: i % 4 === 0 ? 'Interested in the messenger and meetings.' : '',
       timezone: 'Europe/London',
       status: (i === 4 ? 'cancelled' : 'confirmed') as 'cancelled' | 'confirmed',
+      // One visitor moved their meeting once with the link in their email (ADR 088).
+      ...(i === 7 ? { sequence: 1, rescheduledAt: new Date(now.getTime() - 86_400_000) } : {}),
     };
   });
   if (rows.length) await db.insert(schema.meetingBookings).values(rows);

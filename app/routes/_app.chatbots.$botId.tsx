@@ -26,6 +26,7 @@ import { listAssigneeOptions, listTeamOptions } from '~/models/inbox/screens.ser
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle } from '~/utils/format';
+import { listMeetingTypes } from '~/models/meetings/meetings.server';
 import { parseRowId } from '~/utils/route-id';
 import { can, requireFeature, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -41,13 +42,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const bot = id ? await getChatbot({ accountId: ctx.account.id, id }) : undefined;
   if (!bot) throw new Response('Not Found', { status: 404 });
   const accountId = ctx.account.id;
-  const [inboxes, teams, users, figures] = await Promise.all([
+  const [inboxes, teams, users, figures, meetingTypes] = await Promise.all([
     listWebInboxOptions({ accountId }),
     listTeamOptions({ accountId }),
     listAssigneeOptions({ accountId }),
     chatbotFigures({ accountId, botIds: [bot.id] }),
+    listMeetingTypes({ accountId }),
   ]);
-  return { bot, inboxes, teams, users, figures: figures.get(bot.id) ?? EMPTY_FIGURES, diagram: flowDiagram(bot.steps), locked: !can(ctx, 'manage_chat_messenger_and_pages') };
+  const meetings = meetingTypes.map((m) => ({ id: m.id, name: m.isDefault ? `${m.meetingName} (default)` : m.meetingName }));
+  return { bot, inboxes, teams, users, meetings, figures: figures.get(bot.id) ?? EMPTY_FIGURES, diagram: flowDiagram(bot.steps), locked: !can(ctx, 'manage_chat_messenger_and_pages') };
 }
 
 type ActionResult = { form: 'settings' | 'flow'; stepId?: string; error?: string; reply?: SubmissionResult<string[]> };
@@ -113,7 +116,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type Option = { id: number; name: string };
 
 export default function ChatbotBuilder() {
-  const { bot, inboxes, teams, users, figures, diagram, locked } = useLoaderData<typeof loader>();
+  const { bot, inboxes, teams, users, meetings, figures, diagram, locked } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionResult | undefined;
   const [form, fields] = useForm({
     id: `bot-settings-${bot.id}`,
@@ -222,7 +225,7 @@ export default function ChatbotBuilder() {
         <ol className="stack" style={{ listStyle: 'none', padding: 0 }} data-testid="flow">
           {bot.steps.map((s, i) => (
             <li key={s.id} id={s.id} className="card stack" data-testid={`step-${i + 1}`}>
-              <StepForm step={s} index={i} count={bot.steps.length} steps={bot.steps} stepName={stepName} teams={teams} users={users} locked={locked} />
+              <StepForm step={s} index={i} count={bot.steps.length} steps={bot.steps} stepName={stepName} teams={teams} users={users} meetings={meetings} locked={locked} />
             </li>
           ))}
         </ol>
@@ -278,6 +281,7 @@ function StepForm(props: {
   stepName: (id: string) => string;
   teams: Option[];
   users: Option[];
+  meetings: Option[];
   locked: boolean;
 }) {
   const { step: s, steps, stepName } = props;
@@ -372,6 +376,23 @@ function StepForm(props: {
                 ))}
               </select>
             </div>
+          </>
+        ) : s.type === 'meeting' ? (
+          <>
+            {text('Message', s.text)}
+            <div className="field">
+              <label htmlFor={`${s.id}-meeting`}>Meeting</label>
+              <select id={`${s.id}-meeting`} name="meetingId" defaultValue={s.meetingId ?? ''}>
+                <option value="">The default meeting</option>
+                {props.meetings.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <p className="muted">The booking link follows the message; a booking made through it shows in the conversation.</p>
+            {next('next', 'Then', s.next)}
           </>
         ) : (
           <>

@@ -2,11 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { DayLinks, TimeRadios, TimeZoneForm } from '~/components/meetings/slot-picker';
 import { accountHasFeature } from '~/models/accounts/accounts.server';
-import { availableSlots, bookingToken, bookMeeting, readConversationToken, SlotTakenError } from '~/models/meetings/bookings.server';
+import { bookingToken, bookMeeting, readConversationToken, SlotTakenError } from '~/models/meetings/bookings.server';
 import { minutesLabel } from '~/models/meetings/constants';
 import { getMeetingTypeBySlug } from '~/models/meetings/meetings.server';
 import { BookingSchema } from '~/models/meetings/schemas';
+import { slotChoices, validZone } from '~/models/meetings/slot-view.server';
 import { pageTitle, timeZoneNames } from '~/utils/format';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
 import { requireAccount } from '~/utils/tenant.server';
@@ -26,39 +28,6 @@ async function load(request: Request, slug: string | undefined) {
   return { account, meeting };
 }
 
-function validZone(tz: string | null | undefined) {
-  if (!tz) return null;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return tz;
-  } catch {
-    return null;
-  }
-}
-
-const dayKey = (ms: number, tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
-
-async function view(opts: { accountId: number; meeting: Awaited<ReturnType<typeof load>>['meeting']; tz: string; day: string | null }) {
-  const slots = await availableSlots({ accountId: opts.accountId, meeting: opts.meeting });
-  const days = new Map<string, number[]>();
-  for (const s of slots) {
-    const k = dayKey(s.start, opts.tz);
-    const list = days.get(k) ?? [];
-    list.push(s.start);
-    days.set(k, list);
-  }
-  const chosen = opts.day && days.has(opts.day) ? opts.day : ([...days.keys()][0] ?? null);
-  const dayLabel = (k: string) => new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${k}T12:00:00Z`));
-  const timeLabel = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone: opts.tz, hour: '2-digit', minute: '2-digit' }).format(ms);
-  return {
-    tz: opts.tz,
-    days: [...days.keys()].map((k) => ({ key: k, label: dayLabel(k), count: days.get(k)!.length })),
-    day: chosen,
-    dayLabel: chosen ? dayLabel(chosen) : null,
-    times: chosen ? days.get(chosen)!.map((ms) => ({ value: String(ms), label: timeLabel(ms) })) : [],
-  };
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { account, meeting } = await load(request, params.slug);
   const url = new URL(request.url);
@@ -69,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     zones: timeZoneNames(),
     // A link offered in a chat (signed conversation); passed along, checked again when booking.
     c: readConversationToken(url.searchParams.get('c')) ? url.searchParams.get('c') : null,
-    ...(await view({ accountId: account.id, meeting, tz, day: url.searchParams.get('day') })),
+    ...(await slotChoices({ accountId: account.id, meeting, tz, day: url.searchParams.get('day') })),
   };
 }
 
@@ -115,20 +84,7 @@ export default function BookingPage() {
         </p>
         {d.meeting.description ? <p>{d.meeting.description}</p> : null}
       </header>
-      <form method="get" className="row wrap" aria-label="Time zone">
-        {d.c ? <input type="hidden" name="c" value={d.c} /> : null}
-        <label htmlFor="tz">Times shown in</label>
-        <select id="tz" name="tz" defaultValue={d.tz}>
-          {d.zones.map((z) => (
-            <option key={z} value={z}>
-              {z}
-            </option>
-          ))}
-        </select>
-        <button className="btn" type="submit">
-          Show times
-        </button>
-      </form>
+      <TimeZoneForm tz={d.tz} zones={d.zones} hidden={{ c: d.c }} />
       {reply?.slotTaken ? (
         <p className="field-error" role="alert" data-testid="slot-taken">
           {reply.slotTaken}
@@ -140,33 +96,11 @@ export default function BookingPage() {
         </p>
       ) : (
         <>
-          <nav aria-label="Days" className="row wrap" data-testid="booking-days">
-            {d.days.map((day) => (
-              <a key={day.key} href={q({ day: day.key })} className={day.key === d.day ? 'btn btn-primary' : 'btn'} aria-current={day.key === d.day ? 'date' : undefined}>
-                {day.label}
-              </a>
-            ))}
-          </nav>
+          <DayLinks choices={d} href={(day) => q({ day })} />
           <form method="post" className="card stack" aria-label="Book a time">
             <input type="hidden" name="tz" value={d.tz} />
             {d.c ? <input type="hidden" name="c" value={d.c} /> : null}
-            <fieldset>
-              <legend>
-                {d.dayLabel} ({d.tz})
-              </legend>
-              <div className="row wrap" data-testid="booking-times">
-                {d.times.map((t) => (
-                  <label key={t.value} className="check">
-                    <input type="radio" name="start" value={t.value} defaultChecked={values.start === t.value} required /> {t.label}
-                  </label>
-                ))}
-              </div>
-              {errors.start ? (
-                <p className="field-error" role="alert">
-                  {errors.start}
-                </p>
-              ) : null}
-            </fieldset>
+            <TimeRadios choices={d} checked={values.start} error={errors.start} />
             <PlainField name="name" label="Name" value={values.name} error={errors.name} autoComplete="name" />
             <PlainField name="email" label="Email" type="email" value={values.email} error={errors.email} autoComplete="email" />
             <div className="field">

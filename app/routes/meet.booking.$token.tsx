@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { redirect } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { cancelBooking, getBooking, readBookingToken } from '~/models/meetings/bookings.server';
+import { bookingByToken, cancelBooking } from '~/models/meetings/bookings.server';
 import { pageTitle } from '~/utils/format';
 import { requireAccount } from '~/utils/tenant.server';
 
@@ -11,8 +11,7 @@ export const handle = { hydrate: false };
 
 async function load(request: Request, token: string | undefined) {
   const account = await requireAccount(request);
-  const id = readBookingToken(token ?? '');
-  const found = id === null ? undefined : await getBooking({ accountId: account.id, id });
+  const found = await bookingByToken({ accountId: account.id, token });
   if (!found) throw new Response('Not Found', { status: 404 });
   return { account, ...found };
 }
@@ -24,6 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     token: params.token!,
     booked: url.searchParams.get('booked') === '1',
+    rescheduled: url.searchParams.get('rescheduled') === '1',
     meeting: { name: meeting.name, location: meeting.location, videoLink: meeting.videoLink },
     booking: { name: booking.name, email: booking.email, when: `${fmt.format(booking.startsAt)} (${booking.timezone})`, status: booking.status },
   };
@@ -38,11 +38,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function BookingDetails() {
-  const { token, booked, meeting, booking } = useLoaderData<typeof loader>();
+  const { token, booked, rescheduled, meeting, booking } = useLoaderData<typeof loader>();
   const cancelled = booking.status === 'cancelled';
   return (
     <main className="public-page stack" style={{ maxWidth: '40rem', margin: '0 auto', padding: '1rem' }} data-testid="booking-details">
-      <h1>{cancelled ? 'Meeting cancelled' : booked ? 'You are booked' : meeting.name}</h1>
+      <h1>{cancelled ? 'Meeting cancelled' : rescheduled ? 'Your meeting moved' : booked ? 'You are booked' : meeting.name}</h1>
       <div className="card stack">
         <p>
           <strong>{meeting.name}</strong> with {booking.name}
@@ -65,7 +65,10 @@ export default function BookingDetails() {
                 Add to calendar (.ics)
               </a>
             </p>
-            <form method="post">
+            <form method="post" className="row">
+              <a href={`/meet/booking/${token}/reschedule`} className="btn" data-testid="reschedule-link">
+                Reschedule
+              </a>
               <button className="btn btn-danger" name="intent" value="cancel">
                 Cancel meeting
               </button>

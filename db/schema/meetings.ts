@@ -83,6 +83,9 @@ export const meetingBookings = pgTable(
     status: text('status').$type<'confirmed' | 'cancelled'>().notNull().default('confirmed'),
     /** The event created in the host's connected calendar, to remove it on cancel. */
     calendarEventId: text('calendar_event_id'),
+    /** The invitation's SEQUENCE (RFC 5545): 0 when booked, one more at each reschedule; a cancel sends one more still. */
+    sequence: integer('sequence').notNull().default(0),
+    rescheduledAt: timestamp('rescheduled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
   },
@@ -105,7 +108,10 @@ export const calendarConnections = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    provider: text('provider').$type<'google'>().notNull(),
+    provider: text('provider').$type<'google' | 'caldav'>().notNull(),
+    /** CalDAV (ADR 088): the calendar collection's URL and the user name; the password is in `accessToken`, encrypted (secret-box). */
+    serverUrl: text('server_url'),
+    username: text('username'),
     /** The calendar's owner as the provider names them (the Google account's email). */
     externalAccount: text('external_account').notNull().default(''),
     calendarId: text('calendar_id').notNull().default('primary'),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { FEATURE_DENIED_MESSAGE } from '../../app/models/plans/catalogue';
-import { changesOf, listAuditEntries } from '../../app/models/audit/audit-logs.server';
+import { changesOf, listAuditEntries, readAuditQuery } from '../../app/models/audit/audit-logs.server';
 import { createTag } from '../../app/models/productivity/tags.server';
 import { createTestAccount, createTestUser, givePlan } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
@@ -90,6 +90,45 @@ describe('audit logs', () => {
     expect(csv.text).not.toContain(String(a.domain));
     const all = await getDb().select().from(schema.domainEvents);
     expect(all.length).toBeGreaterThan(0);
+  });
+
+  it('POST audit-logs and POST qa-audit/trail-logs answer JSON with the screen filters and paging, guarded like the screen', async () => {
+    const a = await setup();
+    const b = await setup();
+    const tag = await createTag({ accountId: a.account.id, actorId: a.owner.id, name: 'api-tag', color: 'red' });
+    await createTag({ accountId: a.account.id, actorId: a.agent.id, name: 'other-tag', color: 'blue' });
+    await createTag({ accountId: b.account.id, actorId: b.owner.id, name: 'b-tag', color: 'blue' });
+    const list = await a.post('/audit-logs', { type: 'tag_created', pageSize: '1', page: '2' });
+    expect(list.status).toBe(200);
+    expect(list.headers['content-type']).toContain('application/json');
+    const body = JSON.parse(list.text) as { page: number; pageSize: number; total: number; entries: { type: string; actor: { id: number }; objectId: string }[] };
+    expect(body).toMatchObject({ page: 2, pageSize: 1, total: 2 });
+    expect(body.entries).toHaveLength(1);
+    expect(body.entries[0].type).toBe('tag_created');
+    const mine = JSON.parse((await a.post('/audit-logs', { actor: String(a.agent.id) })).text) as typeof body;
+    expect(mine.entries.every((e) => e.actor.id === a.agent.id)).toBe(true);
+    // The trail of one object; it needs the object.
+    const trail = await a.post('/qa-audit/trail-logs', { object: 'tag', objectId: String(tag.id) });
+    expect(trail.status).toBe(200);
+    expect((JSON.parse(trail.text) as typeof body).entries.map((e) => e.objectId)).toEqual([String(tag.id)]);
+    const noObject = await a.post('/qa-audit/trail-logs', { type: 'tag_created' });
+    expect(noObject.status).toBe(400);
+    expect(JSON.parse(noObject.text)).toEqual({ errorMessage: 'object and objectId are required' });
+    // Bad filters are named, not ignored.
+    expect(JSON.parse((await a.post('/audit-logs', { type: 'nope' })).text)).toEqual({ errorMessage: 'Unknown event type: nope' });
+    expect((await a.post('/audit-logs', { from: '2026-13-45' })).status).toBe(400);
+    expect((await a.post('/audit-logs', { pageSize: '1000' })).status).toBe(400);
+    expect(readAuditQuery({ type: 'tag_created', page: 3 })).toMatchObject({ filters: { type: 'tag_created' }, page: 3, pageSize: 25 });
+    // Another account's entries never come back; guards as on the screen; POST only.
+    expect((JSON.parse((await b.post('/audit-logs', { type: 'tag_created' })).text) as typeof body).total).toBe(1);
+    expect((await b.post('/qa-audit/trail-logs', { object: 'tag', objectId: String(tag.id) })).text).toContain('"total":0');
+    expect((await a.post('/audit-logs', {}, a.agentCookie)).status).toBe(403);
+    expect((await app.request('/audit-logs', { domain: a.domain, form: {} })).status).toBe(401);
+    expect((await a.get('/audit-logs')).status).toBe(405);
+    await givePlan(a.account.id, { support: { enabled: true, auditLogs: false } });
+    const denied = await a.post('/qa-audit/trail-logs', { object: 'tag', objectId: String(tag.id) });
+    expect(denied.status).toBe(403);
+    expect(JSON.parse(denied.text)).toEqual({ errorMessage: FEATURE_DENIED_MESSAGE });
   });
 
   it('reads before and after from previousX pairs', () => {

@@ -5,12 +5,18 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { FEATURE_DENIED_MESSAGE } from '../../app/models/plans/catalogue';
-import { availableSlots, bookingToken, bookMeeting, readConversationToken, sendMeetingReminder, SlotTakenError } from '../../app/models/meetings/bookings.server';
+import { availableSlots, bookingToken, bookMeeting, readConversationToken, rescheduleBooking, sendMeetingReminder, SlotTakenError } from '../../app/models/meetings/bookings.server';
 import { openConversation } from '../../app/models/inbox/conversations.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { createMeetingType, getMeetingType } from '../../app/models/meetings/meetings.server';
 import { contactTimeline } from '../../app/models/crm/contacts.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
+import { createWebInbox } from '../../app/models/channels/messenger-settings.server';
+import { listVisitorMessages, postVisitorMessage, startVisitor, type Inbox } from '../../app/models/channels/widget.server';
+import { createChatbot, saveChatbotFlow, updateChatbotSettings } from '../../app/models/chatbots/chatbots.server';
+import { DEFAULT_CONDITIONS } from '../../app/models/chatbots/constants';
+import { checkFlow } from '../../app/models/chatbots/flow.server';
+import { runChatbotTurn } from '../../app/models/chatbots/runner.server';
 import { createTestAccount, createTestUser, givePlan } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 import { startGoogleCalendarStandIn } from '../helpers/stand-ins/google-calendar';
@@ -183,6 +189,60 @@ describe('meetings', () => {
     expect(await sendMeetingReminder({ accountId: s.account.id, bookingId: booking.id, minutes: 60, startsAt: booking.startsAt.toISOString() })).toEqual({ skipped: true });
   });
 
+  it('reschedules from the signed link: a new time, the old one freed, an updated invitation with the same UID and a higher SEQUENCE', async () => {
+    const s = await setup();
+    const meeting = await createMeetingType({ accountId: s.account.id, actorId: s.owner.id, input: meetingInput([s.owner.id], { reminderMinutes: [60] }) });
+    const slots = await availableSlots({ accountId: s.account.id, meeting });
+    const visitor = `rita-${s.domain}@example.test`;
+    const booking = await bookMeeting({ accountId: s.account.id, meeting, start: slots[0].start, name: 'Rita Resched', email: visitor, note: '', timezone: 'Asia/Tokyo' });
+    const token = bookingToken(booking.id);
+    expect((await s.get(`/meet/booking/${token}`, undefined)).text).toContain(`/meet/booking/${token}/reschedule`);
+    const first = await simpleParser(mailsTo(visitor)[0].raw);
+    expect(first.text).toContain('To reschedule, cancel or see the details');
+    // The page lists the free times in the visitor's zone; the next slot's day is found by its key.
+    const target = slots[1];
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(target.start);
+    const page = await s.get(`/meet/booking/${token}/reschedule?tz=Asia/Tokyo&day=${day}`, undefined);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('<script src');
+    expect(page.text).toContain(`value="${target.start}"`);
+    expect((await s.post(`/meet/booking/${token}/reschedule`, { intent: 'reschedule' }, undefined)).status).toBe(400);
+    // A time that is not free (taken by another visitor) is refused, nothing moves.
+    const other = await bookMeeting({ accountId: s.account.id, meeting, start: slots[2].start, name: 'Otto', email: 'otto@example.test', note: '', timezone: 'UTC' });
+    const taken = await s.post(`/meet/booking/${token}/reschedule`, { intent: 'reschedule', start: String(slots[2].start) }, undefined);
+    expect(taken.status).toBe(409);
+    expect(taken.text).toContain('This time was just booked by someone else');
+    const moved = await s.post(`/meet/booking/${token}/reschedule`, { intent: 'reschedule', start: String(target.start), tz: 'Asia/Tokyo' }, undefined);
+    expect(moved.status).toBe(302);
+    expect(moved.headers.location).toBe(`/meet/booking/${token}?rescheduled=1`);
+    expect((await s.get(moved.headers.location!, undefined)).text).toContain('Your meeting moved');
+    const [row] = await getDb().select().from(schema.meetingBookings).where(eq(schema.meetingBookings.id, booking.id));
+    expect(row).toMatchObject({ status: 'confirmed', sequence: 1, startsAt: new Date(target.start) });
+    // The old time is free again, the new one is taken.
+    const after = await availableSlots({ accountId: s.account.id, meeting });
+    expect(after.some((x) => x.start === slots[0].start)).toBe(true);
+    expect(after.some((x) => x.start === target.start)).toBe(false);
+    expect(after.some((x) => x.start === other.startsAt.getTime())).toBe(false);
+    // The updated invitation: same UID, SEQUENCE 1, the new start.
+    const mail = await simpleParser(mailsTo(visitor).find((m) => m.raw.toString().includes('Rescheduled: Product demo'))!.raw);
+    const ics = mail.attachments.find((x) => x.contentType.startsWith('text/calendar'))!.content.toString();
+    expect(ics).toContain('METHOD:REQUEST');
+    expect(ics).toContain(`UID:booking-${booking.id}@parley`);
+    expect(ics).toContain('SEQUENCE:1');
+    expect(ics).toContain(`DTSTART:${new Date(target.start).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')}`);
+    expect(mailsTo(s.owner.email).some((m) => m.raw.toString().includes('Rescheduled: Product demo with Rita Resched'))).toBe(true);
+    // The audit trail has before and after; the old reminder skips itself, the new one waits at the new time.
+    const [ev] = await getDb().select().from(schema.domainEvents).where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'meeting_rescheduled')));
+    expect(ev.payload).toMatchObject({ before: { startsAt: new Date(slots[0].start).toISOString() }, after: { startsAt: new Date(target.start).toISOString() } });
+    expect(await sendMeetingReminder({ accountId: s.account.id, bookingId: booking.id, minutes: 60, startsAt: new Date(slots[0].start).toISOString() })).toEqual({ skipped: true });
+    expect(await sendMeetingReminder({ accountId: s.account.id, bookingId: booking.id, minutes: 60, startsAt: new Date(target.start).toISOString() })).toEqual({ sent: true });
+    // A cancel after it goes out with a SEQUENCE higher still.
+    expect((await s.post(`/meet/booking/${token}`, { intent: 'cancel' }, undefined)).status).toBe(302);
+    const cancel = await simpleParser(mailsTo(visitor).find((m) => m.raw.toString().includes('Cancelled: Product demo'))!.raw);
+    expect(cancel.attachments[0].content.toString()).toContain('SEQUENCE:2');
+    expect((await s.get(`/meet/booking/${token}/reschedule`, undefined)).status).toBe(302);
+  });
+
   it('never books one slot twice: 50 concurrent bookers, two hosts, two bookings', async () => {
     const s = await setup();
     const meeting = await createMeetingType({ accountId: s.account.id, actorId: s.owner.id, input: meetingInput([s.owner.id, s.agent.id], { reminderMinutes: [] }) });
@@ -228,6 +288,12 @@ describe('meetings', () => {
     expect(google.events.some((e) => (e.attendees as { email: string }[])[0].email === 'gus@example.test')).toBe(true);
     const [stored] = await getDb().select().from(schema.meetingBookings).where(eq(schema.meetingBookings.id, booking.id));
     expect(stored.calendarEventId).toBeTruthy();
+    // Rescheduled: the same Google event moves (patched, not a second one).
+    const eventsBefore = google.events.length;
+    await rescheduleBooking({ accountId: s.account.id, id: booking.id, start: before[1].start });
+    expect(google.events).toHaveLength(eventsBefore);
+    const ev = google.events.find((e) => (e.attendees as { email: string }[])[0].email === 'gus@example.test')!;
+    expect((ev.start as { dateTime: string }).dateTime).toBe(new Date(before[1].start).toISOString());
 
     expect((await s.post('/settings/meetings?index', { intent: 'disconnect' })).status).toBe(302);
     expect(await getDb().select().from(schema.calendarConnections).where(eq(schema.calendarConnections.accountId, s.account.id))).toHaveLength(0);
@@ -254,6 +320,38 @@ describe('meetings', () => {
     expect(readConversationToken(`${conversation.id}-AAAAAAAAAAAAAAAA`)).toBeNull();
   });
 
+  it("a chatbot's meeting step offers the booking link for its conversation (the default meeting, or the one chosen)", async () => {
+    const s = await setup();
+    const inbox = (await createWebInbox({ accountId: s.account.id, actorId: s.owner.id, name: 'Website' })) as Inbox;
+    const bot = await createChatbot({ accountId: s.account.id, actorId: s.owner.id, name: 'Booker' });
+    const flow = checkFlow([
+      { id: 's1', type: 'meeting', text: 'Book a demo here:', meetingId: null, next: 's2' },
+      { id: 's2', type: 'question', text: 'Anything else?', choices: [{ label: 'No', next: null }], next: null },
+    ]);
+    expect(() => checkFlow([{ id: 's1', type: 'meeting', text: '', meetingId: null, next: null }])).toThrow('Step 1 (Offer a meeting booking link): Message is not allowed to be empty');
+    await saveChatbotFlow({ accountId: s.account.id, id: bot.id, steps: flow });
+    await updateChatbotSettings({ accountId: s.account.id, id: bot.id, name: 'Booker', enabled: true, inboxIds: [inbox.id], priority: 1, conditions: DEFAULT_CONDITIONS });
+    const talk = async () => {
+      const { visitor } = await startVisitor({ inbox, token: null });
+      const { conversationId } = await postVisitorMessage({ visitor, text: 'Hi' });
+      await runChatbotTurn({ visitor: { ...visitor, conversationId }, conversationId, text: 'Hi', articleLink: (_d, p) => p });
+      return { conversationId, texts: (await listVisitorMessages({ visitor: { ...visitor, conversationId } })).map((m) => m.text) };
+    };
+    // No meeting yet: no link is sent, the flow goes on.
+    const none = await talk();
+    expect(none.texts).toEqual(['Hi', 'Anything else?']);
+    const meeting = await createMeetingType({ accountId: s.account.id, actorId: s.owner.id, input: meetingInput([s.owner.id], { reminderMinutes: [] }) });
+    const offered = await talk();
+    expect(offered.texts[1]).toMatch(new RegExp(`^Book a demo here:\\nhttps?://[^/]+/meet/${meeting.slug}\\?c=${offered.conversationId}-[\\w-]{16}$`));
+    expect(readConversationToken(/c=([\w-]+)$/.exec(offered.texts[1])![1])).toBe(offered.conversationId);
+    expect(offered.texts[2]).toBe('Anything else?');
+    // Another account's meeting id gives no link.
+    const other = await setup();
+    const foreign = await createMeetingType({ accountId: other.account.id, actorId: other.owner.id, input: meetingInput([other.owner.id], { reminderMinutes: [] }) });
+    await saveChatbotFlow({ accountId: s.account.id, id: bot.id, steps: [{ id: 's1', type: 'meeting', text: 'Book:', meetingId: foreign.id, next: null }] });
+    expect((await talk()).texts).toEqual(['Hi']);
+  });
+
   it("never shows one account's meetings, bookings or calendars to another", async () => {
     const a = await setup();
     const b = await setup();
@@ -266,6 +364,8 @@ describe('meetings', () => {
     expect((await b.get(`/meet/${meeting.slug}`, undefined)).status).toBe(404);
     expect((await b.get(`/meet/booking/${bookingToken(booking.id)}`, undefined)).status).toBe(404);
     expect((await b.post(`/meet/booking/${bookingToken(booking.id)}`, { intent: 'cancel' }, undefined)).status).toBe(404);
+    expect((await b.get(`/meet/booking/${bookingToken(booking.id)}/reschedule`, undefined)).status).toBe(404);
+    expect((await b.post(`/meet/booking/${bookingToken(booking.id)}/reschedule`, { intent: 'reschedule', start: String(slot.start + 3600_000) }, undefined)).status).toBe(404);
     expect((await b.post(`/customers/meetings/${meeting.id}`, { intent: 'cancel', bookingId: String(booking.id) })).status).toBe(404);
     expect(await getMeetingType({ accountId: b.account.id, id: meeting.id })).toBeUndefined();
     // Hosts must be the account's own people.

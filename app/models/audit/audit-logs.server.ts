@@ -173,3 +173,64 @@ export function exportAuditCsv(opts: { accountId: number; filters: AuditFilters 
     ],
   });
 }
+
+export class AuditQueryError extends Error {}
+
+const QUERY_KEYS = ['actor', 'type', 'object', 'objectId', 'from', 'to'] as const;
+
+/**
+ * The list endpoints' input (`POST audit-logs`, `POST qa-audit/trail-logs`, ADR 089): the screen's filters under the
+ * screen's names, plus `page` and `pageSize` (1-100). Unlike the screen, which drops a malformed filter, an API caller
+ * gets a 400 naming it. `trail` (the trail of one object) requires `object` and `objectId`.
+ */
+export function readAuditQuery(input: Record<string, unknown>, opts: { trail?: boolean } = {}) {
+  const url = new URL('http://x/');
+  for (const k of QUERY_KEYS) {
+    const v = input[k];
+    if (v === undefined || v === null || v === '') continue;
+    if (typeof v !== 'string' && typeof v !== 'number') throw new AuditQueryError(`${k} must be a string`);
+    url.searchParams.set(k, String(v));
+  }
+  const filters = readAuditFilters(url);
+  const names: Record<(typeof QUERY_KEYS)[number], keyof AuditFilters> = { actor: 'actor', type: 'type', object: 'subjectType', objectId: 'subjectId', from: 'from', to: 'to' };
+  for (const k of QUERY_KEYS) {
+    if (url.searchParams.has(k) && filters[names[k]] === undefined) {
+      throw new AuditQueryError(
+        k === 'type' ? `Unknown event type: ${url.searchParams.get(k)}` : k === 'actor' ? 'actor must be a user id, engine or system' : k === 'from' || k === 'to' ? `${k} must be a day as YYYY-MM-DD` : `${k} is not valid`,
+      );
+    }
+  }
+  if (opts.trail && (!filters.subjectType || !filters.subjectId)) throw new AuditQueryError('object and objectId are required');
+  const num = (k: string, fallback: number, max: number) => {
+    const v = input[k];
+    if (v === undefined || v === null || v === '') return fallback;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1 || n > max) throw new AuditQueryError(`${k} must be a whole number from 1 to ${max}`);
+    return n;
+  };
+  return { filters, page: num('page', 1, AUDIT_COUNT_CAP), pageSize: num('pageSize', AUDIT_PAGE_SIZE, 100) };
+}
+
+/** One page as the endpoints answer it: ISO times, the actor as an object, changes with before/after. */
+export async function auditPageJson(opts: { accountId: number; filters: AuditFilters; page: number; pageSize: number }) {
+  const list = await listAuditEntries(opts);
+  return {
+    page: list.page,
+    pageSize: list.pageSize,
+    total: list.total,
+    capped: list.capped,
+    retentionDays: auditRetentionDays(),
+    entries: list.rows.map((r) => ({
+      id: r.id,
+      occurredAt: r.occurredAt.toISOString(),
+      type: r.type,
+      action: r.action,
+      object: r.subjectType,
+      objectId: r.subjectId,
+      actor: { type: r.actorType, id: r.actorId, name: r.actorName, email: r.actorEmail },
+      changes: r.changes,
+      ip: r.ip,
+      userAgent: r.userAgent,
+    })),
+  };
+}

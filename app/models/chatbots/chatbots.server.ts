@@ -138,6 +138,7 @@ const DEFAULT_STEP: Record<StepType, (id: string) => ChatbotStep> = {
   hours: (id) => ({ id, type: 'hours', open: null, closed: null }),
   handover: (id) => ({ id, type: 'handover', text: 'Let me find someone from the team for you.', teamId: null, userId: null }),
   close: (id) => ({ id, type: 'close', text: 'Glad I could help. Have a nice day!' }),
+  meeting: (id) => ({ id, type: 'meeting', text: 'Pick a time that suits you and we will talk:', meetingId: null, next: null }),
 };
 
 /** Appends a step with sensible defaults; the previous last step, if it ended the flow, now leads to it. */
@@ -203,6 +204,8 @@ export function withStepEdited(steps: ChatbotStep[], values: Record<string, unkn
         return { ...s, text: str('text'), teamId: (values.teamId as number | undefined) ?? null, userId: (values.userId as number | undefined) ?? null };
       case 'close':
         return { ...s, text: str('text') };
+      case 'meeting':
+        return { ...s, text: str('text'), meetingId: (values.meetingId as number | undefined) ?? null, next: ref('next') };
     }
   });
 }

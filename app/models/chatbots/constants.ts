@@ -3,7 +3,7 @@
  * so it must never import zod (ADR 027); the schemas live in flow.server.ts.
  */
 
-export const STEP_TYPES = ['message', 'question', 'collect', 'search', 'branch', 'hours', 'handover', 'close'] as const;
+export const STEP_TYPES = ['message', 'question', 'collect', 'search', 'branch', 'hours', 'handover', 'close', 'meeting'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 export const STEP_LABELS: Record<StepType, string> = {
   message: 'Send a message',
@@ -14,6 +14,7 @@ export const STEP_LABELS: Record<StepType, string> = {
   hours: 'Branch on business hours',
   handover: 'Hand over to the team',
   close: 'Close the conversation',
+  meeting: 'Offer a meeting booking link',
 };
 
 export const COLLECT_FIELDS = ['email', 'name', 'phone'] as const;
@@ -35,7 +36,9 @@ export type ChatbotStep =
   | { id: string; type: 'branch'; rules: Rule[]; next: string | null }
   | { id: string; type: 'hours'; open: string | null; closed: string | null }
   | { id: string; type: 'handover'; text: string; teamId: number | null; userId: number | null }
-  | { id: string; type: 'close'; text: string };
+  | { id: string; type: 'close'; text: string }
+  /** Sends the text and a meeting's booking link for this conversation (the default meeting when meetingId is null; ADR 088). */
+  | { id: string; type: 'meeting'; text: string; meetingId: number | null; next: string | null };
 
 export const VISITOR_KINDS = ['any', 'new', 'returning'] as const;
 export const HOURS_CONDITIONS = ['any', 'open', 'closed'] as const;

@@ -58,6 +58,7 @@ export const StepSchema = z.discriminatedUnion('type', [
     userId: z.number().int().positive().nullable(),
   }),
   z.object({ id, type: z.literal('close'), text: stepText('Message') }),
+  z.object({ id, type: z.literal('meeting'), text: stepText('Message'), meetingId: z.number().int().positive().nullable(), next }),
 ]);
 
 /** The steps a step can go to, in order. */
@@ -154,6 +155,7 @@ export const StepFormSchema = z.object({
   closed: z.string().max(20).optional(),
   teamId: z.coerce.number().int().positive().optional(),
   userId: z.coerce.number().int().positive().optional(),
+  meetingId: z.coerce.number().int().positive().optional(),
   ...Object.fromEntries(
     Array.from({ length: MAX_CHOICES }, (_, i) => [
       [`choice${i}Label`, z.string().max(100).optional()],

@@ -5,6 +5,7 @@ import { isOpenAt } from '../automation/business-time';
 import { isInboxOnline, searchWidgetHelp, type WidgetVisitor } from '../channels/widget.server';
 import { assignConversations, InvalidReferenceError, setConversationStatus } from '../inbox/conversations.server';
 import { addMessage } from '../inbox/messages.server';
+import { meetingLinkFor } from '../meetings/bookings.server';
 import { helpUrl } from '../knowledge-base/help-host.server';
 import { getLogger } from '../../utils/logger.server';
 import { HUMAN_WORDS, type ChatbotConditions, type ChatbotStep, type RunStatus } from './constants';
@@ -274,6 +275,14 @@ class Turn {
             .where(and(eq(schema.inboxes.accountId, this.run.accountId), eq(schema.inboxes.id, this.opts.visitor.inboxId))))[0];
           const online = inbox ? await isInboxOnline({ accountId: this.run.accountId, inbox, now: this.opts.now }) : false;
           id = online ? step.open : step.closed;
+          continue;
+        }
+        case 'meeting': {
+          // The booking link carries this conversation (signed), so the booking is noted here (ADR 088).
+          const offer = await meetingLinkFor(this.tx, { accountId: this.run.accountId, conversationId: this.opts.conversationId, meetingId: step.meetingId });
+          if (offer) await this.say(`${step.text}\n${offer.url}`);
+          else getLogger().warn({ accountId: this.run.accountId, botId: this.bot.id, stepId: step.id }, 'chatbot meeting step: no meeting to offer (deleted, none default, or not in the plan)');
+          id = step.next;
           continue;
         }
         case 'handover':

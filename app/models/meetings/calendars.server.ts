@@ -5,7 +5,9 @@ import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
 import { singleton } from '../../utils/singleton.server';
 import { emitEvent } from '../events/events.server';
-import { exchangeGoogleCode, googleFreeBusy, refreshGoogleToken, revokeGoogleToken } from './google-calendar.server';
+import { openSecret, sealSecret } from '../../utils/secret-box.server';
+import { caldavBusy, caldavCheck, caldavDeleteEvent, caldavPutEvent, collectionUrl, type CaldavCredentials } from './caldav.server';
+import { deleteGoogleEvent, exchangeGoogleCode, googleFreeBusy, insertGoogleEvent, patchGoogleEvent, refreshGoogleToken, revokeGoogleToken } from './google-calendar.server';
 import type { Span } from './slots';
 
 const c = schema.calendarConnections;
@@ -28,12 +30,47 @@ export function verifyOAuthState(state: string, opts: { accountId: number; userI
   return Number(a) === opts.accountId && Number(u) === opts.userId && Date.now() - Number(t) < 10 * 60_000;
 }
 
-export async function getCalendarConnection(opts: { accountId: number; userId: number }) {
+export async function getCalendarConnection(opts: { accountId: number; userId: number; provider?: 'google' | 'caldav' }) {
   const [row] = await getDb()
     .select()
     .from(c)
-    .where(and(eq(c.accountId, opts.accountId), eq(c.userId, opts.userId), eq(c.provider, 'google')));
+    .where(and(eq(c.accountId, opts.accountId), eq(c.userId, opts.userId), eq(c.provider, opts.provider ?? 'google')));
   return row;
+}
+
+/** An agent's connected calendars (Google, CalDAV, or both), without their secrets. */
+export async function listCalendarConnections(opts: { accountId: number; userId: number }) {
+  return getDb()
+    .select({ id: c.id, provider: c.provider, externalAccount: c.externalAccount, serverUrl: c.serverUrl, username: c.username })
+    .from(c)
+    .where(and(eq(c.accountId, opts.accountId), eq(c.userId, opts.userId)))
+    .orderBy(c.provider);
+}
+
+const CALDAV_PURPOSE = 'caldav-password';
+
+function caldavCredentials(conn: CalendarConnection): CaldavCredentials {
+  return { url: conn.serverUrl ?? '', username: conn.username ?? '', password: openSecret(conn.accessToken, CALDAV_PURPOSE) };
+}
+
+/**
+ * Connects a CalDAV calendar (ADR 088): the collection is checked with these credentials first (a wrong password or
+ * an address that is not a calendar is refused, nothing saved), then kept with the password encrypted at rest.
+ */
+export async function connectCaldavCalendar(opts: { accountId: number; userId: number; url: string; username: string; password: string }) {
+  const url = collectionUrl(opts.url.trim());
+  const { displayName } = await caldavCheck({ url, username: opts.username, password: opts.password });
+  const externalAccount = displayName ? `${displayName} (${opts.username})` : `${opts.username} at ${new URL(url).host}`;
+  const values = { serverUrl: url, username: opts.username, accessToken: sealSecret(opts.password, CALDAV_PURPOSE), refreshToken: null, tokenExpiresAt: null, externalAccount };
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(c)
+      .values({ accountId: opts.accountId, userId: opts.userId, provider: 'caldav', ...values })
+      .onConflictDoUpdate({ target: [c.accountId, c.userId, c.provider], set: values })
+      .returning();
+    await emitEvent(tx, { accountId: opts.accountId, type: 'calendar_connected', subjectType: 'calendar', subjectId: row.id, payload: { provider: 'caldav', account: externalAccount, url }, actor: { type: 'user', id: opts.userId } });
+    return row;
+  });
 }
 
 /** Finishes the consent: trades the code for tokens and keeps them for the agent (one Google calendar per agent). */
@@ -61,22 +98,26 @@ export async function connectGoogleCalendar(opts: { accountId: number; userId: n
   });
 }
 
-/** Disconnect: the tokens are deleted here and revoked at Google (a failed revoke still deletes them here). */
-export async function disconnectCalendar(opts: { accountId: number; userId: number }) {
-  const row = await getDb().transaction(async (tx) => {
-    const [deleted] = await tx
+/**
+ * Disconnect: the tokens (or the CalDAV password) are deleted here, and Google's are revoked there (a failed revoke
+ * still deletes them here). Without a provider, every calendar of the agent is disconnected.
+ */
+export async function disconnectCalendar(opts: { accountId: number; userId: number; provider?: 'google' | 'caldav' }) {
+  const rows = await getDb().transaction(async (tx) => {
+    const deleted = await tx
       .delete(c)
-      .where(and(eq(c.accountId, opts.accountId), eq(c.userId, opts.userId)))
+      .where(and(eq(c.accountId, opts.accountId), eq(c.userId, opts.userId), opts.provider ? eq(c.provider, opts.provider) : undefined))
       .returning();
-    if (deleted) await emitEvent(tx, { accountId: opts.accountId, type: 'calendar_disconnected', subjectType: 'calendar', subjectId: deleted.id, payload: { provider: deleted.provider }, actor: { type: 'user', id: opts.userId } });
+    for (const d of deleted) await emitEvent(tx, { accountId: opts.accountId, type: 'calendar_disconnected', subjectType: 'calendar', subjectId: d.id, payload: { provider: d.provider }, actor: { type: 'user', id: opts.userId } });
     return deleted;
   });
-  if (row) {
+  for (const row of rows) {
+    if (row.provider !== 'google') continue;
     await revokeGoogleToken({ token: row.refreshToken ?? row.accessToken }).catch((err) =>
       getLogger().warn({ err: (err as Error).message, accountId: opts.accountId }, 'google token revoke failed'),
     );
   }
-  return Boolean(row);
+  return rows.length > 0;
 }
 
 /** An access token that is valid for the next minute, refreshed (and saved) when needed. */
@@ -115,17 +156,83 @@ export async function calendarBusy(opts: { accountId: number; userIds: number[];
         return;
       }
       try {
-        const token = await freshAccessToken(conn);
         // The window asked for already runs a day past the booking window, so a 30-second-old answer still covers it.
-        const spans = await googleFreeBusy({ accessToken: token, calendarId: conn.calendarId, timeMin: opts.from, timeMax: opts.to });
+        const spans =
+          conn.provider === 'caldav'
+            ? await caldavBusy({ ...caldavCredentials(conn), from: opts.from, to: opts.to })
+            : await googleFreeBusy({ accessToken: await freshAccessToken(conn), calendarId: conn.calendarId, timeMin: opts.from, timeMax: opts.to });
         busyCache().set(key, { at: Date.now(), spans });
         if (busyCache().size > 10_000) busyCache().clear();
-        out.set(conn.userId, spans);
+        out.set(conn.userId, [...(out.get(conn.userId) ?? []), ...spans]);
       } catch (err) {
-        getLogger().warn({ err: (err as Error).message, accountId: opts.accountId, userId: conn.userId }, 'calendar free/busy failed');
-        out.set(conn.userId, [{ start: opts.from.getTime(), end: opts.to.getTime() }]);
+        getLogger().warn({ err: (err as Error).message, accountId: opts.accountId, userId: conn.userId, provider: conn.provider }, 'calendar free/busy failed');
+        out.set(conn.userId, [...(out.get(conn.userId) ?? []), { start: opts.from.getTime(), end: opts.to.getTime() }]);
       }
     }),
   );
   return out;
+}
+
+/**
+ * Where a booking's event lives in its host's calendars: `calendar_event_id` holds `{"google": id, "caldav": href}`
+ * (a bare id, from before CalDAV, is a Google event id).
+ */
+export type EventRefs = { google?: string; caldav?: string };
+
+export function readEventRefs(stored: string | null): EventRefs {
+  if (!stored) return {};
+  if (!stored.startsWith('{')) return { google: stored };
+  try {
+    return JSON.parse(stored) as EventRefs;
+  } catch {
+    return {};
+  }
+}
+
+export type CalendarEvent = { uid: string; summary: string; description: string; location: string; start: Date; end: Date; attendeeEmail: string; sequence: number; ics: string };
+
+/**
+ * Writes the booking into each calendar its host has connected: a new event, or (rescheduled, `previous` given) the
+ * same event moved — Google's is patched, CalDAV's resource is PUT again under the same UID. A calendar that fails is
+ * logged and skipped: the booking stands and its emails carry the invitation.
+ */
+export async function putBookingEvents(opts: { accountId: number; hostUserId: number; event: CalendarEvent; previous?: EventRefs }): Promise<EventRefs> {
+  const conns = await getDb()
+    .select()
+    .from(c)
+    .where(and(eq(c.accountId, opts.accountId), eq(c.userId, opts.hostUserId)));
+  const refs: EventRefs = {};
+  const e = opts.event;
+  for (const conn of conns) {
+    try {
+      if (conn.provider === 'caldav') {
+        refs.caldav = await caldavPutEvent({ ...caldavCredentials(conn), uid: e.uid, ics: e.ics });
+      } else if (opts.previous?.google) {
+        await patchGoogleEvent({ accessToken: await freshAccessToken(conn), calendarId: conn.calendarId, eventId: opts.previous.google, start: e.start, end: e.end, sequence: e.sequence });
+        refs.google = opts.previous.google;
+      } else {
+        refs.google = await insertGoogleEvent({ accessToken: await freshAccessToken(conn), calendarId: conn.calendarId, summary: e.summary, description: e.description, location: e.location, start: e.start, end: e.end, attendeeEmail: e.attendeeEmail, iCalUID: e.uid });
+      }
+    } catch (err) {
+      getLogger().warn({ err: (err as Error).message, accountId: opts.accountId, provider: conn.provider }, 'calendar event write failed');
+    }
+  }
+  return refs;
+}
+
+/** Removes the booking's events from its host's calendars (cancelled, or moved to another host). */
+export async function deleteBookingEvents(opts: { accountId: number; hostUserId: number; refs: EventRefs }) {
+  if (!opts.refs.google && !opts.refs.caldav) return;
+  const conns = await getDb()
+    .select()
+    .from(c)
+    .where(and(eq(c.accountId, opts.accountId), eq(c.userId, opts.hostUserId)));
+  for (const conn of conns) {
+    try {
+      if (conn.provider === 'caldav' && opts.refs.caldav) await caldavDeleteEvent({ ...caldavCredentials(conn), href: opts.refs.caldav });
+      if (conn.provider === 'google' && opts.refs.google) await deleteGoogleEvent({ accessToken: await freshAccessToken(conn), calendarId: conn.calendarId, eventId: opts.refs.google });
+    } catch (err) {
+      getLogger().warn({ err: (err as Error).message, accountId: opts.accountId, provider: conn.provider }, 'calendar event delete failed');
+    }
+  }
 }

@@ -161,6 +161,16 @@ export async function insertGoogleEvent(opts: {
   return String(body.id ?? '');
 }
 
+/** PATCH calendar/v3/calendars/{id}/events/{eventId}: a rescheduled booking keeps its event and moves it. */
+export async function patchGoogleEvent(opts: { accessToken: string; calendarId: string; eventId: string; start: Date; end: Date; sequence: number }) {
+  const g = google();
+  await call(`${g.apiBase}/calendar/v3/calendars/${encodeURIComponent(opts.calendarId)}/events/${encodeURIComponent(opts.eventId)}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${opts.accessToken}`, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ start: { dateTime: opts.start.toISOString() }, end: { dateTime: opts.end.toISOString() }, sequence: opts.sequence }),
+  });
+}
+
 export async function deleteGoogleEvent(opts: { accessToken: string; calendarId: string; eventId: string }) {
   const g = google();
   try {

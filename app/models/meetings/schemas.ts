@@ -44,3 +44,21 @@ export const BookingSchema = z.object({
   note: z.string().trim().max(2000, 'Length must be at most 2000 characters').optional().default(''),
   tz: z.string().max(64).optional(),
 });
+
+/** Connecting a CalDAV calendar (ADR 088): the calendar collection's address, the user name and the password. */
+export const CaldavConnectSchema = z.object({
+  url: z
+    .string({ error: 'Enter the calendar’s address' })
+    .trim()
+    .min(1, 'Enter the calendar’s address')
+    .max(2000, 'Length must be at most 2000 characters')
+    .refine((v) => {
+      try {
+        return ['http:', 'https:'].includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, 'Enter the address as https://…'),
+  username: z.string({ error: 'Enter the user name' }).trim().min(1, 'Enter the user name').max(200, 'Length must be at most 200 characters'),
+  password: z.string({ error: 'Enter the password' }).min(1, 'Enter the password').max(500, 'Length must be at most 500 characters'),
+});

@@ -75,6 +75,15 @@ test('create a meeting type, book it in another time zone, get the invitation, c
   await page.getByRole('link', { name: 'Product demo' }).first().click();
   await expect(page.getByTestId('bookings')).toContainText('Vera Visitor');
 
+  // Reschedule by the link: another time, the page says it moved, the updated invitation arrives.
+  await v.goto(url(new URL(manage).pathname, a.domain));
+  await v.getByTestId('reschedule-link').click();
+  await expect(v.getByTestId('reschedule-page')).toBeVisible();
+  await v.getByTestId('booking-times').getByRole('radio').nth(1).check();
+  await v.getByRole('button', { name: 'Move my meeting' }).click();
+  await expect(v.getByRole('heading', { name: 'Your meeting moved' })).toBeVisible({ timeout: 30_000 });
+  await latestMail(`vera@${a.domain}.test`, { subject: /^Rescheduled: Product demo$/ });
+
   await v.goto(url(new URL(manage).pathname, a.domain));
   await v.getByRole('button', { name: 'Cancel meeting' }).click();
   await expect(v.getByTestId('booking-cancelled')).toBeVisible();

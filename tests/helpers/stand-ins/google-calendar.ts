@@ -88,6 +88,12 @@ export async function startGoogleCalendarStandIn(opts: { port?: number; clientId
         events.push(e);
         return json(res, 200, e);
       }
+      if (ev && req.method === 'PATCH' && ev[2]) {
+        const e = events.find((x) => x.id === ev[2]);
+        if (!e) return apiError(res, 404, 'Not Found', 'NOT_FOUND');
+        Object.assign(e, JSON.parse(body));
+        return json(res, 200, e);
+      }
       if (ev && req.method === 'DELETE' && ev[2]) {
         const i = events.findIndex((e) => e.id === ev[2]);
         if (i < 0) return apiError(res, 404, 'Not Found', 'NOT_FOUND');
