@@ -1,1 +1,0 @@
-ALTER TABLE "survey_email_sends" ADD COLUMN "resolved_through" bigint DEFAULT 0 NOT NULL;

@@ -1,1 +1,0 @@
-ALTER TABLE "review_request_settings" ADD COLUMN "sender_email" text;
