@@ -133,10 +133,10 @@ export type Config = {
   unsafeDevMailboxInProduction: boolean;
   /** AI reply help (ADR 081): the installation's server (null: none, accounts may set one) and the defaults. */
   ai: { server: { baseUrl: string; model: string; apiKey: string | null } | null; model: string; monthlyTokenCap: number; timeoutMs: number };
-  /** Integrations (ADR 078): the sealing key (32 bytes; derived from the session secret when not set) and the OAuth clients. */
+  /** The key that seals secrets at rest (app/utils/secret-box.server.ts, ADR 078): 32 bytes, derived from the session secret when not set. */
+  secretKey: Buffer;
+  /** Integrations (ADR 078): each provider's OAuth client. */
   integrations: {
-    secretKey: Buffer;
-    secretKeyConfigured: boolean;
     shopify: { clientId: string; clientSecret: string; apiBase: string | null } | null;
     github: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
   };
@@ -196,18 +196,16 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       monthlyTokenCap: e.PARLEY_AI_MONTHLY_TOKEN_CAP,
       timeoutMs: e.PARLEY_AI_TIMEOUT_MS,
     },
-    integrations: integrationsConfig(e, e.SESSION_SECRET ?? loadOrCreateSecret(dataDir)),
+    secretKey: e.PARLEY_SECRET_KEY
+      ? Buffer.from(e.PARLEY_SECRET_KEY, /^[0-9a-f]{64}$/i.test(e.PARLEY_SECRET_KEY) ? 'hex' : 'base64')
+      : Buffer.from(crypto.hkdfSync('sha256', e.SESSION_SECRET ?? loadOrCreateSecret(dataDir), 'parley', 'integration-tokens', 32)),
+    integrations: integrationsConfig(e),
   };
 }
 
-function integrationsConfig(e: z.infer<typeof EnvSchema>, sessionSecret: string): Config['integrations'] {
+function integrationsConfig(e: z.infer<typeof EnvSchema>): Config['integrations'] {
   const trim = (u: string) => u.replace(/\/+$/, '');
-  const key = e.PARLEY_SECRET_KEY
-    ? Buffer.from(e.PARLEY_SECRET_KEY, /^[0-9a-f]{64}$/i.test(e.PARLEY_SECRET_KEY) ? 'hex' : 'base64')
-    : Buffer.from(crypto.hkdfSync('sha256', sessionSecret, 'parley', 'integration-tokens', 32));
   return {
-    secretKey: key,
-    secretKeyConfigured: Boolean(e.PARLEY_SECRET_KEY),
     shopify: e.SHOPIFY_CLIENT_ID && e.SHOPIFY_CLIENT_SECRET ? { clientId: e.SHOPIFY_CLIENT_ID, clientSecret: e.SHOPIFY_CLIENT_SECRET, apiBase: e.SHOPIFY_API_BASE ? trim(e.SHOPIFY_API_BASE) : null } : null,
     github: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, oauthBase: trim(e.GITHUB_OAUTH_BASE), apiBase: trim(e.GITHUB_API_BASE) } : null,
   };

@@ -5,7 +5,7 @@ import { users } from './users';
 
 /**
  * One connected provider per account (ADR 078). Tokens and secrets are sealed with AES-256-GCM
- * (app/models/integrations/crypto.server.ts): these columns never hold a usable token.
+ * (app/utils/secret-box.server.ts): these columns never hold a usable token.
  */
 export const integrationConnections = pgTable(
   'integration_connections',

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { AiServerError, streamChatCompletion } from '../../app/models/ai/client.server';
-import { sealSecret } from '../../app/models/ai/secret.server';
+import { AI_KEY_PURPOSE } from '../../app/models/ai/settings.server';
+import { sealSecret } from '../../app/utils/secret-box.server';
 import { openConversation } from '../../app/models/inbox/conversations.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { createArticle } from '../../app/models/knowledge-base/articles.server';
@@ -46,7 +47,7 @@ async function setup(opts: { server?: boolean; cap?: number } = {}) {
   if (opts.server !== false) {
     await getDb()
       .insert(schema.aiSettings)
-      .values({ accountId: a.account.id, baseUrl: ai.baseUrl, model: 'test-model', apiKeySealed: sealSecret('sk-test-secret-123'), monthlyTokenCap: opts.cap ?? null });
+      .values({ accountId: a.account.id, baseUrl: ai.baseUrl, model: 'test-model', apiKeySealed: sealSecret('sk-test-secret-123', { accountId: a.account.id, purpose: AI_KEY_PURPOSE }), monthlyTokenCap: opts.cap ?? null });
   }
   const cookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
   const post = (path: string, form: Record<string, string>) => app.request(path, { domain: a.domain, cookie, form });

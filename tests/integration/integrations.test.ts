@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { openConversation } from '../../app/models/inbox/conversations.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
-import { openSecret, sealSecret } from '../../app/models/integrations/crypto.server';
+import { openSecret, sealSecret } from '../../app/utils/secret-box.server';
 import { getOpenConnection, signIntegrationState, verifyIntegrationState } from '../../app/models/integrations/connections.server';
 import { githubPanelFor } from '../../app/models/integrations/github/github.server';
 import { resetSingleton } from '../../app/utils/singleton.server';

@@ -3,7 +3,7 @@ import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { isRefusedUrl, REFUSED_DESTINATION_MESSAGE } from '../../utils/outbound-guard.server';
 import type { AiSettingsInput } from './forms';
-import { openSecret, sealSecret } from './secret.server';
+import { openSecret, sealSecret } from '../../utils/secret-box.server';
 
 const s = schema.aiSettings;
 const r = schema.aiRequests;
@@ -34,12 +34,23 @@ export class AiSettingsError extends Error {
   }
 }
 
+export const AI_KEY_PURPOSE = 'ai-api-key';
+
+/** A key that no longer opens (the installation's key changed) counts as no key: the account enters it again. */
+function openAiKey(sealed: string, accountId: number) {
+  try {
+    return openSecret(sealed, { accountId, purpose: AI_KEY_PURPOSE });
+  } catch {
+    return null;
+  }
+}
+
 export async function saveAiSettings(opts: { accountId: number; input: AiSettingsInput }) {
   const { input } = opts;
   const baseUrl = input.baseUrl ? input.baseUrl.replace(/\/+$/, '') : null;
   if (baseUrl && (await isRefusedUrl(baseUrl))) throw new AiSettingsError('baseUrl', REFUSED_DESTINATION_MESSAGE);
   if (!baseUrl && (input.apiKey || input.model)) throw new AiSettingsError('baseUrl', 'Enter the server address the key and model are for');
-  const sealed = input.removeKey || !baseUrl ? null : input.apiKey ? sealSecret(input.apiKey) : undefined;
+  const sealed = input.removeKey || !baseUrl ? null : input.apiKey ? sealSecret(input.apiKey, { accountId: opts.accountId, purpose: AI_KEY_PURPOSE }) : undefined;
   const values = {
     baseUrl,
     model: input.model || null,
@@ -58,7 +69,7 @@ export async function resolveAiServer(opts: { accountId: number }): Promise<AiSe
   const [row] = await getDb().select().from(s).where(eq(s.accountId, opts.accountId));
   const config = getConfig().ai;
   if (row?.baseUrl) {
-    return { baseUrl: row.baseUrl, model: row.model || config.model, apiKey: row.apiKeySealed ? openSecret(row.apiKeySealed) : null, source: 'account' };
+    return { baseUrl: row.baseUrl, model: row.model || config.model, apiKey: row.apiKeySealed ? openAiKey(row.apiKeySealed, opts.accountId) : null, source: 'account' };
   }
   if (config.server) return { ...config.server, source: 'installation' };
   return null;

@@ -4,7 +4,8 @@ import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
 import { emitEvent } from '../events/events.server';
-import { openSecret, safeEqual, sealSecret } from './crypto.server';
+import { openSecret, sealSecret } from '../../utils/secret-box.server';
+import { safeEqual } from './crypto.server';
 import type { ProviderId } from './providers';
 
 /**

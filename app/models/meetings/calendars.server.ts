@@ -50,7 +50,7 @@ export async function listCalendarConnections(opts: { accountId: number; userId:
 const CALDAV_PURPOSE = 'caldav-password';
 
 function caldavCredentials(conn: CalendarConnection): CaldavCredentials {
-  return { url: conn.serverUrl ?? '', username: conn.username ?? '', password: openSecret(conn.accessToken, CALDAV_PURPOSE) };
+  return { url: conn.serverUrl ?? '', username: conn.username ?? '', password: openSecret(conn.accessToken, { accountId: conn.accountId, purpose: CALDAV_PURPOSE }) };
 }
 
 /**
@@ -61,7 +61,7 @@ export async function connectCaldavCalendar(opts: { accountId: number; userId: n
   const url = collectionUrl(opts.url.trim());
   const { displayName } = await caldavCheck({ url, username: opts.username, password: opts.password });
   const externalAccount = displayName ? `${displayName} (${opts.username})` : `${opts.username} at ${new URL(url).host}`;
-  const values = { serverUrl: url, username: opts.username, accessToken: sealSecret(opts.password, CALDAV_PURPOSE), refreshToken: null, tokenExpiresAt: null, externalAccount };
+  const values = { serverUrl: url, username: opts.username, accessToken: sealSecret(opts.password, { accountId: opts.accountId, purpose: CALDAV_PURPOSE }), refreshToken: null, tokenExpiresAt: null, externalAccount };
   return getDb().transaction(async (tx) => {
     const [row] = await tx
       .insert(c)
