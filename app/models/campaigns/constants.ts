@@ -57,3 +57,9 @@ export const TEMPLATE_TOASTS = {
 } as const;
 
 export const TEMPLATE_NAME_TAKEN_MESSAGE = 'A campaign template with this name already exists';
+
+/** Message (in-product chat) campaigns (ADR 082): limits and choices, here so that the editor ships no zod. */
+export const CHAT_MESSAGE_MAX = 1000;
+export const CHAT_DELAY_MAX = 3600;
+export const PAGE_MATCHES = ['contain', 'exact', 'start', 'end'] as const;
+export const CHAT_VISITORS = ['any', 'new', 'returning'] as const;

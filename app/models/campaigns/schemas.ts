@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { emptyMessage, maxLengthMessage } from '../productivity/constants';
 import { isTimeZone } from '../accounts/schemas';
 import { SMS_BODY_MAX } from './sms';
-import { CAMPAIGN_NAME_MAX, CAMPAIGN_SUBJECT_MAX, TEMPLATE_BODY_MAX, TEMPLATE_NAME_MAX, TEMPLATE_SUBJECT_MAX } from './constants';
+import { CAMPAIGN_NAME_MAX, CAMPAIGN_SUBJECT_MAX, CHAT_DELAY_MAX, CHAT_MESSAGE_MAX, CHAT_VISITORS, PAGE_MATCHES, TEMPLATE_BODY_MAX, TEMPLATE_NAME_MAX, TEMPLATE_SUBJECT_MAX } from './constants';
 
 function requiredText(label: string, max: number) {
   return z
@@ -78,10 +78,6 @@ export const SmsCampaignSchema = z.object({
 });
 export type SmsCampaignInput = z.infer<typeof SmsCampaignSchema>;
 
-export const CHAT_MESSAGE_MAX = 1000;
-export const CHAT_DELAY_MAX = 3600;
-export const PAGE_MATCHES = ['contain', 'exact', 'start', 'end'] as const;
-export const CHAT_VISITORS = ['any', 'new', 'returning'] as const;
 
 /** A message (in-product chat) campaign (ADR 082). Pages: one link or path per line, all compared the same way. */
 export const MessageCampaignSchema = z.object({
