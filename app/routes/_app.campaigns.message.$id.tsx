@@ -1,22 +1,17 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
+import { CampaignEditorHeader, CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
-import { CampaignStateError, createMessageCampaign, getCampaign, listContactSegments, listMessageOptions, updateMessageCampaign } from '~/models/campaigns/campaigns.server';
+import { createMessageCampaign, getCampaign, listContactSegments, listMessageOptions, updateMessageCampaign } from '~/models/campaigns/campaigns.server';
 import { chatCampaignConversations } from '~/models/campaigns/chat.server';
-import { CAMPAIGN_TOASTS, CHAT_MESSAGE_MAX, EDITABLE_STATUSES, STATUS_LABELS } from '~/models/campaigns/constants';
-import { handleSendIntent, type CampaignActionResult } from '~/models/campaigns/intents.server';
+import { CHAT_MESSAGE_MAX, EDITABLE_STATUSES } from '~/models/campaigns/constants';
+import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
 import { MessageCampaignSchema } from '~/models/campaigns/schemas';
-import { FieldInputError } from '~/models/productivity/shared.server';
-import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
-import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle, timeZoneNames } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
-import { redirectWithToast } from '~/utils/toast.server';
 
 const FEATURE = 'campaigns/chatMessaging' as const;
 
@@ -66,36 +61,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireFeature(request, FEATURE, await requirePermission(request, 'manage_campaigns'));
-  const id = readEditorParam(params.id);
-  const formData = await request.formData();
-  const intent = formData.get('intent');
-  const who = { accountId: ctx.account.id, actorId: ctx.user.id };
-  const here = (campaignId: number) => `/campaigns/message/${campaignId}`;
-  try {
-    if (intent === 'save') {
-      const submission = parseWithZod(formData, { schema: MessageCampaignSchema });
-      if (submission.status !== 'success') return data<CampaignActionResult>({ form: 'campaign', reply: submission.reply() }, { status: 400 });
-      try {
-        if (id === 'new') {
-          const row = await createMessageCampaign({ ...who, ...submission.value });
-          return redirectWithToast(here(row.id), CAMPAIGN_TOASTS.created);
-        }
-        if (!(await updateMessageCampaign({ ...who, id, ...submission.value }))) throw new Response('Not Found', { status: 404 });
-        return redirectWithToast(here(id), { type: 'info', text: CAMPAIGN_TOASTS.updated });
-      } catch (err) {
-        if (err instanceof FieldInputError) return data<CampaignActionResult>({ form: 'campaign', reply: submission.reply({ fieldErrors: { [err.field]: [err.message] } }) }, { status: 400 });
-        throw err;
-      }
-    }
-    if (id !== 'new') {
-      const shared = await handleSendIntent({ intent, formData, ...who, id, here: here(id) });
-      if (shared) return shared;
-    }
-  } catch (err) {
-    if (err instanceof CampaignStateError) return data<CampaignActionResult>({ form: 'status', error: err.message }, { status: 409 });
-    throw err;
-  }
-  throw new Response('Unknown intent', { status: 400 });
+  return campaignEditorAction({
+    formData: await request.formData(),
+    accountId: ctx.account.id,
+    actorId: ctx.user.id,
+    id: readEditorParam(params.id),
+    path: '/campaigns/message',
+    schema: MessageCampaignSchema,
+    create: createMessageCampaign,
+    update: updateMessageCampaign,
+  });
 }
 
 export const handle = {
@@ -126,24 +101,13 @@ function MessageCampaignEditor({ campaign, conversations, segments, inboxes, age
   const disabled = locked || !editable;
   return (
     <section className="page stack campaign-editor">
-      <header className="row wrap">
-        <h1>{campaign ? campaign.name : 'New Message Campaign'}</h1>
-        {campaign ? (
-          <span className={`pill status-${campaign.status}`} data-testid="campaign-status">
-            {campaign.status === 'sending' ? 'Live' : STATUS_LABELS[campaign.status]}
-          </span>
-        ) : null}
-        <div className="spacer" />
-        <Link to="/campaigns" className="btn">
-          All campaigns
-        </Link>
-      </header>
-      {actionData?.form === 'status' && actionData.error ? (
-        <p className="field-error" role="alert">
-          {actionData.error}
-        </p>
-      ) : null}
-      {locked ? <p className="muted">{ROLE_LOCKED_MESSAGE}</p> : null}
+      <CampaignEditorHeader
+        title={campaign ? campaign.name : 'New Message Campaign'}
+        status={campaign?.status}
+        statusLabel={campaign?.status === 'sending' ? 'Live' : undefined}
+        error={actionData?.form === 'status' ? actionData.error : undefined}
+        locked={locked}
+      />
       {inboxes.length === 0 ? (
         <p className="card" role="note">
           A message campaign shows in your messenger. <Link to="/settings/chat-messenger">Set up the messenger</Link> first.

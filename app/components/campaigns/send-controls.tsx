@@ -92,14 +92,14 @@ export function CampaignFigures({ figures }: { figures: Record<string, number> }
  * The head of a campaign editor: its name (or the new kind's title), its status, the way back to all campaigns, a
  * refused status change's message and the locked note.
  */
-export function CampaignEditorHeader(props: { title: string; status?: CampaignStatus; error?: string; locked: boolean }) {
+export function CampaignEditorHeader(props: { title: string; status?: CampaignStatus; statusLabel?: string; error?: string; locked: boolean }) {
   return (
     <>
       <header className="row wrap">
         <h1>{props.title}</h1>
         {props.status ? (
           <span className={`pill status-${props.status}`} data-testid="campaign-status">
-            {STATUS_LABELS[props.status]}
+            {props.statusLabel ?? STATUS_LABELS[props.status]}
           </span>
         ) : null}
         <div className="spacer" />
