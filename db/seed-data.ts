@@ -1,3 +1,4 @@
+import { PRIORITIES } from './schema/inbox-constants';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb, schema } from './client';
 import { buildDemoPlan, DEMO_TAGS, type DemoPlan } from './seed-plan';
@@ -276,6 +277,22 @@ async function seedWorkflows(opts: {
     .from(schema.conversations)
     .where(and(eq(schema.conversations.accountId, accountId), inArray(schema.conversations.id, opts.convIds), sql`${schema.conversations.responseBreachedAt} is not null`));
   const breachedAt = new Map(breached.map((b) => [b.id, b.at!]));
+  // A past event is one event whichever workflows answered it (as the engine records it): shared by key, with the
+  // payload a live event of its kind carries, so the analytics projections read it as they read a live one.
+  const convRows = await db
+    .select({
+      id: schema.conversations.id,
+      inboxId: schema.conversations.inboxId,
+      contactId: schema.conversations.contactId,
+      sourceType: schema.conversations.sourceType,
+      subject: schema.conversations.subject,
+      slaPolicyId: schema.conversations.slaPolicyId,
+      priority: schema.conversations.priority,
+    })
+    .from(schema.conversations)
+    .where(and(eq(schema.conversations.accountId, accountId), inArray(schema.conversations.id, opts.convIds)));
+  const convOf = new Map(convRows.map((c) => [c.id, c]));
+  const pastEvents = new Map<string, number>();
 
   for (const def of defs) {
     const wf = await createWorkflow({ accountId, actorId, name: def.name, description: def.description });
@@ -289,20 +306,32 @@ async function seedWorkflows(opts: {
       .slice(-50);
     if (runs.length === 0) continue;
     // The past events the runs answer: recorded as handled history (no job is queued for them).
-    const events = await db
-      .insert(schema.domainEvents)
-      .values(
-        runs.map((r) => ({
-          accountId,
-          type: def.input.event,
-          subjectType: 'conversation',
-          subjectId: String(r.id),
-          payload: { conversationId: r.id },
-          actorType: 'system' as const,
-          occurredAt: r.at,
-        })),
-      )
-      .returning({ id: schema.domainEvents.id });
+    const key = (r: { id: number }) => `${def.input.event}:${r.id}`;
+    const missing = runs.filter((r) => !pastEvents.has(key(r)));
+    if (missing.length > 0) {
+      const inserted = await db
+        .insert(schema.domainEvents)
+        .values(
+          missing.map((r) => {
+            const c = convOf.get(r.id)!;
+            return {
+              accountId,
+              type: def.input.event,
+              subjectType: 'conversation',
+              subjectId: String(r.id),
+              payload:
+                def.input.event === 'conversation_created'
+                  ? { conversationId: r.id, inboxId: c.inboxId, contactId: c.contactId, sourceType: c.sourceType, subject: c.subject }
+                  : { target: 'response', policyId: c.slaPolicyId, priority: PRIORITIES[c.priority], inboxId: c.inboxId, contactId: c.contactId },
+              actorType: 'system' as const,
+              occurredAt: r.at,
+            };
+          }),
+        )
+        .returning({ id: schema.domainEvents.id });
+      missing.forEach((r, i) => pastEvents.set(key(r), inserted[i].id));
+    }
+    const events = runs.map((r) => ({ id: pastEvents.get(key(r))! }));
     const lines = runs.flatMap((r, i): (typeof schema.automationRunLog.$inferInsert)[] => {
       const matched = def.input.event === 'sla_breached' || def.matches(r.c);
       const base = { accountId, eventId: events[i].id, eventType: def.input.event, ruleId: wf.id, conversationId: r.id, contactId: opts.contactIds[r.c.contact] };

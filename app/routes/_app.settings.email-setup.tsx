@@ -84,7 +84,7 @@ export default function ReviewEmailSetup() {
     <SettingsPage
       title="Email Setup"
       subHeader="Ask customers for a review by email after their conversation is resolved — optionally only those who rated it highly."
-      learnMore="/help-center/reviews"
+      learnMore="/help-center"
       locked={locked}
     >
       <div className="stack">

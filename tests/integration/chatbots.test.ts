@@ -169,6 +169,11 @@ describe('the builder', () => {
     await expect(
       saveChatbotFlow({ accountId: two.a.account.id, id: two.bot.id, steps: [{ id: 's1', type: 'handover', text: 'x', teamId: team.id, userId: null }] }),
     ).rejects.toThrow('Choose a team of this account');
+    // So is a booking link to another account's meeting.
+    const [meeting] = await getDb().insert(schema.meetingTypes).values({ accountId: one.a.account.id, name: 'Theirs', slug: `theirs-${one.bot.id}-${Date.now()}` }).returning();
+    await expect(
+      saveChatbotFlow({ accountId: two.a.account.id, id: two.bot.id, steps: [{ id: 's1', type: 'meeting', text: 'x', meetingId: meeting.id, next: null }] }),
+    ).rejects.toThrow('Choose a meeting of this account');
     // A visitor of account two's inbox never meets account one's bot.
     const talk = await say(two.inbox, null, 'Hi');
     const [run] = await getDb().select().from(schema.chatbotRuns).where(eq(schema.chatbotRuns.conversationId, talk.conversationId));

@@ -103,7 +103,7 @@ describe('CalDAV calendars (Radicale)', () => {
     expect(ok.status).toBe(302);
     const [conn] = await getDb().select().from(schema.calendarConnections).where(eq(schema.calendarConnections.accountId, s.account.id));
     expect(conn).toMatchObject({ provider: 'caldav', userId: s.owner.id, serverUrl: radicale.calendarUrl, username: radicale.username });
-    expect(conn.accessToken).toMatch(/^v1:/);
+    expect(conn.accessToken).toMatch(/^v1\./);
     expect(conn.accessToken).not.toContain(radicale.password);
     expect(conn.accessToken).not.toContain(Buffer.from(radicale.password).toString('base64'));
     const page = await s.get();

@@ -97,11 +97,11 @@ describe('input boundary', () => {
     expect([400, 415]).toContain((await raw('/settings/tags/new', { host, body: 'name=x', contentType: 'text/plain', headers: { cookie } })).status);
     expect((await raw('/settings/users/0xabad1dea', { host, headers: { cookie } })).status).toBe(404);
     expect((await raw('/settings/users/1e309', { host, headers: { cookie } })).status).toBe(404);
-    // ?_data: signed out, the page's guard redirects to sign-in; signed in, a page whose loader returns null renders.
-    const signedOut = await raw('/analytics?_data=routes%2F_app.analytics', { host });
+    // ?_data: signed out, the page's guard redirects to sign-in; signed in, the loader's data.
+    const signedOut = await raw('/analytics/overview?_data=routes%2F_app.analytics.%24page', { host });
     expect(signedOut.status).toBe(302);
     expect(signedOut.headers.get('location')).toMatch(/^\/signin/);
-    expect((await raw('/analytics?_data=routes%2F_app.analytics', { host, headers: { cookie } })).status).toBe(200);
+    expect((await raw('/analytics/overview?_data=routes%2F_app.analytics.%24page', { host, headers: { cookie } })).status).toBe(200);
     expect((await raw('/settings/users/99999999999?_data=routes%2F_app.settings.users.%24id', { host, headers: { cookie } })).status).toBe(404);
   });
 });

@@ -121,6 +121,14 @@ export async function saveChatbotFlow(opts: { accountId: number; id: number; ste
     const found = await db.select({ id: schema.users.id }).from(schema.users).where(and(eq(schema.users.accountId, opts.accountId), inArray(schema.users.id, userIds)));
     if (found.length !== new Set(userIds).size) throw new ChatbotFlowError('Choose a user of this account');
   }
+  const meetingIds = steps.flatMap((s) => (s.type === 'meeting' && s.meetingId ? [s.meetingId] : []));
+  if (meetingIds.length) {
+    const found = await db
+      .select({ id: schema.meetingTypes.id })
+      .from(schema.meetingTypes)
+      .where(and(eq(schema.meetingTypes.accountId, opts.accountId), inArray(schema.meetingTypes.id, meetingIds)));
+    if (found.length !== new Set(meetingIds).size) throw new ChatbotFlowError('Choose a meeting of this account');
+  }
   const [bot] = await db
     .update(schema.chatbots)
     .set({ steps, updatedAt: new Date() })
