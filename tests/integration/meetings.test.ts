@@ -345,10 +345,12 @@ describe('meetings', () => {
     expect(offered.texts[1]).toMatch(new RegExp(`^Book a demo here:\\nhttps?://[^/]+/meet/${meeting.slug}\\?c=${offered.conversationId}-[\\w-]{16}$`));
     expect(readConversationToken(/c=([\w-]+)$/.exec(offered.texts[1])![1])).toBe(offered.conversationId);
     expect(offered.texts[2]).toBe('Anything else?');
-    // Another account's meeting id gives no link.
+    // Another account's meeting is refused when the flow is saved; written around that check, it still gives no link.
     const other = await setup();
     const foreign = await createMeetingType({ accountId: other.account.id, actorId: other.owner.id, input: meetingInput([other.owner.id], { reminderMinutes: [] }) });
-    await saveChatbotFlow({ accountId: s.account.id, id: bot.id, steps: [{ id: 's1', type: 'meeting', text: 'Book:', meetingId: foreign.id, next: null }] });
+    const foreignStep = [{ id: 's1', type: 'meeting' as const, text: 'Book:', meetingId: foreign.id, next: null }];
+    await expect(saveChatbotFlow({ accountId: s.account.id, id: bot.id, steps: foreignStep })).rejects.toThrow('Choose a meeting of this account');
+    await getDb().update(schema.chatbots).set({ steps: foreignStep }).where(and(eq(schema.chatbots.accountId, s.account.id), eq(schema.chatbots.id, bot.id)));
     expect((await talk()).texts).toEqual(['Hi']);
   });
 
