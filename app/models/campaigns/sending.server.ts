@@ -17,7 +17,10 @@ import { getInbox } from '../inbox/inboxes.server';
 import { renderTemplate, type TemplateContact } from '../productivity/templates';
 import type { Campaign } from './campaigns.server';
 import { campaignLayout, personalise } from './email-layout.server';
-import { isSmtpRecipientRefusal, pooledTransport, runBulkSend, sendRawMail } from '../mail/bulk-send.server';
+import { isSmtpRecipientRefusal, runBulkSend, sendRawMail, type HeldEnd } from '../mail/bulk-send.server';
+import { bulkSmtp, type BulkSmtp } from '../mail/smtp-lanes.server';
+import { readEmailSettings } from '../email/email-inboxes.server';
+import { smtpConnectionOptions } from '../email/mail-connection.server';
 import { signTracking } from './tracking.server';
 
 const r = schema.campaignRecipients;
@@ -116,11 +119,14 @@ async function claimRecipients(campaign: Campaign, limit = CLAIM_SIZE): Promise<
   return (rows as unknown as Claimed[]).map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** Campaign mail goes through the bulk path's pooled connections (one set per process and URL, ADR 084). */
-function campaignRoute(inbox: Parameters<typeof routeFor>[0]): Route {
-  const route = routeFor(inbox);
-  if (route.kind !== 'smtp') return route;
-  return { kind: 'smtp', transport: pooledTransport(getConfig().smtpUrl!, Math.min(lanes(), 32)) };
+type CampaignRoute = { kind: 'mailbox' } | { kind: 'smtp' | 'inbox-smtp'; smtp: BulkSmtp };
+
+/** Campaign mail goes through the bulk path's connections (one set per process and server, ADR 084): Parley's SMTP
+ * URL, or the inbox's own server. */
+function campaignRoute(inbox: Parameters<typeof routeFor>[0], route: Route): CampaignRoute {
+  if (route.kind === 'mailbox') return route;
+  const server = route.kind === 'smtp' ? getConfig().smtpUrl! : smtpConnectionOptions(readEmailSettings(inbox).smtp!);
+  return { kind: route.kind, smtp: bulkSmtp(server, Math.min(lanes(), 32)) };
 }
 
 export function trackingLinks(domain: string, accountId: number, recipientId: number) {
@@ -135,23 +141,23 @@ async function senderOf(campaign: Campaign) {
   const inbox = campaign.inboxId ? await getInbox({ accountId: campaign.accountId, id: campaign.inboxId }) : undefined;
   if (!inbox || inbox.channelType !== 'email' || !inbox.email) throw new Error('the campaign has no email sender');
   const [account] = await getDb().select({ domain: schema.accounts.domain, name: schema.accounts.name }).from(schema.accounts).where(eq(schema.accounts.id, campaign.accountId));
-  const route = campaignRoute(inbox);
-  const { from, replyTo } = senderFor(inbox, route, inbox.name, null);
-  return { inbox, account: account!, route, from, replyTo };
+  const base = routeFor(inbox);
+  const { from, replyTo } = senderFor(inbox, base, inbox.name, null);
+  return { inbox, account: account!, route: campaignRoute(inbox, base), from, replyTo };
 }
 
-type Sender = { send: (one: Claimed) => Promise<void>; isRefusal: (err: unknown) => boolean };
+type Sender = { send: (one: Claimed, held?: HeldEnd) => Promise<void>; isRefusal: (err: unknown) => boolean };
 
 async function emailSenderOf(campaign: Campaign): Promise<Sender> {
   const sender = await senderOf(campaign);
   return {
-    send: async (one) => {
+    send: async (one, held) => {
       const mail = await mailFor(campaign, sender, {
         recipientId: one.id,
         address: one.address,
         contact: { firstName: one.firstName, lastName: one.lastName, email: one.address, address: one.addressJson },
       });
-      await deliver(sender.route, campaign.accountId, mail);
+      await deliver(sender.route, campaign.accountId, mail, held);
     },
     isRefusal: isRecipientRefusal,
   };
@@ -216,7 +222,7 @@ async function mailFor(
   };
 }
 
-async function deliver(route: Route, accountId: number, mail: Awaited<ReturnType<typeof mailFor>>) {
+async function deliver(route: CampaignRoute, accountId: number, mail: Awaited<ReturnType<typeof mailFor>>, held?: HeldEnd) {
   if (route.kind === 'mailbox') {
     await getDb()
       .insert(schema.outboundEmails)
@@ -224,7 +230,7 @@ async function deliver(route: Route, accountId: number, mail: Awaited<ReturnType
     return;
   }
   // Prepared bytes with an explicit envelope: no per-mail MIME composing (ADR 084).
-  await sendRawMail(route.transport, mail);
+  await sendRawMail(route.smtp, mail, held);
 }
 
 const isRecipientRefusal = isSmtpRecipientRefusal;
@@ -299,10 +305,14 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
       markSkipped: async (ids) => {
         await db.update(r).set({ status: 'skipped' }).where(mine(ids));
       },
-      deliver: (one) => sender.send(one),
+      deliver: (one, held) => sender.send(one, held),
       markSent: async (rows) => {
         await db.update(r).set({ status: 'sent', sentAt: new Date() }).where(and(mine(rows.map((x) => x.id)), eq(r.status, 'sending')));
         await bump(rows.length, 0);
+      },
+      unmarkSent: async (ids) => {
+        const back = await db.update(r).set({ status: 'sending', sentAt: null }).where(and(mine(ids), eq(r.status, 'sent'))).returning({ id: r.id });
+        await bump(-back.length, 0);
       },
       isRefusal: sender.isRefusal,
       markRefused: async (one, err) => {

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import nodemailer from 'nodemailer';
 import { getLogger } from '../../utils/logger.server';
-import { singleton } from '../../utils/singleton.server';
 import { addressOf, buildRawMail, type RawMail } from './raw-mime.server';
+import { bulkSmtp, type BulkSmtp } from './smtp-lanes.server';
 
 /**
  * The one bulk-send loop (ADR 084) behind email surveys and email (and SMS) campaigns. The caller owns its table;
@@ -10,13 +9,14 @@ import { addressOf, buildRawMail, type RawMail } from './raw-mime.server';
  *   - claims recipients a chunk at a time (the caller's `claim`: queued → sending, `for update skip locked`), and
  *     claims the next chunk while the current one is still on the wire, so the lanes never wait for the database;
  *   - sends through `lanes` concurrent sends (one per pooled SMTP connection), paced by a per-account token bucket;
- *   - marks each mail sent right after its SMTP `250` by group commit: accepted mails join the next `markSent`
- *     statement, which starts as soon as the previous one is done — never a timer, never a whole chunk — and a lane
- *     sends its next mail only once its last one is marked, so at most `lanes` mails are ever accepted and unmarked;
+ *   - marks each mail sent by group commit (marks join the next `markSent` statement, which starts as soon as the
+ *     previous one is done — never a timer, never a whole chunk): an SMTP mail while the server holds all of it but
+ *     its terminating dot, which is written only after the commit (ADR 084 addendum), anything else right after it
+ *     was accepted, the lane waiting for the mark before its next mail;
  *   - stops taking new chunks after `sliceMs` (the caller's job hands on to a fresh one), or when `keepGoing` says so
  *     (a paused campaign); a transport failure releases what was claimed and not attempted, then throws.
- * The window in which a SIGKILL can send one mail twice is the time between a server's 250 and the commit of its
- * mark: the loop measures it (`stats.markLagMs`).
+ * So a SIGKILL never sends an SMTP mail twice: killed before the commit, the server never got the mail's end and
+ * drops it; killed after, the mail is recorded. `stats.markLagMs` is the mark statements' latency.
  */
 
 export type BulkStats = {
@@ -34,13 +34,19 @@ export type BulkSource<R extends { id: number }> = {
   accountId: number;
   /** Takes up to `limit` recipients for this worker (queued → sending); [] when none is left. */
   claim: (limit: number) => Promise<R[]>;
-  /** Sends one recipient's message; resolves when the server accepted it. Returns its Message-ID when it has one. */
-  deliver: (row: R) => Promise<{ messageId?: string } | void>;
+  /**
+   * Sends one recipient's message; resolves when the server accepted it. Returns its Message-ID when it has one.
+   * With `held` (given when the source can `unmarkSent`), an SMTP send calls `held.beforeEnd` once the server holds
+   * the whole message but its end, and writes the end only after the sent mark is committed.
+   */
+  deliver: (row: R, held?: HeldEnd) => Promise<{ messageId?: string } | void>;
   /** Rows a claim returned that must not be sent (suppressed meanwhile); marked skipped, not delivered. */
   skip?: (row: R) => boolean;
   markSkipped?: (ids: number[]) => Promise<void>;
   /** Accepted by the server: one statement for everything accepted since the previous one. */
   markSent: (rows: { id: number; messageId?: string }[]) => Promise<void>;
+  /** Marked before the message's end, then not accepted: back to `sending`, so a refusal or a release follows. */
+  unmarkSent?: (ids: number[]) => Promise<void>;
   /** The server refused this recipient for good (5xx to RCPT TO, a provider's 4xx about the number). */
   isRefusal: (err: unknown) => boolean;
   markRefused: (row: R, err: Error) => Promise<void>;
@@ -49,6 +55,9 @@ export type BulkSource<R extends { id: number }> = {
   /** Checked before each claim: false stops the loop (a campaign paused or cancelled). */
   keepGoing?: () => Promise<boolean>;
 };
+
+/** The loop's hook into one SMTP send: commit this mail's sent mark now; the message's end waits for it. */
+export type HeldEnd = { beforeEnd: (messageId?: string) => Promise<void> };
 
 export type BulkOptions = { claimSize?: number; lanes?: number; ratePerSecond?: number; sliceMs?: number };
 
@@ -79,7 +88,7 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
   const lags: number[] = [];
 
   // Group commit of sent marks: whatever was accepted while the previous statement ran goes in the next one.
-  let pendingMarks: { id: number; messageId?: string; at: number; done: () => void }[] = [];
+  let pendingMarks: { id: number; messageId?: string; at: number; done: (ok: boolean) => void }[] = [];
   let flushing: Promise<void> | null = null;
   let markError: unknown = null;
   const flush = (): Promise<void> => {
@@ -94,13 +103,13 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
           const now = Date.now();
           for (const m of batch) lags.push(now - m.at);
         } catch (err) {
-          for (const m of batch) m.done();
+          for (const m of batch) m.done(false);
           markError = err;
           // Not marked: they stay `sending`; after the lease they are the "sent but not recorded" window (ADR 084).
           getLogger().error({ err: (err as Error).message, n: batch.length }, 'bulk send: sent marks not written');
           continue;
         }
-        for (const m of batch) m.done();
+        for (const m of batch) m.done(true);
       }
     })().finally(() => {
       flushing = null;
@@ -159,22 +168,41 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
     }
   };
 
+  /** Joins the next group commit of sent marks; resolves with whether it was written. */
+  const mark = (id: number, messageId?: string) => {
+    const written = new Promise<boolean>((done) => pendingMarks.push({ id, messageId, at: Date.now(), done }));
+    void flush();
+    return written;
+  };
+
   const lane = async () => {
     for (;;) {
       const row = await take();
       if (!row) return;
       await takeSendToken(opts.rateKey, rate);
       attempted.add(row.id);
+      // Marked before the message's end (SMTP through BulkSmtp): a SIGKILL before the commit leaves the server without
+      // the end, so it drops the mail and the row is sent again; after it, the mail is recorded. No mail twice.
+      let premarked: Promise<boolean> | null = null;
+      const held: HeldEnd | undefined = source.unmarkSent
+        ? {
+            beforeEnd: async (messageId) => {
+              premarked = mark(row.id, messageId);
+              if (!(await premarked)) throw new Error('the sent mark was not written; the message is abandoned');
+            },
+          }
+        : undefined;
       try {
-        const result = await source.deliver(row);
-        // The lane waits for its mail's mark before its next mail: accepted-but-unmarked mails (what a SIGKILL can
-        // send twice) are at most one per lane, while the marks of all lanes still share statements.
-        const marked = new Promise<void>((done) => pendingMarks.push({ id: row.id, messageId: result ? result.messageId : undefined, at: Date.now(), done }));
+        const result = await source.deliver(row, held);
         stats.sent++;
-        void flush();
-        await marked;
+        if (premarked) continue;
+        // Marked after the server's 250 (the mailbox path, SMS): the lane waits for its mail's mark before its next
+        // mail, so accepted-but-unmarked mails (what a SIGKILL can send twice) are at most one per lane.
+        await mark(row.id, result ? result.messageId : undefined);
         if (markError) return;
       } catch (err) {
+        // Marked, then not accepted (the server refused the message's end, or the connection broke after the mark).
+        if (premarked && (await premarked)) await source.unmarkSent!([row.id]);
         if (source.isRefusal(err)) {
           stats.refused++;
           await source.markRefused(row, err as Error);
@@ -207,14 +235,9 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
 
 /* ------------------------------------------------------------------------------------------- transport */
 
-/** A pooled SMTP transport per URL and process: `connections` connections kept open, any number of mails each. */
+/** The bulk connections for Parley's SMTP URL in this process (smtp-lanes.server.ts). */
 export function pooledTransport(smtpUrl: string, connections = bulkConnections()) {
-  const url = new URL(smtpUrl);
-  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
-  if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(connections));
-  if (!url.searchParams.has('maxMessages')) url.searchParams.set('maxMessages', 'Infinity');
-  const href = url.toString();
-  return singleton(`bulk-smtp:${href}`, () => nodemailer.createTransport(href));
+  return bulkSmtp(smtpUrl, connections);
 }
 
 /** SMTP connections (and concurrent sends) of a bulk send: PARLEY_BULK_SMTP_CONNECTIONS, 8 by default. */
@@ -223,9 +246,9 @@ export function bulkConnections() {
   return Number.isFinite(n) && n > 0 ? Math.min(Math.floor(n), 32) : 8;
 }
 
-/** Sends prepared bytes with an explicit envelope: no per-mail MIME composing (raw-mime.server.ts). */
-export async function sendRawMail(transport: nodemailer.Transporter, mail: RawMail) {
-  await transport.sendMail({ envelope: { from: addressOf(mail.from), to: [mail.to] }, raw: buildRawMail(mail) });
+/** Sends prepared bytes with an explicit envelope (raw-mime.server.ts), the end held for the sent mark when asked. */
+export async function sendRawMail(transport: BulkSmtp, mail: RawMail, held?: HeldEnd) {
+  await transport.send({ from: addressOf(mail.from), to: [mail.to] }, buildRawMail(mail), held ? () => held.beforeEnd(mail.messageId) : undefined);
   return { messageId: mail.messageId };
 }
 

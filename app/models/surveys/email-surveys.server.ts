@@ -522,14 +522,14 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
       markSkipped: async (list) => {
         await db.execute(sql`update survey_email_recipients set status = 'skipped' where account_id = ${opts.accountId} and id in (${ids(list)})`);
       },
-      deliver: async (r) => {
+      deliver: async (r, held) => {
         const mail = renderSurveyEmail(render, r);
         const messageId = `<survey-${r.token}@${host}>`;
         if (!transport) {
           await sendBulkEmail({ accountId: opts.accountId, from, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId });
           return { messageId };
         }
-        return sendRawMail(transport, { from, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId });
+        return sendRawMail(transport, { from, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId }, held);
       },
       markSent: async (rows) => {
         const values = sql.join(
@@ -538,6 +538,9 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
         );
         await db.execute(sql`update survey_email_recipients r set status = 'sent', sent_at = now(), message_id = v.mid
           from (values ${values}) as v(id, mid) where r.account_id = ${opts.accountId} and r.id = v.id and r.status = 'sending'`);
+      },
+      unmarkSent: async (list) => {
+        await db.execute(sql`update survey_email_recipients set status = 'sending', sent_at = null where account_id = ${opts.accountId} and id in (${ids(list)}) and status = 'sent'`);
       },
       // A refusal (5xx) is final; anything else goes back to the queue and the job retries.
       isRefusal: (err) => /^5\d\d$/.test(String((err as { responseCode?: number }).responseCode ?? '')),
