@@ -115,7 +115,7 @@ async function main() {
   let duplicates = 0;
   for (const n of sink.ids.values()) if (n > 1) duplicates += n - 1;
   console.log(
-    `done in ${seconds.toFixed(1)} s${kill ? ' (including the restart wait)' : ` → ${(sink.total() / seconds).toFixed(0)} emails/s`}: sink got ${sink.total()} emails, ${sink.ids.size} distinct recipients, ${duplicates} duplicates (target exactly ${audience})`,
+    `done in ${seconds.toFixed(1)} s${kill ? ' (including the restart wait)' : ` → ${(sink.total() / seconds).toFixed(0)} emails/s`}: sink got ${sink.total()} emails, ${sink.ids.size} distinct recipients, ${duplicates} duplicates, ${audience - sink.ids.size} never received (target exactly ${audience})`,
   );
   console.log(windowReport(statsFile));
   console.log(`engine RSS during the send (MB, every ~10 s): ${rss.filter((_, i) => i % 10 === 0).join(' ')}`);

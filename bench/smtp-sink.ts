@@ -83,11 +83,11 @@ export async function sinkCeiling(sink: Awaited<ReturnType<typeof startSink>>, n
 /** Where the engine's bulk-send loop writes each job's figures (PARLEY_BULK_STATS_FILE, ADR 084). */
 export const bulkStatsFile = () => path.join(os.tmpdir(), `parley-bulk-stats-${process.pid}.jsonl`);
 
-/** The duplicate window the loop measured: SMTP 250 → sent mark committed, over the finished jobs. */
+/** The mark statements' latency the loop measured (the message's end waits for it, ADR 084 addendum), over the finished jobs. */
 export function windowReport(statsFile: string) {
   if (!fs.existsSync(statsFile)) return 'no bulk-loop figures (the sender predates ADR 084)';
   const jobs = fs.readFileSync(statsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { sent: number; markStatements: number; markLagMs: { max: number; p95: number } });
   const sent = jobs.reduce((n, j) => n + j.sent, 0);
   const statements = jobs.reduce((n, j) => n + j.markStatements, 0);
-  return `duplicate window (SMTP 250 → sent mark committed): p95 of jobs ${Math.max(...jobs.map((j) => j.markLagMs.p95))} ms, max ${Math.max(...jobs.map((j) => j.markLagMs.max))} ms; ${sent} mails marked in ${statements} statements (${(sent / Math.max(1, statements)).toFixed(1)} a statement) over ${jobs.length} finished jobs`;
+  return `sent marks (written while the server holds the message but its end): latency p95 of jobs ${Math.max(...jobs.map((j) => j.markLagMs.p95))} ms, max ${Math.max(...jobs.map((j) => j.markLagMs.max))} ms; ${sent} mails marked in ${statements} statements (${(sent / Math.max(1, statements)).toFixed(1)} a statement) over ${jobs.length} finished jobs`;
 }

@@ -6,8 +6,8 @@ import { BulkSmtp } from './smtp-lanes.server';
 
 /**
  * The held end of a bulk mail (ADR 084 addendum): the server gets the whole message but its terminating dot until the
- * sent mark is committed. A connection lost before that (a SIGKILL, or a mark that failed) delivers nothing, so the
- * recipient's resend is its only copy; the loop unmarks a mail the server then refused.
+ * sent mark's statement leaves. A connection lost before that (a SIGKILL) delivers nothing, so the recipient's resend
+ * is its only copy; the loop unmarks a mail the server then refused.
  */
 let server: SMTPServer;
 let url = '';
@@ -96,7 +96,7 @@ describe('bulk SMTP connections with a held end', () => {
       deliver: (r, held) => sendRawMail(lanes, mail(r.to), held),
       markSent: async (list) => {
         for (const m of list) {
-          // The server has the message but not its end when the mark is written.
+          // The mark's statement leaves before the server has the message's end.
           expect(got.some((g) => g.to === rows[m.id - 1]!.to)).toBe(false);
           state.set(m.id, 'sent');
           log.push(`sent ${m.id} ${m.messageId}`);

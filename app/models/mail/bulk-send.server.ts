@@ -11,12 +11,12 @@ import { bulkSmtp, type BulkSmtp } from './smtp-lanes.server';
  *   - sends through `lanes` concurrent sends (one per pooled SMTP connection), paced by a per-account token bucket;
  *   - marks each mail sent by group commit (marks join the next `markSent` statement, which starts as soon as the
  *     previous one is done — never a timer, never a whole chunk): an SMTP mail while the server holds all of it but
- *     its terminating dot, which is written only after the commit (ADR 084 addendum), anything else right after it
- *     was accepted, the lane waiting for the mark before its next mail;
+ *     its terminating dot, which is written as the mark's statement leaves (ADR 084 addendum), anything else right
+ *     after it was accepted; a lane waits for its mail's mark before its next mail;
  *   - stops taking new chunks after `sliceMs` (the caller's job hands on to a fresh one), or when `keepGoing` says so
  *     (a paused campaign); a transport failure releases what was claimed and not attempted, then throws.
- * So a SIGKILL never sends an SMTP mail twice: killed before the commit, the server never got the mail's end and
- * drops it; killed after, the mail is recorded. `stats.markLagMs` is the mark statements' latency.
+ * A SIGKILL can repeat an SMTP mail only if it falls between the end's write and the commit of its mark (one
+ * statement's latency, at most one mail per lane); it never loses one. `stats.markLagMs` is the marks' latency.
  */
 
 export type BulkStats = {
@@ -88,7 +88,7 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
   const lags: number[] = [];
 
   // Group commit of sent marks: whatever was accepted while the previous statement ran goes in the next one.
-  let pendingMarks: { id: number; messageId?: string; at: number; done: (ok: boolean) => void }[] = [];
+  let pendingMarks: { id: number; messageId?: string; at: number; started?: () => void; done: (ok: boolean) => void }[] = [];
   let flushing: Promise<void> | null = null;
   let markError: unknown = null;
   const flush = (): Promise<void> => {
@@ -97,6 +97,9 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
       while (pendingMarks.length) {
         const batch = pendingMarks;
         pendingMarks = [];
+        // Held ends go out as their statement leaves (see the lane): the server's accept and the commit then race,
+        // and a kill between them repeats the mail (same Message-ID) rather than losing it.
+        for (const m of batch) m.started?.();
         try {
           await source.markSent(batch.map(({ id, messageId }) => ({ id, messageId })));
           stats.markStatements++;
@@ -168,11 +171,13 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
     }
   };
 
-  /** Joins the next group commit of sent marks; resolves with whether it was written. */
+  /** Joins the next group commit of sent marks: `started` as its statement leaves, `written` with whether it committed. */
   const mark = (id: number, messageId?: string) => {
-    const written = new Promise<boolean>((done) => pendingMarks.push({ id, messageId, at: Date.now(), done }));
+    let started!: () => void;
+    const leaving = new Promise<void>((resolve) => (started = resolve));
+    const written = new Promise<boolean>((done) => pendingMarks.push({ id, messageId, at: Date.now(), started, done }));
     void flush();
-    return written;
+    return { leaving, written };
   };
 
   const lane = async () => {
@@ -181,21 +186,27 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
       if (!row) return;
       await takeSendToken(opts.rateKey, rate);
       attempted.add(row.id);
-      // Marked before the message's end (SMTP through BulkSmtp): a SIGKILL before the commit leaves the server without
-      // the end, so it drops the mail and the row is sent again; after it, the mail is recorded. No mail twice.
+      // SMTP through BulkSmtp: the message's end waits until its sent mark's statement leaves for the database (the
+      // lanes' mails that reach their end meanwhile share it). A SIGKILL before that: the server never got the end and
+      // drops the mail; the row is sent again. Only between the end and the commit can a kill repeat a mail.
       let premarked: Promise<boolean> | null = null;
       const held: HeldEnd | undefined = source.unmarkSent
         ? {
             beforeEnd: async (messageId) => {
-              premarked = mark(row.id, messageId);
-              if (!(await premarked)) throw new Error('the sent mark was not written; the message is abandoned');
+              const m = mark(row.id, messageId);
+              premarked = m.written;
+              await m.leaving;
             },
           }
         : undefined;
       try {
         const result = await source.deliver(row, held);
         stats.sent++;
-        if (premarked) continue;
+        if (premarked) {
+          // The lane waits for the commit before its next mail: at most one mail per lane is ever unrecorded.
+          if (!(await premarked)) return;
+          continue;
+        }
         // Marked after the server's 250 (the mailbox path, SMS): the lane waits for its mail's mark before its next
         // mail, so accepted-but-unmarked mails (what a SIGKILL can send twice) are at most one per lane.
         await mark(row.id, result ? result.messageId : undefined);
