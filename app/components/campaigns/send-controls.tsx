@@ -1,4 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import type { ReactNode } from 'react';
 import { Form, Link } from '@remix-run/react';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
@@ -113,6 +114,34 @@ export function CampaignEditorHeader(props: { title: string; status?: CampaignSt
         </p>
       ) : null}
       {props.locked ? <p className="muted">{ROLE_LOCKED_MESSAGE}</p> : null}
+    </>
+  );
+}
+
+/**
+ * The lower half of every campaign editor: the send controls (once the campaign is saved and the person may manage
+ * campaigns) and, once it has started, its report with the kind's figures and anything the kind adds below them.
+ */
+export function CampaignSendAndReport(props: {
+  campaign: { id: number; status: CampaignStatus; timeZone: string | null; started: boolean; figures: Record<string, number> } | null;
+  locked: boolean;
+  defaultTimeZone: string;
+  zones: string[];
+  reply?: SubmissionResult<string[]>;
+  children?: ReactNode;
+}) {
+  const { campaign } = props;
+  if (!campaign) return null;
+  return (
+    <>
+      {props.locked ? null : <SendControls status={campaign.status} campaignId={campaign.id} timeZone={campaign.timeZone ?? props.defaultTimeZone} zones={props.zones} reply={props.reply} />}
+      {campaign.started ? (
+        <section className="card stack" aria-label="Report" data-testid="campaign-report">
+          <h2>Report</h2>
+          <CampaignFigures figures={campaign.figures} />
+          {props.children}
+        </section>
+      ) : null}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { getDb, schema } from '../../../db/client';
+import { getDb, schema, type Tx } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
@@ -19,6 +19,8 @@ import type { Campaign } from './campaigns.server';
 import { campaignLayout, personalise } from './email-layout.server';
 import { isSmtpRecipientRefusal, pooledTransport, runBulkSend, sendRawMail } from '../mail/bulk-send.server';
 import { signTracking } from './tracking.server';
+import { pushSegmentWhere } from './push-segments.server';
+import { pushSenderOf } from './push.server';
 
 const r = schema.campaignRecipients;
 const c = schema.campaigns;
@@ -45,6 +47,7 @@ function lanes() {
 async function freezeRecipients(campaign: Campaign) {
   const db = getDb();
   return db.transaction(async (tx) => {
+    if (campaign.kind === 'push') return freezePushRecipients(tx, campaign);
     const [segment] = await tx
       .select()
       .from(schema.segments)
@@ -87,6 +90,43 @@ async function freezeRecipients(campaign: Campaign) {
     });
     return recipients;
   });
+}
+
+/** A push campaign's audience: the subscriptions its push segment matches now, one recipient each (ADR 083). */
+async function freezePushRecipients(tx: Tx, campaign: Campaign) {
+  const [segment] = await tx
+    .select()
+    .from(schema.pushSegments)
+    .where(and(eq(schema.pushSegments.accountId, campaign.accountId), eq(schema.pushSegments.id, campaign.pushSegmentId ?? -1)));
+  if (!segment) throw new Error('the campaign has no push segment');
+  const now = new Date();
+  const [won] = await tx
+    .update(c)
+    .set({ status: 'sending', startedAt: now, updatedAt: now })
+    .where(and(eq(c.accountId, campaign.accountId), eq(c.id, campaign.id), eq(c.status, 'scheduled'), isNull(c.startedAt)))
+    .returning({ id: c.id });
+  if (!won) return null;
+  const s = schema.pushSubscriptions;
+  const inserted = await tx.execute(sql`
+    insert into ${r} (account_id, campaign_id, contact_id, address)
+    select ${campaign.accountId}, ${campaign.id}, ${s.contactId}, 'push:' || ${s.id}
+    from ${s}
+    where ${s.accountId} = ${campaign.accountId} and ${pushSegmentWhere(segment)}
+    on conflict do nothing`);
+  const recipients = Number((inserted as unknown as { count: number }).count ?? 0);
+  await tx
+    .update(c)
+    .set({ recipientCount: recipients })
+    .where(and(eq(c.accountId, campaign.accountId), eq(c.id, campaign.id)));
+  await emitEvent(tx, {
+    accountId: campaign.accountId,
+    type: 'campaign_status_changed',
+    subjectType: 'campaign',
+    subjectId: campaign.id,
+    payload: { status: 'sending', recipients },
+    actor: { type: 'engine' },
+  });
+  return recipients;
 }
 
 /** Freezes a scheduled campaign's audience without sending (tests: a pause between the freeze and the first claim). */
@@ -244,7 +284,7 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
     return row;
   };
   let campaign = await load();
-  if (!campaign || (campaign.kind !== 'email' && campaign.kind !== 'sms')) return { sent: 0, done: true };
+  if (!campaign || (campaign.kind !== 'email' && campaign.kind !== 'sms' && campaign.kind !== 'push')) return { sent: 0, done: true };
   if (campaign.status === 'scheduled') {
     // A job queued for an earlier schedule (the campaign was unscheduled and scheduled later) leaves it alone.
     if (campaign.scheduledAt && campaign.scheduledAt.getTime() > Date.now() + 1000) return { sent: 0, done: false };
@@ -254,8 +294,8 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
   }
   if (campaign.status !== 'sending') return { sent: 0, done: true };
 
-  const sender = campaign.kind === 'sms' ? await smsSenderOf(campaign) : await emailSenderOf(campaign);
-  const channel = campaign.kind === 'sms' ? 'sms' : 'email';
+  const sender = campaign.kind === 'sms' ? await smsSenderOf(campaign) : campaign.kind === 'push' ? await pushSenderOf(campaign) : await emailSenderOf(campaign);
+  const channel = campaign.kind === 'sms' ? 'sms' : campaign.kind === 'push' ? 'push' : 'email';
   const mine = (ids: number[]) => and(eq(r.accountId, opts.accountId), inArray(r.id, ids));
   let counted = { sent: 0, failed: 0 };
   // Counters on the campaign row move with each group of sent marks, not per mail.
@@ -370,7 +410,7 @@ export async function suppress(opts: {
   address: string;
   reason: 'unsubscribed' | 'bounced' | 'complained' | 'stop';
   recipientId?: number;
-  channel?: 'email' | 'sms';
+  channel?: 'email' | 'sms' | 'push';
 }) {
   return getDb().transaction(async (tx) => {
     const [row] = await tx

@@ -1,0 +1,1 @@
+ALTER TABLE "push_subscriptions" ALTER COLUMN "visitor_id" SET DATA TYPE text;
