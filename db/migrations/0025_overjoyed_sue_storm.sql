@@ -1,1 +1,0 @@
-ALTER TABLE "push_subscriptions" ALTER COLUMN "visitor_id" SET DATA TYPE text;
