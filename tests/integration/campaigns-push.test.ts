@@ -44,6 +44,8 @@ describe('push segments', () => {
       return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
     };
     expect(errors({ name: '' })).toMatchObject({ name: 'Name is not allowed to be empty' });
+    // A row's messages show together with the name's.
+    expect(errors({ name: '', actions: [{ key: 'pageUrl', operator: 'contains' }] })).toMatchObject({ name: 'Name is not allowed to be empty', 'actions.0.value': 'Page URL is required' });
     expect(errors({ name: 'x'.repeat(41) })).toMatchObject({ name: 'Length must be less than or equal to 40 characters' });
     expect(errors({ name: 'x', actions: [{}] })).toMatchObject({ 'actions.0.key': 'This field is required', 'actions.0.operator': 'This field is required' });
     expect(conditionValueError({ key: 'pageUrl', operator: 'contains', value: '' })).toBe('Page URL is required');

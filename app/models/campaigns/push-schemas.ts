@@ -25,13 +25,23 @@ function isHttpUrl(v: string) {
   }
 }
 
-/** One condition row; its value is checked against its key in checkCondition (section 5 "Push segment"). */
+/**
+ * One condition row; its operator and value are checked against its key (section 5 "Push segment"). The check sits
+ * on the row, so a row's messages show even while another field (the name) is wrong.
+ */
 const condition = (keys: readonly string[]) =>
-  z.object({
-    key: z.enum(keys as [string, ...string[]], { error: REQUIRED_MESSAGE }),
-    operator: z.enum(PUSH_OPERATORS, { error: REQUIRED_MESSAGE }),
-    value: z.string().trim().max(PUSH_URL_MAX, maxLengthMessage(PUSH_URL_MAX)).optional(),
-  });
+  z
+    .object({
+      key: z.enum(keys as [string, ...string[]], { error: REQUIRED_MESSAGE }),
+      operator: z.enum(PUSH_OPERATORS, { error: REQUIRED_MESSAGE }),
+      value: z.string().trim().max(PUSH_URL_MAX, maxLengthMessage(PUSH_URL_MAX)).optional(),
+    })
+    .superRefine((row, ctx) => {
+      if (!operatorsFor(row.key).includes(row.operator))
+        ctx.addIssue({ code: 'custom', path: ['operator'], message: 'This operator is not allowed for this field' });
+      const message = conditionValueError(row);
+      if (message) ctx.addIssue({ code: 'custom', path: ['value'], message });
+    });
 
 type Row = { key: string; operator: string; value?: string };
 
@@ -63,31 +73,18 @@ export function conditionValueError(row: Row, now = new Date()): string | null {
   return null;
 }
 
-function checkRows(rows: Row[] | undefined, path: 'actions' | 'properties', ctx: z.RefinementCtx) {
-  (rows ?? []).forEach((row, i) => {
-    if (!operatorsFor(row.key).includes(row.operator as never)) ctx.addIssue({ code: 'custom', path: [path, i, 'operator'], message: 'This operator is not allowed for this field' });
-    const message = conditionValueError(row);
-    if (message) ctx.addIssue({ code: 'custom', path: [path, i, 'value'], message });
-  });
-}
-
 /** Section 3 and 5 "Push segment": name 1 to 40, AND/OR, action and property conditions. */
-export const PushSegmentSchema = z
-  .object({
-    name: z
-      .string({ error: emptyMessage('Name') })
-      .trim()
-      .min(1, emptyMessage('Name'))
-      .max(PUSH_SEGMENT_NAME_MAX, maxLengthMessage(PUSH_SEGMENT_NAME_MAX)),
-    actionOperator: z.enum(['AND', 'OR'], { error: REQUIRED_MESSAGE }).default('AND'),
-    actions: z.array(condition(ACTION_KEYS)).max(PUSH_CONDITIONS_MAX, `At most ${PUSH_CONDITIONS_MAX} conditions`).default([]),
-    propertyOperator: z.enum(['AND', 'OR'], { error: REQUIRED_MESSAGE }).default('AND'),
-    properties: z.array(condition(PROPERTY_KEYS)).max(PUSH_CONDITIONS_MAX, `At most ${PUSH_CONDITIONS_MAX} conditions`).default([]),
-  })
-  .superRefine((v, ctx) => {
-    checkRows(v.actions, 'actions', ctx);
-    checkRows(v.properties, 'properties', ctx);
-  });
+export const PushSegmentSchema = z.object({
+  name: z
+    .string({ error: emptyMessage('Name') })
+    .trim()
+    .min(1, emptyMessage('Name'))
+    .max(PUSH_SEGMENT_NAME_MAX, maxLengthMessage(PUSH_SEGMENT_NAME_MAX)),
+  actionOperator: z.enum(['AND', 'OR'], { error: REQUIRED_MESSAGE }).default('AND'),
+  actions: z.array(condition(ACTION_KEYS)).max(PUSH_CONDITIONS_MAX, `At most ${PUSH_CONDITIONS_MAX} conditions`).default([]),
+  propertyOperator: z.enum(['AND', 'OR'], { error: REQUIRED_MESSAGE }).default('AND'),
+  properties: z.array(condition(PROPERTY_KEYS)).max(PUSH_CONDITIONS_MAX, `At most ${PUSH_CONDITIONS_MAX} conditions`).default([]),
+});
 export type PushSegmentInput = z.infer<typeof PushSegmentSchema>;
 
 /** A push campaign: title, body, an https icon (optional) and the page a click opens. */
