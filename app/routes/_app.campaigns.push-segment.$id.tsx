@@ -35,7 +35,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (segment === undefined) throw new Response('Not Found', { status: 404 });
   return {
     segment: segment
-      ? { id: segment.id, name: segment.name, actionOperator: segment.actionOperator, actions: segment.actions, propertyOperator: segment.propertyOperator, properties: segment.properties }
+      ? {
+          id: segment.id,
+          name: segment.name,
+          actionOperator: segment.actionOperator,
+          actions: segment.actions,
+          propertyOperator: segment.propertyOperator,
+          properties: segment.properties,
+        }
       : null,
     matches: segment ? await countPushSegment({ accountId: ctx.account.id, segment }) : null,
     locked: !can(ctx, 'manage_campaigns'),
@@ -82,7 +89,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export const handle = {
-  breadcrumb: (loaderData: { segment: { name: string } | null } | undefined) => (loaderData ? (loaderData.segment?.name ?? 'New Push Segment') : null),
+  breadcrumb: (loaderData: { segment: { name: string } | null } | undefined) => (loaderData ? loaderData.segment?.name ?? 'New Push Segment' : null),
 };
 
 export default function PushSegmentPage() {
@@ -104,8 +111,24 @@ function PushSegmentEditor({ segment, matches, locked }: ReturnType<typeof useLo
     shouldRevalidate: 'onSubmit',
   });
   const groups = [
-    { name: 'actions' as const, legend: 'Actions', hint: 'What the visitor did when subscribing.', keys: ACTION_KEYS, field: fields.actions, operator: fields.actionOperator, first: 'pageUrl' },
-    { name: 'properties' as const, legend: 'Properties', hint: 'The visitor’s browser and place.', keys: PROPERTY_KEYS, field: fields.properties, operator: fields.propertyOperator, first: 'os' },
+    {
+      name: 'actions' as const,
+      legend: 'Actions',
+      hint: 'What the visitor did when subscribing.',
+      keys: ACTION_KEYS,
+      field: fields.actions,
+      operator: fields.actionOperator,
+      first: 'pageUrl',
+    },
+    {
+      name: 'properties' as const,
+      legend: 'Properties',
+      hint: 'The visitor’s browser and place.',
+      keys: PROPERTY_KEYS,
+      field: fields.properties,
+      operator: fields.propertyOperator,
+      first: 'os',
+    },
   ];
   return (
     <section className="page stack">
@@ -142,12 +165,23 @@ function PushSegmentEditor({ segment, matches, locked }: ReturnType<typeof useLo
                   <ErrorList id={g.operator.errorId} errors={g.operator.errors} />
                 </div>
                 {rows.map((row, i) => (
-                  <ConditionRow key={row.key} row={row as unknown as RowField} index={i} group={g.legend} keys={g.keys} remove={form.remove.getButtonProps({ name: g.field.name, index: i })} refresh={form.validate.getButtonProps({ name: row.name })} />
+                  <ConditionRow
+                    key={row.key}
+                    row={row as unknown as RowField}
+                    index={i}
+                    group={g.legend}
+                    keys={g.keys}
+                    remove={form.remove.getButtonProps({ name: g.field.name, index: i })}
+                    refresh={form.validate.getButtonProps({ name: row.name })}
+                  />
                 ))}
                 <ErrorList id={g.field.errorId} errors={g.field.errors} />
                 {rows.length < PUSH_CONDITIONS_MAX ? (
                   <div className="row">
-                    <button className="btn" {...form.insert.getButtonProps({ name: g.field.name, defaultValue: { key: g.first, operator: 'equals', value: '' } })}>
+                    <button
+                      className="btn"
+                      {...form.insert.getButtonProps({ name: g.field.name, defaultValue: { key: g.first, operator: 'equals', value: '' } })}
+                    >
                       Add {g.name === 'actions' ? 'action' : 'property'}
                     </button>
                   </div>

@@ -15,7 +15,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireFeature(request, 'campaigns/enabled', await requireUser(request));
   const url = new URL(request.url);
   const q = url.searchParams.get('q')?.trim().slice(0, 100) ?? '';
-  const [list, subscribers] = await Promise.all([listPushSegments({ accountId: ctx.account.id, q, page: readPage(url) }), countPushSubscriptions({ accountId: ctx.account.id })]);
+  const [list, subscribers] = await Promise.all([
+    listPushSegments({ accountId: ctx.account.id, q, page: readPage(url) }),
+    countPushSubscriptions({ accountId: ctx.account.id }),
+  ]);
   return { user: publicUser(ctx), q, list, subscribers, locked: !can(ctx, 'manage_campaigns') };
 }
 
@@ -36,8 +39,9 @@ export default function PushSegments() {
         </Link>
       </header>
       <p className="muted" data-testid="push-subscribers">
-        {subscribers} {subscribers === 1 ? 'visitor has' : 'visitors have'} subscribed to notifications through the messenger. A segment picks some of them by what they
-        did when they subscribed (page, referrer, day and hour) and by their browser (<Link to="/help-center/campaigns#web-push">how visitors subscribe</Link>).
+        {subscribers} {subscribers === 1 ? 'visitor has' : 'visitors have'} subscribed to notifications through the messenger. A segment picks some of them by
+        what they did when they subscribed (page, referrer, day and hour) and by their browser (
+        <Link to="/help-center/campaigns#web-push">how visitors subscribe</Link>).
       </p>
       <ListSearch q={q} label="Search push segments" action="/campaigns/push-segment" />
       <ListTable

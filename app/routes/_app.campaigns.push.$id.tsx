@@ -1,10 +1,10 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { CampaignEditorHeader, CampaignSendAndReport } from '~/components/campaigns/send-controls';
+import { CampaignEditorHeader, CampaignReportTables, CampaignSendAndReport } from '~/components/campaigns/send-controls';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
-import { createPushCampaign, getCampaign, updatePushCampaign } from '~/models/campaigns/campaigns.server';
+import { campaignReport, createPushCampaign, getCampaign, updatePushCampaign } from '~/models/campaigns/campaigns.server';
 import { EDITABLE_STATUSES } from '~/models/campaigns/constants';
 import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
 import { PUSH_BODY_MAX, PUSH_TITLE_MAX } from '~/models/campaigns/push-constants';
@@ -46,6 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         }
       : null,
     segments: await pushSegmentOptions({ accountId }),
+    report: campaign?.startedAt ? await campaignReport({ accountId, id: campaign.id }) : null,
     zones: timeZoneNames(),
     me: { timezone: ctx.user.timezone ?? 'UTC' },
     locked: !can(ctx, 'manage_campaigns'),
@@ -67,7 +68,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export const handle = {
-  breadcrumb: (loaderData: { campaign: { name: string } | null } | undefined) => (loaderData ? (loaderData.campaign?.name ?? 'New Push Campaign') : null),
+  breadcrumb: (loaderData: { campaign: { name: string } | null } | undefined) => (loaderData ? loaderData.campaign?.name ?? 'New Push Campaign' : null),
 };
 
 export default function PushCampaignPage() {
@@ -75,14 +76,21 @@ export default function PushCampaignPage() {
   return <PushCampaignEditor key={loaderData.campaign?.id ?? 'new'} {...loaderData} />;
 }
 
-function PushCampaignEditor({ campaign, segments, zones, me, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function PushCampaignEditor({ campaign, segments, report, zones, me, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
   const actionData = useActionData<typeof action>() as CampaignActionResult | undefined;
   const editable = !campaign || (EDITABLE_STATUSES as readonly string[]).includes(campaign.status);
   const [form, fields] = useForm({
     id: `push-campaign-${campaign?.id ?? 'new'}`,
     lastResult: actionData?.form === 'campaign' ? actionData.reply : undefined,
     defaultValue: campaign
-      ? { name: campaign.name, pushSegmentId: campaign.pushSegmentId ? String(campaign.pushSegmentId) : '', title: campaign.title, body: campaign.body, url: campaign.url, icon: campaign.icon }
+      ? {
+          name: campaign.name,
+          pushSegmentId: campaign.pushSegmentId ? String(campaign.pushSegmentId) : '',
+          title: campaign.title,
+          body: campaign.body,
+          url: campaign.url,
+          icon: campaign.icon,
+        }
       : {},
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onSubmit',
@@ -90,7 +98,12 @@ function PushCampaignEditor({ campaign, segments, zones, me, locked }: ReturnTyp
   const disabled = locked || !editable;
   return (
     <section className="page stack campaign-editor">
-      <CampaignEditorHeader title={campaign ? campaign.name : 'New Push Campaign'} status={campaign?.status} error={actionData?.form === 'status' ? actionData.error : undefined} locked={locked} />
+      <CampaignEditorHeader
+        title={campaign ? campaign.name : 'New Push Campaign'}
+        status={campaign?.status}
+        error={actionData?.form === 'status' ? actionData.error : undefined}
+        locked={locked}
+      />
       {segments.length === 0 ? (
         <p className="card" role="note">
           A push campaign goes to a push segment. <Link to="/campaigns/push-segment/new">Create a push segment</Link> first.
@@ -100,7 +113,12 @@ function PushCampaignEditor({ campaign, segments, zones, me, locked }: ReturnTyp
         <h2>Notification</h2>
         <fieldset disabled={disabled} className="stack">
           <Field label="Name" field={fields.name} autoComplete="off" />
-          <SelectField label="Push segment" field={fields.pushSegmentId} placeholder="Choose a push segment" options={segments.map((s) => ({ value: String(s.id), label: s.name }))} />
+          <SelectField
+            label="Push segment"
+            field={fields.pushSegmentId}
+            placeholder="Choose a push segment"
+            options={segments.map((s) => ({ value: String(s.id), label: s.name }))}
+          />
           <Field label="Title" field={fields.title} autoComplete="off" maxLength={PUSH_TITLE_MAX} />
           <TextareaField label="Message" field={fields.body} rows={3} maxLength={PUSH_BODY_MAX} />
           <Field label="Link" type="url" field={fields.url} hint="The page a click on the notification opens (clicks are counted on the way)." />
@@ -118,12 +136,20 @@ function PushCampaignEditor({ campaign, segments, zones, me, locked }: ReturnTyp
           </div>
         )}
       </Form>
-      <CampaignSendAndReport campaign={campaign} locked={locked} defaultTimeZone={me.timezone} zones={zones} reply={actionData?.form === 'schedule' ? actionData.reply : undefined} />
+      <CampaignSendAndReport
+        campaign={campaign}
+        locked={locked}
+        defaultTimeZone={me.timezone}
+        zones={zones}
+        reply={actionData?.form === 'schedule' ? actionData.reply : undefined}
+      />
     </section>
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [{ title: pageTitle(loaderData?.campaign?.name ?? 'New Push Campaign', 'Campaigns') }];
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
+  { title: pageTitle(loaderData?.campaign?.name ?? 'New Push Campaign', 'Campaigns') },
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
