@@ -42,17 +42,13 @@ function lanes() {
 
 /**
  * Freezes the audience (ADR 064): every contact of the segment, as it is now (dynamic segments are evaluated
- * here), with an email address not on the account's suppression list, once per address. Returns how many.
+ * here), with an email address not on the account's suppression list, once per address; for push, every
+ * subscription the push segment matches now (ADR 083). Returns how many.
  */
 async function freezeRecipients(campaign: Campaign) {
   const db = getDb();
   return db.transaction(async (tx) => {
-    if (campaign.kind === 'push') return freezePushRecipients(tx, campaign);
-    const [segment] = await tx
-      .select()
-      .from(schema.segments)
-      .where(and(eq(schema.segments.accountId, campaign.accountId), eq(schema.segments.id, campaign.segmentId ?? -1)));
-    if (!segment) throw new Error('the campaign has no segment');
+    const audience = campaign.kind === 'push' ? await pushAudience(tx, campaign) : await contactAudience(tx, campaign);
     const now = new Date();
     const [won] = await tx
       .update(c)
@@ -60,21 +56,7 @@ async function freezeRecipients(campaign: Campaign) {
       .where(and(eq(c.accountId, campaign.accountId), eq(c.id, campaign.id), eq(c.status, 'scheduled'), isNull(c.startedAt)))
       .returning({ id: c.id });
     if (!won) return null;
-    const where = segmentWhere({ accountId: campaign.accountId, segment });
-    const ct = schema.contacts;
-    const channel = campaign.kind === 'sms' ? 'sms' : 'email';
-    // Email: the lower-cased address; SMS: the stored (E.164) phone number. Either way once per address.
-    const address = channel === 'sms' ? sql`${ct.phone}` : sql`lower(${ct.email})`;
-    const present = channel === 'sms' ? sql`${ct.phone} ~ '^[+]?[0-9]{4,16}$'` : sql`${ct.email} like '%@%'`;
-    const inserted = await tx.execute(sql`
-      insert into ${r} (account_id, campaign_id, contact_id, address)
-      select ${campaign.accountId}, ${campaign.id}, ${ct.id}, ${address}
-      from ${ct}
-      where ${ct.accountId} = ${campaign.accountId} and ${present}
-        ${where ? sql`and ${where}` : sql``}
-        and not exists (select 1 from ${schema.campaignSuppressions} s
-          where s.account_id = ${campaign.accountId} and s.channel = ${channel} and s.address = ${address})
-      on conflict do nothing`);
+    const inserted = await tx.execute(audience);
     const recipients = Number((inserted as unknown as { count: number }).count ?? 0);
     await tx
       .update(c)
@@ -92,41 +74,44 @@ async function freezeRecipients(campaign: Campaign) {
   });
 }
 
-/** A push campaign's audience: the subscriptions its push segment matches now, one recipient each (ADR 083). */
-async function freezePushRecipients(tx: Tx, campaign: Campaign) {
+/** The insert of an email or SMS campaign's recipients: the segment's contacts with an address, not suppressed. */
+async function contactAudience(tx: Tx, campaign: Campaign) {
+  const [segment] = await tx
+    .select()
+    .from(schema.segments)
+    .where(and(eq(schema.segments.accountId, campaign.accountId), eq(schema.segments.id, campaign.segmentId ?? -1)));
+  if (!segment) throw new Error('the campaign has no segment');
+  const where = segmentWhere({ accountId: campaign.accountId, segment });
+  const ct = schema.contacts;
+  const channel = campaign.kind === 'sms' ? 'sms' : 'email';
+  // Email: the lower-cased address; SMS: the stored (E.164) phone number. Either way once per address.
+  const address = channel === 'sms' ? sql`${ct.phone}` : sql`lower(${ct.email})`;
+  const present = channel === 'sms' ? sql`${ct.phone} ~ '^[+]?[0-9]{4,16}$'` : sql`${ct.email} like '%@%'`;
+  return sql`
+    insert into ${r} (account_id, campaign_id, contact_id, address)
+    select ${campaign.accountId}, ${campaign.id}, ${ct.id}, ${address}
+    from ${ct}
+    where ${ct.accountId} = ${campaign.accountId} and ${present}
+      ${where ? sql`and ${where}` : sql``}
+      and not exists (select 1 from ${schema.campaignSuppressions} s
+        where s.account_id = ${campaign.accountId} and s.channel = ${channel} and s.address = ${address})
+    on conflict do nothing`;
+}
+
+/** The insert of a push campaign's recipients: one per subscription its push segment matches (`push:<id>`). */
+async function pushAudience(tx: Tx, campaign: Campaign) {
   const [segment] = await tx
     .select()
     .from(schema.pushSegments)
     .where(and(eq(schema.pushSegments.accountId, campaign.accountId), eq(schema.pushSegments.id, campaign.pushSegmentId ?? -1)));
   if (!segment) throw new Error('the campaign has no push segment');
-  const now = new Date();
-  const [won] = await tx
-    .update(c)
-    .set({ status: 'sending', startedAt: now, updatedAt: now })
-    .where(and(eq(c.accountId, campaign.accountId), eq(c.id, campaign.id), eq(c.status, 'scheduled'), isNull(c.startedAt)))
-    .returning({ id: c.id });
-  if (!won) return null;
   const s = schema.pushSubscriptions;
-  const inserted = await tx.execute(sql`
+  return sql`
     insert into ${r} (account_id, campaign_id, contact_id, address)
     select ${campaign.accountId}, ${campaign.id}, ${s.contactId}, 'push:' || ${s.id}
     from ${s}
     where ${s.accountId} = ${campaign.accountId} and ${pushSegmentWhere(segment)}
-    on conflict do nothing`);
-  const recipients = Number((inserted as unknown as { count: number }).count ?? 0);
-  await tx
-    .update(c)
-    .set({ recipientCount: recipients })
-    .where(and(eq(c.accountId, campaign.accountId), eq(c.id, campaign.id)));
-  await emitEvent(tx, {
-    accountId: campaign.accountId,
-    type: 'campaign_status_changed',
-    subjectType: 'campaign',
-    subjectId: campaign.id,
-    payload: { status: 'sending', recipients },
-    actor: { type: 'engine' },
-  });
-  return recipients;
+    on conflict do nothing`;
 }
 
 /** Freezes a scheduled campaign's audience without sending (tests: a pause between the freeze and the first claim). */
