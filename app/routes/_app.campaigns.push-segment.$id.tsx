@@ -1,8 +1,9 @@
 import { getFormProps, useForm, type FieldMetadata } from '@conform-to/react';
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { FormActions } from '~/components/ui/settings-page';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
 import {
@@ -191,16 +192,7 @@ function PushSegmentEditor({ segment, matches, locked }: ReturnType<typeof useLo
           })}
         </fieldset>
         <ErrorList id={form.errorId} errors={form.errors} />
-        {locked ? null : (
-          <div className="row">
-            <button type="submit" className="btn btn-primary" name="intent" value="save">
-              {segment ? 'Update' : 'Create'}
-            </button>
-            <Link to={LIST} className="btn">
-              Cancel
-            </Link>
-          </div>
-        )}
+        {locked ? null : <FormActions cancelTo={LIST} submitLabel={segment ? 'Update' : 'Create'} intent="save" />}
       </Form>
     </section>
   );
@@ -295,7 +287,7 @@ function ConditionRow({
         <ErrorList id={f.value.errorId} errors={f.value.errors} />
       </div>
       <div className="row">
-        <button className="btn btn-link" {...refresh} aria-label={`Show the choices of ${group.toLowerCase()} condition ${n}`}>
+        <button className="btn btn-link" {...refresh} aria-label={`Show choices for ${group.toLowerCase()} condition ${n}`}>
           Show choices
         </button>
         <button className="btn btn-link" {...remove} aria-label={`Remove ${group.toLowerCase()} condition ${n}`}>

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { CampaignEditorHeader, CampaignReportTables, CampaignSendAndReport } from '~/components/campaigns/send-controls';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { FormActions } from '~/components/ui/settings-page';
 import { ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { campaignReport, createPushCampaign, getCampaign, updatePushCampaign } from '~/models/campaigns/campaigns.server';
 import { EDITABLE_STATUSES } from '~/models/campaigns/constants';
@@ -125,16 +126,7 @@ function PushCampaignEditor({ campaign, segments, report, zones, me, locked }: R
           <Field label="Icon (optional)" type="url" field={fields.icon} hint="An https address of a square image, 192 × 192 pixels or more." />
         </fieldset>
         <ErrorList id={form.errorId} errors={form.errors} />
-        {disabled ? null : (
-          <div className="row">
-            <button type="submit" className="btn btn-primary" name="intent" value="save">
-              {campaign ? 'Update' : 'Create'}
-            </button>
-            <Link to="/campaigns" className="btn">
-              Cancel
-            </Link>
-          </div>
-        )}
+        {disabled ? null : <FormActions cancelTo="/campaigns" submitLabel={campaign ? 'Update' : 'Create'} intent="save" />}
       </Form>
       <CampaignSendAndReport
         campaign={campaign}

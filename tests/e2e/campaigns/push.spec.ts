@@ -45,7 +45,7 @@ test('a push segment with its validation messages, and a push campaign to it rec
     await action3.getByLabel('Field').selectOption('hourOfDay');
     await page.getByRole('button', { name: 'Add property' }).click();
     await page.getByRole('group', { name: 'Properties condition 1' }).getByLabel('Field').selectOption('os');
-    await page.getByRole('button', { name: 'Show the choices of properties condition 1' }).click();
+    await page.getByRole('button', { name: 'Show choices for properties condition 1' }).click();
     await expect(page.getByRole('group', { name: 'Properties condition 1' }).getByLabel('Value').locator('option', { hasText: 'Windows 10.0' })).toHaveCount(1);
     const action1 = page.getByRole('group', { name: 'Actions condition 1' });
     await action1.getByLabel('Operator').selectOption('equals');
@@ -61,7 +61,7 @@ test('a push segment with its validation messages, and a push campaign to it rec
     // Changing a condition's key clears its value.
     await page.getByRole('group', { name: 'Properties condition 1' }).getByLabel('Value').selectOption('Windows 10.0');
     await page.getByRole('group', { name: 'Properties condition 1' }).getByLabel('Field').selectOption('browser');
-    await page.getByRole('button', { name: 'Show the choices of properties condition 1' }).click();
+    await page.getByRole('button', { name: 'Show choices for properties condition 1' }).click();
     await expect(page.getByRole('group', { name: 'Properties condition 1' }).getByLabel('Value')).toHaveValue('');
 
     // Keep one action: the page URL contains /pricing.
