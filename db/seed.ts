@@ -16,6 +16,7 @@ import { seedDemoSurveys } from './seed-surveys';
 import { seedDemoSurveyResponses } from './seed-survey-responses';
 import { seedDemoChatbots } from './seed-chatbots';
 import { seedDemoCampaigns } from './seed-campaigns';
+import { seedDemoPush } from './seed-push';
 import { seedDemoBilling } from './seed-billing';
 import { seedDemoMeetingsAndTime } from './seed-meetings';
 import { seedDemoReviewsAndForms } from './seed-reviews-forms';
@@ -106,6 +107,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoSurveyResponses({ accountId: account.id, now: opts.now });
   await seedDemoChatbots({ accountId: account.id, ownerId: owner.id, supportTeamId: support.id });
   await seedDemoCampaigns({ accountId: account.id, actorId: admin.id, now: opts.now ?? new Date() });
+  await seedDemoPush({ accountId: account.id, actorId: admin.id, now: opts.now ?? new Date() });
   await seedDemoBilling({ accountId: account.id, now: opts.now ?? new Date() });
   await seedDemoMeetingsAndTime({ accountId: account.id, ownerId: owner.id, adminId: admin.id, agentIds: [sam.id, riley.id], now: opts.now });
   await seedDemoReviewsAndForms({ accountId: account.id, ownerId: owner.id, now: opts.now });

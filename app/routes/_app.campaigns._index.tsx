@@ -80,6 +80,9 @@ export default function CampaignList() {
           {list.total}
         </span>
         <div className="spacer" />
+        <Link to="/campaigns/push-segment" className="btn" data-testid="push-segments">
+          Push segments
+        </Link>
         {locked ? (
           <span className="btn" aria-disabled="true" title={ROLE_LOCKED_MESSAGE} data-testid="create-campaign-denied">
             <DeniedBadge kind="role" /> Create Campaign
@@ -93,6 +96,7 @@ export default function CampaignList() {
                   ['message', message],
                   ['email', email],
                   ['sms', sms],
+                  ['push', true],
                 ] as const
               ).map(([kind, allowed]) => (
                 <li key={kind}>
@@ -111,7 +115,7 @@ export default function CampaignList() {
           </details>
         )}
       </header>
-      <p className="muted">Email and SMS campaigns to your CRM segments, with templates, schedules, unsubscribe and tracking.</p>
+      <p className="muted">Email and SMS campaigns to your CRM segments, web push to your push segments, with templates, schedules, unsubscribe and tracking.</p>
       {actionData && 'error' in actionData ? (
         <p className="field-error" role="alert">
           {actionData.error}

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useHtmlDesigner } from '~/components/campaigns/html-designer';
-import { CampaignEditorHeader, CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
+import { CampaignEditorHeader, CampaignReportTables, CampaignSendAndReport } from '~/components/campaigns/send-controls';
 import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
@@ -191,9 +191,13 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
         )}
       </Form>
 
-      {campaign && !locked ? (
-        <>
-          <SendControls status={campaign.status} campaignId={campaign.id} timeZone={campaign.timeZone ?? me.timezone} zones={zones} reply={actionData?.form === 'schedule' ? actionData.reply : undefined} />
+      <CampaignSendAndReport
+        campaign={campaign ? { ...campaign, started: Boolean(report) } : null}
+        locked={locked}
+        defaultTimeZone={me.timezone}
+        zones={zones}
+        reply={actionData?.form === 'schedule' ? actionData.reply : undefined}
+        afterSend={
           <Form method="post" {...getFormProps(testForm)} className="card stack" aria-label="Send a test">
             <h2>Send a test to yourself</h2>
             <Field label="Email" type="email" field={testFields.testTo} />
@@ -203,59 +207,10 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
               </button>
             </div>
           </Form>
-        </>
-      ) : null}
-
-      {campaign && report ? (
-        <section className="card stack" aria-label="Report" data-testid="campaign-report">
-          <h2>Report</h2>
-          <CampaignFigures figures={campaign.figures} />
-          {report.links.length ? (
-            <div className="table-wrap">
-              <table className="table">
-                <caption>Clicks per link</caption>
-                <thead>
-                  <tr>
-                    <th>Link</th>
-                    <th>Clicks</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.links.map((l) => (
-                    <tr key={l.url}>
-                      <td style={{ wordBreak: 'break-all' }}>{l.url}</td>
-                      <td>{l.clicks}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : null}
-          {report.days.length ? (
-            <div className="table-wrap">
-              <table className="table">
-                <caption>Over time</caption>
-                <thead>
-                  <tr>
-                    <th>Day</th>
-                    <th>Event</th>
-                    <th>Count</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.days.map((d) => (
-                    <tr key={`${d.day}-${d.kind}`}>
-                      <td>{d.day}</td>
-                      <td>{d.kind}</td>
-                      <td>{d.n}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : null}
-        </section>
-      ) : null}
+        }
+      >
+        {report ? <CampaignReportTables report={report} /> : null}
+      </CampaignSendAndReport>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { CampaignEditorHeader, CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
+import { CampaignEditorHeader, CampaignSendAndReport } from '~/components/campaigns/send-controls';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { createMessageCampaign, getCampaign, listContactSegments, listMessageOptions, updateMessageCampaign } from '~/models/campaigns/campaigns.server';
@@ -160,24 +160,17 @@ function MessageCampaignEditor({ campaign, conversations, segments, inboxes, age
           </div>
         )}
       </Form>
-      {campaign && !locked ? (
-        <SendControls status={campaign.status} campaignId={campaign.id} timeZone={campaign.timeZone ?? me.timezone} zones={zones} reply={actionData?.form === 'schedule' ? actionData.reply : undefined} />
-      ) : null}
-      {campaign?.started ? (
-        <section className="card stack" aria-label="Report" data-testid="campaign-report">
-          <h2>Report</h2>
-          <CampaignFigures figures={campaign.figures} />
-          {conversations.length ? (
-            <ul className="stack" aria-label="Replies">
-              {conversations.map((c) => (
-                <li key={c.id}>
-                  <Link to={`/inbox/${c.id}`}>{c.subject}</Link>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </section>
-      ) : null}
+      <CampaignSendAndReport campaign={campaign} locked={locked} defaultTimeZone={me.timezone} zones={zones} reply={actionData?.form === 'schedule' ? actionData.reply : undefined}>
+        {conversations.length ? (
+          <ul className="stack" aria-label="Replies">
+            {conversations.map((c) => (
+              <li key={c.id}>
+                <Link to={`/inbox/${c.id}`}>{c.subject}</Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </CampaignSendAndReport>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
-import { CampaignEditorHeader, CampaignFigures, SendControls } from '~/components/campaigns/send-controls';
+import { CampaignEditorHeader, CampaignSendAndReport } from '~/components/campaigns/send-controls';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { createSmsCampaign, getCampaign, listContactSegments, listSmsSenders, updateSmsCampaign } from '~/models/campaigns/campaigns.server';
@@ -129,15 +129,7 @@ function SmsCampaignEditor({ campaign, segments, senders, zones, me, locked }: R
           </div>
         )}
       </Form>
-      {campaign && !locked ? (
-        <SendControls status={campaign.status} campaignId={campaign.id} timeZone={campaign.timeZone ?? me.timezone} zones={zones} reply={actionData?.form === 'schedule' ? actionData.reply : undefined} />
-      ) : null}
-      {campaign?.started ? (
-        <section className="card stack" aria-label="Report" data-testid="campaign-report">
-          <h2>Report</h2>
-          <CampaignFigures figures={campaign.figures} />
-        </section>
-      ) : null}
+      <CampaignSendAndReport campaign={campaign} locked={locked} defaultTimeZone={me.timezone} zones={zones} reply={actionData?.form === 'schedule' ? actionData.reply : undefined} />
     </section>
   );
 }

@@ -18,6 +18,7 @@ import {
   WIDGET_POST_LIMIT,
   WidgetInputError,
 } from '~/models/channels/widget.server';
+import { PushInputError, subscribePush, vapidKeysFor } from '~/models/campaigns/push.server';
 import { campaignReplyOpener, chatCampaignFor, recordChatCampaignShown } from '~/models/campaigns/chat.server';
 import { botTurn, inboxHasBot } from '~/models/chatbots/runner.server';
 import { helpUrl } from '~/models/knowledge-base/help-host.server';
@@ -31,7 +32,7 @@ import { MAX_ROW_ID } from '~/utils/route-id';
  * The widget's HTTP API, called from customers' sites: CORS for any origin, no cookies, the visitor token in the
  * Authorization header. /public/ skips the CSRF check (there is no ambient credential to abuse).
  *   POST session · GET messages?after= · GET help?q= · GET survey?url= · POST messages · POST typing · POST pageview · POST ticket
- *   POST campaign (a message campaign was shown, ADR 082)
+ *   POST campaign (a message campaign was shown, ADR 082) · GET push (the VAPID key) · POST push (a subscription, ADR 083)
  */
 
 const CORS = {
@@ -91,6 +92,13 @@ const SessionInput = z.object({
 });
 const PageViewInput = z.object({ url: z.string().max(2000), title: z.string().max(500).nullish(), referrer: z.string().max(2000).nullish() });
 const TypingInput = z.object({ typing: z.boolean() });
+const PushInput = z.object({
+  endpoint: z.string().max(2000),
+  keys: z.object({ p256dh: z.string().max(200), auth: z.string().max(100) }),
+  url: z.string().max(2000).nullish(),
+  referrer: z.string().max(2000).nullish(),
+  timezone: z.string().max(100).nullish(),
+});
 const CampaignShownInput = z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) });
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
@@ -108,6 +116,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return answer(async () => {
     if (params.op === 'help') return help(request);
     if (params.op === 'survey') return surveyForPage(request);
+    if (params.op === 'push') {
+      const { inbox } = await requireVisitor(request);
+      return json({ publicKey: (await vapidKeysFor({ accountId: inbox.accountId })).publicKey });
+    }
     if (params.op !== 'messages') throw new Response('Not Found', { status: 404 });
     const { visitor } = await requireVisitor(request);
     const after = Number(new URL(request.url).searchParams.get('after') ?? 0);
@@ -140,6 +152,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
       }
       case 'ticket':
         return ticket(request);
+      case 'push': {
+        const { visitor } = await requireVisitor(request);
+        const input = parse(PushInput, await readJson(request));
+        await enforceRateLimit(`widget-push:${visitor.id}`, { limit: 10, windowMs: 60_000 });
+        try {
+          await subscribePush({ visitor, input, userAgent: request.headers.get('user-agent'), country: request.headers.get('cf-ipcountry') });
+        } catch (err) {
+          if (err instanceof PushInputError) throw new WidgetInputError(err.message);
+          throw err;
+        }
+        return json({ ok: true }, 201);
+      }
       case 'campaign': {
         const { visitor } = await requireVisitor(request);
         const { id } = parse(CampaignShownInput, await readJson(request));

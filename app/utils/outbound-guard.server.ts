@@ -205,7 +205,7 @@ export type GuardedResponse = { status: number; ok: boolean; text: string };
  */
 export function guardedRequest(
   url: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs: number; maxBytes?: number },
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs: number; maxBytes?: number },
 ): Promise<GuardedResponse> {
   return new Promise((resolve, reject) => {
     let parsed: URL;

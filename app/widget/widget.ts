@@ -130,6 +130,7 @@ type Session = {
 .h b{display:block;font-size:1.1em}
 .h small{opacity:.9}
 .x{float:right;background:none;border:0;color:#fff;font-size:20px;cursor:pointer}
+.n{float:right;background:none;border:1px solid #fff;border-radius:4px;color:#fff;font-size:.8em;margin:2px 6px;cursor:pointer}
 .m{flex:1;overflow-y:auto;padding:12px;background:#f9fafb}
 .b{max-width:80%;padding:8px 12px;border-radius:12px;margin:4px 0;white-space:pre-wrap;word-wrap:break-word;clear:both}
 .b.v{float:right;background:${c.color};color:#fff}
@@ -259,6 +260,13 @@ label{font-size:.85em;color:#374151}
     const close = el('button', { class: 'x', 'aria-label': 'Close chat' }, '×');
     head.append(close, el('b', {}, cfg.teamName), el('small', {}, cfg.greeting));
     panel.append(head);
+    // Web push (ADR 083): offered when the snippet names the site's service worker file and the browser can.
+    const sw = data.pushWorker;
+    if (sw && 'serviceWorker' in navigator && 'PushManager' in w && Notification.permission !== 'denied') {
+      const bell = el('button', { class: 'n', 'data-parley-push': '' }, 'Get notifications');
+      bell.onclick = () => void subscribe(sw, bell);
+      head.append(bell);
+    }
     if (cfg.help && !s.conversationId) panel.append((search = helpSearch()));
     const launcher = el('button', { class: 'l', 'aria-label': 'Open chat' });
     launcher.append(icon('chat', 26));
@@ -428,6 +436,22 @@ label{font-size:.85em;color:#374151}
       if (!pollTimer) pollTimer = w.setInterval(poll, 3000) as unknown as number;
       w.setTimeout(ensureLive, 10000);
     };
+  };
+
+  // ------------------------------------------------------------------ web push
+  const subscribe = async (sw: string, bell: HTMLElement) => {
+    try {
+      if ((await Notification.requestPermission()) !== 'granted') return;
+      const reg = await navigator.serviceWorker.register(sw);
+      await navigator.serviceWorker.ready;
+      const { publicKey } = await api('push');
+      const key = Uint8Array.from(atob(publicKey.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+      const sub = (await reg.pushManager.getSubscription()) || (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
+      await api('push', { ...sub.toJSON(), url: location.href, referrer: d.referrer, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+      bell.textContent = 'Notifications on';
+    } catch {
+      bell.textContent = 'Notifications unavailable';
+    }
   };
 
   // ------------------------------------------------------------------ page views

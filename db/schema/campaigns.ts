@@ -16,6 +16,68 @@ export type ChatCampaignSettings = {
   businessHoursOnly: boolean;
 };
 
+/** A push segment condition (section 3): a visitor action (pageUrl, referrer…) or a browser property (os, browser…). */
+export type PushCondition = { key: string; operator: string; value: string };
+
+/** Campaigns → Push segments (section 3 "Push segment", ADR 083): who among the push subscribers a push campaign reaches. */
+export const pushSegments = pgTable(
+  'push_segments',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    actionOperator: text('action_operator').$type<'AND' | 'OR'>().notNull().default('AND'),
+    actions: jsonb('actions').$type<PushCondition[]>().notNull().default([]),
+    propertyOperator: text('property_operator').$type<'AND' | 'OR'>().notNull().default('AND'),
+    properties: jsonb('properties').$type<PushCondition[]>().notNull().default([]),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('push_segments_account_idx').on(t.accountId, t.id)],
+);
+
+/** The account's VAPID key pair (RFC 8292, ADR 083): the private key sealed with the secret box. */
+export const pushVapidKeys = pgTable('push_vapid_keys', {
+  accountId: integer('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  publicKey: text('public_key').notNull(),
+  privateKeySealed: text('private_key_sealed').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A browser's push subscription made through the messenger (ADR 083): the push service endpoint and the keys the
+ * payload is encrypted to (RFC 8291), with the facts push segments match on, as seen when the visitor subscribed.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    inboxId: integer('inbox_id').references(() => inboxes.id, { onDelete: 'set null' }),
+    visitorId: text('visitor_id'),
+    contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    pageUrl: text('page_url'),
+    referrer: text('referrer'),
+    referrerType: text('referrer_type').$type<'direct' | 'searchEngine' | 'refferal'>().notNull().default('direct'),
+    browser: text('browser'),
+    os: text('os'),
+    platform: text('platform').$type<'desktop' | 'mobile'>().notNull().default('desktop'),
+    location: text('location'),
+    timezone: text('timezone'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_account_endpoint_key').on(t.accountId, t.endpoint)],
+);
+
 /** Settings → Productivity → Campaign Templates (section 3 "Campaign template"). */
 export const campaignTemplates = pgTable(
   'campaign_templates',
@@ -60,6 +122,9 @@ export const campaigns = pgTable(
     bodyText: text('body_text').notNull().default(''),
     trackOpens: boolean('track_opens').notNull().default(true),
     trackClicks: boolean('track_clicks').notNull().default(true),
+    /** A push campaign's segment, notification icon and destination (ADR 083); title is `subject`, body `bodyText`. */
+    pushSegmentId: integer('push_segment_id').references(() => pushSegments.id, { onDelete: 'set null' }),
+    push: jsonb('push').$type<{ icon: string | null; url: string }>(),
     /** A message (in-product chat) campaign's targeting and author (ADR 082); null for the other kinds. */
     chat: jsonb('chat').$type<ChatCampaignSettings>(),
     scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
@@ -70,6 +135,8 @@ export const campaigns = pgTable(
     recipientCount: integer('recipient_count').notNull().default(0),
     sentCount: integer('sent_count').notNull().default(0),
     failedCount: integer('failed_count').notNull().default(0),
+    /** Push: notifications the service worker reported shown. */
+    deliveredCount: integer('delivered_count').notNull().default(0),
     // First open, first click, unsubscribe, reply and bounce per recipient, counted as they happen (the list reads
     // them without counting recipients).
     openedCount: integer('opened_count').notNull().default(0),
@@ -107,6 +174,7 @@ export const campaignRecipients = pgTable(
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     openedAt: timestamp('opened_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     clickedAt: timestamp('clicked_at', { withTimezone: true }),
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
     repliedAt: timestamp('replied_at', { withTimezone: true }),
@@ -148,7 +216,7 @@ export const campaignSuppressions = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    channel: text('channel').$type<'email' | 'sms'>().notNull(),
+    channel: text('channel').$type<'email' | 'sms' | 'push'>().notNull(),
     /** Lower-case email address or E.164 phone number. */
     address: text('address').notNull(),
     reason: text('reason').$type<'unsubscribed' | 'bounced' | 'complained' | 'stop'>().notNull(),

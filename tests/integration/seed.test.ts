@@ -44,6 +44,8 @@ const COUNTED = {
   surveyResponses: schema.surveyResponses,
   campaigns: schema.campaigns,
   campaignTemplates: schema.campaignTemplates,
+  pushSegments: schema.pushSegments,
+  pushSubscriptions: schema.pushSubscriptions,
   csatSurveys: schema.csatSurveys,
   csatRatings: schema.csatRatings,
 };
@@ -95,7 +97,7 @@ describe('npm run seed', () => {
     expect(before).toMatchObject({ users: 4, roles: 4, teams: 2, inboxes: 3, conversations: DEMO_CONVERSATIONS + 3, tags: 8, companies: 14, contacts: 143, segments: 3 });
     expect(before).toMatchObject({ cannedResponses: 6, businessHours: 2, slaPolicies: 1, routingRules: 2, automationRules: 3 });
     expect(before).toMatchObject({ surveys: 5, surveyFolders: 3, surveyVersions: 3, surveyResponses: 250 });
-    expect(before).toMatchObject({ campaigns: 3, campaignTemplates: 2 });
+    expect(before).toMatchObject({ campaigns: 5, campaignTemplates: 2, pushSegments: 2, pushSubscriptions: 140 });
     expect(before).toMatchObject({ surveys: 5, surveyFolders: 3, surveyVersions: 3, surveyResponses: 250, csatSurveys: 2 });
     expect(before.csatRatings).toBeGreaterThan(20);
     expect(before.messages).toBeGreaterThan(DEMO_CONVERSATIONS * 2);
@@ -229,6 +231,7 @@ describe('npm run seed', () => {
         ['/settings/email-templates', ['Invoice corrected']],
         ['/campaigns', ['November newsletter', 'December newsletter', 'VIP customers']],
         ['/settings/campaigns-templates', ['Monthly newsletter', 'Renewal reminder']],
+        ['/campaigns/push-segment', ['Pricing page visitors', 'Desktop Chrome and Edge', '140 visitors have subscribed']],
         ['/settings/business-hours', ['Office hours (Berlin)']],
         ['/settings/sla-policy', ['Standard support']],
         ['/settings/routing', ['Chats in turn']],

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -713,5 +714,34 @@ describe('help-centre search in the widget (issue 13)', () => {
     await getDb().update(schema.knowledgeBases).set({ docsVisible: false }).where(eq(schema.knowledgeBases.id, kb.id));
     expect((await startSession(s.inbox.id)).config.help).toBe(false);
     expect((await request('/public/widget/help?q=password', { token: session.token })).status).toBe(404);
+  });
+});
+
+describe('web push subscriptions through the widget (ADR 083)', () => {
+  it("gives the account's VAPID key, stores a subscription with the browser's facts, refuses bad keys, and serves the service worker", async () => {
+    const a = await setup();
+    const s = await startSession(a.inbox.id);
+    const key = await request('/public/widget/push', { token: s.token });
+    expect(key.status).toBe(200);
+    expect(Buffer.from(String(key.json().publicKey), 'base64url')).toHaveLength(65);
+    expect((await request('/public/widget/push')).status).toBe(401);
+
+    const ecdh = crypto.createECDH('prime256v1');
+    const p256dh = ecdh.generateKeys().toString('base64url');
+    const sub = { endpoint: 'https://push.example/send/abc', keys: { p256dh, auth: crypto.randomBytes(16).toString('base64url') } };
+    const ua = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+    const ok = await request('/public/widget/push', { token: s.token, headers: { 'user-agent': ua }, json: { ...sub, url: 'https://shop.example/pricing', referrer: 'https://www.google.com/', timezone: 'Europe/Berlin' } });
+    expect(ok.status).toBe(201);
+    const [row] = await getDb().select().from(schema.pushSubscriptions).where(eq(schema.pushSubscriptions.accountId, a.account.id));
+    expect(row).toMatchObject({ endpoint: sub.endpoint, browser: 'Firefox', os: 'Linux', platform: 'desktop', referrerType: 'searchEngine', pageUrl: 'https://shop.example/pricing', timezone: 'Europe/Berlin', inboxId: a.inbox.id });
+    const bad = await request('/public/widget/push', { token: s.token, json: { ...sub, keys: { ...sub.keys, auth: 'short' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json().error).toMatch(/auth/);
+
+    const sw = await request('/public/push-sw.js');
+    expect(sw.status).toBe(200);
+    expect(sw.headers['content-type']).toContain('javascript');
+    expect(sw.text).toContain('showNotification');
+    expect(sw.text).toContain(`importScripts('http://${appHost}/public/push-sw.js')`);
   });
 });

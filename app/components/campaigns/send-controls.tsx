@@ -1,4 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import type { ReactNode } from 'react';
 import { Form, Link } from '@remix-run/react';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
@@ -113,6 +114,99 @@ export function CampaignEditorHeader(props: { title: string; status?: CampaignSt
         </p>
       ) : null}
       {props.locked ? <p className="muted">{ROLE_LOCKED_MESSAGE}</p> : null}
+    </>
+  );
+}
+
+/**
+ * The lower half of every campaign editor: the send controls (once the campaign is saved and the person may manage
+ * campaigns) and, once it has started, its report with the kind's figures and anything the kind adds below them.
+ */
+export function CampaignSendAndReport(props: {
+  campaign: { id: number; status: CampaignStatus; timeZone: string | null; started: boolean; figures: Record<string, number> } | null;
+  locked: boolean;
+  defaultTimeZone: string;
+  zones: string[];
+  reply?: SubmissionResult<string[]>;
+  /** Shown under the send controls to those who may send (the email test send). */
+  afterSend?: ReactNode;
+  children?: ReactNode;
+}) {
+  const { campaign } = props;
+  if (!campaign) return null;
+  return (
+    <>
+      {props.locked ? null : (
+        <>
+          <SendControls
+            status={campaign.status}
+            campaignId={campaign.id}
+            timeZone={campaign.timeZone ?? props.defaultTimeZone}
+            zones={props.zones}
+            reply={props.reply}
+          />
+          {props.afterSend}
+        </>
+      )}
+      {campaign.started ? (
+        <section className="card stack" aria-label="Report" data-testid="campaign-report">
+          <h2>Report</h2>
+          <CampaignFigures figures={campaign.figures} />
+          {props.children}
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+/** Clicks per link and events per day (campaignReport): under the figures of the kinds that track them. */
+export function CampaignReportTables({ report }: { report: { links: { url: string; clicks: number }[]; days: { day: string; kind: string; n: number }[] } }) {
+  return (
+    <>
+      {report.links.length ? (
+        <div className="table-wrap">
+          <table className="table">
+            <caption>Clicks per link</caption>
+            <thead>
+              <tr>
+                <th>Link</th>
+                <th>Clicks</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.links.map((l) => (
+                <tr key={l.url}>
+                  <td style={{ wordBreak: 'break-all' }}>{l.url}</td>
+                  <td>{l.clicks}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {report.days.length ? (
+        <div className="table-wrap">
+          <table className="table">
+            <caption>Over time</caption>
+            <thead>
+              <tr>
+                <th>Day</th>
+                <th>Event</th>
+                <th>Count</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.days.map((d) => (
+                <tr key={`${d.day}-${d.kind}`}>
+                  <td>{d.day}</td>
+                  <td>{d.kind}</td>
+                  <td>{d.n}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
     </>
   );
 }

@@ -197,6 +197,35 @@ export async function updateMessageCampaign(opts: { accountId: number; actorId: 
   return getDb().transaction(async (tx) => rewriteCampaign(tx, opts, 'message', () => resolveMessageFields(tx, opts.accountId, opts)));
 }
 
+export type PushCampaignFields = { name: string; pushSegmentId: number; title: string; body: string; url: string; icon?: string };
+
+/** A push campaign (ADR 083): one of the account's push segments; the title is kept as the subject, the body as text. */
+async function resolvePushFields(tx: Tx, accountId: number, f: PushCampaignFields) {
+  const [segment] = await tx
+    .select({ id: schema.pushSegments.id })
+    .from(schema.pushSegments)
+    .where(and(eq(schema.pushSegments.accountId, accountId), eq(schema.pushSegments.id, f.pushSegmentId)));
+  if (!segment) throw new FieldInputError('Push segment must be specified', 'pushSegmentId');
+  return {
+    name: f.name.trim(),
+    pushSegmentId: segment.id,
+    subject: f.title.trim(),
+    bodyText: f.body.trim(),
+    bodyHtml: '',
+    trackOpens: false,
+    trackClicks: true,
+    push: { url: f.url.trim(), icon: f.icon?.trim() || null },
+  };
+}
+
+export async function createPushCampaign(opts: { accountId: number; actorId: number } & PushCampaignFields) {
+  return getDb().transaction(async (tx) => insertCampaign(tx, opts, 'push', await resolvePushFields(tx, opts.accountId, opts)));
+}
+
+export async function updatePushCampaign(opts: { accountId: number; actorId: number; id: number } & PushCampaignFields) {
+  return getDb().transaction(async (tx) => rewriteCampaign(tx, opts, 'push', () => resolvePushFields(tx, opts.accountId, opts)));
+}
+
 type CampaignFields = Omit<typeof c.$inferInsert, 'accountId' | 'kind' | 'createdById'>;
 
 /** A new campaign of a kind, with its campaign_created event, in the caller's transaction. */
@@ -296,9 +325,12 @@ export async function scheduleCampaign(opts: { accountId: number; actorId: numbe
     const before = await lockCampaign(tx, opts.accountId, opts.id);
     if (!before) return undefined;
     if (!(TRANSITIONS.schedule as readonly string[]).includes(before.status)) throw new CampaignStateError(`A ${before.status} campaign cannot be scheduled`);
-    if (before.kind !== 'email' && before.kind !== 'sms' && before.kind !== 'message') throw new CampaignStateError('This kind of campaign is not sent by a schedule');
-    if (!before.segmentId && before.kind !== 'message') throw new CampaignStateError('Choose a segment before sending');
-    if (!before.inboxId) throw new CampaignStateError('Choose a sender before sending');
+    if (before.kind === 'push') {
+      if (!before.pushSegmentId) throw new CampaignStateError('Choose a push segment before sending');
+    } else {
+      if (!before.segmentId && before.kind !== 'message') throw new CampaignStateError('Choose a segment before sending');
+      if (!before.inboxId) throw new CampaignStateError('Choose a sender before sending');
+    }
     const now = new Date();
     const at = opts.at && opts.at.getTime() > now.getTime() ? opts.at : now;
     // A message campaign has no send: it is live in the messenger from its time on (status sending, ADR 082), and

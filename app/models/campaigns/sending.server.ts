@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { getDb, schema } from '../../../db/client';
+import { getDb, schema, type Tx } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
@@ -22,6 +22,8 @@ import { bulkSmtp, type BulkSmtp } from '../mail/smtp-lanes.server';
 import { readEmailSettings } from '../email/email-inboxes.server';
 import { smtpConnectionOptions } from '../email/mail-connection.server';
 import { signTracking } from './tracking.server';
+import { pushSegmentWhere } from './push-segments.server';
+import { pushSenderOf } from './push.server';
 
 const r = schema.campaignRecipients;
 const c = schema.campaigns;
@@ -43,16 +45,13 @@ function lanes() {
 
 /**
  * Freezes the audience (ADR 064): every contact of the segment, as it is now (dynamic segments are evaluated
- * here), with an email address not on the account's suppression list, once per address. Returns how many.
+ * here), with an email address not on the account's suppression list, once per address; for push, every
+ * subscription the push segment matches now (ADR 083). Returns how many.
  */
 async function freezeRecipients(campaign: Campaign) {
   const db = getDb();
   return db.transaction(async (tx) => {
-    const [segment] = await tx
-      .select()
-      .from(schema.segments)
-      .where(and(eq(schema.segments.accountId, campaign.accountId), eq(schema.segments.id, campaign.segmentId ?? -1)));
-    if (!segment) throw new Error('the campaign has no segment');
+    const audience = campaign.kind === 'push' ? await pushAudience(tx, campaign) : await contactAudience(tx, campaign);
     const now = new Date();
     const [won] = await tx
       .update(c)
@@ -60,21 +59,7 @@ async function freezeRecipients(campaign: Campaign) {
       .where(and(eq(c.accountId, campaign.accountId), eq(c.id, campaign.id), eq(c.status, 'scheduled'), isNull(c.startedAt)))
       .returning({ id: c.id });
     if (!won) return null;
-    const where = segmentWhere({ accountId: campaign.accountId, segment });
-    const ct = schema.contacts;
-    const channel = campaign.kind === 'sms' ? 'sms' : 'email';
-    // Email: the lower-cased address; SMS: the stored (E.164) phone number. Either way once per address.
-    const address = channel === 'sms' ? sql`${ct.phone}` : sql`lower(${ct.email})`;
-    const present = channel === 'sms' ? sql`${ct.phone} ~ '^[+]?[0-9]{4,16}$'` : sql`${ct.email} like '%@%'`;
-    const inserted = await tx.execute(sql`
-      insert into ${r} (account_id, campaign_id, contact_id, address)
-      select ${campaign.accountId}, ${campaign.id}, ${ct.id}, ${address}
-      from ${ct}
-      where ${ct.accountId} = ${campaign.accountId} and ${present}
-        ${where ? sql`and ${where}` : sql``}
-        and not exists (select 1 from ${schema.campaignSuppressions} s
-          where s.account_id = ${campaign.accountId} and s.channel = ${channel} and s.address = ${address})
-      on conflict do nothing`);
+    const inserted = await tx.execute(audience);
     const recipients = Number((inserted as unknown as { count: number }).count ?? 0);
     await tx
       .update(c)
@@ -90,6 +75,46 @@ async function freezeRecipients(campaign: Campaign) {
     });
     return recipients;
   });
+}
+
+/** The insert of an email or SMS campaign's recipients: the segment's contacts with an address, not suppressed. */
+async function contactAudience(tx: Tx, campaign: Campaign) {
+  const [segment] = await tx
+    .select()
+    .from(schema.segments)
+    .where(and(eq(schema.segments.accountId, campaign.accountId), eq(schema.segments.id, campaign.segmentId ?? -1)));
+  if (!segment) throw new Error('the campaign has no segment');
+  const where = segmentWhere({ accountId: campaign.accountId, segment });
+  const ct = schema.contacts;
+  const channel = campaign.kind === 'sms' ? 'sms' : 'email';
+  // Email: the lower-cased address; SMS: the stored (E.164) phone number. Either way once per address.
+  const address = channel === 'sms' ? sql`${ct.phone}` : sql`lower(${ct.email})`;
+  const present = channel === 'sms' ? sql`${ct.phone} ~ '^[+]?[0-9]{4,16}$'` : sql`${ct.email} like '%@%'`;
+  return sql`
+    insert into ${r} (account_id, campaign_id, contact_id, address)
+    select ${campaign.accountId}, ${campaign.id}, ${ct.id}, ${address}
+    from ${ct}
+    where ${ct.accountId} = ${campaign.accountId} and ${present}
+      ${where ? sql`and ${where}` : sql``}
+      and not exists (select 1 from ${schema.campaignSuppressions} s
+        where s.account_id = ${campaign.accountId} and s.channel = ${channel} and s.address = ${address})
+    on conflict do nothing`;
+}
+
+/** The insert of a push campaign's recipients: one per subscription its push segment matches (`push:<id>`). */
+async function pushAudience(tx: Tx, campaign: Campaign) {
+  const [segment] = await tx
+    .select()
+    .from(schema.pushSegments)
+    .where(and(eq(schema.pushSegments.accountId, campaign.accountId), eq(schema.pushSegments.id, campaign.pushSegmentId ?? -1)));
+  if (!segment) throw new Error('the campaign has no push segment');
+  const s = schema.pushSubscriptions;
+  return sql`
+    insert into ${r} (account_id, campaign_id, contact_id, address)
+    select ${campaign.accountId}, ${campaign.id}, ${s.contactId}, 'push:' || ${s.id}
+    from ${s}
+    where ${s.accountId} = ${campaign.accountId} and ${pushSegmentWhere(segment)}
+    on conflict do nothing`;
 }
 
 /** Freezes a scheduled campaign's audience without sending (tests: a pause between the freeze and the first claim). */
@@ -250,7 +275,7 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
     return row;
   };
   let campaign = await load();
-  if (!campaign || (campaign.kind !== 'email' && campaign.kind !== 'sms')) return { sent: 0, done: true };
+  if (!campaign || (campaign.kind !== 'email' && campaign.kind !== 'sms' && campaign.kind !== 'push')) return { sent: 0, done: true };
   if (campaign.status === 'scheduled') {
     // A job queued for an earlier schedule (the campaign was unscheduled and scheduled later) leaves it alone.
     if (campaign.scheduledAt && campaign.scheduledAt.getTime() > Date.now() + 1000) return { sent: 0, done: false };
@@ -260,8 +285,8 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
   }
   if (campaign.status !== 'sending') return { sent: 0, done: true };
 
-  const sender = campaign.kind === 'sms' ? await smsSenderOf(campaign) : await emailSenderOf(campaign);
-  const channel = campaign.kind === 'sms' ? 'sms' : 'email';
+  const sender = campaign.kind === 'sms' ? await smsSenderOf(campaign) : campaign.kind === 'push' ? await pushSenderOf(campaign) : await emailSenderOf(campaign);
+  const channel = campaign.kind === 'sms' ? 'sms' : campaign.kind === 'push' ? 'push' : 'email';
   const mine = (ids: number[]) => and(eq(r.accountId, opts.accountId), inArray(r.id, ids));
   let counted = { sent: 0, failed: 0 };
   // Counters on the campaign row move with each group of sent marks, not per mail.
@@ -380,7 +405,7 @@ export async function suppress(opts: {
   address: string;
   reason: 'unsubscribed' | 'bounced' | 'complained' | 'stop';
   recipientId?: number;
-  channel?: 'email' | 'sms';
+  channel?: 'email' | 'sms' | 'push';
 }) {
   return getDb().transaction(async (tx) => {
     const [row] = await tx

@@ -7,7 +7,7 @@ import { singleton } from '../../utils/singleton.server';
  * the recipient and (for a click) the destination, the signature an HMAC-SHA256 under a key derived from the
  * session secret, cut to 128 bits. A link altered in any character is refused; nothing else is stored for it.
  */
-export type TrackingPayload = { k: 'o' | 'c' | 'u'; a: number; r: number; u?: string };
+export type TrackingPayload = { k: 'o' | 'c' | 'u' | 'd'; a: number; r: number; u?: string };
 
 const key = () => singleton('campaign-link-key', () => crypto.createHmac('sha256', getConfig().sessionSecret).update('parley:campaign-links').digest());
 

@@ -137,6 +137,11 @@ export const DOMAIN_EVENT_TYPES = [
   'campaign_status_changed',
   /** A contact unsubscribed, bounced, complained or texted STOP: later campaigns skip the address (payload.reason). */
   'campaign_recipient_suppressed',
+  'push_segment_created',
+  'push_segment_updated',
+  'push_segment_deleted',
+  /** A visitor subscribed to web push through the messenger (ADR 083); payload.contactId when known. */
+  'push_subscribed',
   'form_created',
   'form_updated',
   'form_deleted',

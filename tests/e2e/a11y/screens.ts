@@ -13,7 +13,8 @@ import { quarantineEmail } from '../../../app/models/email/quarantine.server';
 import { createTrustedDomain } from '../../../app/models/email/trusted-domains.server';
 import { openConversation } from '../../../app/models/inbox/conversations.server';
 import { createInbox } from '../../../app/models/inbox/inboxes.server';
-import { createEmailCampaign, createMessageCampaign } from '../../../app/models/campaigns/campaigns.server';
+import { createEmailCampaign, createMessageCampaign, createPushCampaign } from '../../../app/models/campaigns/campaigns.server';
+import { createPushSegment } from '../../../app/models/campaigns/push-segments.server';
 import { createCampaignTemplate } from '../../../app/models/campaigns/templates.server';
 import { createEmailInbox } from '../../../app/models/email/email-inboxes.server';
 import { createCannedResponse } from '../../../app/models/productivity/canned-responses.server';
@@ -82,6 +83,7 @@ export const SIGNED_IN_SCREENS = [
   '/settings/campaigns-templates', '/settings/campaigns-templates/new', '/settings/campaigns-templates/{campaignTemplate}',
   '/campaigns/email/new', '/campaigns/email/{emailCampaign}', '/campaigns/sms/new',
   '/campaigns/message/new', '/campaigns/message/{messageCampaign}',
+  '/campaigns/push-segment', '/campaigns/push-segment/new', '/campaigns/push-segment/{pushSegment}', '/campaigns/push/new', '/campaigns/push/{pushCampaign}',
   '/forms/all', '/forms/all?new=1', '/forms/edit/{form}', '/forms/responses/{form}', '/forms/responses/{form}/{formResponse}',
   '/reviews/{review}', '/settings/sources', '/settings/sources?source=new&kind=google',
   '/settings/developer-api', '/settings/webhooks', '/settings/webhooks/{webhook}',
@@ -146,6 +148,8 @@ export const EXCLUDED: Record<string, string> = {
   '_app.analytics.$page.csv.tsx': 'a CSV download',
   '_app.analytics._index.tsx': 'a redirect to the overview',
   'c.o.$token.tsx': "a campaign email's open pixel",
+  'public.push-sw[.]js.tsx': 'the web push service worker script',
+  'public.push.delivered.$token.tsx': "a push notification's delivered beacon (tests/integration/campaigns-push.test.ts)",
   'c.c.$token.tsx': "a campaign email's tracked-link redirect",
   'c.u.$token.tsx': 'needs a sent campaign email (tests/e2e/campaigns/email.spec.ts)',
   // Billing answers 404 with billing off, as this crawl's server has it: tests/e2e/billing/billing.spec.ts runs
@@ -219,6 +223,8 @@ export async function seedScreensAccount() {
     visitor: 'any',
     businessHoursOnly: false,
   });
+  const pushSegment = await createPushSegment({ ...who, name: 'Pricing visitors', actionOperator: 'AND', actions: [{ key: 'pageUrl', operator: 'contains', value: '/pricing' }], propertyOperator: 'OR', properties: [{ key: 'browser', operator: 'equals', value: 'Chrome' }] });
+  const pushCampaign = await createPushCampaign({ ...who, name: 'Winter sale', pushSegmentId: pushSegment.id, title: 'Winter sale', body: '20% off today', url: 'https://shop.example/sale' });
   const template = await createEmailTemplate({ ...who, name: 'Welcome', subject: 'Welcome', body: 'Hello {{firstName}}' } as never);
   const contactForm = await createContactForm({
     accountId: a.account.id,
@@ -309,6 +315,8 @@ export async function seedScreensAccount() {
     campaignTemplate: campaignTemplate.id,
     emailCampaign: emailCampaign.id,
     messageCampaign: messageCampaign.id,
+    pushSegment: pushSegment.id,
+    pushCampaign: pushCampaign.id,
     template: (template as { id: number }).id,
     contactForm: contactForm.id,
     contactFormCode: contactForm.code,

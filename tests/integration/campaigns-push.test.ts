@@ -1,0 +1,155 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb, schema } from '../../db/client';
+import { createPushCampaign, getCampaign, scheduleCampaign } from '../../app/models/campaigns/campaigns.server';
+import { PushSegmentSchema, conditionValueError } from '../../app/models/campaigns/push-schemas';
+import { countPushSegment, createPushSegment } from '../../app/models/campaigns/push-segments.server';
+import { describeBrowser, recordPushDelivered, referrerTypeOf, subscribePush, vapidKeysFor } from '../../app/models/campaigns/push.server';
+import { recordClick } from '../../app/models/campaigns/recipients.server';
+import { runCampaignSend } from '../../app/models/campaigns/sending.server';
+import { createWebInbox } from '../../app/models/channels/messenger-settings.server';
+import { startVisitor } from '../../app/models/channels/widget.server';
+import { createTestAccount } from '../factories';
+import { startPushService } from '../helpers/stand-ins/push-service';
+
+/** Web push (ADR 083): segments, subscriptions, VAPID, encryption, 410 handling, figures and tenancy. */
+
+const CHROME_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+
+let push: Awaited<ReturnType<typeof startPushService>>;
+beforeAll(async () => {
+  push = await startPushService();
+});
+afterAll(async () => {
+  await push.close();
+});
+
+async function setup() {
+  const a = await createTestAccount();
+  const inbox = await createWebInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Site' });
+  const subscribe = async (ua: string, facts: { url: string; referrer?: string; timezone?: string }) => {
+    const { visitor } = await startVisitor({ inbox });
+    const sub = push.subscribe();
+    await subscribePush({ visitor, input: { ...sub.json, ...facts }, userAgent: ua });
+    return sub;
+  };
+  return { a, accountId: a.account.id, actorId: a.owner.id, inbox, subscribe };
+}
+
+describe('push segments', () => {
+  it('gives every message of the specification', () => {
+    const errors = (input: Record<string, unknown>) => {
+      const r = PushSegmentSchema.safeParse(input);
+      return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+    };
+    expect(errors({ name: '' })).toMatchObject({ name: 'Name is not allowed to be empty' });
+    // A row's messages show together with the name's.
+    expect(errors({ name: '', actions: [{ key: 'pageUrl', operator: 'contains' }] })).toMatchObject({ name: 'Name is not allowed to be empty', 'actions.0.value': 'Page URL is required' });
+    expect(errors({ name: 'x'.repeat(41) })).toMatchObject({ name: 'Length must be less than or equal to 40 characters' });
+    expect(errors({ name: 'x', actions: [{}] })).toMatchObject({ 'actions.0.key': 'This field is required', 'actions.0.operator': 'This field is required' });
+    expect(conditionValueError({ key: 'pageUrl', operator: 'contains', value: '' })).toBe('Page URL is required');
+    expect(conditionValueError({ key: 'pageUrl', operator: 'equals', value: 'pricing' })).toBe('Enter a valid Page URL');
+    expect(conditionValueError({ key: 'pageUrl', operator: 'equals', value: 'https://shop.example/pricing' })).toBeNull();
+    expect(conditionValueError({ key: 'dayOfWeek', operator: 'equals', value: '' })).toBe('Day Of Week is not allowed to be empty');
+    expect(conditionValueError({ key: 'hourOfDay', operator: 'equals', value: '' })).toBe('Hour Of Day is not allowed to be empty');
+    expect(conditionValueError({ key: 'referrer', operator: 'contains', value: '' })).toBe('This field is required');
+    expect(conditionValueError({ key: 'referrerType', operator: 'equals', value: '' })).toBe('This field is required');
+    expect(conditionValueError({ key: 'browser', operator: 'equals', value: '' })).toBe('This field is required');
+    expect(conditionValueError({ key: 'subscribed', operator: 'lessThan', value: '2999-01-01' })).toBe('The subscribed date cannot be in the future');
+    // Operators by key.
+    expect(errors({ name: 'x', actions: [{ key: 'subscribed', operator: 'equals', value: '2024-01-01' }] })).toMatchObject({ 'actions.0.operator': 'This operator is not allowed for this field' });
+    expect(errors({ name: 'x', actions: [{ key: 'hourOfDay', operator: 'contains', value: '3' }] })).toMatchObject({ 'actions.0.operator': 'This operator is not allowed for this field' });
+    expect(errors({ name: 'x', properties: [{ key: 'os', operator: 'contains', value: 'Linux' }] })).toMatchObject({ 'properties.0.operator': 'This operator is not allowed for this field' });
+    expect(errors({ name: 'x', actionOperator: 'XOR' })).toMatchObject({ actionOperator: 'This field is required' });
+  });
+
+  it('reads browser facts and referrer types', () => {
+    expect(describeBrowser(CHROME_WIN)).toEqual({ browser: 'Chrome', os: 'Windows 10.0', platform: 'desktop' });
+    expect(describeBrowser(FIREFOX_LINUX)).toEqual({ browser: 'Firefox', os: 'Linux', platform: 'desktop' });
+    expect(referrerTypeOf('')).toBe('direct');
+    expect(referrerTypeOf('https://www.google.com/search?q=x')).toBe('searchEngine');
+    expect(referrerTypeOf('https://blog.example/post')).toBe('refferal');
+  });
+
+  it('matches subscriptions by actions and properties with AND and OR, within the account only', async () => {
+    const { accountId, actorId, subscribe } = await setup();
+    const other = await setup();
+    await subscribe(CHROME_WIN, { url: 'https://shop.example/pricing', referrer: 'https://www.google.com/', timezone: 'Europe/Paris' });
+    await subscribe(FIREFOX_LINUX, { url: 'https://shop.example/blog', referrer: 'https://news.example/' });
+    await other.subscribe(CHROME_WIN, { url: 'https://shop.example/pricing' });
+    const seg = (input: Partial<Parameters<typeof createPushSegment>[0]>) =>
+      createPushSegment({ accountId, actorId, name: 'S', actionOperator: 'AND', actions: [], propertyOperator: 'AND', properties: [], ...input });
+    const count = async (input: Partial<Parameters<typeof createPushSegment>[0]>) => countPushSegment({ accountId, segment: await seg(input) });
+    expect(await count({})).toBe(2);
+    expect(await count({ actions: [{ key: 'pageUrl', operator: 'contains', value: '/pricing' }] })).toBe(1);
+    expect(await count({ actions: [{ key: 'referrerType', operator: 'equals', value: 'searchEngine' }] })).toBe(1);
+    expect(await count({ properties: [{ key: 'browser', operator: 'notEquals', value: 'Chrome' }] })).toBe(1);
+    expect(await count({ properties: [{ key: 'os', operator: 'equals', value: 'Windows 10.0' }, { key: 'os', operator: 'equals', value: 'Linux' }], propertyOperator: 'OR' })).toBe(2);
+    expect(await count({ properties: [{ key: 'os', operator: 'equals', value: 'Windows 10.0' }, { key: 'os', operator: 'equals', value: 'Linux' }], propertyOperator: 'AND' })).toBe(0);
+    expect(await count({ actions: [{ key: 'subscribed', operator: 'lessThan', value: '2000-01-01' }] })).toBe(0);
+    expect(await count({ actions: [{ key: 'hourOfDay', operator: 'greaterThan', value: '-1' }] })).toBe(2);
+  });
+});
+
+describe('push campaigns', () => {
+  it('sends each matching subscription one encrypted, VAPID-signed notification; 410 removes the subscription; delivered and clicks count', async () => {
+    const { accountId, actorId, subscribe } = await setup();
+    const ana = await subscribe(CHROME_WIN, { url: 'https://shop.example/pricing' });
+    const ben = await subscribe(FIREFOX_LINUX, { url: 'https://shop.example/pricing' });
+    const cy = await subscribe(CHROME_WIN, { url: 'https://shop.example/pricing' });
+    await subscribe(CHROME_WIN, { url: 'https://shop.example/careers' });
+    push.expire(cy.id);
+    const segment = await createPushSegment({ accountId, actorId, name: 'Pricing', actionOperator: 'AND', actions: [{ key: 'pageUrl', operator: 'contains', value: 'pricing' }], propertyOperator: 'AND', properties: [] });
+    const campaign = await createPushCampaign({ accountId, actorId, name: 'Winter sale', pushSegmentId: segment.id, title: 'Winter sale', body: '20% off all plans today', url: 'https://shop.example/sale', icon: 'https://shop.example/icon.png' });
+    await scheduleCampaign({ accountId, actorId, id: campaign.id });
+    const before = push.received.length;
+    await runCampaignSend({ accountId, campaignId: campaign.id });
+    await runCampaignSend({ accountId, campaignId: campaign.id });
+    expect(push.refused).toEqual([]);
+    const got = push.received.slice(before);
+    expect(got.map((g) => g.subscription).sort()).toEqual([ana.id, ben.id].sort());
+    const keys = await vapidKeysFor({ accountId });
+    for (const g of got) {
+      expect(g.vapidKey).toBe(keys.publicKey);
+      expect(g.claims.aud).toBe(push.origin);
+      expect(g.payload).toMatchObject({ title: 'Winter sale', body: '20% off all plans today', icon: 'https://shop.example/icon.png' });
+    }
+    // The expired subscription is gone and counted as failed (expired).
+    const left = await getDb().select({ endpoint: schema.pushSubscriptions.endpoint }).from(schema.pushSubscriptions).where(eq(schema.pushSubscriptions.accountId, accountId));
+    expect(left.map((l) => l.endpoint)).not.toContain(cy.json.endpoint);
+    expect(await getCampaign({ accountId, id: campaign.id })).toMatchObject({ status: 'sent', recipientCount: 3, sentCount: 2, failedCount: 1 });
+
+    // The service worker reports it shown (once per recipient); a click goes through the tracking redirect.
+    const payload = got[0].payload as { url: string; delivered: string };
+    const deliveredToken = payload.delivered.split('/').pop()!;
+    expect(await recordPushDelivered(deliveredToken)).toBe(true);
+    expect(await recordPushDelivered(deliveredToken)).toBe(true);
+    expect(await recordPushDelivered(`${deliveredToken}x`)).toBe(false);
+    expect(await recordClick(payload.url.split('/').pop()!)).toBe('https://shop.example/sale');
+    expect(await getCampaign({ accountId, id: campaign.id })).toMatchObject({ deliveredCount: 1, clickedCount: 1 });
+
+    // Sending again never reaches a recipient twice.
+    await runCampaignSend({ accountId, campaignId: campaign.id });
+    expect(push.received.length).toBe(before + 2);
+  });
+
+  it("keeps the VAPID private key sealed and refuses another account's push segment", async () => {
+    const { accountId, actorId } = await setup();
+    const other = await setup();
+    await vapidKeysFor({ accountId });
+    const [row] = await getDb().select().from(schema.pushVapidKeys).where(and(eq(schema.pushVapidKeys.accountId, accountId)));
+    expect(row.privateKeySealed.startsWith('v1.')).toBe(true);
+    expect((await vapidKeysFor({ accountId })).privateKey()).toHaveLength(43);
+    const theirs = await createPushSegment({ accountId: other.accountId, actorId: other.actorId, name: 'Theirs', actionOperator: 'AND', actions: [], propertyOperator: 'AND', properties: [] });
+    await expect(createPushCampaign({ accountId, actorId, name: 'x', pushSegmentId: theirs.id, title: 't', body: 'b', url: 'https://x.example' })).rejects.toThrow(/Push segment must be specified/);
+  });
+
+  it('refuses a subscription whose keys or endpoint are not valid', async () => {
+    const { inbox } = await setup();
+    const { visitor } = await startVisitor({ inbox });
+    const sub = push.subscribe();
+    await expect(subscribePush({ visitor, input: { ...sub.json, keys: { p256dh: 'AAAA', auth: sub.json.keys.auth } }, userAgent: CHROME_WIN })).rejects.toThrow(/p256dh/);
+    await expect(subscribePush({ visitor, input: { ...sub.json, endpoint: 'ftp://push.example/x' }, userAgent: CHROME_WIN })).rejects.toThrow(/https/);
+  });
+});
