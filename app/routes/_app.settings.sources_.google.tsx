@@ -16,11 +16,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!sourceId) throw new Response('The Google sign-in link has expired or was not started here. Please connect again.', { status: 400 });
   const back = `/settings/sources?source=${sourceId}`;
   const error = url.searchParams.get('error');
-  if (error) return redirectWithToast(back, { type: 'error', text: error === 'access_denied' ? 'Google was not connected: access was denied.' : `Google was not connected: ${error.slice(0, 100)}` });
+  if (error)
+    return redirectWithToast(back, {
+      type: 'error',
+      text: error === 'access_denied' ? 'Google was not connected: access was denied.' : `Google was not connected: ${error.slice(0, 100)}`,
+    });
   const code = url.searchParams.get('code');
   if (!code || code.length > 2048) throw new Response('Google sent no authorization code. Please connect again.', { status: 400 });
   try {
-    const row = await connectGoogleSource({ accountId: ctx.account.id, actorId: ctx.user.id, sourceId, code, redirectUri: accountUrl(request, ctx.account.domain, '/settings/sources/google') });
+    const row = await connectGoogleSource({
+      accountId: ctx.account.id,
+      actorId: ctx.user.id,
+      sourceId,
+      code,
+      redirectUri: accountUrl(request, ctx.account.domain, '/settings/sources/google'),
+    });
     if (!row) throw new Response('Not Found', { status: 404 });
   } catch (err) {
     if (err instanceof GoogleConnectError) return redirectWithToast(back, { type: 'error', text: `Google was not connected. ${err.message}` });

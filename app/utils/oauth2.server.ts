@@ -33,11 +33,7 @@ export type OAuth2Tokens = {
 
 /** A failed OAuth call: `status` is the HTTP status (0 when the provider could not be reached), `code` the RFC 6749 5.2 error. */
 export class OAuth2Error extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: string | null = null,
-  ) {
+  constructor(message: string, readonly status: number, readonly code: string | null = null) {
     super(message);
   }
 }
@@ -47,7 +43,14 @@ const MAX_BYTES = 1024 * 1024;
 
 /** 4.1.1: where the user consents. `extra` carries provider parameters (Google: access_type, prompt). */
 export function authorizationUrl(provider: OAuth2Provider, opts: { redirectUri: string; scope: string[]; state: string; extra?: Record<string, string> }) {
-  const params = new URLSearchParams({ response_type: 'code', client_id: provider.clientId, redirect_uri: opts.redirectUri, scope: opts.scope.join(' '), state: opts.state, ...opts.extra });
+  const params = new URLSearchParams({
+    response_type: 'code',
+    client_id: provider.clientId,
+    redirect_uri: opts.redirectUri,
+    scope: opts.scope.join(' '),
+    state: opts.state,
+    ...opts.extra,
+  });
   return `${provider.authorizeUrl}?${params}`;
 }
 
@@ -70,7 +73,8 @@ async function post(provider: OAuth2Provider, url: string, form: Record<string, 
     // RFC 6749 5.2: { error, error_description }; some providers wrap API-style errors as { error: { message } }.
     const e = json.error as { message?: string } | string | undefined;
     const code = typeof e === 'string' ? e : null;
-    const message = typeof e === 'string' ? `${e}${json.error_description ? `: ${String(json.error_description).slice(0, 200)}` : ''}` : (e?.message ?? `HTTP ${res.status}`);
+    const message =
+      typeof e === 'string' ? `${e}${json.error_description ? `: ${String(json.error_description).slice(0, 200)}` : ''}` : e?.message ?? `HTTP ${res.status}`;
     throw new OAuth2Error(`${provider.name} answered: ${message}`, res.status, code);
   }
   return json;
@@ -98,13 +102,24 @@ function readTokens(provider: OAuth2Provider, json: Record<string, unknown>, pre
 
 /** 4.1.3: the authorization code for tokens. The redirect URI must be the one the authorization request named. */
 export async function exchangeCode(provider: OAuth2Provider, opts: { code: string; redirectUri: string }) {
-  const json = await post(provider, provider.tokenUrl, { grant_type: 'authorization_code', code: opts.code, redirect_uri: opts.redirectUri, client_id: provider.clientId, client_secret: provider.clientSecret });
+  const json = await post(provider, provider.tokenUrl, {
+    grant_type: 'authorization_code',
+    code: opts.code,
+    redirect_uri: opts.redirectUri,
+    client_id: provider.clientId,
+    client_secret: provider.clientSecret,
+  });
   return readTokens(provider, json, null);
 }
 
 /** 6: a refresh token for a new access token (and a new refresh token when the provider rotates them). */
 export async function refreshTokens(provider: OAuth2Provider, opts: { refreshToken: string }) {
-  const json = await post(provider, provider.tokenUrl, { grant_type: 'refresh_token', refresh_token: opts.refreshToken, client_id: provider.clientId, client_secret: provider.clientSecret });
+  const json = await post(provider, provider.tokenUrl, {
+    grant_type: 'refresh_token',
+    refresh_token: opts.refreshToken,
+    client_id: provider.clientId,
+    client_secret: provider.clientSecret,
+  });
   return readTokens(provider, json, opts.refreshToken);
 }
 

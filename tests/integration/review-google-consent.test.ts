@@ -29,7 +29,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   await google.close();
-  for (const k of ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_OAUTH_BASE', 'GOOGLE_ACCOUNTS_BASE', 'PARLEY_ALLOW_PRIVATE_DESTINATIONS']) delete process.env[k];
+  for (const k of ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_OAUTH_BASE', 'GOOGLE_ACCOUNTS_BASE', 'PARLEY_ALLOW_PRIVATE_DESTINATIONS'])
+    delete process.env[k];
   resetSingleton('config');
 });
 
@@ -42,7 +43,12 @@ describe('Google Business Profile consent flow', () => {
   it('connects a source through the consent page, keeps the tokens sealed, imports with them, and disconnects with a revoke', async () => {
     const a = await createTestAccount({ domain: 'gconsent' });
     const cookie = await sessionCookie({ domain: 'gconsent', accountId: a.account.id, userId: a.owner.id });
-    const source = await createSource({ accountId: a.account.id, actorId: a.owner.id, input: { kind: 'google', name: 'Google', ...noApi, locationName: location }, apiBase: google.url });
+    const source = await createSource({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      input: { kind: 'google', name: 'Google', ...noApi, locationName: location },
+      apiBase: google.url,
+    });
 
     const start = await app.request('/settings/sources', { domain: 'gconsent', cookie, form: { intent: 'google-connect', id: String(source.id) } });
     expect(start.status).toBe(302);
@@ -96,7 +102,12 @@ describe('Google Business Profile consent flow', () => {
     try {
       const a = await createTestAccount({ domain: 'gdeny' });
       const cookie = await sessionCookie({ domain: 'gdeny', accountId: a.account.id, userId: a.owner.id });
-      const source = await createSource({ accountId: a.account.id, actorId: a.owner.id, input: { kind: 'google', name: 'Google', ...noApi, locationName: location }, apiBase: google.url });
+      const source = await createSource({
+        accountId: a.account.id,
+        actorId: a.owner.id,
+        input: { kind: 'google', name: 'Google', ...noApi, locationName: location },
+        apiBase: google.url,
+      });
       const start = await app.request('/settings/sources', { domain: 'gdeny', cookie, form: { intent: 'google-connect', id: String(source.id) } });
       const back = new URL(await follow(start.headers.location!));
       const done = await app.request(back.pathname + back.search, { domain: 'gdeny', cookie });
@@ -116,7 +127,12 @@ describe('Facebook replies (Graph API comments on the rating story)', () => {
     const fb = await startFacebookRatings({ pageId: '1234', token: 'EAAPage', ratings: [{ id: 'f1', reviewer: 'Finn', type: 'negative', text: 'Slow' }] });
     try {
       const a = await createTestAccount();
-      const source = await createSource({ accountId: a.account.id, actorId: a.owner.id, input: { kind: 'facebook', name: 'Facebook', ...noApi, pageId: '1234', accessToken: 'EAAPage' }, apiBase: fb.url });
+      const source = await createSource({
+        accountId: a.account.id,
+        actorId: a.owner.id,
+        input: { kind: 'facebook', name: 'Facebook', ...noApi, pageId: '1234', accessToken: 'EAAPage' },
+        apiBase: fb.url,
+      });
       expect(await importSourceReviews({ accountId: a.account.id, sourceId: source.id })).toEqual({ imported: 1 });
       const [review] = await getDb().select().from(schema.reviews).where(eq(schema.reviews.sourceId, source.id));
       const replied = await replyToReview({ accountId: a.account.id, actorId: a.owner.id, id: review.id, reply: 'Sorry Finn, we are on it.' });
