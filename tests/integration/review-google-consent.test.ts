@@ -39,18 +39,23 @@ function follow(location: string) {
   return new Promise<string>((resolve, reject) => http.get(location, (res) => (res.resume(), resolve(res.headers.location ?? ''))).on('error', reject));
 }
 
+/** An account with a saved Google source, its admin signed in, pressing Connect with Google. */
+async function startConnect(domain: string) {
+  const a = await createTestAccount({ domain });
+  const cookie = await sessionCookie({ domain, accountId: a.account.id, userId: a.owner.id });
+  const source = await createSource({
+    accountId: a.account.id,
+    actorId: a.owner.id,
+    input: { kind: 'google', name: 'Google', ...noApi, locationName: location },
+    apiBase: google.url,
+  });
+  const start = await app.request('/settings/sources', { domain, cookie, form: { intent: 'google-connect', id: String(source.id) } });
+  return { a, cookie, source, start };
+}
+
 describe('Google Business Profile consent flow', () => {
   it('connects a source through the consent page, keeps the tokens sealed, imports with them, and disconnects with a revoke', async () => {
-    const a = await createTestAccount({ domain: 'gconsent' });
-    const cookie = await sessionCookie({ domain: 'gconsent', accountId: a.account.id, userId: a.owner.id });
-    const source = await createSource({
-      accountId: a.account.id,
-      actorId: a.owner.id,
-      input: { kind: 'google', name: 'Google', ...noApi, locationName: location },
-      apiBase: google.url,
-    });
-
-    const start = await app.request('/settings/sources', { domain: 'gconsent', cookie, form: { intent: 'google-connect', id: String(source.id) } });
+    const { a, cookie, source, start } = await startConnect('gconsent');
     expect(start.status).toBe(302);
     const consent = new URL(start.headers.location!);
     expect(consent.origin + consent.pathname).toBe(`${google.url}/o/oauth2/v2/auth`);
@@ -100,15 +105,7 @@ describe('Google Business Profile consent flow', () => {
     process.env.GOOGLE_ACCOUNTS_BASE = denying.url;
     resetSingleton('config');
     try {
-      const a = await createTestAccount({ domain: 'gdeny' });
-      const cookie = await sessionCookie({ domain: 'gdeny', accountId: a.account.id, userId: a.owner.id });
-      const source = await createSource({
-        accountId: a.account.id,
-        actorId: a.owner.id,
-        input: { kind: 'google', name: 'Google', ...noApi, locationName: location },
-        apiBase: google.url,
-      });
-      const start = await app.request('/settings/sources', { domain: 'gdeny', cookie, form: { intent: 'google-connect', id: String(source.id) } });
+      const { cookie, source, start } = await startConnect('gdeny');
       const back = new URL(await follow(start.headers.location!));
       const done = await app.request(back.pathname + back.search, { domain: 'gdeny', cookie });
       expect(done.status).toBe(302);
