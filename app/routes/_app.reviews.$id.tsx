@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, TextareaField } from '~/components/ui/forms';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
-import { REPLYING_KINDS, SOURCE_KIND_LABELS, type ReviewSourceKind } from '~/models/reviews/constants';
+import { canPostReply, replyNotPostedReason, SOURCE_KIND_LABELS, type ReviewSourceKind } from '~/models/reviews/constants';
 import { getReview, replyToReview, setReviewFeatured } from '~/models/reviews/reviews.server';
 import { ReplySchema } from '~/models/reviews/schemas';
 import { parseWithZod } from '~/utils/conform.server';
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isFeatured: review.isFeatured,
       reviewedAt: review.reviewedAt,
     },
-    source: { name: source.name, kind: source.kind, reviewUrl: source.reviewUrl, postsReplies: REPLYING_KINDS.includes(source.kind as ReviewSourceKind) && Boolean(review.externalId) },
+    source: { name: source.name, kind: source.kind, reviewUrl: source.reviewUrl, postsReplies: canPostReply(source.kind, review.externalId), notPosted: replyNotPostedReason(source.kind, review.externalId) },
     contact: contact ? { id: contact.id, name: [contact.firstName, contact.lastName].filter(Boolean).join(' ') || contact.email } : null,
     locked: !can(ctx, 'manage_surveys'),
     user: publicUser(ctx),
@@ -112,6 +112,11 @@ export default function ReviewPage() {
           <p className="muted" data-testid="reply-status">
             Replied {formatDateTime(review.repliedAt, user)}
             {source.postsReplies ? ` · posted to ${source.name}` : ''}
+          </p>
+        ) : null}
+        {source.notPosted ? (
+          <p className="muted" data-testid="reply-not-posted">
+            {source.notPosted}
           </p>
         ) : null}
         <TextareaField label={source.postsReplies ? `Reply (posted publicly on ${source.name})` : 'Reply'} field={fields.reply} rows={5} maxLength={4000} disabled={locked} />

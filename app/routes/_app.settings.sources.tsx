@@ -1,13 +1,14 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { IMPORTING_KINDS, REVIEW_SOURCE_KINDS, SOURCE_KIND_LABELS, type ReviewSourceKind } from '~/models/reviews/constants';
-import { createSource, deleteSource, getSource, importSourceReviews, listSources, updateSource } from '~/models/reviews/reviews.server';
+import { createSource, deleteSource, disconnectGoogleSource, getSource, GoogleConnectError, googleSourceConsentUrl, importSourceReviews, listSources, updateSource } from '~/models/reviews/reviews.server';
+import { googleOAuth2 } from '~/utils/oauth2.server';
 import { ReviewSourceSchema } from '~/models/reviews/schemas';
 import { parseWithZod } from '~/utils/conform.server';
 import { formatDateTime, pageTitle } from '~/utils/format';
@@ -45,11 +46,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
           pageId: editing.config.pageId ?? '',
           hasToken: Boolean(editing.config.accessToken),
           hasRefreshToken: Boolean(editing.config.refreshToken),
+          googleAccount: editing.config.refreshToken ? editing.config.googleAccount || 'a Google account' : null,
           hasApiKey: Boolean(editing.config.apiKey),
         }
       : editParam === 'new'
-        ? { id: null, kind: (REVIEW_SOURCE_KINDS as readonly string[]).includes(url.searchParams.get('kind') ?? '') ? (url.searchParams.get('kind') as ReviewSourceKind) : 'parley', name: '', reviewUrl: '', locationName: '', businessUnitId: '', pageId: '', hasToken: false, hasRefreshToken: false, hasApiKey: false }
+        ? { id: null, kind: (REVIEW_SOURCE_KINDS as readonly string[]).includes(url.searchParams.get('kind') ?? '') ? (url.searchParams.get('kind') as ReviewSourceKind) : 'parley', name: '', reviewUrl: '', locationName: '', businessUnitId: '', pageId: '', hasToken: false, hasRefreshToken: false, googleAccount: null, hasApiKey: false }
         : null,
+    googleReady: googleOAuth2() !== null,
     locked: !can(ctx, 'manage_surveys'),
     user: publicUser(ctx),
   };
@@ -72,6 +75,22 @@ export async function action({ request }: ActionFunctionArgs) {
     if ('error' in result && result.error) return redirectWithToast(HERE, { type: 'error', text: result.error });
     return redirectWithToast(HERE, `${result.imported} new review${result.imported === 1 ? '' : 's'} imported`);
   }
+  if (intent === 'google-connect' || intent === 'google-disconnect') {
+    const source = id ? await getSource({ accountId: ctx.account.id, id }) : undefined;
+    if (!source || source.kind !== 'google') throw new Response('Not Found', { status: 404 });
+    const back = `${HERE}?source=${source.id}`;
+    if (intent === 'google-disconnect') {
+      const { revoked } = (await disconnectGoogleSource({ ...who, sourceId: source.id }))!;
+      return redirectWithToast(back, { type: 'info', text: revoked ? 'Google disconnected' : 'Google disconnected here; Google could not be told, remove Parley in your Google account' });
+    }
+    try {
+      // Google sends the user back to /settings/sources/google with a code and this signed state (ADR 096).
+      return redirect(googleSourceConsentUrl({ accountId: ctx.account.id, userId: ctx.user.id, sourceId: source.id, redirectUri: accountUrl(request, ctx.account.domain, '/settings/sources/google') }));
+    } catch (err) {
+      if (err instanceof GoogleConnectError) return redirectWithToast(back, { type: 'error', text: err.message });
+      throw err;
+    }
+  }
   if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
   const submission = parseWithZod(formData, { schema: ReviewSourceSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
@@ -86,7 +105,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const handle = { breadcrumb: 'Review Sources' };
 
 export default function ReviewSources() {
-  const { sources, editor, locked, user, testimonialsUrl } = useLoaderData<typeof loader>();
+  const { sources, editor, locked, user, testimonialsUrl, googleReady } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   return (
     <SettingsPage
@@ -114,7 +133,7 @@ export default function ReviewSources() {
       }
     >
       <div className="stack">
-        {editor ? <SourceEditor key={editor.id ?? `new-${editor.kind}`} editor={editor} lastResult={lastResult} locked={locked} /> : null}
+        {editor ? <SourceEditor key={editor.id ?? `new-${editor.kind}`} editor={editor} lastResult={lastResult} locked={locked} googleReady={googleReady} /> : null}
         {!editor && lastResult ? (
           <ErrorList errors={['Choose the source again: nothing was saved.']} />
         ) : null}
@@ -211,7 +230,7 @@ export default function ReviewSources() {
 
 type Editor = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['editor']>;
 
-function SourceEditor({ editor, lastResult, locked }: { editor: Editor; lastResult: ReturnType<typeof useActionData<typeof action>>; locked: boolean }) {
+function SourceEditor({ editor, lastResult, locked, googleReady }: { editor: Editor; lastResult: ReturnType<typeof useActionData<typeof action>>; locked: boolean; googleReady: boolean }) {
   const [form, fields] = useForm<{ kind: string; name: string; reviewUrl: string; locationName: string; businessUnitId: string; pageId: string; apiKey: string; accessToken: string; refreshToken: string }>({
     id: `source-${editor.id ?? 'new'}`,
     lastResult,
@@ -234,14 +253,24 @@ function SourceEditor({ editor, lastResult, locked }: { editor: Editor; lastResu
         <fieldset className="stack">
           <legend>Google Business Profile API</legend>
           <Field label="Location (accounts/…/locations/…)" field={fields.locationName} />
-          <Field label="OAuth access token" field={fields.accessToken} type="password" autoComplete="off" hint={editor.hasToken ? 'Saved. Leave blank to keep it.' : 'Used to read reviews and post replies.'} />
-          <Field
-            label="OAuth refresh token"
-            field={fields.refreshToken}
-            type="password"
-            autoComplete="off"
-            hint={editor.hasRefreshToken ? 'Saved. Leave blank to keep it.' : 'Optional: with it the access token is renewed before it expires (needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server).'}
-          />
+          {/* Access is granted on Google's consent page (ADR 096); the tokens are kept sealed, never shown or pasted. */}
+          {!editor.id ? (
+            <p className="muted">Save the source, then connect it to Google to import reviews and post replies.</p>
+          ) : editor.googleAccount ? (
+            <div className="row" data-testid="google-connection">
+              <span>Connected to Google as {editor.googleAccount}.</span>
+              <button type="submit" className="btn" name="intent" value="google-disconnect" formNoValidate disabled={locked}>
+                Disconnect Google
+              </button>
+            </div>
+          ) : (
+            <div className="row" data-testid="google-connection">
+              <span className="muted">{googleReady ? 'Not connected: Parley cannot read reviews yet.' : 'Google is not set up on this server (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET).'}</span>
+              <button type="submit" className="btn" name="intent" value="google-connect" formNoValidate disabled={locked || !googleReady}>
+                Connect with Google
+              </button>
+            </div>
+          )}
         </fieldset>
       ) : null}
       {kind === 'facebook' ? (

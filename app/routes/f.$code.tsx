@@ -6,7 +6,7 @@ import { PublicFormFields } from '~/components/forms/public-form-fields';
 import { ErrorList } from '~/components/ui/forms';
 import { BRAND_COLOURS, FILE_FIELD_NAME } from '~/models/forms/constants';
 import { getFormByCode, submitForm } from '~/models/forms/forms.server';
-import { formSubmissionSchema } from '~/models/forms/schemas';
+import { cachedSubmissionSchema } from '~/models/forms/schemas';
 import { CAPTCHA_MESSAGES, createCaptcha, isHoneypotFilled, verifyCaptcha } from '~/models/productivity/captcha.server';
 import { HONEYPOT_FIELD } from '~/models/productivity/constants';
 import { readContactFormPost } from '~/models/productivity/uploads.server';
@@ -55,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { account, form } = await requirePublishedForm(request, params.code);
   await enforceRateLimit(`form:${account.id}:${clientIp(request)}`, RATE_LIMIT);
   const { fields, files, fileErrors } = await readContactFormPost(request, { acceptFiles: form.fields.some((f) => f.type === 'file') });
-  const submission = parseWithZod(fields, { schema: formSubmissionSchema(form.fields) });
+  const submission = parseWithZod(fields, { schema: cachedSubmissionSchema(form) });
   const inputOk = submission.status === 'success' && fileErrors.length === 0;
   const text = (name: string) => {
     const v = fields.get(name);

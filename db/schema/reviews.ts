@@ -14,9 +14,12 @@ export type ReviewSourceConfig = {
   /** Facebook: the Page's numeric id (its ratings are read with a Page access token). */
   pageId?: string;
   apiKey?: string;
+  /** Secrets (accessToken, refreshToken, apiKey) are sealed at rest: `v1.…` (app/utils/secret-box.server.ts, ADR 096). */
   accessToken?: string;
   /** Google: the OAuth refresh token (the installation's GOOGLE_CLIENT_ID); the access token is renewed before it expires. */
   refreshToken?: string;
+  /** Google: the Google account that consented (from the id token), shown in Settings. */
+  googleAccount?: string;
   /** Google: when the stored access token expires (ISO time), when it came from a refresh. */
   accessTokenExpiresAt?: string;
   apiBase?: string;

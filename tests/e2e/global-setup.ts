@@ -11,6 +11,8 @@ import { cloneDatabase, createTemplate, startTestServer } from '../setup/test-da
  * Starts Parley as `npm start` would (built app, inline engine) on a fresh database and a free port.
  * Tests reach accounts at http://{domain}.localhost:{port}; Chromium resolves *.localhost to loopback.
  */
+const E2E_SECRET_KEY = 'e2e0000000000000000000000000000000000000000000000000000000000e2e';
+
 export default async function globalSetup() {
   chromiumPath();
   if (!fs.existsSync('build/index.js') || !fs.existsSync('build/server/index.js')) throw new Error('Run `npm run build` before the browser tests (npm test does).');
@@ -62,6 +64,9 @@ export default async function globalSetup() {
     GITHUB_API_BASE: `http://127.0.0.1:${githubPort}`,
     // Stand-ins listen on loopback, which the outbound guard refuses unless the installation allows it (ADR 021).
     PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
+    // One sealing key for the server and the specs' process, so that secrets a spec stores (a review source's token)
+    // open in the server (ADR 096).
+    PARLEY_SECRET_KEY: E2E_SECRET_KEY,
     // The specs read sign-up codes from the development mailbox of this production-mode server (ADR 007).
     PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION: 'true',
   };
@@ -91,6 +96,7 @@ export default async function globalSetup() {
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;
   process.env.SESSION_SECRET = 'unused-by-tests-but-required-000000000000';
+  process.env.PARLEY_SECRET_KEY = E2E_SECRET_KEY;
   process.env.PARLEY_DATA_DIR = dataDir;
   process.env.LOG_LEVEL = 'silent';
   // Specs call domain functions in this process too, with stand-ins on loopback (ADR 021).

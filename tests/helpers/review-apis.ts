@@ -50,7 +50,7 @@ export async function startGoogleReviews(opts: {
   location: string;
   token: string;
   reviews: { id: string; name: string; rating: number; comment?: string; at?: string }[];
-  oauth?: { clientId: string; clientSecret: string; refreshToken: string; expiresIn?: number };
+  oauth?: { clientId: string; clientSecret: string; refreshToken: string; expiresIn?: number; deny?: boolean };
 }) {
   const issued = new Map<string, number>();
   let refreshes = 0;
@@ -63,10 +63,41 @@ export async function startGoogleReviews(opts: {
     createTime: r.at ?? '2026-11-20T10:00:00Z',
     updateTime: r.at ?? '2026-11-20T10:00:00Z',
   }));
+  const codes = new Map<string, string>();
+  let revoked = 0;
   const standIn = await listen((req, body, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    // The consent page (accounts.google.com/o/oauth2/v2/auth): approves at once and sends the user back with a code.
+    if (req.method === 'GET' && u.pathname === '/o/oauth2/v2/auth' && opts.oauth) {
+      if (u.searchParams.get('client_id') !== opts.oauth.clientId) return json(res, 400, { error: 'invalid_client', error_description: 'The OAuth client was not found.' });
+      if (u.searchParams.get('response_type') !== 'code' || !u.searchParams.get('scope')?.includes('business.manage')) return json(res, 400, { error: 'invalid_request' });
+      const code = `4/code-${codes.size + 1}`;
+      codes.set(code, u.searchParams.get('redirect_uri') ?? '');
+      const back = new URL(u.searchParams.get('redirect_uri') ?? '');
+      if (opts.oauth.deny) back.searchParams.set('error', 'access_denied');
+      else back.searchParams.set('code', code);
+      back.searchParams.set('state', u.searchParams.get('state') ?? '');
+      res.writeHead(302, { location: back.toString() });
+      return res.end();
+    }
+    if (req.method === 'POST' && req.url === '/revoke' && opts.oauth) {
+      const token = new URLSearchParams(body).get('token');
+      if (token !== opts.oauth.refreshToken && !issued.has(token ?? '')) return json(res, 400, { error: 'invalid_token', error_description: 'Token expired or revoked' });
+      revoked++;
+      return json(res, 200, {});
+    }
     if (req.method === 'POST' && req.url === '/token' && opts.oauth) {
       const p = new URLSearchParams(body);
       if (p.get('client_id') !== opts.oauth.clientId || p.get('client_secret') !== opts.oauth.clientSecret) return json(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
+      if (p.get('grant_type') === 'authorization_code') {
+        const redirectUri = codes.get(p.get('code') ?? '');
+        if (redirectUri === undefined || redirectUri !== p.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
+        codes.delete(p.get('code')!);
+        const access = `ya29.consented-${codes.size}-${Date.now()}`;
+        issued.set(access, Date.now() + 3599_000);
+        const idToken = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ email: 'owner@business.test', iss: 'https://accounts.google.com' })).toString('base64url')}.sig`;
+        return json(res, 200, { access_token: access, expires_in: 3599, refresh_token: opts.oauth.refreshToken, scope: 'https://www.googleapis.com/auth/business.manage openid email', token_type: 'Bearer', id_token: idToken });
+      }
       if (p.get('grant_type') !== 'refresh_token') return json(res, 400, { error: 'unsupported_grant_type' });
       if (p.get('refresh_token') !== opts.oauth.refreshToken) return json(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
       refreshes++;
@@ -96,7 +127,7 @@ export async function startGoogleReviews(opts: {
     }
     json(res, 404, { error: { code: 404, message: 'Not found', status: 'NOT_FOUND' } });
   });
-  return { ...standIn, reviews, refreshes: () => refreshes };
+  return { ...standIn, reviews, refreshes: () => refreshes, revoked: () => revoked };
 }
 
 /** Trustpilot's business-unit reviews (API key) and private replies (bearer token). */
@@ -137,7 +168,9 @@ export async function startTrustpilot(opts: { businessUnitId: string; apiKey: st
  * ({ error: { message, type, code } }).
  */
 export async function startFacebookRatings(opts: { pageId: string; token: string; ratings: { id: string; reviewer: string; type?: 'positive' | 'negative'; rating?: number; text?: string }[] }) {
-  return listen((req, _body, res) => {
+  /** Comments the Page posted on rating stories (POST /{story-id}/comments, JSON or form-encoded `message`). */
+  const comments: { storyId: string; message: string }[] = [];
+  const standIn = await listen((req, body, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('access_token');
     if (token !== opts.token) return json(res, 400, { error: { message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException', code: 190 } });
@@ -154,6 +187,20 @@ export async function startFacebookRatings(opts: { pageId: string; token: string
       const more = start + 2 < opts.ratings.length;
       return json(res, 200, { data: items, paging: { cursors: { before: String(start), after: String(start + 2) }, ...(more ? { next: `https://graph.facebook.com/v19.0/${opts.pageId}/ratings?after=${start + 2}` } : {}) } });
     }
+    const comment = /^\/(story_[^/]+)\/comments$/.exec(url.pathname);
+    if (req.method === 'POST' && comment) {
+      if (!opts.ratings.some((r) => `story_${r.id}` === comment[1])) return json(res, 400, { error: { message: `Unsupported post request. Object with ID '${comment[1]}' does not exist`, type: 'GraphMethodException', code: 100 } });
+      let message: unknown;
+      try {
+        message = (JSON.parse(body) as { message?: unknown }).message;
+      } catch {
+        message = new URLSearchParams(body).get('message');
+      }
+      if (typeof message !== 'string' || !message) return json(res, 400, { error: { message: '(#100) Missing message or attachment', type: 'OAuthException', code: 100 } });
+      comments.push({ storyId: comment[1], message });
+      return json(res, 200, { id: `${comment[1]}_c${comments.length}` });
+    }
     json(res, 404, { error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } });
   });
+  return { ...standIn, comments };
 }

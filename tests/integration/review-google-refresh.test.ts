@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
-import { createSource, importSourceReviews, replyToReview } from '../../app/models/reviews/reviews.server';
+import { createSource, importSourceReviews, openSourceConfig, replyToReview } from '../../app/models/reviews/reviews.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount } from '../factories';
 import { startGoogleReviews } from '../helpers/review-apis';
@@ -36,7 +36,11 @@ describe('Google Business Profile refresh tokens (ADR 086)', () => {
     // No access token yet: one is fetched with the refresh token first.
     expect(await importSourceReviews({ accountId: a.account.id, sourceId: source.id })).toEqual({ imported: 1 });
     expect(google.refreshes()).toBe(1);
-    const configOf = async () => (await getDb().select().from(schema.reviewSources).where(eq(schema.reviewSources.id, source.id)))[0].config;
+    const rowOf = async () => (await getDb().select().from(schema.reviewSources).where(eq(schema.reviewSources.id, source.id)))[0];
+    // Stored sealed (ADR 096): the column holds no token in the clear.
+    expect(JSON.stringify((await rowOf()).config)).not.toContain(oauth.refreshToken);
+    expect(JSON.stringify((await rowOf()).config)).not.toContain('ya29.refreshed-1');
+    const configOf = async () => openSourceConfig(await rowOf());
     const first = await configOf();
     expect(first).toMatchObject({ accessToken: 'ya29.refreshed-1', refreshToken: oauth.refreshToken });
     // Valid for 200 s: less than the five-minute margin, so the next read renews before it starts.

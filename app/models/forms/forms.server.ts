@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { FormAnswer, FormFieldDef } from '../../../db/schema/forms';
-import { splitName, findOrCreateContact } from '../contacts/contacts.server';
+import { splitName, findOrCreateContact, type Contact } from '../contacts/contacts.server';
 import { ensureCompanyByName } from '../crm/companies.server';
 import { emitEvent } from '../events/events.server';
 import { removeStoredFiles, writeStoredFile } from '../inbox/attachments.server';
@@ -203,7 +203,9 @@ function firstOfType(fields: FormFieldDef[], answers: SubmittedAnswers, type: Fo
 }
 
 /** What the form says about the contact: name, phone, title, website, country, company (ADR 067). */
-async function updateContactFromAnswers(tx: Tx, opts: { accountId: number; contactId: number; fields: FormFieldDef[]; answers: SubmittedAnswers }) {
+async function updateContactFromAnswers(tx: Tx, opts: { accountId: number; contact: Contact; fields: FormFieldDef[]; answers: SubmittedAnswers }) {
+  const { contact } = opts;
+  const contactId = contact.id;
   const pick = (type: FormFieldType) => firstOfType(opts.fields, opts.answers, type);
   const set: Partial<typeof schema.contacts.$inferInsert> = {};
   const name = pick('full_name');
@@ -216,10 +218,6 @@ async function updateContactFromAnswers(tx: Tx, opts: { accountId: number; conta
   if (website) set.website = /^https?:\/\//i.test(website) ? website : `https://${website}`;
   const country = pick('country');
   const company = pick('company');
-  const [contact] = await tx
-    .select()
-    .from(schema.contacts)
-    .where(and(eq(schema.contacts.accountId, opts.accountId), eq(schema.contacts.id, opts.contactId)));
   if (country) {
     set.country = country;
     set.address = { ...contact.address, country };
@@ -230,14 +228,14 @@ async function updateContactFromAnswers(tx: Tx, opts: { accountId: number; conta
   await tx
     .update(schema.contacts)
     .set({ ...set, updatedAt: new Date() })
-    .where(and(eq(schema.contacts.accountId, opts.accountId), eq(schema.contacts.id, opts.contactId)));
+    .where(and(eq(schema.contacts.accountId, opts.accountId), eq(schema.contacts.id, contactId)));
   await emitEvent(tx, {
     accountId: opts.accountId,
     type: 'contact_updated',
     subjectType: 'contact',
-    subjectId: opts.contactId,
-    payload: { contactId: opts.contactId, changed, source: 'form' },
-    actor: { type: 'contact', id: opts.contactId },
+    subjectId: contactId,
+    payload: { contactId, changed, source: 'form' },
+    actor: { type: 'contact', id: contactId },
   });
 }
 
@@ -284,7 +282,7 @@ export async function submitForm(opts: { accountId: number; form: Form; answers:
 
     return await getDb().transaction(async (tx) => {
       const name = firstOfType(fields, opts.answers, 'full_name');
-      let contactId: number;
+      let contact: Contact;
       let conversationId: number | null = null;
       if (form.inboxId) {
         const opened = await openConversation({
@@ -296,13 +294,15 @@ export async function submitForm(opts: { accountId: number; form: Form; answers:
           contact: { email, name },
           message: { kind: 'incoming', text: answersText(fields, answers) || form.name },
         });
-        contactId = opened.contact.id;
+        contact = opened.contact;
         conversationId = opened.conversation.id;
       } else {
         const found = await findOrCreateContact(tx, { accountId: opts.accountId, email, name, source: 'form' });
-        contactId = found.contact.id;
+        contact = found.contact;
       }
-      await updateContactFromAnswers(tx, { accountId: opts.accountId, contactId, fields, answers: opts.answers });
+      const contactId = contact.id;
+      // The contact as matched or created above (its row is this transaction's): no second read.
+      await updateContactFromAnswers(tx, { accountId: opts.accountId, contact, fields, answers: opts.answers });
       const [response] = await tx
         .insert(r)
         .values({ accountId: opts.accountId, formId: form.id, contactId, conversationId, answers, fieldsAtSubmit: fields, email })

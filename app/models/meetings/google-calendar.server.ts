@@ -2,6 +2,7 @@ import { getConfig } from '../../utils/env.server';
 import { guardedRequest } from '../../utils/outbound-guard.server';
 import { parseJsonObject } from '../../utils/json';
 import type { Span } from './slots';
+import { authorizationUrl, exchangeCode, GOOGLE_OFFLINE, googleOAuth2, OAuth2Error, refreshTokens, revokeToken, type OAuth2Tokens } from '../../utils/oauth2.server';
 
 /**
  * Google Calendar through its REST API v3 and Google's OAuth 2.0 web-server flow (ADR 072): the consent URL, the
@@ -33,18 +34,8 @@ export function isGoogleConfigured() {
 
 /** Where the agent consents: offline access for a refresh token, consent prompt so that Google sends one again. */
 export function googleConsentUrl(opts: { redirectUri: string; state: string }) {
-  const g = google();
-  const params = new URLSearchParams({
-    client_id: g.clientId,
-    redirect_uri: opts.redirectUri,
-    response_type: 'code',
-    scope: GOOGLE_SCOPES.join(' '),
-    access_type: 'offline',
-    prompt: 'consent',
-    include_granted_scopes: 'true',
-    state: opts.state,
-  });
-  return `${g.accountsBase}/o/oauth2/v2/auth?${params}`;
+  google();
+  return authorizationUrl(googleOAuth2()!, { redirectUri: opts.redirectUri, scope: GOOGLE_SCOPES, state: opts.state, extra: GOOGLE_OFFLINE });
 }
 
 async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: string }) {
@@ -56,9 +47,9 @@ async function call(url: string, init: { method?: string; headers?: Record<strin
   }
   const body = parseJsonObject(res.text) ?? {};
   if (!res.ok) {
-    // OAuth errors are { error, error_description }; API errors are { error: { code, message } }.
+    // API errors are { error: { code, message } }.
     const e = body.error as { message?: string } | string | undefined;
-    const message = typeof e === 'string' ? `${e}${body.error_description ? `: ${String(body.error_description)}` : ''}` : (e?.message ?? `HTTP ${res.status}`);
+    const message = typeof e === 'string' ? e : (e?.message ?? `HTTP ${res.status}`);
     throw new GoogleCalendarError(`Google answered: ${message}`, res.status);
   }
   return body;
@@ -66,53 +57,33 @@ async function call(url: string, init: { method?: string; headers?: Record<strin
 
 export type GoogleTokens = { accessToken: string; refreshToken: string | null; expiresAt: Date; email: string };
 
-function readTokens(body: Record<string, unknown>, previousRefresh: string | null = null): GoogleTokens {
-  if (typeof body.access_token !== 'string') throw new GoogleCalendarError('Google sent no access token', 0);
-  let email = '';
-  if (typeof body.id_token === 'string') {
-    // The id token came straight from Google's token endpoint over TLS: its claims are read, not verified (OpenID Connect Core 3.1.3.7).
-    try {
-      const claims = JSON.parse(Buffer.from(body.id_token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { email?: string };
-      email = claims.email ?? '';
-    } catch {
-      email = '';
-    }
+/** The token calls go through the one OAuth 2.0 client (app/utils/oauth2.server.ts, ADR 097); its errors become GoogleCalendarError. */
+async function viaOAuth2(run: () => Promise<OAuth2Tokens>): Promise<GoogleTokens> {
+  google();
+  try {
+    const t = await run();
+    return { accessToken: t.accessToken, refreshToken: t.refreshToken, expiresAt: t.expiresAt ?? new Date(Date.now() + 3600_000), email: typeof t.idClaims?.email === 'string' ? t.idClaims.email : '' };
+  } catch (err) {
+    if (err instanceof OAuth2Error) throw new GoogleCalendarError(err.message, err.status);
+    throw err;
   }
-  return {
-    accessToken: body.access_token,
-    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : previousRefresh,
-    expiresAt: new Date(Date.now() + Number(body.expires_in ?? 3600) * 1000),
-    email,
-  };
 }
 
 export async function exchangeGoogleCode(opts: { code: string; redirectUri: string }) {
-  const g = google();
-  const body = await call(`${g.oauthBase}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({ code: opts.code, client_id: g.clientId, client_secret: g.clientSecret, redirect_uri: opts.redirectUri, grant_type: 'authorization_code' }).toString(),
-  });
-  return readTokens(body);
+  return viaOAuth2(() => exchangeCode(googleOAuth2()!, opts));
 }
 
 export async function refreshGoogleToken(opts: { refreshToken: string }) {
-  const g = google();
-  const body = await call(`${g.oauthBase}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({ refresh_token: opts.refreshToken, client_id: g.clientId, client_secret: g.clientSecret, grant_type: 'refresh_token' }).toString(),
-  });
-  return readTokens(body, opts.refreshToken);
+  return viaOAuth2(() => refreshTokens(googleOAuth2()!, opts));
 }
 
 /** Revokes the grant at Google (disconnect); a token Google no longer knows is already revoked. */
 export async function revokeGoogleToken(opts: { token: string }) {
-  const g = google();
+  google();
   try {
-    await call(`${g.oauthBase}/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: opts.token }).toString() });
+    await revokeToken(googleOAuth2()!, opts);
   } catch (err) {
-    if (err instanceof GoogleCalendarError && err.status === 400) return;
+    if (err instanceof OAuth2Error) throw new GoogleCalendarError(err.message, err.status);
     throw err;
   }
 }

@@ -227,3 +227,14 @@ export async function fetchFacebookRatings(config: ReviewSourceConfig): Promise<
   }
   return out;
 }
+
+/**
+ * A Page's public answer to a rating: a comment on the rating's story (POST /{open_graph_story_id}/comments with the
+ * Page access token and its pages_manage_engagement permission). Graph answers { id } for the new comment.
+ */
+export async function replyOnFacebook(config: ReviewSourceConfig, externalId: string, message: string) {
+  if (!config.accessToken) throw new ReviewApiError('Facebook replies need a Page access token', 400);
+  if (externalId.includes(':')) throw new ReviewApiError('Facebook does not let Parley answer this rating: it came without its story', 400);
+  const base = config.apiBase ?? FACEBOOK_BASE;
+  await callJson(`${base}/${encodeURIComponent(externalId)}/comments`, { method: 'POST', token: config.accessToken, body: { message }, what: 'Facebook' });
+}

@@ -14,8 +14,25 @@ export const SOURCE_KIND_LABELS: Record<ReviewSourceKind, string> = {
 /** Sources whose public API Parley imports from (ADR 068; Facebook's Graph API ratings, ADR 087). */
 export const IMPORTING_KINDS: readonly ReviewSourceKind[] = ['google', 'trustpilot', 'facebook'];
 
-/** Sources Parley posts replies back to (Facebook's ratings take no page reply through the API). */
-export const REPLYING_KINDS: readonly ReviewSourceKind[] = ['google', 'trustpilot'];
+/**
+ * Sources Parley posts replies back to (ADR 096). Facebook: a Page answers a recommendation by commenting on its
+ * story (POST /{open_graph_story_id}/comments), so only ratings imported with their story id can be answered.
+ */
+export const REPLYING_KINDS: readonly ReviewSourceKind[] = ['google', 'trustpilot', 'facebook'];
+
+/** A Facebook rating's id without a story (`reviewer:time`, ADR 087) cannot be commented on through the Graph API. */
+export function canPostReply(kind: string, externalId: string | null) {
+  if (!externalId || !REPLYING_KINDS.includes(kind as ReviewSourceKind)) return false;
+  return kind !== 'facebook' || !externalId.includes(':');
+}
+
+/** What the review page says when a reply stays in Parley: plainly, why it is not posted. */
+export function replyNotPostedReason(kind: string, externalId: string | null) {
+  if (kind === 'parley') return null;
+  if (canPostReply(kind, externalId)) return null;
+  if (kind === 'facebook') return 'Facebook does not let Parley answer this rating (it came without its story). The reply is kept here only: answer it on your Page.';
+  return `This review was not imported through the ${SOURCE_KIND_LABELS[kind as ReviewSourceKind] ?? 'source'} API, so the reply is kept here only.`;
+}
 
 /** survey-builder.md section 9: review list default page size 50, page 1, order asc. */
 export const REVIEWS_PAGE_SIZE = 50;

@@ -8,9 +8,12 @@ import { emitEvent } from '../events/events.server';
 import { isUniqueViolation, recordChange } from '../productivity/shared.server';
 import { enqueueOnceInTx, QUEUES } from '../../utils/jobs.server';
 import { outboundFailure } from '../../utils/outbound-guard.server';
-import { GoogleCalendarError, refreshGoogleToken } from '../meetings/google-calendar.server';
-import { fetchFacebookRatings, fetchGoogleReviews, fetchTrustpilotReviews, replyOnGoogle, replyOnTrustpilot, ReviewApiError, type ExternalReview } from './clients.server';
-import { IMPORT_INTERVAL_MS, IMPORTING_KINDS, REPLYING_KINDS, REVIEWS_PAGE_SIZE, SOURCE_KIND_LABELS, type ReviewSort, type ReviewSourceKind } from './constants';
+import { authorizationUrl, exchangeCode, GOOGLE_OFFLINE, googleOAuth2, OAuth2Error, refreshTokens, revokeToken } from '../../utils/oauth2.server';
+import { getConfig } from '../../utils/env.server';
+import { getLogger } from '../../utils/logger.server';
+import { openSecret, sealSecret } from '../../utils/secret-box.server';
+import { fetchFacebookRatings, fetchGoogleReviews, fetchTrustpilotReviews, replyOnFacebook, replyOnGoogle, replyOnTrustpilot, ReviewApiError, type ExternalReview } from './clients.server';
+import { canPostReply, IMPORT_INTERVAL_MS, IMPORTING_KINDS, REVIEWS_PAGE_SIZE, SOURCE_KIND_LABELS, type ReviewSort, type ReviewSourceKind } from './constants';
 import type { ReviewSourceInput } from './schemas';
 
 export type ReviewSource = typeof schema.reviewSources.$inferSelect;
@@ -84,6 +87,31 @@ function configOf(input: ReviewSourceInput, before?: ReviewSourceConfig): Review
   return {};
 }
 
+// The source's secrets are sealed at rest (app/utils/secret-box.server.ts, bound to the account and the field):
+// the config column holds `v1.…` strings, opened only in server memory for the API clients.
+const SECRET_FIELDS = ['accessToken', 'refreshToken', 'apiKey'] as const;
+const secretContext = (accountId: number, field: string) => ({ accountId, purpose: `review-source:${field}` });
+const isSealed = (v: string) => v.startsWith('v1.');
+
+export function sealSourceConfig(accountId: number, config: ReviewSourceConfig): ReviewSourceConfig {
+  const out = { ...config };
+  for (const f of SECRET_FIELDS) {
+    const v = out[f];
+    if (v && !isSealed(v)) out[f] = sealSecret(v, secretContext(accountId, f));
+  }
+  return out;
+}
+
+/** The config with its secrets opened (rows from before sealing hold plain values, used as they are). */
+export function openSourceConfig(source: { accountId: number; config: ReviewSourceConfig }): ReviewSourceConfig {
+  const out = { ...source.config };
+  for (const f of SECRET_FIELDS) {
+    const v = out[f];
+    if (v && isSealed(v)) out[f] = openSecret(v, secretContext(source.accountId, f));
+  }
+  return out;
+}
+
 /** Schedules the source's next read (one waiting job per source), in the caller's transaction. */
 async function scheduleImport(tx: Tx, source: { accountId: number; id: number; kind: string; config: ReviewSourceConfig }, startAfter?: Date) {
   if (!IMPORTING_KINDS.includes(source.kind as ReviewSourceKind)) return;
@@ -93,7 +121,7 @@ async function scheduleImport(tx: Tx, source: { accountId: number; id: number; k
 }
 
 export async function createSource(opts: { accountId: number; actorId: number | null; input: ReviewSourceInput; apiBase?: string }) {
-  const config = { ...configOf(opts.input), ...(opts.apiBase ? { apiBase: opts.apiBase } : {}) };
+  const config = sealSourceConfig(opts.accountId, { ...configOf(opts.input), ...(opts.apiBase ? { apiBase: opts.apiBase } : {}) });
   for (let attempt = 0; ; attempt++) {
     try {
       return await getDb().transaction(async (tx) => {
@@ -119,7 +147,7 @@ export async function updateSource(opts: { accountId: number; actorId: number | 
     const [row] = await tx
       .update(s)
       // The kind never changes: its reviews came from there.
-      .set({ name: opts.input.name, reviewUrl: opts.input.reviewUrl, config: configOf({ ...opts.input, kind: before.kind as ReviewSourceKind }, before.config), updatedAt: new Date() })
+      .set({ name: opts.input.name, reviewUrl: opts.input.reviewUrl, config: sealSourceConfig(opts.accountId, configOf({ ...opts.input, kind: before.kind as ReviewSourceKind }, before.config)), updatedAt: new Date() })
       .where(and(eq(s.accountId, opts.accountId), eq(s.id, before.id)))
       .returning();
     if (!row) return undefined;
@@ -127,6 +155,94 @@ export async function updateSource(opts: { accountId: number; actorId: number | 
     await scheduleImport(tx, row);
     return row;
   });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Google Business Profile: the OAuth consent flow (ADR 096)
+
+export const GOOGLE_BUSINESS_SCOPE = 'https://www.googleapis.com/auth/business.manage';
+const STATE_TTL_MS = 10 * 60_000;
+
+export class GoogleConnectError extends Error {}
+
+function stateMac(payload: string) {
+  return crypto.createHmac('sha256', getConfig().sessionSecret).update(`review-google-oauth:${payload}`).digest('base64url').slice(0, 32);
+}
+
+/** Google's consent page for one Google source; `state` binds the account, the user, the source and the time. */
+export function googleSourceConsentUrl(opts: { accountId: number; userId: number; sourceId: number; redirectUri: string }) {
+  const google = googleOAuth2();
+  if (!google) throw new GoogleConnectError('Google is not set up on this server (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET).');
+  const payload = [opts.accountId, opts.userId, opts.sourceId, Date.now(), crypto.randomBytes(6).toString('base64url')].join('.');
+  return authorizationUrl(google, { redirectUri: opts.redirectUri, scope: [GOOGLE_BUSINESS_SCOPE, 'openid', 'email'], state: `${payload}.${stateMac(payload)}`, extra: GOOGLE_OFFLINE });
+}
+
+/** The source id the state was signed for, when it is this account's and user's and younger than ten minutes; else null. */
+export function verifyGoogleSourceState(state: string, opts: { accountId: number; userId: number }) {
+  const parts = state.split('.');
+  if (parts.length !== 6) return null;
+  const mac = parts.pop()!;
+  const expected = stateMac(parts.join('.'));
+  if (mac.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(mac), Buffer.from(expected))) return null;
+  const [a, u, id, t] = parts.map(Number);
+  if (a !== opts.accountId || u !== opts.userId || !(Date.now() - t < STATE_TTL_MS) || !Number.isSafeInteger(id)) return null;
+  return id;
+}
+
+/**
+ * Google sent the user back with a code: it is exchanged at the token endpoint and the tokens are kept on the
+ * source, sealed; the connected Google account's address is shown in Settings. An import is scheduled at once.
+ */
+export async function connectGoogleSource(opts: { accountId: number; actorId: number; sourceId: number; code: string; redirectUri: string }) {
+  const google = googleOAuth2();
+  if (!google) throw new GoogleConnectError('Google is not set up on this server (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET).');
+  const source = await getSource({ accountId: opts.accountId, id: opts.sourceId });
+  if (!source || source.kind !== 'google') return undefined;
+  let tokens;
+  try {
+    tokens = await exchangeCode(google, { code: opts.code, redirectUri: opts.redirectUri });
+  } catch (err) {
+    if (err instanceof OAuth2Error) throw new GoogleConnectError(err.message);
+    throw err;
+  }
+  if (!tokens.refreshToken) throw new GoogleConnectError('Google sent no refresh token. Remove Parley from your Google account\'s third-party access and connect again.');
+  const googleAccount = typeof tokens.idClaims?.email === 'string' ? tokens.idClaims.email.slice(0, 200) : '';
+  const sealed = sealSourceConfig(opts.accountId, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken });
+  const patch = { ...sealed, accessTokenExpiresAt: (tokens.expiresAt ?? new Date(Date.now() + 3600_000)).toISOString(), googleAccount };
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(s)
+      .set({ config: sql`${s.config} || ${JSON.stringify(patch)}::jsonb`, lastImportError: null, updatedAt: new Date() })
+      .where(and(eq(s.accountId, opts.accountId), eq(s.id, source.id)))
+      .returning();
+    await recordChange(tx, { accountId: opts.accountId, actorId: opts.actorId, type: 'review_source_updated', subjectType: 'review_source', subjectId: row.id, payload: { name: row.name, googleConnected: true } });
+    await scheduleImport(tx, row);
+    return row;
+  });
+}
+
+/** Forgets the source's Google tokens (in one transaction), then revokes the grant at Google; a failed revoke is logged and said. */
+export async function disconnectGoogleSource(opts: { accountId: number; actorId: number; sourceId: number }) {
+  const source = await getSource({ accountId: opts.accountId, id: opts.sourceId });
+  if (!source || source.kind !== 'google') return undefined;
+  const open = openSourceConfig(source);
+  await getDb().transaction(async (tx) => {
+    await tx
+      .update(s)
+      .set({ config: sql`${s.config} - 'accessToken' - 'refreshToken' - 'accessTokenExpiresAt' - 'googleAccount'`, updatedAt: new Date() })
+      .where(and(eq(s.accountId, opts.accountId), eq(s.id, source.id)));
+    await recordChange(tx, { accountId: opts.accountId, actorId: opts.actorId, type: 'review_source_updated', subjectType: 'review_source', subjectId: source.id, payload: { name: source.name, googleConnected: false } });
+  });
+  const google = googleOAuth2();
+  const token = open.refreshToken ?? open.accessToken;
+  if (!google || !token) return { revoked: false };
+  try {
+    await revokeToken(google, { token });
+    return { revoked: true };
+  } catch (err) {
+    getLogger().warn({ sourceId: source.id, err: (err as Error).message }, 'google review source revoke failed');
+    return { revoked: false };
+  }
 }
 
 export async function deleteSource(opts: { accountId: number; actorId: number | null; id: number }) {
@@ -196,24 +312,29 @@ export async function submitPublicReview(opts: { accountId: number; source: Revi
 const REFRESH_BEFORE_MS = 5 * 60 * 1000;
 
 /**
- * Runs a Google call with a valid access token (ADR 086): with a refresh token, the access token is renewed at
- * Google's token endpoint (the installation's OAuth client, GOOGLE_CLIENT_ID/SECRET) when it is missing or expires
- * within five minutes, and once more if Google still answers 401; the new token and its expiry are kept on the source.
+ * Runs a Google call with a valid access token (ADR 086, 096): with a refresh token (from the consent flow), the
+ * access token is renewed at Google's token endpoint through the one OAuth 2.0 client (ADR 097) when it is missing
+ * or expires within five minutes, and once more if Google still answers 401; the new token, sealed, and its expiry
+ * are kept on the source.
  */
 async function withGoogleToken<T>(source: ReviewSource, call: (config: ReviewSourceConfig) => Promise<T>): Promise<T> {
-  let config = source.config;
+  let config = openSourceConfig(source);
   const renew = async () => {
+    const google = googleOAuth2();
+    if (!google) throw new ReviewApiError('Renewing the Google access token needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on this server', 400);
     let tokens;
     try {
-      tokens = await refreshGoogleToken({ refreshToken: config.refreshToken! });
+      tokens = await refreshTokens(google, { refreshToken: config.refreshToken! });
     } catch (err) {
-      if (err instanceof GoogleCalendarError) throw new ReviewApiError(`Renewing the Google access token failed: ${err.message}`, err.status || 400);
+      if (err instanceof OAuth2Error) throw new ReviewApiError(`Renewing the Google access token failed: ${err.message}`, err.status || 400);
       throw err;
     }
-    config = { ...config, accessToken: tokens.accessToken, accessTokenExpiresAt: tokens.expiresAt.toISOString() };
+    const expiresAt = (tokens.expiresAt ?? new Date(Date.now() + 3600_000)).toISOString();
+    config = { ...config, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? config.refreshToken, accessTokenExpiresAt: expiresAt };
+    const sealed = sealSourceConfig(source.accountId, { accessToken: config.accessToken, refreshToken: config.refreshToken });
     await getDb()
       .update(s)
-      .set({ config: sql`${s.config} || ${JSON.stringify({ accessToken: config.accessToken, accessTokenExpiresAt: config.accessTokenExpiresAt })}::jsonb` })
+      .set({ config: sql`${s.config} || ${JSON.stringify({ ...sealed, accessTokenExpiresAt: expiresAt })}::jsonb` })
       .where(and(eq(s.accountId, source.accountId), eq(s.id, source.id)));
   };
   if (config.refreshToken) {
@@ -238,8 +359,8 @@ export async function importSourceReviews(opts: { accountId: number; sourceId: n
       source.kind === 'google'
         ? await withGoogleToken(source, fetchGoogleReviews)
         : source.kind === 'facebook'
-          ? await fetchFacebookRatings(source.config)
-          : await fetchTrustpilotReviews(source.config);
+          ? await fetchFacebookRatings(openSourceConfig(source))
+          : await fetchTrustpilotReviews(openSourceConfig(source));
   } catch (err) {
     const message = err instanceof ReviewApiError ? err.message : outboundFailure(`Reading ${SOURCE_KIND_LABELS[source.kind as ReviewSourceKind]}`, err, { sourceId: source.id });
     await getDb().transaction(async (tx) => {
@@ -350,10 +471,11 @@ export async function replyToReview(opts: { accountId: number; actorId: number; 
   if (!found) return undefined;
   const { review, source } = found;
   let replyError: string | null = null;
-  if (review.externalId && REPLYING_KINDS.includes(source.kind as ReviewSourceKind)) {
+  if (review.externalId && canPostReply(source.kind, review.externalId)) {
     try {
       if (source.kind === 'google') await withGoogleToken(source, (config) => replyOnGoogle(config, review.externalId!, opts.reply));
-      else await replyOnTrustpilot(source.config, review.externalId, opts.reply);
+      else if (source.kind === 'facebook') await replyOnFacebook(openSourceConfig(source), review.externalId, opts.reply);
+      else await replyOnTrustpilot(openSourceConfig(source), review.externalId, opts.reply);
     } catch (err) {
       replyError = err instanceof ReviewApiError ? err.message : outboundFailure('Posting the reply', err, { reviewId: review.id });
     }

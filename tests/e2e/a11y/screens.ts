@@ -117,6 +117,7 @@ export const EXCLUDED: Record<string, string> = {
   'audit-logs.tsx': 'a JSON endpoint (tests/integration/audit-logs.test.ts)',
   'qa-audit.trail-logs.tsx': 'a JSON endpoint (tests/integration/audit-logs.test.ts)',
   '_app.settings.meetings.google.tsx': 'a redirect to Google (tests/integration/meetings.test.ts)',
+  '_app.settings.sources_.google.tsx': 'the redirect back from the Google consent page (tests/integration/review-google-consent.test.ts)',
   '_app.inbox.time_.export.tsx': 'a CSV download (tests/integration/time-tracking.test.ts)',
   '_app.settings.audit-logs_.export.tsx': 'a CSV download (tests/integration/audit-logs.test.ts)',
   '_app.settings.emails.$inboxId_.quarantine.$quarantineId.tsx': 'a .eml download (tests/integration/email-robustness.test.ts)',
