@@ -1,6 +1,6 @@
-import { getDb, schema } from '../../db/client';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { openConversation } from '../../app/models/inbox/conversations.server';
+import { writeHistory } from './analytics-history';
 
 /**
  * A small hand-made history of the customers, reviews, surveys, forms and help-centre pages (ADR 102), on 10 and 11
@@ -12,13 +12,27 @@ export async function seedAreaHistory(opts: { accountId: number; agentId: number
   const inbox = await createInbox({ accountId, actorId: agentId, name: 'Chat', channelType: 'web' });
   // Two real conversations of one contact (the returning figure looks for an earlier conversation of the contact).
   const open = (at: string) =>
-    openConversation({ accountId, inboxId: inbox.id, sourceType: 'web', subject: 'Hello', contact: { email: `back-${accountId}@history.test`, name: 'Back Again' }, message: { kind: 'incoming', text: 'Hi', createdAt: new Date(at) } });
+    openConversation({
+      accountId,
+      inboxId: inbox.id,
+      sourceType: 'web',
+      subject: 'Hello',
+      contact: { email: `back-${accountId}@history.test`, name: 'Back Again' },
+      message: { kind: 'incoming', text: 'Hi', createdAt: new Date(at) },
+    });
   const first = await open('2026-11-10T08:00:00Z');
   const second = await open('2026-11-11T08:00:00Z');
   const contactId = first.conversation.contactId;
 
   type E = { type: string; subjectType: string; subject: string | number; at: string; payload: Record<string, unknown>; actor?: number };
-  const ev = (type: string, subjectType: string, subject: string | number, at: string, payload: Record<string, unknown>, actor?: number): E => ({ type, subjectType, subject, at, payload, actor });
+  const ev = (type: string, subjectType: string, subject: string | number, at: string, payload: Record<string, unknown>, actor?: number): E => ({
+    type,
+    subjectType,
+    subject,
+    at,
+    payload,
+    actor,
+  });
   const events: E[] = [
     // Contacts: 3 new (crm 2, form 1; France 2, unknown 1); conversations: the first is new, the second returning.
     ev('contact_created', 'contact', 1, '10T08:00', { source: 'crm', country: 'France' }),
@@ -47,7 +61,9 @@ export async function seedAreaHistory(opts: { accountId: number; agentId: number
     ev('review_replied', 'review', 3, '11T12:00', { sourceKind: 'trustpilot', posted: true }, agentId),
     // Surveys: NPS survey 21 rated 10, 9, 6, 8 and one unanswered (promoters 2 − detractors 1 of 4 = 25); CSAT survey
     // 22 rated 5 and 3 (50 %); CES survey 23 rated 2 and 4 (3). 9 responses.
-    ...[10, 9, 6, 8, null].map((rating, i) => ev('survey_received', 'survey_response', 100 + i, '10T09:00', { surveyId: 21, kind: 'nps', rating, channel: 'web' })),
+    ...[10, 9, 6, 8, null].map((rating, i) =>
+      ev('survey_received', 'survey_response', 100 + i, '10T09:00', { surveyId: 21, kind: 'nps', rating, channel: 'web' }),
+    ),
     ...[5, 3].map((rating, i) => ev('survey_received', 'survey_response', 200 + i, '11T09:00', { surveyId: 22, kind: 'csat', rating, channel: 'email' })),
     ...[2, 4].map((rating, i) => ev('survey_received', 'survey_response', 300 + i, '11T10:00', { surveyId: 23, kind: 'ces', rating, channel: 'in_app' })),
     // Forms: form 31 seen 4 times and sent once, form 32 seen once and sent once: 5 views, 2 submissions, 40 %.
@@ -68,24 +84,17 @@ export async function seedAreaHistory(opts: { accountId: number; agentId: number
     ev('kb_searched', 'kb_search', 1, '10T09:00', { searchId: 1, knowledgeBaseId: 1, query: 'Refund', resultCount: 3 }),
     ev('kb_search_clicked', 'kb_search', 1, '10T09:01', { searchId: 1, knowledgeBaseId: 1, query: 'Refund', articleId: 41 }),
     ev('kb_searched', 'kb_search', 2, '10T10:00', { searchId: 2, knowledgeBaseId: 1, query: 'refnd', resultCount: 0 }),
-    ev('kb_searched', 'kb_search', 2, '10T10:00', { searchId: 2, knowledgeBaseId: 1, query: 'refund policy', resultCount: 2, previousQuery: 'refnd', previousResultCount: 0 }),
+    ev('kb_searched', 'kb_search', 2, '10T10:00', {
+      searchId: 2,
+      knowledgeBaseId: 1,
+      query: 'refund policy',
+      resultCount: 2,
+      previousQuery: 'refnd',
+      previousResultCount: 0,
+    }),
     ev('kb_searched', 'kb_search', 3, '11T09:00', { searchId: 3, knowledgeBaseId: 1, query: 'shipping', resultCount: 0 }),
   ];
-  const rows = await getDb()
-    .insert(schema.domainEvents)
-    .values(
-      events.map((e) => ({
-        accountId,
-        type: e.type,
-        subjectType: e.subjectType,
-        subjectId: String(e.subject),
-        payload: e.payload,
-        actorType: e.actor ? ('user' as const) : ('system' as const),
-        actorId: e.actor ?? null,
-        occurredAt: new Date(`2026-11-${e.at}:00Z`),
-      })),
-    )
-    .returning({ id: schema.domainEvents.id });
+  const rows = await writeHistory(accountId, events);
   return {
     eventIds: rows.map((r) => r.id),
     expected: {

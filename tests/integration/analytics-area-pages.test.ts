@@ -48,7 +48,10 @@ describe('analytics: customers, reviews, surveys, forms and help-centre pages (A
     // Uneven batches, one delivered twice, the other account's events mixed in.
     const ids = h.eventIds;
     for (const batch of [ids.slice(0, 10), ids.slice(10, 30), ids.slice(10, 30), [...ids.slice(30), ...o.eventIds]]) {
-      const out = await processEventBatch(batch.map((eventId) => ({ eventId })), [analyticsProjections]);
+      const out = await processEventBatch(
+        batch.map((eventId) => ({ eventId })),
+        [analyticsProjections],
+      );
       expect(out.filter((x) => x instanceof Error)).toEqual([]);
     }
     for (const slug of AREA_PAGES) {
@@ -93,7 +96,10 @@ describe('analytics: customers, reviews, surveys, forms and help-centre pages (A
 
     // The live events of the two real conversations (written by openConversation, today) counted too, then the rebuild.
     const all = await getDb().select({ id: schema.domainEvents.id }).from(schema.domainEvents).where(eq(schema.domainEvents.accountId, a.account.id));
-    await processEventBatch(all.map((e) => ({ eventId: e.id })), [analyticsProjections]);
+    await processEventBatch(
+      all.map((e) => ({ eventId: e.id })),
+      [analyticsProjections],
+    );
     const live = await snapshot(a.account.id);
     await rebuildAnalytics({ accountId: a.account.id });
     expect(await snapshot(a.account.id)).toEqual(live);
@@ -105,20 +111,39 @@ describe('analytics: customers, reviews, surveys, forms and help-centre pages (A
     // Conversation 4 met its first-response target (its timer ran at the due time).
     const [met] = await getDb()
       .insert(schema.domainEvents)
-      .values({ accountId: a.account.id, type: 'sla_met', subjectType: 'conversation', subjectId: '880004', payload: { target: 'response', policyId: 1, priority: 'high', inboxId: h.inboxB.id }, occurredAt: new Date('2026-11-11T17:00:00Z') })
+      .values({
+        accountId: a.account.id,
+        type: 'sla_met',
+        subjectType: 'conversation',
+        subjectId: '880004',
+        payload: { target: 'response', policyId: 1, priority: 'high', inboxId: h.inboxB.id },
+        occurredAt: new Date('2026-11-11T17:00:00Z'),
+      })
       .returning({ id: schema.domainEvents.id });
-    await processEventBatch([...h.eventIds, met.id].map((eventId) => ({ eventId })), [analyticsProjections]);
+    await processEventBatch(
+      [...h.eventIds, met.id].map((eventId) => ({ eventId })),
+      [analyticsProjections],
+    );
     // One breach (conversation 3) and one target met (conversation 4): 50 % met.
     expect(await report(a.account.id, 'sla')).toMatchObject({ 'SLA breaches': 1, 'SLA targets met': 1, 'Met share': 50 });
     // Tag 7 was added to conversation 2 before its reply (30 minutes after it opened) and its resolution (2 hours).
-    expect(await report(a.account.id, 'overview', '&filter=tag:7')).toMatchObject({ Conversations: 1, Resolved: 1, Replies: 1, 'Average first response time': 1800, 'Average resolution time': 7200 });
+    expect(await report(a.account.id, 'overview', '&filter=tag:7')).toMatchObject({
+      Conversations: 1,
+      Resolved: 1,
+      Replies: 1,
+      'Average first response time': 1800,
+      'Average resolution time': 7200,
+    });
     expect(await report(a.account.id, 'overview', '&filter=tag:8')).toMatchObject({ Conversations: 0, Resolved: 0 });
   });
 
   it('refuses each page and its CSV without the reports permission, and the CSV is the page’s by-day table', async () => {
     const a = await createTestAccount({ domain: 'anaareaperm' });
     const h = await seedAreaHistory({ accountId: a.account.id, agentId: a.owner.id });
-    await processEventBatch(h.eventIds.map((eventId) => ({ eventId })), [analyticsProjections]);
+    await processEventBatch(
+      h.eventIds.map((eventId) => ({ eventId })),
+      [analyticsProjections],
+    );
     const [bareRole] = await getDb().insert(schema.roles).values({ accountId: a.account.id, name: 'Viewer', permissions: [] }).returning();
     const viewer = await createTestUser({ accountId: a.account.id, roleId: bareRole.id });
     const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });

@@ -2,17 +2,7 @@ import { sql } from 'drizzle-orm';
 import { getDb } from '../../../db/client';
 import { LIVE_WINDOW_SECONDS } from '../crm/page-views.server';
 import type { Range } from './range.server';
-import {
-  breakdown,
-  breakdownChart,
-  dailyChart,
-  dailyTable,
-  dimensionNames,
-  headlines,
-  type Col,
-  type Report,
-  type Table,
-} from './reports.server';
+import { breakdown, breakdownChart, dailyChart, dailyTable, dimensionNames, headlines, type Col, type Report, type Table } from './reports.server';
 
 /**
  * The customers, reviews, surveys, forms and help-centre pages (ADR 102, definitions in docs/analytics.md): the same
@@ -116,7 +106,9 @@ async function visitors(o: Opts): Promise<Report> {
     headlines: [...h, { label: 'Online now', format: 'count', value: online.length, previous: null }],
     charts: [chart, breakdownChart({ title: 'Top pages', table: pages, column: 1, format: count })],
     tables: [referrers, onlineTable],
-    notes: [`A visit starts with a visitor’s page view after 30 minutes without one. Online now: visitors seen in the last ${LIVE_WINDOW_SECONDS / 60} minutes.`],
+    notes: [
+      `A visit starts with a visitor’s page view after 30 minutes without one. Online now: visitors seen in the last ${LIVE_WINDOW_SECONDS / 60} minutes.`,
+    ],
   };
 }
 
@@ -162,16 +154,26 @@ async function surveys(o: Opts): Promise<Report> {
     headlines: h,
     charts: [chart, breakdownChart({ title: 'Responses by survey', table: bySurvey, column: 1, format: count })],
     tables: [byKind],
-    notes: ['NPS = promoters (9–10) minus detractors (0–6) per 100 NPS ratings; CSAT = ratings of 4 or 5 per 100 CSAT ratings; CES = the average effort rating.'],
+    notes: [
+      'NPS = promoters (9–10) minus detractors (0–6) per 100 NPS ratings; CSAT = ratings of 4 or 5 per 100 CSAT ratings; CES = the average effort rating.',
+    ],
   };
 }
 
 async function forms(o: Opts): Promise<Report> {
   const cols = [A.formViews, A.submissions, A.conversion];
-  const [chart, byForm, h] = await Promise.all([daily(o, 'forms', 'Views and submissions', [1, 2], count), by(o, 'form', cols, 'By form', 'Form'), headlines({ ...o, cols })]);
+  const [chart, byForm, h] = await Promise.all([
+    daily(o, 'forms', 'Views and submissions', [1, 2], count),
+    by(o, 'form', cols, 'By form', 'Form'),
+    headlines({ ...o, cols }),
+  ]);
   return {
     headlines: h,
-    charts: [chart, breakdownChart({ title: 'Submissions by form', table: byForm, column: 2, format: count }), { ...breakdownChart({ title: 'Conversion rate by form', table: byForm, column: 3, format: pct }) }],
+    charts: [
+      chart,
+      breakdownChart({ title: 'Submissions by form', table: byForm, column: 2, format: count }),
+      { ...breakdownChart({ title: 'Conversion rate by form', table: byForm, column: 3, format: pct }) },
+    ],
     tables: [],
     notes: ['A view is the public form shown to a visitor (not after sending); conversion = submissions per 100 views.'],
   };
