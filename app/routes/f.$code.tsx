@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { PublicFormFields } from '~/components/forms/public-form-fields';
 import { ErrorList } from '~/components/ui/forms';
 import { BRAND_COLOURS, FILE_FIELD_NAME } from '~/models/forms/constants';
-import { getFormByCode, submitForm } from '~/models/forms/forms.server';
+import { getFormByCode, recordFormView, submitForm } from '~/models/forms/forms.server';
 import { cachedSubmissionSchema } from '~/models/forms/schemas';
 import { CAPTCHA_MESSAGES, createCaptcha, isHoneypotFilled, verifyCaptcha } from '~/models/productivity/captcha.server';
 import { HONEYPOT_FIELD } from '~/models/productivity/constants';
@@ -36,6 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { form } = await requirePublishedForm(request, params.code);
   const sent = new URL(request.url).searchParams.get('sent') === '1';
   const captcha = form.captcha && !sent ? await createCaptcha({ formId: captchaId(form.id) }) : null;
+  if (!sent) await recordFormView({ accountId: form.accountId, formId: form.id });
   return {
     form: {
       headerText: form.headerText,

@@ -8,12 +8,30 @@ import { createInbox } from '../../app/models/inbox/inboxes.server';
 export const HISTORY_FROM = '2026-11-10';
 export const HISTORY_TO = '2026-11-11';
 
+/** Writes hand-made events ('DDTHH:MM' of November 2026, UTC) straight into the account's event log. */
+export function writeHistory(accountId: number, events: { type: string; subject: string | number; at: string; payload?: Record<string, unknown>; actor?: number; subjectType?: string }[]) {
+  return getDb()
+    .insert(schema.domainEvents)
+    .values(
+      events.map((e) => ({
+        accountId,
+        type: e.type,
+        subjectType: e.subjectType ?? 'conversation',
+        subjectId: String(e.subject),
+        payload: e.payload ?? {},
+        actorType: e.actor ? ('user' as const) : ('system' as const),
+        actorId: e.actor ?? null,
+        occurredAt: new Date(`2026-11-${e.at}:00Z`),
+      })),
+    )
+    .returning({ id: schema.domainEvents.id });
+}
+
 export async function seedHandMadeHistory(opts: { accountId: number; agentId: number }) {
   const { accountId, agentId } = opts;
   const suffix = `${accountId}-${Math.random().toString(36).slice(2, 7)}`;
   const inboxA = await createInbox({ accountId, actorId: agentId, name: 'Support', channelType: 'email', email: `support-${suffix}@history.test` });
   const inboxB = await createInbox({ accountId, actorId: agentId, name: 'Website', channelType: 'web' });
-  const at = (s: string) => new Date(`2026-11-${s}:00Z`);
   const conv = (n: number) => String(880000 + n);
   type E = { type: string; subject: string; at: string; payload?: Record<string, unknown>; actor?: number; subjectType?: string };
   const created = (n: number, inbox: number, sourceType: string, when: string): E => ({ type: 'conversation_created', subject: conv(n), at: when, payload: { inboxId: inbox, sourceType } });
@@ -52,21 +70,7 @@ export async function seedHandMadeHistory(opts: { accountId: number; agentId: nu
     reply(4, '11T16:05'),
     resolved(4, '11T16:30'),
   ];
-  const rows = await getDb()
-    .insert(schema.domainEvents)
-    .values(
-      events.map((e) => ({
-        accountId,
-        type: e.type,
-        subjectType: e.subjectType ?? 'conversation',
-        subjectId: e.subject,
-        payload: e.payload ?? {},
-        actorType: e.actor ? ('user' as const) : ('system' as const),
-        actorId: e.actor ?? null,
-        occurredAt: at(e.at),
-      })),
-    )
-    .returning({ id: schema.domainEvents.id });
+  const rows = await writeHistory(accountId, events);
   return {
     inboxA,
     inboxB,

@@ -59,7 +59,7 @@ describe('analytics pages', () => {
       'Median resolution time': estimate(3600),
       '90th percentile resolution time': estimate(7200),
     });
-    expect(await report(a.account.id, 'sla')).toEqual({ 'SLA breaches': 1, 'Breaches per 100 conversations': 25, Resolved: 3 });
+    expect(await report(a.account.id, 'sla')).toEqual({ 'SLA breaches': 1, 'Breaches per 100 conversations': 25, Resolved: 3, 'SLA targets met': 0, 'Met share': 0 });
     expect(await report(a.account.id, 'customer-satisfaction')).toEqual({ Ratings: 2, 'Average rating': 3.5, CSAT: 50 });
     // Replies by the owner (all four), resolutions of the owner's assigned conversation: only conversation 1.
     expect(await report(a.account.id, 'users')).toEqual({ Replies: 4, Resolved: 3, 'Average first response time': 900, CSAT: 50 });

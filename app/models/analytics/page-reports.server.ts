@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { getDb } from '../../../db/client';
 import { formatDuration } from '../../utils/format';
 import { isOpenAt, type BusinessHoursRules } from '../automation/business-time';
+import { AREA_DAILY_COLUMNS, AREA_REPORTS } from './area-reports.server';
 import { barChart } from './charts.server';
 import { agentsNeeded, serviceLevel } from './erlang';
 import type { Range } from './range.server';
@@ -34,9 +35,10 @@ export const DAILY_COLUMNS: Record<string, Col[]> = {
   inbox: [M.conversations, M.resolved, M.firstResponse, M.resolution],
   channels: [M.conversations, M.resolved, M.firstResponse, M.resolution],
   metrics: [M.firstResponse, M.resolution],
-  sla: [M.breaches, M.conversations],
+  sla: [M.breaches, M.conversations, { label: 'SLA targets met', format: 'count', metric: 'sla_met', agg: 'n' }],
   'customer-satisfaction': [M.ratings, M.avgRating, M.csat],
   users: [M.replies, M.resolved],
+  ...AREA_DAILY_COLUMNS,
 };
 
 async function overview(o: Opts): Promise<Report> {
@@ -101,8 +103,12 @@ async function metrics(o: Opts): Promise<Report> {
   };
 }
 
+/** SLA targets met and their share of the targets that fell due (ADR 103). */
+const SLA_MET: Col = { label: 'SLA targets met', format: 'count', metric: 'sla_met', agg: 'n' };
+const SLA_MET_SHARE: Col = { label: 'Met share', format: 'percent', metric: 'sla_met', agg: 'ratio', of: 'sla_due' };
+
 async function slaPage(o: Opts): Promise<Report> {
-  const b = [M.breaches];
+  const b = [M.breaches, SLA_MET, SLA_MET_SHARE];
   const [byTarget, byPolicy, byPriority] = await Promise.all([
     breakdown({ ...o, dim: 'target', cols: b, names: new Map(), caption: 'Breaches by target', dimLabel: 'Target' }),
     breakdown({ ...o, dim: 'policy', cols: b, names: await dimensionNames({ accountId: o.accountId, dim: 'policy' }), caption: 'Breaches by policy', dimLabel: 'Policy' }),
@@ -110,10 +116,13 @@ async function slaPage(o: Opts): Promise<Report> {
   ]);
   const table = await dailyTable({ ...o, cols: DAILY_COLUMNS.sla, caption: 'By day' });
   return {
-    headlines: await headlines({ ...o, cols: [M.breaches, { label: 'Breaches per 100 conversations', format: 'percent', metric: 'sla_breached', agg: 'ratio', of: 'conversations' }, M.resolved] }),
+    headlines: await headlines({ ...o, cols: [M.breaches, { label: 'Breaches per 100 conversations', format: 'percent', metric: 'sla_breached', agg: 'ratio', of: 'conversations' }, M.resolved, SLA_MET, SLA_MET_SHARE] }),
     charts: [dailyChart({ title: 'Breaches over time', table, columns: [1], format: count }), breakdownChart({ title: 'Breaches by policy', table: byPolicy, column: 1, format: count })],
     tables: [byTarget, byPriority],
-    notes: ['The filter narrows the headline figures and the breaches over time; the breakdowns cover every conversation.'],
+    notes: [
+      'The filter narrows the headline figures and the breaches over time; the breakdowns cover every conversation.',
+      'A target is met or breached at its due time: met share = targets met per 100 targets that fell due in the range.',
+    ],
   };
 }
 
@@ -310,4 +319,5 @@ export const PAGE_REPORTS: Record<string, (o: Opts) => Promise<Report>> = {
   'customer-satisfaction': csatPage,
   users,
   'staffing-prediction': staffing,
+  ...AREA_REPORTS,
 };

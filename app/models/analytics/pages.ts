@@ -30,30 +30,30 @@ export const RANGE_PRESETS = [
 export const FILTER_DIMS = ['inbox', 'channel', 'team', 'agent', 'tag'] as const;
 export type FilterDim = (typeof FILTER_DIMS)[number];
 
-const CONV: readonly FilterDim[] = ['inbox', 'channel', 'team', 'agent'];
+const CONV: readonly FilterDim[] = ['inbox', 'channel', 'team', 'agent', 'tag'];
 
 export const ANALYTICS_PAGES: readonly AnalyticsPage[] = [
   { slug: 'overview', title: 'Overview', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: CONV, about: 'Volume, resolutions, response and resolution times, satisfaction and the busiest hours.' },
   { slug: 'inbox', title: 'Inbox', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Each inbox side by side.' },
   { slug: 'channels', title: 'Channels', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Each channel side by side.' },
   { slug: 'metrics', title: 'Metrics', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: CONV, about: 'Medians and percentiles of first response and resolution times.' },
-  { slug: 'sla', title: 'SLA', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/sla', built: true, filters: ['inbox', 'channel', 'team', 'agent'], about: 'Breaches by target, policy and priority, and over time.' },
+  { slug: 'sla', title: 'SLA', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/sla', built: true, filters: CONV, about: 'Breaches by target, policy and priority, and over time.' },
   { slug: 'workflows', title: 'Workflows', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Runs, matches and actions applied or failed per workflow and rule, from the run log.' },
-  { slug: 'contacts', title: 'Contacts', group: 'Customers', permission: 'customer_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'New and returning contacts, by country and source.' },
-  { slug: 'visitors', title: 'Visitors', group: 'Customers', permission: 'customer_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'Visits, pages, top pages, referrers and who is online now.' },
-  { slug: 'meetings', title: 'Meetings', group: 'Customers', permission: 'customer_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'Meetings booked and cancelled, by meeting type and host.' },
-  { slug: 'reviews', title: 'Reviews', group: 'Reviews', permission: 'customer_satisfication_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'Reviews, average rating, by source, and reply rate.' },
-  { slug: 'surveys', title: 'Surveys', group: 'Surveys', permission: 'customer_satisfication_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'Responses and NPS, CSAT and CES trends per survey.' },
+  { slug: 'contacts', title: 'Contacts', group: 'Customers', permission: 'customer_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'New and returning contacts, by country and source.' },
+  { slug: 'visitors', title: 'Visitors', group: 'Customers', permission: 'customer_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Visits, pages, top pages, referrers and who is online now.' },
+  { slug: 'meetings', title: 'Meetings', group: 'Customers', permission: 'customer_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Meetings booked and cancelled, by meeting type and host.' },
+  { slug: 'reviews', title: 'Reviews', group: 'Reviews', permission: 'customer_satisfication_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Reviews, average rating, by source, and reply rate.' },
+  { slug: 'surveys', title: 'Surveys', group: 'Surveys', permission: 'customer_satisfication_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Responses and NPS, CSAT and CES trends per survey.' },
   { slug: 'customer-satisfaction', title: 'Customer satisfaction', group: 'Surveys', permission: 'customer_satisfication_reports', feature: 'analytics/customerSatisfaction', built: true, filters: CONV, about: 'CSAT ratings by agent, team and inbox.' },
-  { slug: 'forms', title: 'Forms', group: 'Forms', permission: 'customer_satisfication_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'Views, submissions and conversion rate.' },
+  { slug: 'forms', title: 'Forms', group: 'Forms', permission: 'customer_satisfication_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Views, submissions and conversion rate.' },
   { slug: 'users', title: 'Users', group: 'Performance', permission: 'performance_reports', feature: 'analytics/teamPerformance', built: true, filters: [], about: 'Per agent: conversations resolved, replies, first response and resolution times, CSAT.' },
   { slug: 'staffing-prediction', title: 'Staffing prediction', group: 'Performance', permission: 'performance_reports', feature: 'analytics/staffingPrediction', built: true, filters: ['inbox', 'channel'], about: 'Agents needed for each hour of next week (Erlang C), against the agents scheduled.' },
   { slug: 'chat', title: 'Chat', group: 'Campaigns', permission: 'campaign_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'Chat campaigns: sent, delivered, opened, clicked, replied.' },
   { slug: 'email', title: 'Email', group: 'Campaigns', permission: 'campaign_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'Email campaigns: sent, delivered, opened, clicked, unsubscribed.' },
   { slug: 'sms', title: 'SMS', group: 'Campaigns', permission: 'campaign_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'SMS campaigns: sent, delivered, replied, opted out.' },
   { slug: 'push-notification', title: 'Push notifications', group: 'Campaigns', permission: 'campaign_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'Push notifications: sent, delivered, clicked.' },
-  { slug: 'articles', title: 'Articles', group: 'Customer Support', permission: 'docs_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'Article views, helpful votes, top and failing articles.' },
-  { slug: 'searches', title: 'Searches', group: 'Customer Support', permission: 'docs_reports', feature: 'analytics/enabled', built: false, filters: [], about: 'Top queries, queries without a result, searches that ended in a conversation.' },
+  { slug: 'articles', title: 'Articles', group: 'Customer Support', permission: 'docs_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Article views, helpful votes, top and failing articles.' },
+  { slug: 'searches', title: 'Searches', group: 'Customer Support', permission: 'docs_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Top queries, queries without a result, searches that ended in a conversation.' },
   { slug: 'goals', title: 'Goals', group: 'Ecommerce', permission: 'ecommerce_reports', feature: 'chatMessenger/conversionGoals', built: false, filters: [], about: 'Conversion goals reached after talking to the team.' },
   { slug: 'sales-tracking', title: 'Sales tracking', group: 'Ecommerce', permission: 'ecommerce_reports', feature: 'chatMessenger/salesTracker', built: false, filters: [], about: 'Sales reported by your site, attributed to conversations and agents.' },
 ];

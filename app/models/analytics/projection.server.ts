@@ -7,12 +7,142 @@ import { getDb, type DbOrTx } from '../../../db/client';
  * the order or size of the engine's batches: counting the events one batch at a time or all at once (the rebuild)
  * gives the same counters.
  */
-export const PROJECTED_EVENT_TYPES = ['conversation_created', 'conversation_updated', 'message_created', 'survey_received', 'sla_breached'] as const;
+export const PROJECTED_EVENT_TYPES = [
+  'conversation_created',
+  'conversation_updated',
+  'message_created',
+  'survey_received',
+  'sla_breached',
+  // Customers, reviews, surveys, forms and the help centre (ADR 102).
+  'contact_created',
+  'page_viewed',
+  'meeting_booked',
+  'meeting_cancelled',
+  'review_received',
+  'review_replied',
+  'form_viewed',
+  'form_submitted',
+  'kb_article_viewed',
+  'kb_article_rated',
+  'kb_searched',
+  'kb_search_clicked',
+  // SLA targets met (ADR 103).
+  'sla_met',
+] as const;
 
 /** Advisory-lock class of the projections: the handler holds it shared per account, the rebuild exclusive. */
 const LOCK_CLASS = 90;
 
 const TYPES_SQL = sql.raw(PROJECTED_EVENT_TYPES.map((t) => `'${t}'`).join(', '));
+
+/**
+ * The facts of the customers, reviews, surveys, forms and help-centre pages (ADR 102, definitions in
+ * docs/analytics.md): counts with their dimensions in \`extra\`. A fact may count -1 (a changed vote, a search typed
+ * on): the counters are sums.
+ */
+const AREA_FACTS = sql.raw(`
+      union all
+      select account_id, occurred_at, 'contacts_new', 1, 0, null, null, null, null, null,
+        jsonb_build_object('source', coalesce(nullif(payload->>'source', ''), 'unknown'), 'country', coalesce(nullif(payload->>'country', ''), 'unknown'))
+      from x where type = 'contact_created'
+      union all
+      select x.account_id, x.occurred_at, 'contacts_returning', 1, 0, null, x.payload->>'inboxId', x.payload->>'sourceType', null, null, null
+      from x where x.type = 'conversation_created' and x.payload->>'contactId' ~ '^[0-9]+$'
+        and exists (
+          select 1 from conversations c where c.account_id = x.account_id and c.contact_id = (x.payload->>'contactId')::int and c.id < x.conv::int
+        )
+      union all
+      select x.account_id, x.occurred_at, 'page_views', 1, 0, null, null, null, null, null,
+        jsonb_build_object('page', left(coalesce(substring(x.payload->>'url' from '^[a-zA-Z]+://[^/?#]+([^?#]*)'), x.payload->>'url', ''), 300))
+      from x where x.type = 'page_viewed'
+      union all
+      select x.account_id, x.occurred_at, 'visits', 1, 0, null, null, null, null, null,
+        jsonb_build_object('referrer', coalesce(lower(substring(x.payload->>'referrer' from '^[a-zA-Z]+://([^/?#:]+)')), '(direct)'))
+      from x where x.type = 'page_viewed'
+        and not exists (
+          select 1 from domain_events d
+          where d.account_id = x.account_id and d.type = 'page_viewed' and d.id < x.id
+            and d.occurred_at >= x.occurred_at - interval '30 minutes' and d.occurred_at <= x.occurred_at
+            and d.payload->>'visitorId' = x.payload->>'visitorId'
+        )
+      union all
+      select account_id, occurred_at, 'meetings_booked', 1, 0, null, null, null, null, null,
+        jsonb_build_object('meeting', payload->>'meetingId', 'host', payload->>'hostId')
+      from x where type = 'meeting_booked'
+      union all
+      select x.account_id, x.occurred_at, 'meetings_cancelled', 1, 0, null, null, null, null, null,
+        jsonb_build_object('meeting', x.payload->>'meetingId', 'host', coalesce(x.payload->>'hostId', bk.payload->>'hostId'))
+      from x left join lateral (
+        select d.payload from domain_events d
+        where d.account_id = x.account_id and d.subject_type = 'meeting_booking' and d.subject_id = x.subj and d.type = 'meeting_booked'
+        order by d.id limit 1
+      ) bk on true
+      where x.type = 'meeting_cancelled'
+      union all
+      select account_id, occurred_at, m.metric, 1, case when m.metric = 'reviews_rated' then (payload->>'rating')::float8 else 0 end, null, null, null, null, null,
+        jsonb_build_object('source', coalesce(payload->>'channel', 'unknown'))
+      from x cross join lateral (values ('reviews'), ('reviews_rated')) m(metric)
+      where type = 'review_received' and (m.metric = 'reviews' or payload->>'rating' ~ '^[0-9]+(\\.[0-9]+)?$')
+      union all
+      select x.account_id, x.occurred_at, 'reviews_replied', 1, 0, null, null, null, null, null,
+        jsonb_build_object('source', coalesce(rv.payload->>'channel', x.payload->>'sourceKind', 'unknown'))
+      from x
+      left join lateral (
+        select d.payload from domain_events d
+        where d.account_id = x.account_id and d.subject_type = 'review' and d.subject_id = x.subj and d.type = 'review_received'
+        order by d.id limit 1
+      ) rv on true
+      where x.type = 'review_replied'
+        and not exists (
+          select 1 from domain_events d
+          where d.account_id = x.account_id and d.subject_type = 'review' and d.subject_id = x.subj and d.type = 'review_replied' and d.id < x.id
+        )
+      union all
+      select account_id, occurred_at, m.metric, 1, case when m.metric in ('survey_rated', 'ces_rated') then (payload->>'rating')::float8 else 0 end, null, null, null, null, null,
+        jsonb_build_object('survey', payload->>'surveyId', 'kind', coalesce(payload->>'kind', 'unknown'))
+      from x cross join lateral (values ('survey_responses'), ('survey_rated'), ('nps_rated'), ('nps_promoters'), ('nps_detractors'), ('csat_rated'), ('survey_satisfied'), ('ces_rated')) m(metric)
+      where type = 'survey_received'
+        and case m.metric
+          when 'survey_responses' then true
+          when 'survey_rated' then payload->>'rating' ~ '^[0-9]+$'
+          when 'nps_rated' then payload->>'kind' = 'nps' and payload->>'rating' ~ '^[0-9]+$'
+          when 'nps_promoters' then payload->>'kind' = 'nps' and payload->>'rating' ~ '^[0-9]+$' and (payload->>'rating')::int >= 9
+          when 'nps_detractors' then payload->>'kind' = 'nps' and payload->>'rating' ~ '^[0-9]+$' and (payload->>'rating')::int <= 6
+          when 'csat_rated' then payload->>'kind' = 'csat' and payload->>'rating' ~ '^[0-9]+$'
+          when 'ces_rated' then payload->>'kind' = 'ces' and payload->>'rating' ~ '^[0-9]+$'
+          else payload->>'kind' = 'csat' and payload->>'rating' ~ '^[0-9]+$' and (payload->>'rating')::int >= 4
+        end
+      union all
+      select account_id, occurred_at, case when type = 'form_viewed' then 'form_views' else 'form_submissions' end, 1, 0, null, null, null, null, null,
+        jsonb_build_object('form', payload->>'formId')
+      from x where type in ('form_viewed', 'form_submitted')
+      union all
+      select account_id, occurred_at, 'article_views', 1, 0, null, null, null, null, null,
+        jsonb_build_object('article', payload->>'articleId', 'kb', payload->>'knowledgeBaseId')
+      from x where type = 'kb_article_viewed'
+      union all
+      select account_id, occurred_at, m.metric,
+        case when m.yes is null then (case when payload->>'previous' is null then 1 else 0 end)
+          else (case when (payload->>'helpful')::boolean = m.yes then 1 else 0 end) - (case when (payload->>'previous')::boolean = m.yes then 1 else 0 end) end,
+        0, null, null, null, null, null,
+        jsonb_build_object('article', payload->>'articleId', 'kb', payload->>'knowledgeBaseId')
+      from x cross join lateral (values ('article_helpful', true), ('article_unhelpful', false), ('article_votes', null::boolean)) m(metric, yes)
+      where type = 'kb_article_rated'
+      union all
+      select account_id, occurred_at, m.metric, q.sign, 0, null, null, null, null, null,
+        jsonb_build_object('query', q.query, 'kb', payload->>'knowledgeBaseId')
+      from x
+      cross join lateral (
+        select lower(left(payload->>'query', 200)) as query, 1 as sign, (payload->>'resultCount')::int as results
+        union all
+        select lower(left(payload->>'previousQuery', 200)), -1, (payload->>'previousResultCount')::int where payload->>'previousQuery' is not null
+      ) q
+      cross join lateral (values ('searches'), ('searches_no_result')) m(metric)
+      where type = 'kb_searched' and (m.metric = 'searches' or q.results = 0)
+      union all
+      select account_id, occurred_at, 'searches_clicked', 1, 0, null, null, null, null, null,
+        jsonb_build_object('query', lower(left(payload->>'query', 200)), 'kb', payload->>'knowledgeBaseId')
+      from x where type = 'kb_search_clicked'`);
 
 /**
  * The counters and histogram lines of the events `ev` (a CTE over domain_events rows), upserted in one statement.
@@ -22,8 +152,8 @@ function projectStatement(prefix: SQL) {
   return sql`
     ${prefix},
     x as (
-      select e.id, e.account_id, e.type, e.occurred_at, e.payload, e.actor_type, e.actor_id, e.conv,
-        cc.payload as cp, cc.occurred_at as created_at, asg.payload as ap
+      select e.id, e.account_id, e.type, e.occurred_at, e.payload, e.actor_type, e.actor_id, e.conv, e.subject_id as subj,
+        cc.payload as cp, cc.occurred_at as created_at, asg.payload as ap, jsonb_build_object('tags', tg.tags) as tg
       from (
         select ev.*, case when ev.subject_type = 'conversation' then ev.subject_id else ev.payload->>'conversationId' end as conv
         from ev where ev.type in (${TYPES_SQL})
@@ -38,19 +168,33 @@ function projectStatement(prefix: SQL) {
         where d.account_id = e.account_id and d.subject_type = 'conversation' and d.subject_id = e.conv and d.type = 'conversation_assigned' and d.id < e.id
         order by d.id desc limit 1
       ) asg on e.conv is not null and e.type <> 'conversation_created'
+      left join lateral (
+        -- The conversation's tags when the event happened (ADR 102): its tag changes in the log up to the event.
+        select jsonb_agg(t.tag) as tags from (
+          select tc.tag from domain_events d
+          cross join lateral (
+            select a.tag, 1 as sign from jsonb_array_elements_text(case when jsonb_typeof(d.payload->'changed'->'tags'->'added') = 'array' then d.payload->'changed'->'tags'->'added' else '[]'::jsonb end) a(tag)
+            union all
+            select r.tag, -1 from jsonb_array_elements_text(case when jsonb_typeof(d.payload->'changed'->'tags'->'removed') = 'array' then d.payload->'changed'->'tags'->'removed' else '[]'::jsonb end) r(tag)
+          ) tc
+          where d.account_id = e.account_id and d.subject_type = 'conversation' and d.subject_id = e.conv and d.type = 'conversation_updated' and d.id <= e.id
+            and d.payload->'changed' ? 'tags'
+          group by tc.tag having sum(tc.sign) > 0
+        ) t
+      ) tg on e.conv is not null and e.type <> 'conversation_created'
     ),
     facts as (
       select account_id, occurred_at, 'conversations' as metric, 1 as n, 0::float8 as total, null::float8 as secs,
         payload->>'inboxId' as inbox, payload->>'sourceType' as channel, null::text as team, null::text as agent, null::jsonb as extra
       from x where type = 'conversation_created'
       union all
-      select account_id, occurred_at, 'incoming_messages', 1, 0, null, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', null
+      select account_id, occurred_at, 'incoming_messages', 1, 0, null, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', tg
       from x where type = 'message_created' and payload->>'kind' = 'incoming'
       union all
-      select account_id, occurred_at, 'replies', 1, 0, null, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', actor_id::text, null
+      select account_id, occurred_at, 'replies', 1, 0, null, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', actor_id::text, tg
       from x where type = 'message_created' and payload->>'kind' = 'outgoing' and actor_type = 'user'
       union all
-      select account_id, occurred_at, 'first_response', 1, s, s, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', actor_id::text, null
+      select account_id, occurred_at, 'first_response', 1, s, s, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', actor_id::text, tg
       from x cross join lateral (select greatest(0, extract(epoch from occurred_at - created_at))::float8 as s) secs
       where type = 'message_created' and payload->>'kind' = 'outgoing' and actor_type = 'user' and created_at is not null
         and not exists (
@@ -59,7 +203,7 @@ function projectStatement(prefix: SQL) {
             and d.payload->>'kind' = 'outgoing' and d.actor_type = 'user' and d.id < x.id
         )
       union all
-      select account_id, occurred_at, 'resolved', 1, s, s, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', null
+      select account_id, occurred_at, 'resolved', 1, s, s, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', tg
       from x cross join lateral (select greatest(0, extract(epoch from occurred_at - created_at))::float8 as s) secs
       where type = 'conversation_updated' and payload->'changed'->'status'->>'to' = 'resolved' and created_at is not null
       union all
@@ -67,14 +211,21 @@ function projectStatement(prefix: SQL) {
       from x cross join lateral jsonb_array_elements_text(case when jsonb_typeof(payload->'changed'->'tags'->'added') = 'array' then payload->'changed'->'tags'->'added' else '[]'::jsonb end) t(tag)
       where type = 'conversation_updated'
       union all
-      select account_id, occurred_at, m.metric, 1, (payload->>'rating')::float8, null, coalesce(payload->>'inboxId', cp->>'inboxId'), cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', null
+      select account_id, occurred_at, m.metric, 1, (payload->>'rating')::float8, null, coalesce(payload->>'inboxId', cp->>'inboxId'), cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', tg
       from x cross join lateral (values ('csat'), ('csat_satisfied')) m(metric)
       where type = 'survey_received' and payload->>'kind' = 'csat' and payload->>'rating' ~ '^[0-9]+$'
         and (m.metric = 'csat' or (payload->>'rating')::int >= 4)
       union all
       select account_id, occurred_at, 'sla_breached', 1, 0, null, coalesce(payload->>'inboxId', cp->>'inboxId'), cp->>'sourceType', ap->>'teamId', ap->>'assigneeId',
-        jsonb_strip_nulls(jsonb_build_object('policy', payload->>'policyId', 'priority', payload->>'priority', 'target', payload->>'target'))
+        jsonb_strip_nulls(jsonb_build_object('policy', payload->>'policyId', 'priority', payload->>'priority', 'target', payload->>'target')) || tg
       from x where type = 'sla_breached'
+      union all
+      -- Targets due (met or breached) and met (ADR 103), with the breaches' dimensions.
+      select account_id, occurred_at, m.metric, 1, 0, null, coalesce(payload->>'inboxId', cp->>'inboxId'), cp->>'sourceType', ap->>'teamId', ap->>'assigneeId',
+        jsonb_strip_nulls(jsonb_build_object('policy', payload->>'policyId', 'priority', payload->>'priority', 'target', payload->>'target')) || tg
+      from x cross join lateral (values ('sla_met'), ('sla_due')) m(metric)
+      where type in ('sla_met', 'sla_breached') and (m.metric = 'sla_due' or type = 'sla_met')
+${AREA_FACTS}
     ),
     lines as (
       select f.account_id, date_bin('1 hour', f.occurred_at, timestamptz '2000-01-01 00:00:00+00') as hour, f.metric, d.dim, d.key, f.n, f.total, f.secs
@@ -85,8 +236,10 @@ function projectStatement(prefix: SQL) {
         union all select 'channel', f.channel where f.channel is not null
         union all select 'team', f.team where f.team is not null
         union all select 'agent', f.agent where f.agent is not null
-        union all select k, v from jsonb_each_text(coalesce(f.extra, '{}'::jsonb)) j(k, v)
+        union all select k, v from jsonb_each_text(coalesce(f.extra, '{}'::jsonb) - 'tags') j(k, v) where v is not null
+        union all select 'tag', t from jsonb_array_elements_text(case when jsonb_typeof(f.extra->'tags') = 'array' then f.extra->'tags' else '[]'::jsonb end) tt(t)
       ) d(dim, key)
+      where f.n <> 0
     ),
     counted as (
       insert into analytics_counters (account_id, metric, dim, key, hour, n, total)

@@ -14,7 +14,7 @@ export type Chart = { title: string; model: ChartModel; table: Table };
 export type Report = { headlines: Headline[]; charts: Chart[]; tables: Table[]; notes: string[] };
 
 /** A column of figures from the counters: a count, an average of the totals, or a share of another metric's count. */
-export type Col = { label: string; format: Fmt; metric: string; agg: 'n' | 'avg' | 'ratio'; of?: string };
+export type Col = { label: string; format: Fmt; metric: string; agg: 'n' | 'avg' | 'ratio' | 'per' | 'net'; of?: string; minus?: string };
 
 const M = {
   conversations: { label: 'Conversations', format: 'count', metric: 'conversations', agg: 'n' },
@@ -34,10 +34,24 @@ function colExpr(col: Col): SQL {
   const n = (metric: string) => sql`sum(c.n) filter (where c.metric = ${metric})`;
   if (col.agg === 'n') return sql`coalesce(${n(col.metric)}, 0)::float8`;
   if (col.agg === 'avg') return sql`(sum(c.total) filter (where c.metric = ${col.metric}) / nullif(${n(col.metric)}, 0))::float8`;
-  return sql`(100.0 * ${n(col.metric)} / nullif(${n(col.of!)}, 0))::float8`;
+  // per: a count per another count (pages per visit); net: (metric − minus) per 100 of `of` (NPS, ADR 102).
+  if (col.agg === 'per') return sql`(1.0 * ${n(col.metric)} / nullif(${n(col.of!)}, 0))::float8`;
+  if (col.agg === 'net') return sql`(100.0 * (coalesce(${n(col.metric)}, 0) - coalesce(${n(col.minus!)}, 0)) / nullif(${n(col.of!)}, 0))::float8`;
+  // A share is 0 (not empty) when its denominator counted something and its numerator nothing.
+  return sql`(100.0 * coalesce(${n(col.metric)}, 0) / nullif(${n(col.of!)}, 0))::float8`;
 }
 
-const metricsOf = (cols: Col[]) => [...new Set(cols.flatMap((c) => [c.metric, ...(c.of ? [c.of] : [])]))];
+const metricsOf = (cols: Col[]) => [...new Set(cols.flatMap((c) => [c.metric, ...(c.of ? [c.of] : []), ...(c.minus ? [c.minus] : [])]))];
+
+/**
+ * Under a tag filter (ADR 102) a new conversation counts when it is tagged: it has no tags when it is created, so
+ * "Conversations" reads the `tagged` counter; every other figure counts the events of conversations that had the tag.
+ */
+export function forSlice(cols: Col[], dim: string): Col[] {
+  if (dim !== 'tag') return cols;
+  const swap = (m: string | undefined) => (m === 'conversations' ? 'tagged' : m);
+  return cols.map((c) => ({ ...c, metric: swap(c.metric)!, of: swap(c.of) }));
+}
 
 function slice(range: Range) {
   return range.filter ?? { dim: 'all', key: '' };
@@ -48,6 +62,7 @@ export function dailySql(opts: { accountId: number; range: Range; span?: Span; c
   const s = opts.span ?? opts.range.current;
   const { dim, key } = opts.dim ?? slice(opts.range);
   const tz = opts.range.tz;
+  opts = { ...opts, cols: forSlice(opts.cols, dim) };
   return sql`
     select to_char(d.day, 'YYYY-MM-DD') as day, ${sql.join(
       opts.cols.map((c, i) => sql`${colExpr(c)} as ${sql.raw(`c${i}`)}`),
@@ -65,7 +80,8 @@ export function dailySql(opts: { accountId: number; range: Range; span?: Span; c
     group by d.day order by d.day`;
 }
 
-async function totals(opts: { accountId: number; span: Span; cols: Col[]; dim: { dim: string; key: string } }) {
+export async function totals(opts: { accountId: number; span: Span; cols: Col[]; dim: { dim: string; key: string } }) {
+  opts = { ...opts, cols: forSlice(opts.cols, opts.dim.dim) };
   const rows = await getDb().execute<Record<string, number | null>>(sql`
     select ${sql.join(
       opts.cols.map((c, i) => sql`${colExpr(c)} as ${sql.raw(`c${i}`)}`),
@@ -117,7 +133,7 @@ export function dailyChart(opts: { title: string; table: Table; columns: number[
 }
 
 /** The columns per value of one dimension (inbox, channel, team, agent, policy, priority, target) over the range. */
-export async function breakdown(opts: { accountId: number; range: Range; dim: string; cols: Col[]; caption: string; names: Map<string, string>; dimLabel: string }): Promise<Table> {
+export async function breakdown(opts: { accountId: number; range: Range; dim: string; cols: Col[]; caption: string; names: Map<string, string>; dimLabel: string; orderBy?: number }): Promise<Table> {
   const s = opts.range.current;
   const rows = await getDb().execute<Record<string, unknown>>(sql`
     select c.key, ${sql.join(
@@ -131,7 +147,7 @@ export async function breakdown(opts: { accountId: number; range: Range; dim: st
         sql`, `,
       )})
       and c.hour >= ${s.start.toISOString()}::timestamptz and c.hour < ${s.end.toISOString()}::timestamptz
-    group by c.key order by 2 desc nulls last, c.key limit 200`);
+    group by c.key order by ${sql.raw(String(2 + (opts.orderBy ?? 0)))} desc nulls last, c.key limit 200`);
   return {
     caption: opts.caption,
     columns: [{ label: opts.dimLabel, format: 'text' }, ...opts.cols.map((c) => ({ label: c.label, format: c.format }))],
@@ -160,10 +176,28 @@ const CHANNEL_LABELS: Record<string, string> = {
   api: 'API',
 };
 
+/** Dimensions whose keys are shown as they are (ADR 102): a country, a page path, a referrer's host, a search. */
+const RAW_KEY_DIMS = new Set(['country', 'page', 'referrer', 'query']);
+/** Contact sources, review sources and survey kinds as the pages name them. */
+const SOURCE_LABELS: Record<string, string> = {
+  unknown: 'Unknown',
+  crm: 'Added in the CRM',
+  import: 'Import',
+  form: 'Form',
+  parley: 'Parley review page',
+  google: 'Google',
+  trustpilot: 'Trustpilot',
+  nps: 'NPS',
+  csat: 'CSAT',
+  ces: 'CES',
+};
+
 function labelOfKey(dim: string, key: string) {
   if (dim === 'channel') return CHANNEL_LABELS[key] ?? key;
   if (dim === 'target') return key === 'response' ? 'First response' : key === 'resolve' ? 'Resolution' : key;
   if (dim === 'priority') return key.charAt(0).toUpperCase() + key.slice(1);
+  if (RAW_KEY_DIMS.has(dim)) return key === 'unknown' ? 'Unknown' : key;
+  if (dim === 'source' || dim === 'kind') return SOURCE_LABELS[key] ?? CHANNEL_LABELS[key] ?? key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, ' ');
   return `#${key} (deleted)`;
 }
 
@@ -175,6 +209,12 @@ export async function dimensionNames(opts: { accountId: number; dim: string }): 
     agent: sql`select id::text as key, trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) as name from users where account_id = ${opts.accountId}`,
     tag: sql`select id::text as key, name from tags where account_id = ${opts.accountId}`,
     policy: sql`select id::text as key, name from sla_policies where account_id = ${opts.accountId}`,
+    // The customers, surveys, forms and help-centre pages (ADR 102).
+    host: sql`select id::text as key, trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) as name from users where account_id = ${opts.accountId}`,
+    meeting: sql`select id::text as key, name from meeting_types where account_id = ${opts.accountId}`,
+    survey: sql`select id::text as key, name from surveys where account_id = ${opts.accountId}`,
+    form: sql`select id::text as key, name from forms where account_id = ${opts.accountId}`,
+    article: sql`select id::text as key, coalesce(published_title, title) as name from kb_articles where account_id = ${opts.accountId}`,
   };
   if (opts.dim === 'channel') return new Map(Object.entries(CHANNEL_LABELS));
   if (!q[opts.dim]) return new Map();
@@ -204,7 +244,7 @@ export async function busiestHours(opts: { accountId: number; range: Range }): P
   const rows = await getDb().execute<{ d: number; h: number; n: number }>(sql`
     select extract(isodow from (c.hour at time zone ${opts.range.tz}))::int - 1 as d, extract(hour from (c.hour at time zone ${opts.range.tz}))::int as h, sum(c.n)::int as n
     from analytics_counters c
-    where c.account_id = ${opts.accountId} and c.metric = 'conversations' and c.dim = ${dim} and c.key = ${key}
+    where c.account_id = ${opts.accountId} and c.metric = ${dim === 'tag' ? 'tagged' : 'conversations'} and c.dim = ${dim} and c.key = ${key}
       and c.hour >= ${s.start.toISOString()}::timestamptz and c.hour < ${s.end.toISOString()}::timestamptz
     group by 1, 2`);
   const counts = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { SlaTarget } from '../../../db/schema/automation';
 import { accountHasFeature } from '../accounts/accounts.server';
@@ -159,7 +159,32 @@ export async function checkSlaBreach(opts: { accountId: number; conversationId: 
     const due = opts.target === 'response' ? c.firstResponseDueAt : c.resolveDueAt;
     if (!due || due.toISOString() !== new Date(opts.dueAt).toISOString()) return { breached: false, why: 'stale timer' };
     if (opts.target === 'response' ? c.responseBreachedAt : c.resolveBreachedAt) return { breached: false, why: 'already breached' };
-    if (isMet(c, opts.target, due)) return { breached: false, why: 'met' };
+    if (isMet(c, opts.target, due)) {
+      // The target met, recorded once at its due time for the SLA report (ADR 103); a redelivered timer adds nothing.
+      const [seen] = await tx
+        .select({ id: schema.domainEvents.id })
+        .from(schema.domainEvents)
+        .where(
+          and(
+            eq(schema.domainEvents.accountId, opts.accountId),
+            eq(schema.domainEvents.subjectType, 'conversation'),
+            eq(schema.domainEvents.subjectId, String(c.id)),
+            eq(schema.domainEvents.type, 'sla_met'),
+            sql`${schema.domainEvents.payload}->>'target' = ${opts.target} and ${schema.domainEvents.payload}->>'dueAt' = ${due.toISOString()}`,
+          ),
+        )
+        .limit(1);
+      if (!seen)
+        await emitEvent(tx, {
+          accountId: opts.accountId,
+          type: 'sla_met',
+          subjectType: 'conversation',
+          subjectId: c.id,
+          payload: { target: opts.target, dueAt: due.toISOString(), policyId: c.slaPolicyId, priority: priorityName(c.priority), inboxId: c.inboxId, contactId: c.contactId },
+          actor: { type: 'system' },
+        });
+      return { breached: false, why: 'met' };
+    }
     if (due.getTime() > Date.now() + 500) {
       // Woken early (a clock between machines): sleep again until the due time.
       await scheduleCheck(tx, {

@@ -274,7 +274,7 @@ export async function createContact(opts: { accountId: number; actorId: number |
         type: 'contact_created',
         subjectType: 'contact',
         subjectId: row.id,
-        payload: { contactId: row.id, email, phone: row.phone, source: row.source, companyId },
+        payload: { contactId: row.id, email, phone: row.phone, source: row.source, companyId, country: row.country ?? null },
         actor: actorOf(opts.actorId),
       });
       return row;

@@ -100,6 +100,8 @@ export const DOMAIN_EVENT_TYPES = [
   'sla_policy_deleted',
   /** A conversation missed its first-response or resolution due time (payload.target: 'response' | 'resolve'). */
   'sla_breached',
+  /** A conversation met its first-response or resolution target: written at the due time by the SLA timer (ADR 103). */
+  'sla_met',
   /** An agent connected (or their last socket closed): routing hands out waiting conversations. */
   'agent_presence_changed',
   'visitor_identified',
@@ -162,6 +164,13 @@ export const DOMAIN_EVENT_TYPES = [
   'webhook_deleted',
   'webhook_secret_rotated',
   'review_request_settings_updated',
+  // Analytics of forms and the help centre (ADR 102): a public form shown, an article read or rated, a search made
+  // (or typed on: payload.previousQuery) and a result opened from it.
+  'form_viewed',
+  'kb_article_viewed',
+  'kb_article_rated',
+  'kb_searched',
+  'kb_search_clicked',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

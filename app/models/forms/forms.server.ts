@@ -74,6 +74,13 @@ export async function getFormByCode(opts: { accountId: number; code: string }) {
   return row;
 }
 
+/** A public form shown to a visitor: the event the Forms report counts as a view (ADR 102). */
+export async function recordFormView(opts: { accountId: number; formId: number }) {
+  await getDb().transaction((tx) =>
+    emitEvent(tx, { accountId: opts.accountId, type: 'form_viewed', subjectType: 'form', subjectId: opts.formId, payload: { formId: opts.formId } }),
+  );
+}
+
 /** A new draft with the fields most forms start from: full name, email and a free-text message. */
 export async function createForm(opts: { accountId: number; actorId: number | null; name: string }) {
   const fields: FormFieldDef[] = [

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
-import { getDb, schema } from '../../../db/client';
+import { getDb, schema, type Tx } from '../../../db/client';
 import { RELATED_ARTICLES_MAX, searchConfigOf, type HelpArticleOrder } from './constants';
+import { emitEvent } from '../events/events.server';
 import { correctSearch } from './search-words.server';
 
 /**
@@ -102,10 +103,20 @@ export async function publicArticle(scope: Scope & { id: number; countView?: boo
     .where(and(live(scope), eq(a.id, scope.id)));
   if (!row) return undefined;
   if (scope.countView) {
-    await db
-      .update(a)
-      .set({ viewCount: sql`${a.viewCount} + 1` })
-      .where(and(eq(a.accountId, scope.accountId), eq(a.id, row.id)));
+    // The counter and the event the docs reports count (ADR 102) in one transaction.
+    await db.transaction(async (tx) => {
+      await tx
+        .update(a)
+        .set({ viewCount: sql`${a.viewCount} + 1` })
+        .where(and(eq(a.accountId, scope.accountId), eq(a.id, row.id)));
+      await emitEvent(tx, {
+        accountId: scope.accountId,
+        type: 'kb_article_viewed',
+        subjectType: 'kb_article',
+        subjectId: row.id,
+        payload: { articleId: row.id, knowledgeBaseId: scope.knowledgeBaseId },
+      });
+    });
   }
   return row;
 }
@@ -182,40 +193,72 @@ export async function searchPublicArticles(scope: Scope & { q: string; language:
     }
   }
   let searchId: number | null = null;
+  const searched = (tx: Tx, id: number, previous?: { query: string; resultCount: number }) =>
+    emitEvent(tx, {
+      accountId: scope.accountId,
+      type: 'kb_searched',
+      subjectType: 'kb_search',
+      subjectId: id,
+      payload: { searchId: id, knowledgeBaseId: scope.knowledgeBaseId, query: q.slice(0, 200), resultCount: hits.length, ...(previous ? { previousQuery: previous.query, previousResultCount: previous.resultCount } : {}) },
+    });
   if (scope.record !== false && scope.replaces) {
     // A search typed letter by letter (the messenger's search as you type) is one search, not one per pause: the
-    // same typing session's row takes the newer query, while it is fresh and nothing was opened from it.
-    const [row] = await db
+    // same typing session's row takes the newer query, while it is fresh and nothing was opened from it. Its event
+    // names the query it replaces, so the reports count the session once (ADR 102).
+    const replaced = await db.transaction(async (tx) => {
+      const [before] = await tx
+        .select({ query: s.query, resultCount: s.resultCount })
+        .from(s)
+        .where(and(eq(s.accountId, scope.accountId), eq(s.knowledgeBaseId, scope.knowledgeBaseId), eq(s.id, scope.replaces!)))
+        .for('update');
+      const [row] = await tx
       .update(s)
       .set({ query: q.slice(0, 200), resultCount: hits.length })
       .where(
         and(
           eq(s.accountId, scope.accountId),
           eq(s.knowledgeBaseId, scope.knowledgeBaseId),
-          eq(s.id, scope.replaces),
+          eq(s.id, scope.replaces!),
           isNull(s.clickedArticleId),
           sql`${s.createdAt} > now() - interval '2 minutes'`,
         ),
       )
       .returning({ id: s.id });
-    if (row) return { hits, fuzzy, searchId: row.id };
+      if (row && before) await searched(tx, row.id, before);
+      return row;
+    });
+    if (replaced) return { hits, fuzzy, searchId: replaced.id };
   }
   if (scope.record !== false) {
-    const [row] = await db
-      .insert(s)
-      .values({ accountId: scope.accountId, knowledgeBaseId: scope.knowledgeBaseId, query: q.slice(0, 200), resultCount: hits.length })
-      .returning({ id: s.id });
-    searchId = row.id;
+    searchId = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(s)
+        .values({ accountId: scope.accountId, knowledgeBaseId: scope.knowledgeBaseId, query: q.slice(0, 200), resultCount: hits.length })
+        .returning({ id: s.id });
+      await searched(tx, row.id);
+      return row.id;
+    });
   }
   return { hits, fuzzy, searchId };
 }
 
 /** The result a visitor opened from a search (for the reports); ignores ids of other help centres. */
 export async function recordSearchClick(scope: Scope & { searchId: number; articleId: number }) {
-  await getDb()
-    .update(s)
-    .set({ clickedArticleId: scope.articleId })
-    .where(and(eq(s.accountId, scope.accountId), eq(s.knowledgeBaseId, scope.knowledgeBaseId), eq(s.id, scope.searchId), isNull(s.clickedArticleId)));
+  await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(s)
+      .set({ clickedArticleId: scope.articleId })
+      .where(and(eq(s.accountId, scope.accountId), eq(s.knowledgeBaseId, scope.knowledgeBaseId), eq(s.id, scope.searchId), isNull(s.clickedArticleId)))
+      .returning({ id: s.id, query: s.query });
+    if (row)
+      await emitEvent(tx, {
+        accountId: scope.accountId,
+        type: 'kb_search_clicked',
+        subjectType: 'kb_search',
+        subjectId: row.id,
+        payload: { searchId: row.id, knowledgeBaseId: scope.knowledgeBaseId, query: row.query, articleId: scope.articleId },
+      });
+  });
 }
 
 /** "Was this helpful?": one answer per visitor and article; answering again changes the answer. */
@@ -237,6 +280,13 @@ export async function recordFeedback(scope: Scope & { articleId: number; visitor
     } else {
       await tx.insert(f).values({ accountId: scope.accountId, articleId: article.id, visitorKey: scope.visitorKey, helpful: scope.helpful });
     }
+    await emitEvent(tx, {
+      accountId: scope.accountId,
+      type: 'kb_article_rated',
+      subjectType: 'kb_article',
+      subjectId: article.id,
+      payload: { articleId: article.id, knowledgeBaseId: scope.knowledgeBaseId, helpful: scope.helpful, previous: before ? before.helpful : null },
+    });
     const delta = (yes: boolean) => (scope.helpful === yes ? 1 : 0) - (before && before.helpful === yes ? 1 : 0);
     await tx
       .update(a)

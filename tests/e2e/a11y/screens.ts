@@ -54,6 +54,7 @@ export const SIGNED_IN_SCREENS = [
   '/customers/liveview', '/customers/meetings',
   '/workflows', '/workflows/builder', '/workflows/builder/{workflow}',
   '/analytics/overview', '/analytics/metrics', '/analytics/staffing-prediction', '/analytics/goals',
+  '/analytics/visitors', '/analytics/surveys', '/analytics/searches',
   '/settings', '/settings/my-profile', '/settings/notification', '/settings/my-plan', '/settings/account-settings',
   '/settings/users', '/settings/users/{agent}', '/settings/roles', '/settings/roles/{role}', '/settings/teams', '/settings/teams/{team}',
   '/settings/tags', '/settings/tags/{tag}', '/settings/canned-responses', '/settings/canned-responses/{canned}', '/settings/ai-help',

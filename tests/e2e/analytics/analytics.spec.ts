@@ -3,6 +3,7 @@ import { projectEvents } from '../../../app/models/analytics/projection.server';
 import { ANALYTICS_PAGES } from '../../../app/models/analytics/pages';
 import { createTestAccount } from '../../factories';
 import { HISTORY_FROM, HISTORY_TO, seedHandMadeHistory } from '../../integration/analytics-history';
+import { seedAreaHistory } from '../../integration/analytics-area-history';
 import { signIn, url } from '../helpers';
 
 test.use({ javaScriptEnabled: false });
@@ -11,7 +12,8 @@ test('every built report renders its headlines, charts and tables without JavaSc
   test.setTimeout(180_000);
   const a = await createTestAccount();
   const h = await seedHandMadeHistory({ accountId: a.account.id, agentId: a.owner.id });
-  await projectEvents({ eventIds: h.eventIds });
+  const area = await seedAreaHistory({ accountId: a.account.id, agentId: a.owner.id });
+  await projectEvents({ eventIds: [...h.eventIds, ...area.eventIds] });
   await signIn(page, a);
   await page.goto(url('/analytics', a.domain));
   await expect(page).toHaveURL(url('/analytics/overview', a.domain));
@@ -29,6 +31,9 @@ test('every built report renders its headlines, charts and tables without JavaSc
   // The overview filtered to the Support inbox: its two conversations.
   await page.goto(url(`/analytics/overview?range=custom&from=${HISTORY_FROM}&to=${HISTORY_TO}&filter=inbox:${h.inboxA.id}`, a.domain));
   await expect(page.getByTestId('headline-Conversations')).toHaveText('2');
+  // The forms report of the hand-made history (ADR 102): 5 views, 2 submissions.
+  await page.goto(url(`/analytics/forms?range=custom&from=${HISTORY_FROM}&to=${HISTORY_TO}`, a.domain));
+  await expect(page.getByTestId('headline-Submissions')).toHaveText('2');
 
   const missing = ANALYTICS_PAGES.find((x) => !x.built);
   if (missing) {
