@@ -4,6 +4,8 @@ import { formatDuration } from '../../utils/format';
 import { isOpenAt, type BusinessHoursRules } from '../automation/business-time';
 import { barChart } from './charts.server';
 import { agentsNeeded, serviceLevel } from './erlang';
+import { campaignReport } from './campaign-reports.server';
+import { goalsReport, salesReport } from './conversion-reports.server';
 import type { Range } from './range.server';
 import { dayStart } from './range.server';
 import {
@@ -310,4 +312,11 @@ export const PAGE_REPORTS: Record<string, (o: Opts) => Promise<Report>> = {
   'customer-satisfaction': csatPage,
   users,
   'staffing-prediction': staffing,
+  // Campaigns and Ecommerce (ADR 104).
+  chat: campaignReport('message'),
+  email: campaignReport('email'),
+  sms: campaignReport('sms'),
+  'push-notification': campaignReport('push'),
+  goals: goalsReport,
+  'sales-tracking': salesReport,
 };
