@@ -9,9 +9,30 @@ import { createGoal, createSaleTracker, recordSale, trackVisitorEvent } from '..
  */
 export async function seedDemoConversions(opts: { accountId: number; actorId: number; now: Date }) {
   const who = { accountId: opts.accountId, actorId: opts.actorId };
-  await createGoal({ ...who, name: 'Signed up for a trial', eventName: 'signup', description: 'The trial form on the pricing page.', attributionDays: 30, active: true });
-  await createGoal({ ...who, name: 'Booked a demo', eventName: 'demo_booked', description: 'The demo calendar on the sales page.', attributionDays: 14, active: true });
-  await createGoal({ ...who, name: 'Placed an order', eventName: 'sale', description: 'Counts each customer once, on their first order.', attributionDays: 30, active: true });
+  await createGoal({
+    ...who,
+    name: 'Signed up for a trial',
+    eventName: 'signup',
+    description: 'The trial form on the pricing page.',
+    attributionDays: 30,
+    active: true,
+  });
+  await createGoal({
+    ...who,
+    name: 'Booked a demo',
+    eventName: 'demo_booked',
+    description: 'The demo calendar on the sales page.',
+    attributionDays: 14,
+    active: true,
+  });
+  await createGoal({
+    ...who,
+    name: 'Placed an order',
+    eventName: 'sale',
+    description: 'Counts each customer once, on their first order.',
+    attributionDays: 30,
+    active: true,
+  });
   await createSaleTracker({ ...who, name: 'Web shop checkout', currency: 'USD', attributionDays: 30, active: true });
   await createSaleTracker({ ...who, name: 'EU store', currency: 'EUR', attributionDays: 30, active: true });
   const contacts = await getDb().execute<{ contact_id: number; created_at: string }>(sql`
@@ -39,6 +60,13 @@ export async function seedDemoConversions(opts: { accountId: number; actorId: nu
   }
   // Orders from the connected shop (no contact known to the chat): counted, never attributed.
   for (let d = 2; d < 60; d += 4) {
-    await recordSale({ accountId: opts.accountId, amountMinor: 2_900 + (d % 5) * 1_500, currency: 'USD', source: 'shopify', externalId: `shop-${5000 + d}`, occurredAt: new Date(opts.now.getTime() - d * 86_400_000) });
+    await recordSale({
+      accountId: opts.accountId,
+      amountMinor: 2_900 + (d % 5) * 1_500,
+      currency: 'USD',
+      source: 'shopify',
+      externalId: `shop-${5000 + d}`,
+      occurredAt: new Date(opts.now.getTime() - d * 86_400_000),
+    });
   }
 }

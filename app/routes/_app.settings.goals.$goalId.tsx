@@ -25,7 +25,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const goal = id === 'new' ? null : await getGoal({ accountId: ctx.account.id, id });
   if (goal === undefined) throw new Response('Not Found', { status: 404 });
   return {
-    goal: goal ? { id: goal.id, name: goal.name, eventName: goal.eventName, description: goal.description, attributionDays: goal.attributionDays, active: goal.active } : null,
+    goal: goal
+      ? { id: goal.id, name: goal.name, eventName: goal.eventName, description: goal.description, attributionDays: goal.attributionDays, active: goal.active }
+      : null,
     locked: !can(ctx, 'manage_messenger_customization'),
   };
 }
@@ -47,7 +49,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export const handle = {
-  breadcrumb: (loaderData: { goal: { name: string } | null } | undefined) => (loaderData ? (loaderData.goal?.name ?? 'Add Goal') : null),
+  breadcrumb: (loaderData: { goal: { name: string } | null } | undefined) => (loaderData ? loaderData.goal?.name ?? 'Add Goal' : null),
 };
 
 export default function GoalPage() {
@@ -61,7 +63,13 @@ function GoalEditor({ goal, locked }: ReturnType<typeof useLoaderData<typeof loa
     id: `goal-${goal?.id ?? 'new'}`,
     lastResult,
     defaultValue: goal
-      ? { name: goal.name, eventName: goal.eventName, description: goal.description, attributionDays: String(goal.attributionDays), active: goal.active ? 'on' : undefined }
+      ? {
+          name: goal.name,
+          eventName: goal.eventName,
+          description: goal.description,
+          attributionDays: String(goal.attributionDays),
+          active: goal.active ? 'on' : undefined,
+        }
       : { attributionDays: '30', active: 'on' },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onSubmit',
@@ -89,7 +97,14 @@ function GoalEditor({ goal, locked }: ReturnType<typeof useLoaderData<typeof loa
             }
           />
           <TextareaField label="Description" field={fields.description} disabled={locked} maxLength={CONVERSION_LIMITS.descriptionMax} />
-          <Field label="Attribution window (days)" type="number" field={fields.attributionDays} disabled={locked} min={1} max={CONVERSION_LIMITS.attributionDaysMax} />
+          <Field
+            label="Attribution window (days)"
+            type="number"
+            field={fields.attributionDays}
+            disabled={locked}
+            min={1}
+            max={CONVERSION_LIMITS.attributionDaysMax}
+          />
           <CheckboxField label="Active" field={fields.active} disabled={locked} />
         </fieldset>
         <ErrorList id={form.errorId} errors={form.errors} />

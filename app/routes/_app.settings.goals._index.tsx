@@ -13,7 +13,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireFeature(request, 'chatMessenger/conversionGoals', ctx);
   const [goals, counts] = await Promise.all([listGoals({ accountId: ctx.account.id }), conversionCounts({ accountId: ctx.account.id })]);
   return {
-    goals: goals.map((g) => ({ id: g.id, name: g.name, eventName: g.eventName, active: g.active, attributionDays: g.attributionDays, conversions: counts.goals.get(g.id) ?? 0 })),
+    goals: goals.map((g) => ({
+      id: g.id,
+      name: g.name,
+      eventName: g.eventName,
+      active: g.active,
+      attributionDays: g.attributionDays,
+      conversions: counts.goals.get(g.id) ?? 0,
+    })),
     locked: !can(ctx, 'manage_messenger_customization'),
   };
 }

@@ -25,7 +25,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const tracker = id === 'new' ? null : await getSaleTracker({ accountId: ctx.account.id, id });
   if (tracker === undefined) throw new Response('Not Found', { status: 404 });
   return {
-    tracker: tracker ? { id: tracker.id, name: tracker.name, currency: tracker.currency, attributionDays: tracker.attributionDays, active: tracker.active } : null,
+    tracker: tracker
+      ? { id: tracker.id, name: tracker.name, currency: tracker.currency, attributionDays: tracker.attributionDays, active: tracker.active }
+      : null,
     locked: !can(ctx, 'manage_messenger_customization'),
   };
 }
@@ -47,7 +49,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export const handle = {
-  breadcrumb: (loaderData: { tracker: { name: string } | null } | undefined) => (loaderData ? (loaderData.tracker?.name ?? 'Add Sales Tracker') : null),
+  breadcrumb: (loaderData: { tracker: { name: string } | null } | undefined) => (loaderData ? loaderData.tracker?.name ?? 'Add Sales Tracker' : null),
 };
 
 export default function SalesTrackerPage() {
@@ -77,14 +79,29 @@ function TrackerEditor({ tracker, locked }: ReturnType<typeof useLoaderData<type
       <Form method="post" {...getFormProps(form)}>
         <fieldset disabled={locked} className="stack">
           <Field label="Tracker Name" field={fields.name} disabled={locked} autoComplete="off" maxLength={CONVERSION_LIMITS.nameMax} />
-          <Field label="Currency" field={fields.currency} disabled={locked} autoComplete="off" maxLength={3} hint="The currency of a sale reported without one (ISO 4217, such as USD)." />
-          <Field label="Attribution window (days)" type="number" field={fields.attributionDays} disabled={locked} min={1} max={CONVERSION_LIMITS.attributionDaysMax} />
+          <Field
+            label="Currency"
+            field={fields.currency}
+            disabled={locked}
+            autoComplete="off"
+            maxLength={3}
+            hint="The currency of a sale reported without one (ISO 4217, such as USD)."
+          />
+          <Field
+            label="Attribution window (days)"
+            type="number"
+            field={fields.attributionDays}
+            disabled={locked}
+            min={1}
+            max={CONVERSION_LIMITS.attributionDaysMax}
+          />
           <CheckboxField label="Active" field={fields.active} disabled={locked} />
         </fieldset>
         <ErrorList id={form.errorId} errors={form.errors} />
         {tracker ? (
           <p className="muted">
-            Report a sale with <code>{`Parley.track('sale', { amount: 49.90, currency: '${tracker.currency}', orderId: 'A-1042', tracker: ${tracker.id} })`}</code>.
+            Report a sale with{' '}
+            <code>{`Parley.track('sale', { amount: 49.90, currency: '${tracker.currency}', orderId: 'A-1042', tracker: ${tracker.id} })`}</code>.
           </p>
         ) : null}
         <FormActions cancelTo={LIST} submitLabel={tracker ? 'Update' : 'Create'} intent="save" locked={locked} />
@@ -93,7 +110,9 @@ function TrackerEditor({ tracker, locked }: ReturnType<typeof useLoaderData<type
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [{ title: pageTitle(loaderData?.tracker?.name ?? 'Add Sales Tracker', 'Sales Tracker', 'Settings') }];
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
+  { title: pageTitle(loaderData?.tracker?.name ?? 'Add Sales Tracker', 'Sales Tracker', 'Settings') },
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -13,7 +13,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireFeature(request, 'chatMessenger/salesTracker', ctx);
   const [trackers, counts] = await Promise.all([listSaleTrackers({ accountId: ctx.account.id }), conversionCounts({ accountId: ctx.account.id })]);
   return {
-    trackers: trackers.map((t) => ({ id: t.id, name: t.name, currency: t.currency, active: t.active, attributionDays: t.attributionDays, sales: counts.trackers.get(t.id) ?? 0 })),
+    trackers: trackers.map((t) => ({
+      id: t.id,
+      name: t.name,
+      currency: t.currency,
+      active: t.active,
+      attributionDays: t.attributionDays,
+      sales: counts.trackers.get(t.id) ?? 0,
+    })),
     locked: !can(ctx, 'manage_messenger_customization'),
   };
 }

@@ -36,20 +36,24 @@ async function report(accountId: number, slug: string, extra = '') {
   expect(errors).toEqual([]);
   return PAGE_REPORTS[slug]({ accountId, range, search });
 }
-const heads = async (accountId: number, slug: string, extra = '') => Object.fromEntries((await report(accountId, slug, extra)).headlines.map((h) => [h.label, h.value]));
+const heads = async (accountId: number, slug: string, extra = '') =>
+  Object.fromEntries((await report(accountId, slug, extra)).headlines.map((h) => [h.label, h.value]));
 
 const at = (s: string) => new Date(`2026-11-${s}:00Z`);
 
 /** Campaigns of each kind with recipients whose steps fall on 10 and 11 November (and one on the 9th, the previous period). */
 async function seedCampaigns(accountId: number) {
   const db = getDb();
-  const campaign = async (kind: 'message' | 'email' | 'sms' | 'push', name: string) => (await db.insert(schema.campaigns).values({ accountId, kind, name, status: 'sent' }).returning())[0];
+  const campaign = async (kind: 'message' | 'email' | 'sms' | 'push', name: string) =>
+    (await db.insert(schema.campaigns).values({ accountId, kind, name, status: 'sent' }).returning())[0];
   const chat = await campaign('message', 'Welcome offer');
   const email = await campaign('email', 'November news');
   const sms = await campaign('sms', 'Flash sale');
   type R = Partial<typeof schema.campaignRecipients.$inferInsert>;
   const rows = (campaignId: number, list: R[]) =>
-    db.insert(schema.campaignRecipients).values(list.map((r, i) => ({ accountId, campaignId, address: `r${i}-${campaignId}@x.test`, status: 'sent' as const, ...r })));
+    db
+      .insert(schema.campaignRecipients)
+      .values(list.map((r, i) => ({ accountId, campaignId, address: `r${i}-${campaignId}@x.test`, status: 'sent' as const, ...r })));
   await rows(chat.id, [
     { sentAt: at('10T09:00'), repliedAt: at('10T09:05') },
     { sentAt: at('10T10:00') },
@@ -104,7 +108,10 @@ describe('campaign and Ecommerce reports', () => {
   it('give the figures computed by hand, from this account only, and a rebuild gives the same', async () => {
     const a = await seedAll('anaconv');
     const b = await seedAll('anaconvother');
-    await processEventBatch([...a.eventIds, ...b.eventIds].map((eventId) => ({ eventId })), [analyticsProjections]);
+    await processEventBatch(
+      [...a.eventIds, ...b.eventIds].map((eventId) => ({ eventId })),
+      [analyticsProjections],
+    );
     const id = a.account.id;
 
     // Chat: shown 10th 09:00, 10:00, 11th 12:00 (the 9th is the previous period); replied 2 of 3.
@@ -135,12 +142,18 @@ describe('campaign and Ecommerce reports', () => {
     expect(push.notes[0]).toContain('No push campaigns yet');
     expect(Object.fromEntries(push.headlines.map((h) => [h.label, h.value]))).toEqual({ Sent: 0, Clicked: 0, Failed: 0, 'Click rate': null });
     const [p] = await getDb().insert(schema.campaigns).values({ accountId: id, kind: 'push', name: 'Back in stock', status: 'sent' }).returning();
-    await getDb().insert(schema.campaignRecipients).values({ accountId: id, campaignId: p.id, address: 'device-1', status: 'sent', sentAt: at('10T07:00'), clickedAt: at('10T07:30') });
+    await getDb()
+      .insert(schema.campaignRecipients)
+      .values({ accountId: id, campaignId: p.id, address: 'device-1', status: 'sent', sentAt: at('10T07:00'), clickedAt: at('10T07:30') });
     expect(await heads(id, 'push-notification')).toEqual({ Sent: 1, Clicked: 1, Failed: 0, 'Click rate': 100 });
 
     // Goals: 3 conversions, 2 naming a conversation; inbox A only: the one of conversation 1.
     expect(await heads(id, 'goals')).toEqual({ Conversions: 3, 'After a conversation': 2, 'Share after a conversation': 200 / 3 });
-    expect(await heads(id, 'goals', `&filter=inbox:${a.h.inboxA.id}`)).toEqual({ Conversions: 1, 'After a conversation': 1, 'Share after a conversation': 100 });
+    expect(await heads(id, 'goals', `&filter=inbox:${a.h.inboxA.id}`)).toEqual({
+      Conversions: 1,
+      'After a conversation': 1,
+      'Share after a conversation': 100,
+    });
     const goals = await report(id, 'goals');
     expect(goals.charts[1].table.rows).toEqual([
       ['Signed up', 2, 1, 50],
@@ -171,8 +184,14 @@ describe('campaign and Ecommerce reports', () => {
 
   it('locks the pages without their reports permission (403 on page and CSV) and exports the tables as CSV', async () => {
     const a = await seedAll('anaconvperm');
-    await processEventBatch(a.eventIds.map((eventId) => ({ eventId })), [analyticsProjections]);
-    const [bare] = await getDb().insert(schema.roles).values({ accountId: a.account.id, name: 'Viewer', permissions: ['conversation_reports'] }).returning();
+    await processEventBatch(
+      a.eventIds.map((eventId) => ({ eventId })),
+      [analyticsProjections],
+    );
+    const [bare] = await getDb()
+      .insert(schema.roles)
+      .values({ accountId: a.account.id, name: 'Viewer', permissions: ['conversation_reports'] })
+      .returning();
     const viewer = await createTestUser({ accountId: a.account.id, roleId: bare.id });
     const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
     const viewerCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: viewer.id });
@@ -191,7 +210,11 @@ describe('campaign and Ecommerce reports', () => {
       '2026-11-10,1,1,49.9,49.9',
       '2026-11-11,2,1,100,0',
     ]);
-    expect((await get(`/analytics/goals/csv?${query}`, owner)).text.trim().split('\n')).toEqual(['Day,Conversions,After a conversation', '2026-11-10,1,1', '2026-11-11,2,1']);
+    expect((await get(`/analytics/goals/csv?${query}`, owner)).text.trim().split('\n')).toEqual([
+      'Day,Conversions,After a conversation',
+      '2026-11-10,1,1',
+      '2026-11-11,2,1',
+    ]);
   });
 
   it('Settings → Conversions works without JavaScript: field errors on 400, create, edit, another account gets 404', async () => {
@@ -212,7 +235,9 @@ describe('campaign and Ecommerce reports', () => {
     expect(made.status).toBe(302);
     const [goal] = await getDb().select().from(schema.conversionGoals).where(eq(schema.conversionGoals.accountId, a.account.id));
     expect(goal).toMatchObject({ name: 'Signed up', eventName: 'signup', attributionDays: 14, active: true });
-    expect((await post('/settings/goals/add', { intent: 'save', name: 'Signed up', eventName: 'x', attributionDays: '1' })).text).toContain('A goal with this name already exists');
+    expect((await post('/settings/goals/add', { intent: 'save', name: 'Signed up', eventName: 'x', attributionDays: '1' })).text).toContain(
+      'A goal with this name already exists',
+    );
     expect((await app.request('/settings/goals', { domain: a.domain, cookie })).text).toContain('Signed up');
     expect((await app.request(`/settings/goals/${goal.id}`, { domain: a.domain, cookie })).status).toBe(200);
     expect((await post(`/settings/goals/${goal.id}`, { intent: 'save', name: 'Signed up', eventName: 'signup', attributionDays: '7' })).status).toBe(302);
@@ -223,14 +248,18 @@ describe('campaign and Ecommerce reports', () => {
     const t = await post('/settings/sales-tracker/add', { intent: 'save', name: 'Shop', currency: 'eu', attributionDays: '30' });
     expect(t.status).toBe(400);
     expect(t.text).toContain('Enter a three-letter currency code such as USD or EUR');
-    expect((await post('/settings/sales-tracker/add', { intent: 'save', name: 'Shop', currency: 'eur', attributionDays: '30', active: 'on' })).status).toBe(302);
+    expect((await post('/settings/sales-tracker/add', { intent: 'save', name: 'Shop', currency: 'eur', attributionDays: '30', active: 'on' })).status).toBe(
+      302,
+    );
     const [tracker] = await getDb().select().from(schema.saleTrackers).where(eq(schema.saleTrackers.accountId, a.account.id));
     expect(tracker).toMatchObject({ name: 'Shop', currency: 'EUR' });
 
     const otherCookie = await sessionCookie({ domain: b.domain, accountId: b.account.id, userId: b.owner.id });
     expect((await app.request(`/settings/goals/${goal.id}`, { domain: b.domain, cookie: otherCookie })).status).toBe(404);
     expect((await app.request(`/settings/sales-tracker/${tracker.id}`, { domain: b.domain, cookie: otherCookie })).status).toBe(404);
-    expect((await app.request(`/settings/sales-tracker/${tracker.id}`, { domain: b.domain, cookie: otherCookie, form: { intent: 'delete' } })).status).toBe(404);
+    expect((await app.request(`/settings/sales-tracker/${tracker.id}`, { domain: b.domain, cookie: otherCookie, form: { intent: 'delete' } })).status).toBe(
+      404,
+    );
     expect((await post(`/settings/sales-tracker/${tracker.id}`, { intent: 'delete' })).status).toBe(302);
   });
 
@@ -238,8 +267,24 @@ describe('campaign and Ecommerce reports', () => {
     const a = await createTestAccount({ domain: 'convtrack' });
     const inbox = await createWebInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Shop site' });
     await createSaleTracker({ accountId: a.account.id, actorId: a.owner.id, name: 'Checkout', currency: 'EUR', attributionDays: 30, active: true });
-    const goal = await createGoal({ accountId: a.account.id, actorId: a.owner.id, name: 'Bought', eventName: 'sale', description: '', attributionDays: 30, active: true });
-    await createGoal({ accountId: a.account.id, actorId: a.owner.id, name: 'Signed up', eventName: 'signup', description: '', attributionDays: 30, active: true });
+    const goal = await createGoal({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      name: 'Bought',
+      eventName: 'sale',
+      description: '',
+      attributionDays: 30,
+      active: true,
+    });
+    await createGoal({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      name: 'Signed up',
+      eventName: 'signup',
+      description: '',
+      attributionDays: 30,
+      active: true,
+    });
 
     const session = await widget('/public/widget/session', { inboxId: inbox.id });
     const token = session.json.token as string;
@@ -254,7 +299,10 @@ describe('campaign and Ecommerce reports', () => {
     expect(sale.status).toBe(200);
     expect(sale.json).toMatchObject({ ok: true, sale: { recorded: true }, goals: 1 });
     // The same order again (a reload of the confirmation page): nothing new.
-    expect((await widget('/public/widget/track', { name: 'sale', props: { amount: 49.9, orderId: 'A-1042' } }, token)).json).toMatchObject({ sale: { recorded: false }, goals: 0 });
+    expect((await widget('/public/widget/track', { name: 'sale', props: { amount: 49.9, orderId: 'A-1042' } }, token)).json).toMatchObject({
+      sale: { recorded: false },
+      goals: 0,
+    });
     expect((await widget('/public/widget/track', { name: 'signup' }, token)).json).toMatchObject({ goals: 1 });
     expect((await widget('/public/widget/track', { name: 'sale', props: {} }, token)).status).toBe(400);
     expect((await widget('/public/widget/track', { name: 'sale', props: { amount: 5 } })).status).toBe(401);
@@ -272,11 +320,16 @@ describe('campaign and Ecommerce reports', () => {
     // Another source with the same order id is another sale (the key is account, source and external id).
     expect((await recordSale({ accountId: a.account.id, amountMinor: 100, currency: 'EUR', source: 'shopify', externalId: 'A-1042' })).created).toBe(true);
 
-    await processEventBatch(events.map((e) => ({ eventId: e.id })), [analyticsProjections]);
+    await processEventBatch(
+      events.map((e) => ({ eventId: e.id })),
+      [analyticsProjections],
+    );
     const today = new Date().toISOString().slice(0, 10);
     const search = new URLSearchParams(`range=custom&from=${today}&to=${today}`);
     const { range } = parseRange({ search, tz: 'UTC', page: findAnalyticsPage('sales-tracking')! });
-    const salesHeads = Object.fromEntries((await PAGE_REPORTS['sales-tracking']({ accountId: a.account.id, range, search })).headlines.map((h) => [h.label, h.value]));
+    const salesHeads = Object.fromEntries(
+      (await PAGE_REPORTS['sales-tracking']({ accountId: a.account.id, range, search })).headlines.map((h) => [h.label, h.value]),
+    );
     expect(salesHeads).toMatchObject({ Sales: 1, 'Attributed sales': 1, 'Revenue (EUR)': 49.9 });
     const goalHeads = Object.fromEntries((await PAGE_REPORTS.goals({ accountId: a.account.id, range, search })).headlines.map((h) => [h.label, h.value]));
     expect(goalHeads).toMatchObject({ Conversions: 2, 'After a conversation': 2 });
@@ -288,7 +341,11 @@ function widget(pathname: string, body: unknown, token?: string): Promise<{ stat
   const appHost = process.env.APP_HOST ?? 'localhost:3000';
   const isForm = body instanceof URLSearchParams;
   const payload = isForm ? body.toString() : JSON.stringify(body);
-  const headers: Record<string, string> = { host: appHost, origin: 'http://shop.example', 'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json' };
+  const headers: Record<string, string> = {
+    host: appHost,
+    origin: 'http://shop.example',
+    'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json',
+  };
   if (token) headers.authorization = `Bearer ${token}`;
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: app.port, path: pathname, method: 'POST', headers }, (res) => {

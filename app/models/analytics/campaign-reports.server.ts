@@ -41,7 +41,13 @@ export const CAMPAIGN_STEPS: Record<CampaignKind, Step[]> = {
 };
 
 /** The rate of a step: its count per 100 sent (shown, for chat). */
-const RATE_OF: Record<string, string> = { opened: 'Open rate', clicked: 'Click rate', replied: 'Reply rate', unsubscribed: 'Unsubscribe rate', bounced: 'Bounce rate' };
+const RATE_OF: Record<string, string> = {
+  opened: 'Open rate',
+  clicked: 'Click rate',
+  replied: 'Reply rate',
+  unsubscribed: 'Unsubscribe rate',
+  bounced: 'Bounce rate',
+};
 
 /** A failed recipient has no failure time; its claim time (when the sender tried it) stands for it. */
 function atExpr(step: Step): SQL {
@@ -115,7 +121,11 @@ export function campaignReport(kind: CampaignKind) {
         ...steps.map((s) => ({ label: s.label, format: 'count' as const })),
         ...rated.map((s) => ({ label: rateLabel(s), format: 'percent' as const })),
       ],
-      rows: perCampaign.map((r) => [String(r.name), ...steps.map((s) => Number(r[s.key] ?? 0)), ...rated.map((s) => rate(Number(r[s.key] ?? 0), Number(r.sent ?? 0)))]),
+      rows: perCampaign.map((r) => [
+        String(r.name),
+        ...steps.map((s) => Number(r[s.key] ?? 0)),
+        ...rated.map((s) => rate(Number(r[s.key] ?? 0), Number(r.sent ?? 0))),
+      ]),
     };
     const sentLabel = steps[0].label;
     const headlines: Headline[] = [
@@ -128,7 +138,10 @@ export function campaignReport(kind: CampaignKind) {
       })),
     ];
     const chart: Chart = {
-      title: `${sentLabel} and ${steps.slice(1).map((s) => s.label.toLowerCase()).join(', ')} by day`,
+      title: `${sentLabel} and ${steps
+        .slice(1)
+        .map((s) => s.label.toLowerCase())
+        .join(', ')} by day`,
       table: byDay,
       model: lineChart({
         xLabels: byDay.rows.map((r) => String(r[0]).slice(5)),

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { getDb } from '../../../db/client';
 import { currencyExponent } from '../conversions/constants';
 import type { Range } from './range.server';
-import { breakdown, breakdownChart, dailyChart, dailyTable, dimensionNames, headlines, type Col, type Report, type Table } from './reports.server';
+import { breakdown, breakdownChart, dailyChart, dailyTable, dimensionNames, headlines, type Col, type Headline, type Report, type Table } from './reports.server';
 
 /**
  * The Ecommerce pages (ADR 104), read from the projections of `goal_reached` and `sale_recorded` (ADR 090):
@@ -28,7 +28,14 @@ export async function goalsReport(o: Opts): Promise<Report> {
   const table = await dailyTable({ ...o, cols: GOALS_DAILY, caption: 'By day' });
   const [byGoal, byAgent] = await Promise.all([
     breakdown({ ...o, dim: 'goal', cols: [G.reached, G.attributed, G.share], names: await goalNames(o.accountId), caption: 'By goal', dimLabel: 'Goal' }),
-    breakdown({ ...o, dim: 'agent', cols: [G.attributed], names: await dimensionNames({ accountId: o.accountId, dim: 'agent' }), caption: 'Conversions after a conversation, by agent', dimLabel: 'Agent' }),
+    breakdown({
+      ...o,
+      dim: 'agent',
+      cols: [G.attributed],
+      names: await dimensionNames({ accountId: o.accountId, dim: 'agent' }),
+      caption: 'Conversions after a conversation, by agent',
+      dimLabel: 'Agent',
+    }),
   ]);
   return {
     headlines: await headlines({ ...o, cols: [G.reached, G.attributed, G.share] }),
@@ -73,13 +80,7 @@ export async function salesReport(o: Opts): Promise<Report> {
   const cols = salesColumns(main);
   const table = await dailyTable({ ...o, cols, caption: `By day (revenue in ${main})` });
   const heads = await headlines({ ...o, cols });
-  const avg = (h: typeof heads) => ({
-    label: `Average sale (${main})`,
-    format: 'amount' as const,
-    value: null as number | null,
-    previous: null as number | null,
-  });
-  const average = avg(heads);
+  const average: Headline = { label: `Average sale (${main})`, format: 'amount', value: null, previous: null };
   // Average sale in the main currency: its revenue over its own number of sales.
   const [counts] = await getDb().execute<{ now: number; before: number }>(sql`
     select coalesce(sum(n) filter (where hour >= ${o.range.current.start.toISOString()}::timestamptz), 0)::float8 as now,
@@ -106,7 +107,9 @@ export async function salesReport(o: Opts): Promise<Report> {
         coalesce(sum(total) filter (where metric = ${`revenue:${cur}`}), 0)::float8 as total,
         coalesce(sum(total) filter (where metric = ${`revenue_attributed:${cur}`}), 0)::float8 as attributed
       from analytics_counters
-      where account_id = ${o.accountId} and dim = ${o.range.filter?.dim ?? 'all'} and key = ${o.range.filter?.key ?? ''} and metric in (${`revenue:${cur}`}, ${`revenue_attributed:${cur}`})
+      where account_id = ${o.accountId} and dim = ${o.range.filter?.dim ?? 'all'} and key = ${
+      o.range.filter?.key ?? ''
+    } and metric in (${`revenue:${cur}`}, ${`revenue_attributed:${cur}`})
         and hour >= ${o.range.current.start.toISOString()}::timestamptz and hour < ${o.range.current.end.toISOString()}::timestamptz`);
     const e = 10 ** currencyExponent(cur);
     if (Number(r?.n) > 0) byCurrency.rows.push([cur, Number(r.n), Number(r.total) / e, Number(r.attributed) / e]);
@@ -123,7 +126,12 @@ export async function salesReport(o: Opts): Promise<Report> {
     headlines: [...heads, average],
     charts: [
       dailyChart({ title: `Revenue by day (${main})`, table, columns: [3, 4], format: (v) => v.toLocaleString('en', { maximumFractionDigits: 2 }) }),
-      breakdownChart({ title: `Attributed revenue by agent (${main})`, table: byAgent, column: 2, format: (v) => v.toLocaleString('en', { maximumFractionDigits: 2 }) }),
+      breakdownChart({
+        title: `Attributed revenue by agent (${main})`,
+        table: byAgent,
+        column: 2,
+        format: (v) => v.toLocaleString('en', { maximumFractionDigits: 2 }),
+      }),
     ],
     tables: [byCurrency],
     notes: [

@@ -38,8 +38,24 @@ async function unique<T>(field: string, message: string, run: () => Promise<T>) 
 export function createGoal(opts: Who & GoalValues) {
   return unique('name', GOAL_NAME_TAKEN, () =>
     getDb().transaction(async (tx) => {
-      const [row] = await tx.insert(g).values({ accountId: opts.accountId, name: opts.name, eventName: opts.eventName, description: opts.description, attributionDays: opts.attributionDays, active: opts.active }).returning();
-      await recordChange(tx, { ...opts, type: 'conversion_goal_created', subjectType: 'conversion_goal', subjectId: row.id, payload: { name: row.name, eventName: row.eventName } });
+      const [row] = await tx
+        .insert(g)
+        .values({
+          accountId: opts.accountId,
+          name: opts.name,
+          eventName: opts.eventName,
+          description: opts.description,
+          attributionDays: opts.attributionDays,
+          active: opts.active,
+        })
+        .returning();
+      await recordChange(tx, {
+        ...opts,
+        type: 'conversion_goal_created',
+        subjectType: 'conversion_goal',
+        subjectId: row.id,
+        payload: { name: row.name, eventName: row.eventName },
+      });
       return row;
     }),
   );
@@ -50,11 +66,24 @@ export function updateGoal(opts: Who & GoalValues & { id: number }) {
     getDb().transaction(async (tx) => {
       const [row] = await tx
         .update(g)
-        .set({ name: opts.name, eventName: opts.eventName, description: opts.description, attributionDays: opts.attributionDays, active: opts.active, updatedAt: new Date() })
+        .set({
+          name: opts.name,
+          eventName: opts.eventName,
+          description: opts.description,
+          attributionDays: opts.attributionDays,
+          active: opts.active,
+          updatedAt: new Date(),
+        })
         .where(and(eq(g.accountId, opts.accountId), eq(g.id, opts.id)))
         .returning();
       if (!row) return undefined;
-      await recordChange(tx, { ...opts, type: 'conversion_goal_updated', subjectType: 'conversion_goal', subjectId: row.id, payload: { name: row.name, eventName: row.eventName, active: row.active } });
+      await recordChange(tx, {
+        ...opts,
+        type: 'conversion_goal_updated',
+        subjectType: 'conversion_goal',
+        subjectId: row.id,
+        payload: { name: row.name, eventName: row.eventName, active: row.active },
+      });
       return row;
     }),
   );
@@ -87,8 +116,17 @@ export async function getSaleTracker(opts: { accountId: number; id: number }) {
 export function createSaleTracker(opts: Who & SaleTrackerValues) {
   return unique('name', TRACKER_NAME_TAKEN, () =>
     getDb().transaction(async (tx) => {
-      const [row] = await tx.insert(st).values({ accountId: opts.accountId, name: opts.name, currency: opts.currency, attributionDays: opts.attributionDays, active: opts.active }).returning();
-      await recordChange(tx, { ...opts, type: 'sale_tracker_created', subjectType: 'sale_tracker', subjectId: row.id, payload: { name: row.name, currency: row.currency } });
+      const [row] = await tx
+        .insert(st)
+        .values({ accountId: opts.accountId, name: opts.name, currency: opts.currency, attributionDays: opts.attributionDays, active: opts.active })
+        .returning();
+      await recordChange(tx, {
+        ...opts,
+        type: 'sale_tracker_created',
+        subjectType: 'sale_tracker',
+        subjectId: row.id,
+        payload: { name: row.name, currency: row.currency },
+      });
       return row;
     }),
   );
@@ -103,7 +141,13 @@ export function updateSaleTracker(opts: Who & SaleTrackerValues & { id: number }
         .where(and(eq(st.accountId, opts.accountId), eq(st.id, opts.id)))
         .returning();
       if (!row) return undefined;
-      await recordChange(tx, { ...opts, type: 'sale_tracker_updated', subjectType: 'sale_tracker', subjectId: row.id, payload: { name: row.name, currency: row.currency, active: row.active } });
+      await recordChange(tx, {
+        ...opts,
+        type: 'sale_tracker_updated',
+        subjectType: 'sale_tracker',
+        subjectId: row.id,
+        payload: { name: row.name, currency: row.currency, active: row.active },
+      });
       return row;
     }),
   );
@@ -124,8 +168,12 @@ export function deleteSaleTracker(opts: Who & { id: number }) {
 /** Conversions and sales per goal and tracker, for the settings lists. */
 export async function conversionCounts(opts: { accountId: number }) {
   const [goals, trackers] = await Promise.all([
-    getDb().execute<{ id: number; n: number }>(sql`select goal_id as id, count(*)::int as n from goal_conversions where account_id = ${opts.accountId} group by 1`),
-    getDb().execute<{ id: number; n: number }>(sql`select sale_tracker_id as id, count(*)::int as n from sales where account_id = ${opts.accountId} and sale_tracker_id is not null group by 1`),
+    getDb().execute<{ id: number; n: number }>(
+      sql`select goal_id as id, count(*)::int as n from goal_conversions where account_id = ${opts.accountId} group by 1`,
+    ),
+    getDb().execute<{ id: number; n: number }>(
+      sql`select sale_tracker_id as id, count(*)::int as n from sales where account_id = ${opts.accountId} and sale_tracker_id is not null group by 1`,
+    ),
   ]);
   return { goals: new Map(goals.map((r) => [Number(r.id), Number(r.n)])), trackers: new Map(trackers.map((r) => [Number(r.id), Number(r.n)])) };
 }
@@ -176,7 +224,17 @@ export async function recordSale(input: SaleInput, db?: Tx) {
     const conversationId = await attributedConversation(tx, { accountId: input.accountId, contactId: input.contactId, at, days: input.attributionDays ?? 30 });
     const [row] = await tx
       .insert(schema.sales)
-      .values({ accountId: input.accountId, source: input.source, externalId, amountMinor: input.amountMinor, currency, contactId: input.contactId ?? null, saleTrackerId: input.saleTrackerId ?? null, conversationId, occurredAt: at })
+      .values({
+        accountId: input.accountId,
+        source: input.source,
+        externalId,
+        amountMinor: input.amountMinor,
+        currency,
+        contactId: input.contactId ?? null,
+        saleTrackerId: input.saleTrackerId ?? null,
+        conversationId,
+        occurredAt: at,
+      })
       .onConflictDoNothing()
       .returning();
     if (!row) return { created: false as const, saleId: null };

@@ -43,7 +43,12 @@ export type SaleTrackerValues = z.infer<typeof SaleTrackerSchema>;
 
 /** The messenger's `track(name, props)` call (ADR 105). A sale's amount is in major units, as sites know it. */
 export const TrackInput = z.object({
-  name: z.string().trim().min(1).max(L.eventNameMax).regex(/^[A-Za-z0-9_.:-]+$/),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(L.eventNameMax)
+    .regex(/^[A-Za-z0-9_.:-]+$/),
   props: z
     .object({
       amount: z.coerce.number().finite().min(0).max(1e10).optional(),

@@ -15,7 +15,15 @@ test('a goal and a sale recorded through the messenger appear on Goals, Sales tr
   const a = await createTestAccount();
   const inbox = await createWebInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Shop site' });
   await createSaleTracker({ accountId: a.account.id, actorId: a.owner.id, name: 'Checkout', currency: 'EUR', attributionDays: 30, active: true });
-  await createGoal({ accountId: a.account.id, actorId: a.owner.id, name: 'Signed up', eventName: 'signup', description: '', attributionDays: 30, active: true });
+  await createGoal({
+    accountId: a.account.id,
+    actorId: a.owner.id,
+    name: 'Signed up',
+    eventName: 'signup',
+    description: '',
+    attributionDays: 30,
+    active: true,
+  });
 
   // The messenger's calls, as widget.js makes them from the customer's site.
   const headers = { origin: 'http://shop.example' };
@@ -30,7 +38,12 @@ test('a goal and a sale recorded through the messenger appear on Goals, Sales tr
   const events = await getDb()
     .select({ id: schema.domainEvents.id })
     .from(schema.domainEvents)
-    .where(and(eq(schema.domainEvents.accountId, a.account.id), inArray(schema.domainEvents.type, ['sale_recorded', 'goal_reached', 'conversation_created', 'conversation_assigned'])));
+    .where(
+      and(
+        eq(schema.domainEvents.accountId, a.account.id),
+        inArray(schema.domainEvents.type, ['sale_recorded', 'goal_reached', 'conversation_created', 'conversation_assigned']),
+      ),
+    );
   await projectEvents({ eventIds: events.map((e) => e.id) });
 
   await signIn(page, a);
