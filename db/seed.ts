@@ -23,6 +23,7 @@ import { seedDemoReviewsAndForms } from './seed-reviews-forms';
 import { seedDemoCsat } from './seed-csat';
 import { seedDemoDeveloper } from './seed-developer';
 import { seedDemoAnalytics } from './seed-analytics';
+import { seedDemoConversions } from './seed-conversions';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -113,6 +114,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoReviewsAndForms({ accountId: account.id, ownerId: owner.id, now: opts.now });
   await seedDemoCsat({ accountId: account.id, ownerId: owner.id, now: opts.now });
   await seedDemoDeveloper({ accountId: account.id, ownerId: owner.id, now: opts.now });
+  await seedDemoConversions({ accountId: account.id, actorId: admin.id, now: opts.now ?? new Date() });
   // Last: the projections are rebuilt from everything written above.
   await seedDemoAnalytics({ accountId: account.id });
   return { created: true };

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { requireReportPage } from '~/models/analytics/access.server';
 import { DAILY_COLUMNS, PAGE_REPORTS, workflowsSql } from '~/models/analytics/page-reports.server';
 import { dailySql } from '~/models/analytics/reports.server';
+import { csvSource } from '~/models/analytics/csv-sources.server';
 import { csvSafeCell, csvStream } from '~/utils/csv-stream.server';
 
 /**
@@ -25,6 +26,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     });
     return new Response(body, { headers });
   }
+  const source = await csvSource({ accountId, slug: page.slug, range, search });
+  if (source) return new Response(csvStream<Record<string, unknown>>(source), { headers });
   const cols = DAILY_COLUMNS[page.slug];
   if (!cols) {
     const report = await PAGE_REPORTS[page.slug]({ accountId, range, search });

@@ -19,6 +19,8 @@ import {
   WidgetInputError,
 } from '~/models/channels/widget.server';
 import { PushInputError, subscribePush, vapidKeysFor } from '~/models/campaigns/push.server';
+import { trackVisitorEvent, TrackInputError } from '~/models/conversions/conversions.server';
+import { TrackInput } from '~/models/conversions/schemas';
 import { campaignReplyOpener, chatCampaignFor, recordChatCampaignShown } from '~/models/campaigns/chat.server';
 import { botTurn, inboxHasBot } from '~/models/chatbots/runner.server';
 import { helpUrl } from '~/models/knowledge-base/help-host.server';
@@ -33,6 +35,7 @@ import { MAX_ROW_ID } from '~/utils/route-id';
  * Authorization header. /public/ skips the CSRF check (there is no ambient credential to abuse).
  *   POST session · GET messages?after= · GET help?q= · GET survey?url= · POST messages · POST typing · POST pageview · POST ticket
  *   POST campaign (a message campaign was shown, ADR 082) · GET push (the VAPID key) · POST push (a subscription, ADR 083)
+ *   POST track (Parley.track(name, props): a sale and the goals naming the event, ADR 105)
  */
 
 const CORS = {
@@ -170,6 +173,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
         await enforceRateLimit(`widget-campaign:${visitor.id}`, { limit: 30, windowMs: 60_000 });
         if (!(await recordChatCampaignShown({ visitor, campaignId: id }))) throw new Response('This message is not available', { status: 404 });
         return json({ ok: true });
+      }
+      case 'track': {
+        const { visitor } = await requireVisitor(request);
+        const input = parse(TrackInput, await readJson(request));
+        await enforceRateLimit(`widget-track:${visitor.id}`, { limit: 30, windowMs: 60_000 });
+        try {
+          const { sale, goals } = await trackVisitorEvent({ accountId: visitor.accountId, contactId: visitor.contactId, name: input.name, props: input.props });
+          return json({ ok: true, sale: sale ? { recorded: sale.created } : null, goals: goals.length });
+        } catch (err) {
+          if (err instanceof TrackInputError) throw new WidgetInputError(err.message);
+          throw err;
+        }
       }
       default:
         throw new Response('Not Found', { status: 404 });

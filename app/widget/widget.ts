@@ -274,7 +274,8 @@ label{font-size:.85em;color:#374151}
     launcher.onclick = toggle;
     close.onclick = toggle;
     if (!cfg.showLauncher) launcher.style.display = 'none';
-    (w as unknown as { Parley?: { open(): void } }).Parley = { open: () => wrap.classList.add('o') };
+    // Parley.track('sale', { amount, currency, orderId }) and goal events (ADR 105): the promise tells the site it counted.
+    (w as unknown as { Parley?: object }).Parley = { open: () => wrap.classList.add('o'), track: (name: string, props?: object) => api('track', { name, props }) };
 
     if (s.online || s.conversationId || s.bot || s.campaign) {
       list = el('div', { class: 'm', 'aria-live': 'polite' });

@@ -21,3 +21,4 @@ export * from './developer';
 export * from './ai';
 export * from './integrations';
 export * from './analytics';
+export * from './conversions';

@@ -188,6 +188,16 @@ describe('npm run seed', () => {
       .from(schema.analyticsCounters)
       .where(and(eq(schema.analyticsCounters.accountId, account.id), eq(schema.analyticsCounters.metric, 'conversations'), eq(schema.analyticsCounters.dim, 'all')));
     expect(counted.n).toBe(convs.length);
+    // Conversions (ADR 104): goals, trackers and sales, most of the tracked ones attributed to a chat, all projected.
+    const [sold] = await getDb().execute<{ sales: number; attributed: number; projected: number; goals: number }>(sql`
+      select (select count(*)::int from sales where account_id = ${account.id}) as sales,
+        (select count(*)::int from sales where account_id = ${account.id} and conversation_id is not null) as attributed,
+        (select coalesce(sum(n), 0)::int from analytics_counters where account_id = ${account.id} and metric = 'sales' and dim = 'all') as projected,
+        (select count(*)::int from goal_conversions where account_id = ${account.id}) as goals`);
+    expect(sold.sales).toBeGreaterThan(20);
+    expect(sold.attributed).toBeGreaterThan(5);
+    expect(sold.projected).toBe(sold.sales);
+    expect(sold.goals).toBeGreaterThan(20);
     expect(convs.every((c) => c.search !== null)).toBe(true);
     expect(convs.filter((c) => c.status === 'snoozed').every((c) => c.snoozedUntil && c.snoozedUntil.getTime() > Date.now())).toBe(true);
     // Phone numbers stored in one form.

@@ -8,6 +8,7 @@ export function formatFigure(value: number | string | null, format: Fmt) {
   if (format === 'duration') return formatDuration(value);
   if (format === 'percent') return `${Math.round(value * 10) / 10}%`;
   if (format === 'rating') return (Math.round(value * 100) / 100).toString();
+  if (format === 'amount') return value.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return Math.round(value).toLocaleString('en');
 }
 

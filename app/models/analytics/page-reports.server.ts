@@ -5,6 +5,8 @@ import { isOpenAt, type BusinessHoursRules } from '../automation/business-time';
 import { AREA_DAILY_COLUMNS, AREA_REPORTS } from './area-reports.server';
 import { barChart } from './charts.server';
 import { agentsNeeded, serviceLevel } from './erlang';
+import { campaignReport } from './campaign-reports.server';
+import { goalsReport, salesReport } from './conversion-reports.server';
 import type { Range } from './range.server';
 import { dayStart } from './range.server';
 import {
@@ -320,4 +322,11 @@ export const PAGE_REPORTS: Record<string, (o: Opts) => Promise<Report>> = {
   users,
   'staffing-prediction': staffing,
   ...AREA_REPORTS,
+  // Campaigns and Ecommerce (ADR 104).
+  chat: campaignReport('message'),
+  email: campaignReport('email'),
+  sms: campaignReport('sms'),
+  'push-notification': campaignReport('push'),
+  goals: goalsReport,
+  'sales-tracking': salesReport,
 };

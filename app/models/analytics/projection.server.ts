@@ -28,6 +28,9 @@ export const PROJECTED_EVENT_TYPES = [
   'kb_search_clicked',
   // SLA targets met (ADR 103).
   'sla_met',
+  // Sales and goals (ADR 104).
+  'sale_recorded',
+  'goal_reached',
 ] as const;
 
 /** Advisory-lock class of the projections: the handler holds it shared per account, the rebuild exclusive. */
@@ -226,6 +229,18 @@ function projectStatement(prefix: SQL) {
       from x cross join lateral (values ('sla_met'), ('sla_due')) m(metric)
       where type in ('sla_met', 'sla_breached') and (m.metric = 'sla_due' or type = 'sla_met')
 ${AREA_FACTS}
+      union all
+      -- Sales and goals (ADR 104): attributed to the conversation the event names (decided when recorded), so to its
+      -- inbox, channel, team and agent; revenue is counted per currency (metric revenue:<ISO code>).
+      select account_id, occurred_at, m.metric, 1, case when m.metric like 'revenue%' then (payload->>'amountMinor')::float8 else 0 end, null,
+        cp->>'inboxId', cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', jsonb_strip_nulls(jsonb_build_object('tracker', payload->>'saleTrackerId'))
+      from x cross join lateral (values ('sales'), ('sales_attributed'), ('revenue:' || upper(payload->>'currency')), ('revenue_attributed:' || upper(payload->>'currency'))) m(metric)
+      where type = 'sale_recorded' and payload->>'amountMinor' ~ '^-?[0-9]+$' and payload->>'currency' ~ '^[A-Za-z]{3}$'
+        and (m.metric not like '%attributed%' or conv is not null)
+      union all
+      select account_id, occurred_at, m.metric, 1, 0, null, cp->>'inboxId', cp->>'sourceType', ap->>'teamId', ap->>'assigneeId', jsonb_build_object('goal', payload->>'goalId')
+      from x cross join lateral (values ('goal_reached'), ('goal_attributed')) m(metric)
+      where type = 'goal_reached' and payload->>'goalId' is not null and (m.metric = 'goal_reached' or conv is not null)
     ),
     lines as (
       select f.account_id, date_bin('1 hour', f.occurred_at, timestamptz '2000-01-01 00:00:00+00') as hour, f.metric, d.dim, d.key, f.n, f.total, f.secs

@@ -7,14 +7,14 @@ import type { Range, Span } from './range.server';
  * The report pages' figures (ADR 091, definitions in docs/analytics.md), read from the projections of ADR 090: every
  * query is account-scoped in its WHERE and reads hour buckets, cut into the account's local days here.
  */
-export type Fmt = 'count' | 'duration' | 'percent' | 'rating' | 'text';
+export type Fmt = 'count' | 'duration' | 'percent' | 'rating' | 'text' | 'amount';
 export type Headline = { label: string; value: number | null; previous: number | null; format: Fmt };
 export type Table = { caption: string; columns: { label: string; format: Fmt }[]; rows: (string | number | null)[][] };
 export type Chart = { title: string; model: ChartModel; table: Table };
 export type Report = { headlines: Headline[]; charts: Chart[]; tables: Table[]; notes: string[] };
 
 /** A column of figures from the counters: a count, an average of the totals, or a share of another metric's count. */
-export type Col = { label: string; format: Fmt; metric: string; agg: 'n' | 'avg' | 'ratio' | 'per' | 'net'; of?: string; minus?: string };
+export type Col = { label: string; format: Fmt; metric: string; agg: 'n' | 'avg' | 'ratio' | 'per' | 'net' | 'sum'; of?: string; minus?: string; scale?: number };
 
 const M = {
   conversations: { label: 'Conversations', format: 'count', metric: 'conversations', agg: 'n' },
@@ -33,6 +33,7 @@ export const METRIC_COLUMNS = M;
 function colExpr(col: Col): SQL {
   const n = (metric: string) => sql`sum(c.n) filter (where c.metric = ${metric})`;
   if (col.agg === 'n') return sql`coalesce(${n(col.metric)}, 0)::float8`;
+  if (col.agg === 'sum') return sql`(coalesce(sum(c.total) filter (where c.metric = ${col.metric}), 0) * ${col.scale ?? 1})::float8`;
   if (col.agg === 'avg') return sql`(sum(c.total) filter (where c.metric = ${col.metric}) / nullif(${n(col.metric)}, 0))::float8`;
   // per: a count per another count (pages per visit); net: (metric − minus) per 100 of `of` (NPS, ADR 102).
   if (col.agg === 'per') return sql`(1.0 * ${n(col.metric)} / nullif(${n(col.of!)}, 0))::float8`;
@@ -107,7 +108,7 @@ export async function headlines(opts: { accountId: number; range: Range; cols: C
   return opts.cols.map((c, i) => ({ label: c.label, format: c.format, value: zeroIsNull(c, now[i]), previous: zeroIsNull(c, before[i]) }));
 }
 
-const zeroIsNull = (c: Col, v: number | null) => (c.agg === 'n' ? (v ?? 0) : v);
+const zeroIsNull = (c: Col, v: number | null) => (c.agg === 'n' || c.agg === 'sum' ? (v ?? 0) : v);
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export async function dailyTable(opts: { accountId: number; range: Range; cols: Col[]; caption: string }): Promise<Table> {

@@ -171,6 +171,17 @@ export const DOMAIN_EVENT_TYPES = [
   'kb_article_rated',
   'kb_searched',
   'kb_search_clicked',
+  // Conversions (ADR 104): goals and sales trackers, and what they record.
+  'conversion_goal_created',
+  'conversion_goal_updated',
+  'conversion_goal_deleted',
+  'sale_tracker_created',
+  'sale_tracker_updated',
+  'sale_tracker_deleted',
+  /** A sale (payload: amountMinor, currency, source, externalId?, contactId?, saleTrackerId?, conversationId?): once per account, source and externalId. */
+  'sale_recorded',
+  /** A contact reached a conversion goal (payload: goalId, contactId, conversationId?): once per goal and contact. */
+  'goal_reached',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

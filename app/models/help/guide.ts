@@ -42,6 +42,7 @@ const PAGE_OF_GROUP: Record<string, GuideSlug> = {
   Reviews: 'reviews',
   'Customer Satisfaction': 'surveys',
   'API and Integrations': 'api-and-integrations',
+  Conversions: 'analytics',
 };
 
 export function isGuideSlug(slug: string): slug is GuideSlug {

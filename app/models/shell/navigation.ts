@@ -115,8 +115,8 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
   {
     group: 'Conversions',
     items: [
-      { slug: 'goals', label: 'Goals', feature: 'chatMessenger/conversionGoals' },
-      { slug: 'sales-tracker', label: 'Sales Tracker', feature: 'chatMessenger/salesTracker' },
+      { slug: 'goals', label: 'Goals', built: true, feature: 'chatMessenger/conversionGoals' },
+      { slug: 'sales-tracker', label: 'Sales Tracker', built: true, feature: 'chatMessenger/salesTracker' },
     ],
   },
   {

@@ -89,6 +89,7 @@ export const SIGNED_IN_SCREENS = [
   '/reviews/{review}', '/settings/sources', '/settings/sources?source=new&kind=google',
   '/settings/developer-api', '/settings/webhooks', '/settings/webhooks/{webhook}',
   '/settings/email-setup',
+  '/settings/goals', '/settings/goals/add', '/settings/sales-tracker', '/settings/sales-tracker/add', '/analytics/chat', '/analytics/sales-tracking',
 ] as const;
 
 /** Signed out, on the account's address. */
