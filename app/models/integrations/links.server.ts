@@ -66,7 +66,7 @@ export async function updateLinkStatus(opts: { accountId: number; id: number; st
  * linked with "reopen" are reopened. Each conversation in one transaction with `integration_item_closed`.
  * A repeated delivery changes nothing (the link is already closed).
  */
-export async function closeLinkedItem(opts: { accountId: number; provider: ProviderId; externalId: string; by: string }) {
+export async function closeLinkedItem(opts: { accountId: number; provider: ProviderId; externalId: string; by: string; label?: string; verb?: string }) {
   const links = await getDb()
     .select()
     .from(l)
@@ -79,7 +79,7 @@ export async function closeLinkedItem(opts: { accountId: number; provider: Provi
         .where(and(eq(l.accountId, opts.accountId), eq(l.id, link.id), eq(l.status, 'open')))
         .returning({ id: l.id });
       if (!claimed) return;
-      await addMessage(tx, { accountId: opts.accountId, conversationId: link.conversationId, kind: 'note', text: `${opts.externalId} was closed${opts.by ? ` by ${opts.by}` : ''}: ${link.title}` });
+      await addMessage(tx, { accountId: opts.accountId, conversationId: link.conversationId, kind: 'note', text: opts.label ? `${opts.label} was ${opts.verb ?? 'closed'}${opts.by ? ` by ${opts.by}` : ''}` : `${opts.externalId} was closed${opts.by ? ` by ${opts.by}` : ''}: ${link.title}` });
       await emitEvent(tx, { accountId: opts.accountId, type: 'integration_item_closed', subjectType: 'conversation', subjectId: link.conversationId, payload: { provider: opts.provider, item: opts.externalId, reopen: link.reopenOnClose }, actor: { type: 'system' } });
       if (link.reopenOnClose) await setConversationStatus({ tx, accountId: opts.accountId, actorId: null, ids: [link.conversationId], status: 'open' });
     });
