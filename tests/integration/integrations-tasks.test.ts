@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { openConversation } from '../../app/models/inbox/conversations.server';
@@ -17,6 +18,8 @@ let asana: Awaited<ReturnType<typeof startAsanaStandIn>>;
 let clickup: Awaited<ReturnType<typeof startClickupStandIn>>;
 const ENV = ['ASANA_CLIENT_ID', 'ASANA_CLIENT_SECRET', 'ASANA_OAUTH_BASE', 'ASANA_API_BASE', 'CLICKUP_CLIENT_ID', 'CLICKUP_CLIENT_SECRET', 'CLICKUP_OAUTH_BASE', 'CLICKUP_API_BASE', 'PARLEY_SECRET_KEY'];
 /** Parley builds webhook addresses from the account's public host; the stand-ins reach it on loopback instead. */
+const logLines: string[] = [];
+let previousLogger: unknown;
 const loopback = (u: string) => u.replace(/^http:\/\/[^/]+/, `http://127.0.0.1:${app.port}`);
 
 beforeAll(async () => {
@@ -34,6 +37,10 @@ beforeAll(async () => {
     PARLEY_SECRET_KEY: 'b'.repeat(64),
   });
   resetSingleton('config');
+  // Every log line at debug level, to check that no token or secret is ever written.
+  const store = (globalThis as { __parleySingletons?: Map<string, unknown> }).__parleySingletons!;
+  previousLogger = store.get('logger');
+  store.set('logger', pino({ level: 'debug', base: undefined }, { write: (line: string) => void logLines.push(line) }));
   app = await startTestApp();
 });
 
@@ -42,6 +49,9 @@ afterAll(async () => {
   await asana?.close();
   await clickup?.close();
   for (const k of ENV) delete process.env[k];
+  const store = (globalThis as { __parleySingletons?: Map<string, unknown> }).__parleySingletons!;
+  if (previousLogger) store.set('logger', previousLogger);
+  else store.delete('logger');
   resetSingleton('config');
 });
 
@@ -240,5 +250,15 @@ describe('settings pages', () => {
     // No token or secret on the pages.
     const conn = (await getOpenConnection({ accountId: s.account.id, provider: 'asana' }))!;
     expect(page.text).not.toContain(conn.accessToken);
+  });
+});
+
+describe('secrets', () => {
+  it('never writes a token, a client secret or a hook secret to the log', () => {
+    const secrets = [...asana.tokens.keys(), ...clickup.tokens, ...asana.hooks.map((h) => h.secret), ...clickup.hooks.map((h) => h.secret), 'asana-secret', 'clickup-secret'];
+    expect(logLines.length).toBeGreaterThan(0);
+    const log = logLines.join('\n');
+    for (const s of secrets) expect(log).not.toContain(s);
+    expect(log).not.toMatch(/asana_(at|rt)_[0-9a-f]{32}/);
   });
 });
