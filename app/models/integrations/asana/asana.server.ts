@@ -1,9 +1,32 @@
-import { disconnectIntegration, freshAccessToken, getOpenConnection, getOpenConnectionById, saveConnection, signIntegrationState, updateConnectionSettings, verifyIntegrationState, type OAuthAdapter, type OpenConnection } from '../connections.server';
+import {
+  disconnectIntegration,
+  freshAccessToken,
+  getOpenConnection,
+  getOpenConnectionById,
+  saveConnection,
+  signIntegrationState,
+  updateConnectionSettings,
+  verifyIntegrationState,
+  type OAuthAdapter,
+  type OpenConnection,
+} from '../connections.server';
 import { IntegrationError } from '../http.server';
-import { closeLinkedItem, listConversationLinks, reopenLinkedItem, saveConversationLink, updateLinkStatus } from '../links.server';
+import { closeLinkedItem, listConversationLinks, refreshLinkStatuses, reopenLinkedItem, saveConversationLink } from '../links.server';
 import { ConnectRefusedError } from '../shopify/shopify.server';
 import { acceptHandshake, expectHandshake, hookFor, reloadHooks, setHookId } from '../task-hooks.server';
-import { asanaAuthorizeUrl, asanaMe, createAsanaTask, createAsanaWebhook, exchangeAsanaCode, getAsanaTask, isGid, refreshAsanaToken, revokeAsanaToken, verifyAsanaSignature, type AsanaTask } from './client.server';
+import {
+  asanaAuthorizeUrl,
+  asanaMe,
+  createAsanaTask,
+  createAsanaWebhook,
+  exchangeAsanaCode,
+  getAsanaTask,
+  isGid,
+  refreshAsanaToken,
+  revokeAsanaToken,
+  verifyAsanaSignature,
+  type AsanaTask,
+} from './client.server';
 
 /** Asana (ADR 100): tasks created or linked from conversations; a completed task notes (and can reopen) them. */
 export const asanaAdapter: OAuthAdapter = {
@@ -14,10 +37,12 @@ export const asanaAdapter: OAuthAdapter = {
 export type AsanaSettings = { workspaces: { gid: string; name: string }[]; defaultWorkspace: string; defaultProject: string; reopenOnClose: boolean };
 
 export function asanaSettings(raw: Record<string, unknown> | undefined): AsanaSettings {
-  const ws = Array.isArray(raw?.workspaces) ? (raw.workspaces as { gid?: unknown; name?: unknown }[]).map((w) => ({ gid: String(w.gid ?? ''), name: String(w.name ?? '') })).filter((w) => isGid(w.gid)) : [];
+  const ws = Array.isArray(raw?.workspaces)
+    ? (raw.workspaces as { gid?: unknown; name?: unknown }[]).map((w) => ({ gid: String(w.gid ?? ''), name: String(w.name ?? '') })).filter((w) => isGid(w.gid))
+    : [];
   return {
     workspaces: ws,
-    defaultWorkspace: typeof raw?.defaultWorkspace === 'string' ? raw.defaultWorkspace : (ws[0]?.gid ?? ''),
+    defaultWorkspace: typeof raw?.defaultWorkspace === 'string' ? raw.defaultWorkspace : ws[0]?.gid ?? '',
     defaultProject: typeof raw?.defaultProject === 'string' ? raw.defaultProject : '',
     reopenOnClose: raw?.reopenOnClose === true,
   };
@@ -28,12 +53,20 @@ export function startAsanaConnect(opts: { accountId: number; userId: number; red
 }
 
 export async function finishAsanaConnect(opts: { accountId: number; userId: number; params: URLSearchParams; redirectUri: string }) {
-  if (!verifyIntegrationState(opts.params.get('state') ?? '', { ...opts, provider: 'asana' })) throw new ConnectRefusedError('The Asana sign-in link has expired or was not started here. Please connect again.');
+  if (!verifyIntegrationState(opts.params.get('state') ?? '', { ...opts, provider: 'asana' }))
+    throw new ConnectRefusedError('The Asana sign-in link has expired or was not started here. Please connect again.');
   const tokens = await exchangeAsanaCode({ code: (opts.params.get('code') ?? '').slice(0, 512), redirectUri: opts.redirectUri });
   const me = await asanaMe(tokens.accessToken);
   const previous = await getOpenConnection({ accountId: opts.accountId, provider: 'asana' }).catch(() => null);
   const settings = { ...(previous?.settings ?? {}), workspaces: me.workspaces.slice(0, 50) };
-  return saveConnection({ accountId: opts.accountId, userId: opts.userId, provider: 'asana', externalAccount: me.email || me.name || tokens.user.email, tokens, settings });
+  return saveConnection({
+    accountId: opts.accountId,
+    userId: opts.userId,
+    provider: 'asana',
+    externalAccount: me.email || me.name || tokens.user.email,
+    tokens,
+    settings,
+  });
 }
 
 export const disconnectAsana = (opts: { accountId: number; userId: number }) => disconnectIntegration({ ...opts, provider: 'asana', adapter: asanaAdapter });
@@ -42,8 +75,13 @@ export async function saveAsanaSettings(opts: { accountId: number; defaultWorksp
   const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'asana' });
   if (!conn) throw new IntegrationError('Asana is not connected', 0);
   const s = asanaSettings(conn.settings);
-  if (opts.defaultWorkspace && !s.workspaces.some((w) => w.gid === opts.defaultWorkspace)) throw new IntegrationError('Choose one of your Asana workspaces', 400);
-  return updateConnectionSettings({ accountId: opts.accountId, provider: 'asana', settings: { ...conn.settings, defaultWorkspace: opts.defaultWorkspace, defaultProject: opts.defaultProject, reopenOnClose: opts.reopenOnClose } });
+  if (opts.defaultWorkspace && !s.workspaces.some((w) => w.gid === opts.defaultWorkspace))
+    throw new IntegrationError('Choose one of your Asana workspaces', 400);
+  return updateConnectionSettings({
+    accountId: opts.accountId,
+    provider: 'asana',
+    settings: { ...conn.settings, defaultWorkspace: opts.defaultWorkspace, defaultProject: opts.defaultProject, reopenOnClose: opts.reopenOnClose },
+  });
 }
 
 /** Runs a call with a fresh token; a 401 (a token revoked or expired early at Asana) refreshes once and retries. */
@@ -63,7 +101,8 @@ async function connected(accountId: number) {
   return { conn, token: await freshAccessToken(conn, asanaAdapter) };
 }
 
-export const asanaWebhookUrl = (publicBase: string, connectionId: number, taskGid: string) => `${publicBase}/webhooks/integrations/asana/${connectionId}/${taskGid}`;
+export const asanaWebhookUrl = (publicBase: string, connectionId: number, taskGid: string) =>
+  `${publicBase}/webhooks/integrations/asana/${connectionId}/${taskGid}`;
 
 /** One webhook per linked task (for its `completed` field), created the first time the task is linked. */
 async function hookTask(conn: OpenConnection, token: string, taskGid: string, publicBase: string) {
@@ -77,14 +116,22 @@ const statusOf = (t: AsanaTask) => (t.completed ? 'closed' : 'open');
 
 type Who = { accountId: number; userId: number; conversationId: number; reopenOnClose: boolean; publicBase: string };
 
-export async function createAsanaTaskFromConversation(opts: Who & { name: string; notes: string; projectGid: string; workspaceGid: string; assignee: string; conversationUrl: string }) {
+export async function createAsanaTaskFromConversation(
+  opts: Who & { name: string; notes: string; projectGid: string; workspaceGid: string; assignee: string; conversationUrl: string },
+) {
   if (opts.projectGid && !isGid(opts.projectGid)) throw new IntegrationError('Project must be an Asana project ID (digits)', 400);
   const { conn, token } = await connected(opts.accountId);
   const s = asanaSettings(conn.settings);
   const workspaceGid = opts.workspaceGid || s.defaultWorkspace;
   if (workspaceGid && !s.workspaces.some((w) => w.gid === workspaceGid)) throw new IntegrationError('Choose one of your Asana workspaces', 400);
   const notes = `${opts.notes.trim()}\n\n---\nFrom Parley conversation #${opts.conversationId}: ${opts.conversationUrl}`;
-  const task = await createAsanaTask(token, { name: opts.name, notes, projectGid: opts.projectGid || null, workspaceGid: workspaceGid || null, assignee: opts.assignee || null });
+  const task = await createAsanaTask(token, {
+    name: opts.name,
+    notes,
+    projectGid: opts.projectGid || null,
+    workspaceGid: workspaceGid || null,
+    assignee: opts.assignee || null,
+  });
   await hookTask(conn, token, task.gid, opts.publicBase);
   await saveConversationLink({ ...opts, provider: 'asana', externalId: task.gid, title: task.name, url: task.url, status: statusOf(task), created: true });
   return task;
@@ -95,7 +142,7 @@ export function parseAsanaTaskRef(input: string) {
   const v = input.trim();
   if (isGid(v)) return v;
   const m = /^https:\/\/app\.asana\.com\/(?:0\/\d+\/(\d+)|.*\/task\/(\d+))(?:\/f)?\/?(?:[?#].*)?$/.exec(v);
-  return m ? (m[1] ?? m[2]) : null;
+  return m ? m[1] ?? m[2] : null;
 }
 
 export async function linkAsanaTask(opts: Who & { ref: string }) {
@@ -113,24 +160,29 @@ export async function asanaPanelFor(opts: { accountId: number; conversationId: n
   const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'asana' }).catch(() => null);
   if (!conn) return { connected: false as const };
   const links = await listConversationLinks({ ...opts, provider: 'asana' });
-  let error: string | null = null;
-  if (opts.refresh && links.length) {
-    try {
-      for (const link of links) {
-        const task = await withToken(conn, (token) => getAsanaTask(token, link.externalId));
-        if (statusOf(task) !== link.status || task.name !== link.title) {
-          await updateLinkStatus({ accountId: opts.accountId, id: link.id, status: statusOf(task), title: task.name });
-          link.status = statusOf(task);
-          link.title = task.name;
-        }
-      }
-    } catch (err) {
-      if (!(err instanceof IntegrationError)) throw err;
-      error = err.message;
-    }
-  }
+  const error =
+    opts.refresh && links.length
+      ? await refreshLinkStatuses({
+          accountId: opts.accountId,
+          links,
+          read: async (gid) => {
+            const t = await withToken(conn, (token) => getAsanaTask(token, gid));
+            return { status: statusOf(t), title: t.name };
+          },
+          isProviderError: (e): e is IntegrationError => e instanceof IntegrationError,
+        })
+      : null;
   const s = asanaSettings(conn.settings);
-  return { connected: true as const, account: conn.externalAccount, workspaces: s.workspaces, defaultWorkspace: s.defaultWorkspace, defaultProject: s.defaultProject, reopenOnClose: s.reopenOnClose, links, error };
+  return {
+    connected: true as const,
+    account: conn.externalAccount,
+    workspaces: s.workspaces,
+    defaultWorkspace: s.defaultWorkspace,
+    defaultProject: s.defaultProject,
+    reopenOnClose: s.reopenOnClose,
+    links,
+    error,
+  };
 }
 
 type AsanaEvent = { action?: string; resource?: { gid?: string; resource_type?: string }; change?: { field?: string }; user?: { gid?: string } | null };
@@ -141,7 +193,12 @@ type AsanaEvent = { action?: string; resource?: { gid?: string; resource_type?: 
  * events are compact, so a `completed` change is read back from the task: completed → a note on every linked
  * conversation (and a reopen where chosen); uncompleted → the link is open again. Forged or unknown: refused.
  */
-export async function handleAsanaWebhook(opts: { connectionId: number; taskGid: string; rawBody: string; headers: Headers }): Promise<{ status: number; text: string; headers?: Record<string, string> }> {
+export async function handleAsanaWebhook(opts: {
+  connectionId: number;
+  taskGid: string;
+  rawBody: string;
+  headers: Headers;
+}): Promise<{ status: number; text: string; headers?: Record<string, string> }> {
   if (!isGid(opts.taskGid)) return { status: 404, text: 'Unknown hook' };
   const conn = await getOpenConnectionById({ id: opts.connectionId, provider: 'asana' }).catch(() => null);
   if (!conn) return { status: 404, text: 'Unknown hook' };
@@ -171,7 +228,14 @@ export async function handleAsanaWebhook(opts: { connectionId: number; taskGid: 
     return { status: 503, text: 'The task could not be read at Asana' };
   }
   if (task.completed) {
-    const n = await closeLinkedItem({ accountId: conn.accountId, provider: 'asana', externalId: opts.taskGid, by: '', label: `Asana task "${task.name.slice(0, 200)}"`, verb: 'completed' });
+    const n = await closeLinkedItem({
+      accountId: conn.accountId,
+      provider: 'asana',
+      externalId: opts.taskGid,
+      by: '',
+      label: `Asana task "${task.name.slice(0, 200)}"`,
+      verb: 'completed',
+    });
     return { status: 200, text: `${n} conversation(s)` };
   }
   await reopenLinkedItem({ accountId: conn.accountId, provider: 'asana', externalId: opts.taskGid });

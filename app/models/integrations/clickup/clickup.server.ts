@@ -1,10 +1,35 @@
 import { getLogger } from '../../../utils/logger.server';
-import { disconnectIntegration, freshAccessToken, getOpenConnection, getOpenConnectionById, saveConnection, signIntegrationState, updateConnectionSettings, verifyIntegrationState, type OAuthAdapter, type OpenConnection } from '../connections.server';
+import {
+  disconnectIntegration,
+  freshAccessToken,
+  getOpenConnection,
+  getOpenConnectionById,
+  saveConnection,
+  signIntegrationState,
+  updateConnectionSettings,
+  verifyIntegrationState,
+  type OAuthAdapter,
+  type OpenConnection,
+} from '../connections.server';
 import { IntegrationError } from '../http.server';
-import { closeLinkedItem, listConversationLinks, reopenLinkedItem, saveConversationLink, updateLinkStatus } from '../links.server';
+import { closeLinkedItem, listConversationLinks, refreshLinkStatuses, reopenLinkedItem, saveConversationLink } from '../links.server';
 import { ConnectRefusedError } from '../shopify/shopify.server';
 import { hookById, hookFor, reloadHooks, saveHook } from '../task-hooks.server';
-import { clickupAuthorizeUrl, clickupTeams, clickupUser, createClickupTask, createClickupWebhook, deleteClickupWebhook, exchangeClickupCode, getClickupTask, isClosedType, isListId, isTaskId, verifyClickupSignature, type ClickupTask } from './client.server';
+import {
+  clickupAuthorizeUrl,
+  clickupTeams,
+  clickupUser,
+  createClickupTask,
+  createClickupWebhook,
+  deleteClickupWebhook,
+  exchangeClickupCode,
+  getClickupTask,
+  isClosedType,
+  isListId,
+  isTaskId,
+  verifyClickupSignature,
+  type ClickupTask,
+} from './client.server';
 
 /**
  * ClickUp (ADR 100): tasks created in a list or linked from conversations; a status change to a closed status notes
@@ -13,7 +38,8 @@ import { clickupAuthorizeUrl, clickupTeams, clickupUser, createClickupTask, crea
  */
 export const clickupAdapter: OAuthAdapter = {
   revoke: async (conn) => {
-    for (const [, e] of Object.entries((conn.settings?.hooks ?? {}) as Record<string, { id?: string }>)) if (e.id) await deleteClickupWebhook(conn.accessToken, e.id);
+    for (const [, e] of Object.entries((conn.settings?.hooks ?? {}) as Record<string, { id?: string }>))
+      if (e.id) await deleteClickupWebhook(conn.accessToken, e.id);
   },
 };
 
@@ -21,7 +47,9 @@ export type ClickupSettings = { teams: { id: string; name: string }[]; defaultLi
 
 export function clickupSettings(raw: Record<string, unknown> | undefined): ClickupSettings {
   return {
-    teams: Array.isArray(raw?.teams) ? (raw.teams as { id?: unknown; name?: unknown }[]).map((t) => ({ id: String(t.id ?? ''), name: String(t.name ?? '') })) : [],
+    teams: Array.isArray(raw?.teams)
+      ? (raw.teams as { id?: unknown; name?: unknown }[]).map((t) => ({ id: String(t.id ?? ''), name: String(t.name ?? '') }))
+      : [],
     defaultList: typeof raw?.defaultList === 'string' ? raw.defaultList : '',
     reopenOnClose: raw?.reopenOnClose === true,
   };
@@ -32,21 +60,34 @@ export function startClickupConnect(opts: { accountId: number; userId: number; r
 }
 
 export async function finishClickupConnect(opts: { accountId: number; userId: number; params: URLSearchParams }) {
-  if (!verifyIntegrationState(opts.params.get('state') ?? '', { ...opts, provider: 'clickup' })) throw new ConnectRefusedError('The ClickUp sign-in link has expired or was not started here. Please connect again.');
+  if (!verifyIntegrationState(opts.params.get('state') ?? '', { ...opts, provider: 'clickup' }))
+    throw new ConnectRefusedError('The ClickUp sign-in link has expired or was not started here. Please connect again.');
   const tokens = await exchangeClickupCode({ code: (opts.params.get('code') ?? '').slice(0, 512) });
   const [user, teams] = await Promise.all([clickupUser(tokens.accessToken), clickupTeams(tokens.accessToken)]);
   const previous = await getOpenConnection({ accountId: opts.accountId, provider: 'clickup' }).catch(() => null);
   // A new token does not own the previous token's webhooks: they are set up again as tasks are linked.
   const settings = { ...clickupSettings(previous?.settings), teams: teams.slice(0, 50), hooks: {} };
-  return saveConnection({ accountId: opts.accountId, userId: opts.userId, provider: 'clickup', externalAccount: user.email || user.username, tokens, settings });
+  return saveConnection({
+    accountId: opts.accountId,
+    userId: opts.userId,
+    provider: 'clickup',
+    externalAccount: user.email || user.username,
+    tokens,
+    settings,
+  });
 }
 
-export const disconnectClickup = (opts: { accountId: number; userId: number }) => disconnectIntegration({ ...opts, provider: 'clickup', adapter: clickupAdapter });
+export const disconnectClickup = (opts: { accountId: number; userId: number }) =>
+  disconnectIntegration({ ...opts, provider: 'clickup', adapter: clickupAdapter });
 
 export async function saveClickupSettings(opts: { accountId: number; defaultList: string; reopenOnClose: boolean }) {
   const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'clickup' });
   if (!conn) throw new IntegrationError('ClickUp is not connected', 0);
-  return updateConnectionSettings({ accountId: opts.accountId, provider: 'clickup', settings: { ...conn.settings, defaultList: opts.defaultList, reopenOnClose: opts.reopenOnClose } });
+  return updateConnectionSettings({
+    accountId: opts.accountId,
+    provider: 'clickup',
+    settings: { ...conn.settings, defaultList: opts.defaultList, reopenOnClose: opts.reopenOnClose },
+  });
 }
 
 async function connected(accountId: number) {
@@ -68,7 +109,9 @@ const statusOf = (t: ClickupTask) => (t.closed ? 'closed' : 'open');
 
 type Who = { accountId: number; userId: number; conversationId: number; reopenOnClose: boolean; publicBase: string };
 
-export async function createClickupTaskFromConversation(opts: Who & { listId: string; name: string; description: string; assignee: number | null; conversationUrl: string }) {
+export async function createClickupTaskFromConversation(
+  opts: Who & { listId: string; name: string; description: string; assignee: number | null; conversationUrl: string },
+) {
   if (!isListId(opts.listId)) throw new IntegrationError('List must be a ClickUp list ID (digits)', 400);
   const { conn, token } = await connected(opts.accountId);
   const description = `${opts.description.trim()}\n\n---\nFrom Parley conversation #${opts.conversationId}: ${opts.conversationUrl}`;
@@ -100,23 +143,18 @@ export async function clickupPanelFor(opts: { accountId: number; conversationId:
   const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'clickup' }).catch(() => null);
   if (!conn) return { connected: false as const };
   const links = await listConversationLinks({ ...opts, provider: 'clickup' });
-  let error: string | null = null;
-  if (opts.refresh && links.length) {
-    try {
-      const token = await freshAccessToken(conn, clickupAdapter);
-      for (const link of links) {
-        const task = await getClickupTask(token, link.externalId);
-        if (statusOf(task) !== link.status || task.name !== link.title) {
-          await updateLinkStatus({ accountId: opts.accountId, id: link.id, status: statusOf(task), title: task.name });
-          link.status = statusOf(task);
-          link.title = task.name;
-        }
-      }
-    } catch (err) {
-      if (!(err instanceof IntegrationError)) throw err;
-      error = err.message;
-    }
-  }
+  const error =
+    opts.refresh && links.length
+      ? await refreshLinkStatuses({
+          accountId: opts.accountId,
+          links,
+          read: async (id) => {
+            const t = await getClickupTask(await freshAccessToken(conn, clickupAdapter), id);
+            return { status: statusOf(t), title: t.name };
+          },
+          isProviderError: (e): e is IntegrationError => e instanceof IntegrationError,
+        })
+      : null;
   const s = clickupSettings(conn.settings);
   return { connected: true as const, account: conn.externalAccount, defaultList: s.defaultList, reopenOnClose: s.reopenOnClose, links, error };
 }
@@ -145,7 +183,14 @@ export async function handleClickupWebhook(opts: { connectionId: number; rawBody
   if (!item?.after) return { status: 202, text: 'no status change' };
   if (isClosedType(item.after.type)) {
     const links = await listLinkTitle(conn, payload.task_id);
-    const n = await closeLinkedItem({ accountId: conn.accountId, provider: 'clickup', externalId: payload.task_id, by: item.user?.username ?? '', label: `ClickUp task "${links}"`, verb: `moved to ${String(item.after.status ?? 'closed').slice(0, 60)}` });
+    const n = await closeLinkedItem({
+      accountId: conn.accountId,
+      provider: 'clickup',
+      externalId: payload.task_id,
+      by: item.user?.username ?? '',
+      label: `ClickUp task "${links}"`,
+      verb: `moved to ${String(item.after.status ?? 'closed').slice(0, 60)}`,
+    });
     return { status: 200, text: `${n} conversation(s)` };
   }
   await reopenLinkedItem({ accountId: conn.accountId, provider: 'clickup', externalId: payload.task_id });
