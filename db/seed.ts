@@ -21,6 +21,7 @@ import { seedDemoMeetingsAndTime } from './seed-meetings';
 import { seedDemoReviewsAndForms } from './seed-reviews-forms';
 import { seedDemoCsat } from './seed-csat';
 import { seedDemoDeveloper } from './seed-developer';
+import { seedDemoAiRequests } from './seed-ai';
 import { seedDemoAnalytics } from './seed-analytics';
 
 /**
@@ -111,6 +112,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoReviewsAndForms({ accountId: account.id, ownerId: owner.id, now: opts.now });
   await seedDemoCsat({ accountId: account.id, ownerId: owner.id, now: opts.now });
   await seedDemoDeveloper({ accountId: account.id, ownerId: owner.id, now: opts.now });
+  await seedDemoAiRequests({ accountId: account.id, now: opts.now });
   // Last: the projections are rebuilt from everything written above.
   await seedDemoAnalytics({ accountId: account.id });
   return { created: true };
