@@ -22,6 +22,7 @@ import { seedDemoMeetingsAndTime } from './seed-meetings';
 import { seedDemoReviewsAndForms } from './seed-reviews-forms';
 import { seedDemoCsat } from './seed-csat';
 import { seedDemoDeveloper } from './seed-developer';
+import { seedDemoAiRequests } from './seed-ai';
 import { seedDemoAnalytics } from './seed-analytics';
 import { seedDemoConversions } from './seed-conversions';
 
@@ -115,6 +116,7 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoCsat({ accountId: account.id, ownerId: owner.id, now: opts.now });
   await seedDemoDeveloper({ accountId: account.id, ownerId: owner.id, now: opts.now });
   await seedDemoConversions({ accountId: account.id, actorId: admin.id, now: opts.now ?? new Date() });
+  await seedDemoAiRequests({ accountId: account.id, now: opts.now });
   // Last: the projections are rebuilt from everything written above.
   await seedDemoAnalytics({ accountId: account.id });
   return { created: true };

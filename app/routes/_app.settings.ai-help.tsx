@@ -6,10 +6,13 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { CheckboxField, ErrorList, Field } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { AiSettingsSchema } from '~/models/ai/forms';
-import { AiSettingsError, getAiSettings, monthlyUsage, saveAiSettings } from '~/models/ai/settings.server';
+import { AiSettingsError, getAiSettings, listAiRequests, monthlyUsage, saveAiSettings } from '~/models/ai/settings.server';
+import { Pager, readPage } from '~/components/ui/pager';
+import { TableHead } from '~/components/ui/list-table';
+import { formatDateTime } from '~/utils/format';
 import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle } from '~/utils/format';
-import { can, requirePermission, requireUser } from '~/utils/session.server';
+import { can, canUseFeature, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
 /**
@@ -18,8 +21,9 @@ import { redirectWithToast } from '~/utils/toast.server';
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
-  const [settings, usage] = await Promise.all([getAiSettings({ accountId: ctx.account.id }), monthlyUsage({ accountId: ctx.account.id })]);
-  return { locked: !can(ctx, 'manage_integrations'), settings, usage };
+  const page = readPage(new URL(request.url));
+  const [settings, usage, requests] = await Promise.all([getAiSettings({ accountId: ctx.account.id }), monthlyUsage({ accountId: ctx.account.id }), listAiRequests({ accountId: ctx.account.id, page })]);
+  return { locked: !can(ctx, 'manage_integrations'), planAllows: canUseFeature(ctx, 'conversation/aiHelp'), user: publicUser(ctx), settings, usage, requests };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -41,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const handle = { breadcrumb: 'AI Help' };
 
 export default function AiHelpSettings() {
-  const { locked, settings, usage } = useLoaderData<typeof loader>();
+  const { locked, planAllows, user, settings, usage, requests } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -58,6 +62,11 @@ export default function AiHelpSettings() {
       <p data-testid="ai-usage">
         This month: {usage.requests.toLocaleString('en')} requests, {usage.tokens.toLocaleString('en')} of {cap} tokens.
       </p>
+      {planAllows ? null : (
+        <p className="muted" data-testid="ai-plan">
+          Your plan does not include AI help: the inbox buttons suggest matching canned responses and articles, and no AI server is called.
+        </p>
+      )}
       <p className="muted">
         {settings.installation
           ? `This installation provides ${settings.installation.model} at ${settings.installation.baseUrl}; set a server below to use your own instead.`
@@ -80,6 +89,38 @@ export default function AiHelpSettings() {
         <ErrorList id={form.errorId} errors={form.errors} />
         <FormActions cancelTo="/settings/ai-help" intent="save" locked={locked} />
       </Form>
+      <h2 id="requests">Requests</h2>
+      <p className="muted">Each AI request of this account: who asked, the call, the model, the outcome and the tokens. Prompts and answers are not stored.</p>
+      {requests.total === 0 ? (
+        <p className="muted" data-testid="ai-requests-empty">
+          No AI requests yet.
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table" data-testid="ai-requests">
+            <TableHead headers={['Time', 'Call', 'Agent', 'Conversation', 'Model', 'Outcome', 'Prompt tokens', 'Answer tokens', 'Duration']} />
+            <tbody>
+              {requests.rows.map((q) => (
+                <tr key={q.id}>
+                  <td>{formatDateTime(q.createdAt, user)}</td>
+                  <td>{q.call}</td>
+                  <td>{q.userFirstName ? `${q.userFirstName} ${q.userLastName ?? ''}`.trim() : '—'}</td>
+                  <td>{q.conversationId ? `#${q.conversationId}` : '—'}</td>
+                  <td>{q.model}</td>
+                  <td>
+                    <span className={q.status === 'ok' ? 'pill pill-ok' : 'pill'}>{q.status}</span>
+                    {q.error ? ` ${q.error}` : ''}
+                  </td>
+                  <td>{q.promptTokens.toLocaleString('en')}</td>
+                  <td>{q.completionTokens.toLocaleString('en')}</td>
+                  <td>{`${(q.durationMs / 1000).toFixed(1)} s`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager page={requests.page} pageSize={requests.pageSize} total={requests.total} hash="requests" />
     </SettingsPage>
   );
 }

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { CheckboxField, ErrorList, Field } from '~/components/ui/forms';
+import { CheckboxField, ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { SettingsPage } from '~/components/ui/settings-page';
 import { integrationAvailability } from '~/models/integrations/availability.server';
 import { getConnectionSummary } from '~/models/integrations/connections.server';
@@ -13,6 +13,10 @@ import { isProviderId, PROVIDERS, type ProviderId } from '~/models/integrations/
 import { GithubSettingsSchema, ShopifyConnectSchema } from '~/models/integrations/schemas';
 import { normalizeShopDomain } from '~/models/integrations/shopify/client.server';
 import { disconnectShopify, startShopifyConnect } from '~/models/integrations/shopify/shopify.server';
+import { asanaSettings, disconnectAsana, saveAsanaSettings, startAsanaConnect } from '~/models/integrations/asana/asana.server';
+import { clickupSettings, disconnectClickup, saveClickupSettings, startClickupConnect } from '~/models/integrations/clickup/clickup.server';
+import { IntegrationError } from '~/models/integrations/http.server';
+import { AsanaSettingsSchema, ClickupSettingsSchema } from '~/models/integrations/task-schemas';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { publicUser, requireFeature, requirePermission } from '~/utils/session.server';
 import { accountUrl } from '~/utils/tenant.server';
@@ -39,6 +43,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     configured: integrationAvailability()[provider],
     connection: conn ? { account: conn.externalAccount, since: conn.connectedAt } : null,
     github: provider === 'github' && conn ? (({ defaultRepo, reopenOnClose }) => ({ defaultRepo, reopenOnClose }))(githubSettings(conn.settings)) : null,
+    asana: provider === 'asana' && conn ? (({ workspaces, defaultWorkspace, defaultProject, reopenOnClose }) => ({ workspaces, defaultWorkspace, defaultProject, reopenOnClose }))(asanaSettings(conn.settings)) : null,
+    clickup: provider === 'clickup' && conn ? (({ teams, defaultList, reopenOnClose }) => ({ teams, defaultList, reopenOnClose }))(clickupSettings(conn.settings)) : null,
   };
 }
 
@@ -60,8 +66,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirect(startShopifyConnect({ ...who, shop, redirectUri }));
   }
   if (intent === 'connect' && provider === 'github') return redirect(startGithubConnect({ ...who, redirectUri }));
+  if (intent === 'connect' && provider === 'asana') return redirect(startAsanaConnect({ ...who, redirectUri }));
+  if (intent === 'connect' && provider === 'clickup') return redirect(startClickupConnect({ ...who, redirectUri }));
   if (intent === 'disconnect') {
-    const out = provider === 'shopify' ? await disconnectShopify(who) : await disconnectGithub(who);
+    const out = provider === 'shopify' ? await disconnectShopify(who) : provider === 'asana' ? await disconnectAsana(who) : provider === 'clickup' ? await disconnectClickup(who) : await disconnectGithub(who);
     if (!out.disconnected) return redirectWithToast(here, { type: 'info', text: `${PROVIDERS[provider].label} was not connected` });
     return redirectWithToast(here, out.revoked ? `${PROVIDERS[provider].label} Disconnected` : { type: 'info', text: `${PROVIDERS[provider].label} disconnected here; the provider could not be told, revoke Parley's access there too.` });
   }
@@ -69,6 +77,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: GithubSettingsSchema });
     if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
     await saveGithubSettings({ accountId: ctx.account.id, defaultRepo: submission.value.defaultRepo, reopenOnClose: submission.value.reopenOnClose === 'on' });
+    return redirectWithToast(here, 'Settings Saved');
+  }
+  if (intent === 'settings' && provider === 'asana') {
+    const submission = parseWithZod(formData, { schema: AsanaSettingsSchema });
+    if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+    try {
+      await saveAsanaSettings({ accountId: ctx.account.id, ...submission.value, reopenOnClose: submission.value.reopenOnClose === 'on' });
+    } catch (err) {
+      if (err instanceof IntegrationError) return data(submission.reply({ formErrors: [err.message] }), { status: 400 });
+      throw err;
+    }
+    return redirectWithToast(here, 'Settings Saved');
+  }
+  if (intent === 'settings' && provider === 'clickup') {
+    const submission = parseWithZod(formData, { schema: ClickupSettingsSchema });
+    if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+    await saveClickupSettings({ accountId: ctx.account.id, defaultList: submission.value.defaultList, reopenOnClose: submission.value.reopenOnClose === 'on' });
     return redirectWithToast(here, 'Settings Saved');
   }
   throw new Response('Unknown intent', { status: 400 });
@@ -85,6 +110,13 @@ export default function IntegrationPage() {
     lastResult,
     shouldValidate: 'onSubmit',
     defaultValue: { defaultRepo: d.github?.defaultRepo ?? '', reopenOnClose: d.github?.reopenOnClose ? 'on' : undefined },
+  });
+  const tasks = d.asana ?? d.clickup;
+  const [taskForm, taskFields] = useForm({
+    id: 'integration-task-settings',
+    lastResult,
+    shouldValidate: 'onSubmit',
+    defaultValue: { defaultWorkspace: d.asana?.defaultWorkspace ?? '', defaultProject: d.asana?.defaultProject ?? '', defaultList: d.clickup?.defaultList ?? '', reopenOnClose: tasks?.reopenOnClose ? 'on' : undefined },
   });
   return (
     <SettingsPage title={d.label} subHeader={d.blurb} learnMore="/help-center">
@@ -109,6 +141,23 @@ export default function IntegrationPage() {
               <Field label="Default repository" field={settingsFields.defaultRepo} hint="owner/name, offered when an agent creates an issue" />
               <CheckboxField label="Reopen the conversation when its issue closes (default for new links)" field={settingsFields.reopenOnClose} />
               <ErrorList errors={settingsForm.errors} />
+              <button type="submit" className="btn" name="intent" value="settings">
+                Save
+              </button>
+            </Form>
+          ) : null}
+          {tasks ? (
+            <Form method="post" {...getFormProps(taskForm)}>
+              {d.asana ? (
+                <>
+                  <SelectField label="Default workspace" field={taskFields.defaultWorkspace} options={d.asana.workspaces.map((w) => ({ value: w.gid, label: w.name }))} />
+                  <Field label="Default project" field={taskFields.defaultProject} hint="The project's ID (digits in its Asana address), offered when an agent creates a task" />
+                </>
+              ) : (
+                <Field label="Default list" field={taskFields.defaultList} hint={`The list's ID (digits in its ClickUp address). Workspaces: ${d.clickup?.teams.map((t) => t.name).join(', ') || 'none'}`} />
+              )}
+              <CheckboxField label="Reopen the conversation when its task closes (default for new links)" field={taskFields.reopenOnClose} />
+              <ErrorList errors={taskForm.errors} />
               <button type="submit" className="btn" name="intent" value="settings">
                 Save
               </button>

@@ -1,4 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
+import { finishAsanaConnect } from '~/models/integrations/asana/asana.server';
+import { finishClickupConnect } from '~/models/integrations/clickup/clickup.server';
 import { finishGithubConnect } from '~/models/integrations/github/github.server';
 import { IntegrationError } from '~/models/integrations/http.server';
 import { isProviderId, PROVIDERS } from '~/models/integrations/providers';
@@ -12,7 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_integrations');
   await requireFeature(request, 'integrations/enabled', ctx);
   const provider = params.provider;
-  if (provider !== 'shopify' && provider !== 'github') throw new Response('Not Found', { status: 404 });
+  if (provider !== 'shopify' && provider !== 'github' && provider !== 'asana' && provider !== 'clickup') throw new Response('Not Found', { status: 404 });
   const label = PROVIDERS[provider].label;
   const back = `/settings/integrations/${provider}`;
   const url = new URL(request.url);
@@ -22,6 +24,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const who = { accountId: ctx.account.id, userId: ctx.user.id, params: url.searchParams };
   try {
     if (provider === 'shopify') await finishShopifyConnect({ ...who, webhookAddress: bareUrl(request, '/webhooks/integrations/shopify') });
+    else if (provider === 'asana') await finishAsanaConnect({ ...who, redirectUri: accountUrl(request, ctx.account.domain, `/settings/integrations/asana/callback`) });
+    else if (provider === 'clickup') await finishClickupConnect(who);
     else await finishGithubConnect({ ...who, redirectUri: accountUrl(request, ctx.account.domain, `/settings/integrations/github/callback`) });
   } catch (err) {
     if (err instanceof ConnectRefusedError) throw new Response(err.message, { status: 400 });

@@ -94,6 +94,14 @@ const EnvSchema = z.object({
   GITHUB_CLIENT_SECRET: z.string().trim().optional(),
   GITHUB_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GITHUB_OAUTH_BASE must be an http(s) URL, e.g. https://github.com' }).default('https://github.com'),
   GITHUB_API_BASE: z.url({ protocol: /^https?$/, error: 'GITHUB_API_BASE must be an http(s) URL, e.g. https://api.github.com' }).default('https://api.github.com'),
+  ASANA_CLIENT_ID: z.string().trim().optional(),
+  ASANA_CLIENT_SECRET: z.string().trim().optional(),
+  ASANA_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'ASANA_OAUTH_BASE must be an http(s) URL, e.g. https://app.asana.com' }).default('https://app.asana.com'),
+  ASANA_API_BASE: z.url({ protocol: /^https?$/, error: 'ASANA_API_BASE must be an http(s) URL, e.g. https://app.asana.com/api/1.0' }).default('https://app.asana.com/api/1.0'),
+  CLICKUP_CLIENT_ID: z.string().trim().optional(),
+  CLICKUP_CLIENT_SECRET: z.string().trim().optional(),
+  CLICKUP_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'CLICKUP_OAUTH_BASE must be an http(s) URL, e.g. https://app.clickup.com' }).default('https://app.clickup.com'),
+  CLICKUP_API_BASE: z.url({ protocol: /^https?$/, error: 'CLICKUP_API_BASE must be an http(s) URL, e.g. https://api.clickup.com/api/v2' }).default('https://api.clickup.com/api/v2'),
 });
 
 export type Config = {
@@ -139,6 +147,8 @@ export type Config = {
   integrations: {
     shopify: { clientId: string; clientSecret: string; apiBase: string | null } | null;
     github: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
+    asana: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
+    clickup: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
   };
 };
 
@@ -208,6 +218,8 @@ function integrationsConfig(e: z.infer<typeof EnvSchema>): Config['integrations'
   return {
     shopify: e.SHOPIFY_CLIENT_ID && e.SHOPIFY_CLIENT_SECRET ? { clientId: e.SHOPIFY_CLIENT_ID, clientSecret: e.SHOPIFY_CLIENT_SECRET, apiBase: e.SHOPIFY_API_BASE ? trim(e.SHOPIFY_API_BASE) : null } : null,
     github: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, oauthBase: trim(e.GITHUB_OAUTH_BASE), apiBase: trim(e.GITHUB_API_BASE) } : null,
+    asana: e.ASANA_CLIENT_ID && e.ASANA_CLIENT_SECRET ? { clientId: e.ASANA_CLIENT_ID, clientSecret: e.ASANA_CLIENT_SECRET, oauthBase: trim(e.ASANA_OAUTH_BASE), apiBase: trim(e.ASANA_API_BASE) } : null,
+    clickup: e.CLICKUP_CLIENT_ID && e.CLICKUP_CLIENT_SECRET ? { clientId: e.CLICKUP_CLIENT_ID, clientSecret: e.CLICKUP_CLIENT_SECRET, oauthBase: trim(e.CLICKUP_OAUTH_BASE), apiBase: trim(e.CLICKUP_API_BASE) } : null,
   };
 }
 

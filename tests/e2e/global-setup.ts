@@ -33,6 +33,8 @@ export default async function globalSetup() {
   // Shopify and GitHub: stand-ins the integrations spec starts on these ports (tests/helpers/*-standin.ts).
   const shopifyPort = await freePort();
   const githubPort = await freePort();
+  const asanaPort = await freePort();
+  const clickupPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
@@ -62,6 +64,14 @@ export default async function globalSetup() {
     GITHUB_CLIENT_SECRET: 'e2e-github-secret',
     GITHUB_OAUTH_BASE: `http://127.0.0.1:${githubPort}`,
     GITHUB_API_BASE: `http://127.0.0.1:${githubPort}`,
+    ASANA_CLIENT_ID: 'e2e-asana-client',
+    ASANA_CLIENT_SECRET: 'e2e-asana-secret',
+    ASANA_OAUTH_BASE: `http://127.0.0.1:${asanaPort}`,
+    ASANA_API_BASE: `http://127.0.0.1:${asanaPort}/api/1.0`,
+    CLICKUP_CLIENT_ID: 'e2e-clickup-client',
+    CLICKUP_CLIENT_SECRET: 'e2e-clickup-secret',
+    CLICKUP_OAUTH_BASE: `http://127.0.0.1:${clickupPort}`,
+    CLICKUP_API_BASE: `http://127.0.0.1:${clickupPort}/api/v2`,
     // Stand-ins listen on loopback, which the outbound guard refuses unless the installation allows it (ADR 021).
     PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
     // One sealing key for the server and the specs' process, so that secrets a spec stores (a review source's token)
@@ -92,6 +102,8 @@ export default async function globalSetup() {
   process.env.E2E_GOOGLE_PORT = String(googlePort);
   process.env.E2E_SHOPIFY_PORT = String(shopifyPort);
   process.env.E2E_GITHUB_PORT = String(githubPort);
+  process.env.E2E_ASANA_PORT = String(asanaPort);
+  process.env.E2E_CLICKUP_PORT = String(clickupPort);
   process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;

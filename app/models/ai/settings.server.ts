@@ -1,6 +1,7 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
+import { accountHasFeature } from '../accounts/accounts.server';
 import { isRefusedUrl, REFUSED_DESTINATION_MESSAGE } from '../../utils/outbound-guard.server';
 import type { AiSettingsInput } from './forms';
 import { openSecret, sealSecret } from '../../utils/secret-box.server';
@@ -64,8 +65,13 @@ export async function saveAiSettings(opts: { accountId: number; input: AiSetting
     .onConflictDoUpdate({ target: s.accountId, set: values });
 }
 
-/** The account's own server when it set one, else the installation's, else null (suggestions without AI). */
+/**
+ * The account's own server when it set one, else the installation's, else null (suggestions without AI). Null too
+ * when the account's plan lacks `conversation/aiHelp` (ADR 101): every AI call goes through here, so the plan is
+ * enforced on the server for the page, the stream and the four calls alike.
+ */
 export async function resolveAiServer(opts: { accountId: number }): Promise<AiServer | null> {
+  if (!(await accountHasFeature({ accountId: opts.accountId, key: 'conversation/aiHelp' }))) return null;
   const [row] = await getDb().select().from(s).where(eq(s.accountId, opts.accountId));
   const config = getConfig().ai;
   if (row?.baseUrl) {
@@ -118,4 +124,38 @@ export async function recordAiRequest(opts: {
       durationMs: opts.durationMs ?? 0,
       error: opts.error ?? null,
     });
+}
+
+export const AI_REQUESTS_PAGE_SIZE = 25;
+
+/**
+ * The per-request usage list of Settings → AI Help (ADR 101): when, which call, who, model, outcome, tokens and
+ * time, newest first. Parley stores no prompt or answer text, so there is none to show.
+ */
+export async function listAiRequests(opts: { accountId: number; page: number }) {
+  const [rows, [count]] = await Promise.all([
+    getDb()
+      .select({
+        id: r.id,
+        createdAt: r.createdAt,
+        call: r.call,
+        model: r.model,
+        status: r.status,
+        promptTokens: r.promptTokens,
+        completionTokens: r.completionTokens,
+        durationMs: r.durationMs,
+        error: r.error,
+        conversationId: r.conversationId,
+        userFirstName: schema.users.firstName,
+        userLastName: schema.users.lastName,
+      })
+      .from(r)
+      .leftJoin(schema.users, and(eq(schema.users.id, r.userId), eq(schema.users.accountId, r.accountId)))
+      .where(eq(r.accountId, opts.accountId))
+      .orderBy(desc(r.createdAt), desc(r.id))
+      .limit(AI_REQUESTS_PAGE_SIZE)
+      .offset((opts.page - 1) * AI_REQUESTS_PAGE_SIZE),
+    getDb().select({ n: sql<number>`count(*)::int` }).from(r).where(eq(r.accountId, opts.accountId)),
+  ]);
+  return { rows, total: count?.n ?? 0, page: opts.page, pageSize: AI_REQUESTS_PAGE_SIZE };
 }

@@ -55,7 +55,7 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** The message of the usual error shapes: { message }, { error }, { errors: string | {field: [..]} | [{message}] }. */
+/** The message of the usual error shapes: { message }, { error }, { err } (ClickUp), { errors: string | {field: [..]} | [{message}] }. */
 function describeError(body: unknown): string | null {
   if (!body || typeof body !== 'object') return null;
   const b = body as Record<string, unknown>;
@@ -63,6 +63,7 @@ function describeError(body: unknown): string | null {
   if (typeof b.message === 'string') return b.message.slice(0, 200);
   if (typeof b.error === 'string') return b.error.slice(0, 200);
   if (typeof b.errors === 'string') return b.errors.slice(0, 200);
+  if (typeof b.err === 'string') return b.err.slice(0, 200);
   if (Array.isArray(b.errors)) return b.errors.map((e) => (typeof e === 'string' ? e : (e as { message?: string })?.message ?? '')).join('; ').slice(0, 200);
   if (b.errors && typeof b.errors === 'object') return Object.entries(b.errors as Record<string, unknown>).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('; ').slice(0, 200);
   return null;

@@ -48,8 +48,21 @@ export async function saveConversationLink(opts: {
       .onConflictDoNothing()
       .returning({ id: l.id });
     if (!row) throw new LinkExistsError(`${opts.externalId} is already linked to this conversation`);
-    await addMessage(tx, { accountId: opts.accountId, conversationId: opts.conversationId, kind: 'system', text: `${opts.created ? 'Created' : 'Linked'} ${opts.externalId}: ${opts.title.slice(0, 200)}`, senderUserId: opts.userId });
-    await emitEvent(tx, { accountId: opts.accountId, type: 'integration_item_linked', subjectType: 'conversation', subjectId: opts.conversationId, payload: { provider: opts.provider, item: opts.externalId, created: opts.created }, actor: { type: 'user', id: opts.userId } });
+    await addMessage(tx, {
+      accountId: opts.accountId,
+      conversationId: opts.conversationId,
+      kind: 'system',
+      text: `${opts.created ? 'Created' : 'Linked'} ${opts.externalId}: ${opts.title.slice(0, 200)}`,
+      senderUserId: opts.userId,
+    });
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'integration_item_linked',
+      subjectType: 'conversation',
+      subjectId: opts.conversationId,
+      payload: { provider: opts.provider, item: opts.externalId, created: opts.created },
+      actor: { type: 'user', id: opts.userId },
+    });
     return row;
   });
 }
@@ -66,7 +79,7 @@ export async function updateLinkStatus(opts: { accountId: number; id: number; st
  * linked with "reopen" are reopened. Each conversation in one transaction with `integration_item_closed`.
  * A repeated delivery changes nothing (the link is already closed).
  */
-export async function closeLinkedItem(opts: { accountId: number; provider: ProviderId; externalId: string; by: string }) {
+export async function closeLinkedItem(opts: { accountId: number; provider: ProviderId; externalId: string; by: string; label?: string; verb?: string }) {
   const links = await getDb()
     .select()
     .from(l)
@@ -79,8 +92,22 @@ export async function closeLinkedItem(opts: { accountId: number; provider: Provi
         .where(and(eq(l.accountId, opts.accountId), eq(l.id, link.id), eq(l.status, 'open')))
         .returning({ id: l.id });
       if (!claimed) return;
-      await addMessage(tx, { accountId: opts.accountId, conversationId: link.conversationId, kind: 'note', text: `${opts.externalId} was closed${opts.by ? ` by ${opts.by}` : ''}: ${link.title}` });
-      await emitEvent(tx, { accountId: opts.accountId, type: 'integration_item_closed', subjectType: 'conversation', subjectId: link.conversationId, payload: { provider: opts.provider, item: opts.externalId, reopen: link.reopenOnClose }, actor: { type: 'system' } });
+      await addMessage(tx, {
+        accountId: opts.accountId,
+        conversationId: link.conversationId,
+        kind: 'note',
+        text: opts.label
+          ? `${opts.label} was ${opts.verb ?? 'closed'}${opts.by ? ` by ${opts.by}` : ''}`
+          : `${opts.externalId} was closed${opts.by ? ` by ${opts.by}` : ''}: ${link.title}`,
+      });
+      await emitEvent(tx, {
+        accountId: opts.accountId,
+        type: 'integration_item_closed',
+        subjectType: 'conversation',
+        subjectId: link.conversationId,
+        payload: { provider: opts.provider, item: opts.externalId, reopen: link.reopenOnClose },
+        actor: { type: 'system' },
+      });
       if (link.reopenOnClose) await setConversationStatus({ tx, accountId: opts.accountId, actorId: null, ids: [link.conversationId], status: 'open' });
     });
   }
@@ -92,4 +119,28 @@ export async function reopenLinkedItem(opts: { accountId: number; provider: Prov
     .update(l)
     .set({ status: 'open', updatedAt: new Date() })
     .where(and(eq(l.accountId, opts.accountId), eq(l.provider, opts.provider), eq(l.externalId, opts.externalId)));
+}
+
+/**
+ * "Refresh status": reads each linked item at the provider and stores what changed. A provider's error is returned
+ * as the panel's message (the links keep their last known state).
+ */
+export async function refreshLinkStatuses(opts: {
+  accountId: number;
+  links: { id: number; externalId: string; title: string; status: string }[];
+  read: (externalId: string) => Promise<{ status: string; title: string }>;
+  isProviderError: (err: unknown) => err is Error;
+}) {
+  try {
+    for (const link of opts.links) {
+      const now = await opts.read(link.externalId);
+      if (now.status === link.status && now.title === link.title) continue;
+      await updateLinkStatus({ accountId: opts.accountId, id: link.id, status: now.status, title: now.title });
+      Object.assign(link, now);
+    }
+    return null;
+  } catch (err) {
+    if (!opts.isProviderError(err)) throw err;
+    return err.message;
+  }
 }

@@ -12,7 +12,8 @@ type Shopify =
   | { state: 'error'; message: string; shop: string }
   | { state: 'ok'; shop: string; customer: { id: number; firstName: string; lastName: string; email: string; ordersCount: number; totalSpent: string; currency: string } | null; orders: Order[] };
 type Github = { connected: false } | { connected: true; login: string; links: { id: number; externalId: string; title: string; url: string; status: string; reopenOnClose: boolean }[]; error: string | null } | null;
-export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github } | null;
+type Tasks = { connected: false } | { connected: true; links: { id: number; externalId: string; title: string; url: string; status: string }[]; error: string | null } | null | undefined;
+export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github; asana?: Tasks; clickup?: Tasks } | null;
 
 const day = (iso: string) => iso.slice(0, 10);
 const safeHref = (u: string) => (/^https?:\/\//i.test(u) ? u : '#');
@@ -97,6 +98,45 @@ function IntegrationPanels({ data, conversationId }: { data: PanelsData; convers
           ) : null}
         </section>
       ) : null}
+      <TaskPanel provider="asana" label="Asana" data={data.asana} canAct={data.canAct} conversationId={conversationId} />
+      <TaskPanel provider="clickup" label="ClickUp" data={data.clickup} canAct={data.canAct} conversationId={conversationId} />
     </>
+  );
+}
+
+/** Asana and ClickUp (ADR 100): the linked tasks with their status, and the way to create, link and refresh. */
+function TaskPanel({ provider, label, data, canAct, conversationId }: { provider: string; label: string; data: Tasks; canAct: boolean; conversationId?: number }) {
+  if (!data?.connected) return null;
+  const actions = conversationId ? `/inbox/${conversationId}/tasks/${provider}` : null;
+  return (
+    <section className="side-card" data-testid={`${provider}-panel`}>
+      <h2>{label}</h2>
+      {data.error ? (
+        <p className="field-error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+      {data.links.length === 0 ? <p className="muted">No linked tasks.</p> : null}
+      <ul className="runs">
+        {data.links.map((l) => (
+          <li key={l.id} data-testid={`${provider}-task`}>
+            <a href={safeHref(l.url)} target="_blank" rel="noreferrer noopener">
+              {l.title || l.externalId}
+            </a>{' '}
+            <span className="pill">{l.status === 'closed' ? (provider === 'asana' ? 'completed' : 'closed') : 'open'}</span>
+          </li>
+        ))}
+      </ul>
+      {actions && canAct ? (
+        <form method="post" action={actions}>
+          <a href={actions}>Create or link a task</a>{' '}
+          {data.links.length ? (
+            <button type="submit" className="btn" name="intent" value="refresh">
+              Refresh status
+            </button>
+          ) : null}
+        </form>
+      ) : null}
+    </section>
   );
 }

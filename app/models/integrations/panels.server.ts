@@ -1,5 +1,7 @@
 import type { AppContext } from '../../utils/session.server';
 import { can, canUseFeature } from '../../utils/session.server';
+import { asanaPanelFor } from './asana/asana.server';
+import { clickupPanelFor } from './clickup/clickup.server';
 import { githubPanelFor } from './github/github.server';
 import { shopifyPanelFor, type ShopifyPanel } from './shopify/shopify.server';
 import { renderIntegrationPanels } from './panels-markup.server';
@@ -12,17 +14,22 @@ export type IntegrationPanels = {
   canAct: boolean;
   shopify: ShopifyPanel;
   github: Awaited<ReturnType<typeof githubPanelFor>> | null;
+  asana?: Awaited<ReturnType<typeof asanaPanelFor>> | null;
+  clickup?: Awaited<ReturnType<typeof clickupPanelFor>> | null;
 } | null;
 
 export async function integrationPanelsFor(ctx: AppContext, opts: { email: string | null; conversationId?: number; refresh?: boolean }): Promise<IntegrationPanels> {
   if (!canUseFeature(ctx, 'integrations/enabled') || !can(ctx, 'view_incoming_data')) return null;
   const accountId = ctx.account.id;
-  const [shopify, github] = await Promise.all([
+  const convo = opts.conversationId ? { accountId, conversationId: opts.conversationId, refresh: opts.refresh } : null;
+  const [shopify, github, asana, clickup] = await Promise.all([
     shopifyPanelFor({ accountId, email: opts.email }),
-    opts.conversationId ? githubPanelFor({ accountId, conversationId: opts.conversationId, refresh: opts.refresh }) : Promise.resolve(null),
+    convo ? githubPanelFor(convo) : Promise.resolve(null),
+    convo ? asanaPanelFor(convo) : Promise.resolve(null),
+    convo ? clickupPanelFor(convo) : Promise.resolve(null),
   ]);
-  if (shopify.state === 'not-connected' && !github?.connected) return null;
-  return { canAct: can(ctx, 'perform_data_specific_action'), shopify, github };
+  if (shopify.state === 'not-connected' && !github?.connected && !asana?.connected && !clickup?.connected) return null;
+  return { canAct: can(ctx, 'perform_data_specific_action'), shopify, github, asana, clickup };
 }
 
 /** The panels as server-made HTML for the side column ('' when there is nothing to show). */

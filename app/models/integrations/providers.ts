@@ -5,8 +5,8 @@ export const PROVIDERS = {
   hubspot: { label: 'HubSpot', kind: 'crm', auth: 'oauth', built: false, blurb: 'Contacts, companies and deals; log conversations as activities.' },
   pipedrive: { label: 'Pipedrive', kind: 'crm', auth: 'oauth', built: false, blurb: 'Persons, organizations and deals; log conversations as notes.' },
   github: { label: 'GitHub', kind: 'tasks', auth: 'oauth', built: true, blurb: 'Create or link issues from conversations; a closed issue notes (and can reopen) the conversation.' },
-  asana: { label: 'Asana', kind: 'tasks', auth: 'oauth', built: false, blurb: 'Create or link tasks from conversations.' },
-  clickup: { label: 'ClickUp', kind: 'tasks', auth: 'oauth', built: false, blurb: 'Create or link tasks from conversations.' },
+  asana: { label: 'Asana', kind: 'tasks', auth: 'oauth', built: true, blurb: 'Create or link tasks from conversations; a completed task notes (and can reopen) the conversation.' },
+  clickup: { label: 'ClickUp', kind: 'tasks', auth: 'oauth', built: true, blurb: 'Create or link tasks from conversations; a closed task notes (and can reopen) the conversation.' },
 } as const;
 
 export type ProviderId = keyof typeof PROVIDERS;

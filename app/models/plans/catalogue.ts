@@ -9,7 +9,8 @@ export const FEATURE_AREAS = {
   campaigns: ['enabled', 'chatMessaging', 'emailCampaigns', 'smsCampaigns'],
   channels: ['enabled', 'sms', 'chatPages'],
   chatMessenger: ['enabled', 'offlineExperience', 'integratedMeetings', 'conversionGoals', 'salesTracker'],
-  conversation: ['enabled'],
+  /** aiHelp: the inbox's AI reply help calls an AI server (ADR 101); without it the same buttons suggest canned responses and articles. */
+  conversation: ['enabled', 'aiHelp'],
   customerManagement: ['enabled', 'customerList', 'liveView'],
   customerSatisfactionSurveys: ['enabled', 'chatSurveys', 'emailSurveys'],
   integrations: ['enabled'],
@@ -92,6 +93,7 @@ export const PLAN_CATALOGUE: CataloguePlan[] = [
         'customerSatisfactionSurveys/chatSurveys',
         'customerSatisfactionSurveys/emailSurveys',
         'integrations/enabled',
+        'conversation/aiHelp',
       ],
       10,
     ),
