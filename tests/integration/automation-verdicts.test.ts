@@ -43,7 +43,7 @@ describe('rule verdicts, one row per event', () => {
     const [created] = await getDb()
       .select()
       .from(schema.domainEvents)
-      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_created'), eq(schema.domainEvents.subjectId, conversation.id)));
+      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_created'), eq(schema.domainEvents.subjectId, String(conversation.id))));
 
     // One row, four verdicts; the run log holds the action line only.
     const rows = await getDb().select().from(schema.automationEventVerdicts).where(eq(schema.automationEventVerdicts.accountId, account.id));
