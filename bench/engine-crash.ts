@@ -134,7 +134,8 @@ async function main() {
   await new Promise((r) => engine.once('exit', r));
 
   const [decisions] = await db.execute<{ n: number }>(
-    sql`select count(distinct event_id)::int as n from ${schema.automationRunLog} where rule_id = ${rule.id} and step = 'matched'`,
+    // The verdicts are one row per event (ADR 106).
+    sql`select count(*)::int as n from ${schema.automationEventVerdicts} where account_id = ${account.id} and verdicts -> ${String(rule.id)} ->> 'step' = 'matched'`,
   );
   const [notes] = await db.execute<{
     conversations: number;

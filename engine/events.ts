@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import { getDb, schema } from '../db/client';
+import { getDb, schema, type DbOrTx } from '../db/client';
 import { getLogger } from '../app/utils/logger.server';
 import { HANDLERS } from './handlers/index';
 import { engineConcurrency, NOTHING_DONE, type DomainEvent, type EventHandler, type HandlerOutcome, type WantedEvent } from './handlers/types';
@@ -141,10 +141,10 @@ export async function processEventBatch(items: { eventId: number; type?: string 
 
 /** Whether some handler could act on the event (see EventHandler.wants): the engine's filter for queueing events. */
 export function eventWanted(handlers: EventHandler[]) {
-  return async (event: WantedEvent) => {
+  return async (event: WantedEvent, db?: DbOrTx) => {
     for (const handler of handlers) {
       if (!handler.on.includes(event.type as never)) continue;
-      if (!handler.wants || (await handler.wants(event))) return true;
+      if (!handler.wants || (await handler.wants(event, db))) return true;
     }
     return false;
   };

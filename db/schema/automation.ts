@@ -110,6 +110,39 @@ export const automationRunLog = pgTable(
   ],
 );
 
+/** One rule's verdict on an event, as kept in automation_event_verdicts (the line's detail without the step). */
+export type RuleVerdict = { step: 'matched' | 'not_matched' | 'loop_skipped'; reason?: string; decidedBy?: unknown };
+
+/**
+ * The verdicts of every rule evaluated for one event, in one row (ADR 106): keyed by rule id. The row is the
+ * decision's idempotency key (a redelivery finds it and keeps the earlier verdicts); the run log then holds only
+ * the action lines. Its id comes from the run log's sequence, so runs are ordered across both tables. Readers
+ * (run-history.server.ts, the workflows report) see each verdict as the per-rule line the run log used to hold.
+ */
+export const automationEventVerdicts = pgTable(
+  'automation_event_verdicts',
+  {
+    eventId: bigint('event_id', { mode: 'number' }).primaryKey(),
+    id: bigint('id', { mode: 'number' })
+      .notNull()
+      .default(sql`nextval('automation_run_log_id_seq')`),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').notNull(),
+    verdicts: jsonb('verdicts').$type<Record<string, RuleVerdict>>().notNull(),
+    conversationId: integer('conversation_id'),
+    contactId: integer('contact_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('automation_event_verdicts_account_idx').on(t.accountId, t.id),
+    index('automation_event_verdicts_conversation_idx')
+      .on(t.accountId, t.conversationId, t.id)
+      .where(sql`conversation_id is not null`),
+  ],
+);
+
 // ---------------------------------------------------------------------------------------------------------
 // Routing (Settings → Automations → Routing): one rule per inbox.
 

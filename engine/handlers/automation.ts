@@ -8,7 +8,7 @@ export const automationRules: EventHandler = {
   name: 'automation',
   on: RULE_EVENTS as DomainEventType[],
   recordsItself: true,
-  wants: (event) => hasActiveRules(event.accountId, event.type),
+  wants: (event, db) => hasActiveRules(event.accountId, event.type, db),
   async handle(event) {
     const result = await runRulesForEvent(event, { recordAs: 'automation' });
     return result.rules === 0 ? NOTHING_DONE : result;

@@ -1,4 +1,4 @@
-import type { schema } from '../../db/client';
+import type { DbOrTx, schema } from '../../db/client';
 import type { DomainEventType } from '../../app/models/events/types';
 
 export type DomainEvent = typeof schema.domainEvents.$inferSelect;
@@ -20,7 +20,8 @@ export type EventHandler = {
   handleBatch?: (events: DomainEvent[]) => Promise<(HandlerOutcome | Error)[]>;
   /** The handler writes its event_handlings row itself, in the transaction of its work (one commit, not two). */
   recordsItself?: boolean;
-  wants?: (event: WantedEvent) => boolean | Promise<boolean>;
+  /** `db` is the emitting transaction: read through it, never from the pool (see setEventQueueFilter). */
+  wants?: (event: WantedEvent, db?: DbOrTx) => boolean | Promise<boolean>;
 };
 
 export type HandlerOutcome = Record<string, unknown> | void | typeof NOTHING_DONE;

@@ -7,7 +7,7 @@ export const webhookDeliveries: EventHandler = {
   name: 'webhook-deliveries',
   on: [...WEBHOOK_EVENT_TYPES],
   // No subscription, no job: accounts without webhooks pay one indexed read per event of these types, nothing more.
-  wants: (event) => hasWebhookFor({ accountId: event.accountId, type: event.type }),
+  wants: (event, db) => hasWebhookFor({ accountId: event.accountId, type: event.type, db }),
   async handle(event) {
     const queued = await enqueueWebhookDeliveries({ ...event, id: Number(event.id) });
     return queued === 0 ? NOTHING_DONE : { queued };

@@ -36,3 +36,36 @@ export async function lastEventId(accountId: number) {
     .where(eq(schema.domainEvents.accountId, accountId));
   return Number(row.id);
 }
+
+/**
+ * A rule's run-log lines, oldest first, as the run history sees them (ADR 106): the run log's own lines and the
+ * rule's verdict from each event's verdicts row, shaped like a run-log row.
+ */
+export async function ruleRunLines(ruleId: number) {
+  const rows = await getDb().execute<{
+    id: number;
+    event_id: number;
+    step: string;
+    action_type: string | null;
+    action_index: number | null;
+    detail: Record<string, unknown>;
+    conversation_id: number | null;
+    contact_id: number | null;
+  }>(sql`
+    select id, event_id, step, action_type, action_index, detail, conversation_id, contact_id from ${schema.automationRunLog} where rule_id = ${ruleId}
+    union all
+    select v.id, v.event_id, v.verdicts->${String(ruleId)}->>'step', null, null, (v.verdicts->${String(ruleId)}) - 'step', v.conversation_id, v.contact_id
+      from ${schema.automationEventVerdicts} v where v.verdicts ? ${String(ruleId)}
+    order by 1, 5 nulls first`);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    eventId: Number(r.event_id),
+    ruleId,
+    step: r.step,
+    actionType: r.action_type,
+    actionIndex: r.action_index === null ? null : Number(r.action_index),
+    detail: r.detail,
+    conversationId: r.conversation_id === null ? null : Number(r.conversation_id),
+    contactId: r.contact_id === null ? null : Number(r.contact_id),
+  }));
+}

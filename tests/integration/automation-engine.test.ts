@@ -8,7 +8,7 @@ import { openConversation, setConversationPriority } from '../../app/models/inbo
 import { createTag } from '../../app/models/productivity/tags.server';
 import { createContact } from '../../app/models/crm/contacts.server';
 import { createTestAccount, createTestUser } from '../factories';
-import { drainEvents, lastEventId } from '../helpers/engine';
+import { drainEvents, lastEventId, ruleRunLines } from '../helpers/engine';
 
 type RuleInput = {
   accountId: number;
@@ -69,9 +69,7 @@ async function setup() {
   return { account, owner, agent, inbox, vip, refund };
 }
 
-async function runLog(ruleId: number) {
-  return getDb().select().from(schema.automationRunLog).where(eq(schema.automationRunLog.ruleId, ruleId)).orderBy(asc(schema.automationRunLog.id));
-}
+const runLog = ruleRunLines;
 
 async function open(accountId: number, inboxId: number, subject: string, email = 'ada@example.com') {
   const { conversation } = await openConversation({

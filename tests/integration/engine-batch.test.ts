@@ -8,6 +8,7 @@ import { processEventBatch } from '../../engine/events';
 import { automationRules } from '../../engine/handlers/automation';
 import type { EventHandler } from '../../engine/handlers/types';
 import { createTestAccount } from '../factories';
+import { ruleRunLines } from '../helpers/engine';
 
 /**
  * The engine works a fetched batch of events whole (ADR 043): one event's failure fails its job alone, the others'
@@ -95,10 +96,7 @@ describe('a batch of domain events', () => {
       .from(schema.conversationTags)
       .where(and(eq(schema.conversationTags.accountId, account.id), eq(schema.conversationTags.tagId, tag.id)));
     expect(tagged.map((t) => t.conversationId).sort((a, b) => a - b)).toEqual([convs[0], convs[2]].sort((a, b) => a - b));
-    const log = await getDb()
-      .select({ eventId: schema.automationRunLog.eventId, step: schema.automationRunLog.step })
-      .from(schema.automationRunLog)
-      .where(and(eq(schema.automationRunLog.accountId, account.id), eq(schema.automationRunLog.ruleId, rule.id)));
+    const log = await ruleRunLines(rule.id);
     const steps = log.map((l) => `${ids.indexOf(l.eventId)}:${l.step}`).sort();
     expect(steps).toEqual(['0:action_applied', '0:matched', '1:not_matched', '2:action_applied', '2:matched']);
   });

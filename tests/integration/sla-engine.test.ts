@@ -8,7 +8,7 @@ import { openConversation, postMessage, setConversationPriority } from '../../ap
 import { startEngine } from '../../engine/index';
 import { stopBoss } from '../../app/utils/jobs.server';
 import { createTestAccount } from '../factories';
-import { drainEvents, lastEventId } from '../helpers/engine';
+import { drainEvents, lastEventId, ruleRunLines } from '../helpers/engine';
 
 const PRIORITIES = ['critical', 'high', 'medium', 'low', 'default'] as const;
 const targets = (response: SlaTarget['response'], resolve: SlaTarget['resolve']): SlaTarget[] =>
@@ -173,7 +173,7 @@ describe('SLA breaches', () => {
     expect(escalations[0].text).toContain(`/inbox/${conv.id}`);
     const thread = await getDb().select().from(schema.messages).where(eq(schema.messages.conversationId, conv.id)).orderBy(asc(schema.messages.id));
     expect(thread.some((m) => m.kind === 'system' && m.text.startsWith('SLA breached'))).toBe(true);
-    const runs = await getDb().select().from(schema.automationRunLog).where(eq(schema.automationRunLog.ruleId, rule.id));
+    const runs = await ruleRunLines(rule.id);
     expect(runs.map((r) => r.step)).toEqual(['matched', 'action_applied']);
   });
 

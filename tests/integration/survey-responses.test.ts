@@ -15,7 +15,7 @@ import {
 } from '../../app/models/surveys/responses.server';
 import { cesOf, csatOf, getSurveyResults, listTextAnswers, npsOf, exportResponsesCsv } from '../../app/models/surveys/results.server';
 import { createTestAccount } from '../factories';
-import { drainEvents, lastEventId } from '../helpers/engine';
+import { drainEvents, lastEventId, ruleRunLines } from '../helpers/engine';
 import { ALL_TYPES, publishedSurvey, questionOf } from '../helpers/surveys';
 
 async function setup() {
@@ -370,7 +370,7 @@ describe('survey_received', () => {
     await drainEvents(a.account.id, { after });
     const tags = await getDb().select().from(schema.conversationTags).where(eq(schema.conversationTags.conversationId, opened.conversation.id));
     expect(tags.map((t) => t.tagId)).toEqual([tag.id]);
-    const runs = await getDb().select().from(schema.automationRunLog).where(eq(schema.automationRunLog.ruleId, rule.id));
+    const runs = await ruleRunLines(rule.id);
     expect(runs.map((r) => r.step)).toContain('action_applied');
   });
 });

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { getDb, getSql, schema } from '../../../db/client';
+import { getDb, getSql, schema, type DbOrTx } from '../../../db/client';
 import { getLogger } from '../../utils/logger.server';
 import { singleton } from '../../utils/singleton.server';
 
@@ -29,13 +29,13 @@ const state = () => singleton<State>('automation-rule-cache', () => ({ listening
  * process) they come from memory, loaded once per account in one read and dropped when a NOTIFY says the account's
  * rules or plan changed; otherwise from the database each time.
  */
-export async function activeRulesFor(accountId: number, type: string): Promise<ActiveRule[]> {
+export async function activeRulesFor(accountId: number, type: string, db?: DbOrTx): Promise<ActiveRule[]> {
   const s = state();
-  if (!s.listening) return (await loadRules(accountId)).get(type) ?? [];
+  if (!s.listening) return (await loadRules(accountId, db)).get(type) ?? [];
   let entry = s.byAccount.get(accountId);
   if (!entry) {
     const generation = s.generation;
-    entry = loadRules(accountId);
+    entry = loadRules(accountId, db);
     s.byAccount.set(accountId, entry);
     entry.then(
       () => {
@@ -45,12 +45,18 @@ export async function activeRulesFor(accountId: number, type: string): Promise<A
       () => s.byAccount.delete(accountId),
     );
   }
-  return (await entry).get(type) ?? [];
+  try {
+    return (await entry).get(type) ?? [];
+  } catch (err) {
+    // Another caller's load (through its own transaction) failed: read through ours.
+    if (!db) throw err;
+    return (await loadRules(accountId, db)).get(type) ?? [];
+  }
 }
 
 /** Whether the account has an active rule waiting for this event type (from memory when the cache listens). */
-export async function hasActiveRules(accountId: number, type: string) {
-  return (await activeRulesFor(accountId, type)).length > 0;
+export async function hasActiveRules(accountId: number, type: string, db?: DbOrTx) {
+  return (await activeRulesFor(accountId, type, db)).length > 0;
 }
 
 /** Whether answers come from memory (only then is skipping work on their basis cheap). */
@@ -58,9 +64,9 @@ export function ruleCacheListening() {
   return state().listening;
 }
 
-async function loadRules(accountId: number) {
+async function loadRules(accountId: number, db: DbOrTx = getDb()) {
   const r = schema.automationRules;
-  const rows = await getDb()
+  const rows = await db
     .select({
       id: r.id,
       kind: r.kind,

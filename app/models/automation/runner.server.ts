@@ -1,6 +1,6 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
-import type { RunStep } from '../../../db/schema/automation';
+import type { RuleVerdict, RunStep } from '../../../db/schema/automation';
 import { evaluateRule, type Evaluation, type Facts } from '../../../engine/rules/evaluate';
 import type { DomainEvent } from '../../../engine/handlers/types';
 import { handHeldNotifies, holdNotifies, sendHeldNotifies } from '../../utils/live.server';
@@ -24,9 +24,9 @@ export class ActionsFailedError extends Error {}
 class RolledBack extends Error {}
 
 /**
- * Runs the account's active rules waiting for this event: each rule's decision (with what decided it) and each
- * action's outcome go to the run log. Idempotent: a decision is made once per (event, rule) and reused on
- * redelivery; an action and its `action_applied` line commit together, so an action already ended is never
+ * Runs the account's active rules waiting for this event: the rules' verdicts (with what decided each) go to the
+ * event's one verdicts row (ADR 106) and each action's outcome to the run log. Idempotent: a verdict is made once per
+ * (event, rule) and reused on redelivery; an action and its `action_applied` line commit together, so an action already ended is never
  * applied again. An unexpected failure is logged (`action_failed`), the rule's later actions wait, and the error
  * is rethrown so that the job is retried with backoff (and ends in the dead letters if it keeps failing).
  */
@@ -40,8 +40,8 @@ export type RulesOutcome = { rules: number; matched?: number; applied?: number }
 
 /**
  * `runRulesForEvent` for a fetched batch of events (ADR 043): the rules from memory, the facts of every event in one
- * query, every decision evaluated in memory; the events whose rules all failed to match (most) are recorded together,
- * decisions and handler records of the whole batch in one statement; each event with a matched rule then applies its
+ * query, every verdict evaluated in memory; the verdicts of the whole batch (one row per event) and the handler records
+ * of the events where no rule matched (most) in one statement (ADR 106); each event with a matched rule then applies its
  * actions in its own transaction, `concurrency` at a time. One event's failure is its own: the answer at its index is
  * the error, the others stand.
  */
@@ -68,35 +68,34 @@ export async function runRulesForEvents(events: DomainEvent[], opts: { recordAs?
     try {
       const facts = factsOf[i];
       const chain = w.event.actorType === 'engine' ? await engineActorsInChain(w.event) : { ruleIds: new Set<number>(), depth: 0 };
-      runs.push({ at: w.at, event: w.event, rules: w.rules, facts, decisions: decide(w.event, w.rules, facts, chain) });
+      runs.push({ at: w.at, event: w.event, rules: w.rules, facts, verdicts: decide(w.rules, facts, chain) });
     } catch (err) {
       out[w.at] = err as Error;
     }
   }
 
-  // Most events match no rule: then their decisions and the handler's records are one statement for the whole batch
-  // (one round trip, one commit). Only a first delivery may take this path; a redelivery (some decisions already
-  // there) goes the long way below, which reuses the earlier decisions and finishes what they left.
-  const unmatched = runs.filter((r) => !r.decisions.some((d) => d.step === 'matched'));
-  let finished = new Set<number>();
-  if (unmatched.length > 0) {
-    try {
-      finished = await insertDecisionsAlone(unmatched, opts.recordAs);
-    } catch {
-      // Taken the long way one by one below, each on its own.
-    }
+  // Every event's verdicts, one row per event (ADR 106), in one statement for the whole batch; a redelivery finds
+  // the earlier row and its verdicts stand. The events where no rule matched (most) are finished by the same statement.
+  let verdictsOf: Map<number, Record<string, RuleVerdict>>;
+  try {
+    verdictsOf = await writeVerdicts(runs, opts.recordAs);
+  } catch (err) {
+    for (const r of runs) out[r.at] = err as Error;
+    return out;
   }
-  const long: RuleRun[] = [];
+  const long: { run: RuleRun; matched: Set<number> }[] = [];
   for (const run of runs) {
-    if (finished.has(run.event.id)) out[run.at] = { rules: run.rules.length, matched: 0, applied: 0 };
-    else long.push(run);
+    const verdicts = verdictsOf.get(run.event.id) ?? {};
+    const matched = new Set(run.rules.filter((rule) => verdicts[String(rule.id)]?.step === 'matched').map((rule) => rule.id));
+    if (!Object.values(verdicts).some((v) => v.step === 'matched')) out[run.at] = { rules: run.rules.length, matched: 0, applied: 0 };
+    else long.push({ run, matched });
   }
   let next = 0;
   const lane = async () => {
     while (next < long.length) {
-      const run = long[next++];
+      const { run, matched } = long[next++];
       try {
-        out[run.at] = await applyRuleRun(run, opts.recordAs);
+        out[run.at] = await applyRuleRun(run, matched, opts.recordAs);
       } catch (err) {
         out[run.at] = err as Error;
       }
@@ -106,7 +105,7 @@ export async function runRulesForEvents(events: DomainEvent[], opts: { recordAs?
   return out;
 }
 
-type RuleRun = { at: number; event: DomainEvent; rules: Rule[]; facts: Facts; decisions: LogLine[] };
+type RuleRun = { at: number; event: DomainEvent; rules: Rule[]; facts: Facts; verdicts: Record<string, RuleVerdict> };
 
 function logLine(event: DomainEvent, facts: Facts) {
   return (rule: Rule, step: RunStep, detail: Record<string, unknown>, action?: { index: number; type: string }): LogLine => ({
@@ -123,26 +122,32 @@ function logLine(event: DomainEvent, facts: Facts) {
   });
 }
 
-function decide(event: DomainEvent, rules: Rule[], facts: Facts, enginesInChain: { ruleIds: Set<number>; depth: number }): LogLine[] {
-  const line = logLine(event, facts);
-  return rules.map((rule) => {
+function decide(rules: Rule[], facts: Facts, enginesInChain: { ruleIds: Set<number>; depth: number }): Record<string, RuleVerdict> {
+  const verdicts: Record<string, RuleVerdict> = {};
+  for (const rule of rules) {
     if (enginesInChain.ruleIds.has(rule.id) || enginesInChain.depth >= MAX_CHAIN) {
       const reason = enginesInChain.ruleIds.has(rule.id)
         ? 'the event was caused by this rule’s own actions'
         : `the chain of automated events reached ${MAX_CHAIN}`;
-      return line(rule, 'loop_skipped', { reason });
+      verdicts[String(rule.id)] = { step: 'loop_skipped', reason };
+      continue;
     }
     const evaluation: Evaluation = evaluateRule(rule, facts);
-    return line(rule, evaluation.matched ? 'matched' : 'not_matched', {
+    verdicts[String(rule.id)] = {
+      step: evaluation.matched ? 'matched' : 'not_matched',
       reason: evaluation.reason,
       ...(evaluation.decidedBy ? { decidedBy: evaluation.decidedBy } : {}),
-    });
-  });
+    };
+  }
+  return verdicts;
 }
 
-/** One event's decisions and matched rules' actions, in one transaction (one commit per event, not one per action). */
-async function applyRuleRun(run: RuleRun, recordAs: string | undefined): Promise<RulesOutcome> {
-  const { event, rules, facts, decisions } = run;
+/**
+ * One event's matched rules' actions, in one transaction (one commit per event, not one per action). The verdicts
+ * were written before (writeVerdicts); `matched` is the rules whose verdict, the earlier one on a redelivery, is a match.
+ */
+async function applyRuleRun(run: RuleRun, matchedRules: Set<number>, recordAs: string | undefined): Promise<RulesOutcome> {
+  const { event, rules, facts } = run;
   const line = logLine(event, facts);
   const names: NameMemo = new Map();
   // Each action still claims its own line and runs in its own savepoint.
@@ -154,28 +159,7 @@ async function applyRuleRun(run: RuleRun, recordAs: string | undefined): Promise
     // waited for and that comes after this one in the WAL, so a crash that loses this loses the completion too,
     // and the event is delivered again (ADR 031).
     await tx.execute(sql`select set_config('synchronous_commit', 'off', true)`);
-    // A decision is made once per (event, rule): on a redelivery the insert finds the earlier one, which stands (the
-    // first actions may have changed the facts since). A concurrent delivery waits here until this one commits.
-    const inserted = new Set(
-      (await tx.insert(schema.automationRunLog).values(decisions).onConflictDoNothing().returning({ ruleId: schema.automationRunLog.ruleId })).map(
-        (r) => r.ruleId,
-      ),
-    );
-    const decided = new Map(decisions.filter((d) => inserted.has(d.ruleId)).map((d) => [d.ruleId, d.step]));
-    if (inserted.size < rules.length) {
-      const earlier = await tx
-        .select({ ruleId: schema.automationRunLog.ruleId, step: schema.automationRunLog.step })
-        .from(schema.automationRunLog)
-        .where(
-          and(
-            eq(schema.automationRunLog.eventId, event.id),
-            eq(schema.automationRunLog.accountId, event.accountId),
-            isNull(schema.automationRunLog.actionIndex),
-          ),
-        );
-      for (const e of earlier) if (!inserted.has(e.ruleId)) decided.set(e.ruleId, e.step);
-    }
-    const toRun = rules.filter((rule) => decided.get(rule.id) === 'matched');
+    const toRun = rules.filter((rule) => matchedRules.has(rule.id));
     matched = toRun.length;
     const offered = ACTIONS_BY_EVENT[event.type as keyof typeof ACTIONS_BY_EVENT] ?? [];
     // The actions' live updates go out in one statement before the commit (ADR 043 addendum).
@@ -240,55 +224,50 @@ async function applyRuleRun(run: RuleRun, recordAs: string | undefined): Promise
 }
 
 /**
- * The decisions of events whose rules all failed to match and, for each event whose decisions were all new, the
- * handler's record: one statement for the whole batch, without waiting for the disk (see applyRuleRun for why that is
- * safe). Returns the events so finished; the others (a redelivery that found earlier decisions) go the long way.
+ * The verdicts of a batch's events, one row per event, in one statement without waiting for the disk (see
+ * applyRuleRun for why that is safe). A verdict is made once per (event, rule): when a row is already there (a
+ * redelivery, or a concurrent delivery whose commit the insert waits for) its verdicts stand and only rules it lacks
+ * are added. An event none of whose verdicts is a match gets the handler's record in the same statement: it is done.
+ * Returns each event's verdicts as they stand.
  */
-async function insertDecisionsAlone(runs: RuleRun[], recordAs: string | undefined): Promise<Set<number>> {
-  const lines = JSON.stringify(
-    runs.flatMap((r) =>
-      r.decisions.map((d) => ({
-        account_id: d.accountId,
-        event_id: d.eventId,
-        event_type: d.eventType,
-        rule_id: d.ruleId,
-        step: d.step,
-        detail: d.detail,
-        conversation_id: d.conversationId ?? null,
-        contact_id: d.contactId ?? null,
+async function writeVerdicts(runs: RuleRun[], recordAs: string | undefined): Promise<Map<number, Record<string, RuleVerdict>>> {
+  if (runs.length === 0) return new Map();
+  const rows = JSON.stringify(
+    [...runs]
+      .sort((a, b) => a.event.id - b.event.id)
+      .map((r) => ({
+        account_id: r.event.accountId,
+        event_id: r.event.id,
+        event_type: r.event.type,
+        verdicts: r.verdicts,
+        conversation_id: r.facts.conversation?.id ?? null,
+        contact_id: r.facts.contact?.id ?? null,
+        rules: r.rules.length,
       })),
-    ),
   );
-  const expected = JSON.stringify(
-    runs.map((r) => ({
-      event_id: r.event.id,
-      account_id: r.event.accountId,
-      n: r.decisions.length,
-      result: { rules: r.decisions.length, matched: 0, applied: 0 },
-    })),
-  );
-  const rows = await getDb().execute<{ event_id: number }>(sql`
+  const v = schema.automationEventVerdicts;
+  const written = await getDb().execute<{ event_id: number; verdicts: Record<string, RuleVerdict> }>(sql`
     with sync as (select set_config('synchronous_commit', 'off', true) as v),
-    d as (
-      insert into ${schema.automationRunLog} (account_id, event_id, event_type, rule_id, step, detail, conversation_id, contact_id)
-      select x.account_id, x.event_id, x.event_type, x.rule_id, x.step, x.detail, x.conversation_id, x.contact_id
-        from jsonb_to_recordset(${lines}::jsonb) as x(account_id int, event_id int, event_type text, rule_id int, step text, detail jsonb, conversation_id int, contact_id int)
-      on conflict do nothing
-      returning event_id
+    x as (
+      select * from jsonb_to_recordset(${rows}::jsonb)
+        as x(account_id int, event_id bigint, event_type text, verdicts jsonb, conversation_id int, contact_id int, rules int)
     ),
-    complete as (
-      select e.event_id, e.account_id, e.result from jsonb_to_recordset(${expected}::jsonb) as e(event_id int, account_id int, n int, result jsonb)
-       where (select count(*) from d where d.event_id = e.event_id) = e.n
+    w as (
+      insert into ${v} as v (event_id, account_id, event_type, verdicts, conversation_id, contact_id)
+      select x.event_id, x.account_id, x.event_type, x.verdicts, x.conversation_id, x.contact_id from x order by x.event_id
+      on conflict (event_id) do update set verdicts = excluded.verdicts || v.verdicts
+      returning v.event_id, v.account_id, v.verdicts
     ),
     h as (
       insert into ${schema.eventHandlings} (event_id, handler, account_id, status, result)
-      select c.event_id, ${recordAs ?? ''}, c.account_id, 'done', c.result from complete c
-       where ${recordAs !== undefined}
+      select w.event_id, ${recordAs ?? ''}, w.account_id, 'done', jsonb_build_object('rules', x.rules, 'matched', 0, 'applied', 0)
+        from w join x on x.event_id = w.event_id
+       where ${recordAs !== undefined} and not jsonb_path_exists(w.verdicts, '$.* ? (@.step == "matched")')
       on conflict (event_id, handler) do update set status = 'done', result = excluded.result, error = null, handled_at = now()
       returning 1
     )
-    select c.event_id, (select count(*) from h)::int as recorded, (select count(*) from sync)::int as sync from complete c`);
-  return new Set(rows.map((r) => Number(r.event_id)));
+    select w.event_id, w.verdicts, (select count(*) from h)::int as recorded, (select count(*) from sync)::int as sync from w`);
+  return new Map(written.map((r) => [Number(r.event_id), r.verdicts]));
 }
 
 /**

@@ -44,7 +44,11 @@ export type EmitEventInput = {
   causedByEventId?: number | null;
 };
 
-type QueueFilter = (event: { accountId: number; type: string; payload: Record<string, unknown>; actorType: string }) => boolean | Promise<boolean>;
+/**
+ * `db` is the emitting transaction: a filter that reads must read through it, never from the pool, since a pool
+ * exhausted by transactions waiting for their filter's read would never free a connection (seen at 20 conversations a second).
+ */
+type QueueFilter = (event: { accountId: number; type: string; payload: Record<string, unknown>; actorType: string }, db: DbOrTx) => boolean | Promise<boolean>;
 const queueFilter = () => singleton('event-queue-filter', () => ({ wanted: undefined as QueueFilter | undefined }));
 
 /**
@@ -56,9 +60,9 @@ export function setEventQueueFilter(filter: QueueFilter | undefined) {
   queueFilter().wanted = filter;
 }
 
-async function wanted(event: { accountId: number; type: string; payload: unknown; actorType: string }) {
+async function wanted(event: { accountId: number; type: string; payload: unknown; actorType: string }, db: DbOrTx) {
   const filter = queueFilter().wanted;
-  return !filter || (await filter(event as Parameters<QueueFilter>[0]));
+  return !filter || (await filter(event as Parameters<QueueFilter>[0], db));
 }
 
 /**
@@ -83,7 +87,7 @@ export async function emitEvent(tx: Tx, input: EmitEventInput) {
     })
     .returning();
   // The type rides along so that the engine skips, without a read, the events no handler listens to.
-  if (await wanted(event)) await enqueueInTx(tx, QUEUES.domainEvents, { eventId: event.id, type: event.type });
+  if (await wanted(event, tx)) await enqueueInTx(tx, QUEUES.domainEvents, { eventId: event.id, type: event.type });
   return event;
 }
 
@@ -115,7 +119,7 @@ export async function emitEvents(tx: Tx, inputs: EmitEventInput[]) {
       actorType: schema.domainEvents.actorType,
     });
   const queued = [];
-  for (const e of events) if (await wanted(e)) queued.push({ eventId: e.id, type: e.type });
+  for (const e of events) if (await wanted(e, tx)) queued.push({ eventId: e.id, type: e.type });
   await enqueueManyInTx(tx, QUEUES.domainEvents, queued);
   return events;
 }

@@ -1,5 +1,5 @@
 import { and, arrayContains, desc, eq, lt, sql } from 'drizzle-orm';
-import { getDb, schema, type Tx } from '../../../db/client';
+import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
 import { guardedRequest, isRefusedUrl, OutboundRefusedError, REFUSED_DESTINATION_MESSAGE } from '../../utils/outbound-guard.server';
@@ -151,9 +151,9 @@ export async function listDeliveries(opts: { accountId: number; endpointId: numb
 // Delivering
 
 /** Whether the account has an active subscription to the type: the engine's filter (no job for accounts without one). */
-export async function hasWebhookFor(opts: { accountId: number; type: string }) {
+export async function hasWebhookFor(opts: { accountId: number; type: string; db?: DbOrTx }) {
   if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(opts.type)) return false;
-  const [row] = await getDb()
+  const [row] = await (opts.db ?? getDb())
     .select({ id: w.id })
     .from(w)
     .where(and(eq(w.accountId, opts.accountId), eq(w.active, true), arrayContains(w.eventTypes, [opts.type])))
