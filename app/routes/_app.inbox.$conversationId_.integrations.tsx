@@ -9,8 +9,9 @@ import { getConversation } from '~/models/inbox/conversations.server';
 import { createGithubIssueFromConversation, githubPanelFor, linkGithubIssue } from '~/models/integrations/github/github.server';
 import { IntegrationError } from '~/models/integrations/http.server';
 import { LinkExistsError } from '~/models/integrations/links.server';
-import { GithubIssueSchema, GithubLinkSchema, OrderActionSchema } from '~/models/integrations/schemas';
+import { BigcommerceOrderActionSchema, GithubIssueSchema, GithubLinkSchema, OrderActionSchema } from '~/models/integrations/schemas';
 import { getContactShopifyOrder, ORDER_ACTIONS, runShopifyOrderAction } from '~/models/integrations/shopify/shopify.server';
+import { cancelContactBigcommerceOrder, getContactBigcommerceOrder } from '~/models/integrations/bigcommerce/bigcommerce.server';
 import { pageTitle } from '~/utils/format';
 import { parseRouteId } from '~/utils/route-id';
 import { requireFeature, requirePermission } from '~/utils/session.server';
@@ -42,6 +43,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!order) throw new Response("This order is not one of the contact's Shopify orders", { status: 404 });
     return { ...base, view: 'order' as const, order, act, actLabel: ORDER_ACTIONS[act] };
   }
+  const bcOrderId = parseRouteId(url.searchParams.get('bcorder') ?? undefined);
+  if (bcOrderId !== null && act === 'cancel') {
+    const order = await getContactBigcommerceOrder({ accountId: ctx.account.id, email: found.contact?.email ?? null, orderId: bcOrderId });
+    if (!order) throw new Response("This order is not one of the contact's BigCommerce orders", { status: 404 });
+    return { ...base, view: 'bigcommerce-order' as const, order };
+  }
   if (url.searchParams.get('github') === 'create') {
     const gh = await githubPanelFor({ accountId: ctx.account.id, conversationId: id });
     if (!gh.connected) throw new Response('GitHub is not connected', { status: 404 });
@@ -60,7 +67,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (intent === 'order-action') {
       const submission = parseWithZod(formData, { schema: OrderActionSchema });
       if (submission.status !== 'success') throw new Response('Choose an order and an action', { status: 400 });
-      const out = await runShopifyOrderAction({ ...who, userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(), email: found.contact?.email ?? null, ...submission.value });
+      const out = await runShopifyOrderAction({
+        ...who,
+        userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(),
+        email: found.contact?.email ?? null,
+        ...submission.value,
+      });
+      return redirectWithToast(back, out.text.split(' by ')[0]);
+    }
+    if (intent === 'bigcommerce-order-action') {
+      const submission = parseWithZod(formData, { schema: BigcommerceOrderActionSchema });
+      if (submission.status !== 'success') throw new Response('Choose an order and an action', { status: 400 });
+      const out = await cancelContactBigcommerceOrder({
+        ...who,
+        userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(),
+        email: found.contact?.email ?? null,
+        orderId: submission.value.orderId,
+      });
       return redirectWithToast(back, out.text.split(' by ')[0]);
     }
     if (intent === 'github-create') {
@@ -77,7 +100,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         });
         return redirectWithToast(back, `Issue ${issue.repo}#${issue.number} Created`);
       } catch (err) {
-        if (err instanceof IntegrationError || err instanceof LinkExistsError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+        if (err instanceof IntegrationError || err instanceof LinkExistsError)
+          return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
         throw err;
       }
     }
@@ -85,10 +109,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: GithubLinkSchema });
       if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
       try {
-        const issue = await linkGithubIssue({ ...who, ref: submission.value.ref, reopenOnClose: submission.value.reopenOnClose === 'on', publicBase: bareUrl(request, '').replace(/\/$/, '') });
+        const issue = await linkGithubIssue({
+          ...who,
+          ref: submission.value.ref,
+          reopenOnClose: submission.value.reopenOnClose === 'on',
+          publicBase: bareUrl(request, '').replace(/\/$/, ''),
+        });
         return redirectWithToast(back, `Issue ${issue.repo}#${issue.number} Linked`);
       } catch (err) {
-        if (err instanceof IntegrationError || err instanceof LinkExistsError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+        if (err instanceof IntegrationError || err instanceof LinkExistsError)
+          return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
         throw err;
       }
     }
@@ -116,11 +146,16 @@ export default function ConversationIntegrations() {
     shouldValidate: 'onSubmit',
     defaultValue: d.view === 'github' ? { repo: d.defaultRepo, title: d.subject, reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {},
   });
-  const [linkForm, l] = useForm<{ ref: string; reopenOnClose: string }>({ id: 'github-link', lastResult: resultFor('github-link'), shouldValidate: 'onSubmit', defaultValue: d.view === 'github' ? { reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {} });
+  const [linkForm, l] = useForm<{ ref: string; reopenOnClose: string }>({
+    id: 'github-link',
+    lastResult: resultFor('github-link'),
+    shouldValidate: 'onSubmit',
+    defaultValue: d.view === 'github' ? { reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {},
+  });
   return (
     <section className="settings-page">
       <header>
-        <h1>{d.view === 'order' ? `${d.actLabel} ${d.order.name}` : 'GitHub issue'}</h1>
+        <h1>{d.view === 'order' ? `${d.actLabel} ${d.order.name}` : d.view === 'bigcommerce-order' ? `Cancel order #${d.order.id}` : 'GitHub issue'}</h1>
       </header>
       <p>
         <Link to={`/inbox/${d.conversationId}`}>Back to conversation #{d.conversationId}</Link>
@@ -128,14 +163,32 @@ export default function ConversationIntegrations() {
       {d.view === 'order' ? (
         <div className="card" data-testid="order-confirm">
           <p>
-            {d.act === 'cancel' ? 'Cancel' : 'Refund in full'} Shopify order <strong>{d.order.name}</strong> of {d.order.createdAt.slice(0, 10)}, {d.order.totalPrice} {d.order.currency} (
-            {d.order.financialStatus.replaceAll('_', ' ')}, {d.order.fulfillmentStatus.replaceAll('_', ' ')})? The customer is notified by Shopify. This cannot be undone here.
+            {d.act === 'cancel' ? 'Cancel' : 'Refund in full'} Shopify order <strong>{d.order.name}</strong> of {d.order.createdAt.slice(0, 10)},{' '}
+            {d.order.totalPrice} {d.order.currency} ({d.order.financialStatus.replaceAll('_', ' ')}, {d.order.fulfillmentStatus.replaceAll('_', ' ')})? The
+            customer is notified by Shopify. This cannot be undone here.
           </p>
           <Form method="post">
             <input type="hidden" name="orderId" value={d.order.id} />
             <input type="hidden" name="action" value={d.act} />
             <button type="submit" className="btn danger" name="intent" value="order-action">
               {d.actLabel}
+            </button>{' '}
+            <Link to={`/inbox/${d.conversationId}`} className="btn">
+              Keep the order
+            </Link>
+          </Form>
+        </div>
+      ) : d.view === 'bigcommerce-order' ? (
+        <div className="card" data-testid="order-confirm">
+          <p>
+            Cancel BigCommerce order <strong>#{d.order.id}</strong>, {d.order.total} {d.order.currency} ({d.order.status})? Its status becomes Cancelled in the
+            store. This cannot be undone here.
+          </p>
+          <Form method="post">
+            <input type="hidden" name="orderId" value={d.order.id} />
+            <input type="hidden" name="action" value="cancel" />
+            <button type="submit" className="btn danger" name="intent" value="bigcommerce-order-action">
+              Cancel order
             </button>{' '}
             <Link to={`/inbox/${d.conversationId}`} className="btn">
               Keep the order

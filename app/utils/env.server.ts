@@ -94,6 +94,7 @@ const EnvSchema = z.object({
   GITHUB_CLIENT_SECRET: z.string().trim().optional(),
   GITHUB_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GITHUB_OAUTH_BASE must be an http(s) URL, e.g. https://github.com' }).default('https://github.com'),
   GITHUB_API_BASE: z.url({ protocol: /^https?$/, error: 'GITHUB_API_BASE must be an http(s) URL, e.g. https://api.github.com' }).default('https://api.github.com'),
+  BIGCOMMERCE_API_BASE: z.url({ protocol: /^https?$/, error: 'BIGCOMMERCE_API_BASE must be an http(s) URL, e.g. https://api.bigcommerce.com' }).default('https://api.bigcommerce.com'),
 });
 
 export type Config = {
@@ -139,6 +140,8 @@ export type Config = {
   integrations: {
     shopify: { clientId: string; clientSecret: string; apiBase: string | null } | null;
     github: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
+    /** BigCommerce needs no OAuth client: each account gives its store hash and an API account's access token (ADR 098). */
+    bigcommerce: { apiBase: string };
   };
 };
 
@@ -208,6 +211,7 @@ function integrationsConfig(e: z.infer<typeof EnvSchema>): Config['integrations'
   return {
     shopify: e.SHOPIFY_CLIENT_ID && e.SHOPIFY_CLIENT_SECRET ? { clientId: e.SHOPIFY_CLIENT_ID, clientSecret: e.SHOPIFY_CLIENT_SECRET, apiBase: e.SHOPIFY_API_BASE ? trim(e.SHOPIFY_API_BASE) : null } : null,
     github: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, oauthBase: trim(e.GITHUB_OAUTH_BASE), apiBase: trim(e.GITHUB_API_BASE) } : null,
+    bigcommerce: { apiBase: trim(e.BIGCOMMERCE_API_BASE) },
   };
 }
 

@@ -5,14 +5,46 @@ import { renderToStaticMarkup } from 'react-dom/server';
  * so the conversation page's JavaScript does not grow with them. React escapes every text; provider links must be
  * http(s).
  */
-type Order = { id: number; name: string; createdAt: string; financialStatus: string; fulfillmentStatus: string; cancelledAt: string | null; totalPrice: string; currency: string };
+type Order = {
+  id: number;
+  name: string;
+  createdAt: string;
+  financialStatus: string;
+  fulfillmentStatus: string;
+  cancelledAt: string | null;
+  totalPrice: string;
+  currency: string;
+};
 type Shopify =
   | { state: 'not-connected' }
   | { state: 'no-email' }
   | { state: 'error'; message: string; shop: string }
-  | { state: 'ok'; shop: string; customer: { id: number; firstName: string; lastName: string; email: string; ordersCount: number; totalSpent: string; currency: string } | null; orders: Order[] };
-type Github = { connected: false } | { connected: true; login: string; links: { id: number; externalId: string; title: string; url: string; status: string; reopenOnClose: boolean }[]; error: string | null } | null;
-export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github } | null;
+  | {
+      state: 'ok';
+      shop: string;
+      customer: { id: number; firstName: string; lastName: string; email: string; ordersCount: number; totalSpent: string; currency: string } | null;
+      orders: Order[];
+    };
+type Github =
+  | { connected: false }
+  | {
+      connected: true;
+      login: string;
+      links: { id: number; externalId: string; title: string; url: string; status: string; reopenOnClose: boolean }[];
+      error: string | null;
+    }
+  | null;
+type Bigcommerce =
+  | { state: 'not-connected' }
+  | { state: 'no-email' }
+  | { state: 'error'; message: string }
+  | {
+      state: 'ok';
+      store: string;
+      customer: { id: number; firstName: string; lastName: string; email: string } | null;
+      orders: { id: number; createdAt: string; status: string; statusId: number; total: string; currency: string; itemCount: number }[];
+    };
+export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github; bigcommerce?: Bigcommerce } | null;
 
 const day = (iso: string) => iso.slice(0, 10);
 const safeHref = (u: string) => (/^https?:\/\//i.test(u) ? u : '#');
@@ -51,7 +83,8 @@ function IntegrationPanels({ data, conversationId }: { data: PanelsData; convers
                   <li key={o.id} data-testid="shopify-order">
                     <strong>{o.name}</strong> {`· ${o.totalPrice} ${o.currency} · ${day(o.createdAt)}`}
                     <br />
-                    <span className="pill">{o.cancelledAt ? 'cancelled' : o.financialStatus.replaceAll('_', ' ')}</span> <span className="pill">{o.fulfillmentStatus.replaceAll('_', ' ')}</span>
+                    <span className="pill">{o.cancelledAt ? 'cancelled' : o.financialStatus.replaceAll('_', ' ')}</span>{' '}
+                    <span className="pill">{o.fulfillmentStatus.replaceAll('_', ' ')}</span>
                     {data.canAct && actions ? (
                       <>
                         {' '}
@@ -66,6 +99,7 @@ function IntegrationPanels({ data, conversationId }: { data: PanelsData; convers
           ) : null}
         </section>
       ) : null}
+      {data.bigcommerce && data.bigcommerce.state !== 'not-connected' ? <BigcommerceCard b={data.bigcommerce} canAct={data.canAct} actions={actions} /> : null}
       {g?.connected ? (
         <section className="side-card" data-testid="github-panel">
           <h2>GitHub</h2>
@@ -98,5 +132,55 @@ function IntegrationPanels({ data, conversationId }: { data: PanelsData; convers
         </section>
       ) : null}
     </>
+  );
+}
+
+/** BigCommerce's totals come with four decimal places ("49.9000"): shown with two. */
+const money = (total: string) => (/^-?\d+(\.\d+)?$/.test(total) ? Number(total).toFixed(2) : total);
+
+/** BigCommerce's v2 dates are RFC 2822 ("Tue, 05 Mar 2019 21:26:48 +0000"). */
+const rfcDay = (text: string) => {
+  const t = Date.parse(text);
+  return Number.isNaN(t) ? text.slice(0, 16) : new Date(t).toISOString().slice(0, 10);
+};
+
+function BigcommerceCard({ b, canAct, actions }: { b: Bigcommerce; canAct: boolean; actions: string | null }) {
+  return (
+    <section className="side-card" data-testid="bigcommerce-panel">
+      <h2>BigCommerce</h2>
+      {b.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
+      {b.state === 'error' ? (
+        <p className="field-error" role="alert">
+          {b.message}
+        </p>
+      ) : null}
+      {b.state === 'ok' && !b.customer ? <p className="muted">No BigCommerce customer with this email.</p> : null}
+      {b.state === 'ok' && b.customer ? (
+        <>
+          <p data-testid="bigcommerce-customer">
+            <strong>{`${b.customer.firstName} ${b.customer.lastName}`}</strong>
+            <br />
+            {`Customer #${b.customer.id} at ${b.store}`}
+          </p>
+          {b.orders.length === 0 ? <p className="muted">No orders.</p> : null}
+          <ul className="runs">
+            {b.orders.map((o) => (
+              <li key={o.id} data-testid="bigcommerce-order">
+                <strong>{`#${o.id}`}</strong> {`· ${money(o.total)} ${o.currency} · ${o.itemCount} item${o.itemCount === 1 ? '' : 's'}`}
+                {o.createdAt ? ` · ${rfcDay(o.createdAt)}` : ''}
+                <br />
+                <span className="pill">{o.status}</span>
+                {canAct && actions && o.statusId !== 5 ? (
+                  <>
+                    {' '}
+                    <a href={`${actions}?bcorder=${o.id}&do=cancel`}>Cancel</a>
+                  </>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
   );
 }

@@ -3,6 +3,7 @@ import { can, canUseFeature } from '../../utils/session.server';
 import { githubPanelFor } from './github/github.server';
 import { shopifyPanelFor, type ShopifyPanel } from './shopify/shopify.server';
 import { renderIntegrationPanels } from './panels-markup.server';
+import { bigcommercePanelFor, type BigcommercePanel } from './bigcommerce/bigcommerce.server';
 
 /**
  * What the conversation and contact side panels show of the connected integrations (ADR 078): nothing without
@@ -12,17 +13,22 @@ export type IntegrationPanels = {
   canAct: boolean;
   shopify: ShopifyPanel;
   github: Awaited<ReturnType<typeof githubPanelFor>> | null;
+  bigcommerce?: BigcommercePanel;
 } | null;
 
-export async function integrationPanelsFor(ctx: AppContext, opts: { email: string | null; conversationId?: number; refresh?: boolean }): Promise<IntegrationPanels> {
+export async function integrationPanelsFor(
+  ctx: AppContext,
+  opts: { email: string | null; conversationId?: number; refresh?: boolean },
+): Promise<IntegrationPanels> {
   if (!canUseFeature(ctx, 'integrations/enabled') || !can(ctx, 'view_incoming_data')) return null;
   const accountId = ctx.account.id;
-  const [shopify, github] = await Promise.all([
+  const [shopify, github, bigcommerce] = await Promise.all([
     shopifyPanelFor({ accountId, email: opts.email }),
     opts.conversationId ? githubPanelFor({ accountId, conversationId: opts.conversationId, refresh: opts.refresh }) : Promise.resolve(null),
+    bigcommercePanelFor({ accountId, email: opts.email }),
   ]);
-  if (shopify.state === 'not-connected' && !github?.connected) return null;
-  return { canAct: can(ctx, 'perform_data_specific_action'), shopify, github };
+  if (shopify.state === 'not-connected' && !github?.connected && bigcommerce.state === 'not-connected') return null;
+  return { canAct: can(ctx, 'perform_data_specific_action'), shopify, github, bigcommerce };
 }
 
 /** The panels as server-made HTML for the side column ('' when there is nothing to show). */

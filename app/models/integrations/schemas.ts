@@ -16,7 +16,10 @@ export const GithubSettingsSchema = z.object({
 });
 
 export const GithubIssueSchema = z.object({
-  repo: z.string({ error: 'Repository is required' }).trim().regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'Repository must be owner/name'),
+  repo: z
+    .string({ error: 'Repository is required' })
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'Repository must be owner/name'),
   title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(256),
   body: z.string().trim().max(10_000).default(''),
   assignee: z
@@ -35,4 +38,14 @@ export const GithubLinkSchema = z.object({
 export const OrderActionSchema = z.object({
   orderId: z.coerce.number().int().positive(),
   action: z.enum(['cancel', 'refund']),
+});
+
+export const BigcommerceConnectSchema = z.object({
+  storeHash: z.string({ error: 'Store hash is required' }).trim().min(1, 'Store hash is required').max(200),
+  accessToken: z.string({ error: 'Access token is required' }).trim().min(1, 'Access token is required').max(200),
+});
+
+export const BigcommerceOrderActionSchema = z.object({
+  orderId: z.coerce.number().int().positive(),
+  action: z.literal('cancel'),
 });
