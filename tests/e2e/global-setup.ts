@@ -31,6 +31,7 @@ export default async function globalSetup() {
   // Shopify and GitHub: stand-ins the integrations spec starts on these ports (tests/helpers/*-standin.ts).
   const shopifyPort = await freePort();
   const githubPort = await freePort();
+  const bigcommercePort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
@@ -60,6 +61,7 @@ export default async function globalSetup() {
     GITHUB_CLIENT_SECRET: 'e2e-github-secret',
     GITHUB_OAUTH_BASE: `http://127.0.0.1:${githubPort}`,
     GITHUB_API_BASE: `http://127.0.0.1:${githubPort}`,
+    BIGCOMMERCE_API_BASE: `http://127.0.0.1:${bigcommercePort}`,
     // Stand-ins listen on loopback, which the outbound guard refuses unless the installation allows it (ADR 021).
     PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
     // The specs read sign-up codes from the development mailbox of this production-mode server (ADR 007).
@@ -87,6 +89,7 @@ export default async function globalSetup() {
   process.env.E2E_GOOGLE_PORT = String(googlePort);
   process.env.E2E_SHOPIFY_PORT = String(shopifyPort);
   process.env.E2E_GITHUB_PORT = String(githubPort);
+  process.env.E2E_BIGCOMMERCE_PORT = String(bigcommercePort);
   process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;
