@@ -4,14 +4,22 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { CheckboxField, ErrorList, Field, TextareaField } from '~/components/ui/forms';
+import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { getConversation } from '~/models/inbox/conversations.server';
 import { createGithubIssueFromConversation, githubPanelFor, linkGithubIssue } from '~/models/integrations/github/github.server';
 import { IntegrationError } from '~/models/integrations/http.server';
 import { LinkExistsError } from '~/models/integrations/links.server';
-import { BigcommerceOrderActionSchema, GithubIssueSchema, GithubLinkSchema, OrderActionSchema } from '~/models/integrations/schemas';
+import {
+  BigcommerceOrderActionSchema,
+  GithubIssueSchema,
+  GithubLinkSchema,
+  HubspotContactSchema,
+  HubspotDealSchema,
+  OrderActionSchema,
+} from '~/models/integrations/schemas';
 import { getContactShopifyOrder, ORDER_ACTIONS, runShopifyOrderAction } from '~/models/integrations/shopify/shopify.server';
 import { cancelContactBigcommerceOrder, getContactBigcommerceOrder } from '~/models/integrations/bigcommerce/bigcommerce.server';
+import { createHubspotDeal, findOrCreateHubspotContact, hubspotDealChoices, logConversationToHubspot } from '~/models/integrations/hubspot/hubspot.server';
 import { pageTitle } from '~/utils/format';
 import { parseRouteId } from '~/utils/route-id';
 import { requireFeature, requirePermission } from '~/utils/session.server';
@@ -49,6 +57,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!order) throw new Response("This order is not one of the contact's BigCommerce orders", { status: 404 });
     return { ...base, view: 'bigcommerce-order' as const, order };
   }
+  if (url.searchParams.get('hubspot') === 'deal') {
+    const choices = await hubspotDealChoices({ accountId: ctx.account.id }).catch((err) => {
+      if (err instanceof IntegrationError) throw new Response(err.message, { status: err.status === 0 ? 404 : 502 });
+      throw err;
+    });
+    return { ...base, view: 'hubspot-deal' as const, ...choices };
+  }
   if (url.searchParams.get('github') === 'create') {
     const gh = await githubPanelFor({ accountId: ctx.account.id, conversationId: id });
     if (!gh.connected) throw new Response('GitHub is not connected', { status: 404 });
@@ -85,6 +100,36 @@ export async function action({ request, params }: ActionFunctionArgs) {
         orderId: submission.value.orderId,
       });
       return redirectWithToast(back, out.text.split(' by ')[0]);
+    }
+    if (intent === 'hubspot-contact') {
+      const submission = parseWithZod(formData, { schema: HubspotContactSchema });
+      if (submission.status !== 'success') throw new Response('Choose a lead status', { status: 400 });
+      const out = await findOrCreateHubspotContact({ ...who, leadStatus: submission.value.leadStatus ?? null });
+      return redirectWithToast(back, out.text);
+    }
+    if (intent === 'hubspot-log') {
+      await logConversationToHubspot({ ...who, conversationUrl: accountUrl(request, ctx.account.domain, back) });
+      return redirectWithToast(back, 'Conversation Logged to HubSpot');
+    }
+    if (intent === 'hubspot-deal') {
+      const submission = parseWithZod(formData, { schema: HubspotDealSchema });
+      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
+      try {
+        const v = submission.value;
+        await createHubspotDeal({
+          ...who,
+          dealName: v.dealName,
+          pipeline: v.pipeline,
+          dealStage: v.dealStage,
+          closeDate: v.closeDate ?? null,
+          ownerId: v.ownerId || null,
+          amount: v.amount ?? null,
+        });
+        return redirectWithToast(back, 'Deal Created in HubSpot');
+      } catch (err) {
+        if (err instanceof IntegrationError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+        throw err;
+      }
     }
     if (intent === 'github-create') {
       const submission = parseWithZod(formData, { schema: GithubIssueSchema });
@@ -146,6 +191,12 @@ export default function ConversationIntegrations() {
     shouldValidate: 'onSubmit',
     defaultValue: d.view === 'github' ? { repo: d.defaultRepo, title: d.subject, reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {},
   });
+  const [dealForm, deal] = useForm<{ dealName: string; pipeline: string; dealStage: string; closeDate: string; ownerId: string; amount: string }>({
+    id: 'hubspot-deal',
+    lastResult: resultFor('hubspot-deal'),
+    shouldValidate: 'onSubmit',
+    defaultValue: d.view === 'hubspot-deal' ? { dealName: d.subject, pipeline: d.pipelines[0]?.id, dealStage: d.pipelines[0]?.stages[0]?.id } : {},
+  });
   const [linkForm, l] = useForm<{ ref: string; reopenOnClose: string }>({
     id: 'github-link',
     lastResult: resultFor('github-link'),
@@ -155,7 +206,15 @@ export default function ConversationIntegrations() {
   return (
     <section className="settings-page">
       <header>
-        <h1>{d.view === 'order' ? `${d.actLabel} ${d.order.name}` : d.view === 'bigcommerce-order' ? `Cancel order #${d.order.id}` : 'GitHub issue'}</h1>
+        <h1>
+          {d.view === 'order'
+            ? `${d.actLabel} ${d.order.name}`
+            : d.view === 'bigcommerce-order'
+            ? `Cancel order #${d.order.id}`
+            : d.view === 'hubspot-deal'
+            ? 'HubSpot deal'
+            : 'GitHub issue'}
+        </h1>
       </header>
       <p>
         <Link to={`/inbox/${d.conversationId}`}>Back to conversation #{d.conversationId}</Link>
@@ -176,6 +235,26 @@ export default function ConversationIntegrations() {
             <Link to={`/inbox/${d.conversationId}`} className="btn">
               Keep the order
             </Link>
+          </Form>
+        </div>
+      ) : d.view === 'hubspot-deal' ? (
+        <div className="card">
+          <h2>Create a deal</h2>
+          <Form method="post" {...getFormProps(dealForm)}>
+            <Field label="Deal name" field={deal.dealName} />
+            <SelectField label="Pipeline" field={deal.pipeline} options={d.pipelines.map((p) => ({ value: p.id, label: p.label }))} />
+            <SelectField
+              label="Deal stage"
+              field={deal.dealStage}
+              options={d.pipelines.flatMap((p) => p.stages.map((s) => ({ value: s.id, label: d.pipelines.length > 1 ? `${p.label} · ${s.label}` : s.label })))}
+            />
+            <Field label="Close date" field={deal.closeDate} type="date" />
+            <SelectField label="Owner" field={deal.ownerId} options={d.owners.map((o) => ({ value: o.id, label: o.label }))} placeholder="No owner" />
+            <Field label="Amount" field={deal.amount} hint="In the HubSpot account's currency (optional)" />
+            <ErrorList errors={dealForm.errors} />
+            <button type="submit" className="btn primary" name="intent" value="hubspot-deal">
+              Create deal
+            </button>
           </Form>
         </div>
       ) : d.view === 'bigcommerce-order' ? (

@@ -1,4 +1,5 @@
 import { renderToStaticMarkup } from 'react-dom/server';
+import { HUBSPOT_LEAD_STATUSES, leadStatusLabel } from './schemas';
 
 /**
  * The integrations' side panels as plain HTML made on the server (ADR 078): links and forms without client script,
@@ -44,7 +45,17 @@ type Bigcommerce =
       customer: { id: number; firstName: string; lastName: string; email: string } | null;
       orders: { id: number; createdAt: string; status: string; statusId: number; total: string; currency: string; itemCount: number }[];
     };
-export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github; bigcommerce?: Bigcommerce } | null;
+type Hubspot =
+  | { state: 'not-connected' }
+  | { state: 'no-email' }
+  | { state: 'error'; message: string }
+  | {
+      state: 'ok';
+      portal: string;
+      contact: { id: string; name: string; email: string; leadStatus: string; company: { id: string; name: string } | null } | null;
+      deals: { id: string; name: string; stage: string; pipeline: string; closeDate: string; amount: string; owner: string }[];
+    };
+export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github; bigcommerce?: Bigcommerce; hubspot?: Hubspot } | null;
 
 const day = (iso: string) => iso.slice(0, 10);
 const safeHref = (u: string) => (/^https?:\/\//i.test(u) ? u : '#');
@@ -100,6 +111,7 @@ function IntegrationPanels({ data, conversationId }: { data: PanelsData; convers
         </section>
       ) : null}
       {data.bigcommerce && data.bigcommerce.state !== 'not-connected' ? <BigcommerceCard b={data.bigcommerce} canAct={data.canAct} actions={actions} /> : null}
+      {data.hubspot && data.hubspot.state !== 'not-connected' ? <HubspotCard h={data.hubspot} canAct={data.canAct} actions={actions} /> : null}
       {g?.connected ? (
         <section className="side-card" data-testid="github-panel">
           <h2>GitHub</h2>
@@ -180,6 +192,67 @@ function BigcommerceCard({ b, canAct, actions }: { b: Bigcommerce; canAct: boole
             ))}
           </ul>
         </>
+      ) : null}
+    </section>
+  );
+}
+
+function HubspotCard({ h, canAct, actions }: { h: Hubspot; canAct: boolean; actions: string | null }) {
+  return (
+    <section className="side-card" data-testid="hubspot-panel">
+      <h2>HubSpot</h2>
+      {h.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
+      {h.state === 'error' ? (
+        <p className="field-error" role="alert">
+          {h.message}
+        </p>
+      ) : null}
+      {h.state === 'ok' && !h.contact ? <p className="muted">No HubSpot contact with this email.</p> : null}
+      {h.state === 'ok' && h.contact ? (
+        <>
+          <p data-testid="hubspot-contact">
+            <strong>{h.contact.name}</strong>
+            <br />
+            {h.contact.company ? `Company: ${h.contact.company.name}` : 'No company'}
+            {h.contact.leadStatus ? ` · Lead status: ${leadStatusLabel(h.contact.leadStatus)}` : ''}
+          </p>
+          {h.deals.length === 0 ? <p className="muted">No deals.</p> : null}
+          <ul className="runs">
+            {h.deals.map((d) => (
+              <li key={d.id} data-testid="hubspot-deal">
+                <strong>{d.name}</strong>
+                {d.amount ? ` · ${d.amount}` : ''}
+                <br />
+                <span className="pill">{d.stage}</span> {`${d.pipeline}${d.closeDate ? ` · closes ${d.closeDate}` : ''}${d.owner ? ` · ${d.owner}` : ''}`}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {h.state === 'ok' && canAct && actions ? (
+        <form method="post" action={actions}>
+          {h.contact ? null : (
+            <div className="field">
+              <label htmlFor="hubspot-lead-status">Lead status</label>
+              <select id="hubspot-lead-status" name="leadStatus" defaultValue="NEW">
+                {HUBSPOT_LEAD_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {leadStatusLabel(s)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {h.contact ? null : (
+            <button type="submit" className="btn" name="intent" value="hubspot-contact">
+              Create contact and company
+            </button>
+          )}{' '}
+          <a href={`${actions}?hubspot=deal`}>Create a deal</a>{' '}
+          <button type="submit" className="btn" name="intent" value="hubspot-log">
+            Log conversation
+          </button>
+        </form>
       ) : null}
     </section>
   );

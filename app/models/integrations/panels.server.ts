@@ -4,6 +4,7 @@ import { githubPanelFor } from './github/github.server';
 import { shopifyPanelFor, type ShopifyPanel } from './shopify/shopify.server';
 import { renderIntegrationPanels } from './panels-markup.server';
 import { bigcommercePanelFor, type BigcommercePanel } from './bigcommerce/bigcommerce.server';
+import { hubspotPanelFor, type HubspotPanel } from './hubspot/hubspot.server';
 
 /**
  * What the conversation and contact side panels show of the connected integrations (ADR 078): nothing without
@@ -14,6 +15,7 @@ export type IntegrationPanels = {
   shopify: ShopifyPanel;
   github: Awaited<ReturnType<typeof githubPanelFor>> | null;
   bigcommerce?: BigcommercePanel;
+  hubspot?: HubspotPanel;
 } | null;
 
 export async function integrationPanelsFor(
@@ -22,13 +24,14 @@ export async function integrationPanelsFor(
 ): Promise<IntegrationPanels> {
   if (!canUseFeature(ctx, 'integrations/enabled') || !can(ctx, 'view_incoming_data')) return null;
   const accountId = ctx.account.id;
-  const [shopify, github, bigcommerce] = await Promise.all([
+  const [shopify, github, bigcommerce, hubspot] = await Promise.all([
     shopifyPanelFor({ accountId, email: opts.email }),
     opts.conversationId ? githubPanelFor({ accountId, conversationId: opts.conversationId, refresh: opts.refresh }) : Promise.resolve(null),
     bigcommercePanelFor({ accountId, email: opts.email }),
+    hubspotPanelFor({ accountId, email: opts.email }),
   ]);
-  if (shopify.state === 'not-connected' && !github?.connected && bigcommerce.state === 'not-connected') return null;
-  return { canAct: can(ctx, 'perform_data_specific_action'), shopify, github, bigcommerce };
+  if (shopify.state === 'not-connected' && !github?.connected && bigcommerce.state === 'not-connected' && hubspot.state === 'not-connected') return null;
+  return { canAct: can(ctx, 'perform_data_specific_action'), shopify, github, bigcommerce, hubspot };
 }
 
 /** The panels as server-made HTML for the side column ('' when there is nothing to show). */

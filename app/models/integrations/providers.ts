@@ -14,7 +14,7 @@ export const PROVIDERS = {
     built: true,
     blurb: "The contact's customer record and recent orders, with cancel; new orders count as sales.",
   },
-  hubspot: { label: 'HubSpot', kind: 'crm', auth: 'oauth', built: false, blurb: 'Contacts, companies and deals; log conversations as activities.' },
+  hubspot: { label: 'HubSpot', kind: 'crm', auth: 'oauth', built: true, blurb: 'Contacts, companies and deals; log conversations as activities.' },
   pipedrive: { label: 'Pipedrive', kind: 'crm', auth: 'oauth', built: false, blurb: 'Persons, organizations and deals; log conversations as notes.' },
   github: {
     label: 'GitHub',

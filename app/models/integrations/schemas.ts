@@ -49,3 +49,24 @@ export const BigcommerceOrderActionSchema = z.object({
   orderId: z.coerce.number().int().positive(),
   action: z.literal('cancel'),
 });
+
+/** HubSpot's default options of the contact property hs_lead_status. */
+export const HUBSPOT_LEAD_STATUSES = ['NEW', 'OPEN', 'IN_PROGRESS', 'OPEN_DEAL', 'UNQUALIFIED', 'ATTEMPTED_TO_CONTACT', 'CONNECTED', 'BAD_TIMING'] as const;
+export const leadStatusLabel = (s: string) => s.charAt(0) + s.slice(1).toLowerCase().replaceAll('_', ' ');
+
+export const HubspotContactSchema = z.object({
+  leadStatus: z.enum(HUBSPOT_LEAD_STATUSES, { error: 'Choose a lead status' }).optional(),
+});
+
+export const HubspotDealSchema = z.object({
+  dealName: z.string({ error: 'Deal name is required' }).trim().min(1, 'Deal name is required').max(200),
+  pipeline: z.string({ error: 'Pipeline is required' }).trim().min(1, 'Pipeline is required').max(100),
+  dealStage: z.string({ error: 'Deal stage is required' }).trim().min(1, 'Deal stage is required').max(100),
+  closeDate: z.iso.date({ error: 'Close date must be a date' }).optional(),
+  ownerId: z.string().trim().max(40).regex(/^\d*$/, 'Choose an owner').optional(),
+  amount: z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,2})?$/, 'Amount must be a number such as 1200 or 99.50')
+    .optional(),
+});
