@@ -32,6 +32,7 @@ export default async function globalSetup() {
   const shopifyPort = await freePort();
   const githubPort = await freePort();
   const bigcommercePort = await freePort();
+  const hubspotPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
@@ -62,6 +63,10 @@ export default async function globalSetup() {
     GITHUB_OAUTH_BASE: `http://127.0.0.1:${githubPort}`,
     GITHUB_API_BASE: `http://127.0.0.1:${githubPort}`,
     BIGCOMMERCE_API_BASE: `http://127.0.0.1:${bigcommercePort}`,
+    HUBSPOT_CLIENT_ID: 'e2e-hubspot-client',
+    HUBSPOT_CLIENT_SECRET: 'e2e-hubspot-secret',
+    HUBSPOT_OAUTH_BASE: `http://127.0.0.1:${hubspotPort}`,
+    HUBSPOT_API_BASE: `http://127.0.0.1:${hubspotPort}`,
     // Stand-ins listen on loopback, which the outbound guard refuses unless the installation allows it (ADR 021).
     PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
     // The specs read sign-up codes from the development mailbox of this production-mode server (ADR 007).
@@ -90,6 +95,7 @@ export default async function globalSetup() {
   process.env.E2E_SHOPIFY_PORT = String(shopifyPort);
   process.env.E2E_GITHUB_PORT = String(githubPort);
   process.env.E2E_BIGCOMMERCE_PORT = String(bigcommercePort);
+  process.env.E2E_HUBSPOT_PORT = String(hubspotPort);
   process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;
