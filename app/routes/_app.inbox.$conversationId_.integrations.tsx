@@ -197,12 +197,7 @@ export default function ConversationIntegrations() {
     shouldValidate: 'onSubmit',
     defaultValue: d.view === 'hubspot-deal' ? { dealName: d.subject, pipeline: d.pipelines[0]?.id, dealStage: d.pipelines[0]?.stages[0]?.id } : {},
   });
-  const [linkForm, l] = useForm<{ ref: string; reopenOnClose: string }>({
-    id: 'github-link',
-    lastResult: resultFor('github-link'),
-    shouldValidate: 'onSubmit',
-    defaultValue: d.view === 'github' ? { reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {},
-  });
+  const [linkForm, l] = useForm<{ ref: string; reopenOnClose: string }>({ id: 'github-link', lastResult: resultFor('github-link'), shouldValidate: 'onSubmit', defaultValue: d.view === 'github' ? { reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {} });
   return (
     <section className="settings-page">
       <header>

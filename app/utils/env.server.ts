@@ -51,31 +51,17 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i, 'INBOUND_EMAIL_DOMAIN must be a domain name, e.g. mail.parley.example.com')
     .optional(),
-  PARLEY_BILLING: z
-    .enum(['on', 'off'], { error: 'PARLEY_BILLING must be "on" (trials and plans are billed) or "off" (default: a self-hosted installation)' })
-    .default('off'),
-  PARLEY_ENGINE: z.enum(['inline', 'off'], { error: 'PARLEY_ENGINE must be "inline" (default) or "off" (run `npm run engine` separately)' }).default('inline'),
+  PARLEY_BILLING: z.enum(['on', 'off'], { error: 'PARLEY_BILLING must be "on" (trials and plans are billed) or "off" (default: a self-hosted installation)' }).default('off'),
+  PARLEY_ENGINE: z
+    .enum(['inline', 'off'], { error: 'PARLEY_ENGINE must be "inline" (default) or "off" (run `npm run engine` separately)' })
+    .default('inline'),
   // The payment provider behind billing (ADR 073). Stripe's secret key and webhook signing secret; the base is a stand-in in tests.
-  STRIPE_API_BASE: z
-    .url({ protocol: /^https?$/, error: 'STRIPE_API_BASE must be an http(s) URL, e.g. https://api.stripe.com' })
-    .default('https://api.stripe.com'),
-  STRIPE_SECRET_KEY: z
-    .string()
-    .trim()
-    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_..., sk_test_... or a restricted rk_ key)')
-    .optional(),
-  STRIPE_WEBHOOK_SECRET: z
-    .string()
-    .trim()
-    .regex(/^whsec_[A-Za-z0-9]+$/, 'STRIPE_WEBHOOK_SECRET must be the endpoint signing secret Stripe shows (whsec_...)')
-    .optional(),
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: 'STRIPE_API_BASE must be an http(s) URL, e.g. https://api.stripe.com' }).default('https://api.stripe.com'),
+  STRIPE_SECRET_KEY: z.string().trim().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_..., sk_test_... or a restricted rk_ key)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_[A-Za-z0-9]+$/, 'STRIPE_WEBHOOK_SECRET must be the endpoint signing secret Stripe shows (whsec_...)').optional(),
   PARLEY_BILLING_GRACE_DAYS: z.coerce.number({ error: 'PARLEY_BILLING_GRACE_DAYS must be a number of days' }).int().min(0).max(90).default(7),
-  TWILIO_API_BASE: z
-    .url({ protocol: /^https?$/, error: 'TWILIO_API_BASE must be an http(s) URL, e.g. https://api.twilio.com' })
-    .default('https://api.twilio.com'),
-  META_GRAPH_API_BASE: z
-    .url({ protocol: /^https?$/, error: 'META_GRAPH_API_BASE must be an http(s) URL, e.g. https://graph.facebook.com' })
-    .default('https://graph.facebook.com'),
+  TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: 'TWILIO_API_BASE must be an http(s) URL, e.g. https://api.twilio.com' }).default('https://api.twilio.com'),
+  META_GRAPH_API_BASE: z.url({ protocol: /^https?$/, error: 'META_GRAPH_API_BASE must be an http(s) URL, e.g. https://graph.facebook.com' }).default('https://graph.facebook.com'),
   TWITTER_API_BASE: z.url({ protocol: /^https?$/, error: 'TWITTER_API_BASE must be an http(s) URL, e.g. https://api.x.com' }).default('https://api.x.com'),
   PARLEY_ALLOW_PRIVATE_DESTINATIONS: flag('PARLEY_ALLOW_PRIVATE_DESTINATIONS'),
   TRUST_PROXY: z
@@ -90,15 +76,9 @@ const EnvSchema = z.object({
   /** Google Calendar for meetings (ADR 072): the OAuth client, and where Google's endpoints are (stand-ins in tests). */
   GOOGLE_CLIENT_ID: z.string().trim().optional(),
   GOOGLE_CLIENT_SECRET: z.string().trim().optional(),
-  GOOGLE_ACCOUNTS_BASE: z
-    .url({ protocol: /^https?$/, error: 'GOOGLE_ACCOUNTS_BASE must be an http(s) URL, e.g. https://accounts.google.com' })
-    .default('https://accounts.google.com'),
-  GOOGLE_OAUTH_BASE: z
-    .url({ protocol: /^https?$/, error: 'GOOGLE_OAUTH_BASE must be an http(s) URL, e.g. https://oauth2.googleapis.com' })
-    .default('https://oauth2.googleapis.com'),
-  GOOGLE_API_BASE: z
-    .url({ protocol: /^https?$/, error: 'GOOGLE_API_BASE must be an http(s) URL, e.g. https://www.googleapis.com' })
-    .default('https://www.googleapis.com'),
+  GOOGLE_ACCOUNTS_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_ACCOUNTS_BASE must be an http(s) URL, e.g. https://accounts.google.com' }).default('https://accounts.google.com'),
+  GOOGLE_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_OAUTH_BASE must be an http(s) URL, e.g. https://oauth2.googleapis.com' }).default('https://oauth2.googleapis.com'),
+  GOOGLE_API_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_API_BASE must be an http(s) URL, e.g. https://www.googleapis.com' }).default('https://www.googleapis.com'),
   /** AI reply help (ADR 081): the installation's OpenAI-compatible chat-completions server; accounts may set their own. */
   PARLEY_AI_BASE_URL: z.url({ protocol: /^https?$/, error: 'PARLEY_AI_BASE_URL must be an http(s) URL, e.g. https://api.openai.com/v1' }).optional(),
   PARLEY_AI_MODEL: z.string().trim().min(1, 'PARLEY_AI_MODEL must name a model').max(200).default('gpt-4o-mini'),
@@ -106,33 +86,23 @@ const EnvSchema = z.object({
   PARLEY_AI_MONTHLY_TOKEN_CAP: z.coerce.number({ error: 'PARLEY_AI_MONTHLY_TOKEN_CAP must be a number of tokens' }).int().min(0).default(500_000),
   PARLEY_AI_TIMEOUT_MS: z.coerce.number({ error: 'PARLEY_AI_TIMEOUT_MS must be a number of milliseconds' }).int().min(1000).max(600_000).default(30_000),
   /** Integrations (ADR 078): the key that seals their tokens, each provider's OAuth client, and where it is (stand-ins in tests). */
-  PARLEY_SECRET_KEY: z
-    .string()
-    .trim()
-    .regex(/^([0-9a-f]{64}|[A-Za-z0-9+/]{43}=)$/i, 'PARLEY_SECRET_KEY must be 32 random bytes as 64 hex characters or base64 (openssl rand -hex 32)')
-    .optional(),
+  PARLEY_SECRET_KEY: z.string().trim().regex(/^([0-9a-f]{64}|[A-Za-z0-9+/]{43}=)$/i, 'PARLEY_SECRET_KEY must be 32 random bytes as 64 hex characters or base64 (openssl rand -hex 32)').optional(),
   SHOPIFY_CLIENT_ID: z.string().trim().optional(),
   SHOPIFY_CLIENT_SECRET: z.string().trim().optional(),
-  SHOPIFY_API_BASE: z
-    .url({ protocol: /^https?$/, error: 'SHOPIFY_API_BASE must be an http(s) URL (leave it unset to reach each shop at https://{shop}.myshopify.com)' })
-    .optional(),
+  SHOPIFY_API_BASE: z.url({ protocol: /^https?$/, error: 'SHOPIFY_API_BASE must be an http(s) URL (leave it unset to reach each shop at https://{shop}.myshopify.com)' }).optional(),
   GITHUB_CLIENT_ID: z.string().trim().optional(),
   GITHUB_CLIENT_SECRET: z.string().trim().optional(),
   GITHUB_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GITHUB_OAUTH_BASE must be an http(s) URL, e.g. https://github.com' }).default('https://github.com'),
-  GITHUB_API_BASE: z
-    .url({ protocol: /^https?$/, error: 'GITHUB_API_BASE must be an http(s) URL, e.g. https://api.github.com' })
-    .default('https://api.github.com'),
+  GITHUB_API_BASE: z.url({ protocol: /^https?$/, error: 'GITHUB_API_BASE must be an http(s) URL, e.g. https://api.github.com' }).default('https://api.github.com'),
+  BIGCOMMERCE_API_BASE: z.url({ protocol: /^https?$/, error: 'BIGCOMMERCE_API_BASE must be an http(s) URL, e.g. https://api.bigcommerce.com' }).default('https://api.bigcommerce.com'),
   HUBSPOT_CLIENT_ID: z.string().trim().optional(),
   HUBSPOT_CLIENT_SECRET: z.string().trim().optional(),
-  HUBSPOT_OAUTH_BASE: z
-    .url({ protocol: /^https?$/, error: 'HUBSPOT_OAUTH_BASE must be an http(s) URL, e.g. https://app.hubspot.com' })
-    .default('https://app.hubspot.com'),
-  HUBSPOT_API_BASE: z
-    .url({ protocol: /^https?$/, error: 'HUBSPOT_API_BASE must be an http(s) URL, e.g. https://api.hubapi.com' })
-    .default('https://api.hubapi.com'),
-  BIGCOMMERCE_API_BASE: z
-    .url({ protocol: /^https?$/, error: 'BIGCOMMERCE_API_BASE must be an http(s) URL, e.g. https://api.bigcommerce.com' })
-    .default('https://api.bigcommerce.com'),
+  HUBSPOT_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'HUBSPOT_OAUTH_BASE must be an http(s) URL, e.g. https://app.hubspot.com' }).default('https://app.hubspot.com'),
+  HUBSPOT_API_BASE: z.url({ protocol: /^https?$/, error: 'HUBSPOT_API_BASE must be an http(s) URL, e.g. https://api.hubapi.com' }).default('https://api.hubapi.com'),
+  PIPEDRIVE_CLIENT_ID: z.string().trim().optional(),
+  PIPEDRIVE_CLIENT_SECRET: z.string().trim().optional(),
+  PIPEDRIVE_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'PIPEDRIVE_OAUTH_BASE must be an http(s) URL, e.g. https://oauth.pipedrive.com' }).default('https://oauth.pipedrive.com'),
+  PIPEDRIVE_API_BASE: z.url({ protocol: /^https?$/, error: 'PIPEDRIVE_API_BASE must be an http(s) URL' }).optional(),
 });
 
 export type Config = {
@@ -182,6 +152,8 @@ export type Config = {
     bigcommerce: { apiBase: string };
     /** HubSpot's public app (ADR 099): consent at oauthBase, API and token endpoint at apiBase. */
     hubspot: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
+    /** Pipedrive's OAuth app (ADR 099); apiBase replaces each company's api_domain (tests' stand-in). */
+    pipedrive: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string | null } | null;
   };
 };
 
@@ -213,9 +185,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     logLevel: e.LOG_LEVEL,
     engine: e.PARLEY_ENGINE,
     billing: e.PARLEY_BILLING === 'on',
-    stripe: e.STRIPE_SECRET_KEY
-      ? { apiBase: e.STRIPE_API_BASE.replace(/\/+$/, ''), secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null }
-      : null,
+    stripe: e.STRIPE_SECRET_KEY ? { apiBase: e.STRIPE_API_BASE.replace(/\/+$/, ''), secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null } : null,
     billingGraceDays: e.PARLEY_BILLING_GRACE_DAYS,
     smtpInboundPort: e.SMTP_INBOUND_PORT,
     inboundEmailDomain: (e.INBOUND_EMAIL_DOMAIN ?? (e.APP_HOST ?? 'localhost').split(':')[0]).toLowerCase(),
@@ -236,9 +206,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
         : null,
     unsafeDevMailboxInProduction: e.PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION,
     ai: {
-      server: e.PARLEY_AI_BASE_URL
-        ? { baseUrl: e.PARLEY_AI_BASE_URL.replace(/\/+$/, ''), model: e.PARLEY_AI_MODEL, apiKey: e.PARLEY_AI_API_KEY || null }
-        : null,
+      server: e.PARLEY_AI_BASE_URL ? { baseUrl: e.PARLEY_AI_BASE_URL.replace(/\/+$/, ''), model: e.PARLEY_AI_MODEL, apiKey: e.PARLEY_AI_API_KEY || null } : null,
       model: e.PARLEY_AI_MODEL,
       monthlyTokenCap: e.PARLEY_AI_MONTHLY_TOKEN_CAP,
       timeoutMs: e.PARLEY_AI_TIMEOUT_MS,
@@ -253,19 +221,11 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
 function integrationsConfig(e: z.infer<typeof EnvSchema>): Config['integrations'] {
   const trim = (u: string) => u.replace(/\/+$/, '');
   return {
-    shopify:
-      e.SHOPIFY_CLIENT_ID && e.SHOPIFY_CLIENT_SECRET
-        ? { clientId: e.SHOPIFY_CLIENT_ID, clientSecret: e.SHOPIFY_CLIENT_SECRET, apiBase: e.SHOPIFY_API_BASE ? trim(e.SHOPIFY_API_BASE) : null }
-        : null,
-    github:
-      e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET
-        ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, oauthBase: trim(e.GITHUB_OAUTH_BASE), apiBase: trim(e.GITHUB_API_BASE) }
-        : null,
+    shopify: e.SHOPIFY_CLIENT_ID && e.SHOPIFY_CLIENT_SECRET ? { clientId: e.SHOPIFY_CLIENT_ID, clientSecret: e.SHOPIFY_CLIENT_SECRET, apiBase: e.SHOPIFY_API_BASE ? trim(e.SHOPIFY_API_BASE) : null } : null,
+    github: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, oauthBase: trim(e.GITHUB_OAUTH_BASE), apiBase: trim(e.GITHUB_API_BASE) } : null,
     bigcommerce: { apiBase: trim(e.BIGCOMMERCE_API_BASE) },
-    hubspot:
-      e.HUBSPOT_CLIENT_ID && e.HUBSPOT_CLIENT_SECRET
-        ? { clientId: e.HUBSPOT_CLIENT_ID, clientSecret: e.HUBSPOT_CLIENT_SECRET, oauthBase: trim(e.HUBSPOT_OAUTH_BASE), apiBase: trim(e.HUBSPOT_API_BASE) }
-        : null,
+    hubspot: e.HUBSPOT_CLIENT_ID && e.HUBSPOT_CLIENT_SECRET ? { clientId: e.HUBSPOT_CLIENT_ID, clientSecret: e.HUBSPOT_CLIENT_SECRET, oauthBase: trim(e.HUBSPOT_OAUTH_BASE), apiBase: trim(e.HUBSPOT_API_BASE) } : null,
+    pipedrive: e.PIPEDRIVE_CLIENT_ID && e.PIPEDRIVE_CLIENT_SECRET ? { clientId: e.PIPEDRIVE_CLIENT_ID, clientSecret: e.PIPEDRIVE_CLIENT_SECRET, oauthBase: trim(e.PIPEDRIVE_OAUTH_BASE), apiBase: e.PIPEDRIVE_API_BASE ? trim(e.PIPEDRIVE_API_BASE) : null } : null,
   };
 }
 

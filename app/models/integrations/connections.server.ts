@@ -39,14 +39,7 @@ const STATE_TTL_MS = 10 * 60_000;
 
 /** `state` for the provider's consent page: the account, user and provider it was started for, signed and dated. */
 export function signIntegrationState(opts: { accountId: number; userId: number; provider: ProviderId; extra?: string }) {
-  const payload = [
-    opts.accountId,
-    opts.userId,
-    opts.provider,
-    Date.now(),
-    crypto.randomBytes(6).toString('base64url'),
-    Buffer.from(opts.extra ?? '').toString('base64url'),
-  ].join('.');
+  const payload = [opts.accountId, opts.userId, opts.provider, Date.now(), crypto.randomBytes(6).toString('base64url'), Buffer.from(opts.extra ?? '').toString('base64url')].join('.');
   return `${payload}.${stateMac(payload)}`;
 }
 
@@ -146,14 +139,7 @@ export async function saveConnection(opts: {
       .values({ accountId: opts.accountId, provider: opts.provider, ...values })
       .onConflictDoUpdate({ target: [c.accountId, c.provider], set: { ...values, createdAt: new Date() } })
       .returning({ id: c.id });
-    await emitEvent(tx, {
-      accountId: opts.accountId,
-      type: 'integration_connected',
-      subjectType: 'integration',
-      subjectId: row.id,
-      payload: { provider: opts.provider, account: opts.externalAccount },
-      actor: { type: 'user', id: opts.userId },
-    });
+    await emitEvent(tx, { accountId: opts.accountId, type: 'integration_connected', subjectType: 'integration', subjectId: row.id, payload: { provider: opts.provider, account: opts.externalAccount }, actor: { type: 'user', id: opts.userId } });
     return row;
   });
 }
@@ -179,12 +165,7 @@ export async function freshAccessToken(conn: OpenConnection, adapter: OAuthAdapt
   const refreshToken = tokens.refreshToken ?? conn.refreshToken;
   await getDb()
     .update(c)
-    .set({
-      accessTokenSealed: seal(tokens.accessToken, 'access'),
-      refreshTokenSealed: seal(refreshToken, 'refresh'),
-      tokenExpiresAt: tokens.expiresAt,
-      updatedAt: new Date(),
-    })
+    .set({ accessTokenSealed: seal(tokens.accessToken, 'access'), refreshTokenSealed: seal(refreshToken, 'refresh'), tokenExpiresAt: tokens.expiresAt, updatedAt: new Date() })
     .where(and(eq(c.accountId, conn.accountId), eq(c.id, conn.id)));
   conn.accessToken = tokens.accessToken;
   conn.refreshToken = refreshToken;
@@ -203,15 +184,7 @@ export async function disconnectIntegration(opts: { accountId: number; userId: n
       .delete(c)
       .where(and(eq(c.accountId, opts.accountId), eq(c.provider, opts.provider)))
       .returning({ id: c.id });
-    if (row)
-      await emitEvent(tx, {
-        accountId: opts.accountId,
-        type: 'integration_disconnected',
-        subjectType: 'integration',
-        subjectId: row.id,
-        payload: { provider: opts.provider },
-        actor: opts.userId ? { type: 'user', id: opts.userId } : { type: 'system' },
-      });
+    if (row) await emitEvent(tx, { accountId: opts.accountId, type: 'integration_disconnected', subjectType: 'integration', subjectId: row.id, payload: { provider: opts.provider }, actor: opts.userId ? { type: 'user', id: opts.userId } : { type: 'system' } });
     return row;
   });
   if (!deleted) return { disconnected: false, revoked: false };

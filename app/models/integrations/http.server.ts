@@ -4,7 +4,10 @@ import { parseJsonObject } from '../../utils/json';
 
 /** What a provider answered, in words an agent can read; never a token, never the raw body. */
 export class IntegrationError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -36,7 +39,7 @@ export async function providerCall(
     getLogger().warn({ provider: label, path: new URL(url).pathname, err: (err as Error).message }, 'integration call failed');
     throw new IntegrationError(refused ? `${label} was refused: its address is not a public internet address` : `${label} could not be reached`, 0);
   }
-  const parsed: unknown = res.text ? parseJsonObject(res.text) ?? safeJson(res.text) : null;
+  const parsed: unknown = res.text ? (parseJsonObject(res.text) ?? safeJson(res.text)) : null;
   if (!res.ok) {
     getLogger().warn({ provider: label, path: new URL(url).pathname, status: res.status }, 'integration call refused');
     throw new IntegrationError(`${label} answered: ${describeError(parsed) ?? `HTTP ${res.status}`}`, res.status);
@@ -60,15 +63,7 @@ function describeError(body: unknown): string | null {
   if (typeof b.message === 'string') return b.message.slice(0, 200);
   if (typeof b.error === 'string') return b.error.slice(0, 200);
   if (typeof b.errors === 'string') return b.errors.slice(0, 200);
-  if (Array.isArray(b.errors))
-    return b.errors
-      .map((e) => (typeof e === 'string' ? e : (e as { message?: string })?.message ?? ''))
-      .join('; ')
-      .slice(0, 200);
-  if (b.errors && typeof b.errors === 'object')
-    return Object.entries(b.errors as Record<string, unknown>)
-      .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(', ') : String(v)}`)
-      .join('; ')
-      .slice(0, 200);
+  if (Array.isArray(b.errors)) return b.errors.map((e) => (typeof e === 'string' ? e : (e as { message?: string })?.message ?? '')).join('; ').slice(0, 200);
+  if (b.errors && typeof b.errors === 'object') return Object.entries(b.errors as Record<string, unknown>).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('; ').slice(0, 200);
   return null;
 }

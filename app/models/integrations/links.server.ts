@@ -48,21 +48,8 @@ export async function saveConversationLink(opts: {
       .onConflictDoNothing()
       .returning({ id: l.id });
     if (!row) throw new LinkExistsError(`${opts.externalId} is already linked to this conversation`);
-    await addMessage(tx, {
-      accountId: opts.accountId,
-      conversationId: opts.conversationId,
-      kind: 'system',
-      text: `${opts.created ? 'Created' : 'Linked'} ${opts.externalId}: ${opts.title.slice(0, 200)}`,
-      senderUserId: opts.userId,
-    });
-    await emitEvent(tx, {
-      accountId: opts.accountId,
-      type: 'integration_item_linked',
-      subjectType: 'conversation',
-      subjectId: opts.conversationId,
-      payload: { provider: opts.provider, item: opts.externalId, created: opts.created },
-      actor: { type: 'user', id: opts.userId },
-    });
+    await addMessage(tx, { accountId: opts.accountId, conversationId: opts.conversationId, kind: 'system', text: `${opts.created ? 'Created' : 'Linked'} ${opts.externalId}: ${opts.title.slice(0, 200)}`, senderUserId: opts.userId });
+    await emitEvent(tx, { accountId: opts.accountId, type: 'integration_item_linked', subjectType: 'conversation', subjectId: opts.conversationId, payload: { provider: opts.provider, item: opts.externalId, created: opts.created }, actor: { type: 'user', id: opts.userId } });
     return row;
   });
 }
@@ -92,20 +79,8 @@ export async function closeLinkedItem(opts: { accountId: number; provider: Provi
         .where(and(eq(l.accountId, opts.accountId), eq(l.id, link.id), eq(l.status, 'open')))
         .returning({ id: l.id });
       if (!claimed) return;
-      await addMessage(tx, {
-        accountId: opts.accountId,
-        conversationId: link.conversationId,
-        kind: 'note',
-        text: `${opts.externalId} was closed${opts.by ? ` by ${opts.by}` : ''}: ${link.title}`,
-      });
-      await emitEvent(tx, {
-        accountId: opts.accountId,
-        type: 'integration_item_closed',
-        subjectType: 'conversation',
-        subjectId: link.conversationId,
-        payload: { provider: opts.provider, item: opts.externalId, reopen: link.reopenOnClose },
-        actor: { type: 'system' },
-      });
+      await addMessage(tx, { accountId: opts.accountId, conversationId: link.conversationId, kind: 'note', text: `${opts.externalId} was closed${opts.by ? ` by ${opts.by}` : ''}: ${link.title}` });
+      await emitEvent(tx, { accountId: opts.accountId, type: 'integration_item_closed', subjectType: 'conversation', subjectId: link.conversationId, payload: { provider: opts.provider, item: opts.externalId, reopen: link.reopenOnClose }, actor: { type: 'system' } });
       if (link.reopenOnClose) await setConversationStatus({ tx, accountId: opts.accountId, actorId: null, ids: [link.conversationId], status: 'open' });
     });
   }

@@ -6,16 +6,7 @@ import { HUBSPOT_LEAD_STATUSES, leadStatusLabel } from './schemas';
  * so the conversation page's JavaScript does not grow with them. React escapes every text; provider links must be
  * http(s).
  */
-type Order = {
-  id: number;
-  name: string;
-  createdAt: string;
-  financialStatus: string;
-  fulfillmentStatus: string;
-  cancelledAt: string | null;
-  totalPrice: string;
-  currency: string;
-};
+type Order = { id: number; name: string; createdAt: string; financialStatus: string; fulfillmentStatus: string; cancelledAt: string | null; totalPrice: string; currency: string };
 type Shopify =
   | { state: 'not-connected' }
   | { state: 'no-email' }

@@ -18,10 +18,7 @@ export type IntegrationPanels = {
   hubspot?: HubspotPanel;
 } | null;
 
-export async function integrationPanelsFor(
-  ctx: AppContext,
-  opts: { email: string | null; conversationId?: number; refresh?: boolean },
-): Promise<IntegrationPanels> {
+export async function integrationPanelsFor(ctx: AppContext, opts: { email: string | null; conversationId?: number; refresh?: boolean }): Promise<IntegrationPanels> {
   if (!canUseFeature(ctx, 'integrations/enabled') || !can(ctx, 'view_incoming_data')) return null;
   const accountId = ctx.account.id;
   const [shopify, github, bigcommerce, hubspot] = await Promise.all([

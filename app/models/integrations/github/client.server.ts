@@ -17,13 +17,7 @@ export function githubConfig() {
 export const isGithubConfigured = () => getConfig().integrations.github !== null;
 
 export function githubAuthorizeUrl(opts: { redirectUri: string; state: string }) {
-  const params = new URLSearchParams({
-    client_id: githubConfig().clientId,
-    redirect_uri: opts.redirectUri,
-    scope: 'repo admin:repo_hook',
-    state: opts.state,
-    allow_signup: 'false',
-  });
+  const params = new URLSearchParams({ client_id: githubConfig().clientId, redirect_uri: opts.redirectUri, scope: 'repo admin:repo_hook', state: opts.state, allow_signup: 'false' });
   return `${githubConfig().oauthBase}/login/oauth/authorize?${params}`;
 }
 
@@ -42,19 +36,13 @@ function readTokens(body: unknown): TokenSet {
 
 export async function exchangeGithubCode(opts: { code: string; redirectUri: string }) {
   const g = githubConfig();
-  const res = await providerCall('GitHub', `${g.oauthBase}/login/oauth/access_token`, {
-    method: 'POST',
-    form: { client_id: g.clientId, client_secret: g.clientSecret, code: opts.code, redirect_uri: opts.redirectUri },
-  });
+  const res = await providerCall('GitHub', `${g.oauthBase}/login/oauth/access_token`, { method: 'POST', form: { client_id: g.clientId, client_secret: g.clientSecret, code: opts.code, redirect_uri: opts.redirectUri } });
   return readTokens(res.body);
 }
 
 export async function refreshGithubToken(refreshToken: string) {
   const g = githubConfig();
-  const res = await providerCall('GitHub', `${g.oauthBase}/login/oauth/access_token`, {
-    method: 'POST',
-    form: { client_id: g.clientId, client_secret: g.clientSecret, grant_type: 'refresh_token', refresh_token: refreshToken },
-  });
+  const res = await providerCall('GitHub', `${g.oauthBase}/login/oauth/access_token`, { method: 'POST', form: { client_id: g.clientId, client_secret: g.clientSecret, grant_type: 'refresh_token', refresh_token: refreshToken } });
   return readTokens(res.body);
 }
 
@@ -69,10 +57,7 @@ export async function revokeGithubGrant(token: string) {
 }
 
 const api = (token: string, path: string, init: { method?: string; json?: unknown } = {}) =>
-  providerCall('GitHub', `${githubConfig().apiBase}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
-  });
+  providerCall('GitHub', `${githubConfig().apiBase}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' } });
 
 export async function githubLogin(token: string) {
   const res = await api(token, '/user');
@@ -90,10 +75,7 @@ function readIssue(repo: string, b: unknown): GithubIssue {
 }
 
 export async function createGithubIssue(token: string, opts: { repo: string; title: string; body: string; assignee: string | null }) {
-  const res = await api(token, `/repos/${opts.repo}/issues`, {
-    method: 'POST',
-    json: { title: opts.title, body: opts.body, ...(opts.assignee ? { assignees: [opts.assignee] } : {}) },
-  });
+  const res = await api(token, `/repos/${opts.repo}/issues`, { method: 'POST', json: { title: opts.title, body: opts.body, ...(opts.assignee ? { assignees: [opts.assignee] } : {}) } });
   return readIssue(opts.repo, res.body);
 }
 
@@ -105,10 +87,7 @@ export async function getGithubIssue(token: string, opts: { repo: string; number
 /** A repository webhook for `issues` events, signed with the connection's secret; "already exists" is fine. */
 export async function ensureGithubHook(token: string, opts: { repo: string; url: string; secret: string }) {
   try {
-    await api(token, `/repos/${opts.repo}/hooks`, {
-      method: 'POST',
-      json: { name: 'web', active: true, events: ['issues'], config: { url: opts.url, content_type: 'json', secret: opts.secret, insecure_ssl: '0' } },
-    });
+    await api(token, `/repos/${opts.repo}/hooks`, { method: 'POST', json: { name: 'web', active: true, events: ['issues'], config: { url: opts.url, content_type: 'json', secret: opts.secret, insecure_ssl: '0' } } });
   } catch (err) {
     if (!(err instanceof IntegrationError && err.status === 422)) throw err;
   }

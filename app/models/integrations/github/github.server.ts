@@ -1,31 +1,9 @@
 import crypto from 'node:crypto';
-import {
-  disconnectIntegration,
-  freshAccessToken,
-  getOpenConnection,
-  getOpenConnectionById,
-  saveConnection,
-  signIntegrationState,
-  updateConnectionSettings,
-  verifyIntegrationState,
-  type OAuthAdapter,
-  type OpenConnection,
-} from '../connections.server';
+import { disconnectIntegration, freshAccessToken, getOpenConnection, getOpenConnectionById, saveConnection, signIntegrationState, updateConnectionSettings, verifyIntegrationState, type OAuthAdapter, type OpenConnection } from '../connections.server';
 import { IntegrationError } from '../http.server';
 import { closeLinkedItem, listConversationLinks, reopenLinkedItem, saveConversationLink, updateLinkStatus } from '../links.server';
 import { ConnectRefusedError } from '../shopify/shopify.server';
-import {
-  createGithubIssue,
-  ensureGithubHook,
-  exchangeGithubCode,
-  getGithubIssue,
-  githubAuthorizeUrl,
-  githubLogin,
-  isRepoName,
-  refreshGithubToken,
-  revokeGithubGrant,
-  verifyGithubSignature,
-} from './client.server';
+import { createGithubIssue, ensureGithubHook, exchangeGithubCode, getGithubIssue, githubAuthorizeUrl, githubLogin, isRepoName, refreshGithubToken, revokeGithubGrant, verifyGithubSignature } from './client.server';
 
 export const githubAdapter: OAuthAdapter = {
   refresh: (refreshToken) => refreshGithubToken(refreshToken),
@@ -47,21 +25,12 @@ export function startGithubConnect(opts: { accountId: number; userId: number; re
 }
 
 export async function finishGithubConnect(opts: { accountId: number; userId: number; params: URLSearchParams; redirectUri: string }) {
-  if (!verifyIntegrationState(opts.params.get('state') ?? '', { ...opts, provider: 'github' }))
-    throw new ConnectRefusedError('The GitHub sign-in link has expired or was not started here. Please connect again.');
+  if (!verifyIntegrationState(opts.params.get('state') ?? '', { ...opts, provider: 'github' })) throw new ConnectRefusedError('The GitHub sign-in link has expired or was not started here. Please connect again.');
   const tokens = await exchangeGithubCode({ code: (opts.params.get('code') ?? '').slice(0, 512), redirectUri: opts.redirectUri });
   const login = await githubLogin(tokens.accessToken);
   const previous = await getOpenConnection({ accountId: opts.accountId, provider: 'github' }).catch(() => null);
   // Each connection signs its repository webhooks with its own secret (sealed like the tokens).
-  return saveConnection({
-    accountId: opts.accountId,
-    userId: opts.userId,
-    provider: 'github',
-    externalAccount: login,
-    tokens,
-    webhookSecret: crypto.randomBytes(32).toString('hex'),
-    settings: { ...githubSettings(previous?.settings), hookedRepos: [] },
-  });
+  return saveConnection({ accountId: opts.accountId, userId: opts.userId, provider: 'github', externalAccount: login, tokens, webhookSecret: crypto.randomBytes(32).toString('hex'), settings: { ...githubSettings(previous?.settings), hookedRepos: [] } });
 }
 
 export const disconnectGithub = (opts: { accountId: number; userId: number }) => disconnectIntegration({ ...opts, provider: 'github', adapter: githubAdapter });
@@ -69,11 +38,7 @@ export const disconnectGithub = (opts: { accountId: number; userId: number }) =>
 export async function saveGithubSettings(opts: { accountId: number; defaultRepo: string; reopenOnClose: boolean }) {
   const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'github' });
   if (!conn) throw new IntegrationError('GitHub is not connected', 0);
-  return updateConnectionSettings({
-    accountId: opts.accountId,
-    provider: 'github',
-    settings: { ...githubSettings(conn.settings), defaultRepo: opts.defaultRepo, reopenOnClose: opts.reopenOnClose },
-  });
+  return updateConnectionSettings({ accountId: opts.accountId, provider: 'github', settings: { ...githubSettings(conn.settings), defaultRepo: opts.defaultRepo, reopenOnClose: opts.reopenOnClose } });
 }
 
 async function connected(accountId: number) {
@@ -109,49 +74,24 @@ export async function createGithubIssueFromConversation(opts: {
   const body = `${opts.body.trim()}\n\n---\nFrom Parley conversation #${opts.conversationId}: ${opts.conversationUrl}`;
   const issue = await createGithubIssue(token, { repo: opts.repo, title: opts.title, body, assignee: opts.assignee });
   await hookRepo(conn, token, opts.repo, githubWebhookUrl(opts.publicBase, conn.id));
-  await saveConversationLink({
-    ...opts,
-    provider: 'github',
-    externalId: `${issue.repo}#${issue.number}`,
-    title: issue.title,
-    url: issue.url,
-    status: issue.state,
-    created: true,
-  });
+  await saveConversationLink({ ...opts, provider: 'github', externalId: `${issue.repo}#${issue.number}`, title: issue.title, url: issue.url, status: issue.state, created: true });
   return issue;
 }
 
 /** "owner/repo#12" or an issue's github.com address. */
 export function parseIssueRef(input: string) {
   const v = input.trim();
-  const m =
-    /^([A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100})#(\d{1,9})$/.exec(v) ??
-    /^https?:\/\/[^/]+\/([A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100})\/issues\/(\d{1,9})\/?$/.exec(v);
+  const m = /^([A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100})#(\d{1,9})$/.exec(v) ?? /^https?:\/\/[^/]+\/([A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100})\/issues\/(\d{1,9})\/?$/.exec(v);
   return m ? { repo: m[1], number: Number(m[2]) } : null;
 }
 
-export async function linkGithubIssue(opts: {
-  accountId: number;
-  userId: number;
-  conversationId: number;
-  ref: string;
-  reopenOnClose: boolean;
-  publicBase: string;
-}) {
+export async function linkGithubIssue(opts: { accountId: number; userId: number; conversationId: number; ref: string; reopenOnClose: boolean; publicBase: string }) {
   const ref = parseIssueRef(opts.ref);
   if (!ref) throw new IntegrationError('Enter an issue as owner/repo#number or its GitHub address', 400);
   const { conn, token } = await connected(opts.accountId);
   const issue = await getGithubIssue(token, ref);
   await hookRepo(conn, token, ref.repo, githubWebhookUrl(opts.publicBase, conn.id));
-  await saveConversationLink({
-    ...opts,
-    provider: 'github',
-    externalId: `${ref.repo}#${issue.number}`,
-    title: issue.title,
-    url: issue.url,
-    status: issue.state,
-    created: false,
-  });
+  await saveConversationLink({ ...opts, provider: 'github', externalId: `${ref.repo}#${issue.number}`, title: issue.title, url: issue.url, status: issue.state, created: false });
   return issue;
 }
 
@@ -191,8 +131,7 @@ export async function githubPanelFor(opts: { accountId: number; conversationId: 
 export async function handleGithubWebhook(opts: { connectionId: number; rawBody: string; headers: Headers }): Promise<{ status: number; text: string }> {
   const conn = await getOpenConnectionById({ id: opts.connectionId, provider: 'github' }).catch(() => null);
   if (!conn?.webhookSecret) return { status: 404, text: 'Unknown hook' };
-  if (!verifyGithubSignature(opts.rawBody, opts.headers.get('x-hub-signature-256'), conn.webhookSecret))
-    return { status: 401, text: 'The signature does not match' };
+  if (!verifyGithubSignature(opts.rawBody, opts.headers.get('x-hub-signature-256'), conn.webhookSecret)) return { status: 401, text: 'The signature does not match' };
   const event = opts.headers.get('x-github-event') ?? '';
   if (event === 'ping') return { status: 200, text: 'pong' };
   if (event !== 'issues') return { status: 202, text: 'ignored event' };

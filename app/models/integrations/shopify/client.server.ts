@@ -21,11 +21,7 @@ export const isShopifyConfigured = () => getConfig().integrations.shopify !== nu
 
 /** "my-store", "my-store.myshopify.com" or its admin URL → "my-store.myshopify.com"; null when it is none of these. */
 export function normalizeShopDomain(input: string) {
-  const v = input
-    .trim()
-    .toLowerCase()
-    .replace(/^https?:\/\//, '')
-    .replace(/\/.*$/, '');
+  const v = input.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '');
   const name = v.endsWith('.myshopify.com') ? v.slice(0, -'.myshopify.com'.length) : v;
   return /^[a-z0-9][a-z0-9-]{0,59}$/.test(name) ? `${name}.myshopify.com` : null;
 }
@@ -68,10 +64,7 @@ function readTokens(body: unknown): TokenSet {
 
 export async function exchangeShopifyCode(opts: { shop: string; code: string }) {
   const s = shopifyConfig();
-  const res = await providerCall('Shopify', `${base(opts.shop)}/admin/oauth/access_token`, {
-    method: 'POST',
-    json: { client_id: s.clientId, client_secret: s.clientSecret, code: opts.code },
-  });
+  const res = await providerCall('Shopify', `${base(opts.shop)}/admin/oauth/access_token`, { method: 'POST', json: { client_id: s.clientId, client_secret: s.clientSecret, code: opts.code } });
   return readTokens(res.body);
 }
 
@@ -102,17 +95,7 @@ export async function registerShopifyWebhook(ctx: Ctx & { topic: string; address
   }
 }
 
-export type ShopifyCustomer = {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  ordersCount: number;
-  totalSpent: string;
-  currency: string;
-  createdAt: string;
-  state: string;
-};
+export type ShopifyCustomer = { id: number; firstName: string; lastName: string; email: string; ordersCount: number; totalSpent: string; currency: string; createdAt: string; state: string };
 export type ShopifyOrder = {
   id: number;
   name: string;
@@ -175,26 +158,14 @@ export async function cancelShopifyOrder(ctx: Ctx & { orderId: number; reason: '
 export async function refundShopifyOrder(ctx: Ctx & { orderId: number; note: string }) {
   const order = await getShopifyOrder(ctx);
   if (!order) throw new IntegrationError('Shopify answered: the order was not found', 404);
-  const lineItems = ((order.line_items as { id: number; quantity: number }[] | undefined) ?? []).map((l) => ({
-    line_item_id: l.id,
-    quantity: l.quantity,
-    restock_type: 'no_restock',
+  const lineItems = ((order.line_items as { id: number; quantity: number }[] | undefined) ?? []).map((l) => ({ line_item_id: l.id, quantity: l.quantity, restock_type: 'no_restock' }));
+  const calc = await api(ctx, `/orders/${ctx.orderId}/refunds/calculate.json`, { method: 'POST', json: { refund: { shipping: { full_refund: true }, refund_line_items: lineItems } } });
+  const suggested = ((calc.body as { refund?: { transactions?: { parent_id: number; amount: string; gateway: string }[] } })?.refund?.transactions ?? []).map((t) => ({
+    parent_id: t.parent_id,
+    amount: t.amount,
+    kind: 'refund',
+    gateway: t.gateway,
   }));
-  const calc = await api(ctx, `/orders/${ctx.orderId}/refunds/calculate.json`, {
-    method: 'POST',
-    json: { refund: { shipping: { full_refund: true }, refund_line_items: lineItems } },
-  });
-  const suggested = ((calc.body as { refund?: { transactions?: { parent_id: number; amount: string; gateway: string }[] } })?.refund?.transactions ?? []).map(
-    (t) => ({
-      parent_id: t.parent_id,
-      amount: t.amount,
-      kind: 'refund',
-      gateway: t.gateway,
-    }),
-  );
   if (suggested.length === 0) throw new IntegrationError('Shopify answered: nothing is left to refund on this order', 422);
-  await api(ctx, `/orders/${ctx.orderId}/refunds.json`, {
-    method: 'POST',
-    json: { refund: { notify: true, note: ctx.note, shipping: { full_refund: true }, refund_line_items: lineItems, transactions: suggested } },
-  });
+  await api(ctx, `/orders/${ctx.orderId}/refunds.json`, { method: 'POST', json: { refund: { notify: true, note: ctx.note, shipping: { full_refund: true }, refund_line_items: lineItems, transactions: suggested } } });
 }

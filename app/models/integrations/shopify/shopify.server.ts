@@ -117,15 +117,7 @@ export async function getContactShopifyOrder(opts: { accountId: number; email: s
  * Cancels or refunds an order of the conversation's contact at Shopify; the conversation gets a note saying who did
  * what, and `integration_order_action` is recorded with it.
  */
-export async function runShopifyOrderAction(opts: {
-  accountId: number;
-  userId: number;
-  userName: string;
-  conversationId: number;
-  email: string | null;
-  orderId: number;
-  action: OrderAction;
-}) {
+export async function runShopifyOrderAction(opts: { accountId: number; userId: number; userName: string; conversationId: number; email: string | null; orderId: number; action: OrderAction }) {
   const order = await getContactShopifyOrder(opts);
   if (!order) throw new IntegrationError("This order is not one of the contact's Shopify orders", 404);
   const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'shopify' });
