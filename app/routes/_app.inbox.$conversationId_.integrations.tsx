@@ -16,9 +16,11 @@ import {
   HubspotContactSchema,
   HubspotDealSchema,
   OrderActionSchema,
+  PipedriveDealSchema,
 } from '~/models/integrations/schemas';
 import { getContactShopifyOrder, ORDER_ACTIONS, runShopifyOrderAction } from '~/models/integrations/shopify/shopify.server';
 import { cancelContactBigcommerceOrder, getContactBigcommerceOrder } from '~/models/integrations/bigcommerce/bigcommerce.server';
+import { createPipedriveDealFromConversation, findOrCreatePipedrivePerson, logConversationToPipedrive, pipedriveDealChoices } from '~/models/integrations/pipedrive/pipedrive.server';
 import { createHubspotDeal, findOrCreateHubspotContact, hubspotDealChoices, logConversationToHubspot } from '~/models/integrations/hubspot/hubspot.server';
 import { pageTitle } from '~/utils/format';
 import { parseRouteId } from '~/utils/route-id';
@@ -56,6 +58,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const order = await getContactBigcommerceOrder({ accountId: ctx.account.id, email: found.contact?.email ?? null, orderId: bcOrderId });
     if (!order) throw new Response("This order is not one of the contact's BigCommerce orders", { status: 404 });
     return { ...base, view: 'bigcommerce-order' as const, order };
+  }
+  if (url.searchParams.get('pipedrive') === 'deal') {
+    const choices = await pipedriveDealChoices({ accountId: ctx.account.id }).catch((err) => {
+      if (err instanceof IntegrationError) throw new Response(err.message, { status: err.status === 0 ? 404 : 502 });
+      throw err;
+    });
+    return { ...base, view: 'pipedrive-deal' as const, ...choices };
   }
   if (url.searchParams.get('hubspot') === 'deal') {
     const choices = await hubspotDealChoices({ accountId: ctx.account.id }).catch((err) => {
@@ -100,6 +109,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
         orderId: submission.value.orderId,
       });
       return redirectWithToast(back, out.text.split(' by ')[0]);
+    }
+    if (intent === 'pipedrive-person') {
+      await findOrCreatePipedrivePerson(who);
+      return redirectWithToast(back, 'Pipedrive Person Ready');
+    }
+    if (intent === 'pipedrive-log') {
+      await logConversationToPipedrive({ ...who, subject: found.conversation.subject ?? '', conversationUrl: accountUrl(request, ctx.account.domain, back) });
+      return redirectWithToast(back, 'Conversation Logged to Pipedrive');
+    }
+    if (intent === 'pipedrive-deal') {
+      const submission = parseWithZod(formData, { schema: PipedriveDealSchema });
+      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
+      try {
+        const v = submission.value;
+        await createPipedriveDealFromConversation({ ...who, title: v.title, pipelineId: v.pipelineId, stageId: v.stageId, ownerId: v.ownerId ?? null, value: v.value ?? null, closeDate: v.closeDate ?? null });
+        return redirectWithToast(back, 'Deal Created in Pipedrive');
+      } catch (err) {
+        if (err instanceof IntegrationError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+        throw err;
+      }
     }
     if (intent === 'hubspot-contact') {
       const submission = parseWithZod(formData, { schema: HubspotContactSchema });
@@ -197,6 +226,12 @@ export default function ConversationIntegrations() {
     shouldValidate: 'onSubmit',
     defaultValue: d.view === 'hubspot-deal' ? { dealName: d.subject, pipeline: d.pipelines[0]?.id, dealStage: d.pipelines[0]?.stages[0]?.id } : {},
   });
+  const [pdForm, pd] = useForm<{ title: string; pipelineId: string; stageId: string; ownerId: string; closeDate: string; value: string }>({
+    id: 'pipedrive-deal',
+    lastResult: resultFor('pipedrive-deal'),
+    shouldValidate: 'onSubmit',
+    defaultValue: d.view === 'pipedrive-deal' ? { title: d.subject, pipelineId: String(d.pipelines[0]?.id ?? ''), stageId: String(d.pipelines[0]?.stages[0]?.id ?? '') } : {},
+  });
   const [linkForm, l] = useForm<{ ref: string; reopenOnClose: string }>({ id: 'github-link', lastResult: resultFor('github-link'), shouldValidate: 'onSubmit', defaultValue: d.view === 'github' ? { reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {} });
   return (
     <section className="settings-page">
@@ -206,6 +241,8 @@ export default function ConversationIntegrations() {
             ? `${d.actLabel} ${d.order.name}`
             : d.view === 'bigcommerce-order'
             ? `Cancel order #${d.order.id}`
+            : d.view === 'pipedrive-deal'
+            ? 'Pipedrive deal'
             : d.view === 'hubspot-deal'
             ? 'HubSpot deal'
             : 'GitHub issue'}
@@ -230,6 +267,23 @@ export default function ConversationIntegrations() {
             <Link to={`/inbox/${d.conversationId}`} className="btn">
               Keep the order
             </Link>
+          </Form>
+        </div>
+      ) : d.view === 'pipedrive-deal' ? (
+        <div className="card">
+          <h2>Create a deal</h2>
+          <Form method="post" {...getFormProps(pdForm)}>
+            <Field label="Deal title" field={pd.title} />
+            <SelectField label="Pipeline ID" field={pd.pipelineId} options={d.pipelines.map((p) => ({ value: String(p.id), label: `${p.name} (${p.id})` }))} />
+            <SelectField label="Stage ID" field={pd.stageId} options={d.pipelines.flatMap((p) => p.stages.map((s) => ({ value: String(s.id), label: `${p.name} · ${s.name} (${s.id})` })))} />
+            <SelectField label="User ID" field={pd.ownerId} options={d.users.map((u) => ({ value: String(u.id), label: `${u.name} (${u.id})` }))} placeholder="The token's user" />
+            <Field label="Expected close date" field={pd.closeDate} type="date" />
+            <Field label="Value" field={pd.value} hint="In the company's default currency (optional)" />
+            <p className="muted">Person ID and organization ID are the conversation contact's Pipedrive person and organization, found or created.</p>
+            <ErrorList errors={pdForm.errors} />
+            <button type="submit" className="btn primary" name="intent" value="pipedrive-deal">
+              Create deal
+            </button>
           </Form>
         </div>
       ) : d.view === 'hubspot-deal' ? (

@@ -15,6 +15,7 @@ import { normalizeShopDomain } from '~/models/integrations/shopify/client.server
 import { disconnectShopify, startShopifyConnect } from '~/models/integrations/shopify/shopify.server';
 import { BigcommerceConnectError, connectBigcommerce, disconnectBigcommerce } from '~/models/integrations/bigcommerce/bigcommerce.server';
 import { disconnectHubspot, startHubspotConnect } from '~/models/integrations/hubspot/hubspot.server';
+import { disconnectPipedrive, startPipedriveConnect } from '~/models/integrations/pipedrive/pipedrive.server';
 import { normalizeStoreHash } from '~/models/integrations/bigcommerce/client.server';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { publicUser, requireFeature, requirePermission } from '~/utils/session.server';
@@ -65,6 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (intent === 'connect' && provider === 'github') return redirect(startGithubConnect({ ...who, redirectUri }));
   if (intent === 'connect' && provider === 'hubspot') return redirect(startHubspotConnect({ ...who, redirectUri }));
+  if (intent === 'connect' && provider === 'pipedrive') return redirect(startPipedriveConnect({ ...who, redirectUri }));
   if (intent === 'connect' && provider === 'bigcommerce') {
     const submission = parseWithZod(formData, { schema: BigcommerceConnectSchema });
     if (submission.status !== 'success') return data(submission.reply({ hideFields: ['accessToken'] }), { status: 400 });
@@ -112,7 +114,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     });
   }
   if (intent === 'disconnect') {
-    const out = provider === 'shopify' ? await disconnectShopify(who) : provider === 'hubspot' ? await disconnectHubspot(who) : await disconnectGithub(who);
+    const out = provider === 'shopify' ? await disconnectShopify(who) : provider === 'hubspot' ? await disconnectHubspot(who) : provider === 'pipedrive' ? await disconnectPipedrive(who) : await disconnectGithub(who);
     if (!out.disconnected) return redirectWithToast(here, { type: 'info', text: `${PROVIDERS[provider].label} was not connected` });
     return redirectWithToast(
       here,

@@ -4,6 +4,7 @@ import { IntegrationError } from '~/models/integrations/http.server';
 import { isProviderId, PROVIDERS } from '~/models/integrations/providers';
 import { ConnectRefusedError, finishShopifyConnect } from '~/models/integrations/shopify/shopify.server';
 import { finishHubspotConnect } from '~/models/integrations/hubspot/hubspot.server';
+import { finishPipedriveConnect } from '~/models/integrations/pipedrive/pipedrive.server';
 import { requireFeature, requirePermission } from '~/utils/session.server';
 import { accountUrl, bareUrl } from '~/utils/tenant.server';
 import { redirectWithToast } from '~/utils/toast.server';
@@ -13,7 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_integrations');
   await requireFeature(request, 'integrations/enabled', ctx);
   const provider = params.provider;
-  if (provider !== 'shopify' && provider !== 'github' && provider !== 'hubspot') throw new Response('Not Found', { status: 404 });
+  if (provider !== 'shopify' && provider !== 'github' && provider !== 'hubspot' && provider !== 'pipedrive') throw new Response('Not Found', { status: 404 });
   const label = PROVIDERS[provider].label;
   const back = `/settings/integrations/${provider}`;
   const url = new URL(request.url);
@@ -27,6 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const who = { accountId: ctx.account.id, userId: ctx.user.id, params: url.searchParams };
   try {
     if (provider === 'shopify') await finishShopifyConnect({ ...who, webhookAddress: bareUrl(request, '/webhooks/integrations/shopify') });
+    else if (provider === 'pipedrive') await finishPipedriveConnect({ ...who, redirectUri: accountUrl(request, ctx.account.domain, '/settings/integrations/pipedrive/callback') });
     else if (provider === 'hubspot')
       await finishHubspotConnect({ ...who, redirectUri: accountUrl(request, ctx.account.domain, '/settings/integrations/hubspot/callback') });
     else await finishGithubConnect({ ...who, redirectUri: accountUrl(request, ctx.account.domain, `/settings/integrations/github/callback`) });

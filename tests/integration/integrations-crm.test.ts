@@ -8,13 +8,17 @@ import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount, createTestUser } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 import { startHubspotStandIn } from '../helpers/hubspot-standin';
+import { startPipedriveStandIn } from '../helpers/pipedrive-standin';
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let hs: Awaited<ReturnType<typeof startHubspotStandIn>>;
-const ENV = ['HUBSPOT_CLIENT_ID', 'HUBSPOT_CLIENT_SECRET', 'HUBSPOT_OAUTH_BASE', 'HUBSPOT_API_BASE'];
+let pd: Awaited<ReturnType<typeof startPipedriveStandIn>>;
+const ENV = ['HUBSPOT_CLIENT_ID', 'HUBSPOT_CLIENT_SECRET', 'HUBSPOT_OAUTH_BASE', 'HUBSPOT_API_BASE', 'PIPEDRIVE_CLIENT_ID', 'PIPEDRIVE_CLIENT_SECRET', 'PIPEDRIVE_OAUTH_BASE', 'PIPEDRIVE_API_BASE'];
 
 beforeAll(async () => {
   hs = await startHubspotStandIn({ clientId: 'hs-client', clientSecret: 'hs-secret', expiresIn: 60 });
+  pd = await startPipedriveStandIn({ clientId: 'pd-client', clientSecret: 'pd-secret' });
+  Object.assign(process.env, { PIPEDRIVE_CLIENT_ID: 'pd-client', PIPEDRIVE_CLIENT_SECRET: 'pd-secret', PIPEDRIVE_OAUTH_BASE: pd.base, PIPEDRIVE_API_BASE: pd.base });
   Object.assign(process.env, { HUBSPOT_CLIENT_ID: 'hs-client', HUBSPOT_CLIENT_SECRET: 'hs-secret', HUBSPOT_OAUTH_BASE: hs.base, HUBSPOT_API_BASE: hs.base });
   resetSingleton('config');
   app = await startTestApp();
@@ -23,6 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await hs?.close();
+  await pd?.close();
   for (const k of ENV) delete process.env[k];
   resetSingleton('config');
 });
@@ -163,5 +168,37 @@ describe('HubSpot', () => {
     const c = hs.objects.contacts.find((x) => x.properties.email === s.email)!;
     expect(c.properties.associatedcompanyid).toBeUndefined();
     expect(hs.objects.companies.some((x) => x.properties.domain === 'gmail.com')).toBe(false);
+  });
+});
+
+describe('Pipedrive', () => {
+  it('connects through OAuth, creates the person and organization, a deal with pipeline, stage and user IDs, and logs an activity', async () => {
+    const s = await setup();
+    const start = await s.post('/settings/integrations/pipedrive', { intent: 'connect' });
+    expect(start.status).toBe(302);
+    const consent = await fetch(start.headers.location!, { redirect: 'manual' });
+    const back = new URL(consent.headers.get('location')!);
+    expect((await s.get(`${back.pathname}${back.search}`)).headers.location).toBe('/settings/integrations/pipedrive');
+    const conn = (await getOpenConnection({ accountId: s.account.id, provider: 'pipedrive' }))!;
+    expect(conn.externalAccount).toBe('parleytest');
+    expect((await s.get(`/inbox/${s.conversation.id}`)).text).toContain('No Pipedrive person with this email.');
+    expect((await s.post(`/inbox/${s.conversation.id}/integrations`, { intent: 'pipedrive-person' }, s.agentCookie)).status).toBe(403);
+    expect((await s.post(`/inbox/${s.conversation.id}/integrations`, { intent: 'pipedrive-person' })).status).toBe(302);
+    const person = pd.persons.find((p) => p.email === s.email)!;
+    expect(person.name).toBe('Carl Client');
+    const form = await s.get(`/inbox/${s.conversation.id}/integrations?pipedrive=deal`);
+    for (const label of ['Deal title', 'Pipeline ID', 'Stage ID', 'User ID']) expect(form.text).toContain(`>${label}</label>`);
+    expect((await s.post(`/inbox/${s.conversation.id}/integrations?pipedrive=deal`, { intent: 'pipedrive-deal', title: 'Seats', pipelineId: '1', stageId: '99' })).status).toBe(400);
+    const ok = await s.post(`/inbox/${s.conversation.id}/integrations?pipedrive=deal`, { intent: 'pipedrive-deal', title: 'Seats', pipelineId: '1', stageId: '2', ownerId: '11', value: '900', closeDate: '2026-12-31' });
+    expect(ok.status).toBe(302);
+    expect(pd.deals[0]).toMatchObject({ title: 'Seats', person_id: person.id, pipeline_id: 1, stage_id: 2, user_id: 11, expected_close_date: '2026-12-31' });
+    const page = await s.get(`/inbox/${s.conversation.id}`);
+    expect(page.text).toContain('data-testid="pipedrive-deal"');
+    expect(page.text).toContain('Contact Made');
+    expect((await s.post(`/inbox/${s.conversation.id}/integrations`, { intent: 'pipedrive-log' })).status).toBe(302);
+    expect(pd.activities[0]).toMatchObject({ person_id: person.id, done: 1 });
+    expect(String(pd.activities[0].note)).toContain('Customer: We want to upgrade');
+    expect((await s.post('/settings/integrations/pipedrive', { intent: 'disconnect' })).status).toBe(302);
+    expect(pd.revokedCount()).toBe(1);
   });
 });

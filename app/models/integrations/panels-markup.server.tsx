@@ -46,7 +46,8 @@ type Hubspot =
       contact: { id: string; name: string; email: string; leadStatus: string; company: { id: string; name: string } | null } | null;
       deals: { id: string; name: string; stage: string; pipeline: string; closeDate: string; amount: string; owner: string }[];
     };
-export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github; bigcommerce?: Bigcommerce; hubspot?: Hubspot } | null;
+type Pipedrive = import('./pipedrive/pipedrive.server').PipedrivePanel;
+export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github; bigcommerce?: Bigcommerce; hubspot?: Hubspot; pipedrive?: Pipedrive } | null;
 
 const day = (iso: string) => iso.slice(0, 10);
 const safeHref = (u: string) => (/^https?:\/\//i.test(u) ? u : '#');
@@ -103,6 +104,7 @@ function IntegrationPanels({ data, conversationId }: { data: PanelsData; convers
       ) : null}
       {data.bigcommerce && data.bigcommerce.state !== 'not-connected' ? <BigcommerceCard b={data.bigcommerce} canAct={data.canAct} actions={actions} /> : null}
       {data.hubspot && data.hubspot.state !== 'not-connected' ? <HubspotCard h={data.hubspot} canAct={data.canAct} actions={actions} /> : null}
+      {data.pipedrive && data.pipedrive.state !== 'not-connected' ? <PipedriveCard p={data.pipedrive} canAct={data.canAct} actions={actions} /> : null}
       {g?.connected ? (
         <section className="side-card" data-testid="github-panel">
           <h2>GitHub</h2>
@@ -242,6 +244,55 @@ function HubspotCard({ h, canAct, actions }: { h: Hubspot; canAct: boolean; acti
           <a href={`${actions}?hubspot=deal`}>Create a deal</a>{' '}
           <button type="submit" className="btn" name="intent" value="hubspot-log">
             Log conversation
+          </button>
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+function PipedriveCard({ p, canAct, actions }: { p: Pipedrive; canAct: boolean; actions: string | null }) {
+  return (
+    <section className="side-card" data-testid="pipedrive-panel">
+      <h2>Pipedrive</h2>
+      {p.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
+      {p.state === 'error' ? (
+        <p className="field-error" role="alert">
+          {p.message}
+        </p>
+      ) : null}
+      {p.state === 'ok' && !p.person ? <p className="muted">No Pipedrive person with this email.</p> : null}
+      {p.state === 'ok' && p.person ? (
+        <>
+          <p data-testid="pipedrive-person">
+            <strong>{p.person.name}</strong>
+            <br />
+            {`Person ID ${p.person.id}`}
+            {p.person.orgId ? ` · ${p.person.orgName} (organization ID ${p.person.orgId})` : ' · No organization'}
+          </p>
+          {p.deals.length === 0 ? <p className="muted">No deals.</p> : null}
+          <ul className="runs">
+            {p.deals.map((d) => (
+              <li key={d.id} data-testid="pipedrive-deal">
+                <strong>{d.title}</strong>
+                {d.value ? ` · ${d.value}` : ''} {`· deal ID ${d.id}`}
+                <br />
+                <span className="pill">{d.stage}</span> <span className="pill">{d.status}</span> {`${d.pipeline}${d.user ? ` · ${d.user}` : ''}`}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {p.state === 'ok' && canAct && actions ? (
+        <form method="post" action={actions}>
+          {p.person ? null : (
+            <button type="submit" className="btn" name="intent" value="pipedrive-person">
+              Create person and organization
+            </button>
+          )}{' '}
+          <a href={`${actions}?pipedrive=deal`}>Create a Pipedrive deal</a>{' '}
+          <button type="submit" className="btn" name="intent" value="pipedrive-log">
+            Log as activity
           </button>
         </form>
       ) : null}

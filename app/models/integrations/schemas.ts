@@ -70,3 +70,12 @@ export const HubspotDealSchema = z.object({
     .regex(/^\d{1,12}(\.\d{1,2})?$/, 'Amount must be a number such as 1200 or 99.50')
     .optional(),
 });
+
+export const PipedriveDealSchema = z.object({
+  title: z.string({ error: 'Deal title is required' }).trim().min(1, 'Deal title is required').max(255),
+  pipelineId: z.coerce.number({ error: 'Pipeline ID is required' }).int().positive('Pipeline ID is required'),
+  stageId: z.coerce.number({ error: 'Stage ID is required' }).int().positive('Stage ID is required'),
+  ownerId: z.coerce.number().int().positive().optional(),
+  closeDate: z.iso.date({ error: 'Close date must be a date' }).optional(),
+  value: z.string().trim().regex(/^\d{1,12}(\.\d{1,2})?$/, 'Value must be a number such as 1200 or 99.50').optional(),
+});
