@@ -33,6 +33,7 @@ export default async function globalSetup() {
   const githubPort = await freePort();
   const bigcommercePort = await freePort();
   const hubspotPort = await freePort();
+  const pipedrivePort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
@@ -63,6 +64,10 @@ export default async function globalSetup() {
     GITHUB_OAUTH_BASE: `http://127.0.0.1:${githubPort}`,
     GITHUB_API_BASE: `http://127.0.0.1:${githubPort}`,
     BIGCOMMERCE_API_BASE: `http://127.0.0.1:${bigcommercePort}`,
+    PIPEDRIVE_CLIENT_ID: 'e2e-pipedrive-client',
+    PIPEDRIVE_CLIENT_SECRET: 'e2e-pipedrive-secret',
+    PIPEDRIVE_OAUTH_BASE: `http://127.0.0.1:${pipedrivePort}`,
+    PIPEDRIVE_API_BASE: `http://127.0.0.1:${pipedrivePort}`,
     HUBSPOT_CLIENT_ID: 'e2e-hubspot-client',
     HUBSPOT_CLIENT_SECRET: 'e2e-hubspot-secret',
     HUBSPOT_OAUTH_BASE: `http://127.0.0.1:${hubspotPort}`,
@@ -96,6 +101,7 @@ export default async function globalSetup() {
   process.env.E2E_GITHUB_PORT = String(githubPort);
   process.env.E2E_BIGCOMMERCE_PORT = String(bigcommercePort);
   process.env.E2E_HUBSPOT_PORT = String(hubspotPort);
+  process.env.E2E_PIPEDRIVE_PORT = String(pipedrivePort);
   process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;
