@@ -1,7 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../../db/client';
-import { emitEvent } from '../../events/events.server';
-import { addMessage } from '../../inbox/messages.server';
 import {
   disconnectIntegration,
   freshAccessToken,
@@ -12,6 +10,7 @@ import {
   type OAuthAdapter,
 } from '../connections.server';
 import { IntegrationError } from '../http.server';
+import { conversationContact as crmContact, crmNote } from '../crm.server';
 import { ConnectRefusedError } from '../shopify/shopify.server';
 import {
   ASSOC,
@@ -136,30 +135,8 @@ export async function hubspotPanelFor(opts: { accountId: number; email: string |
   }
 }
 
-async function conversationContact(accountId: number, conversationId: number) {
-  const [row] = await getDb()
-    .select({ contact: schema.contacts, company: schema.companies })
-    .from(schema.conversations)
-    .innerJoin(schema.contacts, eq(schema.contacts.id, schema.conversations.contactId))
-    .leftJoin(schema.companies, eq(schema.companies.id, schema.contacts.companyId))
-    .where(and(eq(schema.conversations.accountId, accountId), eq(schema.conversations.id, conversationId)));
-  if (!row?.contact.email) throw new IntegrationError('The contact has no email address to look up in HubSpot', 422);
-  return row;
-}
-
-async function note(opts: { accountId: number; userId: number; conversationId: number; text: string; item: string }) {
-  await getDb().transaction(async (tx) => {
-    await addMessage(tx, { accountId: opts.accountId, conversationId: opts.conversationId, kind: 'system', text: opts.text, senderUserId: opts.userId });
-    await emitEvent(tx, {
-      accountId: opts.accountId,
-      type: 'integration_item_linked',
-      subjectType: 'conversation',
-      subjectId: opts.conversationId,
-      payload: { provider: 'hubspot', item: opts.item, created: true },
-      actor: { type: 'user', id: opts.userId },
-    });
-  });
-}
+const conversationContact = (accountId: number, conversationId: number) => crmContact({ accountId, conversationId, label: 'HubSpot' });
+const note = (opts: { accountId: number; userId: number; conversationId: number; text: string; item: string }) => crmNote({ ...opts, provider: 'hubspot' });
 
 const FREE_MAIL = new Set([
   'gmail.com',
