@@ -63,7 +63,7 @@ export const SIGNED_IN_SCREENS = [
   '/settings/business-hours', '/settings/business-hours/{hours}', '/settings/sla-policy', '/settings/sla-policy/{sla}',
   '/settings/routing', '/settings/routing/{routing}', '/settings/automation-rules', '/settings/automation-rules/new',
   '/settings/failed-automations', '/settings/integrations', '/no-such-page',
-  '/settings/integrations/shopify', '/settings/integrations/github', '/settings/integrations/hubspot',
+  '/settings/integrations/shopify', '/settings/integrations/github', '/settings/integrations/hubspot', '/settings/integrations/bigcommerce', '/settings/integrations/pipedrive',
   '/settings/audit-logs', '/inbox/time', '/inbox/{conversation}/time',
   '/settings/meetings', '/settings/meetings/create', '/settings/meetings/{meeting}', '/customers/meetings/{meeting}',
   '/knowledgebase/{kb}/articles', '/knowledgebase/{kb}/articles/new', '/knowledgebase/{kb}/articles/{kbArticle}',
