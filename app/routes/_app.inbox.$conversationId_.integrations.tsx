@@ -4,13 +4,24 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { CheckboxField, ErrorList, Field, TextareaField } from '~/components/ui/forms';
+import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { getConversation } from '~/models/inbox/conversations.server';
 import { createGithubIssueFromConversation, githubPanelFor, linkGithubIssue } from '~/models/integrations/github/github.server';
 import { IntegrationError } from '~/models/integrations/http.server';
 import { LinkExistsError } from '~/models/integrations/links.server';
-import { GithubIssueSchema, GithubLinkSchema, OrderActionSchema } from '~/models/integrations/schemas';
+import {
+  BigcommerceOrderActionSchema,
+  GithubIssueSchema,
+  GithubLinkSchema,
+  HubspotContactSchema,
+  HubspotDealSchema,
+  OrderActionSchema,
+  PipedriveDealSchema,
+} from '~/models/integrations/schemas';
 import { getContactShopifyOrder, ORDER_ACTIONS, runShopifyOrderAction } from '~/models/integrations/shopify/shopify.server';
+import { cancelContactBigcommerceOrder, getContactBigcommerceOrder } from '~/models/integrations/bigcommerce/bigcommerce.server';
+import { createPipedriveDealFromConversation, findOrCreatePipedrivePerson, logConversationToPipedrive, pipedriveDealChoices } from '~/models/integrations/pipedrive/pipedrive.server';
+import { createHubspotDeal, findOrCreateHubspotContact, hubspotDealChoices, logConversationToHubspot } from '~/models/integrations/hubspot/hubspot.server';
 import { pageTitle } from '~/utils/format';
 import { parseRouteId } from '~/utils/route-id';
 import { requireFeature, requirePermission } from '~/utils/session.server';
@@ -42,6 +53,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!order) throw new Response("This order is not one of the contact's Shopify orders", { status: 404 });
     return { ...base, view: 'order' as const, order, act, actLabel: ORDER_ACTIONS[act] };
   }
+  const bcOrderId = parseRouteId(url.searchParams.get('bcorder') ?? undefined);
+  if (bcOrderId !== null && act === 'cancel') {
+    const order = await getContactBigcommerceOrder({ accountId: ctx.account.id, email: found.contact?.email ?? null, orderId: bcOrderId });
+    if (!order) throw new Response("This order is not one of the contact's BigCommerce orders", { status: 404 });
+    return { ...base, view: 'bigcommerce-order' as const, order };
+  }
+  if (url.searchParams.get('pipedrive') === 'deal') {
+    const choices = await pipedriveDealChoices({ accountId: ctx.account.id }).catch((err) => {
+      if (err instanceof IntegrationError) throw new Response(err.message, { status: err.status === 0 ? 404 : 502 });
+      throw err;
+    });
+    return { ...base, view: 'pipedrive-deal' as const, ...choices };
+  }
+  if (url.searchParams.get('hubspot') === 'deal') {
+    const choices = await hubspotDealChoices({ accountId: ctx.account.id }).catch((err) => {
+      if (err instanceof IntegrationError) throw new Response(err.message, { status: err.status === 0 ? 404 : 502 });
+      throw err;
+    });
+    return { ...base, view: 'hubspot-deal' as const, ...choices };
+  }
   if (url.searchParams.get('github') === 'create') {
     const gh = await githubPanelFor({ accountId: ctx.account.id, conversationId: id });
     if (!gh.connected) throw new Response('GitHub is not connected', { status: 404 });
@@ -60,8 +91,74 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (intent === 'order-action') {
       const submission = parseWithZod(formData, { schema: OrderActionSchema });
       if (submission.status !== 'success') throw new Response('Choose an order and an action', { status: 400 });
-      const out = await runShopifyOrderAction({ ...who, userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(), email: found.contact?.email ?? null, ...submission.value });
+      const out = await runShopifyOrderAction({
+        ...who,
+        userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(),
+        email: found.contact?.email ?? null,
+        ...submission.value,
+      });
       return redirectWithToast(back, out.text.split(' by ')[0]);
+    }
+    if (intent === 'bigcommerce-order-action') {
+      const submission = parseWithZod(formData, { schema: BigcommerceOrderActionSchema });
+      if (submission.status !== 'success') throw new Response('Choose an order and an action', { status: 400 });
+      const out = await cancelContactBigcommerceOrder({
+        ...who,
+        userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(),
+        email: found.contact?.email ?? null,
+        orderId: submission.value.orderId,
+      });
+      return redirectWithToast(back, out.text.split(' by ')[0]);
+    }
+    if (intent === 'pipedrive-person') {
+      await findOrCreatePipedrivePerson(who);
+      return redirectWithToast(back, 'Pipedrive Person Ready');
+    }
+    if (intent === 'pipedrive-log') {
+      await logConversationToPipedrive({ ...who, subject: found.conversation.subject ?? '', conversationUrl: accountUrl(request, ctx.account.domain, back) });
+      return redirectWithToast(back, 'Conversation Logged to Pipedrive');
+    }
+    if (intent === 'pipedrive-deal') {
+      const submission = parseWithZod(formData, { schema: PipedriveDealSchema });
+      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
+      try {
+        const v = submission.value;
+        await createPipedriveDealFromConversation({ ...who, title: v.title, pipelineId: v.pipelineId, stageId: v.stageId, ownerId: v.ownerId ?? null, value: v.value ?? null, closeDate: v.closeDate ?? null });
+        return redirectWithToast(back, 'Deal Created in Pipedrive');
+      } catch (err) {
+        if (err instanceof IntegrationError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+        throw err;
+      }
+    }
+    if (intent === 'hubspot-contact') {
+      const submission = parseWithZod(formData, { schema: HubspotContactSchema });
+      if (submission.status !== 'success') throw new Response('Choose a lead status', { status: 400 });
+      const out = await findOrCreateHubspotContact({ ...who, leadStatus: submission.value.leadStatus ?? null });
+      return redirectWithToast(back, out.text);
+    }
+    if (intent === 'hubspot-log') {
+      await logConversationToHubspot({ ...who, conversationUrl: accountUrl(request, ctx.account.domain, back) });
+      return redirectWithToast(back, 'Conversation Logged to HubSpot');
+    }
+    if (intent === 'hubspot-deal') {
+      const submission = parseWithZod(formData, { schema: HubspotDealSchema });
+      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
+      try {
+        const v = submission.value;
+        await createHubspotDeal({
+          ...who,
+          dealName: v.dealName,
+          pipeline: v.pipeline,
+          dealStage: v.dealStage,
+          closeDate: v.closeDate ?? null,
+          ownerId: v.ownerId || null,
+          amount: v.amount ?? null,
+        });
+        return redirectWithToast(back, 'Deal Created in HubSpot');
+      } catch (err) {
+        if (err instanceof IntegrationError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+        throw err;
+      }
     }
     if (intent === 'github-create') {
       const submission = parseWithZod(formData, { schema: GithubIssueSchema });
@@ -77,7 +174,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         });
         return redirectWithToast(back, `Issue ${issue.repo}#${issue.number} Created`);
       } catch (err) {
-        if (err instanceof IntegrationError || err instanceof LinkExistsError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+        if (err instanceof IntegrationError || err instanceof LinkExistsError)
+          return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
         throw err;
       }
     }
@@ -85,10 +183,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: GithubLinkSchema });
       if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
       try {
-        const issue = await linkGithubIssue({ ...who, ref: submission.value.ref, reopenOnClose: submission.value.reopenOnClose === 'on', publicBase: bareUrl(request, '').replace(/\/$/, '') });
+        const issue = await linkGithubIssue({
+          ...who,
+          ref: submission.value.ref,
+          reopenOnClose: submission.value.reopenOnClose === 'on',
+          publicBase: bareUrl(request, '').replace(/\/$/, ''),
+        });
         return redirectWithToast(back, `Issue ${issue.repo}#${issue.number} Linked`);
       } catch (err) {
-        if (err instanceof IntegrationError || err instanceof LinkExistsError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+        if (err instanceof IntegrationError || err instanceof LinkExistsError)
+          return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
         throw err;
       }
     }
@@ -116,11 +220,33 @@ export default function ConversationIntegrations() {
     shouldValidate: 'onSubmit',
     defaultValue: d.view === 'github' ? { repo: d.defaultRepo, title: d.subject, reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {},
   });
+  const [dealForm, deal] = useForm<{ dealName: string; pipeline: string; dealStage: string; closeDate: string; ownerId: string; amount: string }>({
+    id: 'hubspot-deal',
+    lastResult: resultFor('hubspot-deal'),
+    shouldValidate: 'onSubmit',
+    defaultValue: d.view === 'hubspot-deal' ? { dealName: d.subject, pipeline: d.pipelines[0]?.id, dealStage: d.pipelines[0]?.stages[0]?.id } : {},
+  });
+  const [pdForm, pd] = useForm<{ title: string; pipelineId: string; stageId: string; ownerId: string; closeDate: string; value: string }>({
+    id: 'pipedrive-deal',
+    lastResult: resultFor('pipedrive-deal'),
+    shouldValidate: 'onSubmit',
+    defaultValue: d.view === 'pipedrive-deal' ? { title: d.subject, pipelineId: String(d.pipelines[0]?.id ?? ''), stageId: String(d.pipelines[0]?.stages[0]?.id ?? '') } : {},
+  });
   const [linkForm, l] = useForm<{ ref: string; reopenOnClose: string }>({ id: 'github-link', lastResult: resultFor('github-link'), shouldValidate: 'onSubmit', defaultValue: d.view === 'github' ? { reopenOnClose: d.reopenOnClose ? 'on' : undefined } : {} });
   return (
     <section className="settings-page">
       <header>
-        <h1>{d.view === 'order' ? `${d.actLabel} ${d.order.name}` : 'GitHub issue'}</h1>
+        <h1>
+          {d.view === 'order'
+            ? `${d.actLabel} ${d.order.name}`
+            : d.view === 'bigcommerce-order'
+            ? `Cancel order #${d.order.id}`
+            : d.view === 'pipedrive-deal'
+            ? 'Pipedrive deal'
+            : d.view === 'hubspot-deal'
+            ? 'HubSpot deal'
+            : 'GitHub issue'}
+        </h1>
       </header>
       <p>
         <Link to={`/inbox/${d.conversationId}`}>Back to conversation #{d.conversationId}</Link>
@@ -128,14 +254,69 @@ export default function ConversationIntegrations() {
       {d.view === 'order' ? (
         <div className="card" data-testid="order-confirm">
           <p>
-            {d.act === 'cancel' ? 'Cancel' : 'Refund in full'} Shopify order <strong>{d.order.name}</strong> of {d.order.createdAt.slice(0, 10)}, {d.order.totalPrice} {d.order.currency} (
-            {d.order.financialStatus.replaceAll('_', ' ')}, {d.order.fulfillmentStatus.replaceAll('_', ' ')})? The customer is notified by Shopify. This cannot be undone here.
+            {d.act === 'cancel' ? 'Cancel' : 'Refund in full'} Shopify order <strong>{d.order.name}</strong> of {d.order.createdAt.slice(0, 10)},{' '}
+            {d.order.totalPrice} {d.order.currency} ({d.order.financialStatus.replaceAll('_', ' ')}, {d.order.fulfillmentStatus.replaceAll('_', ' ')})? The
+            customer is notified by Shopify. This cannot be undone here.
           </p>
           <Form method="post">
             <input type="hidden" name="orderId" value={d.order.id} />
             <input type="hidden" name="action" value={d.act} />
             <button type="submit" className="btn danger" name="intent" value="order-action">
               {d.actLabel}
+            </button>{' '}
+            <Link to={`/inbox/${d.conversationId}`} className="btn">
+              Keep the order
+            </Link>
+          </Form>
+        </div>
+      ) : d.view === 'pipedrive-deal' ? (
+        <div className="card">
+          <h2>Create a deal</h2>
+          <Form method="post" {...getFormProps(pdForm)}>
+            <Field label="Deal title" field={pd.title} />
+            <SelectField label="Pipeline ID" field={pd.pipelineId} options={d.pipelines.map((p) => ({ value: String(p.id), label: `${p.name} (${p.id})` }))} />
+            <SelectField label="Stage ID" field={pd.stageId} options={d.pipelines.flatMap((p) => p.stages.map((s) => ({ value: String(s.id), label: `${p.name} · ${s.name} (${s.id})` })))} />
+            <SelectField label="User ID" field={pd.ownerId} options={d.users.map((u) => ({ value: String(u.id), label: `${u.name} (${u.id})` }))} placeholder="The token's user" />
+            <Field label="Expected close date" field={pd.closeDate} type="date" />
+            <Field label="Value" field={pd.value} hint="In the company's default currency (optional)" />
+            <p className="muted">Person ID and organization ID are the conversation contact's Pipedrive person and organization, found or created.</p>
+            <ErrorList errors={pdForm.errors} />
+            <button type="submit" className="btn primary" name="intent" value="pipedrive-deal">
+              Create deal
+            </button>
+          </Form>
+        </div>
+      ) : d.view === 'hubspot-deal' ? (
+        <div className="card">
+          <h2>Create a deal</h2>
+          <Form method="post" {...getFormProps(dealForm)}>
+            <Field label="Deal name" field={deal.dealName} />
+            <SelectField label="Pipeline" field={deal.pipeline} options={d.pipelines.map((p) => ({ value: p.id, label: p.label }))} />
+            <SelectField
+              label="Deal stage"
+              field={deal.dealStage}
+              options={d.pipelines.flatMap((p) => p.stages.map((s) => ({ value: s.id, label: d.pipelines.length > 1 ? `${p.label} · ${s.label}` : s.label })))}
+            />
+            <Field label="Close date" field={deal.closeDate} type="date" />
+            <SelectField label="Owner" field={deal.ownerId} options={d.owners.map((o) => ({ value: o.id, label: o.label }))} placeholder="No owner" />
+            <Field label="Amount" field={deal.amount} hint="In the HubSpot account's currency (optional)" />
+            <ErrorList errors={dealForm.errors} />
+            <button type="submit" className="btn primary" name="intent" value="hubspot-deal">
+              Create deal
+            </button>
+          </Form>
+        </div>
+      ) : d.view === 'bigcommerce-order' ? (
+        <div className="card" data-testid="order-confirm">
+          <p>
+            Cancel BigCommerce order <strong>#{d.order.id}</strong>, {d.order.total} {d.order.currency} ({d.order.status})? Its status becomes Cancelled in the
+            store. This cannot be undone here.
+          </p>
+          <Form method="post">
+            <input type="hidden" name="orderId" value={d.order.id} />
+            <input type="hidden" name="action" value="cancel" />
+            <button type="submit" className="btn danger" name="intent" value="bigcommerce-order-action">
+              Cancel order
             </button>{' '}
             <Link to={`/inbox/${d.conversationId}`} className="btn">
               Keep the order

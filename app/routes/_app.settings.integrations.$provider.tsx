@@ -10,16 +10,20 @@ import { integrationAvailability } from '~/models/integrations/availability.serv
 import { getConnectionSummary } from '~/models/integrations/connections.server';
 import { disconnectGithub, githubSettings, saveGithubSettings, startGithubConnect } from '~/models/integrations/github/github.server';
 import { isProviderId, PROVIDERS, type ProviderId } from '~/models/integrations/providers';
-import { GithubSettingsSchema, ShopifyConnectSchema } from '~/models/integrations/schemas';
+import { BigcommerceConnectSchema, GithubSettingsSchema, ShopifyConnectSchema } from '~/models/integrations/schemas';
 import { normalizeShopDomain } from '~/models/integrations/shopify/client.server';
 import { disconnectShopify, startShopifyConnect } from '~/models/integrations/shopify/shopify.server';
 import { asanaSettings, disconnectAsana, saveAsanaSettings, startAsanaConnect } from '~/models/integrations/asana/asana.server';
 import { clickupSettings, disconnectClickup, saveClickupSettings, startClickupConnect } from '~/models/integrations/clickup/clickup.server';
 import { IntegrationError } from '~/models/integrations/http.server';
 import { AsanaSettingsSchema, ClickupSettingsSchema } from '~/models/integrations/task-schemas';
+import { BigcommerceConnectError, connectBigcommerce, disconnectBigcommerce } from '~/models/integrations/bigcommerce/bigcommerce.server';
+import { disconnectHubspot, startHubspotConnect } from '~/models/integrations/hubspot/hubspot.server';
+import { disconnectPipedrive, startPipedriveConnect } from '~/models/integrations/pipedrive/pipedrive.server';
+import { normalizeStoreHash } from '~/models/integrations/bigcommerce/client.server';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { publicUser, requireFeature, requirePermission } from '~/utils/session.server';
-import { accountUrl } from '~/utils/tenant.server';
+import { accountUrl, bareUrl } from '~/utils/tenant.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
 function readProvider(param: string | undefined): ProviderId {
@@ -52,7 +56,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requirePermission(request, 'manage_integrations');
   await requireFeature(request, 'integrations/enabled', ctx);
   const provider = readProvider(params.provider);
-  if (!PROVIDERS[provider].built || !integrationAvailability()[provider]) throw new Response(`${PROVIDERS[provider].label} is not available on this server`, { status: 400 });
+  if (!PROVIDERS[provider].built || !integrationAvailability()[provider])
+    throw new Response(`${PROVIDERS[provider].label} is not available on this server`, { status: 400 });
   const here = `/settings/integrations/${provider}`;
   const who = { accountId: ctx.account.id, userId: ctx.user.id };
   const formData = await request.formData();
@@ -68,10 +73,64 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === 'connect' && provider === 'github') return redirect(startGithubConnect({ ...who, redirectUri }));
   if (intent === 'connect' && provider === 'asana') return redirect(startAsanaConnect({ ...who, redirectUri }));
   if (intent === 'connect' && provider === 'clickup') return redirect(startClickupConnect({ ...who, redirectUri }));
+  if (intent === 'connect' && provider === 'hubspot') return redirect(startHubspotConnect({ ...who, redirectUri }));
+  if (intent === 'connect' && provider === 'pipedrive') return redirect(startPipedriveConnect({ ...who, redirectUri }));
+  if (intent === 'connect' && provider === 'bigcommerce') {
+    const submission = parseWithZod(formData, { schema: BigcommerceConnectSchema });
+    if (submission.status !== 'success') return data(submission.reply({ hideFields: ['accessToken'] }), { status: 400 });
+    const storeHash = normalizeStoreHash(submission.value.storeHash);
+    if (!storeHash)
+      return data(
+        submission.reply({
+          fieldErrors: { storeHash: ['Enter the store hash, e.g. abc123 from https://api.bigcommerce.com/stores/abc123/v3/'] },
+          hideFields: ['accessToken'],
+        }),
+        { status: 400 },
+      );
+    try {
+      const out = await connectBigcommerce({
+        ...who,
+        storeHash,
+        accessToken: submission.value.accessToken,
+        webhookBase: bareUrl(request, '').replace(/\/$/, ''),
+      });
+      return redirectWithToast(
+        here,
+        out.webhook
+          ? 'BigCommerce Connected'
+          : {
+              type: 'info',
+              text: 'BigCommerce connected; its order webhook could not be registered (BigCommerce needs a public HTTPS address), so new orders are not counted as sales.',
+            },
+      );
+    } catch (err) {
+      if (!(err instanceof BigcommerceConnectError)) throw err;
+      return data(
+        submission.reply(
+          err.field ? { fieldErrors: { [err.field]: [err.message] }, hideFields: ['accessToken'] } : { formErrors: [err.message], hideFields: ['accessToken'] },
+        ),
+        { status: 400 },
+      );
+    }
+  }
+  if (intent === 'disconnect' && provider === 'bigcommerce') {
+    const out = await disconnectBigcommerce(who);
+    if (!out.disconnected) return redirectWithToast(here, { type: 'info', text: 'BigCommerce was not connected' });
+    return redirectWithToast(here, {
+      type: 'info',
+      text: 'BigCommerce disconnected and its token deleted here; delete the store API account in BigCommerce (Settings → API accounts) to end the token there.',
+    });
+  }
   if (intent === 'disconnect') {
-    const out = provider === 'shopify' ? await disconnectShopify(who) : provider === 'asana' ? await disconnectAsana(who) : provider === 'clickup' ? await disconnectClickup(who) : await disconnectGithub(who);
+    const disconnect = { shopify: disconnectShopify, hubspot: disconnectHubspot, pipedrive: disconnectPipedrive, asana: disconnectAsana, clickup: disconnectClickup, github: disconnectGithub }[provider as string] ?? disconnectGithub;
+    const out = await disconnect(who);
     if (!out.disconnected) return redirectWithToast(here, { type: 'info', text: `${PROVIDERS[provider].label} was not connected` });
-    return redirectWithToast(here, out.revoked ? `${PROVIDERS[provider].label} Disconnected` : { type: 'info', text: `${PROVIDERS[provider].label} disconnected here; the provider could not be told, revoke Parley's access there too.` });
+    return redirectWithToast(
+      here,
+      out.revoked
+        ? `${PROVIDERS[provider].label} Disconnected`
+        : { type: 'info', text: `${PROVIDERS[provider].label} disconnected here; the provider could not be told, revoke Parley's access there too.` },
+    );
   }
   if (intent === 'settings' && provider === 'github') {
     const submission = parseWithZod(formData, { schema: GithubSettingsSchema });
@@ -129,7 +188,8 @@ export default function IntegrationPage() {
         </p>
       ) : !d.configured && !d.connection ? (
         <p className="muted" data-testid="not-configured">
-          {d.label} is not set up on this server: the administrator sets {d.provider.toUpperCase()}_CLIENT_ID and {d.provider.toUpperCase()}_CLIENT_SECRET (see the README).
+          {d.label} is not set up on this server: the administrator sets {d.provider.toUpperCase()}_CLIENT_ID and {d.provider.toUpperCase()}_CLIENT_SECRET (see
+          the README).
         </p>
       ) : d.connection ? (
         <>
@@ -172,6 +232,16 @@ export default function IntegrationPage() {
       ) : (
         <Form method="post" {...getFormProps(form)}>
           {d.provider === 'shopify' ? <Field label="Shop" field={fields.shop} hint="my-store or my-store.myshopify.com" /> : null}
+          {d.provider === 'bigcommerce' ? (
+            <>
+              <p className="muted">
+                Create a store API account in BigCommerce (Settings → API → Store-level API accounts) with read-only Customers and modify Orders, then paste its
+                API path's store hash and its access token.
+              </p>
+              <Field label="Store hash" field={fields.storeHash} hint="abc123, from https://api.bigcommerce.com/stores/abc123/v3/" />
+              <Field label="Access token" field={fields.accessToken} type="password" autoComplete="off" />
+            </>
+          ) : null}
           <ErrorList errors={form.errors} />
           <button type="submit" className="btn primary" name="intent" value="connect">
             Connect {d.label}

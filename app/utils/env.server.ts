@@ -102,6 +102,15 @@ const EnvSchema = z.object({
   CLICKUP_CLIENT_SECRET: z.string().trim().optional(),
   CLICKUP_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'CLICKUP_OAUTH_BASE must be an http(s) URL, e.g. https://app.clickup.com' }).default('https://app.clickup.com'),
   CLICKUP_API_BASE: z.url({ protocol: /^https?$/, error: 'CLICKUP_API_BASE must be an http(s) URL, e.g. https://api.clickup.com/api/v2' }).default('https://api.clickup.com/api/v2'),
+  BIGCOMMERCE_API_BASE: z.url({ protocol: /^https?$/, error: 'BIGCOMMERCE_API_BASE must be an http(s) URL, e.g. https://api.bigcommerce.com' }).default('https://api.bigcommerce.com'),
+  HUBSPOT_CLIENT_ID: z.string().trim().optional(),
+  HUBSPOT_CLIENT_SECRET: z.string().trim().optional(),
+  HUBSPOT_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'HUBSPOT_OAUTH_BASE must be an http(s) URL, e.g. https://app.hubspot.com' }).default('https://app.hubspot.com'),
+  HUBSPOT_API_BASE: z.url({ protocol: /^https?$/, error: 'HUBSPOT_API_BASE must be an http(s) URL, e.g. https://api.hubapi.com' }).default('https://api.hubapi.com'),
+  PIPEDRIVE_CLIENT_ID: z.string().trim().optional(),
+  PIPEDRIVE_CLIENT_SECRET: z.string().trim().optional(),
+  PIPEDRIVE_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'PIPEDRIVE_OAUTH_BASE must be an http(s) URL, e.g. https://oauth.pipedrive.com' }).default('https://oauth.pipedrive.com'),
+  PIPEDRIVE_API_BASE: z.url({ protocol: /^https?$/, error: 'PIPEDRIVE_API_BASE must be an http(s) URL' }).optional(),
 });
 
 export type Config = {
@@ -149,6 +158,12 @@ export type Config = {
     github: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
     asana: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
     clickup: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
+    /** BigCommerce needs no OAuth client: each account gives its store hash and an API account's access token (ADR 098). */
+    bigcommerce: { apiBase: string };
+    /** HubSpot's public app (ADR 099): consent at oauthBase, API and token endpoint at apiBase. */
+    hubspot: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
+    /** Pipedrive's OAuth app (ADR 099); apiBase replaces each company's api_domain (tests' stand-in). */
+    pipedrive: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string | null } | null;
   };
 };
 
@@ -220,6 +235,9 @@ function integrationsConfig(e: z.infer<typeof EnvSchema>): Config['integrations'
     github: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, oauthBase: trim(e.GITHUB_OAUTH_BASE), apiBase: trim(e.GITHUB_API_BASE) } : null,
     asana: e.ASANA_CLIENT_ID && e.ASANA_CLIENT_SECRET ? { clientId: e.ASANA_CLIENT_ID, clientSecret: e.ASANA_CLIENT_SECRET, oauthBase: trim(e.ASANA_OAUTH_BASE), apiBase: trim(e.ASANA_API_BASE) } : null,
     clickup: e.CLICKUP_CLIENT_ID && e.CLICKUP_CLIENT_SECRET ? { clientId: e.CLICKUP_CLIENT_ID, clientSecret: e.CLICKUP_CLIENT_SECRET, oauthBase: trim(e.CLICKUP_OAUTH_BASE), apiBase: trim(e.CLICKUP_API_BASE) } : null,
+    bigcommerce: { apiBase: trim(e.BIGCOMMERCE_API_BASE) },
+    hubspot: e.HUBSPOT_CLIENT_ID && e.HUBSPOT_CLIENT_SECRET ? { clientId: e.HUBSPOT_CLIENT_ID, clientSecret: e.HUBSPOT_CLIENT_SECRET, oauthBase: trim(e.HUBSPOT_OAUTH_BASE), apiBase: trim(e.HUBSPOT_API_BASE) } : null,
+    pipedrive: e.PIPEDRIVE_CLIENT_ID && e.PIPEDRIVE_CLIENT_SECRET ? { clientId: e.PIPEDRIVE_CLIENT_ID, clientSecret: e.PIPEDRIVE_CLIENT_SECRET, oauthBase: trim(e.PIPEDRIVE_OAUTH_BASE), apiBase: e.PIPEDRIVE_API_BASE ? trim(e.PIPEDRIVE_API_BASE) : null } : null,
   };
 }
 

@@ -35,6 +35,9 @@ export default async function globalSetup() {
   const githubPort = await freePort();
   const asanaPort = await freePort();
   const clickupPort = await freePort();
+  const bigcommercePort = await freePort();
+  const hubspotPort = await freePort();
+  const pipedrivePort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env = {
     ...process.env,
@@ -72,6 +75,15 @@ export default async function globalSetup() {
     CLICKUP_CLIENT_SECRET: 'e2e-clickup-secret',
     CLICKUP_OAUTH_BASE: `http://127.0.0.1:${clickupPort}`,
     CLICKUP_API_BASE: `http://127.0.0.1:${clickupPort}/api/v2`,
+    BIGCOMMERCE_API_BASE: `http://127.0.0.1:${bigcommercePort}`,
+    PIPEDRIVE_CLIENT_ID: 'e2e-pipedrive-client',
+    PIPEDRIVE_CLIENT_SECRET: 'e2e-pipedrive-secret',
+    PIPEDRIVE_OAUTH_BASE: `http://127.0.0.1:${pipedrivePort}`,
+    PIPEDRIVE_API_BASE: `http://127.0.0.1:${pipedrivePort}`,
+    HUBSPOT_CLIENT_ID: 'e2e-hubspot-client',
+    HUBSPOT_CLIENT_SECRET: 'e2e-hubspot-secret',
+    HUBSPOT_OAUTH_BASE: `http://127.0.0.1:${hubspotPort}`,
+    HUBSPOT_API_BASE: `http://127.0.0.1:${hubspotPort}`,
     // Stand-ins listen on loopback, which the outbound guard refuses unless the installation allows it (ADR 021).
     PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
     // One sealing key for the server and the specs' process, so that secrets a spec stores (a review source's token)
@@ -104,6 +116,9 @@ export default async function globalSetup() {
   process.env.E2E_GITHUB_PORT = String(githubPort);
   process.env.E2E_ASANA_PORT = String(asanaPort);
   process.env.E2E_CLICKUP_PORT = String(clickupPort);
+  process.env.E2E_BIGCOMMERCE_PORT = String(bigcommercePort);
+  process.env.E2E_HUBSPOT_PORT = String(hubspotPort);
+  process.env.E2E_PIPEDRIVE_PORT = String(pipedrivePort);
   process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
   process.env.APP_HOST = `localhost:${port}`;

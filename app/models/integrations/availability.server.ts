@@ -4,5 +4,5 @@ import type { ProviderId } from './providers';
 /** Which providers this installation has an OAuth client (or, for BigCommerce, nothing to configure) for. */
 export function integrationAvailability(): Record<ProviderId, boolean> {
   const i = getConfig().integrations;
-  return { shopify: i.shopify !== null, github: i.github !== null, bigcommerce: false, hubspot: false, pipedrive: false, asana: i.asana !== null, clickup: i.clickup !== null };
+  return { shopify: i.shopify !== null, github: i.github !== null, bigcommerce: true, hubspot: i.hubspot !== null, pipedrive: i.pipedrive !== null, asana: i.asana !== null, clickup: i.clickup !== null };
 }

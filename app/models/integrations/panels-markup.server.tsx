@@ -1,4 +1,5 @@
 import { renderToStaticMarkup } from 'react-dom/server';
+import { HUBSPOT_LEAD_STATUSES, leadStatusLabel } from './schemas';
 
 /**
  * The integrations' side panels as plain HTML made on the server (ADR 078): links and forms without client script,
@@ -10,10 +11,44 @@ type Shopify =
   | { state: 'not-connected' }
   | { state: 'no-email' }
   | { state: 'error'; message: string; shop: string }
-  | { state: 'ok'; shop: string; customer: { id: number; firstName: string; lastName: string; email: string; ordersCount: number; totalSpent: string; currency: string } | null; orders: Order[] };
-type Github = { connected: false } | { connected: true; login: string; links: { id: number; externalId: string; title: string; url: string; status: string; reopenOnClose: boolean }[]; error: string | null } | null;
+  | {
+      state: 'ok';
+      shop: string;
+      customer: { id: number; firstName: string; lastName: string; email: string; ordersCount: number; totalSpent: string; currency: string } | null;
+      orders: Order[];
+    };
+type Github =
+  | { connected: false }
+  | {
+      connected: true;
+      login: string;
+      links: { id: number; externalId: string; title: string; url: string; status: string; reopenOnClose: boolean }[];
+      error: string | null;
+    }
+  | null;
+type Bigcommerce =
+  | { state: 'not-connected' }
+  | { state: 'no-email' }
+  | { state: 'error'; message: string }
+  | {
+      state: 'ok';
+      store: string;
+      customer: { id: number; firstName: string; lastName: string; email: string } | null;
+      orders: { id: number; createdAt: string; status: string; statusId: number; total: string; currency: string; itemCount: number }[];
+    };
+type Hubspot =
+  | { state: 'not-connected' }
+  | { state: 'no-email' }
+  | { state: 'error'; message: string }
+  | {
+      state: 'ok';
+      portal: string;
+      contact: { id: string; name: string; email: string; leadStatus: string; company: { id: string; name: string } | null } | null;
+      deals: { id: string; name: string; stage: string; pipeline: string; closeDate: string; amount: string; owner: string }[];
+    };
+type Pipedrive = import('./pipedrive/pipedrive.server').PipedrivePanel;
 type Tasks = { connected: false } | { connected: true; links: { id: number; externalId: string; title: string; url: string; status: string }[]; error: string | null } | null | undefined;
-export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github; asana?: Tasks; clickup?: Tasks } | null;
+export type PanelsData = { canAct: boolean; shopify: Shopify; github: Github; asana?: Tasks; clickup?: Tasks; bigcommerce?: Bigcommerce; hubspot?: Hubspot; pipedrive?: Pipedrive } | null;
 
 const day = (iso: string) => iso.slice(0, 10);
 const safeHref = (u: string) => (/^https?:\/\//i.test(u) ? u : '#');
@@ -52,7 +87,8 @@ function IntegrationPanels({ data, conversationId }: { data: PanelsData; convers
                   <li key={o.id} data-testid="shopify-order">
                     <strong>{o.name}</strong> {`· ${o.totalPrice} ${o.currency} · ${day(o.createdAt)}`}
                     <br />
-                    <span className="pill">{o.cancelledAt ? 'cancelled' : o.financialStatus.replaceAll('_', ' ')}</span> <span className="pill">{o.fulfillmentStatus.replaceAll('_', ' ')}</span>
+                    <span className="pill">{o.cancelledAt ? 'cancelled' : o.financialStatus.replaceAll('_', ' ')}</span>{' '}
+                    <span className="pill">{o.fulfillmentStatus.replaceAll('_', ' ')}</span>
                     {data.canAct && actions ? (
                       <>
                         {' '}
@@ -67,6 +103,9 @@ function IntegrationPanels({ data, conversationId }: { data: PanelsData; convers
           ) : null}
         </section>
       ) : null}
+      {data.bigcommerce && data.bigcommerce.state !== 'not-connected' ? <BigcommerceCard b={data.bigcommerce} canAct={data.canAct} actions={actions} /> : null}
+      {data.hubspot && data.hubspot.state !== 'not-connected' ? <HubspotCard h={data.hubspot} canAct={data.canAct} actions={actions} /> : null}
+      {data.pipedrive && data.pipedrive.state !== 'not-connected' ? <PipedriveCard p={data.pipedrive} canAct={data.canAct} actions={actions} /> : null}
       {g?.connected ? (
         <section className="side-card" data-testid="github-panel">
           <h2>GitHub</h2>
@@ -135,6 +174,166 @@ function TaskPanel({ provider, label, data, canAct, conversationId }: { provider
               Refresh status
             </button>
           ) : null}
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+/** BigCommerce's totals come with four decimal places ("49.9000"): shown with two. */
+const money = (total: string) => (/^-?\d+(\.\d+)?$/.test(total) ? Number(total).toFixed(2) : total);
+
+/** BigCommerce's v2 dates are RFC 2822 ("Tue, 05 Mar 2019 21:26:48 +0000"). */
+const rfcDay = (text: string) => {
+  const t = Date.parse(text);
+  return Number.isNaN(t) ? text.slice(0, 16) : new Date(t).toISOString().slice(0, 10);
+};
+
+function BigcommerceCard({ b, canAct, actions }: { b: Bigcommerce; canAct: boolean; actions: string | null }) {
+  return (
+    <section className="side-card" data-testid="bigcommerce-panel">
+      <h2>BigCommerce</h2>
+      {b.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
+      {b.state === 'error' ? (
+        <p className="field-error" role="alert">
+          {b.message}
+        </p>
+      ) : null}
+      {b.state === 'ok' && !b.customer ? <p className="muted">No BigCommerce customer with this email.</p> : null}
+      {b.state === 'ok' && b.customer ? (
+        <>
+          <p data-testid="bigcommerce-customer">
+            <strong>{`${b.customer.firstName} ${b.customer.lastName}`}</strong>
+            <br />
+            {`Customer #${b.customer.id} at ${b.store}`}
+          </p>
+          {b.orders.length === 0 ? <p className="muted">No orders.</p> : null}
+          <ul className="runs">
+            {b.orders.map((o) => (
+              <li key={o.id} data-testid="bigcommerce-order">
+                <strong>{`#${o.id}`}</strong> {`· ${money(o.total)} ${o.currency} · ${o.itemCount} item${o.itemCount === 1 ? '' : 's'}`}
+                {o.createdAt ? ` · ${rfcDay(o.createdAt)}` : ''}
+                <br />
+                <span className="pill">{o.status}</span>
+                {canAct && actions && o.statusId !== 5 ? (
+                  <>
+                    {' '}
+                    <a href={`${actions}?bcorder=${o.id}&do=cancel`}>Cancel</a>
+                  </>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function HubspotCard({ h, canAct, actions }: { h: Hubspot; canAct: boolean; actions: string | null }) {
+  return (
+    <section className="side-card" data-testid="hubspot-panel">
+      <h2>HubSpot</h2>
+      {h.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
+      {h.state === 'error' ? (
+        <p className="field-error" role="alert">
+          {h.message}
+        </p>
+      ) : null}
+      {h.state === 'ok' && !h.contact ? <p className="muted">No HubSpot contact with this email.</p> : null}
+      {h.state === 'ok' && h.contact ? (
+        <>
+          <p data-testid="hubspot-contact">
+            <strong>{h.contact.name}</strong>
+            <br />
+            {h.contact.company ? `Company: ${h.contact.company.name}` : 'No company'}
+            {h.contact.leadStatus ? ` · Lead status: ${leadStatusLabel(h.contact.leadStatus)}` : ''}
+          </p>
+          {h.deals.length === 0 ? <p className="muted">No deals.</p> : null}
+          <ul className="runs">
+            {h.deals.map((d) => (
+              <li key={d.id} data-testid="hubspot-deal">
+                <strong>{d.name}</strong>
+                {d.amount ? ` · ${d.amount}` : ''}
+                <br />
+                <span className="pill">{d.stage}</span> {`${d.pipeline}${d.closeDate ? ` · closes ${d.closeDate}` : ''}${d.owner ? ` · ${d.owner}` : ''}`}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {h.state === 'ok' && canAct && actions ? (
+        <form method="post" action={actions}>
+          {h.contact ? null : (
+            <div className="field">
+              <label htmlFor="hubspot-lead-status">Lead status</label>
+              <select id="hubspot-lead-status" name="leadStatus" defaultValue="NEW">
+                {HUBSPOT_LEAD_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {leadStatusLabel(s)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {h.contact ? null : (
+            <button type="submit" className="btn" name="intent" value="hubspot-contact">
+              Create contact and company
+            </button>
+          )}{' '}
+          <a href={`${actions}?hubspot=deal`}>Create a deal</a>{' '}
+          <button type="submit" className="btn" name="intent" value="hubspot-log">
+            Log conversation
+          </button>
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+function PipedriveCard({ p, canAct, actions }: { p: Pipedrive; canAct: boolean; actions: string | null }) {
+  return (
+    <section className="side-card" data-testid="pipedrive-panel">
+      <h2>Pipedrive</h2>
+      {p.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
+      {p.state === 'error' ? (
+        <p className="field-error" role="alert">
+          {p.message}
+        </p>
+      ) : null}
+      {p.state === 'ok' && !p.person ? <p className="muted">No Pipedrive person with this email.</p> : null}
+      {p.state === 'ok' && p.person ? (
+        <>
+          <p data-testid="pipedrive-person">
+            <strong>{p.person.name}</strong>
+            <br />
+            {`Person ID ${p.person.id}`}
+            {p.person.orgId ? ` · ${p.person.orgName} (organization ID ${p.person.orgId})` : ' · No organization'}
+          </p>
+          {p.deals.length === 0 ? <p className="muted">No deals.</p> : null}
+          <ul className="runs">
+            {p.deals.map((d) => (
+              <li key={d.id} data-testid="pipedrive-deal">
+                <strong>{d.title}</strong>
+                {d.value ? ` · ${d.value}` : ''} {`· deal ID ${d.id}`}
+                <br />
+                <span className="pill">{d.stage}</span> <span className="pill">{d.status}</span> {`${d.pipeline}${d.user ? ` · ${d.user}` : ''}`}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {p.state === 'ok' && canAct && actions ? (
+        <form method="post" action={actions}>
+          {p.person ? null : (
+            <button type="submit" className="btn" name="intent" value="pipedrive-person">
+              Create person and organization
+            </button>
+          )}{' '}
+          <a href={`${actions}?pipedrive=deal`}>Create a Pipedrive deal</a>{' '}
+          <button type="submit" className="btn" name="intent" value="pipedrive-log">
+            Log as activity
+          </button>
         </form>
       ) : null}
     </section>

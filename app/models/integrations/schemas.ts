@@ -16,7 +16,10 @@ export const GithubSettingsSchema = z.object({
 });
 
 export const GithubIssueSchema = z.object({
-  repo: z.string({ error: 'Repository is required' }).trim().regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'Repository must be owner/name'),
+  repo: z
+    .string({ error: 'Repository is required' })
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'Repository must be owner/name'),
   title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(256),
   body: z.string().trim().max(10_000).default(''),
   assignee: z
@@ -35,4 +38,44 @@ export const GithubLinkSchema = z.object({
 export const OrderActionSchema = z.object({
   orderId: z.coerce.number().int().positive(),
   action: z.enum(['cancel', 'refund']),
+});
+
+export const BigcommerceConnectSchema = z.object({
+  storeHash: z.string({ error: 'Store hash is required' }).trim().min(1, 'Store hash is required').max(200),
+  accessToken: z.string({ error: 'Access token is required' }).trim().min(1, 'Access token is required').max(200),
+});
+
+export const BigcommerceOrderActionSchema = z.object({
+  orderId: z.coerce.number().int().positive(),
+  action: z.literal('cancel'),
+});
+
+/** HubSpot's default options of the contact property hs_lead_status. */
+export const HUBSPOT_LEAD_STATUSES = ['NEW', 'OPEN', 'IN_PROGRESS', 'OPEN_DEAL', 'UNQUALIFIED', 'ATTEMPTED_TO_CONTACT', 'CONNECTED', 'BAD_TIMING'] as const;
+export const leadStatusLabel = (s: string) => s.charAt(0) + s.slice(1).toLowerCase().replaceAll('_', ' ');
+
+export const HubspotContactSchema = z.object({
+  leadStatus: z.enum(HUBSPOT_LEAD_STATUSES, { error: 'Choose a lead status' }).optional(),
+});
+
+export const HubspotDealSchema = z.object({
+  dealName: z.string({ error: 'Deal name is required' }).trim().min(1, 'Deal name is required').max(200),
+  pipeline: z.string({ error: 'Pipeline is required' }).trim().min(1, 'Pipeline is required').max(100),
+  dealStage: z.string({ error: 'Deal stage is required' }).trim().min(1, 'Deal stage is required').max(100),
+  closeDate: z.iso.date({ error: 'Close date must be a date' }).optional(),
+  ownerId: z.string().trim().max(40).regex(/^\d*$/, 'Choose an owner').optional(),
+  amount: z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,2})?$/, 'Amount must be a number such as 1200 or 99.50')
+    .optional(),
+});
+
+export const PipedriveDealSchema = z.object({
+  title: z.string({ error: 'Deal title is required' }).trim().min(1, 'Deal title is required').max(255),
+  pipelineId: z.coerce.number({ error: 'Pipeline ID is required' }).int().positive('Pipeline ID is required'),
+  stageId: z.coerce.number({ error: 'Stage ID is required' }).int().positive('Stage ID is required'),
+  ownerId: z.coerce.number().int().positive().optional(),
+  closeDate: z.iso.date({ error: 'Close date must be a date' }).optional(),
+  value: z.string().trim().regex(/^\d{1,12}(\.\d{1,2})?$/, 'Value must be a number such as 1200 or 99.50').optional(),
 });

@@ -65,7 +65,7 @@ export const SIGNED_IN_SCREENS = [
   '/settings/business-hours', '/settings/business-hours/{hours}', '/settings/sla-policy', '/settings/sla-policy/{sla}',
   '/settings/routing', '/settings/routing/{routing}', '/settings/automation-rules', '/settings/automation-rules/new',
   '/settings/failed-automations', '/settings/integrations', '/no-such-page',
-  '/settings/integrations/shopify', '/settings/integrations/github', '/settings/integrations/hubspot',
+  '/settings/integrations/shopify', '/settings/integrations/github', '/settings/integrations/hubspot', '/settings/integrations/bigcommerce', '/settings/integrations/pipedrive',
   '/settings/integrations/asana', '/settings/integrations/clickup',
   '/settings/audit-logs', '/inbox/time', '/inbox/{conversation}/time',
   '/settings/meetings', '/settings/meetings/create', '/settings/meetings/{meeting}', '/customers/meetings/{meeting}',

@@ -3,8 +3,20 @@ import { getDb, schema } from '../../../../db/client';
 import { emitEvent } from '../../events/events.server';
 import { addMessage } from '../../inbox/messages.server';
 import { getLogger } from '../../../utils/logger.server';
-import { disconnectIntegration, freshAccessToken, getOpenConnection, listConnectionAccountsByExternal, saveConnection, signIntegrationState, verifyIntegrationState, type OAuthAdapter, type OpenConnection } from '../connections.server';
+import {
+  disconnectIntegration,
+  freshAccessToken,
+  getOpenConnection,
+  listConnectionAccountsByExternal,
+  saveConnection,
+  signIntegrationState,
+  verifyIntegrationState,
+  type OAuthAdapter,
+  type OpenConnection,
+} from '../connections.server';
 import { IntegrationError } from '../http.server';
+import { recordStoreOrder } from '../sales.server';
+import { parseJsonObject } from '../../../utils/json';
 import {
   cancelShopifyOrder,
   exchangeShopifyCode,
@@ -31,7 +43,11 @@ export function shopifyAdapter(shop: string): OAuthAdapter {
 
 /** Where the agent approves the app: the shop's own admin, with a state naming the shop. */
 export function startShopifyConnect(opts: { accountId: number; userId: number; shop: string; redirectUri: string }) {
-  return shopifyAuthorizeUrl({ shop: opts.shop, redirectUri: opts.redirectUri, state: signIntegrationState({ ...opts, provider: 'shopify', extra: opts.shop }) });
+  return shopifyAuthorizeUrl({
+    shop: opts.shop,
+    redirectUri: opts.redirectUri,
+    state: signIntegrationState({ ...opts, provider: 'shopify', extra: opts.shop }),
+  });
 }
 
 export class ConnectRefusedError extends Error {}
@@ -46,9 +62,12 @@ export async function finishShopifyConnect(opts: { accountId: number; userId: nu
   const tokens = await exchangeShopifyCode({ shop, code: (opts.params.get('code') ?? '').slice(0, 512) });
   const row = await saveConnection({ accountId: opts.accountId, userId: opts.userId, provider: 'shopify', externalAccount: shop, tokens });
   // Shopify tells Parley when the app is uninstalled from the shop's admin; the connection then ends here too.
-  await registerShopifyWebhook({ shop, token: tokens.accessToken, topic: 'app/uninstalled', address: opts.webhookAddress }).catch((err) =>
-    getLogger().warn({ provider: 'shopify', accountId: opts.accountId, err: (err as Error).message }, 'shopify webhook registration failed'),
-  );
+  // orders/create makes each new order a sale for the Ecommerce analytics (ADR 098).
+  for (const topic of ['app/uninstalled', 'orders/create']) {
+    await registerShopifyWebhook({ shop, token: tokens.accessToken, topic, address: opts.webhookAddress }).catch((err) =>
+      getLogger().warn({ provider: 'shopify', accountId: opts.accountId, topic, err: (err as Error).message }, 'shopify webhook registration failed'),
+    );
+  }
   return row;
 }
 
@@ -111,7 +130,9 @@ export async function runShopifyOrderAction(opts: { accountId: number; userId: n
     await refundShopifyOrder({ ...ctx, orderId: order.id, note: `Refunded from Parley conversation #${opts.conversationId}` });
   }
   const after = await getShopifyOrder({ ...ctx, orderId: order.id }).catch(() => null);
-  const text = `${opts.action === 'cancel' ? 'Cancelled' : 'Refunded'} Shopify order ${order.name} (${order.totalPrice} ${order.currency}) by ${opts.userName}${after ? ` · now ${String(after.financial_status ?? '')}` : ''}`;
+  const text = `${opts.action === 'cancel' ? 'Cancelled' : 'Refunded'} Shopify order ${order.name} (${order.totalPrice} ${order.currency}) by ${opts.userName}${
+    after ? ` · now ${String(after.financial_status ?? '')}` : ''
+  }`;
   await getDb().transaction(async (tx) => {
     const [conv] = await tx
       .select({ id: schema.conversations.id })
@@ -119,7 +140,14 @@ export async function runShopifyOrderAction(opts: { accountId: number; userId: n
       .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId)));
     if (!conv) return;
     await addMessage(tx, { accountId: opts.accountId, conversationId: conv.id, kind: 'system', text, senderUserId: opts.userId });
-    await emitEvent(tx, { accountId: opts.accountId, type: 'integration_order_action', subjectType: 'conversation', subjectId: conv.id, payload: { provider: 'shopify', action: opts.action, orderId: order.id, orderName: order.name }, actor: { type: 'user', id: opts.userId } });
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'integration_order_action',
+      subjectType: 'conversation',
+      subjectId: conv.id,
+      payload: { provider: 'shopify', action: opts.action, orderId: order.id, orderName: order.name },
+      actor: { type: 'user', id: opts.userId },
+    });
   });
   return { order, text };
 }
@@ -137,6 +165,22 @@ export async function handleShopifyWebhook(opts: { rawBody: string; headers: Hea
     const accounts = await listConnectionAccountsByExternal({ provider: 'shopify', externalAccount: shop });
     for (const accountId of accounts) await disconnectIntegration({ accountId, userId: null, provider: 'shopify', adapter: {} });
     return { status: 200, text: `${accounts.length} connection(s) ended` };
+  }
+  if (topic === 'orders/create') {
+    const order = parseJsonObject(opts.rawBody);
+    if (!order || (typeof order.id !== 'number' && typeof order.id !== 'string')) return { status: 400, text: 'The body is not an order' };
+    const accounts = await listConnectionAccountsByExternal({ provider: 'shopify', externalAccount: shop });
+    const customer = (order.customer ?? {}) as Record<string, unknown>;
+    const email = typeof order.email === 'string' && order.email ? order.email : typeof customer.email === 'string' ? customer.email : null;
+    const out = await recordStoreOrder({
+      accountIds: accounts,
+      source: 'shopify',
+      externalId: String(order.id),
+      amount: String(order.total_price ?? ''),
+      currency: String(order.currency ?? ''),
+      email,
+    });
+    return { status: 200, text: out.invalid ? 'order without an amount' : `${out.recorded} sale(s) recorded` };
   }
   return { status: 200, text: 'nothing to do' };
 }

@@ -1,0 +1,98 @@
+import { getConfig } from '../../../utils/env.server';
+import { IntegrationError, providerCall } from '../http.server';
+
+/**
+ * BigCommerce's REST Management API (ADR 098): https://api.bigcommerce.com/stores/{store_hash}/v2|v3/..., with the
+ * store API account's access token in X-Auth-Token. BIGCOMMERCE_API_BASE points it elsewhere (the tests' stand-in).
+ * v2 answers lists as bare arrays (204 when empty), v3 as { data, meta }.
+ */
+export type BcCtx = { storeHash: string; token: string };
+
+const base = (storeHash: string) => `${getConfig().integrations.bigcommerce.apiBase}/stores/${encodeURIComponent(storeHash)}`;
+const api = (ctx: BcCtx, path: string, init: { method?: string; json?: unknown } = {}) =>
+  providerCall('BigCommerce', `${base(ctx.storeHash)}${path}`, { ...init, headers: { 'x-auth-token': ctx.token } });
+
+/** "abc123", "store-abc123.mybigcommerce.com" or an API path ".../stores/abc123/v3/" → "abc123"; null otherwise. */
+export function normalizeStoreHash(input: string) {
+  const v = input.trim().toLowerCase();
+  const fromPath = /\/stores\/([a-z0-9]+)(\/|$)/.exec(v)?.[1];
+  const fromHost = /^(?:https?:\/\/)?store-([a-z0-9]+)\.mybigcommerce\.com/.exec(v)?.[1];
+  const hash = fromPath ?? fromHost ?? v;
+  return /^[a-z0-9]{3,40}$/.test(hash) ? hash : null;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+export type BcStore = { id: string; name: string; domain: string; currency: string };
+
+/** GET /v2/store: the check before a connection is saved; a wrong hash or token is BigCommerce's 401/403/404. */
+export async function getBigcommerceStore(ctx: BcCtx): Promise<BcStore> {
+  const res = await api(ctx, '/v2/store');
+  const b = (res.body ?? {}) as Record<string, unknown>;
+  return { id: str(b.id), name: str(b.name), domain: str(b.domain), currency: str(b.currency) };
+}
+
+export type BcCustomer = { id: number; firstName: string; lastName: string; email: string; createdAt: string };
+export type BcOrder = { id: number; createdAt: string; status: string; statusId: number; total: string; currency: string; itemCount: number; email: string };
+
+/** GET /v3/customers?email:in=...: the customer with this email, or null. */
+export async function findBigcommerceCustomer(ctx: BcCtx & { email: string }): Promise<BcCustomer | null> {
+  const q = new URLSearchParams({ 'email:in': ctx.email });
+  const res = await api(ctx, `/v3/customers?${q}`);
+  const c = ((res.body as { data?: Record<string, unknown>[] })?.data ?? [])[0];
+  if (!c) return null;
+  return { id: Number(c.id), firstName: str(c.first_name), lastName: str(c.last_name), email: str(c.email), createdAt: str(c.date_created) };
+}
+
+function readOrder(o: Record<string, unknown>): BcOrder {
+  const billing = (o.billing_address ?? {}) as Record<string, unknown>;
+  return {
+    id: Number(o.id),
+    createdAt: str(o.date_created),
+    status: str(o.status),
+    statusId: Number(o.status_id ?? 0),
+    total: str(o.total_inc_tax),
+    currency: str(o.currency_code),
+    itemCount: Number(o.items_total ?? 0),
+    email: str(billing.email),
+  };
+}
+
+/** GET /v2/orders?customer_id=&sort=date_created:desc&limit=: the customer's latest orders (204 → none). */
+export async function listBigcommerceOrders(ctx: BcCtx & { customerId: number; limit?: number }): Promise<BcOrder[]> {
+  const q = new URLSearchParams({ customer_id: String(ctx.customerId), sort: 'date_created:desc', limit: String(ctx.limit ?? 5) });
+  const res = await api(ctx, `/v2/orders?${q}`);
+  return Array.isArray(res.body) ? (res.body as Record<string, unknown>[]).map(readOrder) : [];
+}
+
+export async function getBigcommerceOrder(ctx: BcCtx & { orderId: number }): Promise<BcOrder | null> {
+  try {
+    const res = await api(ctx, `/v2/orders/${ctx.orderId}`);
+    return res.body && typeof res.body === 'object' ? readOrder(res.body as Record<string, unknown>) : null;
+  } catch (err) {
+    if (err instanceof IntegrationError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** BigCommerce's order status ids (GET /v2/order_statuses): 5 is Cancelled. */
+export const BC_STATUS_CANCELLED = 5;
+
+/** PUT /v2/orders/{id} { status_id: 5 }: the order is cancelled (what the store admin's "Cancelled" status does). */
+export async function cancelBigcommerceOrder(ctx: BcCtx & { orderId: number }) {
+  const res = await api(ctx, `/v2/orders/${ctx.orderId}`, { method: 'PUT', json: { status_id: BC_STATUS_CANCELLED } });
+  return readOrder((res.body ?? {}) as Record<string, unknown>);
+}
+
+/**
+ * POST /v3/hooks: BigCommerce calls `destination` on `scope`, sending `headers` back with every callback; that is
+ * how BigCommerce documents authenticating its webhooks, so the secret header is the proof of the sender.
+ */
+export async function registerBigcommerceWebhook(ctx: BcCtx & { scope: string; destination: string; headers: Record<string, string> }) {
+  const res = await api(ctx, '/v3/hooks', { method: 'POST', json: { scope: ctx.scope, destination: ctx.destination, is_active: true, headers: ctx.headers } });
+  return Number((res.body as { data?: { id?: number } })?.data?.id ?? 0);
+}
+
+export async function deleteBigcommerceWebhook(ctx: BcCtx & { id: number }) {
+  await api(ctx, `/v3/hooks/${ctx.id}`, { method: 'DELETE' });
+}

@@ -1,0 +1,171 @@
+import { getConfig } from '../../../utils/env.server';
+import { hmac, safeEqual } from '../crypto.server';
+import { IntegrationError, providerCall } from '../http.server';
+import type { TokenSet } from '../connections.server';
+
+/**
+ * HubSpot's CRM API v3/v4 and its OAuth 2.0 authorization-code grant (ADR 099). Access tokens last 30 minutes and
+ * are refreshed before expiry with the refresh token; disconnect deletes the refresh token at HubSpot.
+ */
+export const HUBSPOT_SCOPES = [
+  'oauth',
+  'crm.objects.contacts.read',
+  'crm.objects.contacts.write',
+  'crm.objects.companies.read',
+  'crm.objects.companies.write',
+  'crm.objects.deals.read',
+  'crm.objects.deals.write',
+  'crm.objects.owners.read',
+].join(' ');
+
+export function hubspotConfig() {
+  const h = getConfig().integrations.hubspot;
+  if (!h) throw new IntegrationError('HubSpot is not set up on this server (HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET)', 0);
+  return h;
+}
+
+export function hubspotAuthorizeUrl(opts: { redirectUri: string; state: string }) {
+  const params = new URLSearchParams({ client_id: hubspotConfig().clientId, redirect_uri: opts.redirectUri, scope: HUBSPOT_SCOPES, state: opts.state });
+  return `${hubspotConfig().oauthBase}/oauth/authorize?${params}`;
+}
+
+function readTokens(body: unknown): TokenSet {
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (typeof b.access_token !== 'string') throw new IntegrationError('HubSpot sent no access token', 0);
+  return {
+    accessToken: b.access_token,
+    refreshToken: typeof b.refresh_token === 'string' ? b.refresh_token : null,
+    expiresAt: typeof b.expires_in === 'number' ? new Date(Date.now() + b.expires_in * 1000) : null,
+  };
+}
+
+/** POST /oauth/v1/token, form-encoded, for both the code and the refresh grant. */
+async function tokenCall(form: Record<string, string>) {
+  const h = hubspotConfig();
+  const res = await providerCall('HubSpot', `${h.apiBase}/oauth/v1/token`, {
+    method: 'POST',
+    form: { ...form, client_id: h.clientId, client_secret: h.clientSecret },
+  });
+  return readTokens(res.body);
+}
+
+export const exchangeHubspotCode = (opts: { code: string; redirectUri: string }) =>
+  tokenCall({ grant_type: 'authorization_code', code: opts.code, redirect_uri: opts.redirectUri });
+export const refreshHubspotToken = (refreshToken: string) => tokenCall({ grant_type: 'refresh_token', refresh_token: refreshToken });
+
+/** GET /oauth/v1/access-tokens/{token}: the portal (hub_id) and user the token is for. */
+export async function hubspotTokenInfo(token: string) {
+  const res = await providerCall('HubSpot', `${hubspotConfig().apiBase}/oauth/v1/access-tokens/${encodeURIComponent(token)}`, {});
+  const b = (res.body ?? {}) as Record<string, unknown>;
+  return { hubId: String(b.hub_id ?? ''), hubDomain: String(b.hub_domain ?? ''), user: String(b.user ?? '') };
+}
+
+/** DELETE /oauth/v1/refresh-tokens/{token}: the grant ends. */
+export async function revokeHubspotRefreshToken(refreshToken: string) {
+  await providerCall('HubSpot', `${hubspotConfig().apiBase}/oauth/v1/refresh-tokens/${encodeURIComponent(refreshToken)}`, { method: 'DELETE' });
+}
+
+const api = (token: string, path: string, init: { method?: string; json?: unknown } = {}) =>
+  providerCall('HubSpot', `${hubspotConfig().apiBase}${path}`, { ...init, headers: { authorization: `Bearer ${token}` } });
+
+type HsObject = { id: string; properties: Record<string, string | null> };
+const results = (body: unknown) => ((body as { results?: HsObject[] })?.results ?? []) as HsObject[];
+
+export const CONTACT_PROPS = ['email', 'firstname', 'lastname', 'phone', 'jobtitle', 'hs_lead_status', 'hubspot_owner_id', 'associatedcompanyid'];
+export const DEAL_PROPS = ['dealname', 'dealstage', 'pipeline', 'closedate', 'amount', 'hubspot_owner_id'];
+
+async function searchOne(token: string, object: 'contacts' | 'companies', propertyName: string, value: string, properties: string[]) {
+  const res = await api(token, `/crm/v3/objects/${object}/search`, {
+    method: 'POST',
+    json: { filterGroups: [{ filters: [{ propertyName, operator: 'EQ', value }] }], properties, limit: 1 },
+  });
+  return results(res.body)[0] ?? null;
+}
+
+export const findHubspotContact = (token: string, email: string) => searchOne(token, 'contacts', 'email', email, CONTACT_PROPS);
+export const findHubspotCompany = (token: string, domain: string) => searchOne(token, 'companies', 'domain', domain, ['name', 'domain']);
+
+export async function createHubspotObject(
+  token: string,
+  object: 'contacts' | 'companies' | 'deals' | 'notes',
+  properties: Record<string, string>,
+  associations: { to: string; typeId: number }[] = [],
+) {
+  const res = await api(token, `/crm/v3/objects/${object}`, {
+    method: 'POST',
+    json: {
+      properties,
+      associations: associations.map((a) => ({ to: { id: a.to }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: a.typeId }] })),
+    },
+  });
+  return res.body as HsObject;
+}
+
+export async function updateHubspotContact(token: string, id: string, properties: Record<string, string>) {
+  await api(token, `/crm/v3/objects/contacts/${encodeURIComponent(id)}`, { method: 'PATCH', json: { properties } });
+}
+
+export async function getHubspotCompany(token: string, id: string) {
+  const res = await api(token, `/crm/v3/objects/companies/${encodeURIComponent(id)}?properties=name,domain`);
+  return res.body as HsObject;
+}
+
+/** PUT /crm/v4/objects/contact/{id}/associations/default/company/{companyId}: the default (primary) association. */
+export async function associateContactCompany(token: string, contactId: string, companyId: string) {
+  await api(token, `/crm/v4/objects/contact/${encodeURIComponent(contactId)}/associations/default/company/${encodeURIComponent(companyId)}`, { method: 'PUT' });
+}
+
+/** The contact's deals: the v4 associations, then one batch read. */
+export async function listHubspotContactDeals(token: string, contactId: string) {
+  const assoc = await api(token, `/crm/v4/objects/contacts/${encodeURIComponent(contactId)}/associations/deals`);
+  const ids = ((assoc.body as { results?: { toObjectId: number | string }[] })?.results ?? []).map((r) => ({ id: String(r.toObjectId) })).slice(0, 20);
+  if (ids.length === 0) return [];
+  const res = await api(token, '/crm/v3/objects/deals/batch/read', { method: 'POST', json: { properties: DEAL_PROPS, inputs: ids } });
+  return results(res.body);
+}
+
+export type HsPipeline = { id: string; label: string; stages: { id: string; label: string }[] };
+export async function listHubspotPipelines(token: string): Promise<HsPipeline[]> {
+  const res = await api(token, '/crm/v3/pipelines/deals');
+  return ((res.body as { results?: HsPipeline[] })?.results ?? []).map((p) => ({
+    id: String(p.id),
+    label: String(p.label),
+    stages: (p.stages ?? []).map((s) => ({ id: String(s.id), label: String(s.label) })),
+  }));
+}
+
+export async function listHubspotOwners(token: string) {
+  const res = await api(token, '/crm/v3/owners?limit=100');
+  return ((res.body as { results?: { id: string; email?: string; firstName?: string; lastName?: string }[] })?.results ?? []).map((o) => ({
+    id: String(o.id),
+    label: `${o.firstName ?? ''} ${o.lastName ?? ''}`.trim() || (o.email ?? o.id),
+  }));
+}
+
+/** HubSpot-defined association type ids (v4): deal → contact 3, note → contact 202. */
+export const ASSOC = { dealToContact: 3, noteToContact: 202 } as const;
+
+/**
+ * Webhook signature v3: X-HubSpot-Signature-v3 is base64 HMAC-SHA256 with the app's secret of
+ * method + full URI + raw body + X-HubSpot-Request-Timestamp, and the timestamp is at most five minutes old.
+ */
+export function verifyHubspotSignature(opts: {
+  method: string;
+  uri: string;
+  rawBody: string;
+  signature: string | null;
+  timestamp: string | null;
+  now?: number;
+}) {
+  const h = getConfig().integrations.hubspot;
+  if (!h || !opts.signature || !opts.timestamp) return false;
+  const ts = Number(opts.timestamp);
+  if (!Number.isFinite(ts) || Math.abs((opts.now ?? Date.now()) - ts) > 5 * 60_000) return false;
+  const expected = hmac('sha256', h.clientSecret, `${opts.method}${opts.uri}${opts.rawBody}${opts.timestamp}`).digest('base64');
+  return safeEqual(opts.signature, expected);
+}
+
+export async function getHubspotContact(token: string, id: string) {
+  const res = await api(token, `/crm/v3/objects/contacts/${encodeURIComponent(id)}?properties=${CONTACT_PROPS.join(',')}`);
+  return res.body as HsObject;
+}

@@ -1,0 +1,152 @@
+import { getConfig } from '../../../utils/env.server';
+import { IntegrationError, providerCall } from '../http.server';
+import type { TokenSet } from '../connections.server';
+
+/**
+ * Pipedrive's API v1 and its OAuth 2.0 authorization code grant (ADR 099): the token endpoint takes the client's
+ * id and secret as HTTP Basic; the answer names the company's `api_domain`, where every API call goes with the
+ * Bearer token. Only https://{company}.pipedrive.com is accepted as that domain (PIPEDRIVE_API_BASE in tests).
+ */
+export function pipedriveConfig() {
+  const p = getConfig().integrations.pipedrive;
+  if (!p) throw new IntegrationError('Pipedrive is not set up on this server (PIPEDRIVE_CLIENT_ID and PIPEDRIVE_CLIENT_SECRET)', 0);
+  return p;
+}
+
+export function pipedriveAuthorizeUrl(opts: { redirectUri: string; state: string }) {
+  const params = new URLSearchParams({ client_id: pipedriveConfig().clientId, redirect_uri: opts.redirectUri, state: opts.state });
+  return `${pipedriveConfig().oauthBase}/oauth/authorize?${params}`;
+}
+
+export type PipedriveTokens = TokenSet & { apiDomain: string };
+
+function readTokens(body: unknown): PipedriveTokens {
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (typeof b.access_token !== 'string') throw new IntegrationError('Pipedrive sent no access token', 0);
+  return {
+    accessToken: b.access_token,
+    refreshToken: typeof b.refresh_token === 'string' ? b.refresh_token : null,
+    expiresAt: typeof b.expires_in === 'number' ? new Date(Date.now() + b.expires_in * 1000) : null,
+    scopes: typeof b.scope === 'string' ? b.scope : '',
+    apiDomain: typeof b.api_domain === 'string' ? b.api_domain : '',
+  };
+}
+
+async function oauthCall(path: string, form: Record<string, string>) {
+  const p = pipedriveConfig();
+  const basic = Buffer.from(`${p.clientId}:${p.clientSecret}`).toString('base64');
+  return providerCall('Pipedrive', `${p.oauthBase}${path}`, { method: 'POST', form, headers: { authorization: `Basic ${basic}` } });
+}
+
+export const exchangePipedriveCode = async (opts: { code: string; redirectUri: string }) => readTokens((await oauthCall('/oauth/token', { grant_type: 'authorization_code', code: opts.code, redirect_uri: opts.redirectUri })).body);
+export const refreshPipedriveToken = async (refreshToken: string) => readTokens((await oauthCall('/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshToken })).body);
+export async function revokePipedriveToken(refreshToken: string) {
+  await oauthCall('/oauth/revoke', { token: refreshToken, token_type_hint: 'refresh_token' });
+}
+
+/** The base every API call goes to: the configured one, or the company's api_domain when it is a pipedrive.com host. */
+export function pipedriveApiBase(apiDomain: string) {
+  const configured = pipedriveConfig().apiBase;
+  if (configured) return configured;
+  const d = apiDomain.replace(/\/+$/, '');
+  if (!/^https:\/\/[a-z0-9-]+\.pipedrive\.com$/i.test(d)) throw new IntegrationError('Pipedrive named an API address that is not a pipedrive.com address', 0);
+  return d;
+}
+
+export type PdCtx = { base: string; token: string };
+async function api<T>(ctx: PdCtx, path: string, init: { method?: string; json?: unknown } = {}) {
+  const res = await providerCall('Pipedrive', `${ctx.base}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${ctx.token}` } });
+  return ((res.body as { data?: T })?.data ?? null) as T | null;
+}
+
+type Ref = { id?: number; value?: number; name?: string } | number | null;
+const refId = (r: Ref) => (r === null || r === undefined ? null : typeof r === 'number' ? r : (r.value ?? r.id ?? null));
+const refName = (r: Ref) => (r && typeof r === 'object' ? (r.name ?? '') : '');
+
+export async function pipedriveMe(ctx: PdCtx) {
+  const me = await api<{ id: number; name: string; company_id: number; company_name: string; company_domain: string }>(ctx, '/users/me');
+  if (!me) throw new IntegrationError('Pipedrive did not say who the token is for', 0);
+  return me;
+}
+
+export type PdPerson = { id: number; name: string; email: string; orgId: number | null; orgName: string };
+export async function findPipedrivePerson(ctx: PdCtx, email: string): Promise<PdPerson | null> {
+  const q = new URLSearchParams({ term: email, fields: 'email', exact_match: 'true', limit: '1' });
+  const data = await api<{ items?: { item: { id: number; name: string; emails?: string[]; organization?: { id: number; name: string } | null } }[] }>(ctx, `/persons/search?${q}`);
+  const it = data?.items?.[0]?.item;
+  if (!it) return null;
+  return { id: it.id, name: it.name, email, orgId: it.organization?.id ?? null, orgName: it.organization?.name ?? '' };
+}
+
+export async function findPipedriveOrganization(ctx: PdCtx, name: string) {
+  const q = new URLSearchParams({ term: name, fields: 'name', exact_match: 'true', limit: '1' });
+  const data = await api<{ items?: { item: { id: number; name: string } }[] }>(ctx, `/organizations/search?${q}`);
+  return data?.items?.[0]?.item ?? null;
+}
+
+export async function createPipedriveOrganization(ctx: PdCtx, name: string) {
+  const org = await api<{ id: number; name: string }>(ctx, '/organizations', { method: 'POST', json: { name } });
+  if (!org) throw new IntegrationError('Pipedrive did not create the organization', 0);
+  return org;
+}
+
+export async function createPipedrivePerson(ctx: PdCtx, p: { name: string; email: string; phone: string | null; orgId: number | null }) {
+  const person = await api<{ id: number; name: string }>(ctx, '/persons', {
+    method: 'POST',
+    json: { name: p.name, email: [{ value: p.email, primary: true, label: 'work' }], ...(p.phone ? { phone: [{ value: p.phone, primary: true, label: 'work' }] } : {}), ...(p.orgId ? { org_id: p.orgId } : {}) },
+  });
+  if (!person) throw new IntegrationError('Pipedrive did not create the person', 0);
+  return person;
+}
+
+export type PdDeal = { id: number; title: string; value: number; currency: string; status: string; stageId: number; pipelineId: number; userId: number | null; userName: string; orgId: number | null; personId: number | null; closeDate: string };
+export async function listPipedrivePersonDeals(ctx: PdCtx, personId: number): Promise<PdDeal[]> {
+  const data = await api<Record<string, unknown>[]>(ctx, `/persons/${personId}/deals?status=all_not_deleted&limit=20`);
+  return (data ?? []).map((d) => ({
+    id: Number(d.id),
+    title: String(d.title ?? ''),
+    value: Number(d.value ?? 0),
+    currency: String(d.currency ?? ''),
+    status: String(d.status ?? ''),
+    stageId: Number(d.stage_id),
+    pipelineId: Number(d.pipeline_id),
+    userId: refId(d.user_id as Ref),
+    userName: refName(d.user_id as Ref),
+    orgId: refId(d.org_id as Ref),
+    personId: refId(d.person_id as Ref),
+    closeDate: String(d.expected_close_date ?? ''),
+  }));
+}
+
+export async function listPipedrivePipelines(ctx: PdCtx) {
+  const [pipelines, stages] = await Promise.all([api<{ id: number; name: string }[]>(ctx, '/pipelines'), api<{ id: number; name: string; pipeline_id: number }[]>(ctx, '/stages')]);
+  return (pipelines ?? []).map((p) => ({ id: p.id, name: p.name, stages: (stages ?? []).filter((s) => s.pipeline_id === p.id).map((s) => ({ id: s.id, name: s.name })) }));
+}
+
+export async function listPipedriveUsers(ctx: PdCtx) {
+  return ((await api<{ id: number; name: string; active_flag: boolean }[]>(ctx, '/users')) ?? []).filter((u) => u.active_flag !== false).map((u) => ({ id: u.id, name: u.name }));
+}
+
+export async function createPipedriveDeal(ctx: PdCtx, d: { title: string; personId: number; orgId: number | null; pipelineId: number; stageId: number; userId: number | null; value: string | null; closeDate: string | null }) {
+  const deal = await api<{ id: number; title: string }>(ctx, '/deals', {
+    method: 'POST',
+    json: {
+      title: d.title,
+      person_id: d.personId,
+      ...(d.orgId ? { org_id: d.orgId } : {}),
+      pipeline_id: d.pipelineId,
+      stage_id: d.stageId,
+      ...(d.userId ? { user_id: d.userId } : {}),
+      ...(d.value ? { value: d.value } : {}),
+      ...(d.closeDate ? { expected_close_date: d.closeDate } : {}),
+    },
+  });
+  if (!deal) throw new IntegrationError('Pipedrive did not create the deal', 0);
+  return deal;
+}
+
+export async function createPipedriveActivity(ctx: PdCtx, a: { subject: string; personId: number; orgId: number | null; note: string }) {
+  const act = await api<{ id: number }>(ctx, '/activities', { method: 'POST', json: { subject: a.subject, type: 'email', done: 1, person_id: a.personId, ...(a.orgId ? { org_id: a.orgId } : {}), note: a.note } });
+  if (!act) throw new IntegrationError('Pipedrive did not create the activity', 0);
+  return act;
+}

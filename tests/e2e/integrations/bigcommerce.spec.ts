@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { openConversation } from '../../../app/models/inbox/conversations.server';
+import { createInbox } from '../../../app/models/inbox/inboxes.server';
+import { createTestAccount } from '../../factories';
+import { startBigcommerceStandIn } from '../../helpers/bigcommerce-standin';
+import { signIn, url } from '../helpers';
+
+// The Parley under test calls BigCommerce at E2E_BIGCOMMERCE_PORT (global-setup); JavaScript off (the project default).
+let bc: Awaited<ReturnType<typeof startBigcommerceStandIn>>;
+test.beforeAll(async () => {
+  bc = await startBigcommerceStandIn({ port: Number(process.env.E2E_BIGCOMMERCE_PORT) });
+});
+test.afterAll(async () => {
+  await bc.close();
+});
+
+test('connect BigCommerce with a store API account and cancel a contact’s order from the conversation', async ({ page }) => {
+  const a = await createTestAccount();
+  const email = `bea@${a.domain}.test`;
+  const order = bc.addOrder({ customerId: bc.addCustomer({ email, firstName: 'Bea', lastName: 'Buyer' }), total: '32.5000' });
+  const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
+  const { conversation } = await openConversation({ accountId: a.account.id, inboxId: inbox.id, sourceType: 'email', subject: 'Cancel my order', contact: { email, name: 'Bea Buyer' }, message: { kind: 'incoming', text: 'Please cancel it' } });
+  await signIn(page, a);
+  await page.goto(url('/settings/integrations/bigcommerce', a.domain));
+  await page.getByLabel('Store hash').fill(bc.storeHash);
+  await page.getByLabel('Access token').fill('wrong-token');
+  await page.getByRole('button', { name: 'Connect BigCommerce' }).click();
+  await expect(page.getByText('BigCommerce refused this access token for this store')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByLabel('Store hash')).toHaveValue(bc.storeHash);
+  await page.getByLabel('Access token').fill(bc.token);
+  await page.getByRole('button', { name: 'Connect BigCommerce' }).click();
+  await expect(page.getByTestId('connection-status')).toContainText(bc.storeHash, { timeout: 20_000 });
+
+  await page.goto(url(`/inbox/${conversation.id}`, a.domain));
+  const panel = page.getByTestId('bigcommerce-panel');
+  await expect(panel.getByTestId('bigcommerce-order')).toContainText(`#${order}`);
+  await expect(panel.getByTestId('bigcommerce-order')).toContainText('32.50 USD');
+  await expect(panel.getByTestId('bigcommerce-order')).toContainText('Awaiting Fulfillment');
+  await panel.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('order-confirm')).toContainText(`#${order}`);
+  await page.getByRole('button', { name: 'Cancel order' }).click();
+  await expect(page.getByTestId('bigcommerce-panel').getByTestId('bigcommerce-order')).toContainText('Cancelled', { timeout: 20_000 });
+});

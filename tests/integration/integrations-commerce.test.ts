@@ -1,0 +1,225 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb, schema } from '../../db/client';
+import { openConversation } from '../../app/models/inbox/conversations.server';
+import { createInbox } from '../../app/models/inbox/inboxes.server';
+import { getOpenConnection } from '../../app/models/integrations/connections.server';
+import { recordSale, toMinorUnits } from '../../app/models/integrations/sales.server';
+import { resetSingleton } from '../../app/utils/singleton.server';
+import { createTestAccount, createTestUser } from '../factories';
+import { sessionCookie, startTestApp } from '../helpers/http';
+import { startBigcommerceStandIn } from '../helpers/bigcommerce-standin';
+import { startShopifyStandIn } from '../helpers/shopify-standin';
+
+let app: Awaited<ReturnType<typeof startTestApp>>;
+let bc: Awaited<ReturnType<typeof startBigcommerceStandIn>>;
+let shopify: Awaited<ReturnType<typeof startShopifyStandIn>>;
+const ENV = ['BIGCOMMERCE_API_BASE', 'SHOPIFY_CLIENT_ID', 'SHOPIFY_CLIENT_SECRET', 'SHOPIFY_API_BASE'];
+
+beforeAll(async () => {
+  bc = await startBigcommerceStandIn();
+  shopify = await startShopifyStandIn({ clientId: 'shop-client', clientSecret: 'shpss_sales_secret', shop: 'sales-test.myshopify.com' });
+  Object.assign(process.env, {
+    BIGCOMMERCE_API_BASE: bc.base,
+    SHOPIFY_CLIENT_ID: 'shop-client',
+    SHOPIFY_CLIENT_SECRET: 'shpss_sales_secret',
+    SHOPIFY_API_BASE: shopify.base,
+  });
+  resetSingleton('config');
+  app = await startTestApp();
+});
+
+afterAll(async () => {
+  await app?.close();
+  await bc?.close();
+  await shopify?.close();
+  for (const k of ENV) delete process.env[k];
+  resetSingleton('config');
+});
+
+async function setup() {
+  const a = await createTestAccount();
+  const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
+  const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
+  const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });
+  const get = (path: string, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie });
+  const post = (path: string, form: Record<string, string>, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie, form });
+  const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
+  const email = `bea@${a.domain}.test`;
+  const { conversation } = await openConversation({
+    accountId: a.account.id,
+    inboxId: inbox.id,
+    sourceType: 'email',
+    subject: 'Cancel my order',
+    contact: { email, name: 'Bea Buyer' },
+    message: { kind: 'incoming', text: 'Please cancel it' },
+  });
+  return { ...a, agentCookie, get, post, conversation, email };
+}
+
+const toApp = (destination: string) => destination.replace(/^http:\/\/[^/]+/, `http://127.0.0.1:${app.port}`);
+
+async function sales(accountId: number) {
+  const e = schema.domainEvents;
+  return getDb()
+    .select()
+    .from(e)
+    .where(and(eq(e.accountId, accountId), eq(e.type, 'sale_recorded')));
+}
+
+describe('sales', () => {
+  it('converts amounts to minor units by the currency’s digits', () => {
+    expect(toMinorUnits('49.90', 'EUR')).toBe(4990);
+    expect(toMinorUnits('49.9000', 'USD')).toBe(4990);
+    expect(toMinorUnits('12.3456', 'USD')).toBe(1235);
+    expect(toMinorUnits('1200', 'JPY')).toBe(1200);
+    expect(toMinorUnits('1.234', 'BHD')).toBe(1234);
+    expect(toMinorUnits('abc', 'EUR')).toBeNull();
+    expect(toMinorUnits('1.00', 'euro')).toBeNull();
+  });
+
+  it('records a sale once per account, source and external id, even when written at once', async () => {
+    const a = await createTestAccount();
+    const b = await createTestAccount();
+    const write = (accountId: number) =>
+      getDb().transaction((tx) => recordSale(tx, { accountId, source: 'api', externalId: 'o-1', amountMinor: 100, currency: 'EUR' }));
+    const results = await Promise.all([write(a.account.id), write(a.account.id), write(a.account.id), write(b.account.id)]);
+    expect(results.filter(Boolean)).toHaveLength(2);
+    expect(await sales(a.account.id)).toHaveLength(1);
+    expect(await sales(b.account.id)).toHaveLength(1);
+  });
+});
+
+describe('BigCommerce', () => {
+  it('checks the store hash and token before saving, with field errors and the token not shown back', async () => {
+    const s = await setup();
+    expect(
+      (await s.post('/settings/integrations/bigcommerce', { intent: 'connect', storeHash: bc.storeHash, accessToken: bc.token }, s.agentCookie)).status,
+    ).toBe(403);
+    const empty = await s.post('/settings/integrations/bigcommerce', { intent: 'connect', storeHash: '', accessToken: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain('Store hash is required');
+    const wrongToken = await s.post('/settings/integrations/bigcommerce', { intent: 'connect', storeHash: bc.storeHash, accessToken: 'not-the-token' });
+    expect(wrongToken.status).toBe(400);
+    expect(wrongToken.text).toContain('BigCommerce refused this access token for this store');
+    expect(wrongToken.text).not.toContain('not-the-token');
+    expect(wrongToken.text).toContain(`value="${bc.storeHash}"`);
+    const wrongStore = await s.post('/settings/integrations/bigcommerce', { intent: 'connect', storeHash: 'zzz999', accessToken: bc.token });
+    expect(wrongStore.status).toBe(400);
+    expect(wrongStore.text).toContain('BigCommerce has no store with this hash');
+    expect(await getOpenConnection({ accountId: s.account.id, provider: 'bigcommerce' })).toBeNull();
+  });
+
+  it('connects, shows the contact’s orders, cancels with a confirmation, records new orders as sales once', async () => {
+    const s = await setup();
+    const customerId = bc.addCustomer({ email: s.email, firstName: 'Bea', lastName: 'Buyer' });
+    const first = bc.addOrder({ customerId, total: '32.5000' });
+    const res = await s.post('/settings/integrations/bigcommerce', {
+      intent: 'connect',
+      storeHash: `https://api.bigcommerce.com/stores/${bc.storeHash}/v3/`,
+      accessToken: bc.token,
+    });
+    expect(res.status).toBe(302);
+    const [row] = await getDb()
+      .select()
+      .from(schema.integrationConnections)
+      .where(and(eq(schema.integrationConnections.accountId, s.account.id), eq(schema.integrationConnections.provider, 'bigcommerce')));
+    expect(row.externalAccount).toBe(bc.storeHash);
+    expect(row.accessTokenSealed).not.toContain(bc.token);
+    const hook = bc.hooks.find((h) => h.destination.endsWith(`/webhooks/integrations/bigcommerce/${row.id}`))!;
+    expect(hook.scope).toBe('store/order/created');
+    expect(Object.values(hook.headers)[0]).toMatch(/^[\w-]{20,}$/);
+
+    for (const path of ['/settings/integrations', '/settings/integrations/bigcommerce', `/inbox/${s.conversation.id}`]) {
+      const p = await s.get(path);
+      expect(p.status).toBe(200);
+      expect(p.text).not.toContain(bc.token);
+      expect(p.text).not.toContain(Object.values(hook.headers)[0]);
+    }
+    const page = await s.get(`/inbox/${s.conversation.id}`);
+    expect(page.text).toContain('data-testid="bigcommerce-panel"');
+    expect(page.text).toContain(`#${first}`);
+    expect(page.text).toContain('32.50 USD');
+    expect(page.text).toContain('Awaiting Fulfillment');
+    expect((await s.get(`/customers/${s.conversation.contactId}`)).text).toContain(`#${first}`);
+    // The agent's default role has no view_incoming_data: no panel, and no action.
+    expect((await s.get(`/inbox/${s.conversation.id}`, s.agentCookie)).text).not.toContain('bigcommerce-panel');
+    expect(
+      (
+        await s.post(
+          `/inbox/${s.conversation.id}/integrations`,
+          { intent: 'bigcommerce-order-action', orderId: String(first), action: 'cancel' },
+          s.agentCookie,
+        )
+      ).status,
+    ).toBe(403);
+
+    const confirm = await s.get(`/inbox/${s.conversation.id}/integrations?bcorder=${first}&do=cancel`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain(`Cancel order #${first}`);
+    expect(bc.orders.find((o) => o.id === first)!.status_id).toBe(11);
+    const done = await s.post(`/inbox/${s.conversation.id}/integrations`, { intent: 'bigcommerce-order-action', orderId: String(first), action: 'cancel' });
+    expect(done.status).toBe(302);
+    expect(bc.orders.find((o) => o.id === first)!.status).toBe('Cancelled');
+    const notes = await getDb()
+      .select()
+      .from(schema.messages)
+      .where(and(eq(schema.messages.accountId, s.account.id), eq(schema.messages.conversationId, s.conversation.id), eq(schema.messages.kind, 'system')));
+    expect(notes.map((n) => n.text).join('\n')).toContain(`Cancelled BigCommerce order #${first} (32.5000 USD)`);
+    // Another customer's order is not reachable from this conversation.
+    const stranger = bc.addOrder({ customerId: bc.addCustomer({ email: 'x@example.test', firstName: 'X', lastName: 'Y' }), total: '5.00' });
+    expect((await s.get(`/inbox/${s.conversation.id}/integrations?bcorder=${stranger}&do=cancel`)).status).toBe(404);
+    expect(bc.orders.find((o) => o.id === stranger)!.status_id).toBe(11);
+
+    // store/order/created: a forged secret is refused, the real callback records the sale once.
+    const placed = bc.addOrder({ customerId, total: '19.9900', currency: 'EUR' });
+    expect(await bc.fire('store/order/created', placed, { 'x-parley-hook-secret': 'forged' }, toApp)).toEqual([401]);
+    expect(await bc.fire('store/order/created', placed, {}, toApp)).toEqual([401]);
+    expect(await sales(s.account.id)).toHaveLength(0);
+    expect(await bc.fire('store/order/created', placed, undefined, toApp)).toEqual([200]);
+    expect(await bc.fire('store/order/created', placed, undefined, toApp)).toEqual([200]);
+    const recorded = await sales(s.account.id);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0].payload).toEqual({
+      amountMinor: 1999,
+      currency: 'EUR',
+      source: 'bigcommerce',
+      externalId: String(placed),
+      contactId: s.conversation.contactId,
+      saleTrackerId: null,
+    });
+
+    // Disconnect: the token and the webhook go.
+    const out = await s.post('/settings/integrations/bigcommerce', { intent: 'disconnect' });
+    expect(out.status).toBe(302);
+    expect(bc.hooks.some((h) => h.destination.endsWith(`/bigcommerce/${row.id}`))).toBe(false);
+    expect(await getOpenConnection({ accountId: s.account.id, provider: 'bigcommerce' })).toBeNull();
+  });
+});
+
+describe('Shopify orders', () => {
+  it('records orders/create as a sale once, HMAC-verified, for each account connected to the shop', async () => {
+    const s = await setup();
+    const start = await s.post('/settings/integrations/shopify', { intent: 'connect', shop: 'sales-test' });
+    const consent = await fetch(start.headers.location!, { redirect: 'manual' });
+    const back = new URL(consent.headers.get('location')!);
+    expect((await s.get(`${back.pathname}${back.search}`)).status).toBe(302);
+    const w = shopify.webhooks.find((x) => x.topic === 'orders/create')!;
+    expect(w.address).toMatch(/\/webhooks\/integrations\/shopify$/);
+    const address = toApp(w.address);
+    const order = { id: 820982911946154500, email: s.email.toUpperCase(), total_price: '199.00', currency: 'EUR', customer: { id: 1, email: s.email } };
+    expect(await shopify.deliver(address, 'orders/create', order, 'forged')).toBe(401);
+    expect(await sales(s.account.id)).toHaveLength(0);
+    expect(await shopify.deliver(address, 'orders/create', order)).toBe(200);
+    expect(await shopify.deliver(address, 'orders/create', order)).toBe(200);
+    const recorded = await sales(s.account.id);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0].payload).toMatchObject({
+      amountMinor: 19900,
+      currency: 'EUR',
+      source: 'shopify',
+      externalId: '820982911946154500',
+      contactId: s.conversation.contactId,
+    });
+  });
+});
