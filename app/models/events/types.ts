@@ -85,8 +85,6 @@ export const DOMAIN_EVENT_TYPES = [
   'integration_item_closed',
   /** An order action taken from a conversation (payload: provider, action, orderId). */
   'integration_order_action',
-  /** A sale (payload: amountMinor, currency, source 'tracker' | 'shopify' | 'bigcommerce' | 'api', externalId?, contactId?, saleTrackerId?); once per (account, source, externalId). */
-  'sale_recorded',
   'review_received',
   'workflow_created',
   'workflow_updated',

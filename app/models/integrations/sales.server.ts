@@ -1,12 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
-import { emitEvent } from '../events/events.server';
+import { recordSale as recordConversionSale } from '../conversions/conversions.server';
 
 /**
- * Orders from the stores (Shopify, BigCommerce) as `sale_recorded` domain events, the sales contract the Ecommerce
- * analytics read (ADR 098): { amountMinor, currency, source, externalId, contactId }. Written once per
- * (account, source, externalId): a transaction-scoped advisory lock on that triple, then a look-up of the event by its
- * subject (`sale` / `source:externalId`, indexed), so a webhook delivered twice (or twice at once) records one sale.
+ * Orders from the stores (Shopify, BigCommerce) as sales (ADR 098), recorded like the messenger's (ADR 104): once per
+ * (account, source, externalId), so a webhook delivered twice (or twice at once) records one sale, attributed to the
+ * contact's conversation when there is one.
  */
 export type SaleSource = 'tracker' | 'shopify' | 'bigcommerce' | 'api';
 
@@ -40,8 +39,8 @@ export async function contactIdByEmail(tx: Tx, opts: { accountId: number; email:
 }
 
 /**
- * Records one sale in the caller's transaction; false (and nothing written) when this (account, source, externalId)
- * was recorded before.
+ * Records one sale in the caller's transaction through the one sales path (conversions, ADR 104: a `sales` row unique
+ * per (account, source, externalId), its attribution and its `sale_recorded` event); false when recorded before.
  */
 export async function recordSale(
   tx: Tx,
@@ -55,31 +54,7 @@ export async function recordSale(
     saleTrackerId?: number | null;
   },
 ) {
-  const subjectId = `${opts.source}:${opts.externalId}`.slice(0, 200);
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sale_recorded'), hashtext(${`${opts.accountId}:${subjectId}`}))`);
-  const e = schema.domainEvents;
-  const [seen] = await tx
-    .select({ id: e.id })
-    .from(e)
-    .where(and(eq(e.accountId, opts.accountId), eq(e.subjectType, 'sale'), eq(e.subjectId, subjectId), eq(e.type, 'sale_recorded')))
-    .limit(1);
-  if (seen) return false;
-  await emitEvent(tx, {
-    accountId: opts.accountId,
-    type: 'sale_recorded',
-    subjectType: 'sale',
-    subjectId,
-    payload: {
-      amountMinor: opts.amountMinor,
-      currency: opts.currency,
-      source: opts.source,
-      externalId: opts.externalId,
-      contactId: opts.contactId ?? null,
-      saleTrackerId: opts.saleTrackerId ?? null,
-    },
-    actor: { type: 'system' },
-  });
-  return true;
+  return (await recordConversionSale(opts, tx)).created;
 }
 
 /** One store order as a sale for each account connected to the store, each in its own transaction. */
