@@ -18,7 +18,7 @@ import { renderTemplate, type TemplateContact } from '../productivity/templates'
 import type { Campaign } from './campaigns.server';
 import { campaignLayout, personalise } from './email-layout.server';
 import { isSmtpRecipientRefusal, pooledTransport, runBulkSend, sendRawMail } from '../mail/bulk-send.server';
-import { signTracking } from './tracking.server';
+import { pixelPath, signTracking } from './tracking.server';
 
 const r = schema.campaignRecipients;
 const c = schema.campaigns;
@@ -126,7 +126,7 @@ function campaignRoute(inbox: Parameters<typeof routeFor>[0]): Route {
 export function trackingLinks(domain: string, accountId: number, recipientId: number) {
   return {
     unsubscribeUrl: accountLink(domain, `/c/u/${signTracking({ k: 'u', a: accountId, r: recipientId })}`),
-    pixelUrl: accountLink(domain, `/c/o/${signTracking({ k: 'o', a: accountId, r: recipientId })}`),
+    pixelUrl: accountLink(domain, pixelPath({ accountId, recipientId })),
     clickUrl: (url: string) => accountLink(domain, `/c/c/${signTracking({ k: 'c', a: accountId, r: recipientId, u: url })}`),
   };
 }

@@ -6,7 +6,8 @@ import { readEditorParam } from '../../utils/route-id';
 import { can, requireFeature, requirePermission, requireUser } from '../../utils/session.server';
 import { redirectWithToast } from '../../utils/toast.server';
 import { CSAT_TOASTS } from './constants';
-import { csatResults, CsatInputError, deleteCsatSurvey, getCsatSurvey, listCsatInboxes, listCsatSurveys, saveCsatSurvey, type CsatGroup } from './csat.server';
+import { csatLogoPath, csatResults, CsatInputError, deleteCsatSurvey, getCsatSurvey, listCsatInboxes, listCsatSurveys, renderCsatEmail, saveCsatSurvey, setCsatLogo, type CsatGroup } from './csat.server';
+import { CSAT_DEFAULTS } from './constants';
 import { ChatCsatSchema, EmailCsatSchema } from './schemas';
 
 /**
@@ -93,6 +94,19 @@ export async function csatEditorLoader(request: Request, params: Params, kind: K
       : null,
     inboxes,
     locked: !can(ctx, 'manage_surveys'),
+    logoUrl: survey?.logoAttachmentId ? csatLogoPath(ctx.account.id, survey) : null,
+    // The email as the customer gets it (the saved values, a sample customer), in a sandboxed frame.
+    preview:
+      kind === 'email'
+        ? renderCsatEmail({
+            survey: survey ?? { subject: 'How did we do?', heading: '', subHeading: '', footer: '', ratingsType: CSAT_DEFAULTS.ratingsType },
+            name: 'Jane Doe',
+            email: 'jane@example.com',
+            link: () => '#',
+            unsubscribe: '#',
+            logoUrl: survey?.logoAttachmentId ? csatLogoPath(ctx.account.id, survey) : null,
+          }).html
+        : null,
   };
 }
 
@@ -106,6 +120,17 @@ export async function csatEditorAction(request: Request, params: Params, kind: K
   if (intent === 'delete' && id !== 'new') {
     if (!(await deleteCsatSurvey({ ...who, kind, id }))) throw new Response('Not Found', { status: 404 });
     return redirectWithToast(list, { type: 'info', text: CSAT_TOASTS.deleted });
+  }
+  if ((intent === 'logo-upload' || intent === 'logo-remove') && kind === 'email' && id !== 'new') {
+    const file = formData.get('logo');
+    try {
+      const done = await setCsatLogo({ ...who, id, file: intent === 'logo-remove' ? 'remove' : file instanceof File ? file : null });
+      if (!done) throw new Response('Not Found', { status: 404 });
+    } catch (err) {
+      if (err instanceof CsatInputError) return data({ logoError: err.message }, { status: 400 });
+      throw err;
+    }
+    return redirectWithToast(`${list}/${id}`, intent === 'logo-upload' ? CSAT_TOASTS.logoUploaded : { type: 'info', text: CSAT_TOASTS.logoRemoved });
   }
   if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
   const submission = parseWithZod(formData, { schema: kind === 'email' ? EmailCsatSchema : ChatCsatSchema });
