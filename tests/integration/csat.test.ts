@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { csatResults } from '../../app/models/csat/csat.server';
@@ -122,7 +122,7 @@ describe('customer satisfaction', () => {
     expect(events.map((e) => e.payload)).toEqual([expect.objectContaining({ kind: 'csat', channel: 'email', rating: 2, conversationId: id })]);
     const results = await csatResults({ accountId: s.account.id, from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 86_400_000), by: 'inbox' });
     expect(results).toMatchObject({ total: 1, csat: 0, rows: [{ key: 'Support mail', ratings: 1, average: 2 }] });
-    // Periods by week (from Monday) and month, cut in the viewer's zone (ADR 085).
+    // Periods by week (from Monday) and month, cut in the given zone.
     const [ratedRow] = await getDb().select({ at: schema.csatRatings.ratedAt }).from(schema.csatRatings).where(eq(schema.csatRatings.accountId, s.account.id));
     const zone = 'Pacific/Kiritimati';
     const localDay = new Intl.DateTimeFormat('sv-SE', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ratedRow!.at!);
@@ -131,6 +131,10 @@ describe('customer satisfaction', () => {
     expect((await csatResults({ ...span, by: 'day' })).rows.map((x) => x.key)).toEqual([localDay]);
     expect((await csatResults({ ...span, by: 'week' })).rows.map((x) => x.key)).toEqual([monday]);
     expect((await csatResults({ ...span, by: 'month' })).rows.map((x) => x.key)).toEqual([localDay.slice(0, 7)]);
+    // The screen cuts days in the account's default time zone, as analytics does (ADR 094).
+    await getDb().update(schema.accounts).set({ settings: sql`coalesce(${schema.accounts.settings}, '{}'::jsonb) || ${JSON.stringify({ defaultTimezone: zone })}::jsonb` }).where(eq(schema.accounts.id, s.account.id));
+    const byDay = await suite.app.request(`/settings/email-survey?by=day&from=${localDay}&to=${localDay}`, { domain: s.domain, cookie: s.cookie });
+    expect(byDay.text).toContain(`>${localDay}<`);
     const byMonth = await suite.app.request('/settings/email-survey?by=month', { domain: s.domain, cookie: s.cookie });
     expect(byMonth.text).toContain('<th scope="col">Month</th>');
     expect((await csatResults({ accountId: other.account.id, from: new Date(0), to: new Date(Date.now() + 86_400_000), by: 'agent' })).total).toBe(0);

@@ -348,9 +348,9 @@ export type CsatGroup = 'agent' | 'team' | 'inbox' | 'day' | 'week' | 'month';
 
 /**
  * The account-wide CSAT result over a period: ratings, average, and the share of 4–5 ("satisfied"), by agent, team,
- * inbox, day, week (from Monday) or month. Periods are cut in `timezone` (ADR 085: the viewer's zone; the account has
- * none of its own), so a rating at 23:30 in Paris counts on its Paris day. Read from the ratings themselves (indexed by
- * account and rating time).
+ * inbox, day, week (from Monday) or month. Periods are cut in `timezone` (ADR 094: the account's default time zone,
+ * the one analytics cuts days in), so a rating at 23:30 in Paris counts on its Paris day. Read from the ratings
+ * themselves (indexed by account and rating time).
  */
 export async function csatResults(opts: { accountId: number; from: Date; to: Date; by: CsatGroup; timezone?: string }) {
   // The zone is written into the statement (a bind parameter per use would make GROUP BY and SELECT differ), so only
