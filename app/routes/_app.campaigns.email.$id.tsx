@@ -2,6 +2,7 @@ import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useBlockDesigner } from '~/components/campaigns/block-designer-switch';
 import { useHtmlDesigner } from '~/components/campaigns/html-designer';
 import { CampaignEditorHeader, CampaignReportTables, CampaignSendAndReport } from '~/components/campaigns/send-controls';
 import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
@@ -141,7 +142,9 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
     defaultValue: { testTo: me.email },
     shouldValidate: 'onSubmit',
   });
-  const designer = useHtmlDesigner(fields.bodyHtml.id, editable && !locked);
+  // The block designer writes the body's html (the campaign keeps the html; templates keep their blocks too, ADR 095).
+  const blocks = useBlockDesigner(fields.bodyHtml.id, null, editable && !locked);
+  const designer = useHtmlDesigner(fields.bodyHtml.id, editable && !locked && !blocks.on);
   const disabled = locked || !editable;
   return (
     <section className="page stack campaign-editor">
@@ -170,6 +173,7 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
           <SelectField label="Sender" field={fields.inboxId} placeholder="Choose a sender" options={senders.map((s) => ({ value: String(s.id), label: `${s.name} <${s.email}>` }))} />
           <SelectField label="Template" field={fields.templateId} placeholder="No template" options={templates.map((t) => ({ value: String(t.id), label: t.name }))} />
           <Field label="Subject" field={fields.subject} autoComplete="off" />
+          {blocks.control}
           <TextareaField label={designer ? 'Body' : 'Body (HTML)'} field={fields.bodyHtml} rows={12} />
           <small className="muted">
             Leave the body empty to use the template&apos;s. Placeholders: {TEMPLATE_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}. Every email gets an

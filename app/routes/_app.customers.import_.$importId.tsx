@@ -5,7 +5,8 @@ import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useLiveRevalidation, useLiveWatch } from '~/components/shell/use-live';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { ErrorList, SelectField } from '~/components/ui/forms';
+import { ColumnMappingTable } from '~/components/crm/column-mapping';
+import { ErrorList } from '~/components/ui/forms';
 import { IMPORT_FIELD_LABELS, IMPORT_FIELDS, IMPORT_STATUS, IMPORT_STATUS_LABELS } from '~/models/crm/imports-constants';
 import { ImportMappingSchema } from '~/models/crm/imports.schemas';
 import { awaitingMapping, getImport, listImportErrors, previewImport, startImport } from '~/models/crm/imports.server';
@@ -80,29 +81,7 @@ function MappingStep() {
         <h2>Map the columns</h2>
         <p className="muted">Choose which contact field each column of the file fills. Rows need an email or a name.</p>
         <ErrorList id={fields.mapping.errorId} errors={fields.mapping.errors} />
-        <div className="table-scroll">
-          <table className="table" data-testid="mapping">
-            <thead>
-              <tr>
-                {header.map((h, i) => (
-                  <th key={i} scope="col">
-                    <SelectField label={h} field={columns[i] ?? fields.mapping} options={options} />
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row, r) => (
-                <tr key={r}>
-                  {header.map((_, i) => (
-                    <td key={i}>{row[i] ?? ''}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <p className="muted">Preview of the first {countLabel(rows.length, 'row')}.</p>
+        <ColumnMappingTable header={header} rows={rows} columns={columns} fallback={fields.mapping} options={options} />
       </section>
       <fieldset className="card stack">
         <legend>When a contact with the same email already exists</legend>

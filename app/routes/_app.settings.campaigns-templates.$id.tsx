@@ -6,6 +6,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, TextareaField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
+import { useBlockDesigner } from '~/components/campaigns/block-designer-switch';
 import { useHtmlDesigner } from '~/components/campaigns/html-designer';
 import { TEMPLATE_NAME_MAX, TEMPLATE_SUBJECT_MAX, TEMPLATE_TOASTS } from '~/models/campaigns/constants';
 import { CampaignTemplateSchema } from '~/models/campaigns/schemas';
@@ -24,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const template = id === 'new' ? null : await getCampaignTemplate({ accountId: ctx.account.id, id });
   if (template === undefined) throw new Response('Not Found', { status: 404 });
   return {
-    template: template ? { id: template.id, name: template.name, subject: template.subject, bodyHtml: template.bodyHtml, bodyText: template.bodyText } : null,
+    template: template ? { id: template.id, name: template.name, subject: template.subject, bodyHtml: template.bodyHtml, bodyText: template.bodyText, textDesign: template.textDesign } : null,
     locked: !can(ctx, 'manage_campaigns'),
   };
 }
@@ -62,7 +63,8 @@ function TemplateEditor({ template, locked }: ReturnType<typeof useLoaderData<ty
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onSubmit',
   });
-  const designer = useHtmlDesigner(fields.bodyHtml.id, !locked);
+  const blocks = useBlockDesigner(fields.bodyHtml.id, template?.textDesign, !locked);
+  const designer = useHtmlDesigner(fields.bodyHtml.id, !locked && !blocks.on);
   return (
     <SettingsPage
       title={template ? 'Edit Campaign Template' : 'Create Campaign Template'}
@@ -75,7 +77,9 @@ function TemplateEditor({ template, locked }: ReturnType<typeof useLoaderData<ty
         <fieldset disabled={locked} className="stack">
           <Field label="Name" field={fields.name} disabled={locked} autoComplete="off" hint={`At most ${TEMPLATE_NAME_MAX} characters`} />
           <Field label="Subject" field={fields.subject} disabled={locked} autoComplete="off" hint={`At most ${TEMPLATE_SUBJECT_MAX} characters`} />
+          {blocks.control}
           <TextareaField label={designer ? 'Body' : 'Body (HTML)'} field={fields.bodyHtml} disabled={locked} rows={12} />
+          {blocks.field}
           <small className="muted">
             Placeholders: {TEMPLATE_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}. The plain-text version is made from the body when you save.
           </small>

@@ -18,8 +18,20 @@ export const handle = { breadcrumb: (d: { survey: { subject: string } | null } |
 
 export default function EmailSurveyEditor() {
   const d = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  return <CsatSettingsForm key={d.survey?.id ?? 'new'} kind="email" survey={d.survey} inboxes={d.inboxes} locked={d.locked} lastResult={lastResult} />;
+  const result = useActionData<typeof action>();
+  const logoError = result && 'logoError' in result ? result.logoError : null;
+  return (
+    <CsatSettingsForm
+      key={d.survey?.id ?? 'new'}
+      kind="email"
+      survey={d.survey}
+      inboxes={d.inboxes}
+      locked={d.locked}
+      lastResult={logoError ? undefined : result}
+      logo={{ url: d.logoUrl, error: logoError }}
+      preview={d.preview}
+    />
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data?.survey?.subject ?? 'Create', 'Email Survey', 'Settings') }];

@@ -8,7 +8,7 @@ import { FieldErrors } from '~/components/surveys/fields';
 import { SettingsFields, ShareStep, TargetFields } from '~/components/surveys/other-steps';
 import { EmailScheduleFields, EmailTargetFields } from '~/components/surveys/email-steps';
 import { emailSettingsSchema, RecipientListSchema, TIME_ZONES, type EmailSchedule } from '~/models/surveys/email-schemas';
-import { getEmailSchedule, listRecipientLists, scheduleFormValues, updateEmailSchedule, uploadRecipientList } from '~/models/surveys/email-surveys.server';
+import { getEmailSchedule, listRecipientLists, scheduleFormValues, updateEmailSchedule, storeRecipientList } from '~/models/surveys/email-surveys.server';
 import { SurveyPreview } from '~/components/surveys/preview';
 import { useLivePreview } from '~/components/surveys/live-preview';
 import { readReply, useHydrated, type Reply } from '~/components/surveys/reply';
@@ -165,7 +165,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const file = formData.get('file');
     if (!(file instanceof File) || file.size === 0) return again(SURVEY_MESSAGES.csvMissing);
     try {
-      const result = await uploadRecipientList({
+      // Step 1 keeps the file; the mapping screen (columns mapped like the contact import) makes the entries.
+      const { listId } = await storeRecipientList({
         accountId: ctx.account.id,
         surveyId: survey.id,
         actorId: ctx.user.id,
@@ -173,7 +174,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         filename: file.name,
         bytes: Buffer.from(await file.arrayBuffer()),
       });
-      return redirectWithToast(editorUrl(survey, 'target'), { type: 'success', text: `${SURVEY_TOASTS.csvUploaded}: ${result.success} added, ${result.failed} failed` });
+      return redirect(`/surveys/${survey.id}/lists/${listId}`);
     } catch (err) {
       if (err instanceof SurveyInputError) return again(err.message);
       throw err;
@@ -402,7 +403,7 @@ export default function SurveyEditor() {
           </>
         ) : null}
         {step === 'target' && channel === 'email' ? (
-          <EmailTargetFields r={r} tags={tags} lists={lists} draft={survey.status === 'draft'} csvError={actionData?.form === 'csv' ? (actionData.error ?? null) : null} />
+          <EmailTargetFields surveyId={survey.id} r={r} tags={tags} lists={lists} draft={survey.status === 'draft'} csvError={actionData?.form === 'csv' ? (actionData.error ?? null) : null} />
         ) : step === 'target' ? (
           <TargetFields channel={channel} r={r} />
         ) : null}

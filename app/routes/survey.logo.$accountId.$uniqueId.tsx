@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { readSurveyLogo } from '~/models/surveys/logo.server';
+import { logoResponse, readSurveyLogo } from '~/models/surveys/logo.server';
 import { parseRouteId } from '~/utils/route-id';
 import { requireAccount } from '~/utils/tenant.server';
 
@@ -14,12 +14,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (accountId !== account.id || !/^[a-z0-9]{16}$/.test(uniqueId)) throw new Response('Not Found', { status: 404 });
   const found = await readSurveyLogo({ accountId, uniqueId });
   if (!found) throw new Response('Not Found', { status: 404 });
-  return new Response(new Uint8Array(found.bytes), {
-    headers: {
-      'Content-Type': found.attachment.contentType,
-      'Content-Length': String(found.bytes.byteLength),
-      'Content-Security-Policy': "default-src 'none'; sandbox",
-      'Cache-Control': 'public, max-age=300',
-    },
-  });
+  return logoResponse(found);
 }

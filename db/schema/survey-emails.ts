@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { contacts } from './contacts';
-import { conversations, inboxes } from './inbox';
+import { attachments, conversations, inboxes } from './inbox';
 import { surveys } from './surveys';
 import { users } from './users';
 
@@ -21,6 +21,9 @@ export const surveyEmailLists = pgTable(
     fileName: text('file_name').notNull(),
     successCount: integer('success_count').notNull().default(0),
     failedCount: integer('failed_count').notNull().default(0),
+    /** `mapping` while the uploaded file waits for its column mapping (the file under storageKey), then `ready`. */
+    status: text('status').$type<'mapping' | 'ready'>().notNull().default('ready'),
+    storageKey: text('storage_key'),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -172,6 +175,8 @@ export const csatSurveys = pgTable(
     commentTitle: text('comment_title').notNull().default('Can you tell us more about your experience?'),
     finishText: text('finish_text').notNull().default('Thank you for your valuable feedback'),
     allowMultipleFeedback: boolean('allow_multiple_feedback').notNull().default(false),
+    /** The email's logo (png or jpeg under 2 MB, stored like an attachment). */
+    logoAttachmentId: integer('logo_attachment_id').references(() => attachments.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

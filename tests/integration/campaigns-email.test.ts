@@ -6,7 +6,9 @@ import { getDb, schema } from '../../db/client';
 import { changeCampaignStatus, createEmailCampaign, deleteCampaign, getCampaign, listCampaigns, scheduleCampaign, zonedInstant } from '../../app/models/campaigns/campaigns.server';
 import { recordClick, recordOpen, unsubscribe } from '../../app/models/campaigns/recipients.server';
 import { runCampaignSend } from '../../app/models/campaigns/sending.server';
-import { createCampaignTemplate, getCampaignTemplate, pageCampaignTemplates } from '../../app/models/campaigns/templates.server';
+import { createCampaignTemplate, getCampaignTemplate, keptDesign, pageCampaignTemplates } from '../../app/models/campaigns/templates.server';
+import { renderDesign, type TextDesign } from '../../app/models/campaigns/design';
+import { campaignLayout } from '../../app/models/campaigns/email-layout.server';
 import { signTracking, verifyTracking } from '../../app/models/campaigns/tracking.server';
 import { createSegment } from '../../app/models/crm/segments.server';
 import { createEmailInbox } from '../../app/models/email/email-inboxes.server';
@@ -76,6 +78,37 @@ async function setUp(prefix: string) {
 const mailsTo = (address: string) => sink.received.filter((m) => m.to.includes(address));
 
 describe('email campaigns', () => {
+  it('keeps a template\'s block design only while the html is its rendering (ADR 095); a bad or altered design is dropped', async () => {
+    const a = await setUp('design');
+    const design: TextDesign = {
+      version: 1,
+      blocks: [
+        { type: 'heading', text: 'Hello {{firstName}}' },
+        { type: 'text', text: 'Line one\n\nLine <two>' },
+        { type: 'image', src: 'https://cdn.example.test/a.png', alt: 'A', href: '' },
+        { type: 'button', label: 'Shop', href: 'https://shop.example.test', color: '#112233' },
+        { type: 'divider' },
+        { type: 'columns', left: 'Left', right: 'Right' },
+      ],
+    };
+    const html = renderDesign(design);
+    expect(html).toContain('&lt;two&gt;');
+    expect(html).toContain('{{firstName}}');
+    const kept = await createCampaignTemplate({ accountId: a.accountId, actorId: a.owner.id, name: 'Designed', subject: 'Hi', bodyHtml: html, textDesign: JSON.stringify(design) });
+    expect(JSON.parse(kept.textDesign!)).toEqual(design);
+    expect(kept.bodyText).toContain('Hello {{firstName}}');
+    // Through mjml's layout: responsive output with the blocks inside.
+    const layout = await campaignLayout(kept.bodyHtml, { senderName: 'Acme' });
+    expect(layout).toContain('Shop');
+    expect(layout).toMatch(/@media only screen/);
+    const edited = await createCampaignTemplate({ accountId: a.accountId, actorId: a.owner.id, name: 'Edited', subject: 'Hi', bodyHtml: `${html}<p>by hand</p>`, textDesign: JSON.stringify(design) });
+    expect(edited.textDesign).toBeNull();
+    const script = { version: 1, blocks: [{ type: 'button', label: 'x', href: 'javascript:alert(1)', color: '#112233' }] };
+    const refused = await createCampaignTemplate({ accountId: a.accountId, actorId: a.owner.id, name: 'Bad', subject: 'Hi', bodyHtml: '<p>x</p>', textDesign: JSON.stringify(script) });
+    expect(refused.textDesign).toBeNull();
+    expect(keptDesign('not json', '')).toBeNull();
+  });
+
   it('keeps templates per account, derives the text and refuses a second template of the same name', async () => {
     const a = await setUp('tpl');
     const b = await createTestAccount();

@@ -1,52 +1,23 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
-import { openConversation, setConversationStatus } from '../../app/models/inbox/conversations.server';
-import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { createSource } from '../../app/models/reviews/reviews.server';
-import { createTestAccount } from '../factories';
 import { drainEvents, lastEventId } from '../helpers/engine';
-import { startSmtpSink } from '../helpers/smtp-sink';
-import { sessionCookie, startTestApp } from '../helpers/http';
+import { customerConversation, mailAccount, resolveAndDrain, useMailSuite } from '../helpers/mail-suite';
 
-let sink: Awaited<ReturnType<typeof startSmtpSink>>;
-let received: Awaited<ReturnType<typeof startSmtpSink>>['received'];
-let app: Awaited<ReturnType<typeof startTestApp>>;
-
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  received = sink.received;
-  app = await startTestApp();
-});
-afterEach(() => {
-  received.length = 0;
-});
-afterAll(async () => {
-  await app.close();
-  await sink.stop();
-});
+const suite = useMailSuite();
 
 const noApi = { reviewUrl: null, locationName: null, businessUnitId: null, apiKey: null, accessToken: null };
 
 async function setup() {
-  const a = await createTestAccount();
-  const who = { accountId: a.account.id, actorId: a.owner.id };
-  const mail = await createInbox({ ...who, name: 'Support mail', channelType: 'email' });
-  const sender = `support@${a.domain}.example.test`;
-  await getDb().update(schema.inboxes).set({ email: sender, forwardingVerifiedAt: new Date() }).where(eq(schema.inboxes.id, mail.id));
-  const page = await createSource({ ...who, input: { kind: 'parley', name: 'Our page', ...noApi } });
-  const cookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
-  return { ...a, who, mail, sender, page, cookie };
+  const a = await mailAccount();
+  const page = await createSource({ ...a.who, input: { kind: 'parley', name: 'Our page', ...noApi } });
+  return { ...a, page };
 }
 
 async function resolvedConversation(s: Awaited<ReturnType<typeof setup>>, email: string) {
-  const opened = await getDb().transaction((tx) =>
-    openConversation({ tx, accountId: s.account.id, inboxId: s.mail.id, sourceType: 'email', subject: 'Order late', contact: { email, firstName: 'Cleo' }, message: { kind: 'incoming', text: 'Where is it?' } } as never),
-  );
-  const id = opened.conversation.id;
-  const after = await lastEventId(s.account.id);
-  await setConversationStatus({ ...s.who, ids: [id], status: 'resolved' });
-  await drainEvents(s.account.id, { after });
+  const id = await customerConversation(s, { email });
+  await resolveAndDrain(s, id);
   return id;
 }
 
@@ -54,13 +25,13 @@ describe('review-request emails', () => {
   it('setup refuses bad input; a resolved conversation asks once per contact per period; one-click unsubscribe stops them; another account sees nothing', async () => {
     const s = await setup();
     const other = await setup();
-    const screen = await app.request('/settings/email-setup', { domain: s.domain, cookie: s.cookie });
+    const screen = await suite.app.request('/settings/email-setup', { domain: s.domain, cookie: s.cookie });
     expect(screen.status).toBe(200);
     expect(screen.text).toContain(s.sender);
     expect(screen.text).toContain('Our page');
     expect(screen.text).not.toContain(other.sender);
 
-    const refused = await app.request('/settings/email-setup', {
+    const refused = await suite.app.request('/settings/email-setup', {
       domain: s.domain,
       cookie: s.cookie,
       form: { intent: 'save', isEnabled: 'on', subject: 'Review us', body: 'No link here', periodDays: '0', senderEmail: s.sender },
@@ -71,7 +42,7 @@ describe('review-request emails', () => {
     expect(refused.text).toContain('Choose where customers leave their review');
     expect(refused.text).toContain('No link here');
     // Another account's sender or source is refused, and nothing is saved.
-    const foreign = await app.request('/settings/email-setup', {
+    const foreign = await suite.app.request('/settings/email-setup', {
       domain: s.domain,
       cookie: s.cookie,
       form: { intent: 'save', isEnabled: 'on', subject: 'Review us', body: 'Go: {{review_link}}', periodDays: '30', senderEmail: other.sender, sourceId: String(other.page.id) },
@@ -80,7 +51,7 @@ describe('review-request emails', () => {
     expect(foreign.text).toContain('Choose one of your verified sender addresses');
     expect(await getDb().select().from(schema.reviewRequestSettings).where(eq(schema.reviewRequestSettings.accountId, s.account.id))).toHaveLength(0);
 
-    const saved = await app.request('/settings/email-setup', {
+    const saved = await suite.app.request('/settings/email-setup', {
       domain: s.domain,
       cookie: s.cookie,
       form: { intent: 'save', isEnabled: 'on', senderName: 'Acme Support', subject: 'Thanks {{name}}, a review for {{company}}?', body: 'Hi {{name}},\n\nPlease review us: {{review_link}}', periodDays: '30', senderEmail: s.sender, sourceId: String(s.page.id) },
@@ -88,38 +59,38 @@ describe('review-request emails', () => {
     expect(saved.status).toBe(302);
 
     await resolvedConversation(s, 'cleo@example.test');
-    expect(received).toHaveLength(1);
-    const mail = received[0].mail;
+    expect(suite.received).toHaveLength(1);
+    const mail = suite.received[0].mail;
     expect(mail.from?.value[0]).toMatchObject({ address: s.sender, name: 'Acme Support' });
     expect(mail.subject?.toLowerCase()).toBe(`thanks cleo, a review for ${s.account.name}?`.toLowerCase());
     expect(String(mail.text)).toContain(`/r/${s.page.code}`);
-    const unsubscribe = new URL(/List-Unsubscribe:\s+<([^>]+)>/.exec(received[0].raw)![1]);
-    expect(received[0].raw).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/);
+    const unsubscribe = new URL(/List-Unsubscribe:\s+<([^>]+)>/.exec(suite.received[0].raw)![1]);
+    expect(suite.received[0].raw).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/);
 
     // The same contact again within the period: not asked twice. Another contact is asked.
     await resolvedConversation(s, 'cleo@example.test');
-    expect(received).toHaveLength(1);
+    expect(suite.received).toHaveLength(1);
     await resolvedConversation(s, 'dan@example.test');
-    expect(received).toHaveLength(2);
+    expect(suite.received).toHaveLength(2);
     // After the period the contact is asked again.
     await getDb().update(schema.reviewRequests).set({ sentAt: new Date(Date.now() - 31 * 86_400_000) }).where(eq(schema.reviewRequests.accountId, s.account.id));
     await resolvedConversation(s, 'cleo@example.test');
-    expect(received).toHaveLength(3);
+    expect(suite.received).toHaveLength(3);
 
     // One-click unsubscribe (RFC 8058: a POST with no intent); the other account's host does not know the link.
-    expect((await app.request(unsubscribe.pathname, { domain: other.domain })).status).toBe(404);
-    const confirm = await app.request(unsubscribe.pathname, { domain: s.domain });
+    expect((await suite.app.request(unsubscribe.pathname, { domain: other.domain })).status).toBe(404);
+    const confirm = await suite.app.request(unsubscribe.pathname, { domain: s.domain });
     expect(confirm.text).toContain('Stop review requests to cleo@example.test?');
-    const oneClick = await app.request(unsubscribe.pathname, { domain: s.domain, form: { 'List-Unsubscribe': 'One-Click' }, origin: null });
+    const oneClick = await suite.app.request(unsubscribe.pathname, { domain: s.domain, form: { 'List-Unsubscribe': 'One-Click' }, origin: null });
     expect(oneClick.status).toBe(200);
     expect(oneClick.text).toContain('will not receive review requests from us again');
     const [cleo] = await getDb().select().from(schema.contacts).where(and(eq(schema.contacts.accountId, s.account.id), eq(schema.contacts.email, 'cleo@example.test')));
     expect(await getDb().select().from(schema.reviewRequestOptOuts).where(eq(schema.reviewRequestOptOuts.contactId, cleo.id))).toHaveLength(1);
     expect(await getDb().select().from(schema.emailSuppressions).where(and(eq(schema.emailSuppressions.accountId, s.account.id), eq(schema.emailSuppressions.email, 'cleo@example.test')))).toHaveLength(1);
     await getDb().update(schema.reviewRequests).set({ sentAt: new Date(Date.now() - 60 * 86_400_000) }).where(eq(schema.reviewRequests.accountId, s.account.id));
-    received.length = 0;
+    suite.received.length = 0;
     await resolvedConversation(s, 'cleo@example.test');
-    expect(received).toHaveLength(0);
+    expect(suite.received).toHaveLength(0);
 
     const events = await getDb()
       .select()
@@ -128,7 +99,7 @@ describe('review-request emails', () => {
     expect(events).toHaveLength(3);
     // The other account never sent anything and sees no request.
     expect(await getDb().select().from(schema.reviewRequests).where(eq(schema.reviewRequests.accountId, other.account.id))).toHaveLength(0);
-    const otherScreen = await app.request('/settings/email-setup', { domain: other.domain, cookie: other.cookie });
+    const otherScreen = await suite.app.request('/settings/email-setup', { domain: other.domain, cookie: other.cookie });
     expect(otherScreen.text).not.toContain('cleo@example.test');
   });
 
@@ -137,7 +108,7 @@ describe('review-request emails', () => {
     await getDb()
       .insert(schema.csatSurveys)
       .values({ accountId: s.account.id, kind: 'email', inboxIds: [s.mail.id], subject: 'Rate us' } as never);
-    const saved = await app.request('/settings/email-setup', {
+    const saved = await suite.app.request('/settings/email-setup', {
       domain: s.domain,
       cookie: s.cookie,
       form: { intent: 'save', isEnabled: 'on', subject: 'Review us', body: 'Please: {{review_link}}', periodDays: '30', senderEmail: s.sender, sourceId: String(s.page.id), minCsat: '4' },
@@ -147,19 +118,19 @@ describe('review-request emails', () => {
     const low = await resolvedConversation(s, 'low@example.test');
     const high = await resolvedConversation(s, 'high@example.test');
     // Only the two rating emails so far.
-    expect(received.map((m) => m.mail.subject)).toEqual(['Rate us', 'Rate us']);
+    expect(suite.received.map((m) => m.mail.subject)).toEqual(['Rate us', 'Rate us']);
     const rate = async (conversationId: number, rating: number) => {
       const [row] = await getDb().select().from(schema.csatRatings).where(eq(schema.csatRatings.conversationId, conversationId));
       const after = await lastEventId(s.account.id);
-      expect((await app.request(`/csat/${s.account.id}/${row.token}?r=${rating}`, { domain: s.domain })).status).toBe(302);
+      expect((await suite.app.request(`/csat/${s.account.id}/${row.token}?r=${rating}`, { domain: s.domain })).status).toBe(302);
       await drainEvents(s.account.id, { after });
     };
-    received.length = 0;
+    suite.received.length = 0;
     await rate(low, 2);
-    expect(received).toHaveLength(0);
+    expect(suite.received).toHaveLength(0);
     await rate(high, 5);
-    expect(received).toHaveLength(1);
-    expect(received[0].to).toEqual(['high@example.test']);
-    expect(received[0].mail.subject).toBe('Review us');
+    expect(suite.received).toHaveLength(1);
+    expect(suite.received[0].to).toEqual(['high@example.test']);
+    expect(suite.received[0].mail.subject).toBe('Review us');
   });
 });

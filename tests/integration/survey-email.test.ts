@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createContact } from '../../app/models/crm/contacts.server';
 import { createTag } from '../../app/models/productivity/tags.server';
@@ -17,27 +17,12 @@ import { SurveyInputError } from '../../app/models/surveys/folders.server';
 import { publishSurvey, updateSurvey } from '../../app/models/surveys/surveys.server';
 import { QUEUES } from '../../app/utils/jobs.server';
 import { createTestAccount } from '../factories';
-import { startSmtpSink } from '../helpers/smtp-sink';
-import { sessionCookie, startTestApp } from '../helpers/http';
+import { sessionCookie } from '../helpers/http';
+import { useMailSuite } from '../helpers/mail-suite';
 import { postMultipart } from '../helpers/multipart';
 import { publishedSurvey } from '../helpers/surveys';
 
-let sink: Awaited<ReturnType<typeof startSmtpSink>>;
-let received: Awaited<ReturnType<typeof startSmtpSink>>['received'];
-let app: Awaited<ReturnType<typeof startTestApp>>;
-
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  received = sink.received;
-  app = await startTestApp();
-});
-afterEach(() => {
-  received.length = 0;
-});
-afterAll(async () => {
-  await app.close();
-  await sink.stop();
-});
+const suite = useMailSuite();
 
 async function setup() {
   const a = await createTestAccount();
@@ -90,8 +75,8 @@ describe('email surveys', () => {
     expect(occ.next).toBeNull();
     const sent = await runEmailSend({ accountId: a.account.id, sendId: occ.sendId });
     expect(sent).toEqual({ done: true, sent: 2 });
-    expect(received.map((r) => r.to[0]).sort()).toEqual(['ada@example.test', 'bob@example.test']);
-    const ada = received.find((r) => r.to[0] === 'ada@example.test')!;
+    expect(suite.received.map((r) => r.to[0]).sort()).toEqual(['ada@example.test', 'bob@example.test']);
+    const ada = suite.received.find((r) => r.to[0] === 'ada@example.test')!;
     expect(ada.mail.subject).toBe('Hi Ada, how did we do?');
     expect(ada.mail.from?.text).toBe('support@example.test');
     expect(ada.raw).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
@@ -104,21 +89,32 @@ describe('email surveys', () => {
     expect(await runEmailSend({ accountId: a.account.id, sendId: occ.sendId })).toEqual({ done: true, sent: 0 });
     const again = await runEmailOccurrence({ accountId: a.account.id, surveyId: survey.id, generation: 1, at: (await getDb().select().from(schema.surveyEmailSends).where(eq(schema.surveyEmailSends.id, occ.sendId)))[0].occurrenceAt.toISOString() });
     expect(again).toEqual({ skipped: 'already sent' });
-    expect(received).toHaveLength(2);
+    expect(suite.received).toHaveLength(2);
     // The other account's contacts were not reached, nor its rows written.
     expect(await recipients(survey.id)).toHaveLength(2);
     expect((await getDb().select().from(schema.surveyEmailRecipients).where(eq(schema.surveyEmailRecipients.accountId, b.account.id))).length).toBe(0);
 
-    // The personal link: a score clicked records the first answer, the page asks the rest, Submit completes.
+    // The open pixel is the campaigns' one (/c/o/, signed): Bob's loads mark him opened; an altered token counts nothing.
     const rows = await recipients(survey.id);
+    const bob = suite.received.find((r) => r.to[0] === 'bob@example.test')!;
+    const pixel = /src="https?:\/\/[^/"]+(\/c\/o\/[^"]+)"/.exec(String(bob.mail.html))![1];
+    const forged = await suite.app.request(`${pixel.slice(0, -3)}AAA`, { domain: a.domain });
+    expect(forged.headers['content-type']).toBe('image/gif');
+    expect((await recipients(survey.id)).find((r) => r.email === 'bob@example.test')!.status).toBe('sent');
+    expect((await suite.app.request(pixel, { domain: a.domain })).headers['content-type']).toBe('image/gif');
+    const bobOpened = (await recipients(survey.id)).find((r) => r.email === 'bob@example.test')!;
+    expect(bobOpened.status).toBe('opened');
+    expect(bobOpened.openedAt).not.toBeNull();
+
+    // The personal link: a score clicked records the first answer, the page asks the rest, Submit completes.
     const adaRow = rows.find((r) => r.email === 'ada@example.test')!;
     const path = `/survey/email/${a.account.id}/${adaRow.token}`;
-    const wrongHost = await app.request(`${path}?a=9`, { domain: b.domain });
+    const wrongHost = await suite.app.request(`${path}?a=9`, { domain: b.domain });
     expect(wrongHost.status).toBe(404);
-    const click = await app.request(`${path}?a=9`, { domain: a.domain });
+    const click = await suite.app.request(`${path}?a=9`, { domain: a.domain });
     expect(click.status).toBe(302);
     expect((await recipients(survey.id)).find((r) => r.id === adaRow.id)!.status).toBe('opened');
-    const page = await app.request(path, { domain: a.domain });
+    const page = await suite.app.request(path, { domain: a.domain });
     expect(page.status).toBe(200);
     expect(page.text).toMatch(/checked="" value="9"/);
     const [resp] = await getDb().select().from(schema.surveyResponses).where(eq(schema.surveyResponses.surveyId, survey.id));
@@ -129,7 +125,7 @@ describe('email surveys', () => {
     const version = (await getDb().select().from(schema.surveyVersions).where(eq(schema.surveyVersions.surveyId, survey.id)))[0];
     for (const q of version.questions) if (q.type === 'nps') form[`a.${q.id}`] = '9';
     else if (q.type === 'text') form[`a.${q.id}`] = 'Quick and kind';
-    const done = await app.request(path, { domain: a.domain, form });
+    const done = await suite.app.request(path, { domain: a.domain, form });
     expect(done.status).toBe(302);
     expect((await recipients(survey.id)).find((r) => r.id === adaRow.id)!.status).toBe('responded');
     const [complete] = await getDb().select().from(schema.surveyResponses).where(eq(schema.surveyResponses.surveyId, survey.id));
@@ -142,18 +138,18 @@ describe('email surveys', () => {
 
     // One-click unsubscribe (RFC 8058: a POST with no intent, no browser headers): never mailed again.
     const bobRow = rows.find((r) => r.email === 'bob@example.test')!;
-    const unsub = await app.request(`/survey/unsubscribe/${a.account.id}/${bobRow.token}`, { domain: a.domain, form: { 'List-Unsubscribe': 'One-Click' }, origin: null });
+    const unsub = await suite.app.request(`/survey/unsubscribe/${a.account.id}/${bobRow.token}`, { domain: a.domain, form: { 'List-Unsubscribe': 'One-Click' }, origin: null });
     expect(unsub.status).toBe(200);
     const second = await emailSurvey(a, { tagIds: [a.tag.id] });
     const occ2 = await runScheduled(a.account.id, second.id);
-    received.length = 0;
+    suite.received.length = 0;
     await runEmailSend({ accountId: a.account.id, sendId: occ2.sendId });
-    expect(received.map((r) => r.to[0])).toEqual(['ada@example.test']);
+    expect(suite.received.map((r) => r.to[0])).toEqual(['ada@example.test']);
     // The other account still mails bob: a suppression is per account.
     const theirs = await emailSurvey(b, { tagIds: [b.tag.id] });
-    received.length = 0;
+    suite.received.length = 0;
     await runEmailSend({ accountId: b.account.id, sendId: (await runScheduled(b.account.id, theirs.id)).sendId });
-    expect(received.map((r) => r.to[0]).sort()).toEqual(['ada@example.test', 'bob@example.test', 'dee@example.test']);
+    expect(suite.received.map((r) => r.to[0]).sort()).toEqual(['ada@example.test', 'bob@example.test', 'dee@example.test']);
   });
 
   it('resumes a send killed half way: every recipient gets exactly one email; a bounce marks the recipient and suppresses the address', async () => {
@@ -169,7 +165,7 @@ describe('email surveys', () => {
     await getDb().execute(sql`update survey_email_recipients set status = 'sending', claimed_at = now() - interval '1 hour'
       where id in (select id from survey_email_recipients where send_id = ${occ.sendId} and status = 'queued' order by id limit 10)`);
     await runEmailSend({ accountId: a.account.id, sendId: occ.sendId });
-    const to = received.map((r) => r.to[0]);
+    const to = suite.received.map((r) => r.to[0]);
     expect(to).toHaveLength(153);
     expect(new Set(to).size).toBe(153);
     const [send] = await getDb().select().from(schema.surveyEmailSends).where(eq(schema.surveyEmailSends.id, occ.sendId));
@@ -189,12 +185,12 @@ describe('email surveys', () => {
     await getDb().execute(sql`insert into survey_email_recipients (account_id, survey_id, send_id, email, token, status)
       select ${a.account.id}, ${survey.id}, ${occ.sendId}, 'r' || g || '@example.test', md5(g::text || random()::text) || md5(random()::text), 'sent' from generate_series(1, 60) g`);
     const cookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
-    const first = await app.request(`/surveys/${survey.id}/results`, { domain: a.domain, cookie });
+    const first = await suite.app.request(`/surveys/${survey.id}/results`, { domain: a.domain, cookie });
     expect(first.status).toBe(200);
     expect(first.text.match(/data-testid="recipient-row"/g)).toHaveLength(50);
     expect(first.text).toContain('r60@example.test');
     expect(first.text).toContain(`href="/surveys/${survey.id}/results?q=delivery&amp;page=2#delivery"`);
-    const second = await app.request(`/surveys/${survey.id}/results?q=delivery&page=2`, { domain: a.domain, cookie });
+    const second = await suite.app.request(`/surveys/${survey.id}/results?q=delivery&page=2`, { domain: a.domain, cookie });
     expect(second.text.match(/data-testid="recipient-row"/g)).toHaveLength(10);
     expect(second.text).toContain('r1@example.test');
     expect(second.text).toContain('(page 2)');
@@ -208,7 +204,7 @@ describe('email surveys', () => {
     await expect(up(Buffer.alloc(0))).rejects.toThrow('please select a csv file');
     await expect(up(Buffer.alloc(5 * 1024 * 1024, 'a'))).rejects.toThrow('File size must be less than 5mb.');
     await expect(up(Buffer.from('\x89PNG\r\n\x1a\n0000'), 'list.png')).rejects.toThrow('Only csv or excel files can be uploaded.');
-    await expect(up(Buffer.from('name\nAda\n'))).rejects.toThrow('The file needs a column named email.');
+    await expect(up(Buffer.from('name\nAda\n'))).rejects.toThrow('Map one column to Email');
     expect(RecipientListSchema.safeParse({ listName: 'x'.repeat(31) }).error?.issues[0].message).toBe('The list name must be 30 characters or less.');
     const ok = await up(Buffer.from('Email,First name\nada@example.test,Ada\nnot-an-address,X\nzed@example.test,Zed\nADA@example.test,Again\n'));
     expect(ok).toMatchObject({ success: 2, failed: 2 });
@@ -219,7 +215,7 @@ describe('email surveys', () => {
     await expect(up(Buffer.from('email\nq@example.test\n'))).rejects.toThrow('only while the survey is a draft');
     const occ = await runScheduled(a.account.id, survey.id);
     await runEmailSend({ accountId: a.account.id, sendId: occ.sendId });
-    expect(received.map((r) => r.to[0]).sort()).toEqual(['ada@example.test', 'zed@example.test']);
+    expect(suite.received.map((r) => r.to[0]).sort()).toEqual(['ada@example.test', 'zed@example.test']);
   });
 
   it('schedules at a local time in a zone and recurs every N days at the same local time across a DST change', async () => {
@@ -252,11 +248,11 @@ describe('email surveys', () => {
     const survey = await emailSurvey(a, { tagIds: [a.tag.id] }, false);
     const cookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
     const target = `/surveys/edit/${survey.id}/email/target`;
-    const page = await app.request(target, { domain: a.domain, cookie });
+    const page = await suite.app.request(target, { domain: a.domain, cookie });
     expect(page.status).toBe(200);
     expect(page.text).toContain('By CSV upload');
     const post = (fields: Record<string, string>, files?: Parameters<typeof postMultipart>[2]['files']) =>
-      postMultipart(app.port, target, { domain: a.domain, cookie, fields: { audience: 'csv', intent: 'csv-upload', ...fields }, files });
+      postMultipart(suite.app.port, target, { domain: a.domain, cookie, fields: { audience: 'csv', intent: 'csv-upload', ...fields }, files });
     const noFile = await post({ listName: 'Spring' });
     expect(noFile.status).toBe(400);
     expect(noFile.text).toContain('please select a csv file');
@@ -266,17 +262,40 @@ describe('email surveys', () => {
     expect(tooBig.text).toContain('File size must be less than 5mb.');
     const longName = await post({ listName: 'x'.repeat(31) }, [{ name: 'file', filename: 'l.csv', bytes: Buffer.from('email\na@example.test\n') }]);
     expect(longName.text).toContain('The list name must be 30 characters or less.');
-    const ok = await post({ listName: 'Spring' }, [{ name: 'file', filename: 'l.csv', bytes: Buffer.from('email,name\na@example.test,A\nbad,B\n') }]);
+    // The columns are mapped like the contact import: a column the guess does not know ("Correo") is chosen by hand.
+    const ok = await post({ listName: 'Spring' }, [{ name: 'file', filename: 'l.csv', bytes: Buffer.from('Correo,Nombre,Extra\na@example.test,A,x\nbad,B,y\na@example.test,C,z\n') }]);
     expect(ok.status).toBe(302);
-    const after = await app.request(target, { domain: a.domain, cookie });
-    expect(after.text).toContain('Spring (1 addresses, 1 failed)');
+    const mapUrl = ok.headers.location!;
+    expect(mapUrl).toMatch(new RegExp(`^/surveys/${survey.id}/lists/\\d+$`));
+    const waiting = await suite.app.request(target, { domain: a.domain, cookie });
+    expect(waiting.text).toContain('Map the columns of Spring');
+    const mapping = await suite.app.request(mapUrl, { domain: a.domain, cookie });
+    expect(mapping.status).toBe(200);
+    expect(mapping.text).toContain('Correo');
+    expect(mapping.text).toContain('a@example.test');
+    const noEmail = await suite.app.request(mapUrl, { domain: a.domain, cookie, form: { intent: 'map', 'mapping[0]': 'ignore', 'mapping[1]': 'firstName', 'mapping[2]': 'ignore' } });
+    expect(noEmail.status).toBe(400);
+    expect(noEmail.text).toContain('Map one column to Email');
+    const mapped = await suite.app.request(mapUrl, { domain: a.domain, cookie, form: { intent: 'map', 'mapping[0]': 'email', 'mapping[1]': 'firstName', 'mapping[2]': 'ignore' } });
+    expect(mapped.status).toBe(302);
+    expect(mapped.headers.location).toBe(target);
+    const after = await suite.app.request(target, { domain: a.domain, cookie });
+    expect(after.text).toContain('Spring (1 addresses, 2 failed)');
+    const [entry] = await getDb().select().from(schema.surveyEmailListEntries).where(eq(schema.surveyEmailListEntries.accountId, a.account.id));
+    expect(entry).toMatchObject({ email: 'a@example.test', name: 'A' });
+    // Mapped once: a second post changes nothing; another account's list is not found.
+    const again = await suite.app.request(mapUrl, { domain: a.domain, cookie, form: { intent: 'map', 'mapping[0]': 'email', 'mapping[1]': 'ignore', 'mapping[2]': 'ignore' } });
+    expect(again.status).toBe(400);
+    const b = await setup();
+    const bCookie = await sessionCookie({ domain: b.domain, accountId: b.account.id, userId: b.owner.id });
+    expect((await suite.app.request(mapUrl, { domain: b.domain, cookie: bCookie })).status).toBe(404);
 
     const settings = `/surveys/edit/${survey.id}/email/settings`;
     const base = { name: 'Quarterly', folderId: String(survey.folderId), language: 'EN', intent: 'save' };
-    const refused = await app.request(settings, { domain: a.domain, cookie, form: { ...base, 'schedule.sendLater': 'on', 'schedule.recurring': 'on' } });
+    const refused = await suite.app.request(settings, { domain: a.domain, cookie, form: { ...base, 'schedule.sendLater': 'on', 'schedule.recurring': 'on' } });
     expect(refused.status).toBe(400);
     for (const m of ['please select date', 'please select timezone', 'please select any interval']) expect(refused.text).toContain(m);
-    const saved = await app.request(settings, {
+    const saved = await suite.app.request(settings, {
       domain: a.domain,
       cookie,
       form: { ...base, 'schedule.sendLater': 'on', 'schedule.sendDate': '2099-01-05', 'schedule.sendTime': '08:15', 'schedule.timezone': 'Asia/Tokyo', 'schedule.recurring': 'on', 'schedule.interval': '30' },
@@ -284,7 +303,7 @@ describe('email surveys', () => {
     expect(saved.status).toBe(302);
     const [row] = await getDb().select().from(schema.surveyEmailSchedules).where(eq(schema.surveyEmailSchedules.surveyId, survey.id));
     expect(row).toMatchObject({ sendLater: true, sendAt: '2099-01-05T08:15', timezone: 'Asia/Tokyo', recurring: true, intervalDays: 30 });
-    const shown = await app.request(settings, { domain: a.domain, cookie });
+    const shown = await suite.app.request(settings, { domain: a.domain, cookie });
     expect(shown.text).toContain('value="2099-01-05"');
   });
 });

@@ -39,12 +39,18 @@ export function CsatSettingsForm({
   inboxes,
   locked,
   lastResult,
+  logo,
+  preview,
 }: {
   kind: Kind;
   survey: CsatFormValues | null;
   inboxes: { id: number; name: string; email: string | null }[];
   locked: boolean;
   lastResult: unknown;
+  /** The email survey's logo (an existing survey only: the logo is uploaded to a saved survey). */
+  logo?: { url: string | null; error: string | null };
+  /** The rating email as rendered for a sample customer. */
+  preview?: string | null;
 }) {
   const list = `/settings/${kind}-survey`;
   const formId = `csat-${kind}-${survey?.id ?? 'new'}`;
@@ -114,6 +120,37 @@ export function CsatSettingsForm({
         <ErrorList id={conform.errorId} errors={conform.errors} />
         <FormActions cancelTo={list} submitLabel={survey ? 'Update' : 'Create'} intent="save" locked={locked} disabled={!changed} />
       </Form>
+      {kind === 'email' && survey && logo ? (
+        <Form method="post" encType="multipart/form-data" action={pathname} className="stack" aria-labelledby="csat-logo-title">
+          <fieldset disabled={locked} className="field">
+            <legend id="csat-logo-title">Logo</legend>
+            {logo.url ? <img src={logo.url} alt="Survey logo" className="logo-preview" height={40} /> : null}
+            <label htmlFor="csat-logo">{logo.url ? 'Replace the logo' : 'Upload a logo'}</label>
+            <input id="csat-logo" type="file" name="logo" accept=".png,.jpg,.jpeg,image/png,image/jpeg" aria-describedby="csat-logo-hint csat-logo-error" />
+            <p id="csat-logo-hint" className="muted">
+              png, jpg or jpeg, max size 2MB; shown 40 px high at the top of the email.
+            </p>
+            <ErrorList id="csat-logo-error" errors={logo.error ? [logo.error] : undefined} />
+            <div className="row">
+              <button type="submit" className="btn" name="intent" value="logo-upload">
+                Upload logo
+              </button>
+              {logo.url ? (
+                <button type="submit" className="btn" name="intent" value="logo-remove">
+                  Remove logo
+                </button>
+              ) : null}
+            </div>
+          </fieldset>
+        </Form>
+      ) : null}
+      {kind === 'email' && preview ? (
+        <section aria-labelledby="csat-preview-title" className="stack">
+          <h2 id="csat-preview-title">Email preview</h2>
+          <p className="muted">The saved survey as a customer named Jane Doe gets it.</p>
+          <iframe title="Email preview" sandbox="" srcDoc={preview} className="email-preview-frame" />
+        </section>
+      ) : null}
       <p>
         <Link to={list}>Back to the list and the ratings</Link>
       </p>

@@ -2,7 +2,7 @@ import { EMAIL_LIMITS } from '~/models/surveys/constants';
 import { Check, FieldErrors, Radios, Select, TextInput } from './fields';
 import type { ReplyReader } from './reply';
 
-export type RecipientList = { id: number; name: string; fileName: string; successCount: number; failedCount: number };
+export type RecipientList = { id: number; name: string; fileName: string; status: 'mapping' | 'ready'; successCount: number; failedCount: number };
 
 /**
  * The email channel's Target step (survey-builder.md section 2): respondents by tag, or by an uploaded CSV/Excel list.
@@ -14,7 +14,9 @@ export function EmailTargetFields({
   lists,
   draft,
   csvError,
+  surveyId,
 }: {
+  surveyId: number;
   r: ReplyReader;
   tags: { id: number; name: string }[];
   lists: RecipientList[];
@@ -22,6 +24,8 @@ export function EmailTargetFields({
   csvError: string | null;
 }) {
   const chosen = new Set(((r.value('tagIds') as unknown[] | undefined) ?? []).map(String));
+  const ready = lists.filter((l) => l.status === 'ready');
+  const waiting = lists.filter((l) => l.status === 'mapping');
   return (
     <div className="card stack email-target">
       <h2>Respondents</h2>
@@ -47,11 +51,20 @@ export function EmailTargetFields({
         <FieldErrors errors={r.errorsUnder('tagIds')} />
       </fieldset>
       <div className="audience-csv stack">
-        {lists.length ? (
-          <Select r={r} name="listId" label="Recipient list" options={lists.map((l) => ({ value: l.id, label: `${l.name} (${l.successCount} addresses, ${l.failedCount} failed)` }))} />
+        {ready.length ? (
+          <Select r={r} name="listId" label="Recipient list" options={ready.map((l) => ({ value: l.id, label: `${l.name} (${l.successCount} addresses, ${l.failedCount} failed)` }))} />
         ) : (
           <FieldErrors errors={r.errors('listId')} />
         )}
+        {waiting.length && draft ? (
+          <ul className="stack" aria-label="Lists waiting for their column mapping">
+            {waiting.map((l) => (
+              <li key={l.id}>
+                <a href={`/surveys/${surveyId}/lists/${l.id}`}>{`Map the columns of ${l.name}`}</a>
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <fieldset className="field" data-testid="csv-upload">
           <legend>Upload a list</legend>
           {draft ? null : <p className="muted">A list can be uploaded only while the survey is a draft.</p>}
@@ -60,7 +73,7 @@ export function EmailTargetFields({
             <label htmlFor="csv-file">CSV or Excel file</label>
             <input id="csv-file" type="file" name="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" disabled={!draft} aria-describedby="csv-hint" />
             <small id="csv-hint" className="muted">
-              Under 5 MB; a column named email, and optionally name or first name and last name.{' '}
+              Under 5 MB, with a column of email addresses and optionally names; you map the columns next.{' '}
               <a href="/samples/survey-recipients.csv" download>
                 Sample file
               </a>

@@ -2,7 +2,7 @@ import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } f
 import type { InputHTMLAttributes, ReactNode } from 'react';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyField = FieldMetadata<any, any, any>;
+export type AnyField = FieldMetadata<any, any, any>;
 
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;

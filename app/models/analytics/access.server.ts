@@ -13,10 +13,17 @@ export async function requireReportPage(request: Request, slug: string | undefin
   if (!page) throw data({ message: 'There is no such report.' }, { status: 404 });
   if (!can(ctx, page.permission)) roleDenied();
   await requireFeature(request, page.feature, ctx);
-  const tz = ctx.account.settings?.defaultTimezone || 'UTC';
   const search = new URL(request.url).searchParams;
-  const parsed = parseRange({ search, tz: safeZone(tz), page });
+  const parsed = parseRange({ search, tz: accountZone(ctx), page });
   return { ctx, page, search, ...parsed };
+}
+
+/**
+ * The zone an account's reports cut days, weeks and months in (ADR 090): the account's default time zone
+ * (Settings → Account), UTC when it has none or the runtime does not know it. Analytics and the CSAT results use it.
+ */
+export function accountZone(ctx: { account: { settings?: { defaultTimezone?: string | null } | null } }) {
+  return safeZone(ctx.account.settings?.defaultTimezone || 'UTC');
 }
 
 function safeZone(tz: string) {

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
+import { markRecipientOpened } from '../surveys/email-surveys.server';
 import { suppress } from './sending.server';
 import { verifyTracking } from './tracking.server';
 
@@ -49,10 +50,11 @@ async function record(opts: {
   });
 }
 
-/** The open pixel: true when the token was genuine (the pixel is served either way). */
+/** The open pixel of campaign and survey emails (ADR 094): true when the token was genuine (the pixel is served either way). */
 export async function recordOpen(token: string) {
   const p = verifyTracking(token, 'o');
   if (!p) return false;
+  if (p.t === 's') return markRecipientOpened({ accountId: p.a, id: p.r });
   const recipient = await recipientOf(p.a, p.r);
   if (!recipient) return false;
   await record({ accountId: p.a, recipient, kind: 'open', column: 'openedAt', counter: 'openedCount' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emptyMessage, maxLengthMessage } from '../productivity/constants';
 import { isTimeZone } from '../accounts/schemas';
+import { DESIGN_LIMITS } from './design';
 import { SMS_BODY_MAX } from './sms';
 import { CAMPAIGN_NAME_MAX, CAMPAIGN_SUBJECT_MAX, CHAT_DELAY_MAX, CHAT_MESSAGE_MAX, CHAT_VISITORS, PAGE_MATCHES, TEMPLATE_BODY_MAX, TEMPLATE_NAME_MAX, TEMPLATE_SUBJECT_MAX } from './constants';
 
@@ -114,3 +115,23 @@ export const MessageCampaignSchema = z.object({
   businessHoursOnly: z.boolean().default(false),
 });
 export type MessageCampaignInput = z.infer<typeof MessageCampaignSchema>;
+
+const designText = (max: number) => z.string().max(max);
+const designUrl = z.string().max(DESIGN_LIMITS.url).refine((u) => u === '' || u === 'https://' || /^https?:\/\/[^\s"<>]+$/i.test(u), 'Enter a web address (https://...)');
+
+/** The designer's document (ADR 095), checked before the server renders from it: unknown blocks or fields refuse it. */
+export const TextDesignSchema = z.object({
+  version: z.literal(1),
+  blocks: z
+    .array(
+      z.discriminatedUnion('type', [
+        z.object({ type: z.literal('heading'), text: designText(DESIGN_LIMITS.short) }).strict(),
+        z.object({ type: z.literal('text'), text: designText(DESIGN_LIMITS.text) }).strict(),
+        z.object({ type: z.literal('image'), src: designUrl, alt: designText(DESIGN_LIMITS.short), href: designUrl }).strict(),
+        z.object({ type: z.literal('button'), label: designText(DESIGN_LIMITS.short), href: designUrl, color: z.string().regex(/^#[0-9a-f]{6}$/i) }).strict(),
+        z.object({ type: z.literal('divider') }).strict(),
+        z.object({ type: z.literal('columns'), left: designText(DESIGN_LIMITS.text), right: designText(DESIGN_LIMITS.text) }).strict(),
+      ]),
+    )
+    .max(DESIGN_LIMITS.blocks),
+});

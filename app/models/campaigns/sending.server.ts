@@ -21,7 +21,7 @@ import { isSmtpRecipientRefusal, runBulkSend, sendRawMail, type HeldEnd } from '
 import { bulkSmtp, type BulkSmtp } from '../mail/smtp-lanes.server';
 import { readEmailSettings } from '../email/email-inboxes.server';
 import { smtpConnectionOptions } from '../email/mail-connection.server';
-import { signTracking } from './tracking.server';
+import { pixelPath, signTracking } from './tracking.server';
 import { pushSegmentWhere } from './push-segments.server';
 import { pushSenderOf } from './push.server';
 
@@ -157,7 +157,7 @@ function campaignRoute(inbox: Parameters<typeof routeFor>[0], route: Route): Cam
 export function trackingLinks(domain: string, accountId: number, recipientId: number) {
   return {
     unsubscribeUrl: accountLink(domain, `/c/u/${signTracking({ k: 'u', a: accountId, r: recipientId })}`),
-    pixelUrl: accountLink(domain, `/c/o/${signTracking({ k: 'o', a: accountId, r: recipientId })}`),
+    pixelUrl: accountLink(domain, pixelPath({ accountId, recipientId })),
     clickUrl: (url: string) => accountLink(domain, `/c/c/${signTracking({ k: 'c', a: accountId, r: recipientId, u: url })}`),
   };
 }

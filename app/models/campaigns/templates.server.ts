@@ -1,6 +1,8 @@
 import { and, asc, count, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { plainTextOf } from '../knowledge-base/sanitize.server';
+import { renderDesign } from './design';
+import { TextDesignSchema } from './schemas';
 import { cleanQuery, FieldInputError, likePattern, paging, recordChange } from '../productivity/shared.server';
 import { TEMPLATE_NAME_TAKEN_MESSAGE } from './constants';
 import { cleanCampaignHtml } from './email-layout.server';
@@ -57,10 +59,28 @@ async function checkNameFree(tx: Tx, accountId: number, name: string, exceptId?:
 
 type Fields = { name: string; subject: string; bodyHtml?: string; textDesign?: string };
 
-/** The stored form: sanitised html, and the plain text derived from it (section 3: bodyText from the html). */
+/**
+ * The stored form: sanitised html, and the plain text derived from it (section 3: bodyText from the html). The
+ * designer's document is kept only while the html is its rendering (ADR 095): html edited by hand drops the design,
+ * so the designer never overwrites hand-written html; only the html is ever mailed.
+ */
 function clean(f: Fields) {
   const bodyHtml = cleanCampaignHtml(f.bodyHtml ?? '');
-  return { name: f.name.trim(), subject: f.subject.trim(), bodyHtml, bodyText: plainTextOf(bodyHtml), textDesign: f.textDesign?.trim() || null };
+  return { name: f.name.trim(), subject: f.subject.trim(), bodyHtml, bodyText: plainTextOf(bodyHtml), textDesign: keptDesign(f.textDesign, bodyHtml) };
+}
+
+/** The design as stored (normalised JSON) when it is valid and renders to `bodyHtml`, else null. */
+export function keptDesign(textDesign: string | undefined | null, bodyHtml: string) {
+  if (!textDesign?.trim()) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(textDesign);
+  } catch {
+    return null;
+  }
+  const design = TextDesignSchema.safeParse(parsed);
+  if (!design.success) return null;
+  return cleanCampaignHtml(renderDesign(design.data)) === bodyHtml ? JSON.stringify(design.data) : null;
 }
 
 export async function createCampaignTemplate(opts: { accountId: number; actorId: number | null } & Fields) {

@@ -65,7 +65,7 @@ function cellText(value: unknown): string {
  * The file's rows one at a time (the header first), streamed from disk so that memory does not grow with
  * the file: csv-parse over a read stream, or exceljs's streaming reader over the first worksheet.
  */
-async function* readFileRows(storageKey: string): AsyncGenerator<string[]> {
+export async function* readFileRows(storageKey: string): AsyncGenerator<string[]> {
   const file = filePath(storageKey);
   if (kindOf(storageKey) === 'csv') {
     const parser = fs.createReadStream(file).pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true }));
@@ -114,6 +114,44 @@ export function guessField(header: string): ImportField {
 }
 
 /**
+ * Writes a sniffed CSV or xlsx upload under PARLEY_DATA_DIR/imports/<accountId>/ and counts its rows (the header
+ * apart): the contact import and the email survey's recipient lists keep their files this way until mapped.
+ */
+export async function storeImportFile(opts: { accountId: number; kind: FileKind; bytes: Buffer }): Promise<{ ok: true; storageKey: string; total: number } | { ok: false; error: string }> {
+  await fs.promises.mkdir(importsDir(opts.accountId), { recursive: true });
+  const storageKey = path.join('imports', String(opts.accountId), `${crypto.randomUUID()}.${opts.kind}`);
+  await fs.promises.writeFile(filePath(storageKey), opts.bytes);
+  let total = -1; // the header is not a row
+  try {
+    for await (const _row of readFileRows(storageKey)) total += 1;
+  } catch {
+    await removeImportFile(storageKey);
+    return { ok: false, error: IMPORT_MESSAGES.unreadable };
+  }
+  if (total < 1) {
+    await removeImportFile(storageKey);
+    return { ok: false, error: IMPORT_MESSAGES.empty };
+  }
+  return { ok: true, storageKey, total };
+}
+
+export async function removeImportFile(storageKey: string) {
+  await fs.promises.rm(filePath(storageKey), { force: true });
+}
+
+/** The header (made unique) and the first rows of a stored file, with a first guess of each column's field. */
+export async function previewImportFile(storageKey: string) {
+  let header: string[] = [];
+  const rows: string[][] = [];
+  for await (const row of readFileRows(storageKey)) {
+    if (header.length === 0) header = uniqueHeaders(row);
+    else rows.push(row);
+    if (rows.length >= PREVIEW_ROWS) break;
+  }
+  return { header, rows, guesses: header.map(guessField) };
+}
+
+/**
  * Checks and stores an uploaded file under PARLEY_DATA_DIR/imports/<accountId>/ and records the import as
  * Pending, waiting for its mapping. Returns a message instead of throwing for files a user can fix.
  */
@@ -122,21 +160,9 @@ export async function storeImportUpload(opts: { accountId: number; userId: numbe
   if (opts.bytes.length > IMPORT_MAX_BYTES) return { ok: false, error: IMPORT_MESSAGES.tooLarge };
   const kind = await sniffImportFile(opts.bytes);
   if (!kind) return { ok: false, error: IMPORT_MESSAGES.badType };
-  const dir = importsDir(opts.accountId);
-  await fs.promises.mkdir(dir, { recursive: true });
-  const storageKey = path.join('imports', String(opts.accountId), `${crypto.randomUUID()}.${kind}`);
-  await fs.promises.writeFile(filePath(storageKey), opts.bytes);
-  let total = -1; // the header is not a contact
-  try {
-    for await (const _row of readFileRows(storageKey)) total += 1;
-  } catch {
-    await fs.promises.rm(filePath(storageKey), { force: true });
-    return { ok: false, error: IMPORT_MESSAGES.unreadable };
-  }
-  if (total < 1) {
-    await fs.promises.rm(filePath(storageKey), { force: true });
-    return { ok: false, error: IMPORT_MESSAGES.empty };
-  }
+  const stored = await storeImportFile({ accountId: opts.accountId, kind, bytes: opts.bytes });
+  if (!stored.ok) return stored;
+  const { storageKey, total } = stored;
   const [row] = await getDb()
     .insert(schema.contactImports)
     .values({ accountId: opts.accountId, userId: opts.userId, filename: opts.filename.slice(0, 200) || `import.${kind}`, storageKey, totalRows: total })
@@ -170,14 +196,7 @@ export function awaitingMapping(imp: ContactImport) {
 export async function previewImport(opts: { accountId: number; id: number }) {
   const imp = await getImport(opts);
   if (!imp) return undefined;
-  let header: string[] = [];
-  const rows: string[][] = [];
-  for await (const row of readFileRows(imp.storageKey)) {
-    if (header.length === 0) header = uniqueHeaders(row);
-    else rows.push(row);
-    if (rows.length >= PREVIEW_ROWS) break;
-  }
-  return { import: imp, header, rows, guesses: header.map(guessField) };
+  return { import: imp, ...(await previewImportFile(imp.storageKey)) };
 }
 
 /**

@@ -17,7 +17,13 @@ export const CSAT_MESSAGES = {
   inboxTaken: 'This inbox already has a survey of this kind',
 } as const;
 
-export const CSAT_TOASTS = { created: 'Survey Created Successfully', updated: 'Survey Updated Successfully', deleted: 'Survey Deleted' } as const;
+export const CSAT_TOASTS = {
+  created: 'Survey Created Successfully',
+  updated: 'Survey Updated Successfully',
+  deleted: 'Survey Deleted',
+  logoUploaded: 'Logo successfully uploaded',
+  logoRemoved: 'Logo Successfully Removed',
+} as const;
 
 /** The five points of the scale: stars or faces. */
 export const RATING_LABELS: Record<'star' | 'emoji', string[]> = {

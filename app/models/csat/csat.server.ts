@@ -3,7 +3,10 @@ import { and, asc, desc, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { emitSurveyReceived } from '../events/engagement.server';
 import { postMessage } from '../inbox/conversations.server';
+import { saveAttachment } from '../inbox/attachments.server';
 import { sendBulkEmail } from '../mail/mail.server';
+import { checkLogoFile, dropLogoFile, readLogoAttachment } from '../surveys/logo.server';
+import { SurveyInputError } from '../surveys/surveys.server';
 import { recordChange } from '../productivity/shared.server';
 import { accountLink } from '../../utils/tenant.server';
 import { CSAT_MESSAGES, RATING_GLYPHS, RATING_LABELS } from './constants';
@@ -101,6 +104,67 @@ export async function deleteCsatSurvey(opts: { accountId: number; actorId: numbe
 
 const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+type EmailLook = Pick<typeof c.$inferSelect, 'subject' | 'heading' | 'subHeading' | 'footer' | 'ratingsType'>;
+
+/** The logo's address (the attachment id in the query busts caches when it changes). */
+export function csatLogoPath(accountId: number, survey: { id: number; logoAttachmentId: number | null }) {
+  return `/csat/logo/${accountId}/${survey.id}?v=${survey.logoAttachmentId}`;
+}
+
+/**
+ * The rating email: logo, heading and sub-heading ({{NAME}} / {{EMAIL}} filled in), five rating links, footer and the
+ * unsubscribe link, with a text part. The settings page's preview renders the same function with sample values.
+ */
+export function renderCsatEmail(input: { survey: EmailLook; name: string; email: string; link: (n?: number) => string; unsubscribe: string; logoUrl: string | null }) {
+  const { survey, link } = input;
+  const fill = (t: string) => t.replaceAll('{{NAME}}', input.name).replaceAll('{{EMAIL}}', input.email);
+  const type = survey.ratingsType === 'emoji' ? 'emoji' : 'star';
+  const buttons = [1, 2, 3, 4, 5]
+    .map(
+      (n) =>
+        `<a href="${escapeHtml(link(n))}" title="${RATING_LABELS[type][n - 1]}" style="display:inline-block;margin:2px;padding:8px 10px;border:1px solid #c9ced6;border-radius:6px;text-decoration:none;color:#b7791f;font-size:18px">${RATING_GLYPHS[type][n - 1]}</a>`,
+    )
+    .join('');
+  const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#1d2433">
+<div style="max-width:560px;margin:0 auto;padding:24px">
+${input.logoUrl ? `<p><img src="${escapeHtml(input.logoUrl)}" alt="" height="40" style="height:40px;max-width:100%"></p>` : ''}${survey.heading ? `<h1 style="font-size:20px">${escapeHtml(fill(survey.heading))}</h1>` : ''}${survey.subHeading ? `<p>${escapeHtml(fill(survey.subHeading))}</p>` : ''}
+<p>${buttons}</p>${survey.footer ? `<p style="color:#555;font-size:13px">${escapeHtml(survey.footer)}</p>` : ''}
+<p style="color:#777;font-size:12px"><a href="${escapeHtml(input.unsubscribe)}">Unsubscribe</a></p></div></body></html>`;
+  const text = [fill(survey.heading), fill(survey.subHeading), '', ...[1, 2, 3, 4, 5].map((n) => `${RATING_LABELS[type][n - 1]}: ${link(n)}`), '', survey.footer, `Unsubscribe: ${input.unsubscribe}`].join('\n');
+  return { html, text, subject: fill(survey.subject) };
+}
+
+/** Sets (a checked png or jpeg under 2 MB) or removes the email survey's logo; the old file goes unless another survey shows it. */
+export async function setCsatLogo(opts: { accountId: number; actorId: number | null; id: number; file: File | null | 'remove' }) {
+  const survey = await getCsatSurvey({ accountId: opts.accountId, kind: 'email', id: opts.id });
+  if (!survey) return undefined;
+  const checked = opts.file === 'remove' ? null : await checkLogoFile(opts.file).catch((err) => {
+    if (err instanceof SurveyInputError) throw new CsatInputError(err.message, 'logo');
+    throw err;
+  });
+  const old = survey.logoAttachmentId;
+  await getDb().transaction(async (tx) => {
+    const saved = checked ? await saveAttachment({ accountId: opts.accountId, messageId: null, filename: checked.file.name, contentType: checked.mime, bytes: checked.bytes }, tx) : null;
+    await tx
+      .update(c)
+      .set({ logoAttachmentId: saved?.id ?? null, updatedAt: new Date() })
+      .where(and(eq(c.accountId, opts.accountId), eq(c.id, survey.id)));
+    await recordChange(tx, { accountId: opts.accountId, actorId: opts.actorId, type: 'survey_updated', subjectType: 'csat_survey', subjectId: survey.id, payload: { kind: 'email', fields: ['logo'] } });
+  });
+  if (old) {
+    const [still] = await getDb().select({ id: c.id }).from(c).where(and(eq(c.accountId, opts.accountId), eq(c.logoAttachmentId, old))).limit(1);
+    if (!still) await dropLogoFile({ accountId: opts.accountId, id: old });
+  }
+  return survey;
+}
+
+/** The logo of an email survey, public (mail clients fetch it), png or jpeg only. */
+export async function readCsatLogo(opts: { accountId: number; id: number }) {
+  const survey = await getCsatSurvey({ accountId: opts.accountId, kind: 'email', id: opts.id });
+  if (!survey?.logoAttachmentId) return undefined;
+  return readLogoAttachment({ accountId: opts.accountId, id: survey.logoAttachmentId });
+}
+
 /**
  * A conversation was resolved (the engine, on conversation_updated): when its inbox has an email or chat survey, the
  * customer is asked once (a second resolve asks again only with allowMultipleFeedback). Email: one rating email from the
@@ -179,30 +243,21 @@ export async function requestCsatRating(opts: { accountId: number; conversationI
     });
     return { asked: true, ratingId: row.id };
   }
-  const name = conv.contactName || conv.contactEmail!;
-  const fill = (t: string) => t.replaceAll('{{NAME}}', name).replaceAll('{{EMAIL}}', conv.contactEmail!);
-  const type = survey.ratingsType === 'emoji' ? 'emoji' : 'star';
-  const buttons = [1, 2, 3, 4, 5]
-    .map(
-      (n) =>
-        `<a href="${escapeHtml(link(n))}" title="${RATING_LABELS[type][n - 1]}" style="display:inline-block;margin:2px;padding:8px 10px;border:1px solid #c9ced6;border-radius:6px;text-decoration:none;color:#b7791f;font-size:18px">${RATING_GLYPHS[type][n - 1]}</a>`,
-    )
-    .join('');
   const unsubscribe = accountLink(conv.domain, `/csat/${opts.accountId}/${token}/unsubscribe`);
-  const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#1d2433">
-<div style="max-width:560px;margin:0 auto;padding:24px">
-${survey.heading ? `<h1 style="font-size:20px">${escapeHtml(fill(survey.heading))}</h1>` : ''}${survey.subHeading ? `<p>${escapeHtml(fill(survey.subHeading))}</p>` : ''}
-<p>${buttons}</p>${survey.footer ? `<p style="color:#555;font-size:13px">${escapeHtml(survey.footer)}</p>` : ''}
-<p style="color:#777;font-size:12px"><a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p></div></body></html>`;
-  const text = [survey.heading, survey.subHeading, '', ...[1, 2, 3, 4, 5].map((n) => `${RATING_LABELS[type][n - 1]}: ${link(n)}`), '', survey.footer, `Unsubscribe: ${unsubscribe}`]
-    .filter((l) => l !== undefined)
-    .join('\n');
+  const { html, text, subject } = renderCsatEmail({
+    survey,
+    name: conv.contactName || conv.contactEmail!,
+    email: conv.contactEmail!,
+    link,
+    unsubscribe,
+    logoUrl: survey.logoAttachmentId ? accountLink(conv.domain, csatLogoPath(opts.accountId, survey)) : null,
+  });
   const host = new URL(accountLink(conv.domain)).hostname;
   await sendBulkEmail({
     accountId: opts.accountId,
     from: conv.inboxName ? `"${conv.inboxName.replace(/"/g, '')}" <${conv.inboxEmail}>` : conv.inboxEmail!,
     to: conv.contactEmail!,
-    subject: fill(survey.subject),
+    subject,
     text,
     html,
     messageId: `<csat-${token}@${host}>`,
@@ -293,9 +348,9 @@ export type CsatGroup = 'agent' | 'team' | 'inbox' | 'day' | 'week' | 'month';
 
 /**
  * The account-wide CSAT result over a period: ratings, average, and the share of 4–5 ("satisfied"), by agent, team,
- * inbox, day, week (from Monday) or month. Periods are cut in `timezone` (ADR 085: the viewer's zone; the account has
- * none of its own), so a rating at 23:30 in Paris counts on its Paris day. Read from the ratings themselves (indexed by
- * account and rating time).
+ * inbox, day, week (from Monday) or month. Periods are cut in `timezone` (ADR 094: the account's default time zone,
+ * the one analytics cuts days in), so a rating at 23:30 in Paris counts on its Paris day. Read from the ratings
+ * themselves (indexed by account and rating time).
  */
 export async function csatResults(opts: { accountId: number; from: Date; to: Date; by: CsatGroup; timezone?: string }) {
   // The zone is written into the statement (a bind parameter per use would make GROUP BY and SELECT differ), so only

@@ -1,12 +1,14 @@
-import { TZDate } from '@date-fns/tz';
 import { data } from '@remix-run/node';
 import type { Params } from '@remix-run/react';
 import { parseWithZod } from '../../utils/conform.server';
+import { accountZone } from '../analytics/access.server';
+import { dayStart } from '../analytics/range.server';
 import { readEditorParam } from '../../utils/route-id';
 import { can, requireFeature, requirePermission, requireUser } from '../../utils/session.server';
 import { redirectWithToast } from '../../utils/toast.server';
 import { CSAT_TOASTS } from './constants';
-import { csatResults, CsatInputError, deleteCsatSurvey, getCsatSurvey, listCsatInboxes, listCsatSurveys, saveCsatSurvey, type CsatGroup } from './csat.server';
+import { csatLogoPath, csatResults, CsatInputError, deleteCsatSurvey, getCsatSurvey, listCsatInboxes, listCsatSurveys, renderCsatEmail, saveCsatSurvey, setCsatLogo, type CsatGroup } from './csat.server';
+import { CSAT_DEFAULTS } from './constants';
 import { ChatCsatSchema, EmailCsatSchema } from './schemas';
 
 /**
@@ -16,21 +18,6 @@ import { ChatCsatSchema, EmailCsatSchema } from './schemas';
 type Kind = 'email' | 'chat';
 const FEATURE = { email: 'customerSatisfactionSurveys/emailSurveys', chat: 'customerSatisfactionSurveys/chatSurveys' } as const;
 const GROUPS: CsatGroup[] = ['agent', 'team', 'inbox', 'day', 'week', 'month'];
-
-function zoneOrUtc(zone: string | null | undefined) {
-  try {
-    if (zone) new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}
-
-/** 00:00 of a YYYY-MM-DD day in a zone, as an instant. */
-function localMidnight(ymd: string, zone: string) {
-  const [y, m, d] = ymd.split('-').map(Number);
-  return new Date(new TZDate(y, m - 1, d, zone).getTime());
-}
 
 async function guard(request: Request, kind: Kind, write: boolean) {
   const ctx = write ? await requirePermission(request, 'manage_surveys') : await requireUser(request);
@@ -46,13 +33,14 @@ export async function csatListLoader(request: Request, kind: Kind) {
   const day = /^\d{4}-\d{2}-\d{2}$/;
   const toParam = url.searchParams.get('to') ?? '';
   const fromParam = url.searchParams.get('from') ?? '';
-  // The period's days are the viewer's days (ADR 085): from local midnight of `from` to the end of local `to`.
-  const timezone = zoneOrUtc(ctx.user.timezone);
+  // The period's days are the account's days, cut like analytics cuts them (ADR 090, ADR 094): from local midnight
+  // of `from` to the end of local `to` in the account's default time zone.
+  const timezone = accountZone(ctx);
   const today = new Intl.DateTimeFormat('sv-SE', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
   const toDay = day.test(toParam) ? toParam : today;
   const fromDay = day.test(fromParam) ? fromParam : new Date(Date.parse(`${toDay}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
-  const from = localMidnight(fromDay, timezone);
-  const end = localMidnight(new Date(Date.parse(`${toDay}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10), timezone);
+  const from = dayStart(fromDay, timezone);
+  const end = dayStart(new Date(Date.parse(`${toDay}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10), timezone);
   const [surveys, inboxes, results] = await Promise.all([
     listCsatSurveys({ accountId: ctx.account.id, kind }),
     listCsatInboxes({ accountId: ctx.account.id, kind }),
@@ -93,6 +81,19 @@ export async function csatEditorLoader(request: Request, params: Params, kind: K
       : null,
     inboxes,
     locked: !can(ctx, 'manage_surveys'),
+    logoUrl: survey?.logoAttachmentId ? csatLogoPath(ctx.account.id, survey) : null,
+    // The email as the customer gets it (the saved values, a sample customer), in a sandboxed frame.
+    preview:
+      kind === 'email'
+        ? renderCsatEmail({
+            survey: survey ?? { subject: 'How did we do?', heading: '', subHeading: '', footer: '', ratingsType: CSAT_DEFAULTS.ratingsType },
+            name: 'Jane Doe',
+            email: 'jane@example.com',
+            link: () => '#',
+            unsubscribe: '#',
+            logoUrl: survey?.logoAttachmentId ? csatLogoPath(ctx.account.id, survey) : null,
+          }).html
+        : null,
   };
 }
 
@@ -106,6 +107,17 @@ export async function csatEditorAction(request: Request, params: Params, kind: K
   if (intent === 'delete' && id !== 'new') {
     if (!(await deleteCsatSurvey({ ...who, kind, id }))) throw new Response('Not Found', { status: 404 });
     return redirectWithToast(list, { type: 'info', text: CSAT_TOASTS.deleted });
+  }
+  if ((intent === 'logo-upload' || intent === 'logo-remove') && kind === 'email' && id !== 'new') {
+    const file = formData.get('logo');
+    try {
+      const done = await setCsatLogo({ ...who, id, file: intent === 'logo-remove' ? 'remove' : file instanceof File ? file : null });
+      if (!done) throw new Response('Not Found', { status: 404 });
+    } catch (err) {
+      if (err instanceof CsatInputError) return data({ logoError: err.message }, { status: 400 });
+      throw err;
+    }
+    return redirectWithToast(`${list}/${id}`, intent === 'logo-upload' ? CSAT_TOASTS.logoUploaded : { type: 'info', text: CSAT_TOASTS.logoRemoved });
   }
   if (intent !== 'save') throw new Response('Unknown intent', { status: 400 });
   const submission = parseWithZod(formData, { schema: kind === 'email' ? EmailCsatSchema : ChatCsatSchema });

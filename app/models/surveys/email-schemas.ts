@@ -57,3 +57,15 @@ export const RecipientListSchema = z.object({
 
 /** The email Settings step: the general settings and, under `schedule.`, when it is sent. */
 export const emailSettingsSchema = (now = new Date()) => settingsSchema(now).and(z.object({ schedule: EmailScheduleSchema }));
+
+/** The recipient list's mapping step: one field per column of the file, Email exactly once (ADR 094). */
+export const RecipientListMappingSchema = z.object({
+  mapping: z
+    .array(z.enum(['ignore', 'email', 'firstName', 'lastName'], { error: 'Choose a field' }))
+    .min(1, M.listEmailColumn)
+    .superRefine((mapping, ctx) => {
+      if (mapping.filter((f) => f === 'email').length !== 1) ctx.addIssue({ code: 'custom', message: M.listEmailColumn });
+      for (const f of ['firstName', 'lastName'] as const)
+        if (mapping.filter((x) => x === f).length > 1) ctx.addIssue({ code: 'custom', message: `${f === 'firstName' ? 'First name' : 'Last name'} is mapped to more than one column` });
+    }),
+});

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import { TZDate } from '@date-fns/tz';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import rrulePkg from 'rrule';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
-import { guessField, sniffImportFile } from '../crm/imports.server';
+import { pixelPath } from '../campaigns/tracking.server';
+import { previewImportFile, readFileRows, removeImportFile, sniffImportFile, storeImportFile } from '../crm/imports.server';
+import type { ImportField } from '../crm/imports-constants';
 import { recordChange } from '../productivity/shared.server';
 import { bulkConnections, pooledTransport, runBulkSend, sendRawMail } from '../mail/bulk-send.server';
 import { sendBulkEmail } from '../mail/mail.server';
@@ -31,77 +32,108 @@ export type ListUploadResult = { listId: number; success: number; failed: number
 
 const EMAIL_PATTERN = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\]]+$/;
 
-async function rowsOf(kind: 'csv' | 'xlsx', bytes: Buffer): Promise<string[][]> {
-  if (kind === 'csv') return parseCsv(bytes, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true }) as string[][];
-  const { default: Excel } = await import('exceljs');
-  const book = new Excel.Workbook();
-  await book.xlsx.load(bytes as unknown as ArrayBuffer);
-  const sheet = book.worksheets[0];
-  const rows: string[][] = [];
-  sheet?.eachRow((row) => {
-    const values = (row.values as unknown[]) ?? [];
-    rows.push(values.slice(1).map((v) => (v === null || v === undefined ? '' : typeof v === 'object' && 'text' in (v as object) ? String((v as { text: unknown }).text) : String(v)).trim()));
-  });
-  return rows;
+/** The fields a recipient list uses; every other column is ignored (the mapping offers only these). */
+export const LIST_FIELDS = ['ignore', 'email', 'firstName', 'lastName'] as const satisfies readonly ImportField[];
+
+async function lockDraft(tx: Tx, opts: { accountId: number; surveyId: number }) {
+  const [survey] = await tx
+    .select({ id: s.id, status: s.status, channel: s.channel, target: s.target })
+    .from(s)
+    .where(and(eq(s.accountId, opts.accountId), eq(s.id, opts.surveyId)))
+    .for('update');
+  if (!survey || survey.channel !== 'email') throw new SurveyInputError('This survey does not exist', undefined, 404);
+  if (survey.status !== 'draft') throw new SurveyInputError(M.csvNotDraft);
+  return survey;
 }
 
 /**
- * The CSV/Excel recipient list of a draft email survey (survey-builder.md section 3 "CSV", section 7 "surveys/{id}/csv"):
- * under 5 MB, a csv or xlsx file by its bytes, columns named like the contact import's (email, name or first and last
- * name). Each row with a valid address becomes an entry (once per address); the rest are counted as failed. The survey's
- * target then names the list. One transaction: a refused file writes nothing.
+ * Step 1 of a CSV/Excel recipient list of a draft email survey (survey-builder.md section 3 "CSV", section 7
+ * "surveys/{id}/csv"): under 5 MB, a csv or xlsx file by its bytes, kept like the contact import's file until its
+ * columns are mapped (step 2, mapRecipientList). A refused file writes nothing.
  */
-export async function uploadRecipientList(opts: { accountId: number; surveyId: number; actorId: number | null; listName: string; filename: string; bytes: Buffer }): Promise<ListUploadResult> {
+export async function storeRecipientList(opts: { accountId: number; surveyId: number; actorId: number | null; listName: string; filename: string; bytes: Buffer }) {
   if (opts.bytes.length === 0) throw new SurveyInputError(M.csvMissing);
   if (opts.bytes.length >= EMAIL_LIMITS.csvBytes) throw new SurveyInputError(M.csvSize);
   const kind = /\.(csv|xlsx|xls)$/i.test(opts.filename) ? await sniffImportFile(opts.bytes) : null;
   if (!kind) throw new SurveyInputError(M.csvType);
-  let rows: string[][];
+  // The draft check first (no file is written for a published survey), and again when the list row is written.
+  await getDb().transaction((tx) => lockDraft(tx, opts));
+  const stored = await storeImportFile({ accountId: opts.accountId, kind, bytes: opts.bytes });
+  if (!stored.ok) throw new SurveyInputError(stored.error);
   try {
-    rows = await rowsOf(kind, opts.bytes);
+    return await getDb().transaction(async (tx) => {
+      const survey = await lockDraft(tx, opts);
+      const [list] = await tx
+        .insert(schema.surveyEmailLists)
+        .values({ accountId: opts.accountId, surveyId: survey.id, name: opts.listName, fileName: opts.filename.slice(0, 200), status: 'mapping', storageKey: stored.storageKey, createdById: opts.actorId })
+        .returning({ id: schema.surveyEmailLists.id });
+      return { listId: list.id };
+    });
+  } catch (err) {
+    await removeImportFile(stored.storageKey);
+    throw err;
+  }
+}
+
+async function pendingList(opts: { accountId: number; surveyId: number; listId: number }, db: DbOrTx = getDb()) {
+  const l = schema.surveyEmailLists;
+  const [list] = await db
+    .select()
+    .from(l)
+    .where(and(eq(l.accountId, opts.accountId), eq(l.surveyId, opts.surveyId), eq(l.id, opts.listId)));
+  return list;
+}
+
+/** A list waiting for its mapping: its file's header, first rows and the guessed fields (the contact import's guesses). */
+export async function previewRecipientList(opts: { accountId: number; surveyId: number; listId: number }) {
+  const list = await pendingList(opts);
+  if (!list) return undefined;
+  if (list.status !== 'mapping' || !list.storageKey) return { list, preview: null };
+  const preview = await previewImportFile(list.storageKey);
+  return { list, preview: { ...preview, guesses: preview.guesses.map((g) => ((LIST_FIELDS as readonly string[]).includes(g) ? g : 'ignore')) } };
+}
+
+/**
+ * Step 2: the mapped columns make the entries. Each row with a valid address becomes an entry (once per address); the
+ * rest are counted as failed; the counts are the answer ("success and failed"). The survey's target then names the list.
+ * One transaction, and only while the survey is a draft; the file is removed afterwards.
+ */
+export async function mapRecipientList(opts: { accountId: number; surveyId: number; listId: number; actorId: number | null; mapping: readonly ImportField[] }): Promise<ListUploadResult> {
+  const found = await pendingList(opts);
+  if (!found) throw new SurveyInputError('This list does not exist', undefined, 404);
+  if (found.status !== 'mapping' || !found.storageKey) throw new SurveyInputError(M.listMapped);
+  const emailAt = opts.mapping.indexOf('email');
+  if (emailAt < 0 || opts.mapping.lastIndexOf('email') !== emailAt) throw new SurveyInputError(M.listEmailColumn);
+  const firstAt = opts.mapping.indexOf('firstName');
+  const lastAt = opts.mapping.indexOf('lastName');
+  const entries = new Map<string, string>();
+  let failed = 0;
+  let header = true;
+  try {
+    for await (const row of readFileRows(found.storageKey)) {
+      if (header) {
+        header = false;
+        continue;
+      }
+      const email = (row[emailAt] ?? '').trim().toLowerCase();
+      if (!EMAIL_PATTERN.test(email) || email.length > 320 || entries.has(email)) {
+        failed++;
+        continue;
+      }
+      entries.set(email, [firstAt >= 0 ? row[firstAt] : '', lastAt >= 0 ? row[lastAt] : ''].join(' ').trim().slice(0, 200));
+    }
   } catch {
     throw new SurveyInputError('The file could not be read as CSV or Excel.');
   }
-  const [header = [], ...body] = rows;
-  const fields = header.map((h) => guessField(h));
-  const emailAt = fields.indexOf('email');
-  if (emailAt < 0) throw new SurveyInputError('The file needs a column named email.');
-  const firstAt = fields.indexOf('firstName');
-  const lastAt = fields.indexOf('lastName');
-  const entries = new Map<string, string>();
-  let failed = 0;
-  for (const row of body) {
-    const email = (row[emailAt] ?? '').trim().toLowerCase();
-    if (!EMAIL_PATTERN.test(email) || email.length > 320) {
-      failed++;
-      continue;
-    }
-    if (entries.has(email)) {
-      failed++;
-      continue;
-    }
-    entries.set(email, [row[firstAt] ?? '', row[lastAt] ?? ''].join(' ').trim().slice(0, 200));
-  }
-  return getDb().transaction(async (tx) => {
-    const [survey] = await tx
-      .select({ id: s.id, status: s.status, channel: s.channel, target: s.target })
-      .from(s)
-      .where(and(eq(s.accountId, opts.accountId), eq(s.id, opts.surveyId)))
-      .for('update');
-    if (!survey || survey.channel !== 'email') throw new SurveyInputError('This survey does not exist', undefined, 404);
-    if (survey.status !== 'draft') throw new SurveyInputError('A recipient list can be uploaded only while the survey is a draft.');
+  const result = await getDb().transaction(async (tx) => {
+    const survey = await lockDraft(tx, opts);
+    const l = schema.surveyEmailLists;
     const [list] = await tx
-      .insert(schema.surveyEmailLists)
-      .values({
-        accountId: opts.accountId,
-        surveyId: survey.id,
-        name: opts.listName,
-        fileName: opts.filename.slice(0, 200),
-        successCount: entries.size,
-        failedCount: failed,
-        createdById: opts.actorId,
-      })
-      .returning({ id: schema.surveyEmailLists.id });
+      .update(l)
+      .set({ status: 'ready', storageKey: null, successCount: entries.size, failedCount: failed })
+      .where(and(eq(l.accountId, opts.accountId), eq(l.id, found.id), eq(l.status, 'mapping')))
+      .returning({ id: l.id });
+    if (!list) throw new SurveyInputError(M.listMapped);
     const all = [...entries];
     for (let i = 0; i < all.length; i += 5000) {
       await tx
@@ -122,12 +154,21 @@ export async function uploadRecipientList(opts: { accountId: number; surveyId: n
     });
     return { listId: list.id, success: entries.size, failed };
   });
+  await removeImportFile(found.storageKey);
+  return result;
+}
+
+/** Both steps at once with the guessed mapping (the columns named like the contact import's: email, name...). */
+export async function uploadRecipientList(opts: { accountId: number; surveyId: number; actorId: number | null; listName: string; filename: string; bytes: Buffer }): Promise<ListUploadResult> {
+  const { listId } = await storeRecipientList(opts);
+  const preview = await previewRecipientList({ ...opts, listId });
+  return mapRecipientList({ ...opts, listId, mapping: (preview?.preview?.guesses ?? []) as ImportField[] });
 }
 
 export async function listRecipientLists(opts: { accountId: number; surveyId: number }) {
   const l = schema.surveyEmailLists;
   return getDb()
-    .select({ id: l.id, name: l.name, fileName: l.fileName, successCount: l.successCount, failedCount: l.failedCount, createdAt: l.createdAt })
+    .select({ id: l.id, name: l.name, fileName: l.fileName, status: l.status, successCount: l.successCount, failedCount: l.failedCount, createdAt: l.createdAt })
     .from(l)
     .where(and(eq(l.accountId, opts.accountId), eq(l.surveyId, opts.surveyId)))
     .orderBy(asc(l.id));
@@ -357,10 +398,12 @@ type RenderInput = {
 };
 
 /** Section 2's email: logo, header, sub-header, the first question with its scores as links, footer; a text part. */
-export function renderSurveyEmail(input: RenderInput, r: { name: string; email: string; token: string }) {
+export function renderSurveyEmail(input: RenderInput, r: { id: number; name: string; email: string; token: string }) {
   const link = (path: string) => accountLink(input.domain, path);
   const answerUrl = (v?: number) => link(`/survey/email/${input.accountId}/${r.token}${v === undefined ? '' : `?a=${v}`}`);
   const unsubscribe = link(`/survey/unsubscribe/${input.accountId}/${r.token}`);
+  // The shared open pixel (ADR 094): "opened" when the pictures load, else when the first answer comes.
+  const pixel = link(pixelPath({ accountId: input.accountId, recipientId: r.id, survey: true }));
   const d = input.design;
   const subject = replacePlaceholders(d.subject, r);
   const header = replacePlaceholders(d.header, r);
@@ -393,7 +436,7 @@ ${q ? `<tr><td><p style="font-weight:bold">${escapeHtml(q.question)}</p></td></t
 <tr><td style="padding:8px 0">${buttons}</td></tr>
 ${d.footer ? `<tr><td><p style="color:#555;font-size:13px">${escapeHtml(d.footer)}</p></td></tr>` : ''}
 <tr><td><p style="color:#777;font-size:12px">You received this survey from ${escapeHtml(input.surveyName)}. <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p></td></tr>
-</table></td></tr></table></body></html>`;
+</table></td></tr></table><img src="${escapeHtml(pixel)}" width="1" height="1" alt="" style="display:block;border:0"></body></html>`;
   const lines = [header, sub, '', q ? q.question : '', ''];
   if (scale) for (const [i, v] of scale.values.entries()) lines.push(`${scale.labels[i] ?? v}: ${answerUrl(v)}`);
   else lines.push(`Start the survey: ${answerUrl()}`);
@@ -600,8 +643,8 @@ export async function findRecipient(opts: { accountId: number; token: string }) 
 
 /** Opened: the first visit of the personal link (a score clicked, or the survey opened). Never moves a status back. */
 export async function markRecipientOpened(opts: { accountId: number; id: number }) {
-  await getDb().execute(sql`update survey_email_recipients set status = case when status in ('sent', 'sending', 'queued') then 'opened' else status end,
-    opened_at = coalesce(opened_at, now()) where account_id = ${opts.accountId} and id = ${opts.id}`);
+  return !!(await getDb().execute(sql`update survey_email_recipients set status = case when status in ('sent', 'sending', 'queued') then 'opened' else status end,
+    opened_at = coalesce(opened_at, now()) where account_id = ${opts.accountId} and id = ${opts.id}`)).count;
 }
 
 export async function markRecipientResponded(opts: { accountId: number; id: number }) {

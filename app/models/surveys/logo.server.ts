@@ -10,22 +10,46 @@ import type { Viewer } from './folders.server';
 const LOGO_TYPES = new Set(['image/png', 'image/jpeg']);
 
 /**
- * Section 5 "Logo": png, jpg or jpeg, under 2 MB ("File size must be less than 2mb."). The type is what the bytes
- * are (sniffed), not what the browser said. Stored like an attachment; the previous logo's file is removed unless a
- * published version still shows it.
+ * A logo upload (survey-builder.md section 5 "Logo"): png, jpg or jpeg, under 2 MB, the type sniffed from the bytes.
+ * Shared by the survey builder's logo and the CSAT email survey's logo. Throws a SurveyInputError on field `logo`.
  */
-export async function uploadSurveyLogo(opts: { accountId: number; actorId: number | null; id: number; viewer?: Viewer; file: File | null }) {
-  const survey = await getSurvey(opts);
-  if (!survey) return undefined;
-  const file = opts.file;
+export async function checkLogoFile(file: File | null) {
   if (!file || file.size === 0) throw new SurveyInputError(SURVEY_MESSAGES.logoMissing, 'logo');
   if (file.size >= LIMITS.logoBytes) throw new SurveyInputError(SURVEY_MESSAGES.logoSize, 'logo');
   if (!/\.(png|jpe?g)$/i.test(file.name)) throw new SurveyInputError(SURVEY_MESSAGES.logoType, 'logo');
   const bytes = new Uint8Array(await file.arrayBuffer());
   const sniffed = await fileTypeFromBuffer(bytes).catch(() => undefined);
   if (!sniffed || !LOGO_TYPES.has(sniffed.mime)) throw new SurveyInputError(SURVEY_MESSAGES.logoType, 'logo');
+  return { file, bytes, mime: sniffed.mime };
+}
+
+/** An attachment of the account shown as a logo: only when it is a png or jpeg picture. */
+export async function readLogoAttachment(opts: { accountId: number; id: number }) {
+  const found = await readAttachment(opts);
+  if (!found || !LOGO_TYPES.has(found.attachment.contentType)) return undefined;
+  return found;
+}
+
+/** Deletes a logo's attachment row and its stored file (the caller has checked nothing else shows it). */
+export async function dropLogoFile(opts: { accountId: number; id: number }) {
+  const [row] = await getDb()
+    .delete(schema.attachments)
+    .where(and(eq(schema.attachments.accountId, opts.accountId), eq(schema.attachments.id, opts.id)))
+    .returning();
+  if (row) await removeStoredFiles([row.storageKey]);
+}
+
+/**
+ * Section 5 ": png, jpg or jpeg, under 2 MB ("File size must be less than 2mb."). The type is what the bytes
+ * are (sniffed), not what the browser said. Stored like an attachment; the previous logo's file is removed unless a
+ * published version still shows it.
+ */
+export async function uploadSurveyLogo(opts: { accountId: number; actorId: number | null; id: number; viewer?: Viewer; file: File | null }) {
+  const survey = await getSurvey(opts);
+  if (!survey) return undefined;
+  const { file, bytes, mime } = await checkLogoFile(opts.file);
   return getDb().transaction(async (tx) => {
-    const saved = await saveAttachment({ accountId: opts.accountId, messageId: null, filename: file.name, contentType: sniffed.mime, bytes }, tx);
+    const saved = await saveAttachment({ accountId: opts.accountId, messageId: null, filename: file.name, contentType: mime, bytes }, tx);
     await tx
       .update(schema.surveys)
       .set({ logoAttachmentId: saved.id, updatedAt: new Date(), updatedById: opts.actorId })
@@ -55,13 +79,7 @@ export async function removeSurveyLogo(opts: { accountId: number; actorId: numbe
     .from(schema.surveyVersions)
     .where(and(eq(schema.surveyVersions.accountId, opts.accountId), eq(schema.surveyVersions.logoAttachmentId, old)))
     .limit(1);
-  if (!inSurvey && !inVersion) {
-    const [row] = await db
-      .delete(schema.attachments)
-      .where(and(eq(schema.attachments.accountId, opts.accountId), eq(schema.attachments.id, old)))
-      .returning();
-    if (row) await removeStoredFiles([row.storageKey]);
-  }
+  if (!inSurvey && !inVersion) await dropLogoFile({ accountId: opts.accountId, id: old });
   return survey;
 }
 
@@ -75,7 +93,17 @@ export async function readSurveyLogo(opts: { accountId: number; uniqueId: string
     .from(schema.surveys)
     .where(and(eq(schema.surveys.accountId, opts.accountId), eq(schema.surveys.uniqueId, opts.uniqueId)));
   if (!row?.logo) return undefined;
-  const found = await readAttachment({ accountId: opts.accountId, id: row.logo });
-  if (!found || !LOGO_TYPES.has(found.attachment.contentType)) return undefined;
-  return found;
+  return readLogoAttachment({ accountId: opts.accountId, id: row.logo });
+}
+
+/** A logo as an inline picture, never rendered as a document of this origin. */
+export function logoResponse(found: { attachment: { contentType: string }; bytes: Uint8Array }) {
+  return new Response(new Uint8Array(found.bytes), {
+    headers: {
+      'Content-Type': found.attachment.contentType,
+      'Content-Length': String(found.bytes.byteLength),
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'Cache-Control': 'public, max-age=300',
+    },
+  });
 }

@@ -147,6 +147,8 @@ export const EXCLUDED: Record<string, string> = {
   '_app.settings.integrations.$provider_.callback.tsx': 'the OAuth callback: redirects (tests/integration/integrations.test.ts)',
   '_app.surveys.edit.$surveyId.$type._index.tsx': 'redirects to the design step',
   'survey.logo.$accountId.$uniqueId.tsx': 'an image',
+  'csat.logo.$accountId.$id.tsx': 'an image',
+  '_app.surveys.$surveyId.lists.$listId.tsx': 'needs an uploaded list file, like the contact import (tests/integration/survey-email.test.ts)',
   'public.widget.survey.$op.tsx': 'the in-app survey API',
   'public.widget-survey[.]js.tsx': 'the in-app survey script',
   '_app.surveys.$surveyId.results.export.tsx': 'a CSV download',

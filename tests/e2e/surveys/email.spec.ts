@@ -36,6 +36,11 @@ test('upload a recipient list (and see a bad file refused), schedule the survey,
   const ada = `ada-${a.account.id}@example.test`;
   await page.getByLabel('CSV or Excel file').setInputFiles({ name: 'list.csv', mimeType: 'text/csv', buffer: Buffer.from(`email,first name\n${ada},Ada\nnot-an-address,Bo\n`) });
   await page.getByRole('button', { name: 'Upload list' }).click();
+  // The mapping screen (columns mapped like the contact import): the guesses are right, the file's rows are shown.
+  await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeVisible();
+  await expect(page.getByTestId('mapping')).toContainText(ada);
+  await expect(page.getByLabel('email', { exact: true })).toHaveValue('email');
+  await page.getByRole('button', { name: 'Add the recipients' }).click();
   await expect(page.getByText('CSV file successfully uploaded: 1 added, 1 failed')).toBeVisible();
   await expect(page.getByLabel('Recipient list')).toContainText('Spring customers (1 addresses, 1 failed)');
 
