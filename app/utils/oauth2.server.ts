@@ -18,6 +18,8 @@ export type OAuth2Provider = {
   revokeUrl?: string;
   clientId: string;
   clientSecret: string;
+  /** How the client authenticates at the token and revocation endpoints (RFC 6749 2.3.1): in the form (default) or as HTTP Basic. */
+  clientAuth?: 'post' | 'basic';
 };
 
 export type OAuth2Tokens = {
@@ -29,6 +31,8 @@ export type OAuth2Tokens = {
   scope: string | null;
   /** OpenID Connect: the id token's claims, read not verified (it came straight from the token endpoint over TLS, OIDC Core 3.1.3.7). */
   idClaims: Record<string, unknown> | null;
+  /** The token answer as sent, for provider extras (Asana's `data` user, Pipedrive's `api_domain`). */
+  raw: Record<string, unknown>;
 };
 
 /** A failed OAuth call: `status` is the HTTP status (0 when the provider could not be reached), `code` the RFC 6749 5.2 error. */
@@ -54,13 +58,21 @@ export function authorizationUrl(provider: OAuth2Provider, opts: { redirectUri: 
   return `${provider.authorizeUrl}?${params}`;
 }
 
-async function post(provider: OAuth2Provider, url: string, form: Record<string, string>) {
+async function post(provider: OAuth2Provider, url: string, fields: Record<string, string>) {
+  const basic = provider.clientAuth === 'basic';
+  const form = basic ? fields : { ...fields, client_id: provider.clientId, client_secret: provider.clientSecret };
   const body = new URLSearchParams(form).toString();
   let res;
   try {
     res = await guardedRequest(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        'user-agent': 'Parley',
+        'content-length': String(Buffer.byteLength(body)),
+        ...(basic ? { authorization: `Basic ${Buffer.from(`${provider.clientId}:${provider.clientSecret}`).toString('base64')}` } : {}),
+      },
       body,
       timeoutMs: TIMEOUT_MS,
       maxBytes: MAX_BYTES,
@@ -81,6 +93,8 @@ async function post(provider: OAuth2Provider, url: string, form: Record<string, 
 }
 
 function readTokens(provider: OAuth2Provider, json: Record<string, unknown>, previousRefresh: string | null): OAuth2Tokens {
+  // GitHub answers token errors with 200 and { error, error_description }.
+  if (typeof json.error === 'string') throw new OAuth2Error(`${provider.name} answered: ${String(json.error_description ?? json.error).slice(0, 200)}`, 400, json.error);
   if (typeof json.access_token !== 'string' || !json.access_token) throw new OAuth2Error(`${provider.name} sent no access token`, 0);
   let idClaims: Record<string, unknown> | null = null;
   if (typeof json.id_token === 'string') {
@@ -97,6 +111,7 @@ function readTokens(provider: OAuth2Provider, json: Record<string, unknown>, pre
     expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(Date.now() + expiresIn * 1000) : null,
     scope: typeof json.scope === 'string' ? json.scope : null,
     idClaims,
+    raw: json,
   };
 }
 
@@ -106,8 +121,6 @@ export async function exchangeCode(provider: OAuth2Provider, opts: { code: strin
     grant_type: 'authorization_code',
     code: opts.code,
     redirect_uri: opts.redirectUri,
-    client_id: provider.clientId,
-    client_secret: provider.clientSecret,
   });
   return readTokens(provider, json, null);
 }
@@ -117,17 +130,15 @@ export async function refreshTokens(provider: OAuth2Provider, opts: { refreshTok
   const json = await post(provider, provider.tokenUrl, {
     grant_type: 'refresh_token',
     refresh_token: opts.refreshToken,
-    client_id: provider.clientId,
-    client_secret: provider.clientSecret,
   });
   return readTokens(provider, json, opts.refreshToken);
 }
 
 /** RFC 7009: revokes a token (a refresh token revokes the whole grant at Google). A token the provider no longer knows (400) is already revoked. */
-export async function revokeToken(provider: OAuth2Provider, opts: { token: string }) {
+export async function revokeToken(provider: OAuth2Provider, opts: { token: string; hint?: 'refresh_token' | 'access_token' }) {
   if (!provider.revokeUrl) return false;
   try {
-    await post(provider, provider.revokeUrl, { token: opts.token, client_id: provider.clientId, client_secret: provider.clientSecret });
+    await post(provider, provider.revokeUrl, { token: opts.token, ...(opts.hint ? { token_type_hint: opts.hint } : {}) });
     return true;
   } catch (err) {
     if (err instanceof OAuth2Error && err.status === 400) return true;

@@ -1,6 +1,8 @@
 import { guardedRequest, OutboundRefusedError } from '../../utils/outbound-guard.server';
 import { getLogger } from '../../utils/logger.server';
 import { parseJsonObject } from '../../utils/json';
+import { OAuth2Error, type OAuth2Tokens } from '../../utils/oauth2.server';
+import type { TokenSet } from './connections.server';
 
 /** What a provider answered, in words an agent can read; never a token, never the raw body. */
 export class IntegrationError extends Error {
@@ -11,6 +13,19 @@ export class IntegrationError extends Error {
     super(message);
   }
 }
+
+/** A call of the one OAuth 2.0 client (app/utils/oauth2.server.ts, ADR 097), its failures as IntegrationError. */
+export async function viaOAuth<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof OAuth2Error) throw new IntegrationError(err.message, err.status);
+    throw err;
+  }
+}
+
+/** The OAuth client's tokens as a connection stores them. */
+export const tokenSet = (t: OAuth2Tokens): TokenSet => ({ accessToken: t.accessToken, refreshToken: t.refreshToken, expiresAt: t.expiresAt, scopes: t.scope ?? '' });
 
 /**
  * One call to a provider's API through the outbound guard (ADR 021): no redirects followed, a timeout, a bounded

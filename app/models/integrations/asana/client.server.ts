@@ -1,6 +1,7 @@
 import { getConfig } from '../../../utils/env.server';
 import { hmac, safeEqual } from '../crypto.server';
-import { IntegrationError, providerCall } from '../http.server';
+import { exchangeCode, refreshTokens, revokeToken, type OAuth2Provider, type OAuth2Tokens } from '../../../utils/oauth2.server';
+import { IntegrationError, providerCall, tokenSet, viaOAuth } from '../http.server';
 import type { TokenSet } from '../connections.server';
 
 /**
@@ -22,36 +23,32 @@ export function asanaAuthorizeUrl(opts: { redirectUri: string; state: string }) 
   return `${asanaConfig().oauthBase}/-/oauth_authorize?${params}`;
 }
 
-function readTokens(body: unknown): TokenSet & { user: { gid: string; name: string; email: string } } {
-  const b = (body ?? {}) as Record<string, unknown>;
-  if (typeof b.access_token !== 'string') throw new IntegrationError('Asana sent no access token', 0);
-  const d = (b.data ?? {}) as Record<string, unknown>;
+const asanaOAuth = (): OAuth2Provider => {
+  const a = asanaConfig();
   return {
-    accessToken: b.access_token,
-    refreshToken: typeof b.refresh_token === 'string' ? b.refresh_token : null,
-    expiresAt: typeof b.expires_in === 'number' ? new Date(Date.now() + b.expires_in * 1000) : null,
-    scopes: ASANA_SCOPES,
-    user: { gid: String(d.gid ?? d.id ?? ''), name: String(d.name ?? ''), email: String(d.email ?? '') },
+    name: 'Asana',
+    authorizeUrl: `${a.oauthBase}/-/oauth_authorize`,
+    tokenUrl: `${a.oauthBase}/-/oauth_token`,
+    revokeUrl: `${a.oauthBase}/-/oauth_revoke`,
+    clientId: a.clientId,
+    clientSecret: a.clientSecret,
   };
+};
+
+/** Asana's token answer names the user in `data`. */
+function withUser(t: OAuth2Tokens): TokenSet & { user: { gid: string; name: string; email: string } } {
+  const d = (t.raw.data ?? {}) as Record<string, unknown>;
+  return { ...tokenSet(t), scopes: ASANA_SCOPES, user: { gid: String(d.gid ?? d.id ?? ''), name: String(d.name ?? ''), email: String(d.email ?? '') } };
 }
 
-const oauthForm = (extra: Record<string, string>) => ({ client_id: asanaConfig().clientId, client_secret: asanaConfig().clientSecret, ...extra });
+export const exchangeAsanaCode = async (opts: { code: string; redirectUri: string }) => withUser(await viaOAuth(() => exchangeCode(asanaOAuth(), opts)));
 
-export async function exchangeAsanaCode(opts: { code: string; redirectUri: string }) {
-  const res = await providerCall('Asana', `${asanaConfig().oauthBase}/-/oauth_token`, { method: 'POST', form: oauthForm({ grant_type: 'authorization_code', code: opts.code, redirect_uri: opts.redirectUri }) });
-  return readTokens(res.body);
-}
-
-export async function refreshAsanaToken(refreshToken: string) {
-  const res = await providerCall('Asana', `${asanaConfig().oauthBase}/-/oauth_token`, { method: 'POST', form: oauthForm({ grant_type: 'refresh_token', refresh_token: refreshToken }) });
-  const t = readTokens(res.body);
-  // Asana keeps the refresh token; its refresh answer carries none.
-  return { ...t, refreshToken: t.refreshToken ?? refreshToken };
-}
+/** Asana keeps the refresh token; its refresh answer carries none (the client keeps the old one). */
+export const refreshAsanaToken = async (refreshToken: string) => withUser(await viaOAuth(() => refreshTokens(asanaOAuth(), { refreshToken })));
 
 /** POST /-/oauth_revoke with the refresh token: the grant and its access tokens end. */
 export async function revokeAsanaToken(token: string) {
-  await providerCall('Asana', `${asanaConfig().oauthBase}/-/oauth_revoke`, { method: 'POST', form: oauthForm({ token }) });
+  await viaOAuth(() => revokeToken(asanaOAuth(), { token }));
 }
 
 const api = (token: string, path: string, init: { method?: string; json?: unknown } = {}) =>

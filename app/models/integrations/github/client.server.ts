@@ -1,7 +1,7 @@
 import { getConfig } from '../../../utils/env.server';
 import { hmac, safeEqual } from '../crypto.server';
-import { IntegrationError, providerCall } from '../http.server';
-import type { TokenSet } from '../connections.server';
+import { exchangeCode, refreshTokens, type OAuth2Provider } from '../../../utils/oauth2.server';
+import { IntegrationError, providerCall, tokenSet, viaOAuth } from '../http.server';
 
 /**
  * GitHub's REST API v3 and the OAuth web application flow (ADR 080). An OAuth App's tokens do not expire; a GitHub
@@ -21,30 +21,14 @@ export function githubAuthorizeUrl(opts: { redirectUri: string; state: string })
   return `${githubConfig().oauthBase}/login/oauth/authorize?${params}`;
 }
 
-function readTokens(body: unknown): TokenSet {
-  const b = (body ?? {}) as Record<string, unknown>;
-  // GitHub answers token errors with 200 and { error, error_description }.
-  if (typeof b.error === 'string') throw new IntegrationError(`GitHub answered: ${String(b.error_description ?? b.error)}`, 400);
-  if (typeof b.access_token !== 'string') throw new IntegrationError('GitHub sent no access token', 0);
-  return {
-    accessToken: b.access_token,
-    refreshToken: typeof b.refresh_token === 'string' ? b.refresh_token : null,
-    expiresAt: typeof b.expires_in === 'number' ? new Date(Date.now() + b.expires_in * 1000) : null,
-    scopes: typeof b.scope === 'string' ? b.scope : '',
-  };
-}
-
-export async function exchangeGithubCode(opts: { code: string; redirectUri: string }) {
+const githubOAuth = (): OAuth2Provider => {
   const g = githubConfig();
-  const res = await providerCall('GitHub', `${g.oauthBase}/login/oauth/access_token`, { method: 'POST', form: { client_id: g.clientId, client_secret: g.clientSecret, code: opts.code, redirect_uri: opts.redirectUri } });
-  return readTokens(res.body);
-}
+  return { name: 'GitHub', authorizeUrl: `${g.oauthBase}/login/oauth/authorize`, tokenUrl: `${g.oauthBase}/login/oauth/access_token`, clientId: g.clientId, clientSecret: g.clientSecret };
+};
 
-export async function refreshGithubToken(refreshToken: string) {
-  const g = githubConfig();
-  const res = await providerCall('GitHub', `${g.oauthBase}/login/oauth/access_token`, { method: 'POST', form: { client_id: g.clientId, client_secret: g.clientSecret, grant_type: 'refresh_token', refresh_token: refreshToken } });
-  return readTokens(res.body);
-}
+export const exchangeGithubCode = async (opts: { code: string; redirectUri: string }) => tokenSet(await viaOAuth(() => exchangeCode(githubOAuth(), opts)));
+
+export const refreshGithubToken = async (refreshToken: string) => tokenSet(await viaOAuth(() => refreshTokens(githubOAuth(), { refreshToken })));
 
 /** DELETE /applications/{client_id}/grant: the whole grant goes, with every token of it. */
 export async function revokeGithubGrant(token: string) {

@@ -1,7 +1,7 @@
 import { getConfig } from '../../../utils/env.server';
 import { hmac, safeEqual } from '../crypto.server';
-import { IntegrationError, providerCall } from '../http.server';
-import type { TokenSet } from '../connections.server';
+import { exchangeCode, refreshTokens, type OAuth2Provider } from '../../../utils/oauth2.server';
+import { IntegrationError, providerCall, tokenSet, viaOAuth } from '../http.server';
 
 /**
  * HubSpot's CRM API v3/v4 and its OAuth 2.0 authorization-code grant (ADR 099). Access tokens last 30 minutes and
@@ -29,29 +29,14 @@ export function hubspotAuthorizeUrl(opts: { redirectUri: string; state: string }
   return `${hubspotConfig().oauthBase}/oauth/authorize?${params}`;
 }
 
-function readTokens(body: unknown): TokenSet {
-  const b = (body ?? {}) as Record<string, unknown>;
-  if (typeof b.access_token !== 'string') throw new IntegrationError('HubSpot sent no access token', 0);
-  return {
-    accessToken: b.access_token,
-    refreshToken: typeof b.refresh_token === 'string' ? b.refresh_token : null,
-    expiresAt: typeof b.expires_in === 'number' ? new Date(Date.now() + b.expires_in * 1000) : null,
-  };
-}
-
-/** POST /oauth/v1/token, form-encoded, for both the code and the refresh grant. */
-async function tokenCall(form: Record<string, string>) {
+/** POST /oauth/v1/token (form-encoded) for both the code and the refresh grant, through the one OAuth client. */
+const hubspotOAuth = (): OAuth2Provider => {
   const h = hubspotConfig();
-  const res = await providerCall('HubSpot', `${h.apiBase}/oauth/v1/token`, {
-    method: 'POST',
-    form: { ...form, client_id: h.clientId, client_secret: h.clientSecret },
-  });
-  return readTokens(res.body);
-}
+  return { name: 'HubSpot', authorizeUrl: `${h.oauthBase}/oauth/authorize`, tokenUrl: `${h.apiBase}/oauth/v1/token`, clientId: h.clientId, clientSecret: h.clientSecret };
+};
 
-export const exchangeHubspotCode = (opts: { code: string; redirectUri: string }) =>
-  tokenCall({ grant_type: 'authorization_code', code: opts.code, redirect_uri: opts.redirectUri });
-export const refreshHubspotToken = (refreshToken: string) => tokenCall({ grant_type: 'refresh_token', refresh_token: refreshToken });
+export const exchangeHubspotCode = async (opts: { code: string; redirectUri: string }) => tokenSet(await viaOAuth(() => exchangeCode(hubspotOAuth(), opts)));
+export const refreshHubspotToken = async (refreshToken: string) => tokenSet(await viaOAuth(() => refreshTokens(hubspotOAuth(), { refreshToken })));
 
 /** GET /oauth/v1/access-tokens/{token}: the portal (hub_id) and user the token is for. */
 export async function hubspotTokenInfo(token: string) {

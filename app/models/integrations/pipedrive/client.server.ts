@@ -1,5 +1,6 @@
 import { getConfig } from '../../../utils/env.server';
-import { IntegrationError, providerCall } from '../http.server';
+import { exchangeCode, refreshTokens, revokeToken, type OAuth2Provider, type OAuth2Tokens } from '../../../utils/oauth2.server';
+import { IntegrationError, providerCall, tokenSet, viaOAuth } from '../http.server';
 import type { TokenSet } from '../connections.server';
 
 /**
@@ -20,28 +21,26 @@ export function pipedriveAuthorizeUrl(opts: { redirectUri: string; state: string
 
 export type PipedriveTokens = TokenSet & { apiDomain: string };
 
-function readTokens(body: unknown): PipedriveTokens {
-  const b = (body ?? {}) as Record<string, unknown>;
-  if (typeof b.access_token !== 'string') throw new IntegrationError('Pipedrive sent no access token', 0);
-  return {
-    accessToken: b.access_token,
-    refreshToken: typeof b.refresh_token === 'string' ? b.refresh_token : null,
-    expiresAt: typeof b.expires_in === 'number' ? new Date(Date.now() + b.expires_in * 1000) : null,
-    scopes: typeof b.scope === 'string' ? b.scope : '',
-    apiDomain: typeof b.api_domain === 'string' ? b.api_domain : '',
-  };
-}
-
-async function oauthCall(path: string, form: Record<string, string>) {
+/** Pipedrive's token and revocation endpoints take the client as HTTP Basic; the answer names the company's api_domain. */
+const pipedriveOAuth = (): OAuth2Provider => {
   const p = pipedriveConfig();
-  const basic = Buffer.from(`${p.clientId}:${p.clientSecret}`).toString('base64');
-  return providerCall('Pipedrive', `${p.oauthBase}${path}`, { method: 'POST', form, headers: { authorization: `Basic ${basic}` } });
-}
+  return {
+    name: 'Pipedrive',
+    authorizeUrl: `${p.oauthBase}/oauth/authorize`,
+    tokenUrl: `${p.oauthBase}/oauth/token`,
+    revokeUrl: `${p.oauthBase}/oauth/revoke`,
+    clientId: p.clientId,
+    clientSecret: p.clientSecret,
+    clientAuth: 'basic',
+  };
+};
 
-export const exchangePipedriveCode = async (opts: { code: string; redirectUri: string }) => readTokens((await oauthCall('/oauth/token', { grant_type: 'authorization_code', code: opts.code, redirect_uri: opts.redirectUri })).body);
-export const refreshPipedriveToken = async (refreshToken: string) => readTokens((await oauthCall('/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshToken })).body);
+const withDomain = (t: OAuth2Tokens): PipedriveTokens => ({ ...tokenSet(t), apiDomain: typeof t.raw.api_domain === 'string' ? t.raw.api_domain : '' });
+
+export const exchangePipedriveCode = async (opts: { code: string; redirectUri: string }) => withDomain(await viaOAuth(() => exchangeCode(pipedriveOAuth(), opts)));
+export const refreshPipedriveToken = async (refreshToken: string) => withDomain(await viaOAuth(() => refreshTokens(pipedriveOAuth(), { refreshToken })));
 export async function revokePipedriveToken(refreshToken: string) {
-  await oauthCall('/oauth/revoke', { token: refreshToken, token_type_hint: 'refresh_token' });
+  await viaOAuth(() => revokeToken(pipedriveOAuth(), { token: refreshToken, hint: 'refresh_token' }));
 }
 
 /** The base every API call goes to: the configured one, or the company's api_domain when it is a pipedrive.com host. */
