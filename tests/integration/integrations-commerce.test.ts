@@ -187,6 +187,8 @@ describe('BigCommerce', () => {
       externalId: String(placed),
       contactId: s.conversation.contactId,
       saleTrackerId: null,
+      // The contact's conversation has no agent reply yet, so the sale is not attributed to it (ADR 104).
+      conversationId: null,
     });
 
     // Disconnect: the token and the webhook go.
