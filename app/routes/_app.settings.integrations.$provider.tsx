@@ -21,6 +21,9 @@ import { BigcommerceConnectError, connectBigcommerce, disconnectBigcommerce } fr
 import { disconnectHubspot, startHubspotConnect } from '~/models/integrations/hubspot/hubspot.server';
 import { disconnectPipedrive, startPipedriveConnect } from '~/models/integrations/pipedrive/pipedrive.server';
 import { normalizeStoreHash } from '~/models/integrations/bigcommerce/client.server';
+import { CrmSyncSchema } from '~/models/integrations/crm-sync-schemas';
+import { crmSyncView, isCrmProvider, saveCrmSync } from '~/models/integrations/crm-sync-settings.server';
+import { CrmSyncForm } from '~/components/integrations/crm-sync-form';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { publicUser, requireFeature, requirePermission } from '~/utils/session.server';
 import { accountUrl, bareUrl } from '~/utils/tenant.server';
@@ -49,6 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     github: provider === 'github' && conn ? (({ defaultRepo, reopenOnClose }) => ({ defaultRepo, reopenOnClose }))(githubSettings(conn.settings)) : null,
     asana: provider === 'asana' && conn ? (({ workspaces, defaultWorkspace, defaultProject, reopenOnClose }) => ({ workspaces, defaultWorkspace, defaultProject, reopenOnClose }))(asanaSettings(conn.settings)) : null,
     clickup: provider === 'clickup' && conn ? (({ teams, defaultList, reopenOnClose }) => ({ teams, defaultList, reopenOnClose }))(clickupSettings(conn.settings)) : null,
+    crmSync: isCrmProvider(provider) && conn ? crmSyncView(provider, conn.settings, bareUrl(request, '').replace(/\/$/, '')) : null,
   };
 }
 
@@ -155,6 +159,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await saveClickupSettings({ accountId: ctx.account.id, defaultList: submission.value.defaultList, reopenOnClose: submission.value.reopenOnClose === 'on' });
     return redirectWithToast(here, 'Settings Saved');
   }
+  if (intent === 'sync' && isCrmProvider(provider)) {
+    const submission = parseWithZod(formData, { schema: CrmSyncSchema });
+    if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+    const out = await saveCrmSync({ accountId: ctx.account.id, provider, input: submission.value, publicBase: bareUrl(request, '').replace(/\/$/, '') });
+    if (!out.ok) return data(submission.reply({ fieldErrors: out.fieldErrors, formErrors: out.formErrors }), { status: 400 });
+    return redirectWithToast(here, out.message);
+  }
   throw new Response('Unknown intent', { status: 400 });
 }
 
@@ -223,6 +234,7 @@ export default function IntegrationPage() {
               </button>
             </Form>
           ) : null}
+          {d.crmSync ? <CrmSyncForm label={d.label} sync={d.crmSync} lastResult={lastResult} /> : null}
           <Form method="post">
             <button type="submit" className="btn danger" name="intent" value="disconnect">
               Disconnect {d.label}

@@ -107,6 +107,8 @@ const EnvSchema = z.object({
   HUBSPOT_CLIENT_SECRET: z.string().trim().optional(),
   HUBSPOT_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'HUBSPOT_OAUTH_BASE must be an http(s) URL, e.g. https://app.hubspot.com' }).default('https://app.hubspot.com'),
   HUBSPOT_API_BASE: z.url({ protocol: /^https?$/, error: 'HUBSPOT_API_BASE must be an http(s) URL, e.g. https://api.hubapi.com' }).default('https://api.hubapi.com'),
+  HUBSPOT_APP_ID: z.string().trim().regex(/^\d{1,12}$/, 'HUBSPOT_APP_ID must be the app\'s numeric id').optional(),
+  HUBSPOT_DEVELOPER_API_KEY: z.string().trim().optional(),
   PIPEDRIVE_CLIENT_ID: z.string().trim().optional(),
   PIPEDRIVE_CLIENT_SECRET: z.string().trim().optional(),
   PIPEDRIVE_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'PIPEDRIVE_OAUTH_BASE must be an http(s) URL, e.g. https://oauth.pipedrive.com' }).default('https://oauth.pipedrive.com'),
@@ -161,7 +163,7 @@ export type Config = {
     /** BigCommerce needs no OAuth client: each account gives its store hash and an API account's access token (ADR 098). */
     bigcommerce: { apiBase: string };
     /** HubSpot's public app (ADR 099): consent at oauthBase, API and token endpoint at apiBase. */
-    hubspot: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string } | null;
+    hubspot: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string; appId: string | null; developerApiKey: string | null } | null;
     /** Pipedrive's OAuth app (ADR 099); apiBase replaces each company's api_domain (tests' stand-in). */
     pipedrive: { clientId: string; clientSecret: string; oauthBase: string; apiBase: string | null } | null;
   };
@@ -236,7 +238,7 @@ function integrationsConfig(e: z.infer<typeof EnvSchema>): Config['integrations'
     asana: e.ASANA_CLIENT_ID && e.ASANA_CLIENT_SECRET ? { clientId: e.ASANA_CLIENT_ID, clientSecret: e.ASANA_CLIENT_SECRET, oauthBase: trim(e.ASANA_OAUTH_BASE), apiBase: trim(e.ASANA_API_BASE) } : null,
     clickup: e.CLICKUP_CLIENT_ID && e.CLICKUP_CLIENT_SECRET ? { clientId: e.CLICKUP_CLIENT_ID, clientSecret: e.CLICKUP_CLIENT_SECRET, oauthBase: trim(e.CLICKUP_OAUTH_BASE), apiBase: trim(e.CLICKUP_API_BASE) } : null,
     bigcommerce: { apiBase: trim(e.BIGCOMMERCE_API_BASE) },
-    hubspot: e.HUBSPOT_CLIENT_ID && e.HUBSPOT_CLIENT_SECRET ? { clientId: e.HUBSPOT_CLIENT_ID, clientSecret: e.HUBSPOT_CLIENT_SECRET, oauthBase: trim(e.HUBSPOT_OAUTH_BASE), apiBase: trim(e.HUBSPOT_API_BASE) } : null,
+    hubspot: e.HUBSPOT_CLIENT_ID && e.HUBSPOT_CLIENT_SECRET ? { clientId: e.HUBSPOT_CLIENT_ID, clientSecret: e.HUBSPOT_CLIENT_SECRET, oauthBase: trim(e.HUBSPOT_OAUTH_BASE), apiBase: trim(e.HUBSPOT_API_BASE), appId: e.HUBSPOT_APP_ID ?? null, developerApiKey: e.HUBSPOT_DEVELOPER_API_KEY || null } : null,
     pipedrive: e.PIPEDRIVE_CLIENT_ID && e.PIPEDRIVE_CLIENT_SECRET ? { clientId: e.PIPEDRIVE_CLIENT_ID, clientSecret: e.PIPEDRIVE_CLIENT_SECRET, oauthBase: trim(e.PIPEDRIVE_OAUTH_BASE), apiBase: e.PIPEDRIVE_API_BASE ? trim(e.PIPEDRIVE_API_BASE) : null } : null,
   };
 }

@@ -1,5 +1,6 @@
 import { analyticsProjections } from './analytics';
 import { automationRules } from './automation';
+import { crmContactSync } from './crm-sync';
 import { csatOnResolve } from './csat';
 import { inviteUser } from './invitations';
 import { notifyAgents } from './notifications';
@@ -14,4 +15,4 @@ import { welcomeOwner } from './welcome';
  * Every handler the engine runs, in this order for one event: workflows and automation rules first (they may assign),
  * then routing (only what is still unassigned), then SLA timers; agents' notifications; the analytics counters last.
  */
-export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests, analyticsProjections];
+export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests, crmContactSync, analyticsProjections];

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
+import { post } from './pipedrive-standin';
 
 /**
  * A stand-in for HubSpot: the OAuth authorization-code grant (/oauth/authorize → redirect with code and state;
@@ -7,11 +8,18 @@ import http from 'node:http';
  * DELETE /oauth/v1/refresh-tokens/{t}) and the CRM v3/v4 calls Parley makes with a Bearer token: contacts and
  * companies search (filterGroups EQ), create, read; v4 default associations; deals batch read and create with
  * associations; deal pipelines; owners; notes. Errors in HubSpot's shape { status: 'error', message, category }.
+ * Also the app's Webhooks API v3 (`/webhooks/v3/{appId}/settings` and `/subscriptions`, with the developer `hapikey`),
+ * `lastmodifieddate` on contacts, and `changeContact`: an edit in HubSpot delivered as a `contact.propertyChange`
+ * batch signed with X-HubSpot-Signature-v3 to the registered target URL.
  */
 type Obj = { id: string; properties: Record<string, string>; createdAt: string; updatedAt: string; archived: boolean };
 
-export async function startHubspotStandIn(opts: { clientId: string; clientSecret: string; port?: number; hubId?: number; expiresIn?: number }) {
+export async function startHubspotStandIn(opts: { clientId: string; clientSecret: string; port?: number; hubId?: number; expiresIn?: number; appId?: string; developerApiKey?: string }) {
   const hubId = opts.hubId ?? 4242;
+  const appId = opts.appId ?? '31337';
+  const webhookSettings: { targetUrl: string | null } = { targetUrl: null };
+  const subscriptions: { id: number; eventType: string; propertyName?: string; active: boolean; createdAt: string }[] = [];
+  let patches = 0;
   const codes = new Map<string, string>();
   const access = new Set<string>();
   const refresh = new Set<string>();
@@ -53,7 +61,7 @@ export async function startHubspotStandIn(opts: { clientId: string; clientSecret
   };
   const make = (kind: keyof typeof objects, properties: Record<string, string>) => {
     const now = new Date().toISOString();
-    const o: Obj = { id: String(++nextId), properties: { ...properties, hs_object_id: '' }, createdAt: now, updatedAt: now, archived: false };
+    const o: Obj = { id: String(++nextId), properties: { ...properties, hs_object_id: '', lastmodifieddate: now }, createdAt: now, updatedAt: now, archived: false };
     o.properties.hs_object_id = o.id;
     objects[kind].push(o);
     return o;
@@ -120,6 +128,31 @@ export async function startHubspotStandIn(opts: { clientId: string; clientSecret
         revoked++;
         return json(res, 204);
       }
+      const hooks = new RegExp(`^/webhooks/v3/(\\d+)/(settings|subscriptions)(?:/(\\d+))?$`).exec(p);
+      if (hooks) {
+        if (hooks[1] !== appId || !opts.developerApiKey || url.searchParams.get('hapikey') !== opts.developerApiKey)
+          return err(res, 401, 'The API key provided is invalid.', 'INVALID_AUTHENTICATION');
+        const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+        if (hooks[2] === 'settings' && req.method === 'PUT') {
+          if (typeof body.targetUrl !== 'string' || !/^https?:\/\//.test(body.targetUrl)) return err(res, 400, 'targetUrl must be a URL');
+          webhookSettings.targetUrl = body.targetUrl;
+          return json(res, 200, { targetUrl: body.targetUrl, throttling: body.throttling, createdAt: new Date().toISOString() });
+        }
+        if (hooks[2] === 'subscriptions' && req.method === 'GET' && !hooks[3]) return json(res, 200, { results: subscriptions });
+        if (hooks[2] === 'subscriptions' && req.method === 'POST' && !hooks[3]) {
+          if (body.eventType === 'contact.propertyChange' && !body.propertyName) return err(res, 400, 'propertyName is required for propertyChange subscriptions');
+          if (subscriptions.some((x) => x.eventType === body.eventType && x.propertyName === body.propertyName)) return err(res, 409, 'A subscription for this event already exists', 'CONFLICT');
+          const sub = { id: ++nextId, eventType: String(body.eventType), propertyName: body.propertyName as string | undefined, active: body.active !== false, createdAt: new Date().toISOString() };
+          subscriptions.push(sub);
+          return json(res, 201, sub);
+        }
+        const sub = subscriptions.find((x) => String(x.id) === hooks[3]);
+        if (hooks[2] === 'subscriptions' && req.method === 'PATCH' && sub) {
+          sub.active = body.active !== false;
+          return json(res, 200, sub);
+        }
+        return err(res, 404, 'Not found', 'OBJECT_NOT_FOUND');
+      }
       const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
       if (!auth || !access.has(auth)) return err(res, 401, 'Authentication credentials not found.', 'INVALID_AUTHENTICATION');
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
@@ -167,8 +200,10 @@ export async function startHubspotStandIn(opts: { clientId: string; clientSecret
       if (req.method === 'PATCH' && read && read[1] === 'contacts') {
         const o = objects.contacts.find((x) => x.id === read[2]);
         if (!o) return err(res, 404, 'Object not found', 'OBJECT_NOT_FOUND');
+        patches++;
         Object.assign(o.properties, body.properties as Record<string, string>);
         o.updatedAt = new Date().toISOString();
+        o.properties.lastmodifieddate = o.updatedAt;
         return json(res, 200, o);
       }
       const def = /^\/crm\/v4\/objects\/contact\/(\d+)\/associations\/default\/company\/(\d+)$/.exec(p);
@@ -207,6 +242,28 @@ export async function startHubspotStandIn(opts: { clientId: string; clientSecret
       const d = make('deals', p);
       assoc.push({ from: 'deals', fromId: d.id, to: 'contacts', toId: contactId, typeId: 3 });
       return d.id;
+    },
+    appId,
+    webhookSettings,
+    subscriptions,
+    patchCount: () => patches,
+    /**
+     * An edit in HubSpot: the property changes and, when the app subscribes to it, a signed batch goes to the target
+     * URL — sent to `port` (the app on loopback) with the target's Host, so the signed URI is the one HubSpot knows.
+     */
+    async changeContact(contactId: string, property: string, value: string, o: { port: number; occurredAt?: number; secret?: string; timestamp?: number }) {
+      const c = objects.contacts.find((x) => x.id === contactId)!;
+      const occurredAt = o.occurredAt ?? Date.now();
+      c.properties[property] = value;
+      c.properties.lastmodifieddate = new Date(occurredAt).toISOString();
+      if (!webhookSettings.targetUrl || !subscriptions.some((x) => x.active && x.eventType === 'contact.propertyChange' && x.propertyName === property)) return null;
+      const body = JSON.stringify([
+        { eventId: ++nextId, subscriptionId: 1, portalId: hubId, appId: Number(appId), occurredAt, subscriptionType: 'contact.propertyChange', attemptNumber: 0, objectId: Number(contactId), propertyName: property, propertyValue: value, changeSource: 'CRM_UI', sourceId: 'userId:1' },
+      ]);
+      const target = new URL(webhookSettings.targetUrl);
+      const timestamp = String(o.timestamp ?? Date.now());
+      const signature = crypto.createHmac('sha256', o.secret ?? opts.clientSecret).update(`POST${target.toString()}${body}${timestamp}`).digest('base64');
+      return post({ port: o.port, path: `${target.pathname}${target.search}`, host: target.host, body, headers: { 'x-hubspot-signature-v3': signature, 'x-hubspot-request-timestamp': timestamp } });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -154,3 +154,35 @@ export async function getHubspotContact(token: string, id: string) {
   const res = await api(token, `/crm/v3/objects/contacts/${encodeURIComponent(id)}?properties=${CONTACT_PROPS.join(',')}`);
   return res.body as HsObject;
 }
+
+/** The contact with the given properties (and `lastmodifieddate`, for the sync's last-change-wins rule) by email. */
+export const findHubspotContactWith = (token: string, email: string, properties: string[]) =>
+  searchOne(token, 'contacts', 'email', email, [...new Set(['email', 'lastmodifieddate', ...properties])]);
+
+/**
+ * The app's webhook subscriptions (Webhooks API v3, authenticated with the developer account's API key, `hapikey`):
+ * they belong to the app, not to one portal, so Parley keeps one target URL and one `contact.propertyChange`
+ * subscription per synced property for every account that connects (ADR 116).
+ */
+function hubspotApp() {
+  const h = hubspotConfig();
+  if (!h.appId || !h.developerApiKey) return null;
+  return { base: `${h.apiBase}/webhooks/v3/${encodeURIComponent(h.appId)}`, key: `hapikey=${encodeURIComponent(h.developerApiKey)}` };
+}
+
+export const hubspotCanSubscribe = () => Boolean(getConfig().integrations.hubspot?.appId && getConfig().integrations.hubspot?.developerApiKey);
+
+/** Sets the app's target URL and makes sure each property has an active `contact.propertyChange` subscription. */
+export async function ensureHubspotSubscriptions(opts: { targetUrl: string; properties: string[] }) {
+  const app = hubspotApp();
+  if (!app) return false;
+  await providerCall('HubSpot', `${app.base}/settings?${app.key}`, { method: 'PUT', json: { targetUrl: opts.targetUrl, throttling: { period: 'SECONDLY', maxConcurrentRequests: 10 } } });
+  const res = await providerCall('HubSpot', `${app.base}/subscriptions?${app.key}`, {});
+  const existing = ((res.body as { results?: { id: number; eventType: string; propertyName?: string; active: boolean }[] })?.results ?? []).filter((s) => s.eventType === 'contact.propertyChange');
+  for (const property of opts.properties) {
+    const sub = existing.find((s) => s.propertyName === property);
+    if (!sub) await providerCall('HubSpot', `${app.base}/subscriptions?${app.key}`, { method: 'POST', json: { eventType: 'contact.propertyChange', propertyName: property, active: true } });
+    else if (!sub.active) await providerCall('HubSpot', `${app.base}/subscriptions/${sub.id}?${app.key}`, { method: 'PATCH', json: { active: true } });
+  }
+  return true;
+}

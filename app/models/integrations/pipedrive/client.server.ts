@@ -62,6 +62,12 @@ type Ref = { id?: number; value?: number; name?: string } | number | null;
 const refId = (r: Ref) => (r === null || r === undefined ? null : typeof r === 'number' ? r : (r.value ?? r.id ?? null));
 const refName = (r: Ref) => (r && typeof r === 'object' ? (r.name ?? '') : '');
 
+/** API v2 (persons with first_name, last_name, emails[], phones[] and an ISO update_time): what the sync reads and writes. */
+async function apiV2<T>(ctx: PdCtx, path: string, init: { method?: string; json?: unknown } = {}) {
+  const res = await providerCall('Pipedrive', `${ctx.base}/api/v2${path}`, { ...init, headers: { authorization: `Bearer ${ctx.token}` } });
+  return ((res.body as { data?: T })?.data ?? null) as T | null;
+}
+
 export async function pipedriveMe(ctx: PdCtx) {
   const me = await api<{ id: number; name: string; company_id: number; company_name: string; company_domain: string }>(ctx, '/users/me');
   if (!me) throw new IntegrationError('Pipedrive did not say who the token is for', 0);
@@ -148,4 +154,38 @@ export async function createPipedriveActivity(ctx: PdCtx, a: { subject: string; 
   const act = await api<{ id: number }>(ctx, '/activities', { method: 'POST', json: { subject: a.subject, type: 'email', done: 1, person_id: a.personId, ...(a.orgId ? { org_id: a.orgId } : {}), note: a.note } });
   if (!act) throw new IntegrationError('Pipedrive did not create the activity', 0);
   return act;
+}
+
+/** A person as API v2 (and webhooks v2) give it. */
+export type PdPersonV2 = { id: number; name: string; first_name: string | null; last_name: string | null; emails?: { value: string; primary?: boolean }[]; phones?: { value: string; primary?: boolean }[]; update_time?: string | null };
+
+export const getPipedrivePersonV2 = (ctx: PdCtx, id: number) => apiV2<PdPersonV2>(ctx, `/persons/${id}`);
+
+export async function updatePipedrivePersonV2(ctx: PdCtx, id: number, fields: Record<string, unknown>) {
+  const person = await apiV2<PdPersonV2>(ctx, `/persons/${id}`, { method: 'PATCH', json: fields });
+  if (!person) throw new IntegrationError('Pipedrive did not update the person', 0);
+  return person;
+}
+
+export async function createPipedrivePersonV2(ctx: PdCtx, fields: Record<string, unknown>) {
+  const person = await apiV2<PdPersonV2>(ctx, '/persons', { method: 'POST', json: fields });
+  if (!person) throw new IntegrationError('Pipedrive did not create the person', 0);
+  return person;
+}
+
+/**
+ * A webhook (v2 payloads) for changed persons, with the HTTP Basic credentials Pipedrive is to send with each
+ * delivery (Pipedrive does not sign webhooks; the credentials Parley generated are the proof).
+ */
+export async function createPipedriveWebhook(ctx: PdCtx, w: { url: string; user: string; password: string }) {
+  const hook = await api<{ id: number }>(ctx, '/webhooks', {
+    method: 'POST',
+    json: { subscription_url: w.url, event_action: 'change', event_object: 'person', http_auth_user: w.user, http_auth_password: w.password, version: '2.0' },
+  });
+  if (!hook) throw new IntegrationError('Pipedrive did not create the webhook', 0);
+  return hook;
+}
+
+export async function deletePipedriveWebhook(ctx: PdCtx, id: string) {
+  await api(ctx, `/webhooks/${encodeURIComponent(id)}`, { method: 'DELETE' });
 }

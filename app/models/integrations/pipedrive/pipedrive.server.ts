@@ -3,10 +3,12 @@ import { IntegrationError } from '../http.server';
 import { conversationContact as crmContact, crmNote } from '../crm.server';
 import { conversationTranscript } from '../hubspot/hubspot.server';
 import { ConnectRefusedError } from '../shopify/shopify.server';
+import { hookFor } from '../task-hooks.server';
 import {
   createPipedriveActivity,
   createPipedriveDeal,
   createPipedriveOrganization,
+  deletePipedriveWebhook,
   createPipedrivePerson,
   exchangePipedriveCode,
   findPipedriveOrganization,
@@ -26,9 +28,15 @@ import {
 export const pipedriveAdapter: OAuthAdapter = {
   refresh: (refreshToken) => refreshPipedriveToken(refreshToken),
   revoke: async (conn) => {
+    // The sync's person webhook goes first, while the token still works (ADR 116).
+    const hook = hookFor(conn, PIPEDRIVE_SYNC_HOOK);
+    if (hook) await deletePipedriveWebhook(await ctxOf(conn), hook.id).catch(() => undefined);
     if (conn.refreshToken) await revokePipedriveToken(conn.refreshToken);
   },
 };
+
+/** The connection's hook entry (ADR 100's map) for the contact sync's person webhook. */
+export const PIPEDRIVE_SYNC_HOOK = 'contact-sync';
 
 export function startPipedriveConnect(opts: { accountId: number; userId: number; redirectUri: string }) {
   return pipedriveAuthorizeUrl({ redirectUri: opts.redirectUri, state: signIntegrationState({ ...opts, provider: 'pipedrive' }) });
@@ -43,6 +51,8 @@ export async function finishPipedriveConnect(opts: { accountId: number; userId: 
 }
 
 export const disconnectPipedrive = (opts: { accountId: number; userId: number }) => disconnectIntegration({ ...opts, provider: 'pipedrive', adapter: pipedriveAdapter });
+
+export const pipedriveCtx = (conn: OpenConnection) => ctxOf(conn);
 
 async function ctxOf(conn: OpenConnection): Promise<PdCtx> {
   return { base: pipedriveApiBase(String(conn.settings.apiDomain ?? '')), token: await freshAccessToken(conn, pipedriveAdapter) };

@@ -1,0 +1,51 @@
+import { openConversation } from '../../app/models/inbox/conversations.server';
+import { createInbox } from '../../app/models/inbox/inboxes.server';
+import { resetSingleton } from '../../app/utils/singleton.server';
+import { createTestAccount, createTestUser } from '../factories';
+import { sessionCookie, type startTestApp } from './http';
+
+type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+/**
+ * The integration tests' account: an owner and an agent (their cookies), request helpers on the account's host, an
+ * email inbox and one conversation with a contact and an incoming message.
+ */
+export async function integrationAccount(app: TestApp, o: { subject: string; contact: { name: string; email?: string }; message: string }) {
+  const a = await createTestAccount();
+  const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
+  const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
+  const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });
+  const get = (path: string, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie });
+  const post = (path: string, form: Record<string, string>, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie, form });
+  const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
+  const email = o.contact.email ?? `${o.contact.name.split(' ')[0].toLowerCase()}@${a.domain}.test`;
+  const { conversation } = await openConversation({
+    accountId: a.account.id,
+    inboxId: inbox.id,
+    sourceType: 'email',
+    subject: o.subject,
+    contact: { email, name: o.contact.name },
+    message: { kind: 'incoming', text: o.message },
+  });
+  return { ...a, agent, agentCookie, get, post, inbox, conversation, email };
+}
+export type IntegrationAccount = Awaited<ReturnType<typeof integrationAccount>>;
+
+/** Connects a provider through its stand-in's OAuth consent (which redirects straight back with a code). */
+export async function connectThroughOAuth(s: IntegrationAccount, provider: string) {
+  const start = await s.post(`/settings/integrations/${provider}`, { intent: 'connect' });
+  if (start.status !== 302) throw new Error(`connect answered ${start.status}`);
+  const consent = await fetch(start.headers.location!, { redirect: 'manual' });
+  const back = new URL(consent.headers.get('location')!);
+  return { start, done: await s.get(`${back.pathname}${back.search}`) };
+}
+
+/** Sets the providers' variables for a test file and re-reads the configuration; the answer undoes it. */
+export function useEnv(vars: Record<string, string>) {
+  Object.assign(process.env, vars);
+  resetSingleton('config');
+  return () => {
+    for (const k of Object.keys(vars)) delete process.env[k];
+    resetSingleton('config');
+  };
+}
