@@ -6,6 +6,8 @@ import { startPipedriveStandIn } from '../../helpers/pipedrive-standin';
 import { signIn, url } from '../helpers';
 
 // The Parley under test calls Pipedrive at E2E_PIPEDRIVE_PORT (global-setup); JavaScript off (the project default).
+// One stand-in on that port: the tests of this file share it, one after the other.
+test.describe.configure({ mode: 'serial' });
 let pd: Awaited<ReturnType<typeof startPipedriveStandIn>>;
 test.beforeAll(async () => {
   pd = await startPipedriveStandIn({ port: Number(process.env.E2E_PIPEDRIVE_PORT), clientId: 'e2e-pipedrive-client', clientSecret: 'e2e-pipedrive-secret' });
@@ -32,4 +34,23 @@ test('connect Pipedrive through its OAuth and create a deal from a conversation'
   await expect(page.getByTestId('pipedrive-deal')).toContainText('Team plan', { timeout: 20_000 });
   await expect(page.getByTestId('pipedrive-deal')).toContainText('Contact Made');
   await expect(page.getByTestId('pipedrive-person')).toContainText('Pat Prospect');
+});
+
+test('turn on the two-way contact sync with JavaScript off: a mapping error is shown with the choices kept, then the webhook is registered', async ({ page }) => {
+  const a = await createTestAccount();
+  await signIn(page, a);
+  await page.goto(url('/settings/integrations/pipedrive', a.domain));
+  await page.getByRole('button', { name: 'Connect Pipedrive' }).click();
+  await expect(page.getByTestId('connection-status')).toContainText('parleytest', { timeout: 20_000 });
+  const sync = page.getByTestId('crm-sync');
+  await sync.getByLabel('Sync contact fields both ways with Pipedrive').check();
+  await sync.getByLabel('Pipedrive property for last name').selectOption({ label: 'First name' });
+  await sync.getByRole('button', { name: 'Save contact sync' }).click();
+  await expect(page.getByTestId('crm-sync')).toContainText('First name is already mapped to First name', { timeout: 20_000 });
+  await expect(page.getByTestId('crm-sync').getByLabel('Sync contact fields both ways with Pipedrive')).toBeChecked();
+  await page.getByTestId('crm-sync').getByLabel('Pipedrive property for last name').selectOption({ label: 'Last name' });
+  await page.getByTestId('crm-sync').getByRole('button', { name: 'Save contact sync' }).click();
+  await expect(page.getByText('Contact sync turned on')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('crm-sync').getByLabel('Pipedrive property for last name')).toHaveValue('last_name');
+  expect(pd.webhooks.some((w) => w.event_object === 'person' && w.http_auth_user === 'parley')).toBe(true);
 });
