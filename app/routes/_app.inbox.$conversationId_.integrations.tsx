@@ -3,6 +3,7 @@ import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import type { z, ZodType } from 'zod';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { getConversation } from '~/models/inbox/conversations.server';
@@ -59,26 +60,39 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!order) throw new Response("This order is not one of the contact's BigCommerce orders", { status: 404 });
     return { ...base, view: 'bigcommerce-order' as const, order };
   }
-  if (url.searchParams.get('pipedrive') === 'deal') {
-    const choices = await pipedriveDealChoices({ accountId: ctx.account.id }).catch((err) => {
-      if (err instanceof IntegrationError) throw new Response(err.message, { status: err.status === 0 ? 404 : 502 });
-      throw err;
-    });
-    return { ...base, view: 'pipedrive-deal' as const, ...choices };
-  }
-  if (url.searchParams.get('hubspot') === 'deal') {
-    const choices = await hubspotDealChoices({ accountId: ctx.account.id }).catch((err) => {
-      if (err instanceof IntegrationError) throw new Response(err.message, { status: err.status === 0 ? 404 : 502 });
-      throw err;
-    });
-    return { ...base, view: 'hubspot-deal' as const, ...choices };
-  }
+  if (url.searchParams.get('pipedrive') === 'deal') return { ...base, view: 'pipedrive-deal' as const, ...(await choicesOf(pipedriveDealChoices({ accountId: ctx.account.id }))) };
+  if (url.searchParams.get('hubspot') === 'deal') return { ...base, view: 'hubspot-deal' as const, ...(await choicesOf(hubspotDealChoices({ accountId: ctx.account.id }))) };
   if (url.searchParams.get('github') === 'create') {
     const gh = await githubPanelFor({ accountId: ctx.account.id, conversationId: id });
     if (!gh.connected) throw new Response('GitHub is not connected', { status: 404 });
     return { ...base, view: 'github' as const, defaultRepo: gh.defaultRepo, reopenOnClose: gh.reopenOnClose };
   }
   throw redirect(`/inbox/${id}`);
+}
+
+/** A deal form's choices from the provider; not connected is a 404, a provider failure a 502, with its words. */
+function choicesOf<T>(read: Promise<T>) {
+  return read.catch((err) => {
+    if (err instanceof IntegrationError) throw new Response(err.message, { status: err.status === 0 ? 404 : 502 });
+    throw err;
+  });
+}
+
+type Parsed<S extends ZodType> = { status: 'success'; value: z.output<S> };
+
+/**
+ * A form of this page: parsed on the server (400 with the field errors), then run; the provider's refusal (or a link
+ * that exists) becomes a form error with the agent's input shown back.
+ */
+async function formIntent<S extends ZodType>(intent: string, formData: FormData, schema: S, run: (value: z.output<S>) => Promise<Response>) {
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
+  try {
+    return await run((submission as unknown as Parsed<S>).value);
+  } catch (err) {
+    if (err instanceof IntegrationError || err instanceof LinkExistsError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
+    throw err;
+  }
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -118,18 +132,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
       await logConversationToPipedrive({ ...who, subject: found.conversation.subject ?? '', conversationUrl: accountUrl(request, ctx.account.domain, back) });
       return redirectWithToast(back, 'Conversation Logged to Pipedrive');
     }
-    if (intent === 'pipedrive-deal') {
-      const submission = parseWithZod(formData, { schema: PipedriveDealSchema });
-      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
-      try {
-        const v = submission.value;
+    if (intent === 'pipedrive-deal')
+      return formIntent(intent, formData, PipedriveDealSchema, async (v) => {
         await createPipedriveDealFromConversation({ ...who, title: v.title, pipelineId: v.pipelineId, stageId: v.stageId, ownerId: v.ownerId ?? null, value: v.value ?? null, closeDate: v.closeDate ?? null });
         return redirectWithToast(back, 'Deal Created in Pipedrive');
-      } catch (err) {
-        if (err instanceof IntegrationError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
-        throw err;
-      }
-    }
+      });
     if (intent === 'hubspot-contact') {
       const submission = parseWithZod(formData, { schema: HubspotContactSchema });
       if (submission.status !== 'success') throw new Response('Choose a lead status', { status: 400 });
@@ -140,62 +147,29 @@ export async function action({ request, params }: ActionFunctionArgs) {
       await logConversationToHubspot({ ...who, conversationUrl: accountUrl(request, ctx.account.domain, back) });
       return redirectWithToast(back, 'Conversation Logged to HubSpot');
     }
-    if (intent === 'hubspot-deal') {
-      const submission = parseWithZod(formData, { schema: HubspotDealSchema });
-      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
-      try {
-        const v = submission.value;
-        await createHubspotDeal({
-          ...who,
-          dealName: v.dealName,
-          pipeline: v.pipeline,
-          dealStage: v.dealStage,
-          closeDate: v.closeDate ?? null,
-          ownerId: v.ownerId || null,
-          amount: v.amount ?? null,
-        });
+    if (intent === 'hubspot-deal')
+      return formIntent(intent, formData, HubspotDealSchema, async (v) => {
+        await createHubspotDeal({ ...who, dealName: v.dealName, pipeline: v.pipeline, dealStage: v.dealStage, closeDate: v.closeDate ?? null, ownerId: v.ownerId || null, amount: v.amount ?? null });
         return redirectWithToast(back, 'Deal Created in HubSpot');
-      } catch (err) {
-        if (err instanceof IntegrationError) return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
-        throw err;
-      }
-    }
-    if (intent === 'github-create') {
-      const submission = parseWithZod(formData, { schema: GithubIssueSchema });
-      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
-      try {
+      });
+    const publicBase = bareUrl(request, '').replace(/\/$/, '');
+    if (intent === 'github-create')
+      return formIntent(intent, formData, GithubIssueSchema, async (v) => {
         const issue = await createGithubIssueFromConversation({
           ...who,
-          ...submission.value,
-          assignee: submission.value.assignee || null,
-          reopenOnClose: submission.value.reopenOnClose === 'on',
+          ...v,
+          assignee: v.assignee || null,
+          reopenOnClose: v.reopenOnClose === 'on',
           conversationUrl: accountUrl(request, ctx.account.domain, back),
-          publicBase: bareUrl(request, '').replace(/\/$/, ''),
+          publicBase,
         });
         return redirectWithToast(back, `Issue ${issue.repo}#${issue.number} Created`);
-      } catch (err) {
-        if (err instanceof IntegrationError || err instanceof LinkExistsError)
-          return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
-        throw err;
-      }
-    }
-    if (intent === 'github-link') {
-      const submission = parseWithZod(formData, { schema: GithubLinkSchema });
-      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
-      try {
-        const issue = await linkGithubIssue({
-          ...who,
-          ref: submission.value.ref,
-          reopenOnClose: submission.value.reopenOnClose === 'on',
-          publicBase: bareUrl(request, '').replace(/\/$/, ''),
-        });
+      });
+    if (intent === 'github-link')
+      return formIntent(intent, formData, GithubLinkSchema, async (v) => {
+        const issue = await linkGithubIssue({ ...who, ref: v.ref, reopenOnClose: v.reopenOnClose === 'on', publicBase });
         return redirectWithToast(back, `Issue ${issue.repo}#${issue.number} Linked`);
-      } catch (err) {
-        if (err instanceof IntegrationError || err instanceof LinkExistsError)
-          return data({ intent, result: submission.reply({ formErrors: [err.message] }) }, { status: 400 });
-        throw err;
-      }
-    }
+      });
     if (intent === 'github-refresh') {
       const gh = await githubPanelFor({ accountId: ctx.account.id, conversationId: id, refresh: true });
       if (gh.connected && gh.error) return redirectWithToast(back, { type: 'error', text: gh.error });

@@ -3,6 +3,8 @@ import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount, createTestUser } from '../factories';
 import { sessionCookie, type startTestApp } from './http';
+import { startHubspotStandIn } from './hubspot-standin';
+import { startPipedriveStandIn } from './pipedrive-standin';
 
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
@@ -10,7 +12,7 @@ type TestApp = Awaited<ReturnType<typeof startTestApp>>;
  * The integration tests' account: an owner and an agent (their cookies), request helpers on the account's host, an
  * email inbox and one conversation with a contact and an incoming message.
  */
-export async function integrationAccount(app: TestApp, o: { subject: string; contact: { name: string; email?: string }; message: string }) {
+export async function integrationAccount(app: TestApp, o: { subject: string; contact: { name: string; email?: string | ((domain: string) => string) }; message: string }) {
   const a = await createTestAccount();
   const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
   const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
@@ -18,7 +20,7 @@ export async function integrationAccount(app: TestApp, o: { subject: string; con
   const get = (path: string, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie });
   const post = (path: string, form: Record<string, string>, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie, form });
   const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
-  const email = o.contact.email ?? `${o.contact.name.split(' ')[0].toLowerCase()}@${a.domain}.test`;
+  const email = typeof o.contact.email === 'function' ? o.contact.email(a.domain) : (o.contact.email ?? `${o.contact.name.split(' ')[0].toLowerCase()}@${a.domain}.test`);
   const { conversation } = await openConversation({
     accountId: a.account.id,
     inboxId: inbox.id,
@@ -47,5 +49,31 @@ export function useEnv(vars: Record<string, string>) {
   return () => {
     for (const k of Object.keys(vars)) delete process.env[k];
     resetSingleton('config');
+  };
+}
+
+/** HubSpot and Pipedrive stand-ins with the server's variables pointing at them (the CRM tests' set-up). */
+export async function startCrmStandIns(o: { hubspot?: { expiresIn?: number; appId?: string; developerApiKey?: string } } = {}) {
+  const hs = await startHubspotStandIn({ clientId: 'hs-client', clientSecret: 'hs-secret', ...o.hubspot });
+  const pd = await startPipedriveStandIn({ clientId: 'pd-client', clientSecret: 'pd-secret' });
+  const restore = useEnv({
+    HUBSPOT_CLIENT_ID: 'hs-client',
+    HUBSPOT_CLIENT_SECRET: 'hs-secret',
+    HUBSPOT_OAUTH_BASE: hs.base,
+    HUBSPOT_API_BASE: hs.base,
+    ...(o.hubspot?.appId && o.hubspot.developerApiKey ? { HUBSPOT_APP_ID: o.hubspot.appId, HUBSPOT_DEVELOPER_API_KEY: o.hubspot.developerApiKey } : {}),
+    PIPEDRIVE_CLIENT_ID: 'pd-client',
+    PIPEDRIVE_CLIENT_SECRET: 'pd-secret',
+    PIPEDRIVE_OAUTH_BASE: pd.base,
+    PIPEDRIVE_API_BASE: pd.base,
+  });
+  return {
+    hs,
+    pd,
+    async close() {
+      await hs.close();
+      await pd.close();
+      restore();
+    },
   };
 }

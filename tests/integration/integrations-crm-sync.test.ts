@@ -5,38 +5,22 @@ import { updateContact } from '../../app/models/crm/contacts.server';
 import { getOpenConnection } from '../../app/models/integrations/connections.server';
 import { drainEvents, lastEventId } from '../helpers/engine';
 import { startTestApp } from '../helpers/http';
-import { startHubspotStandIn } from '../helpers/hubspot-standin';
-import { connectThroughOAuth, integrationAccount, useEnv, type IntegrationAccount } from '../helpers/integrations';
-import { startPipedriveStandIn } from '../helpers/pipedrive-standin';
+import { connectThroughOAuth, integrationAccount, startCrmStandIns, type IntegrationAccount } from '../helpers/integrations';
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
-let hs: Awaited<ReturnType<typeof startHubspotStandIn>>;
-let pd: Awaited<ReturnType<typeof startPipedriveStandIn>>;
-let restoreEnv: () => void;
+let crm: Awaited<ReturnType<typeof startCrmStandIns>>;
+let hs: typeof crm.hs;
+let pd: typeof crm.pd;
 
 beforeAll(async () => {
-  hs = await startHubspotStandIn({ clientId: 'hs-client', clientSecret: 'hs-secret', appId: '31337', developerApiKey: 'hs-dev-key' });
-  pd = await startPipedriveStandIn({ clientId: 'pd-client', clientSecret: 'pd-secret' });
-  restoreEnv = useEnv({
-    HUBSPOT_CLIENT_ID: 'hs-client',
-    HUBSPOT_CLIENT_SECRET: 'hs-secret',
-    HUBSPOT_OAUTH_BASE: hs.base,
-    HUBSPOT_API_BASE: hs.base,
-    HUBSPOT_APP_ID: '31337',
-    HUBSPOT_DEVELOPER_API_KEY: 'hs-dev-key',
-    PIPEDRIVE_CLIENT_ID: 'pd-client',
-    PIPEDRIVE_CLIENT_SECRET: 'pd-secret',
-    PIPEDRIVE_OAUTH_BASE: pd.base,
-    PIPEDRIVE_API_BASE: pd.base,
-  });
+  crm = await startCrmStandIns({ hubspot: { appId: '31337', developerApiKey: 'hs-dev-key' } });
+  ({ hs, pd } = crm);
   app = await startTestApp();
 });
 
 afterAll(async () => {
   await app?.close();
-  await hs?.close();
-  await pd?.close();
-  restoreEnv?.();
+  await crm?.close();
 });
 
 const setup = () => integrationAccount(app, { subject: 'Address change', contact: { name: 'Carl Client' }, message: 'We moved' });

@@ -1,56 +1,28 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
-import { openConversation } from '../../app/models/inbox/conversations.server';
-import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { getOpenConnection } from '../../app/models/integrations/connections.server';
-import { resetSingleton } from '../../app/utils/singleton.server';
-import { createTestAccount, createTestUser } from '../factories';
-import { sessionCookie, startTestApp } from '../helpers/http';
-import { startHubspotStandIn } from '../helpers/hubspot-standin';
-import { startPipedriveStandIn } from '../helpers/pipedrive-standin';
+import { startTestApp } from '../helpers/http';
+import { integrationAccount, startCrmStandIns } from '../helpers/integrations';
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
-let hs: Awaited<ReturnType<typeof startHubspotStandIn>>;
-let pd: Awaited<ReturnType<typeof startPipedriveStandIn>>;
-const ENV = ['HUBSPOT_CLIENT_ID', 'HUBSPOT_CLIENT_SECRET', 'HUBSPOT_OAUTH_BASE', 'HUBSPOT_API_BASE', 'PIPEDRIVE_CLIENT_ID', 'PIPEDRIVE_CLIENT_SECRET', 'PIPEDRIVE_OAUTH_BASE', 'PIPEDRIVE_API_BASE'];
+let crm: Awaited<ReturnType<typeof startCrmStandIns>>;
+let hs: typeof crm.hs;
+let pd: typeof crm.pd;
 
 beforeAll(async () => {
-  hs = await startHubspotStandIn({ clientId: 'hs-client', clientSecret: 'hs-secret', expiresIn: 60 });
-  pd = await startPipedriveStandIn({ clientId: 'pd-client', clientSecret: 'pd-secret' });
-  Object.assign(process.env, { PIPEDRIVE_CLIENT_ID: 'pd-client', PIPEDRIVE_CLIENT_SECRET: 'pd-secret', PIPEDRIVE_OAUTH_BASE: pd.base, PIPEDRIVE_API_BASE: pd.base });
-  Object.assign(process.env, { HUBSPOT_CLIENT_ID: 'hs-client', HUBSPOT_CLIENT_SECRET: 'hs-secret', HUBSPOT_OAUTH_BASE: hs.base, HUBSPOT_API_BASE: hs.base });
-  resetSingleton('config');
+  crm = await startCrmStandIns({ hubspot: { expiresIn: 60 } });
+  ({ hs, pd } = crm);
   app = await startTestApp();
 });
 
 afterAll(async () => {
   await app?.close();
-  await hs?.close();
-  await pd?.close();
-  for (const k of ENV) delete process.env[k];
-  resetSingleton('config');
+  await crm?.close();
 });
 
-async function setup(email?: string) {
-  const a = await createTestAccount();
-  const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
-  const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
-  const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });
-  const get = (path: string, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie });
-  const post = (path: string, form: Record<string, string>, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie, form });
-  const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
-  const contactEmail = email ?? `carl@acme-${a.domain}.test`;
-  const { conversation } = await openConversation({
-    accountId: a.account.id,
-    inboxId: inbox.id,
-    sourceType: 'email',
-    subject: 'Upgrade to 50 seats',
-    contact: { email: contactEmail, name: 'Carl Client' },
-    message: { kind: 'incoming', text: 'We want to upgrade' },
-  });
-  return { ...a, agentCookie, get, post, conversation, email: contactEmail };
-}
+const setup = (email?: string) =>
+  integrationAccount(app, { subject: 'Upgrade to 50 seats', contact: { name: 'Carl Client', email: email ?? ((domain) => `carl@acme-${domain}.test`) }, message: 'We want to upgrade' });
 
 async function connect(s: Awaited<ReturnType<typeof setup>>) {
   const start = await s.post('/settings/integrations/hubspot', { intent: 'connect' });

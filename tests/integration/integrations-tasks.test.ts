@@ -3,13 +3,12 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { openConversation } from '../../app/models/inbox/conversations.server';
-import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { getOpenConnection } from '../../app/models/integrations/connections.server';
 import { asanaPanelFor, parseAsanaTaskRef } from '../../app/models/integrations/asana/asana.server';
 import { clickupPanelFor, parseClickupTaskRef } from '../../app/models/integrations/clickup/clickup.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
-import { createTestAccount, createTestUser } from '../factories';
-import { sessionCookie, startTestApp } from '../helpers/http';
+import { startTestApp } from '../helpers/http';
+import { integrationAccount } from '../helpers/integrations';
 import { startAsanaStandIn } from '../helpers/asana-standin';
 import { startClickupStandIn } from '../helpers/clickup-standin';
 
@@ -55,17 +54,7 @@ afterAll(async () => {
   resetSingleton('config');
 });
 
-async function setup() {
-  const a = await createTestAccount();
-  const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
-  const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
-  const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });
-  const get = (path: string, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie });
-  const post = (path: string, form: Record<string, string>, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie, form });
-  const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
-  const { conversation } = await openConversation({ accountId: a.account.id, inboxId: inbox.id, sourceType: 'email', subject: 'Refund never arrived', contact: { email: `dana@${a.domain}.test`, name: 'Dana Doe' }, message: { kind: 'incoming', text: 'Still waiting' } });
-  return { ...a, agentCookie, get, post, conversation };
-}
+const setup = () => integrationAccount(app, { subject: 'Refund never arrived', contact: { name: 'Dana Doe' }, message: 'Still waiting' });
 type Setup = Awaited<ReturnType<typeof setup>>;
 
 async function connect(s: Setup, provider: 'asana' | 'clickup') {

@@ -3,13 +3,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { openConversation } from '../../app/models/inbox/conversations.server';
-import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { openSecret, sealSecret } from '../../app/utils/secret-box.server';
 import { getOpenConnection, signIntegrationState, verifyIntegrationState } from '../../app/models/integrations/connections.server';
 import { githubPanelFor } from '../../app/models/integrations/github/github.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
-import { createTestAccount, createTestUser, givePlan } from '../factories';
-import { sessionCookie, startTestApp } from '../helpers/http';
+import { givePlan } from '../factories';
+import { startTestApp } from '../helpers/http';
+import { integrationAccount } from '../helpers/integrations';
 import { startGithubStandIn } from '../helpers/github-standin';
 import { startShopifyStandIn } from '../helpers/shopify-standin';
 
@@ -52,18 +52,7 @@ afterAll(async () => {
   resetSingleton('config');
 });
 
-async function setup() {
-  const a = await createTestAccount();
-  const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
-  const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
-  const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });
-  const get = (path: string, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie });
-  const post = (path: string, form: Record<string, string>, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie, form });
-  const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
-  const email = `dana@${a.domain}.test`;
-  const { conversation } = await openConversation({ accountId: a.account.id, inboxId: inbox.id, sourceType: 'email', subject: 'Where is my order?', contact: { email, name: 'Dana Doe' }, message: { kind: 'incoming', text: 'It has not arrived' } });
-  return { ...a, agent, agentCookie, get, post, conversation, email };
-}
+const setup = () => integrationAccount(app, { subject: 'Where is my order?', contact: { name: 'Dana Doe' }, message: 'It has not arrived' });
 
 /** Follows the provider's consent redirect back into Parley's callback, as the browser would. */
 async function consent(location: string, s: Awaited<ReturnType<typeof setup>>) {

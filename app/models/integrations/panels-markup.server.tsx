@@ -1,3 +1,4 @@
+import { Fragment, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { HUBSPOT_LEAD_STATUSES, leadStatusLabel } from './schemas';
 
@@ -230,60 +231,72 @@ function BigcommerceCard({ b, canAct, actions }: { b: Bigcommerce; canAct: boole
   );
 }
 
-function HubspotCard({ h, canAct, actions }: { h: Hubspot; canAct: boolean; actions: string | null }) {
+/** What the HubSpot and Pipedrive cards show: the record found by email, its deals, and the actions (ADR 099). */
+type CrmView = {
+  provider: 'hubspot' | 'pipedrive';
+  label: string;
+  state: 'no-email' | 'error' | 'ok';
+  message: string;
+  notFound: string;
+  record: { name: string; detail: string } | null;
+  recordTestId: string;
+  deals: { id: string | number; title: string; after: string; pills: string[]; line: string }[];
+  /** Asked for before the record is created (HubSpot's lead status). */
+  newRecordFields?: ReactNode;
+  create: { intent: string; label: string };
+  dealLink: string;
+  log: { intent: string; label: string };
+};
+
+function CrmCard({ v, canAct, actions }: { v: CrmView; canAct: boolean; actions: string | null }) {
   return (
-    <section className="side-card" data-testid="hubspot-panel">
-      <h2>HubSpot</h2>
-      {h.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
-      {h.state === 'error' ? (
+    <section className="side-card" data-testid={`${v.provider}-panel`}>
+      <h2>{v.label}</h2>
+      {v.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
+      {v.state === 'error' ? (
         <p className="field-error" role="alert">
-          {h.message}
+          {v.message}
         </p>
       ) : null}
-      {h.state === 'ok' && !h.contact ? <p className="muted">No HubSpot contact with this email.</p> : null}
-      {h.state === 'ok' && h.contact ? (
+      {v.state === 'ok' && !v.record ? <p className="muted">{v.notFound}</p> : null}
+      {v.state === 'ok' && v.record ? (
         <>
-          <p data-testid="hubspot-contact">
-            <strong>{h.contact.name}</strong>
+          <p data-testid={v.recordTestId}>
+            <strong>{v.record.name}</strong>
             <br />
-            {h.contact.company ? `Company: ${h.contact.company.name}` : 'No company'}
-            {h.contact.leadStatus ? ` · Lead status: ${leadStatusLabel(h.contact.leadStatus)}` : ''}
+            {v.record.detail}
           </p>
-          {h.deals.length === 0 ? <p className="muted">No deals.</p> : null}
+          {v.deals.length === 0 ? <p className="muted">No deals.</p> : null}
           <ul className="runs">
-            {h.deals.map((d) => (
-              <li key={d.id} data-testid="hubspot-deal">
-                <strong>{d.name}</strong>
-                {d.amount ? ` · ${d.amount}` : ''}
+            {v.deals.map((d) => (
+              <li key={d.id} data-testid={`${v.provider}-deal`}>
+                <strong>{d.title}</strong>
+                {d.after}
                 <br />
-                <span className="pill">{d.stage}</span> {`${d.pipeline}${d.closeDate ? ` · closes ${d.closeDate}` : ''}${d.owner ? ` · ${d.owner}` : ''}`}
+                {d.pills.map((p, i) => (
+                  <Fragment key={i}>
+                    <span className="pill">{p}</span>{' '}
+                  </Fragment>
+                ))}
+                {d.line}
               </li>
             ))}
           </ul>
         </>
       ) : null}
-      {h.state === 'ok' && canAct && actions ? (
+      {v.state === 'ok' && canAct && actions ? (
         <form method="post" action={actions}>
-          {h.contact ? null : (
-            <div className="field">
-              <label htmlFor="hubspot-lead-status">Lead status</label>
-              <select id="hubspot-lead-status" name="leadStatus" defaultValue="NEW">
-                {HUBSPOT_LEAD_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {leadStatusLabel(s)}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
-          {h.contact ? null : (
-            <button type="submit" className="btn" name="intent" value="hubspot-contact">
-              Create contact and company
-            </button>
+          {v.record ? null : (
+            <>
+              {v.newRecordFields}
+              <button type="submit" className="btn" name="intent" value={v.create.intent}>
+                {v.create.label}
+              </button>
+            </>
           )}{' '}
-          <a href={`${actions}?hubspot=deal`}>Create a deal</a>{' '}
-          <button type="submit" className="btn" name="intent" value="hubspot-log">
-            Log conversation
+          <a href={`${actions}?${v.provider}=deal`}>{v.dealLink}</a>{' '}
+          <button type="submit" className="btn" name="intent" value={v.log.intent}>
+            {v.log.label}
           </button>
         </form>
       ) : null}
@@ -291,51 +304,64 @@ function HubspotCard({ h, canAct, actions }: { h: Hubspot; canAct: boolean; acti
   );
 }
 
+const crmState = (x: { state: string; message?: string }) => ({ state: x.state as CrmView['state'], message: x.state === 'error' ? (x.message ?? '') : '' });
+
+function HubspotCard({ h, canAct, actions }: { h: Hubspot; canAct: boolean; actions: string | null }) {
+  const ok = h.state === 'ok' ? h : null;
+  const c = ok?.contact ?? null;
+  const v: CrmView = {
+    provider: 'hubspot',
+    label: 'HubSpot',
+    ...crmState(h as { state: string; message?: string }),
+    notFound: 'No HubSpot contact with this email.',
+    recordTestId: 'hubspot-contact',
+    record: c ? { name: c.name, detail: `${c.company ? `Company: ${c.company.name}` : 'No company'}${c.leadStatus ? ` · Lead status: ${leadStatusLabel(c.leadStatus)}` : ''}` } : null,
+    deals: (ok?.deals ?? []).map((d) => ({
+      id: d.id,
+      title: d.name,
+      after: d.amount ? ` · ${d.amount}` : '',
+      pills: [d.stage],
+      line: `${d.pipeline}${d.closeDate ? ` · closes ${d.closeDate}` : ''}${d.owner ? ` · ${d.owner}` : ''}`,
+    })),
+    newRecordFields: (
+      <div className="field">
+        <label htmlFor="hubspot-lead-status">Lead status</label>
+        <select id="hubspot-lead-status" name="leadStatus" defaultValue="NEW">
+          {HUBSPOT_LEAD_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {leadStatusLabel(s)}
+            </option>
+          ))}
+        </select>
+      </div>
+    ),
+    create: { intent: 'hubspot-contact', label: 'Create contact and company' },
+    dealLink: 'Create a deal',
+    log: { intent: 'hubspot-log', label: 'Log conversation' },
+  };
+  return <CrmCard v={v} canAct={canAct} actions={actions} />;
+}
+
 function PipedriveCard({ p, canAct, actions }: { p: Pipedrive; canAct: boolean; actions: string | null }) {
-  return (
-    <section className="side-card" data-testid="pipedrive-panel">
-      <h2>Pipedrive</h2>
-      {p.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
-      {p.state === 'error' ? (
-        <p className="field-error" role="alert">
-          {p.message}
-        </p>
-      ) : null}
-      {p.state === 'ok' && !p.person ? <p className="muted">No Pipedrive person with this email.</p> : null}
-      {p.state === 'ok' && p.person ? (
-        <>
-          <p data-testid="pipedrive-person">
-            <strong>{p.person.name}</strong>
-            <br />
-            {`Person ID ${p.person.id}`}
-            {p.person.orgId ? ` · ${p.person.orgName} (organization ID ${p.person.orgId})` : ' · No organization'}
-          </p>
-          {p.deals.length === 0 ? <p className="muted">No deals.</p> : null}
-          <ul className="runs">
-            {p.deals.map((d) => (
-              <li key={d.id} data-testid="pipedrive-deal">
-                <strong>{d.title}</strong>
-                {d.value ? ` · ${d.value}` : ''} {`· deal ID ${d.id}`}
-                <br />
-                <span className="pill">{d.stage}</span> <span className="pill">{d.status}</span> {`${d.pipeline}${d.user ? ` · ${d.user}` : ''}`}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      {p.state === 'ok' && canAct && actions ? (
-        <form method="post" action={actions}>
-          {p.person ? null : (
-            <button type="submit" className="btn" name="intent" value="pipedrive-person">
-              Create person and organization
-            </button>
-          )}{' '}
-          <a href={`${actions}?pipedrive=deal`}>Create a Pipedrive deal</a>{' '}
-          <button type="submit" className="btn" name="intent" value="pipedrive-log">
-            Log as activity
-          </button>
-        </form>
-      ) : null}
-    </section>
-  );
+  const ok = p.state === 'ok' ? p : null;
+  const person = ok?.person ?? null;
+  const v: CrmView = {
+    provider: 'pipedrive',
+    label: 'Pipedrive',
+    ...crmState(p as { state: string; message?: string }),
+    notFound: 'No Pipedrive person with this email.',
+    recordTestId: 'pipedrive-person',
+    record: person ? { name: person.name, detail: `Person ID ${person.id}${person.orgId ? ` · ${person.orgName} (organization ID ${person.orgId})` : ' · No organization'}` } : null,
+    deals: (ok?.deals ?? []).map((d) => ({
+      id: d.id,
+      title: d.title,
+      after: `${d.value ? ` · ${d.value}` : ''} · deal ID ${d.id}`,
+      pills: [d.stage, d.status],
+      line: `${d.pipeline}${d.user ? ` · ${d.user}` : ''}`,
+    })),
+    create: { intent: 'pipedrive-person', label: 'Create person and organization' },
+    dealLink: 'Create a Pipedrive deal',
+    log: { intent: 'pipedrive-log', label: 'Log as activity' },
+  };
+  return <CrmCard v={v} canAct={canAct} actions={actions} />;
 }
