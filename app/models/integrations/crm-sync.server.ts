@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx } from '../../../db/client';
 import { emitEvent } from '../events/events.server';
 import { IntegrationError } from './http.server';
-import type { OpenConnection } from './connections.server';
+import { getOpenConnection, type OpenConnection } from './connections.server';
 
 /**
  * The optional two-way sync of contact fields with HubSpot and Pipedrive (ADR 116). What the two share: the Parley
@@ -108,6 +108,22 @@ export function fieldsToSend(event: { type: string; payload: Record<string, unkn
 
 /** The Parley value of a field as the provider gets it ('' for none: a cleared field is cleared there too). */
 export const parleyValue = (contact: SyncedContact, field: SyncField) => (contact[field] ?? '').trim();
+
+/**
+ * What one contact event sends to one provider: the connection (sync on), the contact, the changed mapped
+ * properties with their values (`wanted`) and every mapped one (`all`, for a record the provider does not have yet).
+ * Null when there is nothing to send.
+ */
+export async function syncPush(opts: { accountId: number; contactId: number; fields: SyncField[]; provider: CrmProvider }) {
+  const conn = await getOpenConnection({ accountId: opts.accountId, provider: opts.provider });
+  const sync = conn ? syncSettings(opts.provider, conn.settings) : null;
+  if (!conn || !sync?.enabled) return null;
+  const fields = opts.fields.filter((k) => sync.fields[k]);
+  const contact = await syncedContact(opts);
+  if (!contact || fields.length === 0) return null;
+  const values = (keys: SyncField[]) => keys.map((k) => [sync.fields[k]!, parleyValue(contact, k)] as const);
+  return { conn, contact, wanted: Object.fromEntries(values(fields)), all: values(SYNC_FIELD_KEYS.filter((k) => sync.fields[k])) };
+}
 
 /**
  * A provider's change, written into the Parley contact with that email when it is later than the contact's last

@@ -3,9 +3,7 @@ import { freshAccessToken, getOpenConnection, listConnectionAccountsByExternal }
 import {
   applyProviderChange,
   fieldsOfProperty,
-  parleyValue,
-  SYNC_FIELD_KEYS,
-  syncedContact,
+  syncPush,
   syncSettings,
   writeSyncSettings,
   type SyncField,
@@ -36,18 +34,13 @@ export async function saveHubspotSync(opts: { accountId: number; sync: SyncSetti
  * (created when there is none), unless HubSpot's record changed after the Parley change (`at`): the later change wins.
  */
 export async function pushContactToHubspot(opts: { accountId: number; contactId: number; fields: SyncField[]; at: Date }) {
-  const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'hubspot' });
-  const sync = conn ? syncSettings('hubspot', conn.settings) : null;
-  if (!conn || !sync?.enabled) return { skipped: 'off' };
-  const fields = opts.fields.filter((k) => sync.fields[k]);
-  const contact = await syncedContact(opts);
-  if (!contact || fields.length === 0) return { skipped: 'nothing-to-send' };
+  const push = await syncPush({ ...opts, provider: 'hubspot' });
+  if (!push) return { skipped: 'nothing-to-send' };
+  const { conn, contact, wanted, all } = push;
   const token = await freshAccessToken(conn, hubspotAdapter);
-  const wanted = Object.fromEntries(fields.map((k) => [sync.fields[k]!, parleyValue(contact, k)]));
   const found = await findHubspotContactWith(token, contact.email, Object.keys(wanted));
   if (!found) {
     // A new HubSpot contact gets every mapped field, not only the changed ones.
-    const all = SYNC_FIELD_KEYS.filter((k) => sync.fields[k]).map((k) => [sync.fields[k]!, parleyValue(contact, k)] as const);
     const created = await createHubspotObject(token, 'contacts', { email: contact.email, ...Object.fromEntries(all.filter(([, v]) => v)) });
     return { created: created.id };
   }

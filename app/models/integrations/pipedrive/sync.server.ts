@@ -4,7 +4,7 @@ import { getDb, schema } from '../../../../db/client';
 import { getLogger } from '../../../utils/logger.server';
 import { getOpenConnection, getOpenConnectionById, type OpenConnection } from '../connections.server';
 import { safeEqual } from '../crypto.server';
-import { applyProviderChange, parleyValue, SYNC_FIELD_KEYS, syncedContact, syncSettings, writeSyncSettings, type SyncField, type SyncSettings } from '../crm-sync.server';
+import { applyProviderChange, SYNC_FIELD_KEYS, syncPush, syncSettings, writeSyncSettings, type SyncField, type SyncSettings } from '../crm-sync.server';
 import { IntegrationError } from '../http.server';
 import { hookFor, saveHook } from '../task-hooks.server';
 import { createPipedrivePersonV2, createPipedriveWebhook, deletePipedriveWebhook, findPipedrivePerson, getPipedrivePersonV2, updatePipedrivePersonV2, type PdPersonV2 } from './client.server';
@@ -70,18 +70,13 @@ const pdTime = (t: string | null | undefined) => (t ? Date.parse(/[zZ]|[+-]\d\d:
  * when there is none), unless Pipedrive's record changed after the Parley change (`at`).
  */
 export async function pushContactToPipedrive(opts: { accountId: number; contactId: number; fields: SyncField[]; at: Date }) {
-  const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'pipedrive' });
-  const sync = conn ? syncSettings('pipedrive', conn.settings) : null;
-  if (!conn || !sync?.enabled) return { skipped: 'off' };
-  const fields = opts.fields.filter((k) => sync.fields[k]);
-  const contact = await syncedContact(opts);
-  if (!contact || fields.length === 0) return { skipped: 'nothing-to-send' };
+  const push = await syncPush({ ...opts, provider: 'pipedrive' });
+  if (!push) return { skipped: 'nothing-to-send' };
+  const { conn, contact, wanted, all } = push;
   const ctx = await pipedriveCtx(conn);
-  const wanted = Object.fromEntries(fields.map((k) => [sync.fields[k]!, parleyValue(contact, k)]));
   const found = await findPipedrivePerson(ctx, contact.email);
   if (!found) {
     // A new person gets every mapped field, not only the changed ones.
-    const all = SYNC_FIELD_KEYS.filter((k) => sync.fields[k]).map((k) => [sync.fields[k]!, parleyValue(contact, k)] as const);
     const name = `${contact.firstName} ${contact.lastName}`.trim() || contact.email;
     const body = Object.assign({ name, emails: [{ value: contact.email, primary: true, label: 'work' }] }, ...all.filter(([, v]) => v).map(([p, v]) => personField(p, v)));
     return { created: (await createPipedrivePersonV2(ctx, body)).id };
