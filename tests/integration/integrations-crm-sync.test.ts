@@ -157,5 +157,11 @@ describe('Pipedrive contact sync', () => {
     expect((await s.post('/settings/integrations/pipedrive', { intent: 'sync', firstName: 'first_name' })).status).toBe(302);
     expect(pd.webhooks).toHaveLength(0);
     expect((await getOpenConnection({ accountId: s.account.id, provider: 'pipedrive' }))!.settings.hooks).toEqual({});
+
+    // On again, then disconnected: the webhook goes with the connection.
+    await s.post('/settings/integrations/pipedrive', { intent: 'sync', enabled: 'on', firstName: 'first_name' });
+    expect(pd.webhooks).toHaveLength(1);
+    expect((await s.post('/settings/integrations/pipedrive', { intent: 'disconnect' })).status).toBe(302);
+    expect(pd.webhooks).toHaveLength(0);
   });
 });

@@ -6,6 +6,8 @@ import { startHubspotStandIn } from '../../helpers/hubspot-standin';
 import { signIn, url } from '../helpers';
 
 // The Parley under test calls HubSpot at E2E_HUBSPOT_PORT (global-setup); JavaScript off (the project default).
+// One stand-in on that port: the tests of this file share it, one after the other.
+test.describe.configure({ mode: 'serial' });
 let hs: Awaited<ReturnType<typeof startHubspotStandIn>>;
 test.beforeAll(async () => {
   hs = await startHubspotStandIn({ port: Number(process.env.E2E_HUBSPOT_PORT), clientId: 'e2e-hubspot-client', clientSecret: 'e2e-hubspot-secret' });
@@ -43,4 +45,21 @@ test('connect HubSpot through its OAuth, create the contact and a deal from a co
   await expect(deal).toContainText('Qualified To Buy');
   await page.getByTestId('hubspot-panel').getByRole('button', { name: 'Log conversation' }).click();
   await expect(page.getByText(/Logged this conversation to HubSpot/).first()).toBeVisible({ timeout: 20_000 });
+});
+
+test('turn on the HubSpot contact sync with JavaScript off; without the app developer key the webhook address is shown', async ({ page }) => {
+  const a = await createTestAccount();
+  await signIn(page, a);
+  await page.goto(url('/settings/integrations/hubspot', a.domain));
+  await page.getByRole('button', { name: 'Connect HubSpot' }).click();
+  await expect(page.getByTestId('connection-status')).toContainText(String(hs.hubId), { timeout: 20_000 });
+  const sync = page.getByTestId('crm-sync');
+  await expect(sync.getByLabel('HubSpot property for phone')).toHaveValue('phone');
+  await sync.getByLabel('Sync contact fields both ways with HubSpot').check();
+  await sync.getByLabel('HubSpot property for phone').selectOption({ label: 'Mobile phone number (mobilephone)' });
+  await sync.getByRole('button', { name: 'Save contact sync' }).click();
+  await expect(page.getByText('Contact sync turned on')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('crm-sync').getByLabel('Sync contact fields both ways with HubSpot')).toBeChecked();
+  await expect(page.getByTestId('crm-sync').getByLabel('HubSpot property for phone')).toHaveValue('mobilephone');
+  await expect(page.getByTestId('crm-sync-manual')).toContainText('/webhooks/integrations/hubspot');
 });
