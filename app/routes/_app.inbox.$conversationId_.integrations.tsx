@@ -1,4 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm, type FormMetadata } from '@conform-to/react';
+import type { ReactNode } from 'react';
 import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
@@ -226,27 +227,13 @@ export default function ConversationIntegrations() {
         <Link to={`/inbox/${d.conversationId}`}>Back to conversation #{d.conversationId}</Link>
       </p>
       {d.view === 'order' ? (
-        <div className="card" data-testid="order-confirm">
-          <p>
-            {d.act === 'cancel' ? 'Cancel' : 'Refund in full'} Shopify order <strong>{d.order.name}</strong> of {d.order.createdAt.slice(0, 10)},{' '}
-            {d.order.totalPrice} {d.order.currency} ({d.order.financialStatus.replaceAll('_', ' ')}, {d.order.fulfillmentStatus.replaceAll('_', ' ')})? The
-            customer is notified by Shopify. This cannot be undone here.
-          </p>
-          <Form method="post">
-            <input type="hidden" name="orderId" value={d.order.id} />
-            <input type="hidden" name="action" value={d.act} />
-            <button type="submit" className="btn danger" name="intent" value="order-action">
-              {d.actLabel}
-            </button>{' '}
-            <Link to={`/inbox/${d.conversationId}`} className="btn">
-              Keep the order
-            </Link>
-          </Form>
-        </div>
+        <OrderConfirm conversationId={d.conversationId} orderId={d.order.id} act={d.act} intent="order-action" label={d.actLabel}>
+          {d.act === 'cancel' ? 'Cancel' : 'Refund in full'} Shopify order <strong>{d.order.name}</strong> of {d.order.createdAt.slice(0, 10)},{' '}
+          {d.order.totalPrice} {d.order.currency} ({d.order.financialStatus.replaceAll('_', ' ')}, {d.order.fulfillmentStatus.replaceAll('_', ' ')})? The customer
+          is notified by Shopify. This cannot be undone here.
+        </OrderConfirm>
       ) : d.view === 'pipedrive-deal' ? (
-        <div className="card">
-          <h2>Create a deal</h2>
-          <Form method="post" {...getFormProps(pdForm)}>
+        <DealCard form={pdForm} intent="pipedrive-deal">
             <Field label="Deal title" field={pd.title} />
             <SelectField label="Pipeline ID" field={pd.pipelineId} options={d.pipelines.map((p) => ({ value: String(p.id), label: `${p.name} (${p.id})` }))} />
             <SelectField label="Stage ID" field={pd.stageId} options={d.pipelines.flatMap((p) => p.stages.map((s) => ({ value: String(s.id), label: `${p.name} · ${s.name} (${s.id})` })))} />
@@ -254,16 +241,9 @@ export default function ConversationIntegrations() {
             <Field label="Expected close date" field={pd.closeDate} type="date" />
             <Field label="Value" field={pd.value} hint="In the company's default currency (optional)" />
             <p className="muted">Person ID and organization ID are the conversation contact's Pipedrive person and organization, found or created.</p>
-            <ErrorList errors={pdForm.errors} />
-            <button type="submit" className="btn primary" name="intent" value="pipedrive-deal">
-              Create deal
-            </button>
-          </Form>
-        </div>
+        </DealCard>
       ) : d.view === 'hubspot-deal' ? (
-        <div className="card">
-          <h2>Create a deal</h2>
-          <Form method="post" {...getFormProps(dealForm)}>
+        <DealCard form={dealForm} intent="hubspot-deal">
             <Field label="Deal name" field={deal.dealName} />
             <SelectField label="Pipeline" field={deal.pipeline} options={d.pipelines.map((p) => ({ value: p.id, label: p.label }))} />
             <SelectField
@@ -274,29 +254,12 @@ export default function ConversationIntegrations() {
             <Field label="Close date" field={deal.closeDate} type="date" />
             <SelectField label="Owner" field={deal.ownerId} options={d.owners.map((o) => ({ value: o.id, label: o.label }))} placeholder="No owner" />
             <Field label="Amount" field={deal.amount} hint="In the HubSpot account's currency (optional)" />
-            <ErrorList errors={dealForm.errors} />
-            <button type="submit" className="btn primary" name="intent" value="hubspot-deal">
-              Create deal
-            </button>
-          </Form>
-        </div>
+        </DealCard>
       ) : d.view === 'bigcommerce-order' ? (
-        <div className="card" data-testid="order-confirm">
-          <p>
-            Cancel BigCommerce order <strong>#{d.order.id}</strong>, {d.order.total} {d.order.currency} ({d.order.status})? Its status becomes Cancelled in the
-            store. This cannot be undone here.
-          </p>
-          <Form method="post">
-            <input type="hidden" name="orderId" value={d.order.id} />
-            <input type="hidden" name="action" value="cancel" />
-            <button type="submit" className="btn danger" name="intent" value="bigcommerce-order-action">
-              Cancel order
-            </button>{' '}
-            <Link to={`/inbox/${d.conversationId}`} className="btn">
-              Keep the order
-            </Link>
-          </Form>
-        </div>
+        <OrderConfirm conversationId={d.conversationId} orderId={d.order.id} act="cancel" intent="bigcommerce-order-action" label="Cancel order">
+          Cancel BigCommerce order <strong>#{d.order.id}</strong>, {d.order.total} {d.order.currency} ({d.order.status})? Its status becomes Cancelled in the store.
+          This cannot be undone here.
+        </OrderConfirm>
       ) : (
         <>
           <div className="card">
@@ -327,6 +290,41 @@ export default function ConversationIntegrations() {
         </>
       )}
     </section>
+  );
+}
+
+/** An order action's confirmation: what will happen, the action, and a way back that keeps the order. */
+function OrderConfirm(p: { conversationId: number; orderId: number; act: string; intent: string; label: string; children: ReactNode }) {
+  return (
+    <div className="card" data-testid="order-confirm">
+      <p>{p.children}</p>
+      <Form method="post">
+        <input type="hidden" name="orderId" value={p.orderId} />
+        <input type="hidden" name="action" value={p.act} />
+        <button type="submit" className="btn danger" name="intent" value={p.intent}>
+          {p.label}
+        </button>{' '}
+        <Link to={`/inbox/${p.conversationId}`} className="btn">
+          Keep the order
+        </Link>
+      </Form>
+    </div>
+  );
+}
+
+/** A CRM's deal form (HubSpot, Pipedrive): its fields, the form's errors and the one submit button. */
+function DealCard<T extends Record<string, unknown>>({ form, intent, children }: { form: FormMetadata<T, string[]>; intent: string; children: ReactNode }) {
+  return (
+    <div className="card">
+      <h2>Create a deal</h2>
+      <Form method="post" {...getFormProps(form)}>
+        {children}
+        <ErrorList errors={form.errors} />
+        <button type="submit" className="btn primary" name="intent" value={intent}>
+          Create deal
+        </button>
+      </Form>
+    </div>
   );
 }
 

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { openConversation } from '../../app/models/inbox/conversations.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
@@ -74,6 +75,21 @@ export async function startCrmStandIns(o: { hubspot?: { expiresIn?: number; appI
       await hs.close();
       await pd.close();
       restore();
+    },
+  };
+}
+
+/** Every log line at debug level from now on, to check that no token or secret is ever written; the answer restores the logger. */
+export function captureLogs() {
+  const lines: string[] = [];
+  const store = (globalThis as { __parleySingletons?: Map<string, unknown> }).__parleySingletons!;
+  const previous = store.get('logger');
+  store.set('logger', pino({ level: 'debug', base: undefined }, { write: (line: string) => void lines.push(line) }));
+  return {
+    lines,
+    restore() {
+      if (previous) store.set('logger', previous);
+      else store.delete('logger');
     },
   };
 }

@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { openConversation } from '../../app/models/inbox/conversations.server';
@@ -8,7 +7,7 @@ import { asanaPanelFor, parseAsanaTaskRef } from '../../app/models/integrations/
 import { clickupPanelFor, parseClickupTaskRef } from '../../app/models/integrations/clickup/clickup.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
 import { startTestApp } from '../helpers/http';
-import { integrationAccount } from '../helpers/integrations';
+import { captureLogs, integrationAccount } from '../helpers/integrations';
 import { startAsanaStandIn } from '../helpers/asana-standin';
 import { startClickupStandIn } from '../helpers/clickup-standin';
 
@@ -17,8 +16,7 @@ let asana: Awaited<ReturnType<typeof startAsanaStandIn>>;
 let clickup: Awaited<ReturnType<typeof startClickupStandIn>>;
 const ENV = ['ASANA_CLIENT_ID', 'ASANA_CLIENT_SECRET', 'ASANA_OAUTH_BASE', 'ASANA_API_BASE', 'CLICKUP_CLIENT_ID', 'CLICKUP_CLIENT_SECRET', 'CLICKUP_OAUTH_BASE', 'CLICKUP_API_BASE', 'PARLEY_SECRET_KEY'];
 /** Parley builds webhook addresses from the account's public host; the stand-ins reach it on loopback instead. */
-const logLines: string[] = [];
-let previousLogger: unknown;
+let logs: ReturnType<typeof captureLogs>;
 const loopback = (u: string) => u.replace(/^http:\/\/[^/]+/, `http://127.0.0.1:${app.port}`);
 
 beforeAll(async () => {
@@ -36,10 +34,7 @@ beforeAll(async () => {
     PARLEY_SECRET_KEY: 'b'.repeat(64),
   });
   resetSingleton('config');
-  // Every log line at debug level, to check that no token or secret is ever written.
-  const store = (globalThis as { __parleySingletons?: Map<string, unknown> }).__parleySingletons!;
-  previousLogger = store.get('logger');
-  store.set('logger', pino({ level: 'debug', base: undefined }, { write: (line: string) => void logLines.push(line) }));
+  logs = captureLogs();
   app = await startTestApp();
 });
 
@@ -48,9 +43,7 @@ afterAll(async () => {
   await asana?.close();
   await clickup?.close();
   for (const k of ENV) delete process.env[k];
-  const store = (globalThis as { __parleySingletons?: Map<string, unknown> }).__parleySingletons!;
-  if (previousLogger) store.set('logger', previousLogger);
-  else store.delete('logger');
+  logs?.restore();
   resetSingleton('config');
 });
 
@@ -245,8 +238,8 @@ describe('settings pages', () => {
 describe('secrets', () => {
   it('never writes a token, a client secret or a hook secret to the log', () => {
     const secrets = [...asana.tokens.keys(), ...clickup.tokens, ...asana.hooks.map((h) => h.secret), ...clickup.hooks.map((h) => h.secret), 'asana-secret', 'clickup-secret'];
-    expect(logLines.length).toBeGreaterThan(0);
-    const log = logLines.join('\n');
+    expect(logs.lines.length).toBeGreaterThan(0);
+    const log = logs.lines.join('\n');
     for (const s of secrets) expect(log).not.toContain(s);
     expect(log).not.toMatch(/asana_(at|rt)_[0-9a-f]{32}/);
   });

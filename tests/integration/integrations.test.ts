@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { openConversation } from '../../app/models/inbox/conversations.server';
@@ -9,7 +8,7 @@ import { githubPanelFor } from '../../app/models/integrations/github/github.serv
 import { resetSingleton } from '../../app/utils/singleton.server';
 import { givePlan } from '../factories';
 import { startTestApp } from '../helpers/http';
-import { integrationAccount } from '../helpers/integrations';
+import { captureLogs, integrationAccount } from '../helpers/integrations';
 import { startGithubStandIn } from '../helpers/github-standin';
 import { startShopifyStandIn } from '../helpers/shopify-standin';
 
@@ -17,8 +16,7 @@ let app: Awaited<ReturnType<typeof startTestApp>>;
 let shopify: Awaited<ReturnType<typeof startShopifyStandIn>>;
 let github: Awaited<ReturnType<typeof startGithubStandIn>>;
 const ENV = ['SHOPIFY_CLIENT_ID', 'SHOPIFY_CLIENT_SECRET', 'SHOPIFY_API_BASE', 'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET', 'GITHUB_OAUTH_BASE', 'GITHUB_API_BASE', 'PARLEY_SECRET_KEY'];
-const logLines: string[] = [];
-let previousLogger: unknown;
+let logs: ReturnType<typeof captureLogs>;
 
 beforeAll(async () => {
   shopify = await startShopifyStandIn({ clientId: 'shop-client', clientSecret: 'shpss_test_secret' });
@@ -34,10 +32,7 @@ beforeAll(async () => {
     PARLEY_SECRET_KEY: 'a'.repeat(64),
   });
   resetSingleton('config');
-  // Every log line at debug level, to check that no token is ever written.
-  const store = (globalThis as { __parleySingletons?: Map<string, unknown> }).__parleySingletons!;
-  previousLogger = store.get('logger');
-  store.set('logger', pino({ level: 'debug', base: undefined }, { write: (line: string) => void logLines.push(line) }));
+  logs = captureLogs();
   app = await startTestApp();
 });
 
@@ -46,9 +41,7 @@ afterAll(async () => {
   await shopify?.close();
   await github?.close();
   for (const k of ENV) delete process.env[k];
-  const store = (globalThis as { __parleySingletons?: Map<string, unknown> }).__parleySingletons!;
-  if (previousLogger) store.set('logger', previousLogger);
-  else store.delete('logger');
+  logs?.restore();
   resetSingleton('config');
 });
 
@@ -275,8 +268,8 @@ describe('secrets', () => {
     const secrets = [...shopify.tokens, ...github.tokens.keys(), 'shpss_test_secret', 'gh-test-secret'];
     const rows = await getDb().select().from(schema.integrationConnections);
     for (const r of rows) secrets.push(r.accessTokenSealed);
-    expect(logLines.length).toBeGreaterThan(0);
-    const log = logLines.join('\n');
+    expect(logs.lines.length).toBeGreaterThan(0);
+    const log = logs.lines.join('\n');
     for (const s of secrets) expect(log).not.toContain(s);
     expect(log).not.toMatch(/gho_[0-9a-f]{32}|shpat_[0-9a-f]{32}|ghr_[0-9a-f]{32}/);
   });
