@@ -106,3 +106,23 @@ export function postJson(port: number, path: string, body: string, headers: Reco
     req.end(body);
   });
 }
+
+/**
+ * The ceiling app of `bench/ceiling` (a bare Remix 2 app, same Remix, React and Express as Parley), built and started
+ * in a child process on a free port: its page (bench/pages.ts) and its bare action `/submit` (bench/forms.ts).
+ */
+export async function startCeiling() {
+  const { spawn, execFileSync } = await import('node:child_process');
+  const dir = path.resolve('bench/ceiling');
+  execFileSync(process.execPath, [path.resolve('node_modules/@remix-run/dev/dist/cli.js'), 'build'], { cwd: dir, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' } });
+  const child = spawn(process.execPath, ['server.mjs'], { cwd: dir, env: { ...process.env, NODE_ENV: 'production', PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => child.stdout!.on('data', (d) => resolve(Number(/listening on (\d+)/.exec(String(d))?.[1]))));
+  return {
+    port,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}

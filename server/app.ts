@@ -35,8 +35,17 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   );
 
   // One line per request: method, path, status, time, account. Never query strings (tokens travel there) nor cookies.
+  // PARLEY_SERVER_TIMING=1 (benchmarks): `Server-Timing: app;dur=<ms>` from the request's arrival here to its headers.
+  const serverTiming = process.env.PARLEY_SERVER_TIMING === '1';
   app.use((req, res, next) => {
     const start = process.hrtime.bigint();
+    if (serverTiming) {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+        if (!this.headersSent) this.setHeader('Server-Timing', `app;dur=${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(2)}`);
+        return writeHead.apply(this, args);
+      } as typeof writeHead;
+    }
     res.on('finish', () => {
       const host = (req.headers.host ?? '').toLowerCase();
       const account = host.endsWith(`.${config.appHost}`) ? host.slice(0, -(config.appHost.length + 1)) : null;

@@ -31,6 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         name: [row.firstName, row.lastName].filter(Boolean).join(' '),
         contactId: row.contactId,
         conversationId: row.conversationId,
+        pending: row.pending,
         createdAt: row.createdAt,
         summary: summary.map((f) => truncate(answerLabel(f, row.answers[f.key]), 60)),
       })),
@@ -87,10 +88,22 @@ export default function FormResponses() {
         empty={filtered ? 'No response matches these filters.' : 'No responses yet. Publish the form and share its address.'}
         columns={[
           { header: 'Submitted', cell: (r) => <Link to={`/forms/responses/${form.id}/${r.id}`}>{formatDateTime(r.createdAt, user)}</Link> },
-          { header: 'Contact', cell: (r) => (r.contactId ? <Link to={`/customers/${r.contactId}`}>{r.name || r.email}</Link> : (r.email ?? '—')) },
+          {
+            header: 'Contact',
+            cell: (r) =>
+              r.contactId ? (
+                <Link to={`/customers/${r.contactId}`}>{r.name || r.email}</Link>
+              ) : r.pending ? (
+                <span className="muted" data-testid="response-pending">
+                  Being filed…
+                </span>
+              ) : (
+                (r.email ?? '—')
+              ),
+          },
           { header: 'Email', cell: (r) => r.email ?? '' },
           ...summary.map((f, i) => ({ header: f.label, cell: (r: (typeof list.rows)[number]) => r.summary[i] })),
-          { header: 'Conversation', cell: (r) => (r.conversationId ? <Link to={`/inbox/${r.conversationId}`}>Open</Link> : '—') },
+          { header: 'Conversation', cell: (r) => (r.conversationId ? <Link to={`/inbox/${r.conversationId}`}>Open</Link> : r.pending ? <span className="muted">Being filed…</span> : '—') },
         ]}
       />
     </section>

@@ -31,6 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       email: response.email,
       contactId: response.contactId,
       conversationId: response.conversationId,
+      pending: response.pending,
       answers: [
         ...fields.map((f) => ({ key: f.key, label: f.label, text: answerLabel(f, response.answers[f.key]), isFile: typeof response.answers[f.key] === 'object' })),
         ...extraFiles.map(([k, a]) => ({ key: k, label: 'File', text: typeof a === 'object' ? a.filename : '', isFile: true })),
@@ -78,6 +79,11 @@ export default function FormResponsePage() {
           </>
         ) : null}
       </p>
+      {response.pending ? (
+        <p className="muted" role="status" data-testid="response-pending">
+          Received. Its contact and conversation are being made and appear here within moments (reload the page).
+        </p>
+      ) : null}
       <dl className="card stack" data-testid="response-answers">
         {response.answers.map((a) => (
           <div key={a.key}>

@@ -66,6 +66,11 @@ export const formResponses = pgTable(
     fieldsAtSubmit: jsonb('fields_at_submit').$type<FormFieldDef[]>().notNull().default([]),
     /** Lower-cased email for the list's search. */
     email: text('email'),
+    /**
+     * Stored, but its contact and conversation are not made yet: the engine's forms handler makes them from the
+     * `form_submitted` event and clears this (ADR 112). False for every response before ADR 112.
+     */
+    pending: boolean('pending').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

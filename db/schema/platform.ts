@@ -98,6 +98,7 @@ export const eventHandlings = pgTable(
 /**
  * Rate-limit windows shared by every Parley process (web, engine, several replicas): a fixed window per key
  * (e.g. `signin:<account>:<email>`). Installation-wide on purpose: keys name the account where it matters.
+ * UNLOGGED (hand-written in migration 0026, ADR 112): no WAL per counted attempt; a crash forgets open windows.
  */
 export const rateLimits = pgTable(
   'rate_limits',

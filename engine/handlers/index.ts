@@ -2,6 +2,7 @@ import { analyticsProjections } from './analytics';
 import { automationRules } from './automation';
 import { crmContactSync } from './crm-sync';
 import { csatOnResolve } from './csat';
+import { formSubmissions } from './forms';
 import { inviteUser } from './invitations';
 import { notifyAgents } from './notifications';
 import { slaEscalation, slaTimers } from './sla';
@@ -12,7 +13,8 @@ import { webhookDeliveries } from './webhooks';
 import { welcomeOwner } from './welcome';
 
 /**
- * Every handler the engine runs, in this order for one event: workflows and automation rules first (they may assign),
+ * Every handler the engine runs, in this order for one event: a form submission filed first (ADR 112: it completes
+ * the event's payload); then workflows and automation rules (they may assign),
  * then routing (only what is still unassigned), then SLA timers; agents' notifications; the analytics counters last.
  */
-export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests, crmContactSync, analyticsProjections];
+export const HANDLERS: EventHandler[] = [formSubmissions, welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests, crmContactSync, analyticsProjections];

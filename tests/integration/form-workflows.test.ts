@@ -68,7 +68,11 @@ describe('form_submitted drives workflows (ADR 087)', () => {
     after = await lastEventId(a.account.id);
     const response = await submitForm({ accountId: a.account.id, form: { ...requests, inboxId: inbox.id }, answers: { [rn]: 'Omar Open', [re]: 'omar@example.test' } });
     await drainEvents(a.account.id, { after });
-    const conversationId = response.conversationId!;
+    // The engine filed the response (ADR 112) before the workflow read the event: it acted on that conversation.
+    const [filed] = await getDb().select().from(schema.formResponses).where(eq(schema.formResponses.id, response.id));
+    expect(response.conversationId).toBeNull();
+    const conversationId = filed.conversationId!;
+    expect(conversationId).toBeTruthy();
     expect((await getDb().select().from(schema.conversationTags).where(eq(schema.conversationTags.conversationId, conversationId))).map((t) => t.tagId)).toEqual([tag.id]);
     const notes = await getDb().select().from(schema.messages).where(and(eq(schema.messages.conversationId, conversationId), eq(schema.messages.kind, 'note')));
     expect(notes.map((n) => n.text)).toEqual(['Came in through a form']);

@@ -7,9 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createCaptcha } from '../../app/models/productivity/captcha.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
-import { createForm, getForm, setFormStatus } from '../../app/models/forms/forms.server';
+import { createForm, getForm, setFormStatus, submitForm } from '../../app/models/forms/forms.server';
+import { processEventBatch } from '../../engine/events';
+import { formSubmissions } from '../../engine/handlers/forms';
 import { createTestAccount } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
+import { drainEvents } from '../helpers/engine';
 import { makePng } from '../helpers/png';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-forms-'));
@@ -143,7 +146,7 @@ describe('the form builder', () => {
 });
 
 describe('the public form', () => {
-  it('creates or updates the contact, stores the response, opens a conversation and writes form_submitted', async () => {
+  it('stores the response with form_submitted; the engine then creates or updates the contact and opens a conversation (ADR 112)', async () => {
     const s = await setup();
     const inbox = await createInbox({ accountId: s.account.id, actorId: s.owner.id, name: 'Leads', channelType: 'contact_form' });
     let form = s.form;
@@ -187,9 +190,24 @@ describe('the public form', () => {
     expect(res.headers.location).toBe(`${draftPath}?sent=1`);
     expect((await app.request(res.headers.location!, { domain: s.domain })).text).toContain('Thanks, talk soon!');
 
+    // The submission's own transaction: the response and its event, nothing else yet (ADR 112).
+    const [stored] = await responsesOf(s.account.id);
+    expect(stored).toMatchObject({ formId: form.id, email: 'dana@lead.test', pending: true, contactId: null, conversationId: null });
+    expect(await getDb().select().from(schema.contacts).where(eq(schema.contacts.accountId, s.account.id))).toHaveLength(0);
+    const waiting = await app.request(`/forms/responses/${form.id}`, { domain: s.domain, cookie: s.cookie });
+    expect(waiting.text).toContain('data-testid="response-pending"');
+    expect((await app.request(`/forms/responses/${form.id}/${stored.id}`, { domain: s.domain, cookie: s.cookie })).text).toContain('its contact and conversation are being made'.replace('its', 'Its'));
+
+    // The engine files it; a second run of the same events (a redelivery) makes nothing twice.
+    await drainEvents(s.account.id);
+    await drainEvents(s.account.id);
     const [response] = await responsesOf(s.account.id);
-    expect(response).toMatchObject({ formId: form.id, email: 'dana@lead.test' });
+    expect(response).toMatchObject({ formId: form.id, email: 'dana@lead.test', pending: false });
     expect(response.answers).toMatchObject({ f_plan0001: 'Pro', f_country1: 'DE' });
+    expect(await getDb().select().from(schema.conversations).where(eq(schema.conversations.accountId, s.account.id))).toHaveLength(1);
+    const handlings = await getDb().select().from(schema.eventHandlings).where(and(eq(schema.eventHandlings.accountId, s.account.id), eq(schema.eventHandlings.handler, 'forms')));
+    expect(handlings).toHaveLength(1);
+    expect(handlings[0]).toMatchObject({ status: 'done', result: { responseId: response.id } });
     const [contact] = await getDb().select().from(schema.contacts).where(eq(schema.contacts.id, response.contactId!));
     expect(contact).toMatchObject({ email: 'dana@lead.test', firstName: 'Dana', lastName: 'Lead', country: 'DE' });
     expect(contact.companyId).not.toBeNull();
@@ -205,6 +223,7 @@ describe('the public form', () => {
     // The same email again updates the same contact.
     res = await app.request(draftPath, { domain: s.domain, form: { ...good, [emailKey]: 'dana@lead.test', f_country1: 'FR', ...(await answered(form.id)) } });
     expect(res.status).toBe(302);
+    await drainEvents(s.account.id);
     const contacts = await getDb().select().from(schema.contacts).where(eq(schema.contacts.accountId, s.account.id));
     expect(contacts).toHaveLength(1);
     expect(contacts[0].country).toBe('FR');
@@ -262,5 +281,46 @@ describe('the public form', () => {
     expect(file.headers['content-type']).toBe('image/png');
     const otherCookie = other.cookie;
     expect((await app.request(`/forms/responses/${form.id}/${response.id}/file/f_files001`, { domain: other.domain, cookie: otherCookie })).status).toBe(404);
+  });
+});
+
+describe('the engine files a submission exactly once (ADR 112)', () => {
+  it('two deliveries at once, a redelivery after, and a failed first try make one contact, one conversation and one record', async () => {
+    const s = await setup();
+    const inbox = await createInbox({ accountId: s.account.id, actorId: s.owner.id, name: 'Leads', channelType: 'contact_form' });
+    const form = { ...s.form, inboxId: inbox.id };
+    const [nameKey, emailKey] = form.fields.map((f) => f.key);
+    const response = await submitForm({ accountId: s.account.id, form, answers: { [nameKey]: 'Tara Twin', [emailKey]: 'tara@twin.test' } });
+    const [event] = await getDb().select().from(schema.domainEvents).where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'form_submitted')));
+    expect(event.payload).toMatchObject({ contactId: null, conversationId: null, inboxId: inbox.id });
+
+    // A first try that fails leaves nothing behind (its record says failed; the retry below runs it).
+    const failing = await processEventBatch([{ eventId: event.id, type: event.type }], [{ ...formSubmissions, handle: async () => Promise.reject(new Error('database went away')) }]);
+    expect(failing[0]).toBeInstanceOf(Error);
+    expect(await getDb().select().from(schema.contacts).where(eq(schema.contacts.accountId, s.account.id))).toHaveLength(0);
+
+    // Two workers deliver the same job at once, then it is delivered again.
+    const twins = await Promise.all([processEventBatch([{ eventId: event.id, type: event.type }], [formSubmissions]), processEventBatch([{ eventId: event.id, type: event.type }], [formSubmissions])]);
+    expect(twins.flat().every((o) => !(o instanceof Error))).toBe(true);
+    await processEventBatch([{ eventId: event.id, type: event.type }], [formSubmissions]);
+
+    expect(await getDb().select().from(schema.contacts).where(eq(schema.contacts.accountId, s.account.id))).toHaveLength(1);
+    const conversations = await getDb().select().from(schema.conversations).where(eq(schema.conversations.accountId, s.account.id));
+    expect(conversations).toHaveLength(1);
+    const [filed] = await getDb().select().from(schema.formResponses).where(eq(schema.formResponses.id, response.id));
+    expect(filed).toMatchObject({ pending: false, conversationId: conversations[0].id });
+    const [completed] = await getDb().select().from(schema.domainEvents).where(eq(schema.domainEvents.id, event.id));
+    expect(completed.payload).toMatchObject({ contactId: filed.contactId, conversationId: conversations[0].id });
+    const records = await getDb().select().from(schema.eventHandlings).where(and(eq(schema.eventHandlings.eventId, event.id), eq(schema.eventHandlings.handler, 'forms')));
+    expect(records).toHaveLength(1);
+    expect(records[0].status).toBe('done');
+
+    // The handlers after it in one batch read the completed payload from the event object they are handed.
+    const seen: unknown[] = [];
+    const response2 = await submitForm({ accountId: s.account.id, form, answers: { [nameKey]: 'Tara Twin', [emailKey]: 'tara@twin.test' } });
+    const [event2] = await getDb().select().from(schema.domainEvents).where(and(eq(schema.domainEvents.type, 'form_submitted'), eq(schema.domainEvents.subjectId, String(response2.id))));
+    await processEventBatch([{ eventId: event2.id, type: event2.type }], [formSubmissions, { name: 'spy', on: ['form_submitted'], handle: async (e) => void seen.push(e.payload) }]);
+    expect(seen).toEqual([expect.objectContaining({ contactId: filed.contactId, conversationId: expect.any(Number) })]);
+    expect(await getDb().select().from(schema.contacts).where(eq(schema.contacts.accountId, s.account.id))).toHaveLength(1);
   });
 });

@@ -259,9 +259,10 @@ function answersText(fields: FormFieldDef[], answers: Record<string, FormAnswer>
 }
 
 /**
- * A visitor's answers (ADR 067): the contact matched by email is created or updated, the response is stored with
- * any uploaded files, a conversation is opened in the form's inbox when it has one, and `form_submitted` is
- * written, all in one transaction (stored files are removed if it rolls back).
+ * A visitor's answers (ADR 067, ADR 112): the response is stored with any uploaded files and `form_submitted` is
+ * written, in one short transaction (stored files are removed if it rolls back). The response is `pending`: the
+ * contact (matched by email, created or updated), its company, the conversation in the form's inbox and the agents'
+ * notifications are made by the engine from the event (`completeFormSubmission`), moments later.
  */
 export async function submitForm(opts: { accountId: number; form: Form; answers: SubmittedAnswers; files?: UploadedFile[] }) {
   const { form } = opts;
@@ -288,39 +289,18 @@ export async function submitForm(opts: { accountId: number; form: Form; answers:
     for (let i = 1; i < storedFiles.length; i++) answers[`${fileField!.key}_${i + 1}`] = storedFiles[i];
 
     return await getDb().transaction(async (tx) => {
-      const name = firstOfType(fields, opts.answers, 'full_name');
-      let contact: Contact;
-      let conversationId: number | null = null;
-      if (form.inboxId) {
-        const opened = await openConversation({
-          tx,
-          accountId: opts.accountId,
-          inboxId: form.inboxId,
-          sourceType: 'support_form',
-          subject: form.name,
-          contact: { email, name },
-          message: { kind: 'incoming', text: answersText(fields, answers) || form.name },
-        });
-        contact = opened.contact;
-        conversationId = opened.conversation.id;
-      } else {
-        const found = await findOrCreateContact(tx, { accountId: opts.accountId, email, name, source: 'form' });
-        contact = found.contact;
-      }
-      const contactId = contact.id;
-      // The contact as matched or created above (its row is this transaction's): no second read.
-      await updateContactFromAnswers(tx, { accountId: opts.accountId, contact, fields, answers: opts.answers });
       const [response] = await tx
         .insert(r)
-        .values({ accountId: opts.accountId, formId: form.id, contactId, conversationId, answers, fieldsAtSubmit: fields, email })
+        .values({ accountId: opts.accountId, formId: form.id, contactId: null, conversationId: null, answers, fieldsAtSubmit: fields, email, pending: true })
         .returning();
+      // contactId and conversationId are filled in by the forms handler before any other handler reads the event.
       await emitEvent(tx, {
         accountId: opts.accountId,
         type: 'form_submitted',
         subjectType: 'form_response',
         subjectId: response.id,
-        payload: { formId: form.id, formName: form.name, contactId, conversationId, email },
-        actor: { type: 'contact', id: contactId },
+        payload: { formId: form.id, formName: form.name, inboxId: form.inboxId, contactId: null, conversationId: null, email },
+        actor: { type: 'contact', id: null },
       });
       return response;
     });
@@ -328,6 +308,83 @@ export async function submitForm(opts: { accountId: number; form: Form; answers:
     await removeStoredFiles(stored);
     throw err;
   }
+}
+
+/** The handler's name in event_handlings: its record is written in the transaction of its work. */
+export const FORM_SUBMISSION_HANDLER = 'forms';
+
+/**
+ * The engine's half of a submission (ADR 112), exactly once per event: in one transaction, the handler's
+ * event_handlings row is claimed, the contact is created or updated from the answers (company included), the
+ * conversation is opened in the inbox the form had when it was submitted, the response gets both and stops being
+ * pending, and the event's payload gets their ids (what workflows, webhooks and later handlers read). A redelivered
+ * or concurrent twin finds the row claimed and only reads the completed payload. Returns null when already done.
+ */
+export async function completeFormSubmission(event: { id: number; accountId: number; subjectId: string; payload: Record<string, unknown> }) {
+  const accountId = event.accountId;
+  const eventId = Number(event.id);
+  return getDb().transaction(async (tx) => {
+    const claimed = await tx
+      .insert(schema.eventHandlings)
+      .values({ eventId, handler: FORM_SUBMISSION_HANDLER, accountId, status: 'done', result: {} })
+      .onConflictDoUpdate({
+        target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
+        set: { status: 'done', error: null, handledAt: new Date() },
+        setWhere: sql`${schema.eventHandlings.status} <> 'done'`,
+      })
+      .returning({ eventId: schema.eventHandlings.eventId });
+    if (claimed.length === 0) {
+      const [row] = await tx.select({ payload: schema.domainEvents.payload }).from(schema.domainEvents).where(eq(schema.domainEvents.id, eventId));
+      return { done: 'before' as const, payload: row?.payload ?? event.payload };
+    }
+    const [response] = await tx
+      .select()
+      .from(r)
+      .where(and(eq(r.accountId, accountId), eq(r.id, Number(event.subjectId))))
+      .for('update');
+    // Deleted (with its form, or by an agent) before the engine came to it: nothing to file.
+    if (!response) {
+      await tx.update(schema.eventHandlings).set({ result: { skipped: 'response deleted' } }).where(and(eq(schema.eventHandlings.eventId, eventId), eq(schema.eventHandlings.handler, FORM_SUBMISSION_HANDLER)));
+      return { done: 'now' as const, payload: event.payload, responseId: null };
+    }
+    const fields = response.fieldsAtSubmit;
+    const answers: SubmittedAnswers = {};
+    for (const [k, v] of Object.entries(response.answers)) if (typeof v === 'string') answers[k] = v;
+    const email = response.email ?? firstOfType(fields, answers, 'email')?.toLowerCase() ?? null;
+    const name = firstOfType(fields, answers, 'full_name');
+    const formName = String(event.payload.formName ?? 'Form');
+    const inboxId = typeof event.payload.inboxId === 'number' ? event.payload.inboxId : null;
+    let contact: Contact;
+    let conversationId: number | null = null;
+    const [inbox] = inboxId
+      ? await tx.select({ id: schema.inboxes.id }).from(schema.inboxes).where(and(eq(schema.inboxes.accountId, accountId), eq(schema.inboxes.id, inboxId)))
+      : [];
+    if (inbox) {
+      const opened = await openConversation({
+        tx,
+        accountId,
+        inboxId: inbox.id,
+        sourceType: 'support_form',
+        subject: formName,
+        contact: { email, name },
+        message: { kind: 'incoming', text: answersText(fields, response.answers) || formName, createdAt: response.createdAt },
+      });
+      contact = opened.contact;
+      conversationId = opened.conversation.id;
+    } else {
+      contact = (await findOrCreateContact(tx, { accountId, email, name, source: 'form' })).contact;
+    }
+    await updateContactFromAnswers(tx, { accountId, contact, fields, answers });
+    await tx.update(r).set({ contactId: contact.id, conversationId, pending: false }).where(and(eq(r.accountId, accountId), eq(r.id, response.id)));
+    const payload = { ...event.payload, contactId: contact.id, conversationId };
+    await tx
+      .update(schema.domainEvents)
+      .set({ payload, actorId: contact.id })
+      .where(and(eq(schema.domainEvents.accountId, accountId), eq(schema.domainEvents.id, eventId)));
+    const result = { responseId: response.id, contactId: contact.id, conversationId };
+    await tx.update(schema.eventHandlings).set({ result }).where(and(eq(schema.eventHandlings.eventId, eventId), eq(schema.eventHandlings.handler, FORM_SUBMISSION_HANDLER)));
+    return { done: 'now' as const, payload, ...result };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -357,6 +414,7 @@ export async function listResponses(opts: { accountId: number; formId: number; p
       answers: r.answers,
       contactId: r.contactId,
       conversationId: r.conversationId,
+      pending: r.pending,
       createdAt: r.createdAt,
       firstName: schema.contacts.firstName,
       lastName: schema.contacts.lastName,

@@ -47,7 +47,13 @@ test('build a form, submit it publicly, see the response and the contact (no Jav
   await page.getByRole('link', { name: 'Responses' }).click();
   await expect(page.getByTestId('responses-table')).toContainText('vera@example.test');
   await expect(page.getByTestId('responses-table')).toContainText('Visitor Ltd');
-  await page.getByRole('link', { name: 'Vera Visitor' }).click();
+  // The engine files the response moments after it is stored (ADR 112): until then the row says so; reload until filed.
+  const filed = page.getByRole('link', { name: 'Vera Visitor' });
+  await expect(async () => {
+    await page.reload();
+    await expect(filed).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await filed.click();
   await expect(page).toHaveURL(/\/customers\/\d+$/);
   await expect(page.getByRole('heading', { name: /Vera Visitor/ })).toBeVisible();
 });

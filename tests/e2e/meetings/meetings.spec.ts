@@ -10,8 +10,10 @@ import { latestMail, port, signIn, url } from '../helpers';
 // The Parley under test calls Google at E2E_GOOGLE_PORT (global-setup); every test here runs without JavaScript.
 test.describe.configure({ mode: 'serial' });
 let google: Awaited<ReturnType<typeof startGoogleCalendarStandIn>>;
-test.beforeAll(async () => {
-  google = await startGoogleCalendarStandIn({ port: Number(process.env.E2E_GOOGLE_PORT), clientId: 'parley-e2e.apps.googleusercontent.com', clientSecret: 'e2e-secret', email: 'olive@gmail.test' });
+test.beforeAll(async ({}, info) => {
+  // The reviews' Google spec may hold the fixed port a moment (it waits for this one likewise).
+  info.setTimeout(180_000);
+  google = await startGoogleCalendarStandIn({ port: Number(process.env.E2E_GOOGLE_PORT), clientId: 'parley-e2e.apps.googleusercontent.com', clientSecret: 'e2e-secret', email: 'olive@gmail.test', waitForPortMs: 120_000 });
 });
 test.afterAll(async () => {
   await google.close();

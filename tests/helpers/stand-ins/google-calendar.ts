@@ -7,7 +7,18 @@ import http from 'node:http';
  * token requests, JSON answers, OAuth errors as { error, error_description }, API errors as
  * { error: { code, message, errors, status } }. The consent page approves at once and redirects back with a code.
  */
-export async function startGoogleCalendarStandIn(opts: { port?: number; clientId: string; clientSecret: string; email?: string }) {
+export async function startGoogleCalendarStandIn(opts: {
+  port?: number;
+  clientId: string;
+  clientSecret: string;
+  email?: string;
+  /**
+   * The fixed port (E2E_GOOGLE_PORT, which the Parley under test calls) is one for all the browser specs that use
+   * Google, and two workers may run two of them at once: with this, a spec whose port is taken waits until the other
+   * spec has closed its stand-in (up to this many ms) instead of failing.
+   */
+  waitForPortMs?: number;
+}) {
   const email = opts.email ?? 'host@example.com';
   const codes = new Map<string, { redirectUri: string }>();
   const tokens = new Map<string, { email: string; expiresAt: number }>();
@@ -104,7 +115,19 @@ export async function startGoogleCalendarStandIn(opts: { port?: number; clientId
       apiError(res, 404, 'Not Found', 'NOT_FOUND');
     });
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  const deadline = Date.now() + (opts.waitForPortMs ?? 0);
+  for (;;) {
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+      server.once('error', resolve);
+      server.listen(opts.port ?? 0, '127.0.0.1', () => {
+        server.off('error', resolve);
+        resolve(null);
+      });
+    });
+    if (!error) break;
+    if (error.code !== 'EADDRINUSE' || Date.now() > deadline) throw error;
+    await new Promise((r) => setTimeout(r, 250));
+  }
   const port = (server.address() as { port: number }).port;
   return {
     port,
