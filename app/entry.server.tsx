@@ -1,8 +1,6 @@
-import { PassThrough } from 'node:stream';
+import { Writable } from 'node:stream';
 import type { AppLoadContext, EntryContext } from '@remix-run/node';
-import { createReadableStreamFromReadable } from '@remix-run/node';
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
-import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { contentSecurityPolicy } from '../server/security-headers';
 import { getLogger } from './utils/logger.server';
@@ -17,7 +15,6 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext = {},
 ) {
-  const bot = isbot(request.headers.get('user-agent') || '');
   const nonce = typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : '';
   // Every HTML page gets the policy; a route may only widen who may frame it (the contact form).
   const framing = /frame-ancestors ([^;]+)/.exec(responseHeaders.get('Content-Security-Policy') ?? '')?.[1];
@@ -29,16 +26,34 @@ export default function handleRequest(
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </NonceProvider>
     );
+    // The whole document is rendered first and sent as one buffer (ADR 110): pages stream nothing that arrives
+    // late, so streaming only cost a write, a web-stream hop and (with compression) a flush per React chunk. Every
+    // client gets the finished HTML (no Suspense fallbacks swapped in by script), as bots always did.
+    const chunks: Buffer[] = [];
+    const document = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+      final(done) {
+        clearTimeout(timer);
+        const body = Buffer.concat(chunks);
+        responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+        responseHeaders.set('Content-Length', String(body.length));
+        resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
+        done();
+      },
+    });
     const { pipe, abort } = renderToPipeableStream(app, {
       nonce,
-      [bot ? 'onAllReady' : 'onShellReady']() {
+      onShellReady() {
         shellRendered = true;
-        const body = new PassThrough();
-        responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-        pipe(body);
+      },
+      onAllReady() {
+        pipe(document);
       },
       onShellError(error: unknown) {
+        clearTimeout(timer);
         reject(error);
       },
       onError(error: unknown) {
@@ -46,7 +61,8 @@ export default function handleRequest(
         if (shellRendered) console.error(error);
       },
     });
-    setTimeout(abort, ABORT_DELAY);
+    // A render that never finishes is cut off; the timer goes with the render, so it holds no finished page.
+    const timer = setTimeout(abort, ABORT_DELAY);
   });
 }
 

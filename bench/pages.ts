@@ -4,28 +4,24 @@
  * React and Express) are loaded with autocannon at the same concurrency, one after the other, in the same run.
  * Printed per page: requests/s, latency p50/p97.5/p99, and its share of the ceiling beside the target (inbox list
  * >= 25 %, every other signed-in screen >= 30 %).
- * Run: npm run build && npm run bench:pages   (BENCH_CONNECTIONS=10 BENCH_SECONDS=10 BENCH_CONVERSATIONS=1000)
+ * Run: npm run build && npm run bench:pages   (BENCH_CONNECTIONS=10 BENCH_SECONDS=10 BENCH_ROUNDS=3 BENCH_CONVERSATIONS=1000)
+ * The page and the ceiling alternate in BENCH_ROUNDS short slots, so both see the same load (ADR 110); the page's
+ * HTML is weighed (raw and gzipped). BENCH_BEFORE_DIR=/path/to/another/checkout (built) adds its server to the same
+ * rounds, for before/after figures from one run.
  * Where the time goes: BENCH_PAGES=settings (labels that contain it) BENCH_PROFILE=/tmp/prof writes the server's CPU
  * profile there (open it in Chrome's DevTools, or `npx tsx bench/profile-summary.ts /tmp/prof/*.cpuprofile`).
  */
 import { spawn, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { benchDatabase, startCompiledServer } from './support';
+import { benchDatabase, seedPagesAccount, startCompiledServer } from './support';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 1000);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 5000);
 
-type Result = { label: string; rps: number; p50: number; p975: number; p99: number; non2xx: number; total: number; txPerRequest?: number };
-
-async function load(label: string, url: string, headers: Record<string, string>): Promise<Result> {
-  // A short warm-up so that JIT and pools are hot for both sides alike.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
-  return { label, rps: r.requests.average, p50: r.latency.p50, p975: r.latency.p97_5, p99: r.latency.p99, non2xx: r.non2xx, total: (r.requests as unknown as { total: number }).total };
-}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function startCeiling() {
   const dir = path.resolve('bench/ceiling');
@@ -39,38 +35,24 @@ async function main() {
   const db0 = await benchDatabase('pages');
   const { getDb, closeDb } = await import('../db/client');
   const { sql } = await import('drizzle-orm');
-  const { createTestAccount } = await import('../tests/factories');
   const { sessionCookie } = await import('../tests/helpers/http');
-  const { createInbox } = await import('../app/models/inbox/inboxes.server');
-  const { openConversation } = await import('../app/models/inbox/conversations.server');
   const db = getDb();
-  const { account, owner } = await createTestAccount({ domain: 'benchpages' });
-  // (Bulk rows pass through the same count trigger as the writers' (ADR 032).)
+  const { account, owner, real } = await seedPagesAccount({ conversations: CONVERSATIONS, contacts: CONTACTS });
   const accountId = account.id;
-  const inbox = await createInbox({ accountId, actorId: owner.id, name: 'Support', channelType: 'email', email: 'help@benchpages.test' });
-  // One conversation through the domain function (a real thread), the rest in bulk as bench/inbox-list.ts does.
-  const real = await openConversation({ accountId, inboxId: inbox.id, sourceType: 'email', subject: 'A real thread', contact: { email: 'real@bench.test', name: 'Rea Customer' }, message: { kind: 'incoming', text: 'Hello there' } });
-  await db.execute(sql`insert into contacts (account_id, email, first_name, last_name)
-    select ${accountId}, 'customer' || g || '@example.test', 'First' || g, 'Last' || g from generate_series(1, ${CONTACTS}::int) g`);
-  const [{ min: contactMin }] = await db.execute<{ min: number }>(sql`select min(id)::int as min from contacts where account_id = ${accountId}`);
-  await db.execute(sql`insert into conversations (account_id, inbox_id, contact_id, subject, status, priority, source_type, last_message_at, created_at, message_count, last_message_preview)
-    select ${accountId}, ${inbox.id}, ${contactMin} + g % ${CONTACTS}, 'Bench conversation ' || g, (array['open','pending','resolved'])[1 + g % 3], g % 5, 'email',
-      now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval, 1, 'preview of message ' || g
-    from generate_series(1, ${CONVERSATIONS}::int) g`);
-  await db.execute(sql`vacuum analyze`);
 
-  const server = await startCompiledServer({
-    env: {
-      DATABASE_URL: process.env.DATABASE_URL!,
-      APP_HOST: process.env.APP_HOST!,
-      SESSION_SECRET: process.env.SESSION_SECRET!,
-      PARLEY_DATA_DIR: process.env.PARLEY_DATA_DIR!,
-    },
-    nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
-  });
+  const serverEnv = {
+    DATABASE_URL: process.env.DATABASE_URL!,
+    APP_HOST: process.env.APP_HOST!,
+    SESSION_SECRET: process.env.SESSION_SECRET!,
+    PARLEY_DATA_DIR: process.env.PARLEY_DATA_DIR!,
+  };
+  const server = await startCompiledServer({ env: serverEnv, nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [] });
+  // BENCH_BEFORE_DIR: another checkout's build (an older commit), loaded in the same rounds for before/after figures.
+  const before = process.env.BENCH_BEFORE_DIR ? await startCompiledServer({ cwd: process.env.BENCH_BEFORE_DIR, env: serverEnv }) : null;
+  const targets = [...(before ? [{ name: 'before', server: before }] : []), { name: before ? 'after' : 'parley', server }];
+  const ceiling = await startCeiling();
   const host = `${account.domain}.${process.env.APP_HOST}`;
   const cookie = await sessionCookie({ domain: account.domain, accountId, userId: owner.id });
-  const base = `http://127.0.0.1:${server.port}`;
   const allPages: [string, string, boolean, number][] = [
     ['inbox list (50 rows)', '/inbox', true, 25],
     ['conversation', `/inbox/${real.conversation.id}`, true, 30],
@@ -79,18 +61,27 @@ async function main() {
     ['sign-in (no session)', '/signin', false, 30],
   ];
   const pages = allPages.filter(([label]) => !process.env.BENCH_PAGES || label.includes(process.env.BENCH_PAGES));
-  // Each page answers 200 first (Node's fetch drops the Host header: a plain request).
+  // Each page answers 200 first (Node's fetch drops the Host header: a plain request), and its HTML is weighed.
   const { default: http } = await import('node:http');
-  for (const [, p, signed] of pages) {
-    const status = await new Promise<number>((resolve, reject) =>
-      http.get({ host: '127.0.0.1', port: server.port, path: p, headers: { host, ...(signed ? { cookie } : {}) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+  const { gzipSync } = await import('node:zlib');
+  const get = (port: number, p: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; body: Buffer }>((resolve, reject) =>
+      http.get({ host: '127.0.0.1', port, path: p, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
       }).on('error', reject),
     );
-    if (status !== 200) throw new Error(`${p}: ${status}`);
-  }
-  const results: Result[] = [];
+  const weight = new Map<string, string>();
+  for (const t of targets)
+    for (const [, p, signed] of pages) {
+      const r = await get(t.server.port, p, { host, ...(signed ? { cookie } : {}) });
+      if (r.status !== 200) throw new Error(`${t.name} ${p}: ${r.status}`);
+      weight.set(`${t.name} ${p}`, `${(r.body.length / 1024).toFixed(1)} KB (${(gzipSync(r.body).length / 1024).toFixed(1)} gz)`);
+    }
+  const ceilingPage = await get(ceiling.port, '/', {});
+  const ceilingWeight = `${(ceilingPage.body.length / 1024).toFixed(1)} KB (${(gzipSync(ceilingPage.body).length / 1024).toFixed(1)} gz)`;
+
   // Database transactions per request (each statement outside a transaction is one): PostgreSQL's own counter,
   // read after it has flushed (it reports at most once a second).
   const transactions = async () => {
@@ -102,39 +93,75 @@ async function main() {
   // (needs PARLEY_PG_FLAGS="-c shared_preload_libraries=pg_stat_statements").
   const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
   if (STATEMENTS) await db.execute(sql`create extension if not exists pg_stat_statements`);
-  for (const [label, p, signed] of pages) {
-    if (STATEMENTS) await db.execute(sql`select pg_stat_statements_reset()`);
-    const before = await transactions();
-    const r = await load(label, base + p, { host, ...(signed ? { cookie } : {}) });
-    // The warm-up's requests count too: about SECONDS + 2 seconds of the same rate.
-    r.txPerRequest = (await transactions()) - before;
-    r.txPerRequest /= r.total * ((SECONDS + 2) / SECONDS);
-    results.push(r);
-    if (STATEMENTS) {
-      const rows = await db.execute<{ calls: number; query: string }>(sql`
-        select calls::int, regexp_replace(query, '[[:space:]]+', ' ', 'g') as query from pg_stat_statements
-         where dbid = (select oid from pg_database where datname = current_database()) order by calls desc limit 30`);
-      console.log(`\n${label}: statements per request`);
-      for (const row of rows) console.log(`  ${(row.calls / (r.total * ((SECONDS + 2) / SECONDS))).toFixed(2).padStart(6)}  ${row.query.slice(0, 160)}`);
+
+  // The machine's load swings within seconds (other work shares it), so a page is never compared with a ceiling
+  // measured minutes apart: each page runs in ROUNDS short slots, each slot right after one of the ceiling's, and
+  // its share is against the ceiling's slots of those same rounds.
+  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+  const slot = Math.max(1, Math.round(SECONDS / ROUNDS));
+  type Row = { label: string; target: string; weight: string; rps: number; ceiling: number; p50: number; p99: number; non2xx: number; tx?: number };
+  const rows: Row[] = [];
+  const shot = async (url: string, headers: Record<string, string>, duration: number) => {
+    const r = await autocannon({ url, connections: CONNECTIONS, duration, headers });
+    return { n: (r.requests as unknown as { total: number }).total, s: duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+  };
+  for (const [label, p, signed, target] of pages) {
+    const headers = { host, ...(signed ? { cookie } : {}) };
+    const ceilingUrl = `http://127.0.0.1:${ceiling.port}/`;
+    // A short warm-up so that JIT and pools are hot for every side alike.
+    await shot(ceilingUrl, {}, 2);
+    for (const t of targets) await shot(`http://127.0.0.1:${t.server.port}${p}`, headers, 2);
+    const sums = new Map<string, { n: number; s: number; p50: number[]; p99: number[]; non2xx: number }>();
+    const add = (k: string, r: Awaited<ReturnType<typeof shot>>) => {
+      const m = sums.get(k) ?? { n: 0, s: 0, p50: [], p99: [], non2xx: 0 };
+      m.n += r.n;
+      m.s += r.s;
+      m.p50.push(r.p50);
+      m.p99.push(r.p99);
+      m.non2xx += r.non2xx;
+      sums.set(k, m);
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      add('ceiling', await shot(ceilingUrl, {}, slot));
+      for (const t of targets) add(t.name, await shot(`http://127.0.0.1:${t.server.port}${p}`, headers, slot));
+    }
+    const c = sums.get('ceiling')!;
+    const ceilingRps = c.n / c.s;
+    rows.push({ label: `${label} -- its ceiling`, target: '', weight: ceilingWeight, rps: ceilingRps, ceiling: ceilingRps, p50: median(c.p50), p99: median(c.p99), non2xx: c.non2xx });
+    for (const t of targets) {
+      const m = sums.get(t.name)!;
+      // Transactions per request: one more slot of this target alone, between two reads of the counter.
+      if (STATEMENTS) await db.execute(sql`select pg_stat_statements_reset()`);
+      const tx0 = await transactions();
+      const extra = await shot(`http://127.0.0.1:${t.server.port}${p}`, headers, 3);
+      const tx = ((await transactions()) - tx0) / extra.n;
+      rows.push({ label: `${label}${targets.length > 1 ? ` [${t.name}]` : ''}`, target: String(target), weight: weight.get(`${t.name} ${p}`)!, rps: m.n / m.s, ceiling: ceilingRps, p50: median(m.p50), p99: median(m.p99), non2xx: m.non2xx, tx });
+      if (STATEMENTS) {
+        const stmts = await db.execute<{ calls: number; query: string }>(sql`
+          select calls::int, regexp_replace(query, '[[:space:]]+', ' ', 'g') as query from pg_stat_statements
+           where dbid = (select oid from pg_database where datname = current_database()) order by calls desc limit 30`);
+        console.log(`\n${label} [${t.name}]: statements per request`);
+        for (const st of stmts) if (st.calls / extra.n >= 0.05) console.log(`  ${(st.calls / extra.n).toFixed(2).padStart(6)}  ${st.query.slice(0, 160)}`);
+      }
     }
   }
-  const rss = server.rssMiB();
-  await server.stop();
-
-  const ceiling = await startCeiling();
-  const top = await load('ceiling: bare Remix page, 50 rows from memory', `http://127.0.0.1:${ceiling.port}/`, {});
+  const rss = targets.map((t) => `${t.name} ${t.server.rssMiB().toFixed(0)} MiB`).join(', ');
+  for (const t of targets) await t.server.stop();
   ceiling.stop();
 
   const f = (n: number, w = 7) => n.toFixed(1).padStart(w);
-  console.log(`\nPages against the ceiling, c=${CONNECTIONS}, ${SECONDS} s each, ${CONVERSATIONS} conversations, ${CONTACTS} contacts (compiled server, NODE_ENV=production, engine off)`);
-  console.log(`${'page'.padEnd(48)}  req/s     p50   p97.5     p99 ms   share of ceiling (target)            db transactions/request`);
-  console.log(`${top.label.padEnd(48)} ${f(top.rps)} ${f(top.p50)} ${f(top.p975)} ${f(top.p99)}`);
-  results.forEach((r, i) => {
-    const share = (100 * r.rps) / top.rps;
-    const target = pages[i][3];
-    console.log(`${r.label.padEnd(48)} ${f(r.rps)} ${f(r.p50)} ${f(r.p975)} ${f(r.p99)}    ${f(share, 5)} %  (>= ${target} %: ${share >= target ? 'met    ' : 'NOT met'})   ${(r.txPerRequest ?? 0).toFixed(1)}${r.non2xx ? `  ${r.non2xx} non-2xx!` : ''}`);
-  });
-  console.log(`server RSS after the run: ${rss.toFixed(0)} MiB`);
+  console.log(`\nPages against the ceiling, c=${CONNECTIONS}, ${ROUNDS} rounds of ${slot} s per page, each slot after one of the ceiling's; ${CONVERSATIONS} conversations, ${CONTACTS} contacts (compiled server, NODE_ENV=production, engine off)`);
+  console.log(`${'page'.padEnd(44)} ${'HTML'.padEnd(20)}  req/s  ceiling     p50     p99 ms   share (target)              db tx/request`);
+  for (const r of rows) {
+    if (!r.target) {
+      console.log(`${r.label.padEnd(44)} ${r.weight.padEnd(20)} ${f(r.rps)}          ${f(r.p50)} ${f(r.p99)}`);
+      continue;
+    }
+    const share = (100 * r.rps) / r.ceiling;
+    const target = Number(r.target);
+    console.log(`${r.label.padEnd(44)} ${r.weight.padEnd(20)} ${f(r.rps)} ${f(r.ceiling)} ${f(r.p50)} ${f(r.p99)}    ${f(share, 5)} % (>= ${target} %: ${share >= target ? 'met    ' : 'NOT met'})   ${(r.tx ?? 0).toFixed(1)}${r.non2xx ? `  ${r.non2xx} non-2xx!` : ''}`);
+  }
+  console.log(`server RSS after the run: ${rss}`);
 
   const { stopBoss } = await import('../app/utils/jobs.server');
   await stopBoss();

@@ -126,3 +126,30 @@ export async function startCeiling() {
     },
   };
 }
+
+/**
+ * The account the page benches load (bench/pages.ts, bench/page-costs.ts): an email inbox, one real thread through
+ * the domain function, and `conversations` and `contacts` more in bulk (through the same count trigger as the
+ * writers', ADR 032).
+ */
+export async function seedPagesAccount(opts: { conversations: number; contacts: number }) {
+  const { getDb } = await import('../db/client');
+  const { sql } = await import('drizzle-orm');
+  const { createTestAccount } = await import('../tests/factories');
+  const { createInbox } = await import('../app/models/inbox/inboxes.server');
+  const { openConversation } = await import('../app/models/inbox/conversations.server');
+  const db = getDb();
+  const { account, owner } = await createTestAccount({ domain: 'benchpages' });
+  const accountId = account.id;
+  const inbox = await createInbox({ accountId, actorId: owner.id, name: 'Support', channelType: 'email', email: 'help@benchpages.test' });
+  const real = await openConversation({ accountId, inboxId: inbox.id, sourceType: 'email', subject: 'A real thread', contact: { email: 'real@bench.test', name: 'Rea Customer' }, message: { kind: 'incoming', text: 'Hello there' } });
+  await db.execute(sql`insert into contacts (account_id, email, first_name, last_name)
+    select ${accountId}, 'customer' || g || '@example.test', 'First' || g, 'Last' || g from generate_series(1, ${opts.contacts}::int) g`);
+  const [{ min: contactMin }] = await db.execute<{ min: number }>(sql`select min(id)::int as min from contacts where account_id = ${accountId}`);
+  await db.execute(sql`insert into conversations (account_id, inbox_id, contact_id, subject, status, priority, source_type, last_message_at, created_at, message_count, last_message_preview)
+    select ${accountId}, ${inbox.id}, ${contactMin} + g % ${opts.contacts}, 'Bench conversation ' || g, (array['open','pending','resolved'])[1 + g % 3], g % 5, 'email',
+      now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval, 1, 'preview of message ' || g
+    from generate_series(1, ${opts.conversations}::int) g`);
+  await db.execute(sql`vacuum analyze`);
+  return { account, owner, inbox, real };
+}

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { createRequestHandler } from '@remix-run/express';
 import compression from 'compression';
@@ -89,7 +90,10 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   // Brotli (or gzip) for pages, CSS and JavaScript: the inbox's HTML and the client bundle shrink 5-10x (ADR 030).
   app.use(compression());
   app.use('/build', express.static(path.join(opts.publicDir, 'build'), { immutable: true, maxAge: '1y' }));
-  app.use(express.static(opts.publicDir, { maxAge: '1h' }));
+  // Only paths under the public folder's own entries look for a file: a page request costs no stat() (ADR 110).
+  const publicEntries = new Set(fs.existsSync(opts.publicDir) ? fs.readdirSync(opts.publicDir) : []);
+  const publicFiles = express.static(opts.publicDir, { maxAge: '1h' });
+  app.use((req, res, next) => (publicEntries.has(req.path.split('/')[1] ?? '') ? publicFiles(req, res, next) : next()));
   // {kbSlug}.HELP_HOST and custom domains serve only the help centre's routes, without the agent cookie (ADR 056).
   app.use(helpHostRouter());
   // A page's loaders share what they all read (tenant, session, user) once per GET (ADR 052).

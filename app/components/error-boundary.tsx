@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from '@remix-run/react';
-import { FEATURE_DENIED_MESSAGE } from '~/models/plans/catalogue';
+import { FEATURE_DENIED_MESSAGE } from '~/models/shell/denied-messages';
 import { DeniedBadge } from './ui/badges';
 
 /** The shared error page: the specification's texts for 404, 403, 401, 503 and 418. Every route exports it. */

@@ -111,7 +111,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const mergeQuery = (url.searchParams.get('merge_q') ?? '').trim().slice(0, 200);
   const contactId = found.conversation.contactId;
   const allRuns = url.searchParams.get('automations') === 'all';
-  const [thread, others, { inboxes, users, teams, tags }, canned, picked, ownLast, searched, runs] = await Promise.all([
+  // Every read that needs only the conversation runs at once (ADR 110); the attachments wait for the thread.
+  const [thread, others, { inboxes, users, teams, tags }, canned, picked, ownLast, searched, runs, [templates, mentionable, neighbours, time, ratings, integrations, articleLinks, ai]] = await Promise.all([
     listThread({ accountId, conversationId: id, before }),
     contactId ? listContactConversations({ accountId, contactId, exceptId: id }) : Promise.resolve([]),
     listInboxScreenOptions({ accountId }),
@@ -127,14 +128,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         })
       : Promise.resolve(null),
     listConversationRuns({ accountId, conversationId: id, limit: 30 }),
-  ]);
-  const [templates, mentionable, neighbours, time, ratings, integrations] = await Promise.all([
-    listEmailTemplates({ accountId, limit: 50 }),
-    listMentionableUsers({ accountId }),
-    findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
-    conversationTime({ accountId, conversationId: id, userId: ctx.user.id }),
-    conversationRatings({ accountId, conversationId: id }),
-    integrationPanelsHtml(ctx, { email: found.contact?.email ?? null, conversationId: id }),
+    Promise.all([
+      listEmailTemplates({ accountId, limit: 50 }),
+      listMentionableUsers({ accountId }),
+      findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
+      conversationTime({ accountId, conversationId: id, userId: ctx.user.id }),
+      conversationRatings({ accountId, conversationId: id }),
+      integrationPanelsHtml(ctx, { email: found.contact?.email ?? null, conversationId: id }),
+      attachableArticlesFor(request, ctx.account, url.searchParams),
+      aiHelpLabels({ accountId, channelType: found.inbox.channelType, allowed: canUseFeature(ctx, 'conversation/aiHelp') }),
+    ]),
   ]);
   // "Offer a meeting" fills the reply with the default meeting's booking link for this conversation (ADR 072).
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
@@ -142,8 +145,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Templates are filled for this conversation's contact ({{firstName}}...), as they would be in a campaign.
   const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact) }));
   const pickedTemplate = templateId ? filledTemplates.find((t) => t.id === templateId) : undefined;
-  const articleLinks = await attachableArticlesFor(request, ctx.account, url.searchParams);
-  const ai = await aiHelpLabels({ accountId, channelType: found.inbox.channelType });
   const attachments = await listMessageAttachments({ accountId, messageIds: thread.messages.map((m) => m.message.id) });
   let blockedImages = false;
   const messages: ThreadMessage[] = thread.messages

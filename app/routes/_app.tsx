@@ -7,7 +7,6 @@ import { SearchBox } from '~/components/shell/search-box';
 import { Breadcrumb, TopBar, TrialBanner } from '~/components/shell/shell';
 import { isLiveRevalidation, useLiveConnection, useLiveEvent } from '~/components/shell/use-live';
 import { listFailingChannels } from '~/models/channels/health.server';
-import { countUnreadNotifications } from '~/models/notifications/notifications.server';
 import { trialBanner } from '~/models/shell/trial';
 import { getConfig } from '~/utils/env.server';
 import { publicUser, requireUser } from '~/utils/session.server';
@@ -18,7 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user: publicUser(ctx),
     account: { name: ctx.account.name, domain: ctx.account.domain },
     trial: trialBanner(ctx.account, { billing: getConfig().billing }),
-    unread: await countUnreadNotifications({ accountId: ctx.account.id, userId: ctx.user.id }),
+    // Both were read with the session, in the guard's one statement (ADR 110).
+    unread: ctx.unread,
     failingChannels: await listFailingChannels({ accountId: ctx.account.id }),
   };
 }

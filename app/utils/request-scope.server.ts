@@ -26,3 +26,8 @@ export function requestMemo<T>(key: string, load: () => T): T {
   if (value instanceof Promise) value.catch(() => store.delete(key));
   return value;
 }
+
+/** Stores what another read of this request already found under `key` (a later `requestMemo` gets it). */
+export function requestMemoPrime<T>(key: string, value: T) {
+  scope.getStore()?.set(key, value);
+}

@@ -1,5 +1,5 @@
 import { createCookie, data, redirect } from '@remix-run/node';
-import { and, eq, getTableColumns } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../db/client';
 import type { PlanFeatures } from '../../db/schema/accounts';
 import { effectivePlan, type Account } from '../models/accounts/accounts.server';
@@ -9,7 +9,8 @@ import type { Permission } from '../models/roles/permissions';
 import { getConfig } from './env.server';
 import { singleton } from './singleton.server';
 import { requestMemo } from './request-scope.server';
-import { requireAccount } from './tenant.server';
+import { accountDomainOf, primeTenant, requireAccount, rethrowUnavailable } from './tenant.server';
+import { failingChannelsColumn, primeFailingChannels } from '../models/channels/health.server';
 
 function sessionCookie() {
   return singleton('session-cookie', () =>
@@ -62,7 +63,11 @@ export type AppContext = {
   plan: { key: string; name: string; features: PlanFeatures };
   sessionId: string;
   isOrgAdmin: boolean;
+  /** The user's unread notifications, counted up to UNREAD_CAP (the shell shows "99+" past 99). */
+  unread: number;
 };
+
+export const UNREAD_CAP = 100;
 
 /**
  * Loads the signed-in user of this account, or null. Throws a redirect when the session has expired. Every matched
@@ -73,19 +78,41 @@ export function getAppContext(request: Request): Promise<AppContext | null> {
 }
 
 async function loadAppContext(request: Request): Promise<AppContext | null> {
-  const account = await requireAccount(request);
+  const domain = accountDomainOf(request);
   const id = await readSessionId(request);
-  if (!id) return null;
-  // The session, its user, role and plan in one statement (ADR 052): judged here as findSession judges it.
+  // No session, or not an account's host: the tenant lookup alone decides (404, 418, or nobody signed in).
+  if (!id || !domain) {
+    await requireAccount(request);
+    return null;
+  }
+  // The account, the session, its user, role and plan, and what the shell shows (unread notifications, failing
+  // channels) in one statement (ADR 110): judged here as findSession judges the session.
   const [row] = await getDb()
-    .select({ session: schema.sessions, user: userColumns, role: schema.roles, plan: schema.plans })
-    .from(schema.sessions)
+    .select({
+      account: schema.accounts,
+      session: schema.sessions,
+      user: userColumns,
+      role: schema.roles,
+      plan: schema.plans,
+      unread: sql<number>`(select count(*)::int from (select 1 from ${schema.notifications} n
+        where n.account_id = ${schema.accounts.id} and n.user_id = ${schema.users.id} and n.read_at is null limit ${UNREAD_CAP}) capped)`,
+      failing: failingChannelsColumn(sql`${schema.accounts.id}`),
+    })
+    .from(schema.accounts)
+    .leftJoin(schema.sessions, and(eq(schema.sessions.id, id), eq(schema.sessions.accountId, schema.accounts.id)))
     .leftJoin(schema.users, and(eq(schema.users.id, schema.sessions.userId), eq(schema.users.accountId, schema.sessions.accountId)))
     .leftJoin(schema.roles, eq(schema.roles.id, schema.users.roleId))
-    .leftJoin(schema.accounts, eq(schema.accounts.id, schema.users.accountId))
     .leftJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
-    .where(and(eq(schema.sessions.id, id), eq(schema.sessions.accountId, account.id)));
-  const found = judgeSession(row?.session);
+    .where(sql`lower(${schema.accounts.domain}) = ${domain}`)
+    .catch(rethrowUnavailable);
+  if (!row) {
+    await requireAccount(request);
+    return null;
+  }
+  const account = row.account;
+  primeTenant(request, account);
+  primeFailingChannels(account.id, row.failing);
+  const found = judgeSession(row.session);
   if (found.state === 'expired') {
     throw redirect('/signin?expired=1', { headers: { 'Set-Cookie': await clearSessionCookie(request) } });
   }
@@ -99,6 +126,7 @@ async function loadAppContext(request: Request): Promise<AppContext | null> {
     plan: await effectivePlan(account, { key: row.plan.key, name: row.plan.name, features: row.plan.features }),
     sessionId: id,
     isOrgAdmin: row.role.kind === 'owner' || row.role.kind === 'admin',
+    unread: row.unread,
   };
 }
 

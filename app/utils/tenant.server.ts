@@ -1,14 +1,32 @@
 import { findAccountByDomain, type Account } from '../models/accounts/accounts.server';
 import { getConfig } from './env.server';
-import { requestMemo } from './request-scope.server';
+import { requestMemo, requestMemoPrime } from './request-scope.server';
 
 export type Tenant = { kind: 'bare' } | { kind: 'account'; domain: string; account: Account } | { kind: 'unknown'; domain: string } | { kind: 'foreign' };
 
 /** Which host a request is for: the bare APP_HOST, an account's subdomain, or something else. */
 export function getTenant(request: Request): Promise<Tenant> {
-  const host = new URL(request.url).host.toLowerCase();
+  const host = hostOf(request);
   // Every loader of a page asks; one lookup per request (request-scope.server.ts).
   return requestMemo(`tenant ${host}`, () => findTenant(host));
+}
+
+const hostOf = (request: Request) => new URL(request.url).host.toLowerCase();
+
+/** The account subdomain a host names (`acme` of `acme.APP_HOST`), or null for any other host. */
+export function accountDomainOf(request: Request): string | null {
+  const host = hostOf(request);
+  const appHost = getConfig().appHost;
+  if (!host.endsWith(`.${appHost}`)) return null;
+  const domain = host.slice(0, -(appHost.length + 1));
+  return domain.includes('.') ? null : domain;
+}
+
+/** The account a combined read (the app context's, ADR 110) found for this request's host: no second lookup. */
+export function primeTenant(request: Request, account: Account) {
+  const host = hostOf(request);
+  const domain = accountDomainOf(request);
+  if (domain) requestMemoPrime(`tenant ${host}`, Promise.resolve<Tenant>({ kind: 'account', domain, account }));
 }
 
 async function findTenant(host: string): Promise<Tenant> {
@@ -37,7 +55,7 @@ const CONNECTION_ERRORS = new Set([
 ]);
 
 /** The first query of every request is the tenant lookup: a database that cannot be reached becomes the 503 page. */
-function rethrowUnavailable(err: unknown): never {
+export function rethrowUnavailable(err: unknown): never {
   const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   if (code && CONNECTION_ERRORS.has(code)) throw new Response('Looks like our API is down', { status: 503 });
   throw err;

@@ -4,7 +4,7 @@ import { Form, Link } from '@remix-run/react';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { STATUS_LABELS, TRANSITIONS, type CampaignStatus } from '~/models/campaigns/constants';
-import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { ROLE_LOCKED_MESSAGE } from '~/models/shell/denied-messages';
 
 /** Send now or schedule in a time zone, then the status changes the campaign's status allows (ADR 064). */
 export function SendControls({

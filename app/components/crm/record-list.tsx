@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { Pager } from '~/components/ui/pager';
 import { SortHeader } from '~/components/ui/sort-header';
-import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { ROLE_LOCKED_MESSAGE } from '~/models/shell/denied-messages';
 import { TagPills } from './tag-pills';
 import { Star } from 'lucide-react';
 

@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
-import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { ROLE_LOCKED_MESSAGE } from '~/models/shell/denied-messages';
 
 /** The head of a segment page: name, type, total, Edit (reopens the dialog at step 1) and Delete. */
 export function SegmentHeader({ segment, total, locked }: { segment: { id: number; name: string; isStatic: boolean }; total: number; locked: boolean }) {

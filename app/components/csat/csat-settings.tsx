@@ -5,7 +5,7 @@ import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { CheckboxField, ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { CSAT_DEFAULTS, CSAT_LIMITS } from '~/models/csat/constants';
-import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { ROLE_LOCKED_MESSAGE } from '~/models/shell/denied-messages';
 
 type Kind = 'email' | 'chat';
 export type CsatFormValues = Record<string, unknown> & { id?: number; inboxIds?: number[] };

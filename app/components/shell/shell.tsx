@@ -28,9 +28,10 @@ export function TopBar({ user, unread, live }: { user: ShellUser; unread: number
       </details>
       <div className="spacer" />
       <ConnectivityButton state={live} />
-      <Link to="/notifications" className="btn" aria-label={`Notifications, ${unread} unread`} data-testid="notifications-button">
+      {/* The count is capped at 100 (ADR 110): past 99 it reads "99+". */}
+      <Link to="/notifications" className="btn" aria-label={`Notifications, ${unread > 99 ? 'more than 99' : unread} unread`} data-testid="notifications-button">
         <Bell aria-hidden="true" size={18} />
-        {unread > 0 ? <span className="badge">{unread}</span> : null}
+        {unread > 0 ? <span className="badge">{unread > 99 ? '99+' : unread}</span> : null}
       </Link>
       <ProfileMenu user={user} />
     </header>

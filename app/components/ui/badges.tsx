@@ -1,5 +1,5 @@
-import { FEATURE_DENIED_MESSAGE } from '~/models/plans/catalogue';
-import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { FEATURE_DENIED_MESSAGE } from '~/models/shell/denied-messages';
+import { ROLE_LOCKED_MESSAGE } from '~/models/shell/denied-messages';
 import { Lock, Star } from 'lucide-react';
 
 /** The role-denied (lock) and feature-denied (star) markers used on menus, buttons and locked forms. */

@@ -1,7 +1,7 @@
 import { Link, useLocation } from '@remix-run/react';
 import { guideLinkForPath } from '~/models/help/guide';
 import type { ReactNode } from 'react';
-import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
+import { ROLE_LOCKED_MESSAGE } from '~/models/shell/denied-messages';
 import { DeniedBadge } from './badges';
 import { UnsavedChangesGuard } from './unsaved-changes';
 import { Lock } from 'lucide-react';

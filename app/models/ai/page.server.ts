@@ -11,8 +11,8 @@ export const AI_REVIEW_NOTICE = 'AI suggestion in the reply box: review it befor
  * The words of the reply box's AI part, decided on the server (they depend on the account's server and the
  * channel) and sent with the page's data, which keeps them out of the page's script.
  */
-export async function aiHelpLabels(opts: { accountId: number; channelType: string }) {
-  const configured = (await resolveAiServer({ accountId: opts.accountId })) !== null;
+export async function aiHelpLabels(opts: { accountId: number; channelType: string; allowed?: boolean }) {
+  const configured = (await resolveAiServer({ accountId: opts.accountId, allowed: opts.allowed })) !== null;
   const email = opts.channelType === 'email';
   return {
     configured,

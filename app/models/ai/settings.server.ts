@@ -70,8 +70,9 @@ export async function saveAiSettings(opts: { accountId: number; input: AiSetting
  * when the account's plan lacks `conversation/aiHelp` (ADR 101): every AI call goes through here, so the plan is
  * enforced on the server for the page, the stream and the four calls alike.
  */
-export async function resolveAiServer(opts: { accountId: number }): Promise<AiServer | null> {
-  if (!(await accountHasFeature({ accountId: opts.accountId, key: 'conversation/aiHelp' }))) return null;
+export async function resolveAiServer(opts: { accountId: number; allowed?: boolean }): Promise<AiServer | null> {
+  // A page request already knows the plan (`allowed`, from the guard's context): no second read of it (ADR 110).
+  if (!(opts.allowed ?? (await accountHasFeature({ accountId: opts.accountId, key: 'conversation/aiHelp' })))) return null;
   const [row] = await getDb().select().from(s).where(eq(s.accountId, opts.accountId));
   const config = getConfig().ai;
   if (row?.baseUrl) {

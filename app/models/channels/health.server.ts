@@ -1,10 +1,10 @@
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import type { ChannelPart, OfferedCertificate } from '../../../db/schema/channels';
 import { getLogger } from '../../utils/logger.server';
 import { createNotification } from '../notifications/notifications.server';
 import type { Permission } from '../roles/permissions';
-import { requestMemo } from '../../utils/request-scope.server';
+import { requestMemo, requestMemoPrime } from '../../utils/request-scope.server';
 
 /**
  * Channel health (ADR 024): each part of a channel (reading mail over IMAP, sending over the inbox's SMTP, the
@@ -133,6 +133,26 @@ export function listFailingChannels(opts: { accountId: number }) {
   return requestMemo(`failing-channels ${opts.accountId}`, () => readFailingChannels(opts));
 }
 
+type FailingRow = { inboxId: number; inboxName: string; part: ChannelPart; lastError: string | null; failingSince: Date | string };
+
+const withLinks = (rows: FailingRow[]) =>
+  rows.map((r) => ({ ...r, failingSince: new Date(r.failingSince), label: PART_LABELS[r.part], link: `${SETTINGS_PATH[r.part]}/${r.inboxId}` }));
+
+/**
+ * The failing parts as one JSON column of another statement: the app context reads them with the session, so a
+ * page's shell costs no statement of its own (ADR 110). `accountId` is that statement's account id column.
+ */
+export function failingChannelsColumn(accountId: SQL) {
+  return sql<FailingRow[]>`(select coalesce(json_agg(json_build_object('inboxId', ch.inbox_id, 'inboxName', i.name, 'part', ch.part, 'lastError', ch.last_error, 'failingSince', ch.failing_since) order by ch.failing_since), '[]'::json)
+    from channel_health ch join inboxes i on i.id = ch.inbox_id and i.account_id = ch.account_id
+    where ch.account_id = ${accountId} and ch.failing_since is not null)`;
+}
+
+/** What `failingChannelsColumn` read, kept for this request's `listFailingChannels`. */
+export function primeFailingChannels(accountId: number, rows: FailingRow[]) {
+  requestMemoPrime(`failing-channels ${accountId}`, Promise.resolve(withLinks(rows)));
+}
+
 async function readFailingChannels(opts: { accountId: number }) {
   const rows = await getDb()
     .select({
@@ -146,7 +166,7 @@ async function readFailingChannels(opts: { accountId: number }) {
     .innerJoin(schema.inboxes, and(eq(schema.inboxes.id, schema.channelHealth.inboxId), eq(schema.inboxes.accountId, schema.channelHealth.accountId)))
     .where(and(eq(schema.channelHealth.accountId, opts.accountId), isNotNull(schema.channelHealth.failingSince)))
     .orderBy(schema.channelHealth.failingSince);
-  return rows.map((r) => ({ ...r, label: PART_LABELS[r.part], link: `${SETTINGS_PATH[r.part]}/${r.inboxId}` }));
+  return withLinks(rows as FailingRow[]);
 }
 
 /** Forgets an inbox part's state (its settings changed: what failed before says nothing about the new ones). */

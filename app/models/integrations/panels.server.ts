@@ -5,6 +5,7 @@ import { clickupPanelFor } from './clickup/clickup.server';
 import { githubPanelFor } from './github/github.server';
 import { shopifyPanelFor, type ShopifyPanel } from './shopify/shopify.server';
 import { renderIntegrationPanels } from './panels-markup.server';
+import { listConnections } from './connections.server';
 import { bigcommercePanelFor, type BigcommercePanel } from './bigcommerce/bigcommerce.server';
 import { hubspotPanelFor, type HubspotPanel } from './hubspot/hubspot.server';
 import { pipedrivePanelFor, type PipedrivePanel } from './pipedrive/pipedrive.server';
@@ -27,6 +28,8 @@ export type IntegrationPanels = {
 export async function integrationPanelsFor(ctx: AppContext, opts: { email: string | null; conversationId?: number; refresh?: boolean }): Promise<IntegrationPanels> {
   if (!canUseFeature(ctx, 'integrations/enabled') || !can(ctx, 'view_incoming_data')) return null;
   const accountId = ctx.account.id;
+  // Most accounts connect nothing: one read answers for all seven panels then, instead of one read each (ADR 110).
+  if ((await listConnections({ accountId })).length === 0) return null;
   const convo = opts.conversationId ? { accountId, conversationId: opts.conversationId, refresh: opts.refresh } : null;
   const [shopify, github, asana, clickup, bigcommerce, hubspot, pipedrive] = await Promise.all([
     shopifyPanelFor({ accountId, email: opts.email }),

@@ -116,4 +116,4 @@ export function featureLimit(features: PlanFeatures, key: keyof typeof NUMERIC_L
   return typeof value === 'number' ? value : 0;
 }
 
-export const FEATURE_DENIED_MESSAGE = 'Your current plan does not support this feature. Please contact your account administrator.';
+export { FEATURE_DENIED_MESSAGE } from '../shell/denied-messages';

@@ -48,4 +48,4 @@ export const AGENT_PERMISSIONS: Permission[] = [
   'conversation_reports',
 ];
 
-export const ROLE_LOCKED_MESSAGE = 'Your current roles does not allow to update. Please contact your account administrator.';
+export { ROLE_LOCKED_MESSAGE } from '../shell/denied-messages';
