@@ -19,7 +19,12 @@ import {
   PipedriveDealSchema,
 } from '~/models/integrations/schemas';
 import { getContactShopifyOrder, ORDER_ACTIONS, runShopifyOrderAction } from '~/models/integrations/shopify/shopify.server';
-import { cancelContactBigcommerceOrder, getContactBigcommerceOrder } from '~/models/integrations/bigcommerce/bigcommerce.server';
+import {
+  cancelContactBigcommerceOrder,
+  getContactBigcommerceOrder,
+  quoteContactBigcommerceRefund,
+  refundContactBigcommerceOrder,
+} from '~/models/integrations/bigcommerce/bigcommerce.server';
 import { createPipedriveDealFromConversation, findOrCreatePipedrivePerson, logConversationToPipedrive, pipedriveDealChoices } from '~/models/integrations/pipedrive/pipedrive.server';
 import { createHubspotDeal, findOrCreateHubspotContact, hubspotDealChoices, logConversationToHubspot } from '~/models/integrations/hubspot/hubspot.server';
 import { pageTitle } from '~/utils/format';
@@ -58,6 +63,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const order = await getContactBigcommerceOrder({ accountId: ctx.account.id, email: found.contact?.email ?? null, orderId: bcOrderId });
     if (!order) throw new Response("This order is not one of the contact's BigCommerce orders", { status: 404 });
     return { ...base, view: 'bigcommerce-order' as const, order };
+  }
+  if (bcOrderId !== null && act === 'refund') {
+    const quoted = await quoteContactBigcommerceRefund({ accountId: ctx.account.id, email: found.contact?.email ?? null, orderId: bcOrderId }).catch((err) => {
+      if (err instanceof IntegrationError) throw new Response(err.message, { status: err.status === 0 ? 404 : err.status >= 400 && err.status < 500 ? 422 : 502 });
+      throw err;
+    });
+    if (!quoted) throw new Response("This order is not one of the contact's BigCommerce orders", { status: 404 });
+    return { ...base, view: 'bigcommerce-refund' as const, ...quoted };
   }
   if (url.searchParams.get('pipedrive') === 'deal') {
     const choices = await pipedriveDealChoices({ accountId: ctx.account.id }).catch((err) => {
@@ -102,12 +115,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (intent === 'bigcommerce-order-action') {
       const submission = parseWithZod(formData, { schema: BigcommerceOrderActionSchema });
       if (submission.status !== 'success') throw new Response('Choose an order and an action', { status: 400 });
-      const out = await cancelContactBigcommerceOrder({
-        ...who,
-        userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(),
-        email: found.contact?.email ?? null,
-        orderId: submission.value.orderId,
-      });
+      const opts = { ...who, userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(), email: found.contact?.email ?? null, orderId: submission.value.orderId };
+      const out = submission.value.action === 'refund' ? await refundContactBigcommerceOrder({ ...opts, method: submission.value.method }) : await cancelContactBigcommerceOrder(opts);
       return redirectWithToast(back, out.text.split(' by ')[0]);
     }
     if (intent === 'pipedrive-person') {
@@ -241,6 +250,8 @@ export default function ConversationIntegrations() {
             ? `${d.actLabel} ${d.order.name}`
             : d.view === 'bigcommerce-order'
             ? `Cancel order #${d.order.id}`
+            : d.view === 'bigcommerce-refund'
+            ? `Refund order #${d.order.id}`
             : d.view === 'pipedrive-deal'
             ? 'Pipedrive deal'
             : d.view === 'hubspot-deal'
@@ -317,6 +328,32 @@ export default function ConversationIntegrations() {
             <input type="hidden" name="action" value="cancel" />
             <button type="submit" className="btn danger" name="intent" value="bigcommerce-order-action">
               Cancel order
+            </button>{' '}
+            <Link to={`/inbox/${d.conversationId}`} className="btn">
+              Keep the order
+            </Link>
+          </Form>
+        </div>
+      ) : d.view === 'bigcommerce-refund' ? (
+        <div className="card" data-testid="order-confirm">
+          <p>
+            Refund <strong>{d.amount.toFixed(2)} {d.order.currency}</strong> of BigCommerce order <strong>#{d.order.id}</strong> ({d.order.status}, total{' '}
+            {d.order.total} {d.order.currency})? BigCommerce quoted this refund; it cannot be undone here.
+          </p>
+          <Form method="post">
+            <input type="hidden" name="orderId" value={d.order.id} />
+            <input type="hidden" name="action" value="refund" />
+            <fieldset className="stack">
+              <legend>Refund method</legend>
+              {d.quote.methods.map((m, i) => (
+                <label key={i} className="check">
+                  <input type="radio" name="method" value={i} defaultChecked={i === 0} />{' '}
+                  {m.map((p) => `${p.description}: ${p.amount.toFixed(2)} ${d.order.currency}${p.offline ? ` (offline${p.offlineReason ? `: ${p.offlineReason}` : ''})` : ''}`).join(' + ')}
+                </label>
+              ))}
+            </fieldset>
+            <button type="submit" className="btn danger" name="intent" value="bigcommerce-order-action">
+              Refund order
             </button>{' '}
             <Link to={`/inbox/${d.conversationId}`} className="btn">
               Keep the order

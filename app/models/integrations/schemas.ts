@@ -47,7 +47,9 @@ export const BigcommerceConnectSchema = z.object({
 
 export const BigcommerceOrderActionSchema = z.object({
   orderId: z.coerce.number().int().positive(),
-  action: z.literal('cancel'),
+  action: z.enum(['cancel', 'refund']),
+  /** The refund method's index in BigCommerce's refund quote (refund only). */
+  method: z.coerce.number({ error: 'Choose a refund method' }).int().min(0).max(50).default(0),
 });
 
 /** HubSpot's default options of the contact property hs_lead_status. */

@@ -1,7 +1,3 @@
-import { and, eq } from 'drizzle-orm';
-import { getDb, schema } from '../../../../db/client';
-import { emitEvent } from '../../events/events.server';
-import { addMessage } from '../../inbox/messages.server';
 import { getLogger } from '../../../utils/logger.server';
 import {
   disconnectIntegration,
@@ -16,6 +12,7 @@ import {
 } from '../connections.server';
 import { IntegrationError } from '../http.server';
 import { recordStoreOrder } from '../sales.server';
+import { noteOrderAction } from '../order-actions.server';
 import { parseJsonObject } from '../../../utils/json';
 import {
   cancelShopifyOrder,
@@ -133,22 +130,7 @@ export async function runShopifyOrderAction(opts: { accountId: number; userId: n
   const text = `${opts.action === 'cancel' ? 'Cancelled' : 'Refunded'} Shopify order ${order.name} (${order.totalPrice} ${order.currency}) by ${opts.userName}${
     after ? ` · now ${String(after.financial_status ?? '')}` : ''
   }`;
-  await getDb().transaction(async (tx) => {
-    const [conv] = await tx
-      .select({ id: schema.conversations.id })
-      .from(schema.conversations)
-      .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId)));
-    if (!conv) return;
-    await addMessage(tx, { accountId: opts.accountId, conversationId: conv.id, kind: 'system', text, senderUserId: opts.userId });
-    await emitEvent(tx, {
-      accountId: opts.accountId,
-      type: 'integration_order_action',
-      subjectType: 'conversation',
-      subjectId: conv.id,
-      payload: { provider: 'shopify', action: opts.action, orderId: order.id, orderName: order.name },
-      actor: { type: 'user', id: opts.userId },
-    });
-  });
+  await noteOrderAction({ ...opts, text, provider: 'shopify', action: opts.action, orderId: order.id, orderName: order.name });
   return { order, text };
 }
 
