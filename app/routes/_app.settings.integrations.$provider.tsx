@@ -21,6 +21,10 @@ import { BigcommerceConnectError, connectBigcommerce, disconnectBigcommerce } fr
 import { disconnectHubspot, startHubspotConnect } from '~/models/integrations/hubspot/hubspot.server';
 import { disconnectPipedrive, startPipedriveConnect } from '~/models/integrations/pipedrive/pipedrive.server';
 import { normalizeStoreHash } from '~/models/integrations/bigcommerce/client.server';
+import { OrderImportCard } from '~/components/integrations/order-import-card';
+import { latestOrderImport, OrderImportError, startOrderImport } from '~/models/integrations/order-import.server';
+import { ensureShopifyWebhooks, type WebhookCheck } from '~/models/integrations/shopify/webhook-check.server';
+import { OrderImportSchema } from '~/models/integrations/schemas';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { publicUser, requireFeature, requirePermission } from '~/utils/session.server';
 import { accountUrl, bareUrl } from '~/utils/tenant.server';
@@ -49,6 +53,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     github: provider === 'github' && conn ? (({ defaultRepo, reopenOnClose }) => ({ defaultRepo, reopenOnClose }))(githubSettings(conn.settings)) : null,
     asana: provider === 'asana' && conn ? (({ workspaces, defaultWorkspace, defaultProject, reopenOnClose }) => ({ workspaces, defaultWorkspace, defaultProject, reopenOnClose }))(asanaSettings(conn.settings)) : null,
     clickup: provider === 'clickup' && conn ? (({ teams, defaultList, reopenOnClose }) => ({ teams, defaultList, reopenOnClose }))(clickupSettings(conn.settings)) : null,
+    // Stores (ADR 118): the latest import of past orders, and Shopify's last webhook check.
+    orderImport: (provider === 'shopify' || provider === 'bigcommerce') && conn ? await latestOrderImport({ accountId: ctx.account.id, provider }) : null,
+    webhookCheck: provider === 'shopify' && conn ? ((conn.settings.webhookCheck as WebhookCheck | undefined) ?? null) : null,
   };
 }
 
@@ -131,6 +138,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
         ? `${PROVIDERS[provider].label} Disconnected`
         : { type: 'info', text: `${PROVIDERS[provider].label} disconnected here; the provider could not be told, revoke Parley's access there too.` },
     );
+  }
+  if (intent === 'import-orders' && (provider === 'shopify' || provider === 'bigcommerce')) {
+    const submission = parseWithZod(formData, { schema: OrderImportSchema });
+    if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+    try {
+      await startOrderImport({ ...who, provider, since: submission.value.since ? new Date(`${submission.value.since}T00:00:00Z`) : null });
+    } catch (err) {
+      if (err instanceof OrderImportError) return data(submission.reply({ formErrors: [err.message] }), { status: 400 });
+      throw err;
+    }
+    return redirectWithToast(here, 'Import of Past Orders Queued');
+  }
+  if (intent === 'check-webhooks' && provider === 'shopify') {
+    const out = await ensureShopifyWebhooks({ accountId: ctx.account.id });
+    if (!out) return redirectWithToast(here, { type: 'info', text: 'Shopify is not connected' });
+    if (out.error) return redirectWithToast(here, { type: 'error', text: `Shopify webhooks: ${out.error}` });
+    return redirectWithToast(here, out.registered.length ? `Registered at Shopify: ${out.registered.join(', ')}` : 'Shopify Webhooks Are All Registered');
   }
   if (intent === 'settings' && provider === 'github') {
     const submission = parseWithZod(formData, { schema: GithubSettingsSchema });
@@ -223,6 +247,21 @@ export default function IntegrationPage() {
               </button>
             </Form>
           ) : null}
+          {d.provider === 'shopify' ? (
+            <Form method="post" data-testid="webhook-check">
+              <p className="muted">
+                {d.webhookCheck
+                  ? `Webhooks checked ${formatDateTime(d.webhookCheck.checkedAt, d.user)}: ${
+                      d.webhookCheck.error ? `${d.webhookCheck.error}${d.webhookCheck.missing.length ? ` (missing: ${d.webhookCheck.missing.join(', ')})` : ''}` : 'app/uninstalled and orders/create are registered'
+                    }${d.webhookCheck.registered.length ? ` (registered then: ${d.webhookCheck.registered.join(', ')})` : ''}.`
+                  : 'Parley checks every hour that Shopify calls it on new orders and on uninstall, and registers what is missing.'}
+              </p>
+              <button type="submit" className="btn" name="intent" value="check-webhooks">
+                Check webhooks now
+              </button>
+            </Form>
+          ) : null}
+          {d.provider === 'shopify' || d.provider === 'bigcommerce' ? <OrderImportCard label={d.label} latest={d.orderImport} lastResult={lastResult} prefs={d.user} /> : null}
           <Form method="post">
             <button type="submit" className="btn danger" name="intent" value="disconnect">
               Disconnect {d.label}

@@ -81,3 +81,8 @@ export const PipedriveDealSchema = z.object({
   closeDate: z.iso.date({ error: 'Close date must be a date' }).optional(),
   value: z.string().trim().regex(/^\d{1,12}(\.\d{1,2})?$/, 'Value must be a number such as 1200 or 99.50').optional(),
 });
+
+/** Settings → Integrations → Shopify/BigCommerce: import past orders (ADR 118). */
+export const OrderImportSchema = z.object({
+  since: z.iso.date({ error: 'Orders since must be a date' }).optional(),
+});

@@ -1,5 +1,6 @@
 import { getConfig } from '../../../utils/env.server';
 import { IntegrationError, providerCall } from '../http.server';
+import type { StoreOrder } from '../shopify/client.server';
 
 /**
  * BigCommerce's REST Management API (ADR 098): https://api.bigcommerce.com/stores/{store_hash}/v2|v3/..., with the
@@ -153,4 +154,25 @@ export async function createBigcommerceRefund(ctx: BcCtx & { orderId: number; am
   const declined = (d.payments ?? []).find((p) => p.is_declined);
   if (declined) throw new IntegrationError(`BigCommerce answered: the payment provider declined the refund${declined.declined_message ? ` (${declined.declined_message})` : ''}`, 402);
   return { id: Number(d.id ?? 0), total: Number(d.total_amount ?? ctx.amount) };
+}
+
+/** BigCommerce statuses that are no sale: 0 Incomplete, 5 Cancelled, 6 Declined. */
+const NOT_SALES = new Set([0, 5, 6]);
+
+/**
+ * One page (250) of the store's orders by id, optionally from a day on: GET /v2/orders?page=&limit=&sort=id:asc
+ * (v2 pages by number; an empty page is 204, the end).
+ */
+export async function listBigcommerceOrdersPage(ctx: BcCtx & { page: number; since: Date | null }): Promise<{ orders: StoreOrder[]; next: number | null }> {
+  const limit = 250;
+  const q = new URLSearchParams({ page: String(ctx.page), limit: String(limit), sort: 'id:asc' });
+  if (ctx.since) q.set('min_date_created', ctx.since.toISOString());
+  const res = await api(ctx, `/v2/orders?${q}`);
+  const raw = Array.isArray(res.body) ? (res.body as Record<string, unknown>[]) : [];
+  const orders = raw.map((o) => {
+    const order = readOrder(o);
+    const created = Date.parse(order.createdAt);
+    return { id: String(order.id), amount: order.total, currency: order.currency, email: order.email || null, createdAt: Number.isNaN(created) ? null : new Date(created), isSale: !NOT_SALES.has(order.statusId) };
+  });
+  return { orders, next: raw.length === limit ? ctx.page + 1 : null };
 }

@@ -31,6 +31,9 @@ import {
   type ShopifyOrder,
 } from './client.server';
 
+/** The webhooks every Shopify connection needs (ADR 079, 098). */
+export const SHOPIFY_WEBHOOK_TOPICS = ['app/uninstalled', 'orders/create'] as const;
+
 export function shopifyAdapter(shop: string): OAuthAdapter {
   return {
     refresh: (refreshToken) => refreshShopifyToken({ shop, refreshToken }),
@@ -57,10 +60,11 @@ export async function finishShopifyConnect(opts: { accountId: number; userId: nu
   const shop = opts.params.get('shop') ?? '';
   if (shop !== state.extra) throw new ConnectRefusedError('Shopify answered for another shop than the one asked for. Please connect again.');
   const tokens = await exchangeShopifyCode({ shop, code: (opts.params.get('code') ?? '').slice(0, 512) });
-  const row = await saveConnection({ accountId: opts.accountId, userId: opts.userId, provider: 'shopify', externalAccount: shop, tokens });
+  // The address is kept so that the scheduled check (ADR 118) can register a missing webhook without a request.
+  const row = await saveConnection({ accountId: opts.accountId, userId: opts.userId, provider: 'shopify', externalAccount: shop, tokens, settings: { webhookAddress: opts.webhookAddress } });
   // Shopify tells Parley when the app is uninstalled from the shop's admin; the connection then ends here too.
   // orders/create makes each new order a sale for the Ecommerce analytics (ADR 098).
-  for (const topic of ['app/uninstalled', 'orders/create']) {
+  for (const topic of SHOPIFY_WEBHOOK_TOPICS) {
     await registerShopifyWebhook({ shop, token: tokens.accessToken, topic, address: opts.webhookAddress }).catch((err) =>
       getLogger().warn({ provider: 'shopify', accountId: opts.accountId, topic, err: (err as Error).message }, 'shopify webhook registration failed'),
     );
