@@ -12,7 +12,8 @@ import {
   type OpenConnection,
 } from '../connections.server';
 import { IntegrationError } from '../http.server';
-import { closeLinkedItem, listConversationLinks, refreshLinkStatuses, reopenLinkedItem, saveConversationLink } from '../links.server';
+import { closeLinkedItem, reopenLinkedItem } from '../links.server';
+import { connectedTaskProvider, hookAndLinkTask, linkExistingTask, taskLinksPanel, type TaskSource } from '../task-providers.server';
 import { ConnectRefusedError } from '../shopify/shopify.server';
 import { hookById, hookFor, reloadHooks, saveHook } from '../task-hooks.server';
 import {
@@ -90,12 +91,6 @@ export async function saveClickupSettings(opts: { accountId: number; defaultList
   });
 }
 
-async function connected(accountId: number) {
-  const conn = await getOpenConnection({ accountId, provider: 'clickup' });
-  if (!conn) throw new IntegrationError('ClickUp is not connected', 0);
-  return { conn, token: await freshAccessToken(conn, clickupAdapter) };
-}
-
 export const clickupWebhookUrl = (publicBase: string, connectionId: number) => `${publicBase}/webhooks/integrations/clickup/${connectionId}`;
 
 /** One webhook per Workspace (team) for taskStatusUpdated, created the first time a task of it is linked. */
@@ -109,16 +104,25 @@ const statusOf = (t: ClickupTask) => (t.closed ? 'closed' : 'open');
 
 type Who = { accountId: number; userId: number; conversationId: number; reopenOnClose: boolean; publicBase: string };
 
+/** ClickUp's calls for the shared task steps (task-providers.server.ts). */
+const clickupTasks: TaskSource<ClickupTask> = {
+  provider: 'clickup',
+  label: 'ClickUp',
+  adapter: clickupAdapter,
+  parseRef: (ref) => parseClickupTaskRef(ref),
+  get: getClickupTask,
+  view: (t) => ({ id: t.id, title: t.name, url: t.url, status: statusOf(t) }),
+  hook: (conn, token, t, publicBase) => hookTeam(conn, token, t.teamId, publicBase),
+};
+
 export async function createClickupTaskFromConversation(
   opts: Who & { listId: string; name: string; description: string; assignee: number | null; conversationUrl: string },
 ) {
   if (!isListId(opts.listId)) throw new IntegrationError('List must be a ClickUp list ID (digits)', 400);
-  const { conn, token } = await connected(opts.accountId);
+  const { conn, token } = await connectedTaskProvider(clickupTasks, opts.accountId);
   const description = `${opts.description.trim()}\n\n---\nFrom Parley conversation #${opts.conversationId}: ${opts.conversationUrl}`;
   const task = await createClickupTask(token, { listId: opts.listId, name: opts.name, description, assignee: opts.assignee });
-  await hookTeam(conn, token, task.teamId, opts.publicBase);
-  await saveConversationLink({ ...opts, provider: 'clickup', externalId: task.id, title: task.name, url: task.url, status: statusOf(task), created: true });
-  return task;
+  return hookAndLinkTask(clickupTasks, { ...opts, conn, token, task, created: true });
 }
 
 /** A task id, or a task's ClickUp address (app.clickup.com/t/{id} or …/t/{team}/{id}). */
@@ -129,34 +133,13 @@ export function parseClickupTaskRef(input: string) {
   return m ? m[1] : null;
 }
 
-export async function linkClickupTask(opts: Who & { ref: string }) {
-  const id = parseClickupTaskRef(opts.ref);
-  if (!id) throw new IntegrationError('Enter a task as its ID or its ClickUp address', 400);
-  const { conn, token } = await connected(opts.accountId);
-  const task = await getClickupTask(token, id);
-  await hookTeam(conn, token, task.teamId, opts.publicBase);
-  await saveConversationLink({ ...opts, provider: 'clickup', externalId: task.id, title: task.name, url: task.url, status: statusOf(task), created: false });
-  return task;
-}
+export const linkClickupTask = (opts: Who & { ref: string }) => linkExistingTask(clickupTasks, opts);
 
 export async function clickupPanelFor(opts: { accountId: number; conversationId: number; refresh?: boolean }) {
-  const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'clickup' }).catch(() => null);
-  if (!conn) return { connected: false as const };
-  const links = await listConversationLinks({ ...opts, provider: 'clickup' });
-  const error =
-    opts.refresh && links.length
-      ? await refreshLinkStatuses({
-          accountId: opts.accountId,
-          links,
-          read: async (id) => {
-            const t = await getClickupTask(await freshAccessToken(conn, clickupAdapter), id);
-            return { status: statusOf(t), title: t.name };
-          },
-          isProviderError: (e): e is IntegrationError => e instanceof IntegrationError,
-        })
-      : null;
-  const s = clickupSettings(conn.settings);
-  return { connected: true as const, account: conn.externalAccount, defaultList: s.defaultList, reopenOnClose: s.reopenOnClose, links, error };
+  const p = await taskLinksPanel(clickupTasks, opts);
+  if (!p) return { connected: false as const };
+  const s = clickupSettings(p.conn.settings);
+  return { connected: true as const, account: p.conn.externalAccount, defaultList: s.defaultList, reopenOnClose: s.reopenOnClose, links: p.links, error: p.error };
 }
 
 type StatusItem = { field?: string; after?: { status?: string; type?: string } | null; user?: { username?: string } | null };
