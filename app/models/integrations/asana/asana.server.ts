@@ -22,6 +22,7 @@ import {
   createAsanaWebhook,
   exchangeAsanaCode,
   getAsanaTask,
+  listAsanaProjects,
   isGid,
   refreshAsanaToken,
   revokeAsanaToken,
@@ -167,6 +168,26 @@ export async function asanaPanelFor(opts: { accountId: number; conversationId: n
     links: p.links,
     error: p.error,
   };
+}
+
+export type AsanaPicker = { workspaces: { gid: string; name: string }[]; workspace: string; projects: { gid: string; name: string }[]; error: string | null };
+
+/**
+ * The project picker (ADR 118): the connection's workspaces and the chosen one's projects, read at Asana when the
+ * page is shown. A failed read is said on the page; a project's ID typed by hand still works.
+ */
+export async function asanaProjectPicker(opts: { accountId: number; workspace: string | null }): Promise<AsanaPicker | null> {
+  const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'asana' }).catch(() => null);
+  if (!conn) return null;
+  const s = asanaSettings(conn.settings);
+  const workspace = opts.workspace && s.workspaces.some((w) => w.gid === opts.workspace) ? opts.workspace : s.defaultWorkspace;
+  try {
+    const projects = workspace ? await withToken(conn, (token) => listAsanaProjects(token, workspace)) : [];
+    return { workspaces: s.workspaces, workspace, projects, error: null };
+  } catch (err) {
+    if (!(err instanceof IntegrationError)) throw err;
+    return { workspaces: s.workspaces, workspace, projects: [], error: err.message };
+  }
 }
 
 type AsanaEvent = { action?: string; resource?: { gid?: string; resource_type?: string }; change?: { field?: string }; user?: { gid?: string } | null };

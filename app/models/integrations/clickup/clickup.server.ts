@@ -28,6 +28,8 @@ import {
   isClosedType,
   isListId,
   isTaskId,
+  listClickupLists,
+  listClickupSpaces,
   verifyClickupSignature,
   type ClickupTask,
 } from './client.server';
@@ -44,13 +46,15 @@ export const clickupAdapter: OAuthAdapter = {
   },
 };
 
-export type ClickupSettings = { teams: { id: string; name: string }[]; defaultList: string; reopenOnClose: boolean };
+export type ClickupSettings = { teams: { id: string; name: string }[]; defaultTeam: string; defaultSpace: string; defaultList: string; reopenOnClose: boolean };
 
 export function clickupSettings(raw: Record<string, unknown> | undefined): ClickupSettings {
   return {
     teams: Array.isArray(raw?.teams)
       ? (raw.teams as { id?: unknown; name?: unknown }[]).map((t) => ({ id: String(t.id ?? ''), name: String(t.name ?? '') }))
       : [],
+    defaultTeam: typeof raw?.defaultTeam === 'string' ? raw.defaultTeam : '',
+    defaultSpace: typeof raw?.defaultSpace === 'string' ? raw.defaultSpace : '',
     defaultList: typeof raw?.defaultList === 'string' ? raw.defaultList : '',
     reopenOnClose: raw?.reopenOnClose === true,
   };
@@ -81,13 +85,13 @@ export async function finishClickupConnect(opts: { accountId: number; userId: nu
 export const disconnectClickup = (opts: { accountId: number; userId: number }) =>
   disconnectIntegration({ ...opts, provider: 'clickup', adapter: clickupAdapter });
 
-export async function saveClickupSettings(opts: { accountId: number; defaultList: string; reopenOnClose: boolean }) {
+export async function saveClickupSettings(opts: { accountId: number; defaultTeam?: string; defaultSpace?: string; defaultList: string; reopenOnClose: boolean }) {
   const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'clickup' });
   if (!conn) throw new IntegrationError('ClickUp is not connected', 0);
   return updateConnectionSettings({
     accountId: opts.accountId,
     provider: 'clickup',
-    settings: { ...conn.settings, defaultList: opts.defaultList, reopenOnClose: opts.reopenOnClose },
+    settings: { ...conn.settings, defaultTeam: opts.defaultTeam ?? '', defaultSpace: opts.defaultSpace ?? '', defaultList: opts.defaultList, reopenOnClose: opts.reopenOnClose },
   });
 }
 
@@ -140,6 +144,39 @@ export async function clickupPanelFor(opts: { accountId: number; conversationId:
   if (!p) return { connected: false as const };
   const s = clickupSettings(p.conn.settings);
   return { connected: true as const, account: p.conn.externalAccount, defaultList: s.defaultList, reopenOnClose: s.reopenOnClose, links: p.links, error: p.error };
+}
+
+export type ClickupPicker = {
+  teams: { id: string; name: string }[];
+  team: string;
+  spaces: { id: string; name: string }[];
+  space: string;
+  lists: { id: string; name: string }[];
+  error: string | null;
+};
+
+/**
+ * The list picker (ADR 118): Workspaces (from the connection), the chosen Workspace's Spaces and the chosen Space's
+ * lists, read at ClickUp when the page is shown; one choice is taken without asking. A failed read is said on the
+ * page; a list's ID typed by hand still works.
+ */
+export async function clickupListPicker(opts: { accountId: number; team: string | null; space: string | null }): Promise<ClickupPicker | null> {
+  const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'clickup' }).catch(() => null);
+  if (!conn) return null;
+  const s = clickupSettings(conn.settings);
+  const pick = (wanted: string | null, fallback: string, options: { id: string }[]) =>
+    wanted && options.some((o) => o.id === wanted) ? wanted : options.some((o) => o.id === fallback) ? fallback : options.length === 1 ? options[0].id : '';
+  const out: ClickupPicker = { teams: s.teams, team: pick(opts.team, s.defaultTeam, s.teams), spaces: [], space: '', lists: [], error: null };
+  try {
+    const token = await freshAccessToken(conn, clickupAdapter);
+    if (out.team) out.spaces = await listClickupSpaces(token, out.team);
+    out.space = pick(opts.space, out.team === s.defaultTeam ? s.defaultSpace : '', out.spaces);
+    if (out.space) out.lists = await listClickupLists(token, out.space);
+  } catch (err) {
+    if (!(err instanceof IntegrationError)) throw err;
+    out.error = err.message;
+  }
+  return out;
 }
 
 type StatusItem = { field?: string; after?: { status?: string; type?: string } | null; user?: { username?: string } | null };
