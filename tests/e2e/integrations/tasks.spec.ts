@@ -66,7 +66,7 @@ test('create a ClickUp task in a list from a conversation and see the note when 
   await page.getByTestId('clickup-panel').getByRole('link', { name: 'Create or link a task' }).click();
   // Workspace (the only one) → Space → "Show lists" (a GET, no script) → List.
   await page.getByLabel('Description').fill('Typed before picking');
-  await page.getByLabel('Space').selectOption({ label: 'Support' });
+  await page.getByLabel('Space', { exact: true }).selectOption({ label: 'Support' });
   await page.getByRole('button', { name: 'Show lists' }).click();
   await expect(page.getByLabel('Description')).toHaveValue('Typed before picking');
   await page.getByLabel('List', { exact: true }).selectOption({ label: 'Escalations › Bugs from customers' });
