@@ -21,7 +21,12 @@ import {
   PipedriveDealSchema,
 } from '~/models/integrations/schemas';
 import { getContactShopifyOrder, ORDER_ACTIONS, runShopifyOrderAction } from '~/models/integrations/shopify/shopify.server';
-import { cancelContactBigcommerceOrder, getContactBigcommerceOrder } from '~/models/integrations/bigcommerce/bigcommerce.server';
+import {
+  cancelContactBigcommerceOrder,
+  getContactBigcommerceOrder,
+  quoteContactBigcommerceRefund,
+  refundContactBigcommerceOrder,
+} from '~/models/integrations/bigcommerce/bigcommerce.server';
 import { createPipedriveDealFromConversation, findOrCreatePipedrivePerson, logConversationToPipedrive, pipedriveDealChoices } from '~/models/integrations/pipedrive/pipedrive.server';
 import { createHubspotDeal, findOrCreateHubspotContact, hubspotDealChoices, logConversationToHubspot } from '~/models/integrations/hubspot/hubspot.server';
 import { pageTitle } from '~/utils/format';
@@ -60,6 +65,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const order = await getContactBigcommerceOrder({ accountId: ctx.account.id, email: found.contact?.email ?? null, orderId: bcOrderId });
     if (!order) throw new Response("This order is not one of the contact's BigCommerce orders", { status: 404 });
     return { ...base, view: 'bigcommerce-order' as const, order };
+  }
+  if (bcOrderId !== null && act === 'refund') {
+    const quoted = await quoteContactBigcommerceRefund({ accountId: ctx.account.id, email: found.contact?.email ?? null, orderId: bcOrderId }).catch((err) => {
+      if (err instanceof IntegrationError) throw new Response(err.message, { status: err.status === 0 ? 404 : err.status >= 400 && err.status < 500 ? 422 : 502 });
+      throw err;
+    });
+    if (!quoted) throw new Response("This order is not one of the contact's BigCommerce orders", { status: 404 });
+    return { ...base, view: 'bigcommerce-refund' as const, ...quoted };
   }
   if (url.searchParams.get('pipedrive') === 'deal') return { ...base, view: 'pipedrive-deal' as const, ...(await choicesOf(pipedriveDealChoices({ accountId: ctx.account.id }))) };
   if (url.searchParams.get('hubspot') === 'deal') return { ...base, view: 'hubspot-deal' as const, ...(await choicesOf(hubspotDealChoices({ accountId: ctx.account.id }))) };
@@ -117,12 +130,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (intent === 'bigcommerce-order-action') {
       const submission = parseWithZod(formData, { schema: BigcommerceOrderActionSchema });
       if (submission.status !== 'success') throw new Response('Choose an order and an action', { status: 400 });
-      const out = await cancelContactBigcommerceOrder({
-        ...who,
-        userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(),
-        email: found.contact?.email ?? null,
-        orderId: submission.value.orderId,
-      });
+      const opts = { ...who, userName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(), email: found.contact?.email ?? null, orderId: submission.value.orderId };
+      const out = submission.value.action === 'refund' ? await refundContactBigcommerceOrder({ ...opts, method: submission.value.method }) : await cancelContactBigcommerceOrder(opts);
       return redirectWithToast(back, out.text.split(' by ')[0]);
     }
     if (intent === 'pipedrive-person') {
@@ -216,6 +225,8 @@ export default function ConversationIntegrations() {
             ? `${d.actLabel} ${d.order.name}`
             : d.view === 'bigcommerce-order'
             ? `Cancel order #${d.order.id}`
+            : d.view === 'bigcommerce-refund'
+            ? `Refund order #${d.order.id}`
             : d.view === 'pipedrive-deal'
             ? 'Pipedrive deal'
             : d.view === 'hubspot-deal'
@@ -260,6 +271,28 @@ export default function ConversationIntegrations() {
           Cancel BigCommerce order <strong>#{d.order.id}</strong>, {d.order.total} {d.order.currency} ({d.order.status})? Its status becomes Cancelled in the store.
           This cannot be undone here.
         </OrderConfirm>
+      ) : d.view === 'bigcommerce-refund' ? (
+        <OrderConfirm
+          conversationId={d.conversationId}
+          orderId={d.order.id}
+          act="refund"
+          intent="bigcommerce-order-action"
+          label="Refund order"
+          fields={
+            <fieldset className="stack">
+              <legend>Refund method</legend>
+              {d.quote.methods.map((m, i) => (
+                <label key={i} className="check">
+                  <input type="radio" name="method" value={i} defaultChecked={i === 0} />{' '}
+                  {m.map((p) => `${p.description}: ${p.amount.toFixed(2)} ${d.order.currency}${p.offline ? ` (offline${p.offlineReason ? `: ${p.offlineReason}` : ''})` : ''}`).join(' + ')}
+                </label>
+              ))}
+            </fieldset>
+          }
+        >
+          Refund <strong>{d.amount.toFixed(2)} {d.order.currency}</strong> of BigCommerce order <strong>#{d.order.id}</strong> ({d.order.status}, total{' '}
+          {d.order.total} {d.order.currency})? BigCommerce quoted this refund; it cannot be undone here.
+        </OrderConfirm>
       ) : (
         <>
           <div className="card">
@@ -294,13 +327,14 @@ export default function ConversationIntegrations() {
 }
 
 /** An order action's confirmation: what will happen, the action, and a way back that keeps the order. */
-function OrderConfirm(p: { conversationId: number; orderId: number; act: string; intent: string; label: string; children: ReactNode }) {
+function OrderConfirm(p: { conversationId: number; orderId: number; act: string; intent: string; label: string; fields?: ReactNode; children: ReactNode }) {
   return (
     <div className="card" data-testid="order-confirm">
       <p>{p.children}</p>
       <Form method="post">
         <input type="hidden" name="orderId" value={p.orderId} />
         <input type="hidden" name="action" value={p.act} />
+        {p.fields}
         <button type="submit" className="btn danger" name="intent" value={p.intent}>
           {p.label}
         </button>{' '}

@@ -4,10 +4,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
+import { CheckboxField, ErrorList, Field, TextareaField } from '~/components/ui/forms';
 import { getConversation } from '~/models/inbox/conversations.server';
-import { asanaPanelFor, createAsanaTaskFromConversation, linkAsanaTask } from '~/models/integrations/asana/asana.server';
-import { clickupPanelFor, createClickupTaskFromConversation, linkClickupTask } from '~/models/integrations/clickup/clickup.server';
+import { AsanaProjectPicker, ClickupListPicker } from '~/components/integrations/task-pickers';
+import { asanaPanelFor, asanaProjectPicker, createAsanaTaskFromConversation, linkAsanaTask } from '~/models/integrations/asana/asana.server';
+import { clickupListPicker, clickupPanelFor, createClickupTaskFromConversation, linkClickupTask } from '~/models/integrations/clickup/clickup.server';
 import { IntegrationError } from '~/models/integrations/http.server';
 import { LinkExistsError } from '~/models/integrations/links.server';
 import { AsanaTaskSchema, ClickupTaskSchema, TaskLinkSchema } from '~/models/integrations/task-schemas';
@@ -36,15 +37,43 @@ const LABEL = { asana: 'Asana', clickup: 'ClickUp' } as const;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, found, id, provider } = await guard(request, params);
-  const base = { conversationId: id, subject: found.conversation.subject ?? '', label: LABEL[provider] };
+  // "Show projects/spaces/lists" come back as a GET with the form's fields: what was typed is shown again (ADR 118).
+  const q = new URL(request.url).searchParams;
+  const typed = (k: string) => q.get(k)?.slice(0, 10_000) ?? undefined;
+  const base = {
+    conversationId: id,
+    label: LABEL[provider],
+    typed: { name: typed('name') ?? found.conversation.subject ?? '', notes: typed('notes'), description: typed('description'), assignee: typed('assignee') },
+  };
   if (provider === 'asana') {
-    const p = await asanaPanelFor({ accountId: ctx.account.id, conversationId: id });
-    if (!p.connected) throw new Response('Asana is not connected', { status: 404 });
-    return { ...base, provider, workspaces: p.workspaces, defaults: { workspace: p.defaultWorkspace, project: p.defaultProject, list: '' }, reopenOnClose: p.reopenOnClose };
+    const [p, picker] = await Promise.all([asanaPanelFor({ accountId: ctx.account.id, conversationId: id }), asanaProjectPicker({ accountId: ctx.account.id, workspace: q.get('workspace') })]);
+    if (!p.connected || !picker) throw new Response('Asana is not connected', { status: 404 });
+    const project = q.get('project') ?? (q.has('workspace') ? '' : p.defaultProject);
+    const listed = picker.projects.some((x) => x.gid === project);
+    return {
+      ...base,
+      provider,
+      asana: picker,
+      clickup: null,
+      defaults: { workspace: picker.workspace, project: listed ? project : '', projectId: q.get('projectId') ?? (listed ? '' : project) },
+      reopenOnClose: q.has('name') ? q.get('reopenOnClose') === 'on' : p.reopenOnClose,
+    };
   }
-  const p = await clickupPanelFor({ accountId: ctx.account.id, conversationId: id });
-  if (!p.connected) throw new Response('ClickUp is not connected', { status: 404 });
-  return { ...base, provider, workspaces: [], defaults: { workspace: '', project: '', list: p.defaultList }, reopenOnClose: p.reopenOnClose };
+  const [p, picker] = await Promise.all([
+    clickupPanelFor({ accountId: ctx.account.id, conversationId: id }),
+    clickupListPicker({ accountId: ctx.account.id, team: q.get('team'), space: q.get('space') }),
+  ]);
+  if (!p.connected || !picker) throw new Response('ClickUp is not connected', { status: 404 });
+  const list = q.get('list') ?? p.defaultList;
+  const listed = picker.lists.some((l) => l.id === list);
+  return {
+    ...base,
+    provider,
+    asana: null,
+    clickup: picker,
+    defaults: { team: picker.team, space: picker.space, list: listed ? list : '', listId: q.get('listId') ?? (listed || q.has('list') ? '' : list) },
+    reopenOnClose: q.has('name') ? q.get('reopenOnClose') === 'on' : p.reopenOnClose,
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -63,7 +92,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
     const v = submission.value;
     try {
-      const task = await createAsanaTaskFromConversation({ ...who, name: v.name, notes: v.notes, workspaceGid: v.workspace, projectGid: v.project, assignee: v.assignee, reopenOnClose: v.reopenOnClose === 'on', conversationUrl });
+      const task = await createAsanaTaskFromConversation({ ...who, name: v.name, notes: v.notes, workspaceGid: v.workspace, projectGid: v.projectId || v.project, assignee: v.assignee, reopenOnClose: v.reopenOnClose === 'on', conversationUrl });
       return redirectWithToast(back, `Asana Task ${task.gid} Created`);
     } catch (err) {
       return refused(err, submission);
@@ -74,7 +103,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
     const v = submission.value;
     try {
-      const task = await createClickupTaskFromConversation({ ...who, listId: v.list, name: v.name, description: v.description, assignee: v.assignee ? Number(v.assignee) : null, reopenOnClose: v.reopenOnClose === 'on', conversationUrl });
+      const task = await createClickupTaskFromConversation({ ...who, listId: v.listId || v.list, name: v.name, description: v.description, assignee: v.assignee ? Number(v.assignee) : null, reopenOnClose: v.reopenOnClose === 'on', conversationUrl });
       return redirectWithToast(back, `ClickUp Task ${task.id} Created`);
     } catch (err) {
       return refused(err, submission);
@@ -101,18 +130,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export const handle = { breadcrumb: 'Tasks' };
 
-type CreateFields = { name: string; notes: string; description: string; workspace: string; project: string; list: string; assignee: string; reopenOnClose: string };
+type CreateFields = { name: string; notes: string; description: string; workspace: string; project: string; projectId: string; team: string; space: string; list: string; listId: string; assignee: string; reopenOnClose: string };
 
 export default function ConversationTask() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const resultFor = (intent: string) => (actionData && 'intent' in actionData && actionData.intent === intent ? actionData.result : undefined);
   const reopen = d.reopenOnClose ? 'on' : undefined;
+  // A new pick (another workspace, space...) is a new form, so its defaults apply with JavaScript on too.
+  const pickKey = Object.values(d.defaults).join('-');
   const [createForm, c] = useForm<CreateFields>({
-    id: `${d.provider}-create`,
+    id: `${d.provider}-create-${pickKey}`,
     lastResult: resultFor('create'),
     shouldValidate: 'onSubmit',
-    defaultValue: { name: d.subject, workspace: d.defaults.workspace, project: d.defaults.project, list: d.defaults.list, reopenOnClose: reopen },
+    defaultValue: { ...d.defaults, name: d.typed.name, notes: d.typed.notes, description: d.typed.description, assignee: d.typed.assignee, reopenOnClose: reopen },
   });
   const [linkForm, l] = useForm<{ ref: string; reopenOnClose: string }>({ id: `${d.provider}-link`, lastResult: resultFor('link'), shouldValidate: 'onSubmit', defaultValue: { reopenOnClose: reopen } });
   const reopenLabel = `Reopen this conversation when the task ${d.provider === 'asana' ? 'is completed' : 'closes'}`;
@@ -127,15 +158,9 @@ export default function ConversationTask() {
       <div className="card">
         <h2>Create a task</h2>
         <Form method="post" {...getFormProps(createForm)}>
-          {d.provider === 'asana' ? (
-            <>
-              <SelectField label="Workspace" field={c.workspace} options={d.workspaces.map((w) => ({ value: w.gid, label: w.name }))} />
-              <Field label="Project" field={c.project} hint="The project's ID, the digits in its Asana address (optional)" />
-            </>
-          ) : (
-            <Field label="List" field={c.list} hint="The list's ID, the digits in its ClickUp address" />
-          )}
-          <Field label="Name" field={c.name} />
+          {d.asana ? <AsanaProjectPicker picker={d.asana} fields={c} /> : null}
+          {d.clickup ? <ClickupListPicker picker={d.clickup} fields={c} /> : null}
+        <Field label="Name" field={c.name} />
           <TextareaField label="Description" field={d.provider === 'asana' ? c.notes : c.description} rows={5} />
           <Field label="Assignee" field={c.assignee} hint={d.provider === 'asana' ? '"me", an email address or an Asana user ID (optional)' : 'A ClickUp user ID (optional)'} />
           <CheckboxField label={reopenLabel} field={c.reopenOnClose} />

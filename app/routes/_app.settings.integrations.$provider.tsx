@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { CheckboxField, ErrorList, Field, SelectField } from '~/components/ui/forms';
+import { CheckboxField, ErrorList, Field } from '~/components/ui/forms';
 import { SettingsPage } from '~/components/ui/settings-page';
 import { integrationAvailability } from '~/models/integrations/availability.server';
 import { getConnectionSummary } from '~/models/integrations/connections.server';
@@ -13,8 +13,9 @@ import { isProviderId, PROVIDERS, type ProviderId } from '~/models/integrations/
 import { BigcommerceConnectSchema, GithubSettingsSchema, ShopifyConnectSchema } from '~/models/integrations/schemas';
 import { normalizeShopDomain } from '~/models/integrations/shopify/client.server';
 import { disconnectShopify, startShopifyConnect } from '~/models/integrations/shopify/shopify.server';
-import { asanaSettings, disconnectAsana, saveAsanaSettings, startAsanaConnect } from '~/models/integrations/asana/asana.server';
-import { clickupSettings, disconnectClickup, saveClickupSettings, startClickupConnect } from '~/models/integrations/clickup/clickup.server';
+import { asanaProjectPicker, asanaSettings, disconnectAsana, saveAsanaSettings, startAsanaConnect } from '~/models/integrations/asana/asana.server';
+import { clickupListPicker, clickupSettings, disconnectClickup, saveClickupSettings, startClickupConnect } from '~/models/integrations/clickup/clickup.server';
+import { AsanaProjectPicker, ClickupListPicker } from '~/components/integrations/task-pickers';
 import { IntegrationError } from '~/models/integrations/http.server';
 import { AsanaSettingsSchema, ClickupSettingsSchema } from '~/models/integrations/task-schemas';
 import { BigcommerceConnectError, connectBigcommerce, disconnectBigcommerce } from '~/models/integrations/bigcommerce/bigcommerce.server';
@@ -24,6 +25,10 @@ import { normalizeStoreHash } from '~/models/integrations/bigcommerce/client.ser
 import { CrmSyncSchema } from '~/models/integrations/crm-sync-schemas';
 import { crmSyncView, isCrmProvider, saveCrmSync } from '~/models/integrations/crm-sync-settings.server';
 import { CrmSyncForm } from '~/components/integrations/crm-sync-form';
+import { OrderImportCard } from '~/components/integrations/order-import-card';
+import { latestOrderImport, OrderImportError, startOrderImport } from '~/models/integrations/order-import.server';
+import { ensureShopifyWebhooks, type WebhookCheck } from '~/models/integrations/shopify/webhook-check.server';
+import { OrderImportSchema } from '~/models/integrations/schemas';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { publicUser, requireFeature, requirePermission } from '~/utils/session.server';
 import { accountUrl, bareUrl } from '~/utils/tenant.server';
@@ -33,6 +38,8 @@ function readProvider(param: string | undefined): ProviderId {
   if (!isProviderId(param)) throw new Response('Not Found', { status: 404 });
   return param;
 }
+
+const pickQuery = (request: Request, key: string) => new URL(request.url).searchParams.get(key);
 
 export const callbackPath = (provider: ProviderId) => `/settings/integrations/${provider}/callback`;
 
@@ -53,6 +60,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     asana: provider === 'asana' && conn ? (({ workspaces, defaultWorkspace, defaultProject, reopenOnClose }) => ({ workspaces, defaultWorkspace, defaultProject, reopenOnClose }))(asanaSettings(conn.settings)) : null,
     clickup: provider === 'clickup' && conn ? (({ teams, defaultList, reopenOnClose }) => ({ teams, defaultList, reopenOnClose }))(clickupSettings(conn.settings)) : null,
     crmSync: isCrmProvider(provider) && conn ? crmSyncView(provider, conn.settings, bareUrl(request, '').replace(/\/$/, '')) : null,
+    // Stores (ADR 118): the latest import of past orders, and Shopify's last webhook check.
+    orderImport: (provider === 'shopify' || provider === 'bigcommerce') && conn ? await latestOrderImport({ accountId: ctx.account.id, provider }) : null,
+    webhookCheck: provider === 'shopify' && conn ? ((conn.settings.webhookCheck as WebhookCheck | undefined) ?? null) : null,
+    // Pickers for the default project / list (ADR 118); "Show …" comes back as a GET with the form's fields.
+    asanaPicker: provider === 'asana' && conn ? await asanaProjectPicker({ accountId: ctx.account.id, workspace: pickQuery(request, 'defaultWorkspace') }) : null,
+    clickupPicker:
+      provider === 'clickup' && conn ? await clickupListPicker({ accountId: ctx.account.id, team: pickQuery(request, 'defaultTeam'), space: pickQuery(request, 'defaultSpace') }) : null,
   };
 }
 
@@ -136,6 +150,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
         : { type: 'info', text: `${PROVIDERS[provider].label} disconnected here; the provider could not be told, revoke Parley's access there too.` },
     );
   }
+  if (intent === 'import-orders' && (provider === 'shopify' || provider === 'bigcommerce')) {
+    const submission = parseWithZod(formData, { schema: OrderImportSchema });
+    if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+    try {
+      await startOrderImport({ ...who, provider, since: submission.value.since ? new Date(`${submission.value.since}T00:00:00Z`) : null });
+    } catch (err) {
+      if (err instanceof OrderImportError) return data(submission.reply({ formErrors: [err.message] }), { status: 400 });
+      throw err;
+    }
+    return redirectWithToast(here, 'Import of Past Orders Queued');
+  }
+  if (intent === 'check-webhooks' && provider === 'shopify') {
+    const out = await ensureShopifyWebhooks({ accountId: ctx.account.id });
+    if (!out) return redirectWithToast(here, { type: 'info', text: 'Shopify is not connected' });
+    if (out.error) return redirectWithToast(here, { type: 'error', text: `Shopify webhooks: ${out.error}` });
+    return redirectWithToast(here, out.registered.length ? `Registered at Shopify: ${out.registered.join(', ')}` : 'Shopify Webhooks Are All Registered');
+  }
   if (intent === 'settings' && provider === 'github') {
     const submission = parseWithZod(formData, { schema: GithubSettingsSchema });
     if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
@@ -146,7 +177,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: AsanaSettingsSchema });
     if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
     try {
-      await saveAsanaSettings({ accountId: ctx.account.id, ...submission.value, reopenOnClose: submission.value.reopenOnClose === 'on' });
+      const v = submission.value;
+      await saveAsanaSettings({ accountId: ctx.account.id, defaultWorkspace: v.defaultWorkspace, defaultProject: v.defaultProjectId || v.defaultProject, reopenOnClose: v.reopenOnClose === 'on' });
     } catch (err) {
       if (err instanceof IntegrationError) return data(submission.reply({ formErrors: [err.message] }), { status: 400 });
       throw err;
@@ -156,7 +188,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === 'settings' && provider === 'clickup') {
     const submission = parseWithZod(formData, { schema: ClickupSettingsSchema });
     if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
-    await saveClickupSettings({ accountId: ctx.account.id, defaultList: submission.value.defaultList, reopenOnClose: submission.value.reopenOnClose === 'on' });
+    const v = submission.value;
+    await saveClickupSettings({ accountId: ctx.account.id, defaultTeam: v.defaultTeam, defaultSpace: v.defaultSpace, defaultList: v.defaultListId || v.defaultList, reopenOnClose: v.reopenOnClose === 'on' });
     return redirectWithToast(here, 'Settings Saved');
   }
   if (intent === 'sync' && isCrmProvider(provider)) {
@@ -182,11 +215,24 @@ export default function IntegrationPage() {
     defaultValue: { defaultRepo: d.github?.defaultRepo ?? '', reopenOnClose: d.github?.reopenOnClose ? 'on' : undefined },
   });
   const tasks = d.asana ?? d.clickup;
+  const project = d.asana?.defaultProject ?? '';
+  const projectListed = Boolean(d.asanaPicker?.projects.some((p) => p.gid === project));
+  const list = d.clickup?.defaultList ?? '';
+  const listListed = Boolean(d.clickupPicker?.lists.some((l) => l.id === list));
+  const pickDefaults = {
+    defaultWorkspace: d.asanaPicker?.workspace ?? '',
+    defaultProject: projectListed ? project : '',
+    defaultProjectId: projectListed ? '' : project,
+    defaultTeam: d.clickupPicker?.team ?? '',
+    defaultSpace: d.clickupPicker?.space ?? '',
+    defaultList: listListed ? list : '',
+    defaultListId: listListed ? '' : list,
+  };
   const [taskForm, taskFields] = useForm({
-    id: 'integration-task-settings',
+    id: `integration-task-settings-${Object.values(pickDefaults).join('-')}`,
     lastResult,
     shouldValidate: 'onSubmit',
-    defaultValue: { defaultWorkspace: d.asana?.defaultWorkspace ?? '', defaultProject: d.asana?.defaultProject ?? '', defaultList: d.clickup?.defaultList ?? '', reopenOnClose: tasks?.reopenOnClose ? 'on' : undefined },
+    defaultValue: { ...pickDefaults, reopenOnClose: tasks?.reopenOnClose ? 'on' : undefined },
   });
   return (
     <SettingsPage title={d.label} subHeader={d.blurb} learnMore="/help-center">
@@ -219,14 +265,16 @@ export default function IntegrationPage() {
           ) : null}
           {tasks ? (
             <Form method="post" {...getFormProps(taskForm)}>
-              {d.asana ? (
-                <>
-                  <SelectField label="Default workspace" field={taskFields.defaultWorkspace} options={d.asana.workspaces.map((w) => ({ value: w.gid, label: w.name }))} />
-                  <Field label="Default project" field={taskFields.defaultProject} hint="The project's ID (digits in its Asana address), offered when an agent creates a task" />
-                </>
-              ) : (
-                <Field label="Default list" field={taskFields.defaultList} hint={`The list's ID (digits in its ClickUp address). Workspaces: ${d.clickup?.teams.map((t) => t.name).join(', ') || 'none'}`} />
-              )}
+              <p className="muted">The default {d.asana ? 'project' : 'list'}, offered when an agent creates a task.</p>
+              {d.asanaPicker ? (
+                <AsanaProjectPicker picker={d.asanaPicker} fields={{ workspace: taskFields.defaultWorkspace, project: taskFields.defaultProject, projectId: taskFields.defaultProjectId }} />
+              ) : null}
+              {d.clickupPicker ? (
+                <ClickupListPicker
+                  picker={d.clickupPicker}
+                  fields={{ team: taskFields.defaultTeam, space: taskFields.defaultSpace, list: taskFields.defaultList, listId: taskFields.defaultListId }}
+                />
+              ) : null}
               <CheckboxField label="Reopen the conversation when its task closes (default for new links)" field={taskFields.reopenOnClose} />
               <ErrorList errors={taskForm.errors} />
               <button type="submit" className="btn" name="intent" value="settings">
@@ -235,6 +283,21 @@ export default function IntegrationPage() {
             </Form>
           ) : null}
           {d.crmSync ? <CrmSyncForm label={d.label} sync={d.crmSync} lastResult={lastResult} /> : null}
+          {d.provider === 'shopify' ? (
+            <Form method="post" data-testid="webhook-check">
+              <p className="muted">
+                {d.webhookCheck
+                  ? `Webhooks checked ${formatDateTime(d.webhookCheck.checkedAt, d.user)}: ${
+                      d.webhookCheck.error ? `${d.webhookCheck.error}${d.webhookCheck.missing.length ? ` (missing: ${d.webhookCheck.missing.join(', ')})` : ''}` : 'app/uninstalled and orders/create are registered'
+                    }${d.webhookCheck.registered.length ? ` (registered then: ${d.webhookCheck.registered.join(', ')})` : ''}.`
+                  : 'Parley checks every hour that Shopify calls it on new orders and on uninstall, and registers what is missing.'}
+              </p>
+              <button type="submit" className="btn" name="intent" value="check-webhooks">
+                Check webhooks now
+              </button>
+            </Form>
+          ) : null}
+          {d.provider === 'shopify' || d.provider === 'bigcommerce' ? <OrderImportCard label={d.label} latest={d.orderImport} lastResult={lastResult} prefs={d.user} /> : null}
           <Form method="post">
             <button type="submit" className="btn danger" name="intent" value="disconnect">
               Disconnect {d.label}

@@ -38,6 +38,10 @@ export const QUEUES = {
   surveyEmailSend: 'survey.email-send',
   /** One attempt of an outgoing webhook delivery; the next attempt is queued by the handler itself (ADR 077). */
   webhookDeliver: 'webhooks.deliver',
+  /** Reads a store's past orders page by page and records them as sales (ADR 118). */
+  integrationsOrderImport: 'integrations.order-import',
+  /** Scheduled: registers the webhooks existing store connections are missing (ADR 118). */
+  integrationsWebhookCheck: 'integrations.webhook-check',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -61,6 +65,8 @@ export const WORK_QUEUES = [
   QUEUES.surveyEmailOccurrence,
   QUEUES.surveyEmailSend,
   QUEUES.webhookDeliver,
+  QUEUES.integrationsOrderImport,
+  QUEUES.integrationsWebhookCheck,
 ] as const;
 
 export function getBoss() {
@@ -124,6 +130,7 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   // A send of 100,000 mails takes minutes; a killed engine's send comes back after this (its claimed rows are kept).
   [QUEUES.surveyEmailSend]: 60,
   [QUEUES.webhookDeliver]: 60,
+  [QUEUES.integrationsOrderImport]: 60 * 60,
 };
 
 const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail, QUEUES.reviewsImport]);
@@ -148,6 +155,9 @@ export async function ensureQueues(boss: PgBoss) {
     if (existing.has(name)) await boss.updateQueue(name, policy as PgBoss.Queue);
     else await boss.createQueue(name, policy as PgBoss.Queue);
   }
+  // Store connections get the webhooks they are missing (ADR 118): every hour, and once soon after a start.
+  await boss.schedule(QUEUES.integrationsWebhookCheck, '41 * * * *');
+  await boss.send(QUEUES.integrationsWebhookCheck, {}, { singletonKey: 'start', singletonSeconds: 600, startAfter: 30 });
 }
 
 export async function stopBoss() {

@@ -197,7 +197,7 @@ export function nodemailerGetSocket(timeoutMs: number) {
   };
 }
 
-export type GuardedResponse = { status: number; ok: boolean; text: string };
+export type GuardedResponse = { status: number; ok: boolean; text: string; headers?: http.IncomingHttpHeaders };
 
 /**
  * An HTTP(S) request to an account-supplied URL: the guard's lookup on the socket, no redirect followed (a 3xx
@@ -235,7 +235,7 @@ export function guardedRequest(
         });
         res.on('end', () => {
           const status = res.statusCode ?? 0;
-          resolve({ status, ok: status >= 200 && status < 300, text: Buffer.concat(chunks).toString('utf8') });
+          resolve({ status, ok: status >= 200 && status < 300, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers });
         });
         res.on('error', reject);
       },

@@ -62,3 +62,41 @@ export const integrationLinks = pgTable(
     index('integration_links_external_idx').on(t.accountId, t.provider, t.externalId),
   ],
 );
+
+export const ORDER_IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export type OrderImportStatus = (typeof ORDER_IMPORT_STATUSES)[number];
+
+/**
+ * An import of a store's past orders as sales (ADR 118), run as a job: its progress (pages read, orders seen) and
+ * what it recorded, or why it failed. Sales themselves go through the one sales path (idempotent per order).
+ */
+export const integrationOrderImports = pgTable(
+  'integration_order_imports',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** shopify or bigcommerce. */
+    provider: text('provider').notNull(),
+    /** The shop or store hash the orders were read from. */
+    externalAccount: text('external_account').notNull().default(''),
+    /** Orders created on or after this day only (null: all). */
+    since: timestamp('since', { withTimezone: true }),
+    status: text('status').$type<OrderImportStatus>().notNull().default('queued'),
+    pages: integer('pages').notNull().default(0),
+    /** Orders read from the store. */
+    seen: integer('seen').notNull().default(0),
+    /** Sales recorded by this import. */
+    recorded: integer('recorded').notNull().default(0),
+    /** Orders recorded before (by the webhook or an earlier import): not counted twice. */
+    existing: integer('existing').notNull().default(0),
+    /** Orders that are not sales (cancelled, declined, without an amount). */
+    skipped: integer('skipped').notNull().default(0),
+    message: text('message'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('integration_order_imports_account_idx').on(t.accountId, t.provider, t.id)],
+);

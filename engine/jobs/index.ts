@@ -17,6 +17,8 @@ import { runEmailOccurrence, runEmailSend } from '../../app/models/surveys/email
 import { wakeSnoozedConversation } from '../../app/models/inbox/conversations.server';
 import { sendMeetingReminder } from '../../app/models/meetings/bookings.server';
 import { attemptWebhookDelivery } from '../../app/models/webhooks/webhooks.server';
+import { runOrderImport } from '../../app/models/integrations/order-import.server';
+import { ensureStoreWebhooks } from '../../app/models/integrations/shopify/webhook-check.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { processEvent, processEventBatch } from '../events';
 import type { BatchJobHandler } from '../worker';
@@ -66,6 +68,8 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
     runEmailOccurrence({ accountId: Number(data.accountId), surveyId: Number(data.surveyId), generation: Number(data.generation), at: String(data.at) }),
   [QUEUES.surveyEmailSend]: (data) => runEmailSend({ accountId: Number(data.accountId), sendId: Number(data.sendId) }),
   [QUEUES.webhookDeliver]: (data) => attemptWebhookDelivery({ accountId: Number(data.accountId), deliveryId: Number(data.deliveryId), manual: data.manual === true }),
+  [QUEUES.integrationsOrderImport]: (data) => runOrderImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
+  [QUEUES.integrationsWebhookCheck]: () => ensureStoreWebhooks({}),
 };
 
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */

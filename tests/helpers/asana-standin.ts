@@ -19,6 +19,10 @@ export async function startAsanaStandIn(opts: { clientId: string; clientSecret: 
   let refreshed = 0;
   let nextGid = 1_200_000_000_000_000;
   const workspaces = [{ gid: '1100000000000001', name: 'Acme', resource_type: 'workspace' }];
+  const projects = [
+    { gid: '1300000000000001', name: 'Customer escalations', workspace: '1100000000000001' },
+    { gid: '1300000000000002', name: 'Bugs', workspace: '1100000000000001' },
+  ];
 
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
@@ -82,6 +86,17 @@ export async function startAsanaStandIn(opts: { clientId: string; clientSecret: 
       if (exp === undefined || exp < Date.now()) return err(res, 401, 'Not Authorized');
       const path = url.pathname.replace(/^\/api\/1\.0/, '');
       if (req.method === 'GET' && path === '/users/me') return json(res, 200, { data: { gid: '4200', name: 'Asa Agent', email: 'asa@acme.test', workspaces } });
+      if (req.method === 'GET' && path === '/projects') {
+        // GET /projects?workspace=&archived=false&limit=&offset=: one page of the workspace's projects, next_page with an offset.
+        const ws = url.searchParams.get('workspace');
+        if (!ws || !workspaces.some((w) => w.gid === ws)) return err(res, 400, 'workspace: Not a recognized ID: ' + ws);
+        const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 20));
+        const offset = Number(url.searchParams.get('offset') ?? 0);
+        const all = projects.filter((p) => p.workspace === ws);
+        const data = all.slice(offset, offset + limit).map((p) => ({ gid: p.gid, resource_type: 'project', name: p.name }));
+        const next = offset + limit < all.length ? { offset: String(offset + limit), path: `/projects?offset=${offset + limit}`, uri: `https://app.asana.com/api/1.0/projects?offset=${offset + limit}` } : null;
+        return json(res, 200, { data, next_page: next });
+      }
       const body = raw ? ((JSON.parse(raw) as { data?: Record<string, unknown> }).data ?? {}) : {};
       if (req.method === 'POST' && path === '/tasks') {
         const projects = (body.projects as string[] | undefined) ?? [];
@@ -137,6 +152,7 @@ export async function startAsanaStandIn(opts: { clientId: string; clientSecret: 
   }
 
   return {
+    projects,
     base: `http://127.0.0.1:${port}`,
     apiBase: `http://127.0.0.1:${port}/api/1.0`,
     tasks,

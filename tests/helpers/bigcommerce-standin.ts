@@ -3,12 +3,14 @@ import http from 'node:http';
 
 /**
  * A stand-in for BigCommerce's REST Management API for one store: X-Auth-Token on every call, GET /v2/store,
- * GET /v3/customers?email:in= ({ data, meta }), GET /v2/orders?customer_id=&sort=&limit= (a bare array, 204 when
- * empty), GET and PUT /v2/orders/{id} (status_id 5 = Cancelled), POST and DELETE /v3/hooks, and callbacks as
+ * GET /v3/customers?email:in= ({ data, meta }), GET /v2/orders?customer_id=&sort=&limit= and ?page=&limit=&sort=id:asc
+ * &min_date_created= (a bare array, 204 when empty), GET and PUT /v2/orders/{id} (status_id 5 = Cancelled), the v3
+ * payment actions (POST refund_quotes answering refund_methods, POST refunds; an amount above what is left is 422),
+ * POST and DELETE /v3/hooks, and callbacks as
  * BigCommerce sends them: the lightweight payload { scope, store_id, data: { type, id }, hash, created_at, producer }
  * with the headers the hook was created with.
  */
-const STATUSES: Record<number, string> = { 1: 'Pending', 2: 'Shipped', 5: 'Cancelled', 10: 'Completed', 11: 'Awaiting Fulfillment' };
+const STATUSES: Record<number, string> = { 1: 'Pending', 2: 'Shipped', 4: 'Refunded', 5: 'Cancelled', 10: 'Completed', 11: 'Awaiting Fulfillment', 14: 'Partially Refunded' };
 
 export type BcStandInOrder = {
   id: number;
@@ -17,6 +19,7 @@ export type BcStandInOrder = {
   status_id: number;
   status: string;
   total_inc_tax: string;
+  refunded_amount: string;
   currency_code: string;
   items_total: number;
   billing_address: { first_name: string; last_name: string; email: string };
@@ -29,6 +32,15 @@ export async function startBigcommerceStandIn(opts: { storeHash?: string; token?
   const orders: BcStandInOrder[] = [];
   const hooks: { id: number; scope: string; destination: string; headers: Record<string, string>; is_active: boolean }[] = [];
   const requests: { method: string; path: string }[] = [];
+  const refunds: { id: number; order_id: number; total_amount: number; payments: { provider_id: string; amount: number; offline: boolean }[]; reason: string }[] = [];
+  /** The next refund is declined by the payment provider (BigCommerce still answers 201). */
+  const control = { declineNextRefund: false };
+  const left = (o: BcStandInOrder) => Math.round((Number(o.total_inc_tax) - Number(o.refunded_amount)) * 100) / 100;
+  const refundItemAmount = (orderId: number, body: Record<string, unknown>) => {
+    const items = (body.items ?? []) as { item_type?: string; item_id?: number; amount?: number }[];
+    if (!Array.isArray(items) || items.length !== 1 || items[0].item_type !== 'ORDER' || items[0].item_id !== orderId || typeof items[0].amount !== 'number') return null;
+    return items[0].amount;
+  };
 
   const json = (res: http.ServerResponse, status: number, body?: unknown) => {
     if (body === undefined) {
@@ -68,9 +80,56 @@ export async function startBigcommerceStandIn(opts: { storeHash?: string; token?
         return json(res, 200, { data, meta: { pagination: { total: data.length, count: data.length, per_page: 50, current_page: 1, total_pages: 1 } } });
       }
       if (req.method === 'GET' && path === '/v2/orders') {
-        const cid = Number(url.searchParams.get('customer_id'));
-        const list = orders.filter((o) => o.customer_id === cid).slice(0, Number(url.searchParams.get('limit') ?? 50));
+        const limit = Math.min(250, Number(url.searchParams.get('limit') ?? 50));
+        if (url.searchParams.has('customer_id')) {
+          const cid = Number(url.searchParams.get('customer_id'));
+          const list = orders.filter((o) => o.customer_id === cid).slice(0, limit);
+          return list.length ? json(res, 200, list) : json(res, 204);
+        }
+        const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
+        const min = url.searchParams.get('min_date_created');
+        const byId = url.searchParams.get('sort') === 'id:asc' ? [...orders].sort((a, b) => a.id - b.id) : orders;
+        const list = byId.filter((o) => !min || Date.parse(o.date_created) >= Date.parse(min)).slice((page - 1) * limit, page * limit);
         return list.length ? json(res, 200, list) : json(res, 204);
+      }
+      const pa = /^\/v3\/orders\/(\d+)\/payment_actions\/(refund_quotes|refunds)$/.exec(path);
+      if (pa && req.method === 'POST') {
+        const order = orders.find((o) => o.id === Number(pa[1]));
+        if (!order) return v3Error(res, 404, 'Order not found');
+        const amount = refundItemAmount(order.id, body);
+        if (amount === null) return v3Error(res, 422, 'items must name the order and an amount');
+        if (amount <= 0 || amount > left(order)) return v3Error(res, 422, `The refund amount exceeds the refundable amount of ${left(order).toFixed(2)}`);
+        if (pa[2] === 'refund_quotes') {
+          const option = (provider_id: string, provider_description: string, offline: boolean) => ({ provider_id, provider_description, amount, offline, offline_provider: offline, offline_reason: offline ? 'This is an offline payment provider.' : '' });
+          return json(res, 201, {
+            data: { order_id: order.id, total_refund_amount: amount, total_refund_tax_amount: 0, rounding: 0, adjustment: 0, tax_inclusive: true, refund_methods: [[option('stripe', 'Stripe', false)], [option('storecredit', 'Store Credit', false)], [option('custom', 'Custom', true)]] },
+            meta: {},
+          });
+        }
+        const payments = (body.payments ?? []) as { provider_id: string; amount: number; offline: boolean }[];
+        const paid = Math.round(payments.reduce((sum, p) => sum + Number(p.amount), 0) * 100) / 100;
+        if (!payments.length || paid !== amount) return v3Error(res, 422, 'The payments do not add up to the refund amount');
+        const declined = control.declineNextRefund;
+        control.declineNextRefund = false;
+        const refund = { id: 900 + refunds.length, order_id: order.id, total_amount: amount, payments, reason: String(body.reason ?? '') };
+        if (!declined) {
+          refunds.push(refund);
+          order.refunded_amount = (Number(order.refunded_amount) + amount).toFixed(4);
+          order.status_id = left(order) <= 0 ? 4 : 14;
+          order.status = STATUSES[order.status_id];
+        }
+        return json(res, 201, {
+          data: {
+            ...refund,
+            user_id: 0,
+            created: new Date().toISOString(),
+            total_tax: 0,
+            uses_merchant_override_values: false,
+            payments: payments.map((p, i) => ({ id: refund.id * 10 + i, ...p, is_declined: declined, declined_message: declined ? 'Insufficient funds in the merchant account' : '' })),
+            items: body.items,
+          },
+          meta: {},
+        });
       }
       const om = /^\/v2\/orders\/(\d+)$/.exec(path);
       if (om) {
@@ -120,21 +179,24 @@ export async function startBigcommerceStandIn(opts: { storeHash?: string; token?
     orders,
     hooks,
     requests,
+    refunds,
+    control,
     addCustomer(c: { email: string; firstName: string; lastName: string }) {
       const id = ++nextId;
       customers.push({ id, email: c.email, first_name: c.firstName, last_name: c.lastName, date_created: 'Fri, 10 Jan 2025 10:00:00 +0000' });
       return id;
     },
-    addOrder(o: { customerId: number; total: string; currency?: string; statusId?: number; email?: string }) {
+    addOrder(o: { customerId: number; total: string; currency?: string; statusId?: number; email?: string; createdAt?: string }) {
       const id = ++nextId;
       const c = customers.find((x) => x.id === o.customerId);
       orders.unshift({
         id,
         customer_id: o.customerId,
-        date_created: 'Sun, 01 Jun 2025 12:00:00 +0000',
+        date_created: o.createdAt ?? 'Sun, 01 Jun 2025 12:00:00 +0000',
         status_id: o.statusId ?? 11,
         status: STATUSES[o.statusId ?? 11],
         total_inc_tax: o.total,
+        refunded_amount: '0.0000',
         currency_code: o.currency ?? 'USD',
         items_total: 2,
         billing_address: { first_name: c?.first_name ?? '', last_name: c?.last_name ?? '', email: o.email ?? c?.email ?? '' },

@@ -12,6 +12,10 @@ export async function startClickupStandIn(opts: { clientId: string; clientSecret
   const codes = new Map<string, string>();
   const tokens = new Set<string>();
   const lists = new Map<string, string>([['901100', '9011'], ['901101', '9011']]);
+  const spaces = [
+    { id: '790001', name: 'Support', folders: [{ id: '456001', name: 'Escalations', lists: [{ id: '901100', name: 'Bugs from customers' }] }], lists: [{ id: '901101', name: 'Feature requests' }] },
+    { id: '790002', name: 'Engineering', folders: [], lists: [] },
+  ];
   const tasks: { id: string; name: string; description: string; listId: string; teamId: string; status: string; type: string; assignees: number[] }[] = [];
   const hooks: { id: string; teamId: string; endpoint: string; secret: string; events: string[] }[] = [];
   const deletedHooks: string[] = [];
@@ -61,6 +65,20 @@ export async function startClickupStandIn(opts: { clientId: string; clientSecret
       if (!bearer || !tokens.has(bearer)) return err(res, 401, 'Token invalid', 'OAUTH_025');
       if (req.method === 'GET' && path === '/user') return json(res, 200, { user: { id: 183, username: 'Cleo Clicker', email: 'cleo@acme.test', color: '#7b68ee' } });
       if (req.method === 'GET' && path === '/team') return json(res, 200, { teams: [{ id: '9011', name: 'Acme Workspace', members: [] }] });
+      // Spaces of a Workspace, and a Space's folders (with their lists) and folderless lists.
+      const sm = /^\/team\/([^/]+)\/space$/.exec(path);
+      if (req.method === 'GET' && sm) {
+        if (sm[1] !== '9011') return err(res, 401, 'Team not authorized', 'OAUTH_027');
+        return json(res, 200, { spaces: spaces.map((x) => ({ id: x.id, name: x.name, private: false, statuses: [], multiple_assignees: false, features: {} })) });
+      }
+      const fm = /^\/space\/([^/]+)\/(folder|list)$/.exec(path);
+      if (req.method === 'GET' && fm) {
+        const space = spaces.find((x) => x.id === fm[1]);
+        if (!space) return err(res, 404, 'Space not found', 'SPAC_011');
+        const listJson = (l: { id: string; name: string }) => ({ id: l.id, name: l.name, orderindex: 0, content: '', status: null, space: { id: space.id, name: space.name, access: true } });
+        if (fm[2] === 'folder') return json(res, 200, { folders: space.folders.map((f) => ({ id: f.id, name: f.name, hidden: false, space: { id: space.id, name: space.name }, lists: f.lists.map(listJson) })) });
+        return json(res, 200, { lists: space.lists.map(listJson) });
+      }
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
       const lm = /^\/list\/(\d+)\/task$/.exec(path);
       if (req.method === 'POST' && lm) {

@@ -31,6 +31,9 @@ export async function startShopifyStandIn(opts: { clientId: string; clientSecret
   const orders: StandInOrder[] = [];
   const requests: { method: string; path: string; token: string | null }[] = [];
   let revoked = 0;
+  let ordersPageReads = 0;
+  /** The n-th read of an orders page answers 503 (to test a failed import). */
+  let failOrdersPage: number | null = null;
 
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
@@ -95,10 +98,38 @@ export async function startShopifyStandIn(opts: { clientId: string; clientSecret
         const email = (url.searchParams.get('query') ?? '').replace(/^email:/, '').toLowerCase();
         return json(res, 200, { customers: customers.filter((c) => String(c.email).toLowerCase() === email) });
       }
-      if (req.method === 'GET' && path === '/orders.json') {
+      if (req.method === 'GET' && path === '/webhooks.json') return json(res, 200, { webhooks });
+      if (req.method === 'GET' && path === '/orders.json' && url.searchParams.has('customer_id')) {
         const cid = Number(url.searchParams.get('customer_id'));
         const list = orders.filter((o) => o.customer_id === cid && (url.searchParams.get('status') === 'any' || !o.cancelled_at)).slice(0, Number(url.searchParams.get('limit') ?? 50));
         return json(res, 200, { orders: list });
+      }
+      if (req.method === 'GET' && path === '/orders.json') {
+        // Cursor pagination as Shopify does it: page_info is opaque, and beside it only limit and fields are allowed.
+        const limit = Math.min(250, Number(url.searchParams.get('limit') ?? 50));
+        const pageInfo = url.searchParams.get('page_info');
+        let cursor: { offset: number; min: string | null; any: boolean };
+        if (pageInfo) {
+          if ([...url.searchParams.keys()].some((k) => !['page_info', 'limit', 'fields'].includes(k))) return json(res, 400, { errors: { page_info: ['filters cannot be combined with page_info'] } });
+          try {
+            cursor = JSON.parse(Buffer.from(pageInfo, 'base64url').toString('utf8'));
+          } catch {
+            return json(res, 400, { errors: { page_info: ['Invalid value.'] } });
+          }
+        } else cursor = { offset: 0, min: url.searchParams.get('created_at_min'), any: url.searchParams.get('status') === 'any' };
+        const all = [...orders].sort((a, b) => a.id - b.id).filter((o) => (cursor.any || !o.cancelled_at) && (!cursor.min || Date.parse(o.created_at) >= Date.parse(cursor.min)));
+        const page = all.slice(cursor.offset, cursor.offset + limit);
+        ordersPageReads++;
+        if (failOrdersPage !== null && ordersPageReads === failOrdersPage) return json(res, 503, { errors: 'Service Unavailable' });
+        const fields = url.searchParams.get('fields')?.split(',');
+        const shown = page.map((o) => (fields ? Object.fromEntries(Object.entries({ ...o, email: customers.find((c) => c.id === o.customer_id)?.email ?? null, customer: customers.find((c) => c.id === o.customer_id) ?? null }).filter(([k]) => fields.includes(k))) : o));
+        const links: string[] = [];
+        const here = `http://127.0.0.1:${(server.address() as { port: number }).port}${url.pathname}`;
+        const link = (c: typeof cursor) => `${here}?limit=${limit}&page_info=${Buffer.from(JSON.stringify(c)).toString('base64url')}`;
+        if (cursor.offset > 0) links.push(`<${link({ ...cursor, offset: Math.max(0, cursor.offset - limit) })}>; rel="previous"`);
+        if (cursor.offset + limit < all.length) links.push(`<${link({ ...cursor, offset: cursor.offset + limit })}>; rel="next"`);
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', ...(links.length ? { link: links.join(', ') } : {}) });
+        return res.end(JSON.stringify({ orders: shown }));
       }
       const om = /^\/orders\/(\d+)(\.json|\/cancel\.json|\/refunds\/calculate\.json|\/refunds\.json)$/.exec(path);
       const order = om ? orders.find((o) => o.id === Number(om[1])) : undefined;
@@ -130,24 +161,32 @@ export async function startShopifyStandIn(opts: { clientId: string; clientSecret
     shop,
     webhooks,
     orders,
+    /** Tokens the stand-in accepts; `grant` makes one for a connection written straight to the database. */
+    grant(token: string) {
+      tokens.add(token);
+    },
     requests,
     tokens,
     revokedCount: () => revoked,
+    failOrdersPageAt(n: number | null) {
+      ordersPageReads = 0;
+      failOrdersPage = n;
+    },
     addCustomer(c: { email: string; firstName: string; lastName: string }) {
       const id = ++nextId;
       customers.push({ id, email: c.email, first_name: c.firstName, last_name: c.lastName, orders_count: 0, total_spent: '0.00', currency: 'EUR', state: 'enabled', created_at: '2025-01-10T10:00:00Z' });
       return id;
     },
-    addOrder(o: { customerId: number; name: string; total: string; financialStatus?: string; fulfillmentStatus?: string | null }) {
+    addOrder(o: { customerId: number; name: string; total: string; financialStatus?: string; fulfillmentStatus?: string | null; createdAt?: string; cancelled?: boolean }) {
       const id = ++nextId;
       orders.unshift({
         id,
         name: o.name,
         customer_id: o.customerId,
-        created_at: '2025-06-01T12:00:00Z',
+        created_at: o.createdAt ?? '2025-06-01T12:00:00Z',
         financial_status: o.financialStatus ?? 'paid',
         fulfillment_status: o.fulfillmentStatus ?? null,
-        cancelled_at: null,
+        cancelled_at: o.cancelled ? '2025-06-02T12:00:00Z' : null,
         total_price: o.total,
         currency: 'EUR',
         line_items: [{ id: id * 10, quantity: 1, title: 'Item', price: o.total }],

@@ -180,6 +180,58 @@ describe('BigCommerce', () => {
   });
 });
 
+describe('BigCommerce refunds', () => {
+  it('quotes a refund, refunds with the chosen method behind a confirmation, and refuses what cannot be refunded', async () => {
+    const s = await setup();
+    const customerId = bc.addCustomer({ email: s.email, firstName: 'Bea', lastName: 'Buyer' });
+    const order = bc.addOrder({ customerId, total: '40.0000' });
+    expect((await s.post('/settings/integrations/bigcommerce', { intent: 'connect', storeHash: bc.storeHash, accessToken: bc.token })).status).toBe(302);
+    const page = await s.get(`/inbox/${s.conversation.id}`);
+    expect(page.text).toContain(`?bcorder=${order}&amp;do=refund`);
+    // Without perform_data_specific_action: no confirmation and no refund.
+    expect((await s.get(`/inbox/${s.conversation.id}/integrations?bcorder=${order}&do=refund`, s.agentCookie)).status).toBe(403);
+    expect(
+      (await s.post(`/inbox/${s.conversation.id}/integrations`, { intent: 'bigcommerce-order-action', orderId: String(order), action: 'refund', method: '0' }, s.agentCookie)).status,
+    ).toBe(403);
+    const confirm = await s.get(`/inbox/${s.conversation.id}/integrations?bcorder=${order}&do=refund`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain(`Refund order #${order}`);
+    expect(confirm.text).toContain('40.00 USD');
+    expect(confirm.text).toContain('Store Credit: 40.00 USD');
+    expect(bc.refunds).toHaveLength(0);
+    // A method the quote does not have is refused, nothing refunded.
+    const wrong = await s.post(`/inbox/${s.conversation.id}/integrations`, { intent: 'bigcommerce-order-action', orderId: String(order), action: 'refund', method: '7' });
+    expect(wrong.status).toBe(302);
+    expect(bc.refunds).toHaveLength(0);
+    // A declined refund is said, not noted.
+    bc.control.declineNextRefund = true;
+    const declined = await s.post(`/inbox/${s.conversation.id}/integrations`, { intent: 'bigcommerce-order-action', orderId: String(order), action: 'refund', method: '1' });
+    expect(declined.status).toBe(302);
+    expect(bc.orders.find((o) => o.id === order)!.refunded_amount).toBe('0.0000');
+    const done = await s.post(`/inbox/${s.conversation.id}/integrations`, { intent: 'bigcommerce-order-action', orderId: String(order), action: 'refund', method: '1' });
+    expect(done.status).toBe(302);
+    expect(bc.refunds).toHaveLength(1);
+    expect(bc.refunds[0]).toMatchObject({ order_id: order, total_amount: 40, payments: [{ provider_id: 'storecredit', amount: 40, offline: false }] });
+    expect(bc.orders.find((o) => o.id === order)!.status).toBe('Refunded');
+    const notes = await getDb()
+      .select()
+      .from(schema.messages)
+      .where(and(eq(schema.messages.accountId, s.account.id), eq(schema.messages.conversationId, s.conversation.id), eq(schema.messages.kind, 'system')));
+    expect(notes.map((n) => n.text).join('\n')).toContain(`Refunded BigCommerce order #${order} (40.00 USD via Store Credit)`);
+    const events = await getDb()
+      .select()
+      .from(schema.domainEvents)
+      .where(and(eq(schema.domainEvents.accountId, s.account.id), eq(schema.domainEvents.type, 'integration_order_action')));
+    expect(events.map((e) => e.payload)).toEqual([{ provider: 'bigcommerce', action: 'refund', orderId: order, orderName: `#${order}` }]);
+    // Refunded: no link, and a second refund is refused before BigCommerce is asked.
+    expect((await s.get(`/inbox/${s.conversation.id}`)).text).not.toContain(`?bcorder=${order}&amp;do=refund`);
+    expect((await s.get(`/inbox/${s.conversation.id}/integrations?bcorder=${order}&do=refund`)).status).toBe(422);
+    await s.post(`/inbox/${s.conversation.id}/integrations`, { intent: 'bigcommerce-order-action', orderId: String(order), action: 'refund', method: '0' });
+    expect(bc.refunds).toHaveLength(1);
+    await s.post('/settings/integrations/bigcommerce', { intent: 'disconnect' });
+  });
+});
+
 describe('Shopify orders', () => {
   it('records orders/create as a sale once, HMAC-verified, for each account connected to the shop', async () => {
     const s = await setup();

@@ -161,9 +161,9 @@ describe('ClickUp', () => {
     const conn = (await getOpenConnection({ accountId: s.account.id, provider: 'clickup' }))!;
     expect(conn.externalAccount).toBe('cleo@acme.test');
     const page = `/inbox/${s.conversation.id}/tasks/clickup`;
-    const bad = await s.post(page, { intent: 'create', list: 'inbox', name: 'Refund' });
+    const bad = await s.post(page, { intent: 'create', listId: 'inbox', name: 'Refund' });
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('List must be a ClickUp list ID (digits)');
+    expect(bad.text).toContain('List ID must be a ClickUp list ID (digits)');
     expect(bad.text).toContain('value="inbox"');
     const unknown = await s.post(page, { intent: 'create', list: '42', name: 'Refund' });
     expect(unknown.status).toBe(400);
@@ -232,6 +232,60 @@ describe('settings pages', () => {
     // No token or secret on the pages.
     const conn = (await getOpenConnection({ accountId: s.account.id, provider: 'asana' }))!;
     expect(page.text).not.toContain(conn.accessToken);
+  });
+});
+
+describe('pickers (ADR 118)', () => {
+  it('list Asana projects of the chosen workspace and ClickUp Workspaces → Spaces → lists as plain selects, a typed ID still accepted', async () => {
+    const s = await setup();
+    await connect(s, 'asana');
+    await connect(s, 'clickup');
+    // Asana: the default workspace's projects are listed, by name.
+    const asanaPage = `/inbox/${s.conversation.id}/tasks/asana`;
+    const form = await s.get(asanaPage);
+    expect(form.text).toContain('<option value="1300000000000001">Customer escalations</option>');
+    expect(form.text).toContain('Show projects');
+    // "Show projects" is a GET with the form's fields: what was typed comes back.
+    const shown = await s.get(`${asanaPage}?workspace=1100000000000001&project=&projectId=&name=Typed+name&notes=Typed+notes&assignee=me`);
+    expect(shown.text).toContain('value="Typed name"');
+    expect(shown.text).toContain('Typed notes');
+    expect(shown.text).toContain('value="me"');
+    // The picked project is used; a typed ID wins over the picker.
+    expect((await s.post(asanaPage, { intent: 'create', name: 'Picked', workspace: '1100000000000001', project: '1300000000000002' })).status).toBe(302);
+    expect(asana.tasks.at(-1)!.projects).toEqual(['1300000000000002']);
+    expect((await s.post(asanaPage, { intent: 'create', name: 'Typed', workspace: '1100000000000001', project: '1300000000000002', projectId: '1300000000000001' })).status).toBe(302);
+    expect(asana.tasks.at(-1)!.projects).toEqual(['1300000000000001']);
+    const badId = await s.post(asanaPage, { intent: 'create', name: 'Typed', projectId: 'x1' });
+    expect(badId.status).toBe(400);
+    expect(badId.text).toContain('Project ID must be an Asana ID (digits)');
+    // Settings: the default project from the picker.
+    expect((await s.post('/settings/integrations/asana', { intent: 'settings', defaultWorkspace: '1100000000000001', defaultProject: '1300000000000002' })).status).toBe(302);
+    expect((await s.get('/settings/integrations/asana')).text).toMatch(/<option value="1300000000000002" selected="">Bugs<\/option>/);
+
+    // ClickUp: the only Workspace is taken; its Spaces listed; the lists of the chosen Space (folders' and folderless).
+    const clickupPage = `/inbox/${s.conversation.id}/tasks/clickup`;
+    const first = await s.get(clickupPage);
+    expect(first.text).toContain('<option value="790001">Support</option>');
+    expect(first.text).not.toContain('Bugs from customers');
+    const lists = await s.get(`${clickupPage}?team=9011&space=790001&list=&listId=&name=Refund`);
+    expect(lists.text).toContain('<option value="901100">Escalations › Bugs from customers</option>');
+    expect(lists.text).toContain('<option value="901101">Feature requests</option>');
+    expect((await s.post(clickupPage, { intent: 'create', team: '9011', space: '790001', list: '901101', name: 'From the picker' })).status).toBe(302);
+    expect(clickup.tasks.at(-1)).toMatchObject({ name: 'From the picker', listId: '901101' });
+    expect((await s.post(clickupPage, { intent: 'create', list: '901101', listId: '901100', name: 'Typed list' })).status).toBe(302);
+    expect(clickup.tasks.at(-1)).toMatchObject({ name: 'Typed list', listId: '901100' });
+    const none = await s.post(clickupPage, { intent: 'create', name: 'Nowhere' });
+    expect(none.status).toBe(400);
+    expect(none.text).toContain('List is required');
+    // A Space ClickUp does not know: said on the page, the typed ID still there.
+    const unknown = await s.get(`${clickupPage}?team=9011&space=790002`);
+    expect(unknown.text).toContain('No lists listed');
+    // Settings: the default Workspace, Space and list open the picker where they were.
+    expect((await s.post('/settings/integrations/clickup', { intent: 'settings', defaultTeam: '9011', defaultSpace: '790001', defaultList: '901100' })).status).toBe(302);
+    const settings = await s.get('/settings/integrations/clickup');
+    expect(settings.text).toMatch(/<option value="790001" selected="">Support<\/option>/);
+    expect(settings.text).toMatch(/<option value="901100" selected="">Escalations › Bugs from customers<\/option>/);
+    expect((await s.get(clickupPage)).text).toMatch(/<option value="901100" selected="">/);
   });
 });
 

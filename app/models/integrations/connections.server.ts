@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
@@ -148,6 +148,16 @@ export async function updateConnectionSettings(opts: { accountId: number; provid
   const [row] = await getDb()
     .update(c)
     .set({ settings: opts.settings, updatedAt: new Date() })
+    .where(and(eq(c.accountId, opts.accountId), eq(c.provider, opts.provider)))
+    .returning({ id: c.id });
+  return Boolean(row);
+}
+
+/** Merges keys into the connection's settings in one statement (a concurrent writer's other keys are kept). */
+export async function mergeConnectionSettings(opts: { accountId: number; provider: ProviderId; settings: Record<string, unknown> }) {
+  const [row] = await getDb()
+    .update(c)
+    .set({ settings: sql`${c.settings} || ${JSON.stringify(opts.settings)}::jsonb`, updatedAt: new Date() })
     .where(and(eq(c.accountId, opts.accountId), eq(c.provider, opts.provider)))
     .returning({ id: c.id });
   return Boolean(row);

@@ -35,7 +35,7 @@ export async function providerCall(
   label: string,
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: string; json?: unknown; form?: Record<string, string> },
-): Promise<{ status: number; body: unknown }> {
+): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }> {
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'Parley', ...init.headers };
   let body = init.body;
   if (init.json !== undefined) {
@@ -59,7 +59,7 @@ export async function providerCall(
     getLogger().warn({ provider: label, path: new URL(url).pathname, status: res.status }, 'integration call refused');
     throw new IntegrationError(`${label} answered: ${describeError(parsed) ?? `HTTP ${res.status}`}`, res.status);
   }
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: parsed, headers: res.headers ?? {} };
 }
 
 function safeJson(text: string): unknown {

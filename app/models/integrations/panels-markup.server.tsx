@@ -35,7 +35,7 @@ type Bigcommerce =
       state: 'ok';
       store: string;
       customer: { id: number; firstName: string; lastName: string; email: string } | null;
-      orders: { id: number; createdAt: string; status: string; statusId: number; total: string; currency: string; itemCount: number }[];
+      orders: { id: number; createdAt: string; status: string; statusId: number; total: string; currency: string; itemCount: number; canRefund?: boolean }[];
     };
 type Hubspot =
   | { state: 'not-connected' }
@@ -220,6 +220,12 @@ function BigcommerceCard({ b, canAct, actions }: { b: Bigcommerce; canAct: boole
                   <>
                     {' '}
                     <a href={`${actions}?bcorder=${o.id}&do=cancel`}>Cancel</a>
+                  </>
+                ) : null}
+                {canAct && actions && o.canRefund ? (
+                  <>
+                    {' '}
+                    <a href={`${actions}?bcorder=${o.id}&do=refund`}>Refund</a>
                   </>
                 ) : null}
               </li>

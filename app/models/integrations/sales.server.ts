@@ -52,6 +52,8 @@ export async function recordSale(
     currency: string;
     contactId?: number | null;
     saleTrackerId?: number | null;
+    /** When the order was placed (an imported past order); now by default. */
+    occurredAt?: Date;
   },
 ) {
   return (await recordConversionSale(opts, tx)).created;

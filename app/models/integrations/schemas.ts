@@ -47,7 +47,9 @@ export const BigcommerceConnectSchema = z.object({
 
 export const BigcommerceOrderActionSchema = z.object({
   orderId: z.coerce.number().int().positive(),
-  action: z.literal('cancel'),
+  action: z.enum(['cancel', 'refund']),
+  /** The refund method's index in BigCommerce's refund quote (refund only). */
+  method: z.coerce.number({ error: 'Choose a refund method' }).int().min(0).max(50).default(0),
 });
 
 /** HubSpot's default options of the contact property hs_lead_status. */
@@ -78,4 +80,9 @@ export const PipedriveDealSchema = z.object({
   ownerId: z.coerce.number().int().positive().optional(),
   closeDate: z.iso.date({ error: 'Close date must be a date' }).optional(),
   value: z.string().trim().regex(/^\d{1,12}(\.\d{1,2})?$/, 'Value must be a number such as 1200 or 99.50').optional(),
+});
+
+/** Settings → Integrations → Shopify/BigCommerce: import past orders (ADR 118). */
+export const OrderImportSchema = z.object({
+  since: z.iso.date({ error: 'Orders since must be a date' }).optional(),
 });

@@ -37,15 +37,18 @@ test('create an Asana task from a conversation and see the note when it is compl
   await page.goto(url(`/inbox/${conversation.id}`, a.domain));
   await page.getByTestId('asana-panel').getByRole('link', { name: 'Create or link a task' }).click();
   await expect(page.getByLabel('Name')).toHaveValue('Refund never arrived');
-  await page.getByLabel('Project').fill('not digits');
+  // The project picker lists the workspace's projects (read at Asana); a typed ID is checked too.
+  await page.getByLabel('Or project ID').fill('not digits');
   await page.getByRole('button', { name: 'Create task' }).click();
-  await expect(page.getByText('Project must be an Asana ID (digits)')).toBeVisible();
-  await page.getByLabel('Project').fill('');
+  await expect(page.getByText('Project ID must be an Asana ID (digits)')).toBeVisible();
+  await page.getByLabel('Or project ID').fill('');
+  await page.getByLabel('Project', { exact: true }).selectOption({ label: 'Customer escalations' });
   await page.getByLabel('Description').fill('The refund is three weeks late.');
   await page.getByLabel('Reopen this conversation when the task is completed').first().check();
   await page.getByRole('button', { name: 'Create task' }).click();
   await expect(page.getByTestId('asana-task')).toContainText('Refund never arrived', { timeout: 20_000 });
   await expect(page.getByTestId('asana-task')).toContainText('open');
+  expect(asana.tasks.at(-1)!.projects).toEqual(['1300000000000001']);
   expect(await asana.setCompleted(asana.tasks.at(-1)!.gid)).toEqual([200]);
   await page.reload();
   await expect(page.getByText('Asana task "Refund never arrived" was completed')).toBeVisible();
@@ -61,9 +64,15 @@ test('create a ClickUp task in a list from a conversation and see the note when 
   await expect(page.getByTestId('connection-status')).toContainText('cleo@acme.test', { timeout: 20_000 });
   await page.goto(url(`/inbox/${conversation.id}`, a.domain));
   await page.getByTestId('clickup-panel').getByRole('link', { name: 'Create or link a task' }).click();
-  await page.getByLabel('List').fill('901100');
+  // Workspace (the only one) → Space → "Show lists" (a GET, no script) → List.
+  await page.getByLabel('Description').fill('Typed before picking');
+  await page.getByLabel('Space', { exact: true }).selectOption({ label: 'Support' });
+  await page.getByRole('button', { name: 'Show lists' }).click();
+  await expect(page.getByLabel('Description')).toHaveValue('Typed before picking');
+  await page.getByLabel('List', { exact: true }).selectOption({ label: 'Escalations › Bugs from customers' });
   await page.getByRole('button', { name: 'Create task' }).click();
   await expect(page.getByTestId('clickup-task')).toContainText('Refund never arrived', { timeout: 20_000 });
+  expect(clickup.tasks.at(-1)!.listId).toBe('901100');
   expect(await clickup.setStatus(clickup.tasks.at(-1)!.id, 'complete', 'closed', { rewrite: loopback })).toEqual([200]);
   await page.reload();
   await expect(page.getByText('ClickUp task "Refund never arrived" was moved to complete by Max Maintainer')).toBeVisible();

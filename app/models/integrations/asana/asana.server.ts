@@ -11,7 +11,8 @@ import {
   type OpenConnection,
 } from '../connections.server';
 import { IntegrationError } from '../http.server';
-import { closeLinkedItem, listConversationLinks, refreshLinkStatuses, reopenLinkedItem, saveConversationLink } from '../links.server';
+import { closeLinkedItem, reopenLinkedItem } from '../links.server';
+import { connectedTaskProvider, hookAndLinkTask, linkExistingTask, taskLinksPanel, type TaskSource } from '../task-providers.server';
 import { ConnectRefusedError } from '../shopify/shopify.server';
 import { acceptHandshake, expectHandshake, hookFor, reloadHooks, setHookId } from '../task-hooks.server';
 import {
@@ -21,6 +22,7 @@ import {
   createAsanaWebhook,
   exchangeAsanaCode,
   getAsanaTask,
+  listAsanaProjects,
   isGid,
   refreshAsanaToken,
   revokeAsanaToken,
@@ -95,12 +97,6 @@ async function withToken<T>(conn: OpenConnection, fn: (token: string) => Promise
   }
 }
 
-async function connected(accountId: number) {
-  const conn = await getOpenConnection({ accountId, provider: 'asana' });
-  if (!conn) throw new IntegrationError('Asana is not connected', 0);
-  return { conn, token: await freshAccessToken(conn, asanaAdapter) };
-}
-
 export const asanaWebhookUrl = (publicBase: string, connectionId: number, taskGid: string) =>
   `${publicBase}/webhooks/integrations/asana/${connectionId}/${taskGid}`;
 
@@ -116,11 +112,23 @@ const statusOf = (t: AsanaTask) => (t.completed ? 'closed' : 'open');
 
 type Who = { accountId: number; userId: number; conversationId: number; reopenOnClose: boolean; publicBase: string };
 
+/** Asana's calls for the shared task steps (task-providers.server.ts). */
+const asanaTasks: TaskSource<AsanaTask> = {
+  provider: 'asana',
+  label: 'Asana',
+  adapter: asanaAdapter,
+  parseRef: (ref) => parseAsanaTaskRef(ref),
+  get: getAsanaTask,
+  view: (t) => ({ id: t.gid, title: t.name, url: t.url, status: statusOf(t) }),
+  hook: (conn, token, t, publicBase) => hookTask(conn, token, t.gid, publicBase),
+  withToken,
+};
+
 export async function createAsanaTaskFromConversation(
   opts: Who & { name: string; notes: string; projectGid: string; workspaceGid: string; assignee: string; conversationUrl: string },
 ) {
   if (opts.projectGid && !isGid(opts.projectGid)) throw new IntegrationError('Project must be an Asana project ID (digits)', 400);
-  const { conn, token } = await connected(opts.accountId);
+  const { conn, token } = await connectedTaskProvider(asanaTasks, opts.accountId);
   const s = asanaSettings(conn.settings);
   const workspaceGid = opts.workspaceGid || s.defaultWorkspace;
   if (workspaceGid && !s.workspaces.some((w) => w.gid === workspaceGid)) throw new IntegrationError('Choose one of your Asana workspaces', 400);
@@ -132,9 +140,7 @@ export async function createAsanaTaskFromConversation(
     workspaceGid: workspaceGid || null,
     assignee: opts.assignee || null,
   });
-  await hookTask(conn, token, task.gid, opts.publicBase);
-  await saveConversationLink({ ...opts, provider: 'asana', externalId: task.gid, title: task.name, url: task.url, status: statusOf(task), created: true });
-  return task;
+  return hookAndLinkTask(asanaTasks, { ...opts, conn, token, task, created: true });
 }
 
 /** A task gid, or an Asana task address (app.asana.com/0/{project}/{task} or …/task/{task}). */
@@ -145,44 +151,43 @@ export function parseAsanaTaskRef(input: string) {
   return m ? m[1] ?? m[2] : null;
 }
 
-export async function linkAsanaTask(opts: Who & { ref: string }) {
-  const gid = parseAsanaTaskRef(opts.ref);
-  if (!gid) throw new IntegrationError('Enter a task as its ID or its Asana address', 400);
-  const { conn, token } = await connected(opts.accountId);
-  const task = await getAsanaTask(token, gid);
-  await hookTask(conn, token, task.gid, opts.publicBase);
-  await saveConversationLink({ ...opts, provider: 'asana', externalId: task.gid, title: task.name, url: task.url, status: statusOf(task), created: false });
-  return task;
-}
+export const linkAsanaTask = (opts: Who & { ref: string }) => linkExistingTask(asanaTasks, opts);
 
 /** The panel: the linked tasks as last known; `refresh` reads them at Asana first. */
 export async function asanaPanelFor(opts: { accountId: number; conversationId: number; refresh?: boolean }) {
-  const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'asana' }).catch(() => null);
-  if (!conn) return { connected: false as const };
-  const links = await listConversationLinks({ ...opts, provider: 'asana' });
-  const error =
-    opts.refresh && links.length
-      ? await refreshLinkStatuses({
-          accountId: opts.accountId,
-          links,
-          read: async (gid) => {
-            const t = await withToken(conn, (token) => getAsanaTask(token, gid));
-            return { status: statusOf(t), title: t.name };
-          },
-          isProviderError: (e): e is IntegrationError => e instanceof IntegrationError,
-        })
-      : null;
-  const s = asanaSettings(conn.settings);
+  const p = await taskLinksPanel(asanaTasks, opts);
+  if (!p) return { connected: false as const };
+  const s = asanaSettings(p.conn.settings);
   return {
     connected: true as const,
-    account: conn.externalAccount,
+    account: p.conn.externalAccount,
     workspaces: s.workspaces,
     defaultWorkspace: s.defaultWorkspace,
     defaultProject: s.defaultProject,
     reopenOnClose: s.reopenOnClose,
-    links,
-    error,
+    links: p.links,
+    error: p.error,
   };
+}
+
+export type AsanaPicker = { workspaces: { gid: string; name: string }[]; workspace: string; projects: { gid: string; name: string }[]; error: string | null };
+
+/**
+ * The project picker (ADR 118): the connection's workspaces and the chosen one's projects, read at Asana when the
+ * page is shown. A failed read is said on the page; a project's ID typed by hand still works.
+ */
+export async function asanaProjectPicker(opts: { accountId: number; workspace: string | null }): Promise<AsanaPicker | null> {
+  const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'asana' }).catch(() => null);
+  if (!conn) return null;
+  const s = asanaSettings(conn.settings);
+  const workspace = opts.workspace && s.workspaces.some((w) => w.gid === opts.workspace) ? opts.workspace : s.defaultWorkspace;
+  try {
+    const projects = workspace ? await withToken(conn, (token) => listAsanaProjects(token, workspace)) : [];
+    return { workspaces: s.workspaces, workspace, projects, error: null };
+  } catch (err) {
+    if (!(err instanceof IntegrationError)) throw err;
+    return { workspaces: s.workspaces, workspace, projects: [], error: err.message };
+  }
 }
 
 type AsanaEvent = { action?: string; resource?: { gid?: string; resource_type?: string }; change?: { field?: string }; user?: { gid?: string } | null };

@@ -61,6 +61,22 @@ export async function asanaMe(token: string) {
   return { gid: String(d.gid ?? ''), name: String(d.name ?? ''), email: String(d.email ?? ''), workspaces: (d.workspaces ?? []).map((w) => ({ gid: String(w.gid), name: String(w.name ?? '') })) };
 }
 
+/** GET /projects?workspace=: the workspace's active projects, a page of 100 at a time (at most 500, named A to Z). */
+export async function listAsanaProjects(token: string, workspaceGid: string) {
+  const out: { gid: string; name: string }[] = [];
+  let offset: string | null = null;
+  for (let page = 0; page < 5; page++) {
+    const q = new URLSearchParams({ workspace: workspaceGid, archived: 'false', limit: '100', opt_fields: 'name' });
+    if (offset) q.set('offset', offset);
+    const res = await api(token, `/projects?${q}`);
+    const b = (res.body ?? {}) as { data?: { gid?: string; name?: string }[]; next_page?: { offset?: string } | null };
+    out.push(...(b.data ?? []).map((p) => ({ gid: String(p.gid ?? ''), name: String(p.name ?? '') })).filter((p) => isGid(p.gid)));
+    offset = b.next_page?.offset ?? null;
+    if (!offset) break;
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
 export type AsanaTask = { gid: string; name: string; url: string; completed: boolean; assignee: string | null };
 const TASK_FIELDS = 'opt_fields=name,completed,permalink_url,assignee.name';
 

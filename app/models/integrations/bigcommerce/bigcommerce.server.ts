@@ -1,8 +1,4 @@
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import { getDb, schema } from '../../../../db/client';
-import { emitEvent } from '../../events/events.server';
-import { addMessage } from '../../inbox/messages.server';
 import { getLogger } from '../../../utils/logger.server';
 import {
   disconnectIntegration,
@@ -14,9 +10,14 @@ import {
 } from '../connections.server';
 import { safeEqual } from '../crypto.server';
 import { IntegrationError } from '../http.server';
-import { recordStoreOrder } from '../sales.server';
+import { recordStoreOrder, toMinorUnits } from '../sales.server';
+import { noteOrderAction } from '../order-actions.server';
 import {
+  BC_STATUS_CANCELLED,
+  BC_STATUS_REFUNDED,
   cancelBigcommerceOrder,
+  createBigcommerceRefund,
+  quoteBigcommerceRefund,
   deleteBigcommerceWebhook,
   findBigcommerceCustomer,
   getBigcommerceOrder,
@@ -104,7 +105,7 @@ export type BigcommercePanel =
   | { state: 'not-connected' }
   | { state: 'no-email' }
   | { state: 'error'; message: string }
-  | { state: 'ok'; store: string; customer: BcCustomer | null; orders: BcOrder[] };
+  | { state: 'ok'; store: string; customer: BcCustomer | null; orders: (BcOrder & { canRefund: boolean })[] };
 
 /** The side panel: the contact's BigCommerce customer (by email) and their five latest orders, read live. */
 export async function bigcommercePanelFor(opts: { accountId: number; email: string | null }): Promise<BigcommercePanel> {
@@ -116,7 +117,7 @@ export async function bigcommercePanelFor(opts: { accountId: number; email: stri
   try {
     const customer = await findBigcommerceCustomer({ ...ctxOf(conn), email: opts.email });
     const orders = customer ? await listBigcommerceOrders({ ...ctxOf(conn), customerId: customer.id }) : [];
-    return { state: 'ok', store, customer, orders };
+    return { state: 'ok', store, customer, orders: orders.map((o) => ({ ...o, canRefund: canRefundBigcommerceOrder(o) })) };
   } catch (err) {
     if (err instanceof IntegrationError) return { state: 'error', message: err.message };
     throw err;
@@ -130,38 +131,72 @@ export async function getContactBigcommerceOrder(opts: { accountId: number; emai
   return panel.orders.find((o) => o.id === opts.orderId) ?? null;
 }
 
-/** Cancels an order of the conversation's contact; a note and `integration_order_action` in one transaction. */
-export async function cancelContactBigcommerceOrder(opts: {
-  accountId: number;
-  userId: number;
-  userName: string;
-  conversationId: number;
-  email: string | null;
-  orderId: number;
-}) {
+type OrderActionOpts = { accountId: number; userId: number; userName: string; conversationId: number; email: string | null; orderId: number };
+
+/** The contact's order and the open connection, or the reason there is none. */
+async function contactOrder(opts: OrderActionOpts) {
   const order = await getContactBigcommerceOrder(opts);
   if (!order) throw new IntegrationError("This order is not one of the contact's BigCommerce orders", 404);
-  if (order.statusId === 5) throw new IntegrationError(`Order #${order.id} is already cancelled`, 422);
   const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'bigcommerce' });
   if (!conn) throw new IntegrationError('BigCommerce is not connected', 0);
-  const after = await cancelBigcommerceOrder({ ...ctxOf(conn), orderId: order.id });
+  return { order, ctx: ctxOf(conn) };
+}
+
+/** Cancels an order of the conversation's contact; a note and `integration_order_action` in one transaction. */
+export async function cancelContactBigcommerceOrder(opts: OrderActionOpts) {
+  const { order, ctx } = await contactOrder(opts);
+  if (order.statusId === BC_STATUS_CANCELLED) throw new IntegrationError(`Order #${order.id} is already cancelled`, 422);
+  const after = await cancelBigcommerceOrder({ ...ctx, orderId: order.id });
   const text = `Cancelled BigCommerce order #${order.id} (${order.total} ${order.currency}) by ${opts.userName} · now ${after.status || 'Cancelled'}`;
-  await getDb().transaction(async (tx) => {
-    const [conv] = await tx
-      .select({ id: schema.conversations.id })
-      .from(schema.conversations)
-      .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId)));
-    if (!conv) return;
-    await addMessage(tx, { accountId: opts.accountId, conversationId: conv.id, kind: 'system', text, senderUserId: opts.userId });
-    await emitEvent(tx, {
-      accountId: opts.accountId,
-      type: 'integration_order_action',
-      subjectType: 'conversation',
-      subjectId: conv.id,
-      payload: { provider: 'bigcommerce', action: 'cancel', orderId: order.id, orderName: `#${order.id}` },
-      actor: { type: 'user', id: opts.userId },
-    });
-  });
+  await noteOrderAction({ ...opts, text, provider: 'bigcommerce', action: 'cancel', orderId: order.id, orderName: `#${order.id}` });
+  return { order, text };
+}
+
+/** What is left to refund on an order (total less what was refunded), in the currency's major unit; 0 when nothing. */
+export function refundableAmount(order: Pick<BcOrder, 'total' | 'refunded' | 'currency'>) {
+  const currency = order.currency.toUpperCase();
+  const total = toMinorUnits(order.total, currency);
+  const refunded = toMinorUnits(order.refunded || '0', currency) ?? 0;
+  if (total === null) return 0;
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return Math.max(0, total - refunded) / 10 ** digits;
+}
+
+export const canRefundBigcommerceOrder = (order: BcOrder) => order.statusId !== BC_STATUS_CANCELLED && order.statusId !== BC_STATUS_REFUNDED && refundableAmount(order) > 0;
+
+/**
+ * The confirmation page of a refund: the contact's order and BigCommerce's refund quote for what is left of it
+ * (POST refund_quotes, which changes nothing), with the refund methods the store offers.
+ */
+export async function quoteContactBigcommerceRefund(opts: Omit<OrderActionOpts, 'userId' | 'userName' | 'conversationId'>) {
+  const order = await getContactBigcommerceOrder(opts);
+  if (!order) return null;
+  if (!canRefundBigcommerceOrder(order)) throw new IntegrationError(`Order #${order.id} has nothing left to refund`, 422);
+  const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'bigcommerce' });
+  if (!conn) throw new IntegrationError('BigCommerce is not connected', 0);
+  const amount = refundableAmount(order);
+  const quote = await quoteBigcommerceRefund({ ...ctxOf(conn), orderId: order.id, amount });
+  if (quote.methods.length === 0) throw new IntegrationError('BigCommerce offers no refund method for this order', 422);
+  return { order, amount, quote };
+}
+
+/**
+ * Refunds what is left of an order of the conversation's contact with the refund method chosen on the confirmation
+ * page (its index in a quote made again now, so the amounts are BigCommerce's, not the form's); a note and
+ * `integration_order_action` in one transaction.
+ */
+export async function refundContactBigcommerceOrder(opts: OrderActionOpts & { method: number }) {
+  const quoted = await quoteContactBigcommerceRefund(opts);
+  if (!quoted) throw new IntegrationError("This order is not one of the contact's BigCommerce orders", 404);
+  const { order, amount, quote } = quoted;
+  const method = quote.methods[opts.method];
+  if (!method) throw new IntegrationError('Choose one of the refund methods BigCommerce offers', 400);
+  const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'bigcommerce' });
+  if (!conn) throw new IntegrationError('BigCommerce is not connected', 0);
+  await createBigcommerceRefund({ ...ctxOf(conn), orderId: order.id, amount, payments: method, reason: `Refunded from Parley conversation #${opts.conversationId}` });
+  const how = method.map((p) => p.description).join(' + ');
+  const text = `Refunded BigCommerce order #${order.id} (${amount.toFixed(2)} ${order.currency} via ${how}) by ${opts.userName}`;
+  await noteOrderAction({ ...opts, text, provider: 'bigcommerce', action: 'refund', orderId: order.id, orderName: `#${order.id}` });
   return { order, text };
 }
 

@@ -12,7 +12,8 @@ import {
   type OpenConnection,
 } from '../connections.server';
 import { IntegrationError } from '../http.server';
-import { closeLinkedItem, listConversationLinks, refreshLinkStatuses, reopenLinkedItem, saveConversationLink } from '../links.server';
+import { closeLinkedItem, reopenLinkedItem } from '../links.server';
+import { connectedTaskProvider, hookAndLinkTask, linkExistingTask, taskLinksPanel, type TaskSource } from '../task-providers.server';
 import { ConnectRefusedError } from '../shopify/shopify.server';
 import { hookById, hookFor, reloadHooks, saveHook } from '../task-hooks.server';
 import {
@@ -27,6 +28,8 @@ import {
   isClosedType,
   isListId,
   isTaskId,
+  listClickupLists,
+  listClickupSpaces,
   verifyClickupSignature,
   type ClickupTask,
 } from './client.server';
@@ -43,13 +46,15 @@ export const clickupAdapter: OAuthAdapter = {
   },
 };
 
-export type ClickupSettings = { teams: { id: string; name: string }[]; defaultList: string; reopenOnClose: boolean };
+export type ClickupSettings = { teams: { id: string; name: string }[]; defaultTeam: string; defaultSpace: string; defaultList: string; reopenOnClose: boolean };
 
 export function clickupSettings(raw: Record<string, unknown> | undefined): ClickupSettings {
   return {
     teams: Array.isArray(raw?.teams)
       ? (raw.teams as { id?: unknown; name?: unknown }[]).map((t) => ({ id: String(t.id ?? ''), name: String(t.name ?? '') }))
       : [],
+    defaultTeam: typeof raw?.defaultTeam === 'string' ? raw.defaultTeam : '',
+    defaultSpace: typeof raw?.defaultSpace === 'string' ? raw.defaultSpace : '',
     defaultList: typeof raw?.defaultList === 'string' ? raw.defaultList : '',
     reopenOnClose: raw?.reopenOnClose === true,
   };
@@ -80,20 +85,14 @@ export async function finishClickupConnect(opts: { accountId: number; userId: nu
 export const disconnectClickup = (opts: { accountId: number; userId: number }) =>
   disconnectIntegration({ ...opts, provider: 'clickup', adapter: clickupAdapter });
 
-export async function saveClickupSettings(opts: { accountId: number; defaultList: string; reopenOnClose: boolean }) {
+export async function saveClickupSettings(opts: { accountId: number; defaultTeam?: string; defaultSpace?: string; defaultList: string; reopenOnClose: boolean }) {
   const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'clickup' });
   if (!conn) throw new IntegrationError('ClickUp is not connected', 0);
   return updateConnectionSettings({
     accountId: opts.accountId,
     provider: 'clickup',
-    settings: { ...conn.settings, defaultList: opts.defaultList, reopenOnClose: opts.reopenOnClose },
+    settings: { ...conn.settings, defaultTeam: opts.defaultTeam ?? '', defaultSpace: opts.defaultSpace ?? '', defaultList: opts.defaultList, reopenOnClose: opts.reopenOnClose },
   });
-}
-
-async function connected(accountId: number) {
-  const conn = await getOpenConnection({ accountId, provider: 'clickup' });
-  if (!conn) throw new IntegrationError('ClickUp is not connected', 0);
-  return { conn, token: await freshAccessToken(conn, clickupAdapter) };
 }
 
 export const clickupWebhookUrl = (publicBase: string, connectionId: number) => `${publicBase}/webhooks/integrations/clickup/${connectionId}`;
@@ -109,16 +108,25 @@ const statusOf = (t: ClickupTask) => (t.closed ? 'closed' : 'open');
 
 type Who = { accountId: number; userId: number; conversationId: number; reopenOnClose: boolean; publicBase: string };
 
+/** ClickUp's calls for the shared task steps (task-providers.server.ts). */
+const clickupTasks: TaskSource<ClickupTask> = {
+  provider: 'clickup',
+  label: 'ClickUp',
+  adapter: clickupAdapter,
+  parseRef: (ref) => parseClickupTaskRef(ref),
+  get: getClickupTask,
+  view: (t) => ({ id: t.id, title: t.name, url: t.url, status: statusOf(t) }),
+  hook: (conn, token, t, publicBase) => hookTeam(conn, token, t.teamId, publicBase),
+};
+
 export async function createClickupTaskFromConversation(
   opts: Who & { listId: string; name: string; description: string; assignee: number | null; conversationUrl: string },
 ) {
   if (!isListId(opts.listId)) throw new IntegrationError('List must be a ClickUp list ID (digits)', 400);
-  const { conn, token } = await connected(opts.accountId);
+  const { conn, token } = await connectedTaskProvider(clickupTasks, opts.accountId);
   const description = `${opts.description.trim()}\n\n---\nFrom Parley conversation #${opts.conversationId}: ${opts.conversationUrl}`;
   const task = await createClickupTask(token, { listId: opts.listId, name: opts.name, description, assignee: opts.assignee });
-  await hookTeam(conn, token, task.teamId, opts.publicBase);
-  await saveConversationLink({ ...opts, provider: 'clickup', externalId: task.id, title: task.name, url: task.url, status: statusOf(task), created: true });
-  return task;
+  return hookAndLinkTask(clickupTasks, { ...opts, conn, token, task, created: true });
 }
 
 /** A task id, or a task's ClickUp address (app.clickup.com/t/{id} or …/t/{team}/{id}). */
@@ -129,34 +137,46 @@ export function parseClickupTaskRef(input: string) {
   return m ? m[1] : null;
 }
 
-export async function linkClickupTask(opts: Who & { ref: string }) {
-  const id = parseClickupTaskRef(opts.ref);
-  if (!id) throw new IntegrationError('Enter a task as its ID or its ClickUp address', 400);
-  const { conn, token } = await connected(opts.accountId);
-  const task = await getClickupTask(token, id);
-  await hookTeam(conn, token, task.teamId, opts.publicBase);
-  await saveConversationLink({ ...opts, provider: 'clickup', externalId: task.id, title: task.name, url: task.url, status: statusOf(task), created: false });
-  return task;
-}
+export const linkClickupTask = (opts: Who & { ref: string }) => linkExistingTask(clickupTasks, opts);
 
 export async function clickupPanelFor(opts: { accountId: number; conversationId: number; refresh?: boolean }) {
+  const p = await taskLinksPanel(clickupTasks, opts);
+  if (!p) return { connected: false as const };
+  const s = clickupSettings(p.conn.settings);
+  return { connected: true as const, account: p.conn.externalAccount, defaultList: s.defaultList, reopenOnClose: s.reopenOnClose, links: p.links, error: p.error };
+}
+
+export type ClickupPicker = {
+  teams: { id: string; name: string }[];
+  team: string;
+  spaces: { id: string; name: string }[];
+  space: string;
+  lists: { id: string; name: string }[];
+  error: string | null;
+};
+
+/**
+ * The list picker (ADR 118): Workspaces (from the connection), the chosen Workspace's Spaces and the chosen Space's
+ * lists, read at ClickUp when the page is shown; one choice is taken without asking. A failed read is said on the
+ * page; a list's ID typed by hand still works.
+ */
+export async function clickupListPicker(opts: { accountId: number; team: string | null; space: string | null }): Promise<ClickupPicker | null> {
   const conn = await getOpenConnection({ accountId: opts.accountId, provider: 'clickup' }).catch(() => null);
-  if (!conn) return { connected: false as const };
-  const links = await listConversationLinks({ ...opts, provider: 'clickup' });
-  const error =
-    opts.refresh && links.length
-      ? await refreshLinkStatuses({
-          accountId: opts.accountId,
-          links,
-          read: async (id) => {
-            const t = await getClickupTask(await freshAccessToken(conn, clickupAdapter), id);
-            return { status: statusOf(t), title: t.name };
-          },
-          isProviderError: (e): e is IntegrationError => e instanceof IntegrationError,
-        })
-      : null;
+  if (!conn) return null;
   const s = clickupSettings(conn.settings);
-  return { connected: true as const, account: conn.externalAccount, defaultList: s.defaultList, reopenOnClose: s.reopenOnClose, links, error };
+  const pick = (wanted: string | null, fallback: string, options: { id: string }[]) =>
+    wanted && options.some((o) => o.id === wanted) ? wanted : options.some((o) => o.id === fallback) ? fallback : options.length === 1 ? options[0].id : '';
+  const out: ClickupPicker = { teams: s.teams, team: pick(opts.team, s.defaultTeam, s.teams), spaces: [], space: '', lists: [], error: null };
+  try {
+    const token = await freshAccessToken(conn, clickupAdapter);
+    if (out.team) out.spaces = await listClickupSpaces(token, out.team);
+    out.space = pick(opts.space, out.team === s.defaultTeam ? s.defaultSpace : '', out.spaces);
+    if (out.space) out.lists = await listClickupLists(token, out.space);
+  } catch (err) {
+    if (!(err instanceof IntegrationError)) throw err;
+    out.error = err.message;
+  }
+  return out;
 }
 
 type StatusItem = { field?: string; after?: { status?: string; type?: string } | null; user?: { username?: string } | null };

@@ -83,3 +83,21 @@ export function verifyClickupSignature(rawBody: string, header: string | null, s
   if (!header) return false;
   return safeEqual(header, hmac('sha256', secret, rawBody).digest('hex'));
 }
+
+/** GET /team/{id}/space: the Workspace's Spaces. */
+export async function listClickupSpaces(token: string, teamId: string) {
+  const b = ((await api(token, `/team/${encodeURIComponent(teamId)}/space?archived=false`)).body ?? {}) as { spaces?: { id?: string | number; name?: string }[] };
+  return (b.spaces ?? []).map((x) => ({ id: String(x.id ?? ''), name: String(x.name ?? '') }));
+}
+
+/** A Space's lists: those in its folders (GET /space/{id}/folder) and those outside any (GET /space/{id}/list), named "Folder › List". */
+export async function listClickupLists(token: string, spaceId: string) {
+  const id = encodeURIComponent(spaceId);
+  const [folders, loose] = await Promise.all([api(token, `/space/${id}/folder?archived=false`), api(token, `/space/${id}/list?archived=false`)]);
+  type L = { id?: string | number; name?: string };
+  const inFolders = (((folders.body ?? {}) as { folders?: { name?: string; lists?: L[] }[] }).folders ?? []).flatMap((f) =>
+    (f.lists ?? []).map((l) => ({ id: String(l.id ?? ''), name: `${String(f.name ?? '')} › ${String(l.name ?? '')}` })),
+  );
+  const outside = (((loose.body ?? {}) as { lists?: L[] }).lists ?? []).map((l) => ({ id: String(l.id ?? ''), name: String(l.name ?? '') }));
+  return [...inFolders, ...outside].filter((l) => isListId(l.id));
+}

@@ -95,6 +95,12 @@ export async function registerShopifyWebhook(ctx: Ctx & { topic: string; address
   }
 }
 
+/** GET webhooks.json: the app's webhook subscriptions on the shop. */
+export async function listShopifyWebhooks(ctx: Ctx) {
+  const res = await api(ctx, '/webhooks.json?limit=250');
+  return ((res.body as { webhooks?: Record<string, unknown>[] })?.webhooks ?? []).map((w) => ({ id: Number(w.id), topic: str(w.topic), address: str(w.address) }));
+}
+
 export type ShopifyCustomer = { id: number; firstName: string; lastName: string; email: string; ordersCount: number; totalSpent: string; currency: string; createdAt: string; state: string };
 export type ShopifyOrder = {
   id: number;
@@ -168,4 +174,40 @@ export async function refundShopifyOrder(ctx: Ctx & { orderId: number; note: str
   }));
   if (suggested.length === 0) throw new IntegrationError('Shopify answered: nothing is left to refund on this order', 422);
   await api(ctx, `/orders/${ctx.orderId}/refunds.json`, { method: 'POST', json: { refund: { notify: true, note: ctx.note, shipping: { full_refund: true }, refund_line_items: lineItems, transactions: suggested } } });
+}
+
+/** A store order as the import of past orders reads it (ADR 118). */
+export type StoreOrder = { id: string; amount: string; currency: string; email: string | null; createdAt: Date | null; isSale: boolean };
+
+const IMPORT_FIELDS = 'id,email,total_price,currency,created_at,cancelled_at,customer';
+
+/** The `page_info` of Link's rel="next" (Shopify's cursor pagination), or null on the last page. */
+export function nextPageInfo(link: string | string[] | undefined) {
+  const text = Array.isArray(link) ? link.join(',') : link ?? '';
+  for (const part of text.split(',')) {
+    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
+    if (m) return new URL(m[1], 'https://shop.invalid').searchParams.get('page_info');
+  }
+  return null;
+}
+
+/**
+ * One page (250) of the shop's orders, every status, oldest cursor first: GET orders.json with `created_at_min` on
+ * the first page, then only `page_info` (Shopify refuses other filters beside a cursor) from the Link header.
+ */
+export async function listShopifyOrdersPage(ctx: Ctx & { since: Date | null; pageInfo: string | null }): Promise<{ orders: StoreOrder[]; next: string | null }> {
+  const q = new URLSearchParams({ limit: '250', fields: IMPORT_FIELDS });
+  if (ctx.pageInfo) q.set('page_info', ctx.pageInfo);
+  else {
+    q.set('status', 'any');
+    if (ctx.since) q.set('created_at_min', ctx.since.toISOString());
+  }
+  const res = await api(ctx, `/orders.json?${q}`);
+  const orders = ((res.body as { orders?: Record<string, unknown>[] })?.orders ?? []).map((o) => {
+    const customer = (o.customer ?? {}) as Record<string, unknown>;
+    const email = str(o.email) || str(customer.email);
+    const created = Date.parse(str(o.created_at));
+    return { id: str(o.id), amount: str(o.total_price), currency: str(o.currency), email: email || null, createdAt: Number.isNaN(created) ? null : new Date(created), isSale: !o.cancelled_at };
+  });
+  return { orders, next: nextPageInfo(res.headers.link) };
 }

@@ -1,7 +1,3 @@
-import { and, eq } from 'drizzle-orm';
-import { getDb, schema } from '../../../../db/client';
-import { emitEvent } from '../../events/events.server';
-import { addMessage } from '../../inbox/messages.server';
 import { getLogger } from '../../../utils/logger.server';
 import {
   disconnectIntegration,
@@ -16,6 +12,7 @@ import {
 } from '../connections.server';
 import { IntegrationError } from '../http.server';
 import { recordStoreOrder } from '../sales.server';
+import { noteOrderAction } from '../order-actions.server';
 import { parseJsonObject } from '../../../utils/json';
 import {
   cancelShopifyOrder,
@@ -33,6 +30,9 @@ import {
   type ShopifyCustomer,
   type ShopifyOrder,
 } from './client.server';
+
+/** The webhooks every Shopify connection needs (ADR 079, 098). */
+export const SHOPIFY_WEBHOOK_TOPICS = ['app/uninstalled', 'orders/create'] as const;
 
 export function shopifyAdapter(shop: string): OAuthAdapter {
   return {
@@ -60,10 +60,11 @@ export async function finishShopifyConnect(opts: { accountId: number; userId: nu
   const shop = opts.params.get('shop') ?? '';
   if (shop !== state.extra) throw new ConnectRefusedError('Shopify answered for another shop than the one asked for. Please connect again.');
   const tokens = await exchangeShopifyCode({ shop, code: (opts.params.get('code') ?? '').slice(0, 512) });
-  const row = await saveConnection({ accountId: opts.accountId, userId: opts.userId, provider: 'shopify', externalAccount: shop, tokens });
+  // The address is kept so that the scheduled check (ADR 118) can register a missing webhook without a request.
+  const row = await saveConnection({ accountId: opts.accountId, userId: opts.userId, provider: 'shopify', externalAccount: shop, tokens, settings: { webhookAddress: opts.webhookAddress } });
   // Shopify tells Parley when the app is uninstalled from the shop's admin; the connection then ends here too.
   // orders/create makes each new order a sale for the Ecommerce analytics (ADR 098).
-  for (const topic of ['app/uninstalled', 'orders/create']) {
+  for (const topic of SHOPIFY_WEBHOOK_TOPICS) {
     await registerShopifyWebhook({ shop, token: tokens.accessToken, topic, address: opts.webhookAddress }).catch((err) =>
       getLogger().warn({ provider: 'shopify', accountId: opts.accountId, topic, err: (err as Error).message }, 'shopify webhook registration failed'),
     );
@@ -133,22 +134,7 @@ export async function runShopifyOrderAction(opts: { accountId: number; userId: n
   const text = `${opts.action === 'cancel' ? 'Cancelled' : 'Refunded'} Shopify order ${order.name} (${order.totalPrice} ${order.currency}) by ${opts.userName}${
     after ? ` · now ${String(after.financial_status ?? '')}` : ''
   }`;
-  await getDb().transaction(async (tx) => {
-    const [conv] = await tx
-      .select({ id: schema.conversations.id })
-      .from(schema.conversations)
-      .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId)));
-    if (!conv) return;
-    await addMessage(tx, { accountId: opts.accountId, conversationId: conv.id, kind: 'system', text, senderUserId: opts.userId });
-    await emitEvent(tx, {
-      accountId: opts.accountId,
-      type: 'integration_order_action',
-      subjectType: 'conversation',
-      subjectId: conv.id,
-      payload: { provider: 'shopify', action: opts.action, orderId: order.id, orderName: order.name },
-      actor: { type: 'user', id: opts.userId },
-    });
-  });
+  await noteOrderAction({ ...opts, text, provider: 'shopify', action: opts.action, orderId: order.id, orderName: order.name });
   return { order, text };
 }
 
