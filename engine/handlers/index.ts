@@ -7,6 +7,7 @@ import { slaEscalation, slaTimers } from './sla';
 import { reviewRequests } from './review-requests';
 import { routeByRules } from './routing';
 import type { EventHandler } from './types';
+import { urlGoals } from './url-goals';
 import { webhookDeliveries } from './webhooks';
 import { welcomeOwner } from './welcome';
 
@@ -14,4 +15,4 @@ import { welcomeOwner } from './welcome';
  * Every handler the engine runs, in this order for one event: workflows and automation rules first (they may assign),
  * then routing (only what is still unassigned), then SLA timers; agents' notifications; the analytics counters last.
  */
-export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests, analyticsProjections];
+export const HANDLERS: EventHandler[] = [welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests, urlGoals, analyticsProjections];

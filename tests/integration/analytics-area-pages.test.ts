@@ -135,6 +135,14 @@ describe('analytics: customers, reviews, surveys, forms and help-centre pages (A
       'Average resolution time': 7200,
     });
     expect(await report(a.account.id, 'overview', '&filter=tag:8')).toMatchObject({ Conversations: 0, Resolved: 0 });
+    // The inbox, channels and users pages break the tag's figures down (ADR 120): conversation 2 only, in Support (email).
+    const rowOf = async (slug: string, filter: string) => (await run(a.account.id, slug, filter)).charts[0].table.rows;
+    expect(await rowOf('inbox', '&filter=tag:7')).toEqual([['Support', 1, 1, 1, 1800, 7200, 0]]);
+    expect(await rowOf('channels', '&filter=tag:7')).toEqual([['Email', 1, 1, 1, 1800, 7200, 0]]);
+    expect((await rowOf('users', '&filter=tag:7')).map((r) => r.slice(1, 4))).toEqual([[1, 0, 1800]]);
+    expect(await rowOf('inbox', '&filter=tag:8')).toEqual([]);
+    // Without a filter, both inboxes.
+    expect((await rowOf('inbox', '')).map((r) => r[0]).sort()).toEqual(['Support', 'Website']);
   });
 
   it('refuses each page and its CSV without the reports permission, and the CSV is the page’s by-day table', async () => {

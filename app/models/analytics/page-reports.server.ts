@@ -59,7 +59,7 @@ function perDimension(dim: 'inbox' | 'channel', label: string) {
   return async (o: Opts): Promise<Report> => {
     const cols = [M.conversations, M.resolved, M.replies, M.firstResponse, M.resolution, M.csat];
     const names = await dimensionNames({ accountId: o.accountId, dim });
-    const table = await breakdown({ ...o, dim, cols, names, caption: `By ${label.toLowerCase()}`, dimLabel: label });
+    const table = await breakdown({ ...o, dim, cols, names, caption: `By ${label.toLowerCase()}`, dimLabel: label, underTag: true });
     return {
       headlines: await headlines({ ...o, cols: [M.conversations, M.resolved, M.firstResponse, M.resolution] }),
       charts: [breakdownChart({ title: `Conversations by ${label.toLowerCase()}`, table, column: 1, format: count })],
@@ -145,7 +145,7 @@ async function csatPage(o: Opts): Promise<Report> {
 async function users(o: Opts): Promise<Report> {
   const cols = [M.replies, M.resolved, M.firstResponse, M.resolution, M.ratings, M.csat];
   const names = await dimensionNames({ accountId: o.accountId, dim: 'agent' });
-  const table = await breakdown({ ...o, dim: 'agent', cols, names, caption: 'By agent', dimLabel: 'Agent' });
+  const table = await breakdown({ ...o, dim: 'agent', cols, names, caption: 'By agent', dimLabel: 'Agent', underTag: true });
   const tracked = await getDb().execute<{ user_id: number; seconds: number }>(sql`
     select user_id, sum(duration_seconds)::float8 as seconds from time_entries
     where account_id = ${o.accountId} and started_at >= ${o.range.current.start.toISOString()}::timestamptz and started_at < ${o.range.current.end.toISOString()}::timestamptz
@@ -157,7 +157,10 @@ async function users(o: Opts): Promise<Report> {
     headlines: await headlines({ ...o, cols: [M.replies, M.resolved, M.firstResponse, M.csat] }),
     charts: [breakdownChart({ title: 'Replies by agent', table, column: 1, format: count })],
     tables: [await dailyTable({ ...o, cols: DAILY_COLUMNS.users, caption: 'By day' })],
-    notes: ['Resolutions count for the agent the conversation was assigned to when it was resolved; replies and first responses for the agent who wrote them.'],
+    notes: [
+      'Resolutions count for the agent the conversation was assigned to when it was resolved; replies and first responses for the agent who wrote them.',
+      ...(o.range.filter?.dim === 'tag' ? ['Under a tag filter, time tracked is every time entry of the agent (time entries carry no tag).'] : []),
+    ],
   };
 }
 

@@ -253,6 +253,13 @@ ${AREA_FACTS}
         union all select 'agent', f.agent where f.agent is not null
         union all select k, v from jsonb_each_text(coalesce(f.extra, '{}'::jsonb) - 'tags') j(k, v) where v is not null
         union all select 'tag', t from jsonb_array_elements_text(case when jsonb_typeof(f.extra->'tags') = 'array' then f.extra->'tags' else '[]'::jsonb end) tt(t)
+        -- Inbox, channel and agent under a tag (ADR 120): key '<tag>:<value>', so the inbox, channels and users pages
+        -- break their figures down under a tag filter. A fact's tags are those of its conversation (or the tag given).
+        union all select v.d || '_tag', tt.t || ':' || v.k
+          from jsonb_array_elements_text(case when jsonb_typeof(f.extra->'tags') = 'array' then f.extra->'tags'
+            when f.metric = 'tagged' then jsonb_build_array(f.extra->'tag') else '[]'::jsonb end) tt(t)
+          cross join (values ('inbox', f.inbox), ('channel', f.channel), ('agent', f.agent)) v(d, k)
+          where v.k is not null
       ) d(dim, key)
       where f.n <> 0
     ),

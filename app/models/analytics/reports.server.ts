@@ -134,21 +134,26 @@ export function dailyChart(opts: { title: string; table: Table; columns: number[
 }
 
 /** The columns per value of one dimension (inbox, channel, team, agent, policy, priority, target) over the range. */
-export async function breakdown(opts: { accountId: number; range: Range; dim: string; cols: Col[]; caption: string; names: Map<string, string>; dimLabel: string; orderBy?: number }): Promise<Table> {
+export async function breakdown(opts: { accountId: number; range: Range; dim: string; cols: Col[]; caption: string; names: Map<string, string>; dimLabel: string; orderBy?: number; underTag?: boolean }): Promise<Table> {
   const s = opts.range.current;
+  // Under a tag filter (ADR 120), the inbox, channel and agent breakdowns read their '<dim>_tag' rows, keyed
+  // '<tag>:<value>': a key range on the primary key.
+  const tag = opts.underTag && opts.range.filter?.dim === 'tag' && ['inbox', 'channel', 'agent'].includes(opts.dim) ? opts.range.filter.key : null;
+  const cols = tag ? forSlice(opts.cols, 'tag') : opts.cols;
   const rows = await getDb().execute<Record<string, unknown>>(sql`
-    select c.key, ${sql.join(
-      opts.cols.map((col, i) => sql`${colExpr(col)} as ${sql.raw(`c${i}`)}`),
+    select ${tag ? sql`substr(c.key, ${tag.length + 2})` : sql`c.key`} as key, ${sql.join(
+      cols.map((col, i) => sql`${colExpr(col)} as ${sql.raw(`c${i}`)}`),
       sql`, `,
     )}
     from analytics_counters c
-    where c.account_id = ${opts.accountId} and c.dim = ${opts.dim}
+    where c.account_id = ${opts.accountId} and c.dim = ${tag ? `${opts.dim}_tag` : opts.dim}
+      ${tag ? sql`and c.key >= ${`${tag}:`} and c.key < ${`${tag};`}` : sql``}
       and c.metric in (${sql.join(
-        metricsOf(opts.cols).map((m) => sql`${m}`),
+        metricsOf(cols).map((m) => sql`${m}`),
         sql`, `,
       )})
       and c.hour >= ${s.start.toISOString()}::timestamptz and c.hour < ${s.end.toISOString()}::timestamptz
-    group by c.key order by ${sql.raw(String(2 + (opts.orderBy ?? 0)))} desc nulls last, c.key limit 200`);
+    group by 1 order by ${sql.raw(String(2 + (opts.orderBy ?? 0)))} desc nulls last, 1 limit 200`);
   return {
     caption: opts.caption,
     columns: [{ label: opts.dimLabel, format: 'text' }, ...opts.cols.map((c) => ({ label: c.label, format: c.format }))],
