@@ -26,6 +26,7 @@ export const PROJECTED_EVENT_TYPES = [
   'kb_article_rated',
   'kb_searched',
   'kb_search_clicked',
+  'kb_search_converted',
   // SLA targets met (ADR 103).
   'sla_met',
   // Sales and goals (ADR 104).
@@ -145,7 +146,11 @@ const AREA_FACTS = sql.raw(`
       union all
       select account_id, occurred_at, 'searches_clicked', 1, 0, null, null, null, null, null,
         jsonb_build_object('query', lower(left(payload->>'query', 200)), 'kb', payload->>'knowledgeBaseId')
-      from x where type = 'kb_search_clicked'`);
+      from x where type = 'kb_search_clicked'
+      union all
+      select account_id, occurred_at, 'searches_converted', 1, 0, null, null, null, null, null,
+        jsonb_build_object('query', lower(left(payload->>'query', 200)), 'kb', payload->>'knowledgeBaseId')
+      from x where type = 'kb_search_converted'`);
 
 /**
  * The counters and histogram lines of the events `ev` (a CTE over domain_events rows), upserted in one statement.
