@@ -23,6 +23,9 @@ const M = {
   incoming: { label: 'Customer messages', format: 'count', metric: 'incoming_messages', agg: 'n' },
   firstResponse: { label: 'Average first response time', format: 'duration', metric: 'first_response', agg: 'avg' },
   resolution: { label: 'Average resolution time', format: 'duration', metric: 'resolved', agg: 'avg' },
+  // The same durations counted in business hours (ADR 120): the inbox's business hours, as the SLA counts them.
+  firstResponseBh: { label: 'Average first response time (business hours)', format: 'duration', metric: 'first_response_bh', agg: 'avg' },
+  resolutionBh: { label: 'Average resolution time (business hours)', format: 'duration', metric: 'resolved_bh', agg: 'avg' },
   csat: { label: 'CSAT', format: 'percent', metric: 'csat_satisfied', agg: 'ratio', of: 'csat' },
   ratings: { label: 'Ratings', format: 'count', metric: 'csat', agg: 'n' },
   avgRating: { label: 'Average rating', format: 'rating', metric: 'csat', agg: 'avg' },
