@@ -18,7 +18,13 @@ type ActionData = Awaited<ReturnType<typeof conversionEditorAction>>;
 
 const TEXT = {
   goal: { add: 'Add Goal', edit: 'Edit Goal', list: '/settings/goals', section: 'Goals', learn: '/help-center/analytics#goals' },
-  tracker: { add: 'Add Sales Tracker', edit: 'Edit Sales Tracker', list: '/settings/sales-tracker', section: 'Sales Tracker', learn: '/help-center/analytics#sales-tracker' },
+  tracker: {
+    add: 'Add Sales Tracker',
+    edit: 'Edit Sales Tracker',
+    list: '/settings/sales-tracker',
+    section: 'Sales Tracker',
+    learn: '/help-center/analytics#sales-tracker',
+  },
 } as const;
 
 const itemOf = (d: Data) => (d.kind === 'goal' ? d.goal : d.tracker);
@@ -57,10 +63,10 @@ function Editor({ data }: { data: Data }) {
           active: goal.active ? 'on' : '',
         }
       : tracker
-        ? { name: tracker.name, currency: tracker.currency, attributionDays: String(tracker.attributionDays), active: tracker.active ? 'on' : '' }
-        : kind === 'goal'
-          ? { kind: 'event', urlOp: 'contains', attributionDays: '30', active: 'on' }
-          : { currency: 'USD', attributionDays: '30', active: 'on' },
+      ? { name: tracker.name, currency: tracker.currency, attributionDays: String(tracker.attributionDays), active: tracker.active ? 'on' : '' }
+      : kind === 'goal'
+      ? { kind: 'event', urlOp: 'contains', attributionDays: '30', active: 'on' }
+      : { currency: 'USD', attributionDays: '30', active: 'on' },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onSubmit',
   });
@@ -78,15 +84,21 @@ function Editor({ data }: { data: Data }) {
     >
       <Form method="post" {...getFormProps(form)}>
         <fieldset disabled={locked} className="stack">
-          <Field label={kind === 'goal' ? 'Goal Name' : 'Tracker Name'} field={fields.name} disabled={locked} autoComplete="off" maxLength={CONVERSION_LIMITS.nameMax} />
+          <Field
+            label={kind === 'goal' ? 'Goal Name' : 'Tracker Name'}
+            field={fields.name}
+            disabled={locked}
+            autoComplete="off"
+            maxLength={CONVERSION_LIMITS.nameMax}
+          />
           {kind === 'goal' ? (
             <>
               <SelectField
                 label="Reached when"
                 field={fields.kind}
                 options={[
-                  { value: 'event', label: 'your site reports an event' },
-                  { value: 'url', label: 'a visitor views a page whose URL matches' },
+                  { value: 'event', label: 'An event is reported' },
+                  { value: 'url', label: 'A page is viewed (URL)' },
                 ]}
               />
               <Field
@@ -96,33 +108,47 @@ function Editor({ data }: { data: Data }) {
                 autoComplete="off"
                 hint={
                   <>
-                    For event goals. Your site reports it with <code>Parley.track('{fields.eventName.value || 'signup'}')</code>; <code>sale</code> counts sales.
+                    For event goals. Your site reports it with <code>Parley.track('{fields.eventName.value || 'signup'}')</code>; <code>sale</code> counts
+                    sales.
                   </>
                 }
               />
-              <div className="row wrap gap-sm">
-                <SelectField label="URL" field={fields.urlOp} options={URL_OPS.map((op) => ({ value: op, label: URL_OP_LABELS[op] }))} />
-                <Field
-                  label="URL value"
-                  field={fields.urlValue}
-                  disabled={locked}
-                  autoComplete="off"
-                  maxLength={CONVERSION_LIMITS.urlValueMax}
-                  hint="For URL goals, such as /thank-you or https://shop.example.com/checkout/done. A value starting with / is compared with the page's path."
-                />
-              </div>
+              <SelectField label="URL" field={fields.urlOp} options={URL_OPS.map((op) => ({ value: op, label: URL_OP_LABELS[op] }))} />
+              <Field
+                label="URL value"
+                field={fields.urlValue}
+                disabled={locked}
+                autoComplete="off"
+                maxLength={CONVERSION_LIMITS.urlValueMax}
+                hint="For URL goals, such as /thank-you or https://shop.example.com/checkout/done. A value starting with / is compared with the page's path."
+              />
               <TextareaField label="Description" field={fields.description} disabled={locked} maxLength={CONVERSION_LIMITS.descriptionMax} />
             </>
           ) : (
-            <Field label="Currency" field={fields.currency} disabled={locked} autoComplete="off" maxLength={3} hint="The currency of a sale reported without one (ISO 4217, such as USD)." />
+            <Field
+              label="Currency"
+              field={fields.currency}
+              disabled={locked}
+              autoComplete="off"
+              maxLength={3}
+              hint="The currency of a sale reported without one (ISO 4217, such as USD)."
+            />
           )}
-          <Field label="Attribution window (days)" type="number" field={fields.attributionDays} disabled={locked} min={1} max={CONVERSION_LIMITS.attributionDaysMax} />
+          <Field
+            label="Attribution window (days)"
+            type="number"
+            field={fields.attributionDays}
+            disabled={locked}
+            min={1}
+            max={CONVERSION_LIMITS.attributionDaysMax}
+          />
           <CheckboxField label="Active" field={fields.active} disabled={locked} />
         </fieldset>
         <ErrorList id={form.errorId} errors={form.errors} />
         {tracker ? (
           <p className="muted">
-            Report a sale with <code>{`Parley.track('sale', { amount: 49.90, currency: '${tracker.currency}', orderId: 'A-1042', tracker: ${tracker.id} })`}</code>.
+            Report a sale with{' '}
+            <code>{`Parley.track('sale', { amount: 49.90, currency: '${tracker.currency}', orderId: 'A-1042', tracker: ${tracker.id} })`}</code>.
           </p>
         ) : null}
         <FormActions cancelTo={t.list} submitLabel={item ? 'Update' : 'Create'} intent="save" locked={locked} />
