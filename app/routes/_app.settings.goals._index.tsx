@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { SettingsPage } from '~/components/ui/settings-page';
 import { conversionCounts, listGoals } from '~/models/conversions/conversions.server';
+import { URL_OP_LABELS } from '~/models/conversions/constants';
 import { pageTitle } from '~/utils/format';
 import { can, requireFeature, requireUser } from '~/utils/session.server';
 
@@ -17,6 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       id: g.id,
       name: g.name,
       eventName: g.eventName,
+      rule: g.kind === 'url' && g.urlOp ? `URL ${URL_OP_LABELS[g.urlOp]} ${g.urlValue ?? ''}` : null,
       active: g.active,
       attributionDays: g.attributionDays,
       conversions: counts.goals.get(g.id) ?? 0,
@@ -41,14 +43,14 @@ export default function Goals() {
     >
       {goals.length === 0 ? (
         <p className="muted" data-testid="empty">
-          No goals yet. A goal counts an event your site reports with <code>Parley.track('signup')</code>.
+          No goals yet. A goal counts an event your site reports with <code>Parley.track('signup')</code>, or a visit to a page whose URL matches.
         </p>
       ) : (
         <table className="table" data-testid="goals">
           <thead>
             <tr>
               <th>Name</th>
-              <th>Event</th>
+              <th>Reached when</th>
               <th>Attribution window</th>
               <th>Conversions</th>
               <th>Status</th>
@@ -60,9 +62,7 @@ export default function Goals() {
                 <td>
                   <Link to={`/settings/goals/${g.id}`}>{g.name}</Link>
                 </td>
-                <td>
-                  <code>{g.eventName}</code>
-                </td>
+                <td>{g.rule ?? <code>{g.eventName}</code>}</td>
                 <td>{g.attributionDays} days</td>
                 <td>{g.conversions}</td>
                 <td>{g.active ? 'Active' : 'Paused'}</td>

@@ -245,7 +245,7 @@ async function help(request: Request) {
   if (q.length > 200) throw new WidgetInputError('The search is too long');
   const replaces = Number(params.get('replaces') ?? 0);
   if (!Number.isSafeInteger(replaces) || replaces < 0) throw new WidgetInputError('The request is not valid');
-  const found = await searchWidgetHelp({ inbox, q, replaces: replaces || null });
+  const found = await searchWidgetHelp({ inbox, q, replaces: replaces || null, visitorId: visitor.id });
   if (!found) throw new Response('This chat has no help centre to search', { status: 404 });
   return json({ searchId: found.searchId, results: found.results.map((r) => ({ title: r.title, text: r.text, url: helpUrl(request, found.domain, r.path) })) });
 }

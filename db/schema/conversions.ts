@@ -16,6 +16,11 @@ export const conversionGoals = pgTable(
     name: text('name').notNull(),
     /** The event the goal counts: the name the site passes to `Parley.track(name)` ('sale' counts sales). */
     eventName: text('event_name').notNull(),
+    /** 'event': reached by `Parley.track(eventName)`; 'url': reached by viewing a page whose URL matches (ADR 120). */
+    kind: text('kind').$type<'event' | 'url'>().notNull().default('event'),
+    /** URL goals: how the page's URL is compared ('contains', 'equals', 'starts_with') with `urlValue`. */
+    urlOp: text('url_op').$type<'contains' | 'equals' | 'starts_with'>(),
+    urlValue: text('url_value'),
     description: text('description').notNull().default(''),
     /** A conversion is attributed to the contact's conversation when one had a reply within this many days before. */
     attributionDays: integer('attribution_days').notNull().default(30),

@@ -9,6 +9,7 @@ import { slaEscalation, slaTimers } from './sla';
 import { reviewRequests } from './review-requests';
 import { routeByRules } from './routing';
 import type { EventHandler } from './types';
+import { urlGoals } from './url-goals';
 import { webhookDeliveries } from './webhooks';
 import { welcomeOwner } from './welcome';
 
@@ -17,4 +18,4 @@ import { welcomeOwner } from './welcome';
  * the event's payload); then workflows and automation rules (they may assign),
  * then routing (only what is still unassigned), then SLA timers; agents' notifications; the analytics counters last.
  */
-export const HANDLERS: EventHandler[] = [formSubmissions, welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests, crmContactSync, analyticsProjections];
+export const HANDLERS: EventHandler[] = [formSubmissions, welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests, crmContactSync, urlGoals, analyticsProjections];

@@ -83,6 +83,8 @@ export async function seedAreaHistory(opts: { accountId: number; agentId: number
     // 3 searches, 1 without a result, 1 opened.
     ev('kb_searched', 'kb_search', 1, '10T09:00', { searchId: 1, knowledgeBaseId: 1, query: 'Refund', resultCount: 3 }),
     ev('kb_search_clicked', 'kb_search', 1, '10T09:01', { searchId: 1, knowledgeBaseId: 1, query: 'Refund', articleId: 41 }),
+    // The visitor of search 1 started a conversation 10 minutes later (ADR 120): 1 of 3 searches ended in one.
+    ev('kb_search_converted', 'kb_search', 1, '10T09:10', { searchId: 1, knowledgeBaseId: 1, query: 'Refund', conversationId: 5, visitorId: 'v1' }),
     ev('kb_searched', 'kb_search', 2, '10T10:00', { searchId: 2, knowledgeBaseId: 1, query: 'refnd', resultCount: 0 }),
     ev('kb_searched', 'kb_search', 2, '10T10:00', {
       searchId: 2,
@@ -105,7 +107,14 @@ export async function seedAreaHistory(opts: { accountId: number; agentId: number
       surveys: { Responses: 9, NPS: 25, CSAT: 50, 'Average CES': 3 },
       forms: { Views: 5, Submissions: 2, 'Conversion rate': 40 },
       articles: { 'Article views': 4, 'Helpful votes': 2, 'Not helpful votes': 1, 'Helpful share': 200 / 3 },
-      searches: { Searches: 3, 'Searches without a result': 1, 'Share without a result': 100 / 3, 'Searches with a result opened': 1 },
+      searches: {
+        Searches: 3,
+        'Searches without a result': 1,
+        'Share without a result': 100 / 3,
+        'Searches with a result opened': 1,
+        'Searches that ended in a conversation': 1,
+        'Share ended in a conversation': 100 / 3,
+      },
     },
   };
 }

@@ -6,6 +6,7 @@ import { analyticsProjections } from '../../engine/handlers/analytics';
 import { PAGE_REPORTS } from '../../app/models/analytics/page-reports.server';
 import { findAnalyticsPage } from '../../app/models/analytics/pages';
 import { rebuildAnalytics } from '../../app/models/analytics/projection.server';
+import { recordSearchConversion } from '../../app/models/analytics/search-conversions.server';
 import { parseRange } from '../../app/models/analytics/range.server';
 import { createTestAccount, createTestUser } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
@@ -105,6 +106,28 @@ describe('analytics: customers, reviews, surveys, forms and help-centre pages (A
     expect(await snapshot(a.account.id)).toEqual(live);
   });
 
+  it('ties a messenger search to the conversation its visitor starts within 30 minutes, once (ADR 120)', async () => {
+    const a = await createTestAccount({ domain: 'anasearchconv' });
+    const db = getDb();
+    const search = (visitorId: string, searchId: number, minutesAgo: number) =>
+      db.insert(schema.domainEvents).values({
+        accountId: a.account.id,
+        type: 'kb_searched',
+        subjectType: 'kb_search',
+        subjectId: String(searchId),
+        payload: { searchId, knowledgeBaseId: 1, query: `q${searchId}`, resultCount: 1, visitorId },
+        occurredAt: new Date(Date.now() - minutesAgo * 60_000),
+      });
+    await search('v-old', 1, 45);
+    await search('v1', 2, 20);
+    await search('v1', 3, 5);
+    const convert = (visitorId: string) => db.transaction((tx) => recordSearchConversion(tx, { accountId: a.account.id, visitorId, conversationId: 9 }));
+    expect(await convert('v-old')).toBeNull();
+    expect((await convert('v1'))?.payload).toMatchObject({ searchId: 3, query: 'q3', conversationId: 9 });
+    expect(await convert('v1')).toBeNull();
+    expect(await convert('v2')).toBeNull();
+  });
+
   it('filters the conversation pages by tag, with the tags a conversation had when each event happened', async () => {
     const a = await createTestAccount({ domain: 'anatag' });
     const h = await seedHandMadeHistory({ accountId: a.account.id, agentId: a.owner.id });
@@ -135,6 +158,14 @@ describe('analytics: customers, reviews, surveys, forms and help-centre pages (A
       'Average resolution time': 7200,
     });
     expect(await report(a.account.id, 'overview', '&filter=tag:8')).toMatchObject({ Conversations: 0, Resolved: 0 });
+    // The inbox, channels and users pages break the tag's figures down (ADR 120): conversation 2 only, in Support (email).
+    const rowOf = async (slug: string, filter: string) => (await run(a.account.id, slug, filter)).charts[0].table.rows;
+    expect(await rowOf('inbox', '&filter=tag:7')).toEqual([['Support', 1, 1, 1, 1800, 7200, 0]]);
+    expect(await rowOf('channels', '&filter=tag:7')).toEqual([['Email', 1, 1, 1, 1800, 7200, 0]]);
+    expect((await rowOf('users', '&filter=tag:7')).map((r) => r.slice(1, 4))).toEqual([[1, 0, 1800]]);
+    expect(await rowOf('inbox', '&filter=tag:8')).toEqual([]);
+    // Without a filter, both inboxes.
+    expect((await rowOf('inbox', '')).map((r) => r[0]).sort()).toEqual(['Support', 'Website']);
   });
 
   it('refuses each page and its CSV without the reports permission, and the CSV is the page’s by-day table', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { processEventBatch } from '../../engine/events';
 import { analyticsProjections } from '../../engine/handlers/analytics';
+import { urlGoals } from '../../engine/handlers/url-goals';
 import { PAGE_REPORTS } from '../../app/models/analytics/page-reports.server';
 import { findAnalyticsPage } from '../../app/models/analytics/pages';
 import { rebuildAnalytics } from '../../app/models/analytics/projection.server';
@@ -261,6 +262,56 @@ describe('campaign and Ecommerce reports', () => {
       404,
     );
     expect((await post(`/settings/sales-tracker/${tracker.id}`, { intent: 'delete' })).status).toBe(302);
+
+    // URL goals (ADR 120): the URL is required for them, the event name is not.
+    const noUrl = await post('/settings/goals/add', { intent: 'save', name: 'Thanked', kind: 'url', urlOp: 'starts_with', urlValue: '', attributionDays: '30' });
+    expect(noUrl.status).toBe(400);
+    expect(noUrl.text).toContain('URL is not allowed to be empty');
+    expect(noUrl.text).toContain('value="Thanked"');
+    expect((await post('/settings/goals/add', { intent: 'save', name: 'Thanked', kind: 'url', urlOp: 'starts_with', urlValue: '/thank-you', attributionDays: '30', active: 'on' })).status).toBe(302);
+    const [urlGoal] = await getDb().select().from(schema.conversionGoals).where(and(eq(schema.conversionGoals.accountId, a.account.id), eq(schema.conversionGoals.name, 'Thanked')));
+    expect(urlGoal).toMatchObject({ kind: 'url', urlOp: 'starts_with', urlValue: '/thank-you', eventName: '' });
+    expect((await app.request('/settings/goals', { domain: a.domain, cookie })).text).toContain('URL starts with /thank-you');
+  });
+
+  it('reaches a URL goal when a known contact views a matching page, once, attributed to the chat (ADR 120)', async () => {
+    const a = await createTestAccount({ domain: 'convurl' });
+    const inbox = await createWebInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Shop site' });
+    const goal = await createGoal({ accountId: a.account.id, actorId: a.owner.id, name: 'Thanked', kind: 'url', urlOp: 'starts_with', urlValue: '/thank-you', eventName: '', description: '', attributionDays: 30, active: true });
+    await createGoal({ accountId: a.account.id, actorId: a.owner.id, name: 'Pricing', kind: 'url', urlOp: 'contains', urlValue: 'pricing', eventName: '', description: '', attributionDays: 30, active: false });
+    const session = await widget('/public/widget/session', { inboxId: inbox.id });
+    const token = session.json.token as string;
+    // A page view before the visitor is a contact reaches nothing.
+    expect((await widget('/public/widget/pageview', { url: 'https://shop.test/thank-you?order=1' }, token)).status).toBeLessThan(300);
+    const sent = await widget('/public/widget/messages', new URLSearchParams({ text: 'Is shipping free?' }), token);
+    const conversationId = Number(sent.json.conversationId);
+    await postMessage({ accountId: a.account.id, actorId: a.owner.id, conversationId, kind: 'outgoing', text: 'It is!' });
+    for (const url of ['https://shop.test/pricing', 'https://shop.test/thank-you/', 'https://shop.test/thank-you?order=2']) {
+      expect((await widget('/public/widget/pageview', { url }, token)).status).toBeLessThan(300);
+    }
+    const views = await getDb()
+      .select()
+      .from(schema.domainEvents)
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'page_viewed')));
+    expect(views).toHaveLength(4);
+    // Each view through the engine's handler, the last one twice (a redelivery).
+    const out = await processEventBatch([...views, views[3]].map((e) => ({ eventId: e.id })), [urlGoals]);
+    expect(out.filter((x) => x instanceof Error)).toEqual([]);
+    const reached = await getDb()
+      .select()
+      .from(schema.domainEvents)
+      .where(and(eq(schema.domainEvents.accountId, a.account.id), eq(schema.domainEvents.type, 'goal_reached')));
+    expect(reached).toHaveLength(1);
+    expect(reached[0].payload).toMatchObject({ goalId: goal.id, conversationId, url: expect.stringMatching(/^https:\/\/shop\.test\/thank-you/) });
+    await processEventBatch(
+      reached.map((e) => ({ eventId: e.id })),
+      [analyticsProjections],
+    );
+    const today = new Date().toISOString().slice(0, 10);
+    const search = new URLSearchParams(`range=custom&from=${today}&to=${today}`);
+    const { range } = parseRange({ search, tz: 'UTC', page: findAnalyticsPage('goals')! });
+    const goalHeads = Object.fromEntries((await PAGE_REPORTS.goals({ accountId: a.account.id, range, search })).headlines.map((h) => [h.label, h.value]));
+    expect(goalHeads).toMatchObject({ Conversions: 1, 'After a conversation': 1 });
   });
 
   it("records the messenger's track('sale') and goal events once each, attributed to the chat, on the reports", async () => {

@@ -47,6 +47,9 @@ describe('analytics pages', () => {
       'Average first response time': e.firstResponseSeconds / e.firstResponses,
       'Average resolution time': e.resolutionSeconds / e.resolved,
       CSAT: e.csatSatisfiedPercent,
+      // No business hours on these inboxes: business time is calendar time (ADR 120).
+      'Average first response time (business hours)': e.firstResponseSeconds / e.firstResponses,
+      'Average resolution time (business hours)': e.resolutionSeconds / e.resolved,
     });
     // Inbox A (Support) only: conversations 1 and 2.
     expect(await report(a.account.id, 'overview', `&filter=inbox:${h.inboxA.id}`)).toMatchObject({ Conversations: 2, Resolved: 2, 'Average first response time': (600 + 1800) / 2 });
@@ -58,6 +61,7 @@ describe('analytics pages', () => {
       '90th percentile first response time': estimate(1800),
       'Median resolution time': estimate(3600),
       '90th percentile resolution time': estimate(7200),
+      'Median first response time (business hours)': estimate(600),
     });
     expect(await report(a.account.id, 'sla')).toEqual({ 'SLA breaches': 1, 'Breaches per 100 conversations': 25, Resolved: 3, 'SLA targets met': 0, 'Met share': 0 });
     expect(await report(a.account.id, 'customer-satisfaction')).toEqual({ Ratings: 2, 'Average rating': 3.5, CSAT: 50 });

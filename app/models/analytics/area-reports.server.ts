@@ -43,6 +43,8 @@ export const AREA_METRICS = {
   noResult: { label: 'Searches without a result', format: 'count', metric: 'searches_no_result', agg: 'n' },
   noResultShare: { label: 'Share without a result', format: 'percent', metric: 'searches_no_result', agg: 'ratio', of: 'searches' },
   clicked: { label: 'Searches with a result opened', format: 'count', metric: 'searches_clicked', agg: 'n' },
+  converted: { label: 'Searches that ended in a conversation', format: 'count', metric: 'searches_converted', agg: 'n' },
+  convertedShare: { label: 'Share ended in a conversation', format: 'percent', metric: 'searches_converted', agg: 'ratio', of: 'searches' },
 } satisfies Record<string, Col>;
 const A = AREA_METRICS;
 
@@ -55,7 +57,7 @@ export const AREA_DAILY_COLUMNS: Record<string, Col[]> = {
   surveys: [A.responses, A.nps, A.surveyCsat, A.ces],
   forms: [A.formViews, A.submissions, A.conversion],
   articles: [A.articleViews, A.helpful, A.unhelpful],
-  searches: [A.searches, A.noResult, A.clicked],
+  searches: [A.searches, A.noResult, A.clicked, A.converted],
 };
 
 const by = async (o: Opts, dim: string, cols: Col[], caption: string, dimLabel: string, orderBy?: number) =>
@@ -197,18 +199,21 @@ async function articles(o: Opts): Promise<Report> {
 }
 
 async function searches(o: Opts): Promise<Report> {
-  const cols = [A.searches, A.noResult, A.clicked];
+  const cols = [A.searches, A.noResult, A.clicked, A.converted];
   const [chart, top, none, h] = await Promise.all([
-    daily(o, 'searches', 'Searches by day', [1, 2, 3], count),
+    daily(o, 'searches', 'Searches by day', [1, 2, 3, 4], count),
     by(o, 'query', cols, 'Top queries', 'Query').then((t) => ({ ...t, rows: t.rows.filter((r) => Number(r[1]) > 0) })),
     by(o, 'query', [A.noResult, A.searches], 'Queries without a result', 'Query'),
-    headlines({ ...o, cols: [A.searches, A.noResult, A.noResultShare, A.clicked] }),
+    headlines({ ...o, cols: [A.searches, A.noResult, A.noResultShare, A.clicked, A.converted, A.convertedShare] }),
   ]);
   return {
     headlines: h,
     charts: [chart, breakdownChart({ title: 'Top queries', table: top, column: 1, format: count })],
     tables: [{ ...none, rows: none.rows.filter((r) => Number(r[1]) > 0) }],
-    notes: ['A search typed letter by letter in the messenger counts once, under its last query. Queries are compared in lower case.'],
+    notes: [
+      'A search typed letter by letter in the messenger counts once, under its last query. Queries are compared in lower case.',
+      'A search ended in a conversation when the same messenger visitor started a conversation within 30 minutes after it (help-centre pages outside the messenger do not know their visitor).',
+    ],
   };
 }
 

@@ -46,7 +46,7 @@ export const DAILY_COLUMNS: Record<string, Col[]> = {
 async function overview(o: Opts): Promise<Report> {
   const cols = DAILY_COLUMNS.overview;
   // Three independent reads at once (ADR 107): the page waits for the slowest, not for their sum.
-  const [table, heads, hours] = await Promise.all([dailyTable({ ...o, cols, caption: 'By day' }), headlines({ ...o, cols }), busiestHours(o)]);
+  const [table, heads, hours] = await Promise.all([dailyTable({ ...o, cols, caption: 'By day' }), headlines({ ...o, cols: [...cols, M.firstResponseBh, M.resolutionBh] }), busiestHours(o)]);
   return {
     headlines: heads,
     charts: [dailyChart({ title: 'Conversations and resolutions', table, columns: [1, 2], format: count }), hours],
@@ -59,7 +59,7 @@ function perDimension(dim: 'inbox' | 'channel', label: string) {
   return async (o: Opts): Promise<Report> => {
     const cols = [M.conversations, M.resolved, M.replies, M.firstResponse, M.resolution, M.csat];
     const names = await dimensionNames({ accountId: o.accountId, dim });
-    const table = await breakdown({ ...o, dim, cols, names, caption: `By ${label.toLowerCase()}`, dimLabel: label });
+    const table = await breakdown({ ...o, dim, cols, names, caption: `By ${label.toLowerCase()}`, dimLabel: label, underTag: true });
     return {
       headlines: await headlines({ ...o, cols: [M.conversations, M.resolved, M.firstResponse, M.resolution] }),
       charts: [breakdownChart({ title: `Conversations by ${label.toLowerCase()}`, table, column: 1, format: count })],
@@ -71,11 +71,14 @@ function perDimension(dim: 'inbox' | 'channel', label: string) {
 
 async function metrics(o: Opts): Promise<Report> {
   const ps = [0.5, 0.75, 0.9, 0.95, 0.99];
-  const [fr, res, frBefore, resBefore] = await Promise.all([
+  const [fr, res, frBefore, resBefore, frBh, resBh, frBhBefore] = await Promise.all([
     percentiles({ ...o, metric: 'first_response', ps }),
     percentiles({ ...o, metric: 'resolved', ps }),
     percentiles({ ...o, span: o.range.previous, metric: 'first_response', ps: [0.5, 0.9] }),
     percentiles({ ...o, span: o.range.previous, metric: 'resolved', ps: [0.5, 0.9] }),
+    percentiles({ ...o, metric: 'first_response_bh', ps }),
+    percentiles({ ...o, metric: 'resolved_bh', ps }),
+    percentiles({ ...o, span: o.range.previous, metric: 'first_response_bh', ps: [0.5] }),
   ]);
   const pTable: Table = {
     caption: 'Percentiles',
@@ -83,6 +86,8 @@ async function metrics(o: Opts): Promise<Report> {
     rows: [
       ['First response time', fr.total, ...fr.values],
       ['Resolution time', res.total, ...res.values],
+      ['First response time (business hours)', frBh.total, ...frBh.values],
+      ['Resolution time (business hours)', resBh.total, ...resBh.values],
     ],
   };
   const hist: Table = {
@@ -96,10 +101,14 @@ async function metrics(o: Opts): Promise<Report> {
       { label: '90th percentile first response time', format: 'duration', value: fr.values[2], previous: frBefore.values[1] },
       { label: 'Median resolution time', format: 'duration', value: res.values[0], previous: resBefore.values[0] },
       { label: '90th percentile resolution time', format: 'duration', value: res.values[2], previous: resBefore.values[1] },
+      { label: 'Median first response time (business hours)', format: 'duration', value: frBh.values[0], previous: frBhBefore.values[0] },
     ],
     charts: [{ title: 'How long customers waited for a first response', table: hist, model: barChart({ items: hist.rows.map((r) => ({ label: String(r[0]), value: Number(r[1]) })), format: count }) }],
     tables: [pTable, await dailyTable({ ...o, cols: DAILY_COLUMNS.metrics, caption: 'Averages by day' })],
-    notes: ['Percentiles are read from histograms whose bins span 19 % of their value; a figure is its bin’s midpoint (within ±9 %).'],
+    notes: [
+      'Percentiles are read from histograms whose bins span 19 % of their value; a figure is its bin’s midpoint (within ±9 %).',
+      'Business hours: only the time the conversation’s inbox was open counts (its business hours, as the SLA counts them; around the clock without).',
+    ],
   };
 }
 
@@ -143,9 +152,9 @@ async function csatPage(o: Opts): Promise<Report> {
 }
 
 async function users(o: Opts): Promise<Report> {
-  const cols = [M.replies, M.resolved, M.firstResponse, M.resolution, M.ratings, M.csat];
+  const cols = [M.replies, M.resolved, M.firstResponse, M.resolution, M.ratings, M.csat, M.firstResponseBh];
   const names = await dimensionNames({ accountId: o.accountId, dim: 'agent' });
-  const table = await breakdown({ ...o, dim: 'agent', cols, names, caption: 'By agent', dimLabel: 'Agent' });
+  const table = await breakdown({ ...o, dim: 'agent', cols, names, caption: 'By agent', dimLabel: 'Agent', underTag: true });
   const tracked = await getDb().execute<{ user_id: number; seconds: number }>(sql`
     select user_id, sum(duration_seconds)::float8 as seconds from time_entries
     where account_id = ${o.accountId} and started_at >= ${o.range.current.start.toISOString()}::timestamptz and started_at < ${o.range.current.end.toISOString()}::timestamptz
@@ -157,7 +166,10 @@ async function users(o: Opts): Promise<Report> {
     headlines: await headlines({ ...o, cols: [M.replies, M.resolved, M.firstResponse, M.csat] }),
     charts: [breakdownChart({ title: 'Replies by agent', table, column: 1, format: count })],
     tables: [await dailyTable({ ...o, cols: DAILY_COLUMNS.users, caption: 'By day' })],
-    notes: ['Resolutions count for the agent the conversation was assigned to when it was resolved; replies and first responses for the agent who wrote them.'],
+    notes: [
+      'Resolutions count for the agent the conversation was assigned to when it was resolved; replies and first responses for the agent who wrote them.',
+      ...(o.range.filter?.dim === 'tag' ? ['Under a tag filter, time tracked is every time entry of the agent (time entries carry no tag).'] : []),
+    ],
   };
 }
 

@@ -31,11 +31,13 @@ export const FILTER_DIMS = ['inbox', 'channel', 'team', 'agent', 'tag'] as const
 export type FilterDim = (typeof FILTER_DIMS)[number];
 
 const CONV: readonly FilterDim[] = ['inbox', 'channel', 'team', 'agent', 'tag'];
+/** The pages that compare inboxes, channels or agents side by side filter by tag only (ADR 120). */
+const TAG: readonly FilterDim[] = ['tag'];
 
 export const ANALYTICS_PAGES: readonly AnalyticsPage[] = [
   { slug: 'overview', title: 'Overview', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: CONV, about: 'Volume, resolutions, response and resolution times, satisfaction and the busiest hours.' },
-  { slug: 'inbox', title: 'Inbox', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Each inbox side by side.' },
-  { slug: 'channels', title: 'Channels', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Each channel side by side.' },
+  { slug: 'inbox', title: 'Inbox', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: TAG, about: 'Each inbox side by side.' },
+  { slug: 'channels', title: 'Channels', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: TAG, about: 'Each channel side by side.' },
   { slug: 'metrics', title: 'Metrics', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: CONV, about: 'Medians and percentiles of first response and resolution times.' },
   { slug: 'sla', title: 'SLA', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/sla', built: true, filters: CONV, about: 'Breaches by target, policy and priority, and over time.' },
   { slug: 'workflows', title: 'Workflows', group: 'Conversations', permission: 'conversation_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Runs, matches and actions applied or failed per workflow and rule, from the run log.' },
@@ -46,7 +48,7 @@ export const ANALYTICS_PAGES: readonly AnalyticsPage[] = [
   { slug: 'surveys', title: 'Surveys', group: 'Surveys', permission: 'customer_satisfication_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Responses and NPS, CSAT and CES trends per survey.' },
   { slug: 'customer-satisfaction', title: 'Customer satisfaction', group: 'Surveys', permission: 'customer_satisfication_reports', feature: 'analytics/customerSatisfaction', built: true, filters: CONV, about: 'CSAT ratings by agent, team and inbox.' },
   { slug: 'forms', title: 'Forms', group: 'Forms', permission: 'customer_satisfication_reports', feature: 'analytics/enabled', built: true, filters: [], about: 'Views, submissions and conversion rate.' },
-  { slug: 'users', title: 'Users', group: 'Performance', permission: 'performance_reports', feature: 'analytics/teamPerformance', built: true, filters: [], about: 'Per agent: conversations resolved, replies, first response and resolution times, CSAT.' },
+  { slug: 'users', title: 'Users', group: 'Performance', permission: 'performance_reports', feature: 'analytics/teamPerformance', built: true, filters: TAG, about: 'Per agent: conversations resolved, replies, first response and resolution times, CSAT.' },
   { slug: 'staffing-prediction', title: 'Staffing prediction', group: 'Performance', permission: 'performance_reports', feature: 'analytics/staffingPrediction', built: true, filters: ['inbox', 'channel'], about: 'Agents needed for each hour of next week (Erlang C), against the agents scheduled.' },
   { slug: 'chat', title: 'Chat', group: 'Campaigns', permission: 'campaign_reports', feature: 'campaigns/chatMessaging', built: true, filters: [], about: 'Chat (message) campaigns: shown and replied, per day and per campaign.' },
   { slug: 'email', title: 'Email', group: 'Campaigns', permission: 'campaign_reports', feature: 'campaigns/emailCampaigns', built: true, filters: [], about: 'Email campaigns: sent, opened, clicked, replied, unsubscribed and bounced.' },

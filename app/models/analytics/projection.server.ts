@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../../../db/client';
+import { getInboxBusinessHours } from '../automation/business-hours.server';
+import { businessMsBetween, type BusinessHoursRules } from '../automation/business-time';
 
 /**
  * The analytics projections (ADR 090). Every figure is a function of one event and the events before it in the log
@@ -26,6 +28,7 @@ export const PROJECTED_EVENT_TYPES = [
   'kb_article_rated',
   'kb_searched',
   'kb_search_clicked',
+  'kb_search_converted',
   // SLA targets met (ADR 103).
   'sla_met',
   // Sales and goals (ADR 104).
@@ -145,7 +148,51 @@ const AREA_FACTS = sql.raw(`
       union all
       select account_id, occurred_at, 'searches_clicked', 1, 0, null, null, null, null, null,
         jsonb_build_object('query', lower(left(payload->>'query', 200)), 'kb', payload->>'knowledgeBaseId')
-      from x where type = 'kb_search_clicked'`);
+      from x where type = 'kb_search_clicked'
+      union all
+      select account_id, occurred_at, 'searches_converted', 1, 0, null, null, null, null, null,
+        jsonb_build_object('query', lower(left(payload->>'query', 200)), 'kb', payload->>'knowledgeBaseId')
+      from x where type = 'kb_search_converted'`);
+
+/**
+ * A `facts` CTE's lines, one per dimension the fact carries, upserted into the counters and the histograms.
+ */
+const LINES_AND_UPSERT = sql.raw(`
+    lines as (
+      select f.account_id, date_bin('1 hour', f.occurred_at, timestamptz '2000-01-01 00:00:00+00') as hour, f.metric, d.dim, d.key, f.n, f.total, f.secs
+      from facts f
+      cross join lateral (
+        select 'all'::text, ''::text
+        union all select 'inbox', f.inbox where f.inbox is not null
+        union all select 'channel', f.channel where f.channel is not null
+        union all select 'team', f.team where f.team is not null
+        union all select 'agent', f.agent where f.agent is not null
+        union all select k, v from jsonb_each_text(coalesce(f.extra, '{}'::jsonb) - 'tags') j(k, v) where v is not null
+        union all select 'tag', t from jsonb_array_elements_text(case when jsonb_typeof(f.extra->'tags') = 'array' then f.extra->'tags' else '[]'::jsonb end) tt(t)
+        -- Inbox, channel and agent under a tag (ADR 120): key '<tag>:<value>', so the inbox, channels and users pages
+        -- break their figures down under a tag filter. A fact's tags are those of its conversation (or the tag given).
+        union all select v.d || '_tag', tt.t || ':' || v.k
+          from jsonb_array_elements_text(case when jsonb_typeof(f.extra->'tags') = 'array' then f.extra->'tags'
+            when f.metric = 'tagged' then jsonb_build_array(f.extra->'tag') else '[]'::jsonb end) tt(t)
+          cross join (values ('inbox', f.inbox), ('channel', f.channel), ('agent', f.agent)) v(d, k)
+          where v.k is not null
+      ) d(dim, key)
+      where f.n <> 0
+    ),
+    counted as (
+      insert into analytics_counters (account_id, metric, dim, key, hour, n, total)
+      select account_id, metric, dim, key, hour, sum(n), sum(total) from lines group by 1, 2, 3, 4, 5
+      on conflict (account_id, metric, dim, key, hour)
+      do update set n = analytics_counters.n + excluded.n, total = analytics_counters.total + excluded.total
+      returning 1
+    ),
+    binned as (
+      insert into analytics_durations (account_id, metric, dim, key, hour, bin, n)
+      select account_id, metric, dim, key, hour, floor(4 * ln(1 + secs) / ln(2))::smallint, count(*) from lines where secs is not null group by 1, 2, 3, 4, 5, 6
+      on conflict (account_id, metric, dim, key, hour, bin)
+      do update set n = analytics_durations.n + excluded.n
+      returning 1
+    )`);
 
 /**
  * The counters and histogram lines of the events `ev` (a CTE over domain_events rows), upserted in one statement.
@@ -242,35 +289,44 @@ ${AREA_FACTS}
       from x cross join lateral (values ('goal_reached'), ('goal_attributed')) m(metric)
       where type = 'goal_reached' and payload->>'goalId' is not null and (m.metric = 'goal_reached' or conv is not null)
     ),
-    lines as (
-      select f.account_id, date_bin('1 hour', f.occurred_at, timestamptz '2000-01-01 00:00:00+00') as hour, f.metric, d.dim, d.key, f.n, f.total, f.secs
-      from facts f
-      cross join lateral (
-        select 'all'::text, ''::text
-        union all select 'inbox', f.inbox where f.inbox is not null
-        union all select 'channel', f.channel where f.channel is not null
-        union all select 'team', f.team where f.team is not null
-        union all select 'agent', f.agent where f.agent is not null
-        union all select k, v from jsonb_each_text(coalesce(f.extra, '{}'::jsonb) - 'tags') j(k, v) where v is not null
-        union all select 'tag', t from jsonb_array_elements_text(case when jsonb_typeof(f.extra->'tags') = 'array' then f.extra->'tags' else '[]'::jsonb end) tt(t)
-      ) d(dim, key)
-      where f.n <> 0
+${LINES_AND_UPSERT}
+    select (select count(*) from counted)::int as counters, (select count(*) from binned)::int as bins,
+      (select coalesce(jsonb_agg(jsonb_build_object('account_id', account_id, 'occurred_at', occurred_at, 'metric', metric || '_bh', 'secs', secs,
+        'inbox', inbox, 'channel', channel, 'team', team, 'agent', agent, 'extra', extra)), '[]'::jsonb)
+       from facts where metric in ('first_response', 'resolved') and secs is not null) as durations`;
+}
+
+type DurationFact = { account_id: number; occurred_at: string; metric: string; secs: number; inbox: string | null; channel: string | null; team: string | null; agent: string | null; extra: unknown };
+
+/**
+ * Business-hours durations (ADR 120): the first-response and resolution facts the statement just counted, measured
+ * again with the business-time calculator the SLA uses, over the business hours of the conversation's inbox (calendar
+ * time for an inbox without them), counted as `first_response_bh` and `resolved_bh` with the same dimensions, in the
+ * same transaction.
+ */
+async function projectBusinessHours(tx: DbOrTx, facts: DurationFact[]) {
+  if (facts.length === 0) return;
+  const rules = new Map<string, BusinessHoursRules | null>();
+  for (const f of facts) {
+    const key = `${f.account_id}:${f.inbox ?? ''}`;
+    if (!rules.has(key)) {
+      const inboxId = Number(f.inbox);
+      rules.set(key, f.inbox && Number.isSafeInteger(inboxId) ? await getInboxBusinessHours({ accountId: f.account_id, inboxId }, tx) : null);
+    }
+  }
+  const measured = facts.map((f) => {
+    const end = new Date(f.occurred_at);
+    const start = new Date(end.getTime() - f.secs * 1000);
+    return { ...f, secs: businessMsBetween(rules.get(`${f.account_id}:${f.inbox ?? ''}`) ?? null, start, end) / 1000 };
+  });
+  await tx.execute(sql`
+    with facts as (
+      select account_id, occurred_at, metric, 1 as n, secs as total, secs, inbox, channel, team, agent, extra
+      from jsonb_to_recordset(${JSON.stringify(measured)}::jsonb)
+        as f(account_id int, occurred_at timestamptz, metric text, secs float8, inbox text, channel text, team text, agent text, extra jsonb)
     ),
-    counted as (
-      insert into analytics_counters (account_id, metric, dim, key, hour, n, total)
-      select account_id, metric, dim, key, hour, sum(n), sum(total) from lines group by 1, 2, 3, 4, 5
-      on conflict (account_id, metric, dim, key, hour)
-      do update set n = analytics_counters.n + excluded.n, total = analytics_counters.total + excluded.total
-      returning 1
-    ),
-    binned as (
-      insert into analytics_durations (account_id, metric, dim, key, hour, bin, n)
-      select account_id, metric, dim, key, hour, floor(4 * ln(1 + secs) / ln(2))::smallint, count(*) from lines where secs is not null group by 1, 2, 3, 4, 5, 6
-      on conflict (account_id, metric, dim, key, hour, bin)
-      do update set n = analytics_durations.n + excluded.n
-      returning 1
-    )
-    select (select count(*) from counted)::int as counters, (select count(*) from binned)::int as bins`;
+${LINES_AND_UPSERT}
+    select (select count(*) from counted)::int as counters`);
 }
 
 /**
@@ -287,7 +343,7 @@ export async function projectEvents(opts: { eventIds: number[]; db?: DbOrTx }) {
       select pg_advisory_xact_lock_shared(${LOCK_CLASS}, a) from (
         select distinct account_id as a from domain_events where id = any(${ids}::bigint[]) order by 1
       ) s`);
-    const rows = await tx.execute<{ counters: number; bins: number; claimed: number }>(
+    const rows = await tx.execute<{ counters: number; bins: number; durations: DurationFact[] }>(
       projectStatement(sql`
         with fresh as (
           insert into analytics_applied_events (event_id, account_id)
@@ -297,6 +353,7 @@ export async function projectEvents(opts: { eventIds: number[]; db?: DbOrTx }) {
         ),
         ev as (select d.* from domain_events d where d.id in (select event_id from fresh))`),
     );
+    await projectBusinessHours(tx, rows[0]?.durations ?? []);
     return { counted: Number(rows[0]?.counters ?? 0) };
   });
 }
@@ -321,13 +378,14 @@ export async function rebuildAnalytics(opts: { accountId: number; chunk?: number
       from domain_events where account_id = ${opts.accountId} and type in (${TYPES_SQL})`);
     if (!bounds?.lo || !bounds.hi) return { events: 0 };
     for (let from = Number(bounds.lo); from <= Number(bounds.hi); from += chunk) {
-      await tx.execute(
+      const [row] = await tx.execute<{ durations: DurationFact[] }>(
         projectStatement(sql`
           with ev as (
             select d.* from domain_events d
             where d.account_id = ${opts.accountId} and d.id >= ${from} and d.id < ${from + chunk}
           )`),
       );
+      await projectBusinessHours(tx, row?.durations ?? []);
     }
     return { events: Number(bounds.events) };
   });

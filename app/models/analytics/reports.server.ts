@@ -23,6 +23,9 @@ const M = {
   incoming: { label: 'Customer messages', format: 'count', metric: 'incoming_messages', agg: 'n' },
   firstResponse: { label: 'Average first response time', format: 'duration', metric: 'first_response', agg: 'avg' },
   resolution: { label: 'Average resolution time', format: 'duration', metric: 'resolved', agg: 'avg' },
+  // The same durations counted in business hours (ADR 120): the inbox's business hours, as the SLA counts them.
+  firstResponseBh: { label: 'Average first response time (business hours)', format: 'duration', metric: 'first_response_bh', agg: 'avg' },
+  resolutionBh: { label: 'Average resolution time (business hours)', format: 'duration', metric: 'resolved_bh', agg: 'avg' },
   csat: { label: 'CSAT', format: 'percent', metric: 'csat_satisfied', agg: 'ratio', of: 'csat' },
   ratings: { label: 'Ratings', format: 'count', metric: 'csat', agg: 'n' },
   avgRating: { label: 'Average rating', format: 'rating', metric: 'csat', agg: 'avg' },
@@ -134,21 +137,26 @@ export function dailyChart(opts: { title: string; table: Table; columns: number[
 }
 
 /** The columns per value of one dimension (inbox, channel, team, agent, policy, priority, target) over the range. */
-export async function breakdown(opts: { accountId: number; range: Range; dim: string; cols: Col[]; caption: string; names: Map<string, string>; dimLabel: string; orderBy?: number }): Promise<Table> {
+export async function breakdown(opts: { accountId: number; range: Range; dim: string; cols: Col[]; caption: string; names: Map<string, string>; dimLabel: string; orderBy?: number; underTag?: boolean }): Promise<Table> {
   const s = opts.range.current;
+  // Under a tag filter (ADR 120), the inbox, channel and agent breakdowns read their '<dim>_tag' rows, keyed
+  // '<tag>:<value>': a key range on the primary key.
+  const tag = opts.underTag && opts.range.filter?.dim === 'tag' && ['inbox', 'channel', 'agent'].includes(opts.dim) ? opts.range.filter.key : null;
+  const cols = tag ? forSlice(opts.cols, 'tag') : opts.cols;
   const rows = await getDb().execute<Record<string, unknown>>(sql`
-    select c.key, ${sql.join(
-      opts.cols.map((col, i) => sql`${colExpr(col)} as ${sql.raw(`c${i}`)}`),
+    select ${tag ? sql`substr(c.key, ${tag.length + 2})` : sql`c.key`} as key, ${sql.join(
+      cols.map((col, i) => sql`${colExpr(col)} as ${sql.raw(`c${i}`)}`),
       sql`, `,
     )}
     from analytics_counters c
-    where c.account_id = ${opts.accountId} and c.dim = ${opts.dim}
+    where c.account_id = ${opts.accountId} and c.dim = ${tag ? `${opts.dim}_tag` : opts.dim}
+      ${tag ? sql`and c.key >= ${`${tag}:`} and c.key < ${`${tag};`}` : sql``}
       and c.metric in (${sql.join(
-        metricsOf(opts.cols).map((m) => sql`${m}`),
+        metricsOf(cols).map((m) => sql`${m}`),
         sql`, `,
       )})
       and c.hour >= ${s.start.toISOString()}::timestamptz and c.hour < ${s.end.toISOString()}::timestamptz
-    group by c.key order by ${sql.raw(String(2 + (opts.orderBy ?? 0)))} desc nulls last, c.key limit 200`);
+    group by 1 order by ${sql.raw(String(2 + (opts.orderBy ?? 0)))} desc nulls last, 1 limit 200`);
   return {
     caption: opts.caption,
     columns: [{ label: opts.dimLabel, format: 'text' }, ...opts.cols.map((c) => ({ label: c.label, format: c.format }))],

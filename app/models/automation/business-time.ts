@@ -183,3 +183,20 @@ export function slaDurationMs(target: { value: number; unit: SlaUnit }, hours: B
     }
   }
 }
+
+/**
+ * Open time between two instants, in milliseconds (analytics' business-hours durations, ADR 120): the overlap of
+ * [start, end) with the open intervals; around the clock when there are no business hours (null).
+ */
+export function businessMsBetween(hours: BusinessHoursRules | null, start: Date, end: Date): number {
+  const from = start.getTime();
+  const to = end.getTime();
+  if (!(to > from)) return 0;
+  if (!hours) return to - from;
+  let total = 0;
+  for (const i of intervalsFrom(hours, from)) {
+    if (i.start >= to) break;
+    total += Math.min(i.end, to) - i.start;
+  }
+  return total;
+}

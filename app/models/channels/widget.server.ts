@@ -16,6 +16,7 @@ import { deliverMessage, DeliveryRefused, loadOutgoing, markDelivery, registerCh
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { articlePath } from '../knowledge-base/constants';
 import { MARK_END, MARK_START, searchPublicArticles } from '../knowledge-base/public.server';
+import { recordSearchConversion } from '../analytics/search-conversions.server';
 import { BRAND_COLOURS, readMessengerSettings, type MessengerSettings } from './messenger-settings';
 
 /**
@@ -189,10 +190,10 @@ const MARKS = new RegExp(`[${MARK_START}${MARK_END}]`, 'g');
  * search this one continues as the visitor types, so a typed question is one search). Null when the
  * inbox offers no help centre.
  */
-export async function searchWidgetHelp(opts: { inbox: Inbox; q: string; replaces?: number | null }) {
+export async function searchWidgetHelp(opts: { inbox: Inbox; q: string; replaces?: number | null; visitorId?: string | null }) {
   const help = await widgetHelpCentre(opts.inbox);
   if (!help) return null;
-  const found = await searchPublicArticles({ accountId: opts.inbox.accountId, knowledgeBaseId: help.id, q: opts.q, language: help.language, limit: 5, replaces: opts.replaces });
+  const found = await searchPublicArticles({ accountId: opts.inbox.accountId, knowledgeBaseId: help.id, q: opts.q, language: help.language, limit: 5, replaces: opts.replaces, visitorId: opts.visitorId });
   return {
     domain: help.domain,
     searchId: found.searchId,
@@ -492,6 +493,8 @@ export async function postVisitorMessage(opts: {
           messageId = (await addMessage(tx, { accountId: visitor.accountId, conversationId, kind: 'incoming', text: body, senderContactId: opened.contact.id })).id;
           await opts.campaign.onOpened(tx, conversationId);
         }
+        // A help-centre search shortly before, by this visitor, ended in this conversation (ADR 120).
+        await recordSearchConversion(tx, { accountId: visitor.accountId, visitorId: visitor.id, conversationId });
         await tx
           .update(schema.widgetVisitors)
           .set({ conversationId, contactId: opened.contact.id, lastSeenAt: new Date() })
@@ -611,6 +614,7 @@ export async function submitOfflineTicket(opts: {
         message: { kind: 'incoming', text: lines.join('\n\n') },
       });
       if (saved) await linkAttachments(tx, { accountId: visitor.accountId, messageId: opened.message.id, ids: [saved.id] });
+      await recordSearchConversion(tx, { accountId: visitor.accountId, visitorId: visitor.id, conversationId: opened.conversation.id });
       return { conversationId: opened.conversation.id };
     });
   } catch (err) {

@@ -1,4 +1,27 @@
-export const CONVERSION_LIMITS = { nameMax: 100, eventNameMax: 60, descriptionMax: 500, attributionDaysMax: 365 };
+export const CONVERSION_LIMITS = { nameMax: 100, eventNameMax: 60, descriptionMax: 500, attributionDaysMax: 365, urlValueMax: 500 };
+
+/** How a URL goal compares a viewed page's URL with its value (ADR 120). */
+export const URL_OPS = ['contains', 'equals', 'starts_with'] as const;
+export type UrlOp = (typeof URL_OPS)[number];
+export const URL_OP_LABELS: Record<UrlOp, string> = { contains: 'contains', equals: 'is', starts_with: 'starts with' };
+
+/**
+ * Whether a viewed page reaches a URL goal. A value starting with "/" is compared with the page's path (no query
+ * string or fragment), anything else with the whole URL; case-insensitive; a trailing slash is ignored for "is".
+ */
+export function urlMatches(rule: { op: UrlOp; value: string }, url: string) {
+  const value = rule.value.trim().toLowerCase();
+  if (!value) return false;
+  let subject = url.trim().toLowerCase();
+  if (value.startsWith('/')) {
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/.exec(subject);
+    subject = m ? m[1] || '/' : subject.split(/[?#]/)[0];
+  }
+  if (rule.op === 'contains') return subject.includes(value);
+  if (rule.op === 'starts_with') return subject.startsWith(value);
+  const strip = (s: string) => (s.length > 1 ? s.replace(/\/+$/, '') : s);
+  return strip(subject) === strip(value);
+}
 export const GOAL_NAME_TAKEN = 'A goal with this name already exists';
 export const TRACKER_NAME_TAKEN = 'A sales tracker with this name already exists';
 /** Currencies with no minor unit (ISO 4217 exponent 0); a few with 3 decimals. Everything else has 2. */

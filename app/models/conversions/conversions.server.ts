@@ -4,7 +4,7 @@ import * as schema from '../../../db/schema';
 import { emitEvent } from '../events/events.server';
 import { recordChange } from '../productivity/shared.server';
 import { FieldInputError, isUniqueViolation } from '../productivity/shared.server';
-import { GOAL_NAME_TAKEN, toMinor, TRACKER_NAME_TAKEN } from './constants';
+import { GOAL_NAME_TAKEN, toMinor, TRACKER_NAME_TAKEN, urlMatches } from './constants';
 import type { GoalValues, SaleTrackerValues } from './schemas';
 
 const g = schema.conversionGoals;
@@ -44,6 +44,9 @@ export function createGoal(opts: Who & GoalValues) {
           accountId: opts.accountId,
           name: opts.name,
           eventName: opts.eventName,
+          kind: opts.kind ?? 'event',
+          urlOp: opts.urlOp ?? null,
+          urlValue: opts.urlValue ?? null,
           description: opts.description,
           attributionDays: opts.attributionDays,
           active: opts.active,
@@ -54,7 +57,7 @@ export function createGoal(opts: Who & GoalValues) {
         type: 'conversion_goal_created',
         subjectType: 'conversion_goal',
         subjectId: row.id,
-        payload: { name: row.name, eventName: row.eventName },
+        payload: { name: row.name, kind: row.kind, eventName: row.eventName, urlOp: row.urlOp, urlValue: row.urlValue },
       });
       return row;
     }),
@@ -69,6 +72,9 @@ export function updateGoal(opts: Who & GoalValues & { id: number }) {
         .set({
           name: opts.name,
           eventName: opts.eventName,
+          kind: opts.kind ?? 'event',
+          urlOp: opts.urlOp ?? null,
+          urlValue: opts.urlValue ?? null,
           description: opts.description,
           attributionDays: opts.attributionDays,
           active: opts.active,
@@ -82,7 +88,7 @@ export function updateGoal(opts: Who & GoalValues & { id: number }) {
         type: 'conversion_goal_updated',
         subjectType: 'conversion_goal',
         subjectId: row.id,
-        payload: { name: row.name, eventName: row.eventName, active: row.active },
+        payload: { name: row.name, kind: row.kind, eventName: row.eventName, urlOp: row.urlOp, urlValue: row.urlValue, active: row.active },
       });
       return row;
     }),
@@ -267,9 +273,17 @@ async function reachGoals(tx: Tx, opts: { accountId: number; contactId: number; 
   const goals = await tx
     .select()
     .from(g)
-    .where(and(eq(g.accountId, opts.accountId), eq(g.eventName, opts.eventName), eq(g.active, true)));
+    .where(and(eq(g.accountId, opts.accountId), eq(g.kind, 'event'), eq(g.eventName, opts.eventName), eq(g.active, true)));
+  return reach(tx, { ...opts, goals, payload: { eventName: opts.eventName } });
+}
+
+/** One `goal_conversions` row and one `goal_reached` event per goal and contact; the goals already reached add nothing. */
+async function reach(
+  tx: Tx,
+  opts: { accountId: number; contactId: number; at: Date; goals: (typeof g.$inferSelect)[]; payload: Record<string, unknown>; causedByEventId?: number },
+) {
   const reached: number[] = [];
-  for (const goal of goals) {
+  for (const goal of opts.goals) {
     const conversationId = await attributedConversation(tx, { accountId: opts.accountId, contactId: opts.contactId, at: opts.at, days: goal.attributionDays });
     const [row] = await tx
       .insert(schema.goalConversions)
@@ -282,12 +296,31 @@ async function reachGoals(tx: Tx, opts: { accountId: number; contactId: number; 
       type: 'goal_reached',
       subjectType: 'conversion_goal',
       subjectId: goal.id,
-      payload: { goalId: goal.id, contactId: opts.contactId, conversationId, eventName: opts.eventName },
+      payload: { goalId: goal.id, contactId: opts.contactId, conversationId, ...opts.payload },
       actor: { type: 'contact', id: opts.contactId },
+      causedByEventId: opts.causedByEventId ?? null,
     });
     reached.push(goal.id);
   }
   return reached;
+}
+
+/**
+ * URL goals (ADR 120): a known contact's page view (`page_viewed`, written by the messenger) reaches the active URL
+ * goals its URL matches, once per goal and contact, attributed as of the view's time. Run by the engine, off the
+ * messenger's page-view path; a view before the visitor became a contact reaches nothing.
+ */
+export async function reachUrlGoals(opts: { accountId: number; contactId: number | null; url: string; at: Date; pageViewEventId?: number }) {
+  if (!opts.contactId || !opts.url) return [];
+  const goals = await getDb()
+    .select()
+    .from(g)
+    .where(and(eq(g.accountId, opts.accountId), eq(g.kind, 'url'), eq(g.active, true)));
+  const matching = goals.filter((goal) => goal.urlOp && goal.urlValue && urlMatches({ op: goal.urlOp, value: goal.urlValue }, opts.url));
+  if (matching.length === 0) return [];
+  return getDb().transaction((tx) =>
+    reach(tx, { accountId: opts.accountId, contactId: opts.contactId!, at: opts.at, goals: matching, payload: { url: opts.url.slice(0, 2000) }, causedByEventId: opts.pageViewEventId }),
+  );
 }
 
 export class TrackInputError extends Error {}

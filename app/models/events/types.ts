@@ -171,6 +171,8 @@ export const DOMAIN_EVENT_TYPES = [
   'kb_article_rated',
   'kb_searched',
   'kb_search_clicked',
+  // A messenger search followed by a conversation of the same visitor within 30 minutes (ADR 120).
+  'kb_search_converted',
   // Conversions (ADR 104): goals and sales trackers, and what they record.
   'conversion_goal_created',
   'conversion_goal_updated',

@@ -157,7 +157,7 @@ export type SearchHit = { id: number; title: string; slug: string; snippet: stri
  * own words (pg_trgm) and the search runs again.
  * Records the search for the docs reports.
  */
-export async function searchPublicArticles(scope: Scope & { q: string; language: string; limit?: number; record?: boolean; replaces?: number | null }) {
+export async function searchPublicArticles(scope: Scope & { q: string; language: string; limit?: number; record?: boolean; replaces?: number | null; visitorId?: string | null }) {
   const q = scope.q
     .replace(/[\u0000-\u001f]/g, ' ')
     .trim()
@@ -199,7 +199,7 @@ export async function searchPublicArticles(scope: Scope & { q: string; language:
       type: 'kb_searched',
       subjectType: 'kb_search',
       subjectId: id,
-      payload: { searchId: id, knowledgeBaseId: scope.knowledgeBaseId, query: q.slice(0, 200), resultCount: hits.length, ...(previous ? { previousQuery: previous.query, previousResultCount: previous.resultCount } : {}) },
+      payload: { searchId: id, knowledgeBaseId: scope.knowledgeBaseId, query: q.slice(0, 200), resultCount: hits.length, ...(scope.visitorId ? { visitorId: scope.visitorId } : {}), ...(previous ? { previousQuery: previous.query, previousResultCount: previous.resultCount } : {}) },
     });
   if (scope.record !== false && scope.replaces) {
     // A search typed letter by letter (the messenger's search as you type) is one search, not one per pause: the
