@@ -7,7 +7,7 @@ import { createTag, deleteTag } from '../../app/models/productivity/tags.server'
 import { processEventBatch } from '../../engine/events';
 import { automationRules } from '../../engine/handlers/automation';
 import { profileSnapshot, resetProfile } from '../../engine/profile';
-import { createTestAccount } from '../factories';
+import { createTestAccount, createTestUser } from '../factories';
 
 /**
  * A batch's actions applied set-based (ADR 109): the tags and notes of several events each in one statement, with
@@ -20,6 +20,7 @@ describe('actions applied across a batch', () => {
     const { account, owner } = await createTestAccount({ domain: 'enginebulk' });
     const inbox = await createInbox({ accountId: account.id, actorId: owner.id, name: 'Support', channelType: 'email', email: 'support@engine-bulk.test' });
     const tag = await createTag({ accountId: account.id, actorId: owner.id, name: 'order', color: 'blue' });
+    const agent = await createTestUser({ accountId: account.id, firstName: 'Ada' });
     const gone = await createTag({ accountId: account.id, actorId: owner.id, name: 'gone', color: 'red' });
     const rule = (name: string, actions: unknown[]) => ({
       accountId: account.id,
@@ -30,7 +31,7 @@ describe('actions applied across a batch', () => {
       filters: [{ field: 'subject' as const, op: 'contains' as const, value: 'order' }],
       actions: actions as never,
     });
-    const [r1, r2, r3, r4] = await db
+    const [r1, r2, r3, r4, r5] = await db
       .insert(schema.automationRules)
       .values([
         rule('Tag and note', [
@@ -46,6 +47,7 @@ describe('actions applied across a batch', () => {
           { type: 'leave_note', note: 'Third look' },
         ]),
         rule('Priority', [{ type: 'set_priority', priority: 'high' }]),
+        rule('Assign', [{ type: 'assign_user', userId: agent.id }]),
       ])
       .returning();
     await deleteTag({ accountId: account.id, actorId: owner.id, id: gone.id });
@@ -82,6 +84,8 @@ describe('actions applied across a batch', () => {
     expect(phases['automation: bulk tags']).toBe(1);
     expect(phases['automation: action assign_tag']).toBe(3);
     expect(phases['automation: action set_priority']).toBe(3);
+    expect(phases['automation: bulk assign']).toBe(1);
+    expect(phases['automation: action assign_user']).toBeUndefined();
     expect(phases['automation: action leave_note']).toBeUndefined();
     expect(phases['automation: actions transaction']).toBe(1);
 
@@ -101,13 +105,19 @@ describe('actions applied across a batch', () => {
           messageCount: schema.conversations.messageCount,
           priority: schema.conversations.priority,
           search: schema.conversations.search,
+          assigneeId: schema.conversations.assigneeId,
         })
         .from(schema.conversations)
         .where(inArray(schema.conversations.id, convs));
       const events = await db
         .select()
         .from(schema.domainEvents)
-        .where(and(eq(schema.domainEvents.accountId, account.id), inArray(schema.domainEvents.type, ['conversation_updated', 'message_created'])))
+        .where(
+          and(
+            eq(schema.domainEvents.accountId, account.id),
+            inArray(schema.domainEvents.type, ['conversation_updated', 'message_created', 'conversation_assigned']),
+          ),
+        )
         .orderBy(asc(schema.domainEvents.id));
       const lines = await db
         .select()
@@ -128,7 +138,8 @@ describe('actions applied across a batch', () => {
       const event = created[k].id;
       expect(after.notes.filter((n) => n.conversationId === conv).map((n) => n.text)).toEqual(['First look: refund?', 'Second look', 'Third look']);
       const row = after.rows.find((r) => r.id === conv)!;
-      expect(row.messageCount).toBe(5); // the customer's message, three notes, the priority's system line
+      expect(row.messageCount).toBe(6); // the customer's message, three notes, the priority's and the assignment's system lines
+      expect(row.assigneeId).toBe(agent.id);
       expect(String(row.search)).toContain('refund');
       expect(String(row.search)).toContain('second');
       // The tag's event belongs to the first rule that added it; each note has its own, both written by the engine for their rule.
@@ -145,6 +156,12 @@ describe('actions applied across a batch', () => {
           ['engine', r3.id, 'note', false],
         ].sort(),
       );
+      const assignedBy = mine.filter((e) => e.type === 'conversation_updated' && (e.payload as { changed?: { assigneeId?: unknown } }).changed?.assigneeId);
+      expect(assignedBy.map((e) => [e.actorId, e.payload])).toEqual([[r5.id, { changed: { assigneeId: { from: null, to: agent.id } } }]]);
+      const assigned = after.events.filter((e) => e.type === 'conversation_assigned' && e.subjectId === String(conv));
+      expect(assigned.map((e) => [e.actorType, e.actorId, e.causedByEventId, e.payload])).toEqual([
+        ['engine', r5.id, assignedBy[0].id, { assigneeId: agent.id, teamId: null, previousAssigneeId: null, previousTeamId: null }],
+      ]);
       const lines = after.lines.filter((l) => l.eventId === event).map((l) => [l.ruleId, l.actionIndex, l.step, l.detail]);
       const notes = after.notes.filter((n) => n.conversationId === conv);
       expect(lines).toEqual([
@@ -155,6 +172,7 @@ describe('actions applied across a batch', () => {
         [r3.id, 0, 'action_skipped', { reason: 'Choose tags of this account' }],
         [r3.id, 1, 'action_applied', { result: `note ${notes[2].id} on conversation #${conv}` }],
         [r4.id, 0, 'action_applied', { result: 'priority set to high' }],
+        [r5.id, 0, 'action_applied', { result: `assigned conversation #${conv} to ${`${agent.firstName} ${agent.lastName}`.trim()}` }],
       ]);
     }
 

@@ -1,4 +1,4 @@
-import { and, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { schema, type Tx } from '../../../db/client';
 import type { Facts } from '../../../engine/rules/evaluate';
 import { actorFields, emitEvents, type Cause, type EmitEventInput } from '../events/events.server';
@@ -17,19 +17,23 @@ import type { RuleAction } from './rule-types';
  * one-by-one path for the whole group.
  */
 export type BulkItem = { accountId: number; action: RuleAction; facts: Facts; cause: Cause };
-export type BulkKind = 'tags' | 'notes';
+export type BulkKind = 'tags' | 'notes' | 'assign';
 
 /** Which bulk group an action belongs to, or null for the one-by-one path. */
 export function bulkKind(item: { action: RuleAction; facts: Facts }): BulkKind | null {
   if (!item.facts.conversation) return null;
   if (item.action.type === 'assign_tag' && (item.action.tagIds?.length ?? 0) > 0) return 'tags';
   if (item.action.type === 'leave_note' && typeof item.action.note === 'string') return 'notes';
+  if (item.action.type === 'assign_user' && typeof item.action.userId === 'number') return 'assign';
   return null;
 }
 
+/** Tags and notes touch different rows: a run of them may be applied in any order (an assignment may not). */
+export const COMMUTING_KINDS: readonly BulkKind[] = ['tags', 'notes'];
+
 /** Applies one group; answers, per item, the run-history result, or null when that item must go one by one. */
 export function applyActionsInBulk(tx: Tx, kind: BulkKind, items: BulkItem[]): Promise<(string | null)[]> {
-  return kind === 'tags' ? tagInBulk(tx, items) : noteInBulk(tx, items);
+  return kind === 'tags' ? tagInBulk(tx, items) : kind === 'notes' ? noteInBulk(tx, items) : assignInBulk(tx, items);
 }
 
 const key = (accountId: number, id: number) => `${accountId}:${id}`;
@@ -153,6 +157,118 @@ async function noteInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]>
   for (const [k, { i, n }] of todo.entries()) {
     await publishToAccount(i.accountId, { type: 'message.created', conversationId: rows[k].conversationId, messageId: rows[k].id, kind: 'note' }, { tx });
     results[n] = `note ${rows[k].id} on conversation #${rows[k].conversationId}`;
+  }
+  return results;
+}
+
+/**
+ * `assignConversations` to one user for many conversations (its `changeConversations` path): the user read once per
+ * user, the conversations locked in one read, one update per user, the `conversation_updated` and then the
+ * `conversation_assigned` events (each caused by its `conversation_updated`) in one insert each, the system lines
+ * in one insert. A conversation named twice in the group goes one by one (the second must see the first's change).
+ */
+async function assignInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> {
+  const results: (string | null)[] = items.map(() => null);
+  const seen = new Set<string>();
+  const byUser = new Map<string, { accountId: number; userId: number; at: number[] }>();
+  items.forEach((i, n) => {
+    const k = key(i.accountId, i.facts.conversation!.id);
+    if (seen.has(k)) return;
+    seen.add(k);
+    const u = `${i.accountId}:${i.action.userId}`;
+    const g = byUser.get(u) ?? { accountId: i.accountId, userId: i.action.userId!, at: [] };
+    g.at.push(n);
+    byUser.set(u, g);
+  });
+  const c = schema.conversations;
+  for (const g of byUser.values()) {
+    const [user] = await tx
+      .select({ firstName: schema.users.firstName, lastName: schema.users.lastName })
+      .from(schema.users)
+      .where(and(eq(schema.users.accountId, g.accountId), eq(schema.users.id, g.userId), eq(schema.users.status, 'active')));
+    // assignConversations refuses a user who is not active here: one by one, which skips with its reason.
+    if (!user) continue;
+    const name = `${user.firstName} ${user.lastName}`.trim();
+    const ids = g.at.map((n) => items[n].facts.conversation!.id);
+    const before = await tx
+      .select({ id: c.id, assigneeId: c.assigneeId, teamId: c.teamId })
+      .from(c)
+      .where(and(eq(c.accountId, g.accountId), inArray(c.id, ids), isNull(c.deletedAt)))
+      .orderBy(asc(c.id))
+      .for('update');
+    const prior = new Map(before.map((r) => [r.id, r]));
+    const changing = g.at.filter((n) => {
+      const row = prior.get(items[n].facts.conversation!.id);
+      return row !== undefined && row.assigneeId !== g.userId;
+    });
+    for (const n of g.at) {
+      const id = items[n].facts.conversation!.id;
+      results[n] = changing.includes(n) ? `assigned conversation #${id} to ${name}` : `conversation #${id} was already assigned to ${name}`;
+    }
+    if (changing.length === 0) continue;
+    const changedIds = changing.map((n) => items[n].facts.conversation!.id);
+    await tx
+      .update(c)
+      .set({ assigneeId: g.userId, updatedAt: new Date() })
+      .where(and(eq(c.accountId, g.accountId), inArray(c.id, changedIds)));
+    const updated = await emitEvents(
+      tx,
+      changing.map((n) => {
+        const row = prior.get(items[n].facts.conversation!.id)!;
+        return {
+          accountId: g.accountId,
+          type: 'conversation_updated' as const,
+          subjectType: 'conversation',
+          subjectId: row.id,
+          payload: { changed: { assigneeId: { from: row.assigneeId, to: g.userId } } },
+          ...actorFields({ actorId: null, cause: items[n].cause }),
+        };
+      }),
+    );
+    await emitEvents(
+      tx,
+      changing.map((n, k) => {
+        const row = prior.get(items[n].facts.conversation!.id)!;
+        return {
+          accountId: g.accountId,
+          type: 'conversation_assigned' as const,
+          subjectType: 'conversation',
+          subjectId: row.id,
+          payload: { assigneeId: g.userId, teamId: row.teamId, previousAssigneeId: row.assigneeId, previousTeamId: row.teamId },
+          ...actorFields({ actorId: null, cause: items[n].cause }),
+          causedByEventId: updated[k].id,
+        };
+      }),
+    );
+    // addMessage's system line: a message, one more in the count, no event.
+    const lines = await tx
+      .insert(schema.messages)
+      .values(
+        changedIds.map((id) => ({
+          accountId: g.accountId,
+          conversationId: id,
+          kind: 'system' as const,
+          text: `Assigned to ${name} by Parley`,
+          html: null,
+          senderUserId: null,
+          senderContactId: null,
+          email: null,
+          emailMessageId: null,
+          deliveryStatus: null,
+          deliveredVia: null,
+          botId: null,
+          fromTrustedDomain: false,
+        })),
+      )
+      .returning({ id: schema.messages.id, conversationId: schema.messages.conversationId });
+    await tx
+      .update(c)
+      .set({ messageCount: sql`${c.messageCount} + 1`, updatedAt: new Date() })
+      .where(and(eq(c.accountId, g.accountId), inArray(c.id, changedIds)));
+    for (const line of lines) {
+      await publishToAccount(g.accountId, { type: 'message.created', conversationId: line.conversationId, messageId: line.id, kind: 'system' }, { tx });
+      await publishToAccount(g.accountId, { type: 'conversation.updated', conversationId: line.conversationId, changed: ['assigneeId'] }, { tx });
+    }
   }
   return results;
 }

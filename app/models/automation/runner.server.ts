@@ -7,7 +7,7 @@ import { handHeldNotifies, holdNotifies, sendHeldNotifies } from '../../utils/li
 import { getLogger } from '../../utils/logger.server';
 import { timed } from '../../../engine/profile';
 import { applyAction, type NameMemo } from './actions.server';
-import { applyActionsInBulk, bulkKind, type BulkKind } from './bulk-actions.server';
+import { applyActionsInBulk, bulkKind, COMMUTING_KINDS, type BulkKind } from './bulk-actions.server';
 import { gatherFactsMany } from './facts.server';
 import { activeRulesFor, type ActiveRule } from './rule-cache.server';
 import { ACTIONS_BY_EVENT, INBOX_RULE_EVENTS, WORKFLOW_EVENTS, type RuleAction } from './rule-types';
@@ -232,7 +232,8 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
     const segmentsOf = sequences.map((seq) => {
       const segments: { bulk: boolean; steps: Step[] }[] = [];
       for (const step of seq) {
-        const bulk = bulkKind({ action: step.action, facts: step.run.facts }) !== null;
+        const kind = bulkKind({ action: step.action, facts: step.run.facts });
+        const bulk = kind !== null && COMMUTING_KINDS.includes(kind);
         const last = segments.at(-1);
         if (bulk && last?.bulk) last.steps.push(step);
         else segments.push({ bulk, steps: [step] });
