@@ -2,6 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx } from '../db/client';
 import { getLogger } from '../app/utils/logger.server';
 import { HANDLERS } from './handlers/index';
+import { timed } from './profile';
 import { engineConcurrency, NOTHING_DONE, type DomainEvent, type EventHandler, type HandlerOutcome, type WantedEvent } from './handlers/types';
 
 export type EventOutcome = { ran: string[] } | { skipped: 'missing' };
@@ -32,18 +33,20 @@ export async function processEventBatch(items: { eventId: number; type?: string 
   // The events and, in the same read, the handlers that already ran each (a redelivery).
   let rows: { event: DomainEvent; done: string[] }[];
   try {
-    rows = await db
-      .select({
-        event: schema.domainEvents,
-        done: sql<string[]>`array(select h.handler from ${schema.eventHandlings} h where h.event_id = ${schema.domainEvents.id} and h.status = 'done')`,
-      })
-      .from(schema.domainEvents)
-      .where(
-        inArray(
-          schema.domainEvents.id,
-          toRead.map((t) => t.eventId),
+    rows = await timed('events: read', () =>
+      db
+        .select({
+          event: schema.domainEvents,
+          done: sql<string[]>`array(select h.handler from ${schema.eventHandlings} h where h.event_id = ${schema.domainEvents.id} and h.status = 'done')`,
+        })
+        .from(schema.domainEvents)
+        .where(
+          inArray(
+            schema.domainEvents.id,
+            toRead.map((t) => t.eventId),
+          ),
         ),
-      );
+    );
   } catch (err) {
     for (const t of toRead) out[t.at] = err as Error;
     return out;
@@ -76,7 +79,7 @@ export async function processEventBatch(items: { eventId: number; type?: string 
     let outcomes: (HandlerOutcome | Error)[];
     if (handler.handleBatch) {
       try {
-        outcomes = await handler.handleBatch(mine.map((w) => w.event));
+        outcomes = await timed(`handler ${handler.name}`, () => handler.handleBatch!(mine.map((w) => w.event)));
       } catch (err) {
         outcomes = mine.map(() => err as Error);
       }
@@ -93,7 +96,7 @@ export async function processEventBatch(items: { eventId: number; type?: string 
           }
         }
       };
-      await Promise.all(Array.from({ length: Math.min(engineConcurrency(), mine.length) }, lane));
+      await timed(`handler ${handler.name}`, () => Promise.all(Array.from({ length: Math.min(engineConcurrency(), mine.length) }, lane)));
     }
     const records: (typeof schema.eventHandlings.$inferInsert)[] = [];
     for (const [i, w] of mine.entries()) {
@@ -113,18 +116,20 @@ export async function processEventBatch(items: { eventId: number; type?: string 
     }
     if (records.length > 0) {
       try {
-        await db
-          .insert(schema.eventHandlings)
-          .values(records)
-          .onConflictDoUpdate({
-            target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
-            set: {
-              status: sql`excluded.status`,
-              result: sql`coalesce(excluded.result, ${schema.eventHandlings.result})`,
-              error: sql`excluded.error`,
-              handledAt: new Date(),
-            },
-          });
+        await timed('events: handler records', () =>
+          db
+            .insert(schema.eventHandlings)
+            .values(records)
+            .onConflictDoUpdate({
+              target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
+              set: {
+                status: sql`excluded.status`,
+                result: sql`coalesce(excluded.result, ${schema.eventHandlings.result})`,
+                error: sql`excluded.error`,
+                handledAt: new Date(),
+              },
+            }),
+        );
       } catch (err) {
         // Without its record a handler that acted would run again on the redelivery: fail those events.
         for (const w of mine) {

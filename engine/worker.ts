@@ -1,5 +1,6 @@
 import type PgBoss from 'pg-boss';
 import { getLogger } from '../app/utils/logger.server';
+import { timed } from './profile';
 
 export type JobHandler = (data: Record<string, unknown>) => Promise<unknown>;
 /** Works a whole fetched batch at once (ADR 043): one answer per job, in order, an Error for a job that failed. */
@@ -55,9 +56,11 @@ export class QueueWorker {
       let jobs: PgBoss.Job<Record<string, unknown>>[] = [];
       try {
         jobs =
-          (await this.boss.fetch<Record<string, unknown>>(this.queue, {
-            batchSize: this.opts.batchSize,
-          })) ?? [];
+          (await timed(`${this.queue}: fetch`, () =>
+            this.boss.fetch<Record<string, unknown>>(this.queue, {
+              batchSize: this.opts.batchSize,
+            }),
+          )) ?? [];
       } catch (err) {
         log.warn({ queue: this.queue, err: (err as Error).message }, 'job fetch failed');
       }
@@ -105,7 +108,7 @@ export class QueueWorker {
   private async runWhole(jobs: PgBoss.Job<Record<string, unknown>>[], handleBatch: BatchJobHandler) {
     let answers: unknown[];
     try {
-      answers = await handleBatch(jobs.map((j) => j.data));
+      answers = await timed(`${this.queue}: handle batch`, () => handleBatch(jobs.map((j) => j.data)));
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       answers = jobs.map(() => error);
@@ -123,7 +126,9 @@ export class QueueWorker {
 
   private async complete(done: string[]) {
     if (done.length) {
-      await this.boss.complete(this.queue, done).catch((err) => getLogger().warn({ queue: this.queue, err: (err as Error).message }, 'job completion failed'));
+      await timed(`${this.queue}: complete`, () => this.boss.complete(this.queue, done)).catch((err) =>
+        getLogger().warn({ queue: this.queue, err: (err as Error).message }, 'job completion failed'),
+      );
     }
   }
 }

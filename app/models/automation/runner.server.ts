@@ -5,7 +5,9 @@ import { evaluateRule, type Evaluation, type Facts } from '../../../engine/rules
 import type { DomainEvent } from '../../../engine/handlers/types';
 import { handHeldNotifies, holdNotifies, sendHeldNotifies } from '../../utils/live.server';
 import { getLogger } from '../../utils/logger.server';
+import { timed } from '../../../engine/profile';
 import { applyAction, type NameMemo } from './actions.server';
+import { applyActionsInBulk, bulkKind, COMMUTING_KINDS, type BulkKind } from './bulk-actions.server';
 import { gatherFactsMany } from './facts.server';
 import { activeRulesFor, type ActiveRule } from './rule-cache.server';
 import { ACTIONS_BY_EVENT, INBOX_RULE_EVENTS, WORKFLOW_EVENTS, type RuleAction } from './rule-types';
@@ -58,7 +60,7 @@ export async function runRulesForEvents(events: DomainEvent[], opts: { recordAs?
 
   let factsOf: Facts[];
   try {
-    factsOf = await gatherFactsMany(withRules.map((w) => w.event));
+    factsOf = await timed('automation: facts', () => gatherFactsMany(withRules.map((w) => w.event)));
   } catch (err) {
     for (const w of withRules) out[w.at] = err as Error;
     return out;
@@ -78,7 +80,7 @@ export async function runRulesForEvents(events: DomainEvent[], opts: { recordAs?
   // the earlier row and its verdicts stand. The events where no rule matched (most) are finished by the same statement.
   let verdictsOf: Map<number, Record<string, RuleVerdict>>;
   try {
-    verdictsOf = await writeVerdicts(runs, opts.recordAs);
+    verdictsOf = await timed('automation: verdicts', () => writeVerdicts(runs, opts.recordAs));
   } catch (err) {
     for (const r of runs) out[r.at] = err as Error;
     return out;
@@ -90,19 +92,50 @@ export async function runRulesForEvents(events: DomainEvent[], opts: { recordAs?
     if (!Object.values(verdicts).some((v) => v.step === 'matched')) out[run.at] = { rules: run.rules.length, matched: 0, applied: 0 };
     else long.push({ run, matched });
   }
+  // The matched events' actions, set-based across the batch (ADR 109): a few transactions, each for whole
+  // conversations' events (so two transactions never wait on each other's rows), `concurrency` at a time.
+  const chunks = chunkByConversation(long, opts.concurrency ?? 1);
   let next = 0;
   const lane = async () => {
-    while (next < long.length) {
-      const { run, matched } = long[next++];
+    while (next < chunks.length) {
+      const chunk = chunks[next++];
       try {
-        out[run.at] = await applyRuleRun(run, matched, opts.recordAs);
+        const outcomes = await timed('automation: actions transaction', () => applyRuleRuns(chunk, opts.recordAs));
+        chunk.forEach((c, k) => (out[c.run.at] = outcomes[k]));
       } catch (err) {
-        out[run.at] = err as Error;
+        for (const c of chunk) out[c.run.at] = err as Error;
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 1, long.length) }, lane));
+  await timed('automation: actions (all lanes)', () => Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 1, chunks.length) }, lane)));
   return out;
+}
+
+/**
+ * Splits the matched events into at most `lanes` transactions of at least a few events, never splitting one
+ * conversation's (or, without one, one contact's) events: two transactions then never touch the same rows.
+ */
+function chunkByConversation<T extends { run: RuleRun }>(long: T[], lanes: number): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of long) {
+    const { facts, event } = item.run;
+    const k = facts.conversation ? `v${facts.conversation.id}` : facts.contact ? `c${facts.contact.id}` : `e${event.id}`;
+    const g = groups.get(k);
+    if (g) g.push(item);
+    else groups.set(k, [item]);
+  }
+  const size = Math.max(8, Math.ceil(long.length / Math.max(1, lanes)));
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  for (const g of groups.values()) {
+    current.push(...g);
+    if (current.length >= size) {
+      chunks.push(current);
+      current = [];
+    }
+  }
+  if (current.length) chunks.push(current);
+  return chunks;
 }
 
 type RuleRun = { at: number; event: DomainEvent; rules: Rule[]; facts: Facts; verdicts: Record<string, RuleVerdict> };
@@ -142,85 +175,174 @@ function decide(rules: Rule[], facts: Facts, enginesInChain: { ruleIds: Set<numb
   return verdicts;
 }
 
+type Step = { run: RuleRun; rule: Rule; index: number; action: RuleAction; line: ReturnType<typeof logLine> };
+type Ended = { run: RuleRun; ruleId: number; index: number; step: 'action_applied' | 'action_skipped'; detail: Record<string, unknown> };
+
 /**
- * One event's matched rules' actions, in one transaction (one commit per event, not one per action). The verdicts
- * were written before (writeVerdicts); `matched` is the rules whose verdict, the earlier one on a redelivery, is a match.
+ * The matched rules' actions of several events in one transaction (ADR 109). The verdicts were written before
+ * (writeVerdicts); `matched` is the rules whose verdict, the earlier one on a redelivery, is a match.
+ * - Every action is claimed in one insert for all the events (`on conflict do nothing returning`): its run-log line,
+ *   unique per (event, rule, action), is written as applied and corrected below once the action has ended. A line
+ *   that is already there was ended by an earlier delivery (or a concurrent one, whose commit the insert waits for):
+ *   it stands and the action is not run again. Claims and actions commit together: exactly once.
+ * - The actions go in steps: step k is the k-th claimed action of every event, so each event's actions keep their
+ *   order. In a step, the actions that have a set-based form (tags and notes on conversations) run as one group per
+ *   kind in a savepoint; if the group's statements fail, they run one by one. The others run one by one, each in its
+ *   own savepoint, through the same domain functions as people's changes.
+ * - A failing action rolls back its savepoint, writes `action_failed`, and its rule's later actions are given back
+ *   (their claims deleted) for the retry; that event answers an error, the others commit.
+ * - The outcomes of all claims are one update, the given-back claims one delete, the handler records one insert.
  */
-async function applyRuleRun(run: RuleRun, matchedRules: Set<number>, recordAs: string | undefined): Promise<RulesOutcome> {
-  const { event, rules, facts } = run;
-  const line = logLine(event, facts);
+async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], recordAs: string | undefined): Promise<(RulesOutcome | Error)[]> {
   const names: NameMemo = new Map();
-  // Each action still claims its own line and runs in its own savepoint.
-  const failures: string[] = [];
-  let applied = 0;
-  let matched = 0;
+  const stats = new Map<RuleRun, { matched: number; applied: number; failures: string[] }>();
+  for (const { run, matched } of items) stats.set(run, { matched: run.rules.filter((r) => matched.has(r.id)).length, applied: 0, failures: [] });
   await getDb().transaction(async (tx) => {
-    // Not waiting for this commit to reach the disk is safe: the job is completed later, by a commit that is
+    // Not waiting for this commit to reach the disk is safe: the jobs are completed later, by a commit that is
     // waited for and that comes after this one in the WAL, so a crash that loses this loses the completion too,
-    // and the event is delivered again (ADR 031).
+    // and the events are delivered again (ADR 031).
     await tx.execute(sql`select set_config('synchronous_commit', 'off', true)`);
-    const toRun = rules.filter((rule) => matchedRules.has(rule.id));
-    matched = toRun.length;
-    const offered = ACTIONS_BY_EVENT[event.type as keyof typeof ACTIONS_BY_EVENT] ?? [];
     // The actions' live updates go out in one statement before the commit (ADR 043 addendum).
     holdNotifies(tx);
-    // Every action of the matched rules is claimed in one statement (ADR 043 addendum): its line, unique per
-    // (event, rule, action), is written as applied and corrected below once the action has ended. A line that is
-    // already there was ended by an earlier delivery (or a concurrent one, whose commit the insert waits for): it stands.
-    const planned = toRun.flatMap((rule) => (rule.actions as RuleAction[]).map((action, index) => ({ rule, index, action })));
+    const planned: Step[] = items.flatMap(({ run, matched }) => {
+      const line = logLine(run.event, run.facts);
+      return run.rules
+        .filter((rule) => matched.has(rule.id))
+        .flatMap((rule) => (rule.actions as RuleAction[]).map((action, index) => ({ run, rule, index, action, line })));
+    });
     const claimed = new Set(
       planned.length === 0
         ? []
         : (
-            await tx
-              .insert(schema.automationRunLog)
-              .values(planned.map((p) => line(p.rule, 'action_applied', { result: '' }, { index: p.index, type: p.action.type })))
-              .onConflictDoNothing()
-              .returning({ ruleId: schema.automationRunLog.ruleId, index: schema.automationRunLog.actionIndex })
-          ).map((r) => `${r.ruleId}:${r.index}`),
+            await timed('automation: claims', () =>
+              tx
+                .insert(schema.automationRunLog)
+                .values(planned.map((p) => p.line(p.rule, 'action_applied', { result: '' }, { index: p.index, type: p.action.type })))
+                .onConflictDoNothing()
+                .returning({ eventId: schema.automationRunLog.eventId, ruleId: schema.automationRunLog.ruleId, index: schema.automationRunLog.actionIndex }),
+            )
+          ).map((r) => `${r.eventId}:${r.ruleId}:${r.index}`),
     );
-    const ended: { ruleId: number; index: number; step: 'action_applied' | 'action_skipped'; detail: Record<string, unknown> }[] = [];
-    const unclaimed: { ruleId: number; index: number }[] = [];
-    for (const rule of toRun) {
-      let failed = false;
-      for (const [index, action] of (rule.actions as RuleAction[]).entries()) {
-        if (!claimed.has(`${rule.id}:${index}`)) continue;
+    const sequences = items.map(({ run }) => planned.filter((p) => p.run === run && claimed.has(`${run.event.id}:${p.rule.id}:${p.index}`)));
+    const ended: Ended[] = [];
+    const unclaimed: { run: RuleRun; ruleId: number; index: number }[] = [];
+    const failedRules = new Set<string>();
+    // Each event's actions in segments: a run of actions with a set-based form (tags and notes touch different rows,
+    // so their order within the run does not matter) is one segment; any other action is a segment of its own.
+    const segmentsOf = sequences.map((seq) => {
+      const segments: { bulk: boolean; steps: Step[] }[] = [];
+      for (const step of seq) {
+        const kind = bulkKind({ action: step.action, facts: step.run.facts });
+        const bulk = kind !== null && COMMUTING_KINDS.includes(kind);
+        const last = segments.at(-1);
+        if (bulk && last?.bulk) last.steps.push(step);
+        else segments.push({ bulk, steps: [step] });
+      }
+      return segments;
+    });
+    const longest = Math.max(0, ...segmentsOf.map((q) => q.length));
+    for (let k = 0; k < longest; k++) {
+      const singles: Step[] = [];
+      const groups = new Map<BulkKind, Step[]>();
+      for (const step of segmentsOf.flatMap((q) => q[k]?.steps ?? [])) {
+        const { run, rule, index, action } = step;
         // After a failure the rule's later actions wait for the retry: their claims are given back.
-        if (failed) {
-          unclaimed.push({ ruleId: rule.id, index });
+        if (failedRules.has(`${run.event.id}:${rule.id}`)) {
+          unclaimed.push({ run, ruleId: rule.id, index });
           continue;
         }
+        const offered = ACTIONS_BY_EVENT[run.event.type as keyof typeof ACTIONS_BY_EVENT] ?? [];
         if (!offered.includes(action.type)) {
-          ended.push({ ruleId: rule.id, index, step: 'action_skipped', detail: { reason: `${action.type} is not offered for ${event.type}` } });
+          ended.push({ run, ruleId: rule.id, index, step: 'action_skipped', detail: { reason: `${action.type} is not offered for ${run.event.type}` } });
           continue;
         }
-        const outcome = await runAction(tx, { rule, index, action, event, facts, line, names });
+        const kind = bulkKind({ action, facts: run.facts });
+        if (kind) groups.set(kind, [...(groups.get(kind) ?? []), step]);
+        else singles.push(step);
+      }
+      for (const [kind, group] of groups) {
+        if (group.length === 1) {
+          singles.push(group[0]);
+          continue;
+        }
+        const results = await timed(`automation: bulk ${kind}`, () => runBulk(tx, kind, group));
+        for (const [n, step] of group.entries()) {
+          const result = results?.[n];
+          if (result === null || result === undefined) singles.push(step);
+          else {
+            ended.push({ run: step.run, ruleId: step.rule.id, index: step.index, step: 'action_applied', detail: { result } });
+            stats.get(step.run)!.applied++;
+          }
+        }
+      }
+      for (const step of singles) {
+        const { run, rule, index, action, line } = step;
+        if (failedRules.has(`${run.event.id}:${rule.id}`)) {
+          unclaimed.push({ run, ruleId: rule.id, index });
+          continue;
+        }
+        const outcome = await timed(`automation: action ${action.type}`, () =>
+          runAction(tx, { rule, index, action, event: run.event, facts: run.facts, line, names }),
+        );
         if (outcome.step === 'action_failed') {
-          failures.push(`rule ${rule.id} action ${index + 1} (${action.type})`);
-          unclaimed.push({ ruleId: rule.id, index });
-          failed = true;
+          stats.get(run)!.failures.push(`rule ${rule.id} action ${index + 1} (${action.type})`);
+          unclaimed.push({ run, ruleId: rule.id, index });
+          failedRules.add(`${run.event.id}:${rule.id}`);
           continue;
         }
-        ended.push({ ruleId: rule.id, index, ...outcome });
-        if (outcome.step === 'action_applied') applied++;
+        ended.push({ run, ruleId: rule.id, index, ...outcome });
+        if (outcome.step === 'action_applied') stats.get(run)!.applied++;
       }
     }
-    await endClaims(tx, event, ended, unclaimed);
-    // The engine's record that this handler ran the event, in the same commit (see processEvent).
-    if (recordAs && failures.length === 0) {
-      const result = { rules: rules.length, matched, applied };
+    await timed('automation: outcomes', () => endClaims(tx, ended, unclaimed));
+    // The engine's record that this handler ran each event whose actions all ended, in the same commit (see processEvent).
+    const done = items.filter(({ run }) => stats.get(run)!.failures.length === 0);
+    if (recordAs && done.length > 0) {
       await tx
         .insert(schema.eventHandlings)
-        .values({ eventId: event.id, handler: recordAs, accountId: event.accountId, status: 'done', result })
+        .values(
+          done.map(({ run }) => ({
+            eventId: run.event.id,
+            handler: recordAs,
+            accountId: run.event.accountId,
+            status: 'done' as const,
+            result: { rules: run.rules.length, matched: stats.get(run)!.matched, applied: stats.get(run)!.applied },
+          })),
+        )
         .onConflictDoUpdate({
           target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
-          set: { status: 'done', result, error: null, handledAt: new Date() },
+          set: { status: 'done', result: sql`excluded.result`, error: null, handledAt: new Date() },
         });
     }
     await sendHeldNotifies(tx);
   });
-  if (failures.length) throw new ActionsFailedError(`automation actions failed: ${failures.join('; ')}`);
-  return { rules: rules.length, matched, applied };
+  return items.map(({ run }) => {
+    const s = stats.get(run)!;
+    if (s.failures.length) return new ActionsFailedError(`automation actions failed: ${s.failures.join('; ')}`);
+    return { rules: run.rules.length, matched: s.matched, applied: s.applied };
+  });
+}
+
+/** One bulk group in a savepoint: its results, or null when its statements failed (then each runs one by one). */
+async function runBulk(tx: Tx, kind: BulkKind, group: Step[]): Promise<(string | null)[] | null> {
+  let savepoint: Tx | null = null;
+  try {
+    return await tx.transaction(async (sp) => {
+      savepoint = sp;
+      holdNotifies(sp);
+      const results = await applyActionsInBulk(
+        sp,
+        kind,
+        group.map((s) => ({ accountId: s.run.event.accountId, action: s.action, facts: s.run.facts, cause: { eventId: s.run.event.id, ruleId: s.rule.id } })),
+      );
+      handHeldNotifies(sp, tx);
+      return results;
+    });
+  } catch (err) {
+    if (savepoint) handHeldNotifies(savepoint, null);
+    getLogger().warn({ kind, actions: group.length, err: (err as Error).message }, 'bulk automation actions failed; running them one by one');
+    return null;
+  }
 }
 
 /**
@@ -274,26 +396,32 @@ async function writeVerdicts(runs: RuleRun[], recordAs: string | undefined): Pro
  * The claimed lines' outcomes in one statement: an applied action's result, a skipped one's reason. The claims of
  * actions that did not run (a failure earlier in their rule) are removed, so a retry claims and runs them.
  */
-async function endClaims(
-  tx: Tx,
-  event: DomainEvent,
-  ended: { ruleId: number; index: number; step: 'action_applied' | 'action_skipped'; detail: Record<string, unknown> }[],
-  unclaimed: { ruleId: number; index: number }[],
-) {
+async function endClaims(tx: Tx, ended: Ended[], unclaimed: { run: RuleRun; ruleId: number; index: number }[]) {
   const log = schema.automationRunLog;
   if (ended.length > 0) {
-    const rows = JSON.stringify(ended.map((e) => ({ rule_id: e.ruleId, action_index: e.index, step: e.step, detail: e.detail })));
+    const rows = JSON.stringify(
+      ended.map((e) => ({
+        account_id: e.run.event.accountId,
+        event_id: e.run.event.id,
+        rule_id: e.ruleId,
+        action_index: e.index,
+        step: e.step,
+        detail: e.detail,
+      })),
+    );
     await tx.execute(sql`
       update ${log} set step = x.step, detail = x.detail
-        from jsonb_to_recordset(${rows}::jsonb) as x(rule_id int, action_index int, step text, detail jsonb)
-       where ${log.accountId} = ${event.accountId} and ${log.eventId} = ${event.id} and ${log.ruleId} = x.rule_id
+        from jsonb_to_recordset(${rows}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int, step text, detail jsonb)
+       where ${log.accountId} = x.account_id and ${log.eventId} = x.event_id and ${log.ruleId} = x.rule_id
          and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied'`);
   }
   if (unclaimed.length > 0) {
-    const rows = JSON.stringify(unclaimed.map((u) => ({ rule_id: u.ruleId, action_index: u.index })));
+    const rows = JSON.stringify(
+      unclaimed.map((u) => ({ account_id: u.run.event.accountId, event_id: u.run.event.id, rule_id: u.ruleId, action_index: u.index })),
+    );
     await tx.execute(sql`
-      delete from ${log} using jsonb_to_recordset(${rows}::jsonb) as x(rule_id int, action_index int)
-       where ${log.accountId} = ${event.accountId} and ${log.eventId} = ${event.id} and ${log.ruleId} = x.rule_id
+      delete from ${log} using jsonb_to_recordset(${rows}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int)
+       where ${log.accountId} = x.account_id and ${log.eventId} = x.event_id and ${log.ruleId} = x.rule_id
          and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied'`);
   }
 }

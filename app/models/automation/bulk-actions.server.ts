@@ -1,0 +1,274 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { schema, type Tx } from '../../../db/client';
+import type { Facts } from '../../../engine/rules/evaluate';
+import { actorFields, emitEvents, type Cause, type EmitEventInput } from '../events/events.server';
+import { publishToAccount } from '../../utils/live.server';
+import { mentionTokens } from '../notifications/mentions';
+import type { RuleAction } from './rule-types';
+
+/**
+ * The actions of many events applied set-based (ADR 109): all `assign_tag` actions on conversations of a batch in one
+ * insert, all `leave_note` actions in one insert of messages and one update of their conversations, their domain
+ * events in one insert. Each does exactly what the one-by-one domain function does (`tagConversations`,
+ * `postMessage`): same rows, same events with the same actor and cause, same live updates, same run-history text.
+ * An item the bulk path cannot judge the way the domain function would (a tag or conversation that is not there,
+ * which makes the domain function refuse) answers `null`: the caller runs that one through `applyAction`, which
+ * says why it skips. The caller runs a group in a savepoint and, when the statement fails, falls back to the
+ * one-by-one path for the whole group.
+ */
+export type BulkItem = { accountId: number; action: RuleAction; facts: Facts; cause: Cause };
+export type BulkKind = 'tags' | 'notes' | 'assign';
+
+/** Which bulk group an action belongs to, or null for the one-by-one path. */
+export function bulkKind(item: { action: RuleAction; facts: Facts }): BulkKind | null {
+  if (!item.facts.conversation) return null;
+  if (item.action.type === 'assign_tag' && (item.action.tagIds?.length ?? 0) > 0) return 'tags';
+  if (item.action.type === 'leave_note' && typeof item.action.note === 'string') return 'notes';
+  if (item.action.type === 'assign_user' && typeof item.action.userId === 'number') return 'assign';
+  return null;
+}
+
+/** Tags and notes touch different rows: a run of them may be applied in any order (an assignment may not). */
+export const COMMUTING_KINDS: readonly BulkKind[] = ['tags', 'notes'];
+
+/** Applies one group; answers, per item, the run-history result, or null when that item must go one by one. */
+export function applyActionsInBulk(tx: Tx, kind: BulkKind, items: BulkItem[]): Promise<(string | null)[]> {
+  return kind === 'tags' ? tagInBulk(tx, items) : kind === 'notes' ? noteInBulk(tx, items) : assignInBulk(tx, items);
+}
+
+const key = (accountId: number, id: number) => `${accountId}:${id}`;
+
+/** The conversations of the items that exist and are not deleted, as `account:id` keys. */
+async function liveConversations(tx: Tx, items: BulkItem[]) {
+  const c = schema.conversations;
+  const rows = await tx
+    .select({ id: c.id, accountId: c.accountId })
+    .from(c)
+    .where(
+      and(
+        inArray(c.accountId, [...new Set(items.map((i) => i.accountId))]),
+        inArray(c.id, [...new Set(items.map((i) => i.facts.conversation!.id))]),
+        isNull(c.deletedAt),
+      ),
+    );
+  return new Set(rows.map((r) => key(r.accountId, r.id)));
+}
+
+/** `tagConversations` for many (conversation, tags) pairs: one read of the tags, one of the conversations, one insert. */
+async function tagInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> {
+  const t = schema.tags;
+  const tags = await tx
+    .select({ id: t.id, accountId: t.accountId, name: t.name })
+    .from(t)
+    .where(and(inArray(t.accountId, [...new Set(items.map((i) => i.accountId))]), inArray(t.id, [...new Set(items.flatMap((i) => i.action.tagIds!))])));
+  const names = new Map(tags.map((r) => [key(r.accountId, r.id), r.name]));
+  const live = await liveConversations(tx, items);
+  // tagConversations refuses the whole call when one of its tags is not the account's: those go one by one.
+  const ok = items.map((i) => i.action.tagIds!.every((id) => names.has(key(i.accountId, id))));
+  const pairs = new Map<string, { conversationId: number; tagId: number; accountId: number }>();
+  items.forEach((i, n) => {
+    const conv = i.facts.conversation!.id;
+    if (!ok[n] || !live.has(key(i.accountId, conv))) return;
+    for (const tagId of i.action.tagIds!) pairs.set(`${conv}:${tagId}`, { conversationId: conv, tagId, accountId: i.accountId });
+  });
+  const added = new Set(
+    pairs.size === 0
+      ? []
+      : (
+          await tx
+            .insert(schema.conversationTags)
+            .values([...pairs.values()])
+            .onConflictDoNothing()
+            .returning({ conversationId: schema.conversationTags.conversationId, tagId: schema.conversationTags.tagId })
+        ).map((r) => `${r.conversationId}:${r.tagId}`),
+  );
+  const events: EmitEventInput[] = [];
+  const results = items.map((i, n) => {
+    if (!ok[n]) return null;
+    const conv = i.facts.conversation!.id;
+    // A pair two actions asked for was added by the first: the second adds nothing, as it would one by one.
+    const mine = [...new Set(i.action.tagIds!)].filter((id) => added.delete(`${conv}:${id}`));
+    if (mine.length > 0)
+      events.push({
+        accountId: i.accountId,
+        type: 'conversation_updated',
+        subjectType: 'conversation',
+        subjectId: conv,
+        payload: { changed: { tags: { added: mine } } },
+        ...actorFields({ actorId: null, cause: i.cause }),
+      });
+    return `tagged conversation #${conv} with ${i.action.tagIds!.map((id) => names.get(key(i.accountId, id)) ?? `tag ${id}`).join(', ')}`;
+  });
+  await emitEvents(tx, events);
+  for (const e of events) await publishToAccount(e.accountId, { type: 'conversation.updated', conversationId: Number(e.subjectId), changed: ['tags'] }, { tx });
+  return results;
+}
+
+/** `postMessage` of a note for many conversations: one insert of the messages, one update of their conversations. */
+async function noteInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> {
+  const live = await liveConversations(tx, items);
+  const todo = items.map((i, n) => ({ i, n })).filter(({ i }) => live.has(key(i.accountId, i.facts.conversation!.id)));
+  const results: (string | null)[] = items.map(() => null);
+  if (todo.length === 0) return results;
+  const m = schema.messages;
+  // RETURNING gives the rows in the order of the VALUES list.
+  const rows = await tx
+    .insert(m)
+    .values(
+      todo.map(({ i }) => ({
+        accountId: i.accountId,
+        conversationId: i.facts.conversation!.id,
+        kind: 'note' as const,
+        text: i.action.note!,
+        html: null,
+        senderUserId: null,
+        senderContactId: null,
+        email: null,
+        emailMessageId: null,
+        deliveryStatus: null,
+        deliveredVia: null,
+        botId: null,
+        fromTrustedDomain: false,
+      })),
+    )
+    .returning({ id: m.id, conversationId: m.conversationId });
+  if (rows.length !== todo.length) throw new Error('bulk notes: the insert returned a different number of rows');
+  // addMessage's update of the conversation, once per conversation: one more message each, the note's words searchable.
+  const c = schema.conversations;
+  const perConversation = JSON.stringify(todo.map(({ i }) => ({ account_id: i.accountId, conversation_id: i.facts.conversation!.id, text: i.action.note! })));
+  await tx.execute(sql`
+    update ${c} set message_count = ${c.messageCount} + x.n,
+           search = strip(coalesce(${c.search}, ''::tsvector) || to_tsvector('simple', x.text)),
+           updated_at = ${new Date().toISOString()}::timestamptz
+      from (select account_id, conversation_id, count(*)::int as n, string_agg(text, ' ') as text
+              from jsonb_to_recordset(${perConversation}::jsonb) as r(account_id int, conversation_id int, text text)
+             group by account_id, conversation_id) x
+     where ${c.id} = x.conversation_id and ${c.accountId} = x.account_id`);
+  const events: EmitEventInput[] = todo.map(({ i }, k) => ({
+    accountId: i.accountId,
+    type: 'message_created',
+    subjectType: 'conversation',
+    subjectId: rows[k].conversationId,
+    payload: { messageId: rows[k].id, kind: 'note', mentions: mentionTokens(i.action.note!).length > 0 },
+    actor: i.cause.ruleId !== undefined ? { type: 'engine', id: i.cause.ruleId } : { type: 'system' },
+    causedByEventId: i.cause.eventId,
+  }));
+  await emitEvents(tx, events);
+  for (const [k, { i, n }] of todo.entries()) {
+    await publishToAccount(i.accountId, { type: 'message.created', conversationId: rows[k].conversationId, messageId: rows[k].id, kind: 'note' }, { tx });
+    results[n] = `note ${rows[k].id} on conversation #${rows[k].conversationId}`;
+  }
+  return results;
+}
+
+/**
+ * `assignConversations` to one user for many conversations (its `changeConversations` path): the user read once per
+ * user, the conversations locked in one read, one update per user, the `conversation_updated` and then the
+ * `conversation_assigned` events (each caused by its `conversation_updated`) in one insert each, the system lines
+ * in one insert. A conversation named twice in the group goes one by one (the second must see the first's change).
+ */
+async function assignInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> {
+  const results: (string | null)[] = items.map(() => null);
+  const seen = new Set<string>();
+  const byUser = new Map<string, { accountId: number; userId: number; at: number[] }>();
+  items.forEach((i, n) => {
+    const k = key(i.accountId, i.facts.conversation!.id);
+    if (seen.has(k)) return;
+    seen.add(k);
+    const u = `${i.accountId}:${i.action.userId}`;
+    const g = byUser.get(u) ?? { accountId: i.accountId, userId: i.action.userId!, at: [] };
+    g.at.push(n);
+    byUser.set(u, g);
+  });
+  const c = schema.conversations;
+  for (const g of byUser.values()) {
+    const [user] = await tx
+      .select({ firstName: schema.users.firstName, lastName: schema.users.lastName })
+      .from(schema.users)
+      .where(and(eq(schema.users.accountId, g.accountId), eq(schema.users.id, g.userId), eq(schema.users.status, 'active')));
+    // assignConversations refuses a user who is not active here: one by one, which skips with its reason.
+    if (!user) continue;
+    const name = `${user.firstName} ${user.lastName}`.trim();
+    const ids = g.at.map((n) => items[n].facts.conversation!.id);
+    const before = await tx
+      .select({ id: c.id, assigneeId: c.assigneeId, teamId: c.teamId })
+      .from(c)
+      .where(and(eq(c.accountId, g.accountId), inArray(c.id, ids), isNull(c.deletedAt)))
+      .orderBy(asc(c.id))
+      .for('update');
+    const prior = new Map(before.map((r) => [r.id, r]));
+    const changing = g.at.filter((n) => {
+      const row = prior.get(items[n].facts.conversation!.id);
+      return row !== undefined && row.assigneeId !== g.userId;
+    });
+    for (const n of g.at) {
+      const id = items[n].facts.conversation!.id;
+      results[n] = changing.includes(n) ? `assigned conversation #${id} to ${name}` : `conversation #${id} was already assigned to ${name}`;
+    }
+    if (changing.length === 0) continue;
+    const changedIds = changing.map((n) => items[n].facts.conversation!.id);
+    await tx
+      .update(c)
+      .set({ assigneeId: g.userId, updatedAt: new Date() })
+      .where(and(eq(c.accountId, g.accountId), inArray(c.id, changedIds)));
+    const updated = await emitEvents(
+      tx,
+      changing.map((n) => {
+        const row = prior.get(items[n].facts.conversation!.id)!;
+        return {
+          accountId: g.accountId,
+          type: 'conversation_updated' as const,
+          subjectType: 'conversation',
+          subjectId: row.id,
+          payload: { changed: { assigneeId: { from: row.assigneeId, to: g.userId } } },
+          ...actorFields({ actorId: null, cause: items[n].cause }),
+        };
+      }),
+    );
+    await emitEvents(
+      tx,
+      changing.map((n, k) => {
+        const row = prior.get(items[n].facts.conversation!.id)!;
+        return {
+          accountId: g.accountId,
+          type: 'conversation_assigned' as const,
+          subjectType: 'conversation',
+          subjectId: row.id,
+          payload: { assigneeId: g.userId, teamId: row.teamId, previousAssigneeId: row.assigneeId, previousTeamId: row.teamId },
+          ...actorFields({ actorId: null, cause: items[n].cause }),
+          causedByEventId: updated[k].id,
+        };
+      }),
+    );
+    // addMessage's system line: a message, one more in the count, no event.
+    const lines = await tx
+      .insert(schema.messages)
+      .values(
+        changedIds.map((id) => ({
+          accountId: g.accountId,
+          conversationId: id,
+          kind: 'system' as const,
+          text: `Assigned to ${name} by Parley`,
+          html: null,
+          senderUserId: null,
+          senderContactId: null,
+          email: null,
+          emailMessageId: null,
+          deliveryStatus: null,
+          deliveredVia: null,
+          botId: null,
+          fromTrustedDomain: false,
+        })),
+      )
+      .returning({ id: schema.messages.id, conversationId: schema.messages.conversationId });
+    await tx
+      .update(c)
+      .set({ messageCount: sql`${c.messageCount} + 1`, updatedAt: new Date() })
+      .where(and(eq(c.accountId, g.accountId), inArray(c.id, changedIds)));
+    for (const line of lines) {
+      await publishToAccount(g.accountId, { type: 'message.created', conversationId: line.conversationId, messageId: line.id, kind: 'system' }, { tx });
+      await publishToAccount(g.accountId, { type: 'conversation.updated', conversationId: line.conversationId, changed: ['assigneeId'] }, { tx });
+    }
+  }
+  return results;
+}
