@@ -18,7 +18,7 @@ import {
   WIDGET_POST_LIMIT,
   WidgetInputError,
 } from '~/models/channels/widget.server';
-import { PushInputError, subscribePush, vapidKeysFor } from '~/models/campaigns/push.server';
+import { PUSH_NOT_IN_PLAN_MESSAGE, PushInputError, pushAllowed, subscribePush, vapidKeysFor } from '~/models/campaigns/push.server';
 import { trackVisitorEvent, TrackInputError } from '~/models/conversions/conversions.server';
 import { TrackInput } from '~/models/conversions/schemas';
 import { campaignReplyOpener, chatCampaignFor, recordChatCampaignShown } from '~/models/campaigns/chat.server';
@@ -121,6 +121,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (params.op === 'survey') return surveyForPage(request);
     if (params.op === 'push') {
       const { inbox } = await requireVisitor(request);
+      if (!(await pushAllowed(inbox.accountId))) return json({ error: PUSH_NOT_IN_PLAN_MESSAGE }, 403);
       return json({ publicKey: (await vapidKeysFor({ accountId: inbox.accountId })).publicKey });
     }
     if (params.op !== 'messages') throw new Response('Not Found', { status: 404 });
@@ -159,6 +160,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const { visitor } = await requireVisitor(request);
         const input = parse(PushInput, await readJson(request));
         await enforceRateLimit(`widget-push:${visitor.id}`, { limit: 10, windowMs: 60_000 });
+        if (!(await pushAllowed(visitor.accountId))) return json({ error: PUSH_NOT_IN_PLAN_MESSAGE }, 403);
         try {
           await subscribePush({ visitor, input, userAgent: request.headers.get('user-agent'), country: request.headers.get('cf-ipcountry') });
         } catch (err) {

@@ -120,6 +120,8 @@ export const campaigns = pgTable(
     subject: text('subject').notNull().default(''),
     bodyHtml: text('body_html').notNull().default(''),
     bodyText: text('body_text').notNull().default(''),
+    /** An email campaign's block design (ADR 095), kept only while bodyHtml is its rendering; null = hand-written html. */
+    textDesign: text('text_design'),
     trackOpens: boolean('track_opens').notNull().default(true),
     trackClicks: boolean('track_clicks').notNull().default(true),
     /** A push campaign's segment, notification icon and destination (ADR 083); title is `subject`, body `bodyText`. */

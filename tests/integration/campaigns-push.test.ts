@@ -4,12 +4,13 @@ import { getDb, schema } from '../../db/client';
 import { createPushCampaign, getCampaign, scheduleCampaign } from '../../app/models/campaigns/campaigns.server';
 import { PushSegmentSchema, conditionValueError } from '../../app/models/campaigns/push-schemas';
 import { countPushSegment, createPushSegment } from '../../app/models/campaigns/push-segments.server';
-import { describeBrowser, recordPushDelivered, referrerTypeOf, subscribePush, vapidKeysFor } from '../../app/models/campaigns/push.server';
+import { describeBrowser, PUSH_NOT_IN_PLAN_MESSAGE, pushAllowed, recordPushDelivered, referrerTypeOf, subscribePush, vapidKeysFor } from '../../app/models/campaigns/push.server';
+import { hasFeature, PLAN_CATALOGUE } from '../../app/models/plans/catalogue';
 import { recordClick } from '../../app/models/campaigns/recipients.server';
 import { runCampaignSend } from '../../app/models/campaigns/sending.server';
 import { createWebInbox } from '../../app/models/channels/messenger-settings.server';
 import { startVisitor } from '../../app/models/channels/widget.server';
-import { createTestAccount } from '../factories';
+import { createTestAccount, givePlan } from '../factories';
 import { startPushService } from '../helpers/stand-ins/push-service';
 
 /** Web push (ADR 083): segments, subscriptions, VAPID, encryption, 410 handling, figures and tenancy. */
@@ -143,6 +144,28 @@ describe('push campaigns', () => {
     expect((await vapidKeysFor({ accountId })).privateKey()).toHaveLength(43);
     const theirs = await createPushSegment({ accountId: other.accountId, actorId: other.actorId, name: 'Theirs', actionOperator: 'AND', actions: [], propertyOperator: 'AND', properties: [] });
     await expect(createPushCampaign({ accountId, actorId, name: 'x', pushSegmentId: theirs.id, title: 't', body: 'b', url: 'https://x.example' })).rejects.toThrow(/Push segment must be specified/);
+  });
+
+  it('is the plan flag campaigns/webPush (ADR 114): Trial, Growth and Enterprise have it; without it the widget gets no key and cannot subscribe', async () => {
+    const growth = PLAN_CATALOGUE.find((p) => p.key === 'growth')!;
+    const starter = PLAN_CATALOGUE.find((p) => p.key === 'starter')!;
+    expect(hasFeature(growth.features, 'campaigns/webPush')).toBe(true);
+    expect(hasFeature(starter.features, 'campaigns/webPush')).toBe(false);
+    const { accountId, inbox } = await setup();
+    expect(await pushAllowed(accountId)).toBe(true);
+    await givePlan(accountId, { campaigns: { enabled: true, emailCampaigns: true } });
+    expect(await pushAllowed(accountId)).toBe(false);
+    const { visitor, token } = await startVisitor({ inbox });
+    const route = await import('../../app/routes/public.widget.$op');
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const key = await route.loader({ request: new Request('http://app.test/public/widget/push', { headers }), params: { op: 'push' }, context: {} });
+    expect((key as Response).status).toBe(403);
+    expect(await (key as Response).json()).toEqual({ error: PUSH_NOT_IN_PLAN_MESSAGE });
+    const sub = push.subscribe();
+    const posted = await route.action({ request: new Request('http://app.test/public/widget/push', { method: 'POST', headers, body: JSON.stringify(sub.json) }), params: { op: 'push' }, context: {} });
+    expect((posted as Response).status).toBe(403);
+    const rows = await getDb().select().from(schema.pushSubscriptions).where(and(eq(schema.pushSubscriptions.accountId, accountId), eq(schema.pushSubscriptions.visitorId, visitor.id)));
+    expect(rows).toEqual([]);
   });
 
   it('refuses a subscription whose keys or endpoint are not valid', async () => {

@@ -5,6 +5,7 @@ import { getConfig } from '../../utils/env.server';
 import { guardedRequest } from '../../utils/outbound-guard.server';
 import { openSecret, sealSecret } from '../../utils/secret-box.server';
 import { accountLink } from '../../utils/tenant.server';
+import { accountHasFeature } from '../accounts/accounts.server';
 import { emitEvent } from '../events/events.server';
 import type { WidgetVisitor } from '../channels/widget.server';
 import type { Campaign } from './campaigns.server';
@@ -99,6 +100,12 @@ function isTimeZone(tz: string) {
 }
 
 export class PushInputError extends Error {}
+
+/** The plan flag of web push (ADR 114): the widget's key and subscribe calls refuse an account without it. */
+export const PUSH_NOT_IN_PLAN_MESSAGE = 'Web push notifications are not part of this account\'s plan';
+export async function pushAllowed(accountId: number, db: DbOrTx = getDb()) {
+  return accountHasFeature({ accountId, key: 'campaigns/webPush' }, db);
+}
 
 export type PushSubscriptionInput = {
   endpoint: string;
