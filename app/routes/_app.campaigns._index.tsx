@@ -49,6 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     message: canUseFeature(ctx, 'campaigns/chatMessaging'),
     email: canUseFeature(ctx, 'campaigns/emailCampaigns'),
     sms: canUseFeature(ctx, 'campaigns/smsCampaigns'),
+    push: canUseFeature(ctx, 'campaigns/webPush'),
     user: publicUser(ctx),
   };
 }
@@ -69,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CampaignList() {
-  const { q, filters, list, locked, message, email, sms, user } = useLoaderData<typeof loader>();
+  const { q, filters, list, locked, message, email, sms, push, user } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const filtered = Boolean(q || filters.kind || filters.status || filters.from || filters.to);
   return (
@@ -80,9 +81,11 @@ export default function CampaignList() {
           {list.total}
         </span>
         <div className="spacer" />
-        <Link to="/campaigns/push-segment" className="btn" data-testid="push-segments">
-          Push segments
-        </Link>
+        {push ? (
+          <Link to="/campaigns/push-segment" className="btn" data-testid="push-segments">
+            Push segments
+          </Link>
+        ) : null}
         {locked ? (
           <span className="btn" aria-disabled="true" title={ROLE_LOCKED_MESSAGE} data-testid="create-campaign-denied">
             <DeniedBadge kind="role" /> Create Campaign
@@ -96,7 +99,7 @@ export default function CampaignList() {
                   ['message', message],
                   ['email', email],
                   ['sms', sms],
-                  ['push', true],
+                  ['push', push],
                 ] as const
               ).map(([kind, allowed]) => (
                 <li key={kind}>

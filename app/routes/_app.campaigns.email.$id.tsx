@@ -53,6 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           templateId: campaign.templateId,
           subject: campaign.subject,
           bodyHtml: campaign.bodyHtml,
+          textDesign: campaign.textDesign,
           trackOpens: campaign.trackOpens,
           trackClicks: campaign.trackClicks,
           scheduledAt: campaign.scheduledAt,
@@ -142,8 +143,8 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
     defaultValue: { testTo: me.email },
     shouldValidate: 'onSubmit',
   });
-  // The block designer writes the body's html (the campaign keeps the html; templates keep their blocks too, ADR 095).
-  const blocks = useBlockDesigner(fields.bodyHtml.id, null, editable && !locked);
+  // The block designer writes the body's html; the campaign keeps its blocks as templates do (ADR 095).
+  const blocks = useBlockDesigner(fields.bodyHtml.id, campaign?.textDesign, editable && !locked);
   const designer = useHtmlDesigner(fields.bodyHtml.id, editable && !locked && !blocks.on);
   const disabled = locked || !editable;
   return (
@@ -175,6 +176,7 @@ function EmailCampaignEditor({ campaign, segments, senders, templates, report, z
           <Field label="Subject" field={fields.subject} autoComplete="off" />
           {blocks.control}
           <TextareaField label={designer ? 'Body' : 'Body (HTML)'} field={fields.bodyHtml} rows={12} />
+          {blocks.field}
           <small className="muted">
             Leave the body empty to use the template&apos;s. Placeholders: {TEMPLATE_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}. Every email gets an
             unsubscribe link.

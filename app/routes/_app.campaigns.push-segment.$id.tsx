@@ -30,7 +30,7 @@ import { can, requireFeature, requirePermission, requireUser } from '~/utils/ses
 const LIST = '/campaigns/push-segment';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireFeature(request, 'campaigns/enabled', await requireUser(request));
+  const ctx = await requireFeature(request, 'campaigns/webPush', await requireUser(request));
   const id = readEditorParam(params.id);
   const segment = id === 'new' ? null : await getPushSegment({ accountId: ctx.account.id, id });
   if (segment === undefined) throw new Response('Not Found', { status: 404 });
@@ -67,7 +67,7 @@ function clearChangedValues(formData: FormData) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const ctx = await requireFeature(request, 'campaigns/enabled', await requirePermission(request, 'manage_campaigns'));
+  const ctx = await requireFeature(request, 'campaigns/webPush', await requirePermission(request, 'manage_campaigns'));
   const id = readEditorParam(params.id);
   const formData = await request.formData();
   const who = { accountId: ctx.account.id, actorId: ctx.user.id };

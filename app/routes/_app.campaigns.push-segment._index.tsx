@@ -12,7 +12,7 @@ import { can, publicUser, requireFeature, requireUser } from '~/utils/session.se
 
 /** Campaigns → Push segments (suite.md section 2): who among the web push subscribers a push campaign reaches. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireFeature(request, 'campaigns/enabled', await requireUser(request));
+  const ctx = await requireFeature(request, 'campaigns/webPush', await requireUser(request));
   const url = new URL(request.url);
   const q = url.searchParams.get('q')?.trim().slice(0, 100) ?? '';
   const [list, subscribers] = await Promise.all([

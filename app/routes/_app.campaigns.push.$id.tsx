@@ -16,7 +16,7 @@ import { readEditorParam } from '~/utils/route-id';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
 
 /** Push campaigns (ADR 083): the plan's campaigns area; no separate flag exists for push in the catalogue. */
-const FEATURE = 'campaigns/enabled' as const;
+const FEATURE = 'campaigns/webPush' as const;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireFeature(request, FEATURE, await requireUser(request));

@@ -18,7 +18,8 @@ import {
   WIDGET_POST_LIMIT,
   WidgetInputError,
 } from '~/models/channels/widget.server';
-import { PushInputError, subscribePush, vapidKeysFor } from '~/models/campaigns/push.server';
+import { PUSH_NOT_IN_PLAN_MESSAGE, PushInputError, pushAllowed, refreshPushFacts, subscribePush, vapidKeysFor } from '~/models/campaigns/push.server';
+import { countryOfRequest } from '~/utils/geoip.server';
 import { trackVisitorEvent, TrackInputError } from '~/models/conversions/conversions.server';
 import { TrackInput } from '~/models/conversions/schemas';
 import { campaignReplyOpener, chatCampaignFor, recordChatCampaignShown } from '~/models/campaigns/chat.server';
@@ -92,6 +93,8 @@ const SessionInput = z.object({
   /** The page the widget runs on and the survey its snippet names (data-survey): decide whether an in-app survey shows (ADR 061). */
   url: z.string().max(2000).nullish(),
   survey: z.string().max(32).nullish(),
+  /** Sent only by a browser that subscribed to web push: the visit's referrer and time zone (ADR 115). */
+  push: z.object({ r: z.string().max(2000).nullish(), z: z.string().max(100).nullish() }).nullish(),
 });
 const PageViewInput = z.object({ url: z.string().max(2000), title: z.string().max(500).nullish(), referrer: z.string().max(2000).nullish() });
 const TypingInput = z.object({ typing: z.boolean() });
@@ -121,6 +124,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (params.op === 'survey') return surveyForPage(request);
     if (params.op === 'push') {
       const { inbox } = await requireVisitor(request);
+      if (!(await pushAllowed(inbox.accountId))) return json({ error: PUSH_NOT_IN_PLAN_MESSAGE }, 403);
       return json({ publicKey: (await vapidKeysFor({ accountId: inbox.accountId })).publicKey });
     }
     if (params.op !== 'messages') throw new Response('Not Found', { status: 404 });
@@ -159,8 +163,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const { visitor } = await requireVisitor(request);
         const input = parse(PushInput, await readJson(request));
         await enforceRateLimit(`widget-push:${visitor.id}`, { limit: 10, windowMs: 60_000 });
+        if (!(await pushAllowed(visitor.accountId))) return json({ error: PUSH_NOT_IN_PLAN_MESSAGE }, 403);
         try {
-          await subscribePush({ visitor, input, userAgent: request.headers.get('user-agent'), country: request.headers.get('cf-ipcountry') });
+          await subscribePush({ visitor, input, userAgent: request.headers.get('user-agent'), country: await countryOfRequest(request) });
         } catch (err) {
           if (err instanceof PushInputError) throw new WidgetInputError(err.message);
           throw err;
@@ -201,6 +206,9 @@ async function session(request: Request) {
   if (!isHostAllowed(readMessengerSettings(inbox.settings).advanced, request.headers.get('origin')))
     throw new Response('This site may not use this chat', { status: 403 });
   const { visitor, token, settings } = await startVisitor({ inbox, token: input.token, user: input.user });
+  // A subscribed browser's later visit refreshes its push segment facts (ADR 115); other visitors send no `push`.
+  if (input.push && input.url)
+    await refreshPushFacts({ visitor, url: input.url, referrer: input.push.r, timezone: input.push.z, userAgent: request.headers.get('user-agent'), country: await countryOfRequest(request) });
   // A message campaign for this visitor on this page (ADR 082), only before a chat has started; read alongside the rest.
   const campaign = input.url && !visitor.conversationId ? chatCampaignFor({ visitor, url: input.url }) : null;
   // Its failure is raised where it is awaited below; this only keeps it from counting as unhandled meanwhile.

@@ -62,14 +62,15 @@ type Session = {
 
   const load = () => {
     try {
-      return JSON.parse(localStorage.getItem(storeKey) || '{}') as { t?: string };
+      return JSON.parse(localStorage.getItem(storeKey) || '{}') as { t?: string; p?: 1 };
     } catch {
       return {};
     }
   };
-  const save = (v: { t: string; c: number | null }) => {
+  // `p`: this browser subscribed to web push, so its visits refresh the push segment facts (ADR 115).
+  const save = (v: { t?: string; c?: number | null; p?: 1 }) => {
     try {
-      localStorage.setItem(storeKey, JSON.stringify(v));
+      localStorage.setItem(storeKey, JSON.stringify({ ...load(), ...v }));
     } catch {
       /* private mode: the chat lasts as long as the page */
     }
@@ -449,6 +450,7 @@ label{font-size:.85em;color:#374151}
       const key = Uint8Array.from(atob(publicKey.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
       const sub = (await reg.pushManager.getSubscription()) || (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
       await api('push', { ...sub.toJSON(), url: location.href, referrer: d.referrer, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+      save({ p: 1 });
       bell.textContent = 'Notifications on';
     } catch {
       bell.textContent = 'Notifications unavailable';
@@ -469,7 +471,8 @@ label{font-size:.85em;color:#374151}
     const stored = load();
     token = stored.t || '';
     const user = data.userId ? { id: data.userId, hash: data.userHash, name: data.userName, email: data.userEmail } : null;
-    const s: Session = await api('session', { inboxId: Number(inbox), token, user, url: location.href, survey: data.survey });
+    const push = stored.p && { r: d.referrer, z: Intl.DateTimeFormat().resolvedOptions().timeZone };
+    const s: Session = await api('session', { inboxId: Number(inbox), token, user, url: location.href, survey: data.survey, push });
     token = s.token;
     save({ t: token, c: s.conversationId });
     draw(s);
@@ -499,9 +502,9 @@ label{font-size:.85em;color:#374151}
     pageView();
     w.setInterval(pageView, 60000);
     // Single-page sites change the URL without a load.
-    const push = history.pushState;
-    history.pushState = function (...args: Parameters<typeof push>) {
-      push.apply(this, args);
+    const pushState = history.pushState;
+    history.pushState = function (...args: Parameters<typeof pushState>) {
+      pushState.apply(this, args);
       setTimeout(navigated);
     };
     w.addEventListener('popstate', navigated);

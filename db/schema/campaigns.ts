@@ -50,7 +50,8 @@ export const pushVapidKeys = pgTable('push_vapid_keys', {
 
 /**
  * A browser's push subscription made through the messenger (ADR 083): the push service endpoint and the keys the
- * payload is encrypted to (RFC 8291), with the facts push segments match on, as seen when the visitor subscribed.
+ * payload is encrypted to (RFC 8291), with the facts push segments match on, as seen when the visitor subscribed and
+ * refreshed on each later visit of the subscribed visitor (ADR 115).
  */
 export const pushSubscriptions = pgTable(
   'push_subscriptions',
@@ -74,8 +75,13 @@ export const pushSubscriptions = pgTable(
     location: text('location'),
     timezone: text('timezone'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The subscribed visitor's latest visit (ADR 115): the facts above are refreshed then; day and hour match it. */
+    seenAt: timestamp('seen_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('push_subscriptions_account_endpoint_key').on(t.accountId, t.endpoint)],
+  (t) => [
+    uniqueIndex('push_subscriptions_account_endpoint_key').on(t.accountId, t.endpoint),
+    index('push_subscriptions_account_visitor_idx').on(t.accountId, t.visitorId),
+  ],
 );
 
 /** Settings → Productivity → Campaign Templates (section 3 "Campaign template"). */
@@ -120,6 +126,8 @@ export const campaigns = pgTable(
     subject: text('subject').notNull().default(''),
     bodyHtml: text('body_html').notNull().default(''),
     bodyText: text('body_text').notNull().default(''),
+    /** An email campaign's block design (ADR 095), kept only while bodyHtml is its rendering; null = hand-written html. */
+    textDesign: text('text_design'),
     trackOpens: boolean('track_opens').notNull().default(true),
     trackClicks: boolean('track_clicks').notNull().default(true),
     /** A push campaign's segment, notification icon and destination (ADR 083); title is `subject`, body `bodyText`. */

@@ -3,7 +3,7 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
-import { changeCampaignStatus, createEmailCampaign, deleteCampaign, getCampaign, listCampaigns, scheduleCampaign, zonedInstant } from '../../app/models/campaigns/campaigns.server';
+import { changeCampaignStatus, createEmailCampaign, deleteCampaign, getCampaign, listCampaigns, scheduleCampaign, updateEmailCampaign, zonedInstant } from '../../app/models/campaigns/campaigns.server';
 import { recordClick, recordOpen, unsubscribe } from '../../app/models/campaigns/recipients.server';
 import { runCampaignSend } from '../../app/models/campaigns/sending.server';
 import { createCampaignTemplate, getCampaignTemplate, keptDesign, pageCampaignTemplates } from '../../app/models/campaigns/templates.server';
@@ -107,6 +107,24 @@ describe('email campaigns', () => {
     const refused = await createCampaignTemplate({ accountId: a.accountId, actorId: a.owner.id, name: 'Bad', subject: 'Hi', bodyHtml: '<p>x</p>', textDesign: JSON.stringify(script) });
     expect(refused.textDesign).toBeNull();
     expect(keptDesign('not json', '')).toBeNull();
+  });
+
+  it('keeps an email campaign\'s block design as templates keep theirs; hand-edited html drops it; an empty body takes the template\'s', async () => {
+    const a = await setUp('cdesign');
+    const design: TextDesign = { version: 1, blocks: [{ type: 'heading', text: 'Autumn sale' }, { type: 'button', label: 'Shop', href: 'https://shop.example.test', color: '#112233' }] };
+    const html = renderDesign(design);
+    const base = { accountId: a.accountId, actorId: a.owner.id, segmentId: a.segment.id, inboxId: a.inbox.id, subject: 'Sale', trackOpens: true, trackClicks: true };
+    const kept = await createEmailCampaign({ ...base, name: 'Designed', bodyHtml: html, textDesign: JSON.stringify(design) });
+    expect(JSON.parse(kept.textDesign!)).toEqual(design);
+    const reloaded = await getCampaign({ accountId: a.accountId, id: kept.id, kind: 'email' });
+    expect(JSON.parse(reloaded!.textDesign!)).toEqual(design);
+    const edited = await updateEmailCampaign({ ...base, id: kept.id, name: 'Designed', bodyHtml: `${html}<p>by hand</p>`, textDesign: JSON.stringify(design) });
+    expect(edited!.textDesign).toBeNull();
+    expect(edited!.bodyHtml).toContain('by hand');
+    const template = await createCampaignTemplate({ accountId: a.accountId, actorId: a.owner.id, name: 'Blocks', subject: 'Hi', bodyHtml: html, textDesign: JSON.stringify(design) });
+    const fromTemplate = await createEmailCampaign({ ...base, name: 'From template', templateId: template.id, bodyHtml: '' });
+    expect(fromTemplate.bodyHtml).toBe(template.bodyHtml);
+    expect(JSON.parse(fromTemplate.textDesign!)).toEqual(design);
   });
 
   it('keeps templates per account, derives the text and refuses a second template of the same name', async () => {

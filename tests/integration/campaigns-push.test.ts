@@ -1,15 +1,18 @@
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createPushCampaign, getCampaign, scheduleCampaign } from '../../app/models/campaigns/campaigns.server';
 import { PushSegmentSchema, conditionValueError } from '../../app/models/campaigns/push-schemas';
 import { countPushSegment, createPushSegment } from '../../app/models/campaigns/push-segments.server';
-import { describeBrowser, recordPushDelivered, referrerTypeOf, subscribePush, vapidKeysFor } from '../../app/models/campaigns/push.server';
+import { describeBrowser, PUSH_NOT_IN_PLAN_MESSAGE, pushAllowed, recordPushDelivered, referrerTypeOf, subscribePush, vapidKeysFor } from '../../app/models/campaigns/push.server';
+import { hasFeature, PLAN_CATALOGUE } from '../../app/models/plans/catalogue';
 import { recordClick } from '../../app/models/campaigns/recipients.server';
 import { runCampaignSend } from '../../app/models/campaigns/sending.server';
 import { createWebInbox } from '../../app/models/channels/messenger-settings.server';
 import { startVisitor } from '../../app/models/channels/widget.server';
-import { createTestAccount } from '../factories';
+import { countryOfIp, countryOfRequest } from '../../app/utils/geoip.server';
+import { createTestAccount, givePlan } from '../factories';
 import { startPushService } from '../helpers/stand-ins/push-service';
 
 /** Web push (ADR 083): segments, subscriptions, VAPID, encryption, 410 handling, figures and tenancy. */
@@ -92,6 +95,75 @@ describe('push segments', () => {
   });
 });
 
+describe('push segment facts after subscribing (ADR 115)', () => {
+  const GEO_DB = path.resolve('node_modules/@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb');
+
+  it('reads the country from a real offline GeoIP database by path, with the proxy header as fallback', async () => {
+    expect(await countryOfIp('8.8.8.8', GEO_DB)).toBe('US');
+    expect(await countryOfIp('193.51.224.1', GEO_DB)).toBe('FR');
+    expect(await countryOfIp('2a00:1450:4001::1', GEO_DB)).toBe('IE');
+    expect(await countryOfIp('10.0.0.1', GEO_DB)).toBeNull();
+    expect(await countryOfIp('8.8.8.8', undefined)).toBeNull();
+    const req = (ip: string, header?: string) => new Request('http://x.test/', { headers: { 'x-parley-client-ip': ip, ...(header ? { 'cf-ipcountry': header } : {}) } });
+    process.env.PARLEY_GEOIP_DB = GEO_DB;
+    try {
+      expect(await countryOfRequest(req('::ffff:193.51.224.1', 'DE'))).toBe('FR');
+      expect(await countryOfRequest(req('10.0.0.1', 'de'))).toBe('DE');
+      expect(await countryOfRequest(req('10.0.0.1'))).toBeNull();
+    } finally {
+      delete process.env.PARLEY_GEOIP_DB;
+    }
+    expect(await countryOfRequest(req('193.51.224.1', 'DE'))).toBe('DE');
+    // A path that cannot be read is logged once and falls back to the header.
+    expect(await countryOfIp('8.8.8.8', '/nonexistent/GeoLite2-Country.mmdb')).toBeNull();
+  });
+
+  it("refreshes a subscribed visitor's page, referrer, browser, time zone, location and visit time on a later visit; other visitors' rows untouched", async () => {
+    const { accountId, actorId, inbox } = await setup();
+    const { visitor, token } = await startVisitor({ inbox });
+    const sub = push.subscribe();
+    await subscribePush({ visitor, input: { ...sub.json, url: 'https://shop.example/pricing', referrer: 'https://www.google.com/', timezone: 'Europe/Paris' }, userAgent: CHROME_WIN });
+    const bystander = await startVisitor({ inbox });
+    await subscribePush({ visitor: bystander.visitor, input: { ...push.subscribe().json, url: 'https://shop.example/' }, userAgent: CHROME_WIN });
+    const route = await import('../../app/routes/public.widget.$op');
+    const visit = (body: object, ip: string, ua: string) =>
+      route.action({
+        request: new Request('http://app.test/public/widget/session', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': ua, 'x-parley-client-ip': ip },
+          body: JSON.stringify({ inboxId: inbox.id, token, ...body }),
+        }),
+        params: { op: 'session' },
+        context: {},
+      }) as Promise<Response>;
+    const row = async (visitorId: string) =>
+      (await getDb().select().from(schema.pushSubscriptions).where(and(eq(schema.pushSubscriptions.accountId, accountId), eq(schema.pushSubscriptions.visitorId, visitorId))))[0];
+    process.env.PARLEY_GEOIP_DB = GEO_DB;
+    try {
+      // An inner page reached from the site itself: the page, browser and zone change; how the visitor came stays.
+      expect((await visit({ url: 'https://shop.example/checkout', push: { r: 'https://shop.example/cart', z: 'America/New_York' } }, '8.8.8.8', FIREFOX_LINUX)).status).toBe(200);
+      let now = await row(visitor.id);
+      expect(now).toMatchObject({ pageUrl: 'https://shop.example/checkout', referrer: 'https://www.google.com/', referrerType: 'searchEngine', browser: 'Firefox', os: 'Linux', timezone: 'America/New_York', location: 'US' });
+      expect(now.seenAt).toBeInstanceOf(Date);
+      // A new arrival from elsewhere replaces the referrer.
+      await visit({ url: 'https://shop.example/blog', push: { r: 'https://news.example/story', z: 'Not/AZone' } }, '193.51.224.1', CHROME_WIN);
+      now = await row(visitor.id);
+      expect(now).toMatchObject({ pageUrl: 'https://shop.example/blog', referrer: 'https://news.example/story', referrerType: 'refferal', browser: 'Chrome', timezone: 'America/New_York', location: 'FR' });
+      // A session without `push` (a browser that never subscribed) changes nothing.
+      await visit({ url: 'https://shop.example/other' }, '8.8.8.8', FIREFOX_LINUX);
+      expect((await row(visitor.id)).pageUrl).toBe('https://shop.example/blog');
+    } finally {
+      delete process.env.PARLEY_GEOIP_DB;
+    }
+    expect(await row(bystander.visitor.id)).toMatchObject({ pageUrl: 'https://shop.example/', location: null, seenAt: null });
+    const count = async (conditions: Partial<Parameters<typeof createPushSegment>[0]>) =>
+      countPushSegment({ accountId, segment: await createPushSegment({ accountId, actorId, name: 'S', actionOperator: 'AND', actions: [], propertyOperator: 'AND', properties: [], ...conditions }) });
+    expect(await count({ properties: [{ key: 'location', operator: 'equals', value: 'FR' }] })).toBe(1);
+    expect(await count({ actions: [{ key: 'pageUrl', operator: 'contains', value: '/blog' }] })).toBe(1);
+    expect(await count({ properties: [{ key: 'timezone', operator: 'equals', value: 'America/New_York' }] })).toBe(1);
+  });
+});
+
 describe('push campaigns', () => {
   it('sends each matching subscription one encrypted, VAPID-signed notification; 410 removes the subscription; delivered and clicks count', async () => {
     const { accountId, actorId, subscribe } = await setup();
@@ -143,6 +215,28 @@ describe('push campaigns', () => {
     expect((await vapidKeysFor({ accountId })).privateKey()).toHaveLength(43);
     const theirs = await createPushSegment({ accountId: other.accountId, actorId: other.actorId, name: 'Theirs', actionOperator: 'AND', actions: [], propertyOperator: 'AND', properties: [] });
     await expect(createPushCampaign({ accountId, actorId, name: 'x', pushSegmentId: theirs.id, title: 't', body: 'b', url: 'https://x.example' })).rejects.toThrow(/Push segment must be specified/);
+  });
+
+  it('is the plan flag campaigns/webPush (ADR 114): Trial, Growth and Enterprise have it; without it the widget gets no key and cannot subscribe', async () => {
+    const growth = PLAN_CATALOGUE.find((p) => p.key === 'growth')!;
+    const starter = PLAN_CATALOGUE.find((p) => p.key === 'starter')!;
+    expect(hasFeature(growth.features, 'campaigns/webPush')).toBe(true);
+    expect(hasFeature(starter.features, 'campaigns/webPush')).toBe(false);
+    const { accountId, inbox } = await setup();
+    expect(await pushAllowed(accountId)).toBe(true);
+    await givePlan(accountId, { campaigns: { enabled: true, emailCampaigns: true } });
+    expect(await pushAllowed(accountId)).toBe(false);
+    const { visitor, token } = await startVisitor({ inbox });
+    const route = await import('../../app/routes/public.widget.$op');
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const key = await route.loader({ request: new Request('http://app.test/public/widget/push', { headers }), params: { op: 'push' }, context: {} });
+    expect((key as Response).status).toBe(403);
+    expect(await (key as Response).json()).toEqual({ error: PUSH_NOT_IN_PLAN_MESSAGE });
+    const sub = push.subscribe();
+    const posted = await route.action({ request: new Request('http://app.test/public/widget/push', { method: 'POST', headers, body: JSON.stringify(sub.json) }), params: { op: 'push' }, context: {} });
+    expect((posted as Response).status).toBe(403);
+    const rows = await getDb().select().from(schema.pushSubscriptions).where(and(eq(schema.pushSubscriptions.accountId, accountId), eq(schema.pushSubscriptions.visitorId, visitor.id)));
+    expect(rows).toEqual([]);
   });
 
   it('refuses a subscription whose keys or endpoint are not valid', async () => {

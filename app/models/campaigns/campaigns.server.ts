@@ -7,7 +7,7 @@ import { cleanQuery, FieldInputError, likePattern, paging } from '../productivit
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { EDITABLE_STATUSES, TRANSITIONS, type CampaignKind, type CampaignStatus, type CampaignTransition } from './constants';
 import { cleanCampaignHtml } from './email-layout.server';
-import { getCampaignTemplate } from './templates.server';
+import { getCampaignTemplate, keptDesign } from './templates.server';
 
 export type Campaign = typeof schema.campaigns.$inferSelect;
 
@@ -96,6 +96,7 @@ export type EmailCampaignFields = {
   templateId?: number;
   subject: string;
   bodyHtml?: string;
+  textDesign?: string;
   trackOpens: boolean;
   trackClicks: boolean;
 };
@@ -272,10 +273,15 @@ async function resolveEmailFields(tx: Tx, accountId: number, f: EmailCampaignFie
     .where(and(eq(schema.inboxes.accountId, accountId), eq(schema.inboxes.id, f.inboxId), eq(schema.inboxes.channelType, 'email'), isNotNull(schema.inboxes.email)));
   if (!inbox) throw new FieldInputError('Sender must be specified', 'inboxId');
   let bodyHtml = cleanCampaignHtml(f.bodyHtml ?? '');
+  // The designer's blocks are kept as templates keep theirs (ADR 095): only while the html is still their rendering.
+  let textDesign = keptDesign(f.textDesign, bodyHtml);
   if (f.templateId) {
     const template = await getCampaignTemplate({ accountId, id: f.templateId }, tx);
     if (!template) throw new FieldInputError('Choose a template', 'templateId');
-    if (!bodyHtml) bodyHtml = template.bodyHtml;
+    if (!bodyHtml) {
+      bodyHtml = template.bodyHtml;
+      textDesign = template.textDesign;
+    }
   }
   if (!bodyHtml) throw new FieldInputError('Write a message or choose a template', 'bodyHtml');
   return {
@@ -286,6 +292,7 @@ async function resolveEmailFields(tx: Tx, accountId: number, f: EmailCampaignFie
     subject: f.subject.trim(),
     bodyHtml,
     bodyText: plainTextOf(bodyHtml),
+    textDesign,
     trackOpens: f.trackOpens,
     trackClicks: f.trackClicks,
   };

@@ -5,7 +5,9 @@ import { renderTemplate, type TemplateContact } from '../productivity/templates'
 
 /** A campaign body as stored: the inbox's e-mail sanitiser (no scripts, forms, frames, CSS that fetches). */
 export function cleanCampaignHtml(html: string) {
-  return sanitizeHtml(html, EMAIL_HTML_OPTIONS).trim();
+  // A textarea posts its line breaks as CRLF (HTML's form encoding): stored with LF, so a body saved without
+  // JavaScript still equals its block design's rendering (ADR 095).
+  return sanitizeHtml(html.replace(/\r\n?/g, '\n'), EMAIL_HTML_OPTIONS).trim();
 }
 
 function escapeHtml(text: string) {

@@ -79,9 +79,12 @@ export async function deletePushSegment(opts: { accountId: number; actorId: numb
   });
 }
 
-/** The subscription fact a key compares (actions are what the visitor did when subscribing, properties the browser). */
+/**
+ * The subscription fact a key compares: actions are what the visitor did on the latest visit (or when subscribing,
+ * before any), properties the browser (ADR 115: refreshed on each visit of a subscribed visitor).
+ */
 function column(key: string): { expr: SQL; kind: 'text' | 'number' | 'date' } | null {
-  const local = sql`(${sub.createdAt} at time zone coalesce(${sub.timezone}, 'UTC'))`;
+  const local = sql`(coalesce(${sub.seenAt}, ${sub.createdAt}) at time zone coalesce(${sub.timezone}, 'UTC'))`;
   switch (key) {
     case 'pageUrl':
       return { expr: sql`coalesce(${sub.pageUrl}, '')`, kind: 'text' };

@@ -5,6 +5,7 @@ import { getConfig } from '../../utils/env.server';
 import { guardedRequest } from '../../utils/outbound-guard.server';
 import { openSecret, sealSecret } from '../../utils/secret-box.server';
 import { accountLink } from '../../utils/tenant.server';
+import { accountHasFeature } from '../accounts/accounts.server';
 import { emitEvent } from '../events/events.server';
 import type { WidgetVisitor } from '../channels/widget.server';
 import type { Campaign } from './campaigns.server';
@@ -100,6 +101,12 @@ function isTimeZone(tz: string) {
 
 export class PushInputError extends Error {}
 
+/** The plan flag of web push (ADR 114): the widget's key and subscribe calls refuse an account without it. */
+export const PUSH_NOT_IN_PLAN_MESSAGE = 'Web push notifications are not part of this account\'s plan';
+export async function pushAllowed(accountId: number, db: DbOrTx = getDb()) {
+  return accountHasFeature({ accountId, key: 'campaigns/webPush' }, db);
+}
+
 export type PushSubscriptionInput = {
   endpoint: string;
   keys: { p256dh: string; auth: string };
@@ -155,7 +162,7 @@ export async function subscribePush(opts: { visitor: WidgetVisitor; input: PushS
     const [row] = await tx
       .insert(sub)
       .values(values)
-      .onConflictDoUpdate({ target: [sub.accountId, sub.endpoint], set: { p256dh: values.p256dh, auth: values.auth, visitorId: values.visitorId, contactId: values.contactId } })
+      .onConflictDoUpdate({ target: [sub.accountId, sub.endpoint], set: { p256dh: values.p256dh, auth: values.auth, visitorId: values.visitorId, contactId: values.contactId, seenAt: new Date() } })
       .returning({ id: sub.id });
     await emitEvent(tx, {
       accountId: visitor.accountId,
@@ -167,6 +174,54 @@ export async function subscribePush(opts: { visitor: WidgetVisitor; input: PushS
     });
     return row;
   });
+}
+
+/**
+ * A subscribed visitor came back (ADR 115): the widget says so in its session call (it remembers that this browser
+ * subscribed), and the facts push segments match on are refreshed in one indexed UPDATE of this visitor's
+ * subscriptions: the page, the browser read from the User-Agent, the time zone, the country, and the visit's time
+ * (day and hour conditions). The referrer changes only on an arrival from elsewhere (none, or another host): moving
+ * between the site's own pages keeps how the visitor came. Visitors without a subscription never reach this.
+ */
+export async function refreshPushFacts(opts: {
+  visitor: Pick<WidgetVisitor, 'accountId' | 'id'>;
+  url: string;
+  referrer?: string | null;
+  timezone?: string | null;
+  userAgent: string | null;
+  country?: string | null;
+  now?: Date;
+}) {
+  let pageHost: string;
+  try {
+    const page = new URL(opts.url);
+    if (page.protocol !== 'http:' && page.protocol !== 'https:') return 0;
+    pageHost = page.hostname;
+  } catch {
+    return 0;
+  }
+  let arrival = !opts.referrer;
+  if (opts.referrer) {
+    try {
+      arrival = new URL(opts.referrer).hostname !== pageHost;
+    } catch {
+      arrival = false;
+    }
+  }
+  const set: Partial<typeof sub.$inferInsert> = {
+    pageUrl: opts.url.slice(0, 2000),
+    ...describeBrowser(opts.userAgent),
+    seenAt: opts.now ?? new Date(),
+  };
+  if (arrival) Object.assign(set, { referrer: opts.referrer?.slice(0, 2000) || null, referrerType: referrerTypeOf(opts.referrer) });
+  if (opts.timezone && isTimeZone(opts.timezone)) set.timezone = opts.timezone;
+  if (opts.country) set.location = opts.country.toUpperCase().slice(0, 2);
+  const rows = await getDb()
+    .update(sub)
+    .set(set)
+    .where(and(eq(sub.accountId, opts.visitor.accountId), eq(sub.visitorId, opts.visitor.id)))
+    .returning({ id: sub.id });
+  return rows.length;
 }
 
 /** The account's web push subscriptions, counted (the push segment screens show it). */

@@ -45,6 +45,8 @@ export const EmailCampaignSchema = z
       .optional(),
     subject: requiredText('Subject', CAMPAIGN_SUBJECT_MAX),
     bodyHtml: z.string().max(TEMPLATE_BODY_MAX, maxLengthMessage(TEMPLATE_BODY_MAX)).optional(),
+    /** The block designer's document (ADR 095); kept only while bodyHtml is its rendering. */
+    textDesign: z.string().max(TEMPLATE_BODY_MAX, maxLengthMessage(TEMPLATE_BODY_MAX)).optional(),
     trackOpens: z.boolean().default(false),
     trackClicks: z.boolean().default(false),
   })

@@ -6,7 +6,8 @@ import type { PlanFeatures } from '../../../db/schema/accounts';
  */
 export const FEATURE_AREAS = {
   analytics: ['enabled', 'sla', 'customerSatisfaction', 'teamPerformance', 'staffingPrediction'],
-  campaigns: ['enabled', 'chatMessaging', 'emailCampaigns', 'smsCampaigns'],
+  /** webPush: push segments, the messenger's opt-in and push campaigns (ADR 114). */
+  campaigns: ['enabled', 'chatMessaging', 'emailCampaigns', 'smsCampaigns', 'webPush'],
   channels: ['enabled', 'sms', 'chatPages'],
   chatMessenger: ['enabled', 'offlineExperience', 'integratedMeetings', 'conversionGoals', 'salesTracker'],
   /** aiHelp: the inbox's AI reply help calls an AI server (ADR 101); without it the same buttons suggest canned responses and articles. */
@@ -85,6 +86,7 @@ export const PLAN_CATALOGUE: CataloguePlan[] = [
         'campaigns/enabled',
         'campaigns/chatMessaging',
         'campaigns/emailCampaigns',
+        'campaigns/webPush',
         'channels/sms',
         'channels/chatPages',
         'workflowAutomation/advanceWorkflows',

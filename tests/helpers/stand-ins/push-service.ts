@@ -101,6 +101,18 @@ export async function startPushService() {
       subs.set(sub.id, sub);
       return { id: sub.id, json: { endpoint: `${origin}/push/${sub.id}`, keys: { p256dh: b64u(sub.publicKey), auth: b64u(sub.auth) } } };
     },
+    /**
+     * A subscription whose keys a browser made (the JavaScript-on widget test makes them in the page with WebCrypto):
+     * the service learns the private half so it can decrypt what it is sent, as the browser's push service would hand
+     * the encrypted message to the browser, which decrypts it.
+     */
+    adopt(keys: { id: string; privateKey: string; p256dh: string; auth: string }) {
+      const ecdh = crypto.createECDH('prime256v1');
+      ecdh.setPrivateKey(Buffer.from(keys.privateKey, 'base64url'));
+      const publicKey = ecdh.getPublicKey();
+      if (b64u(publicKey) !== keys.p256dh) throw new Error('the private key does not match p256dh');
+      subs.set(keys.id, { id: keys.id, ecdh, publicKey, auth: Buffer.from(keys.auth, 'base64url'), expired: false });
+    },
     expire(id: string) {
       subs.get(id)!.expired = true;
     },
