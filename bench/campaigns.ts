@@ -14,6 +14,8 @@ import { bulkStatsFile, windowReport } from './smtp-sink';
 import { benchDatabase } from './support';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+/** SMTP connections of the bulk loop (PARLEY_BULK_SMTP_CONNECTIONS, 8 in production by default; ADR 084 addendum 2). */
+const LANES = process.env.PARLEY_BULK_SMTP_CONNECTIONS ?? '32';
 const statsFile = bulkStatsFile();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,13 +30,13 @@ function rssMb(pid: number) {
 
 function startEngine(smtpUrl: string): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'engine/main.ts'], {
-    env: { ...process.env, PARLEY_BULK_STATS_FILE: statsFile, SMTP_URL: smtpUrl, LOG_LEVEL: 'warn' },
+    env: { ...process.env, PARLEY_BULK_SMTP_CONNECTIONS: LANES, PARLEY_BULK_STATS_FILE: statsFile, SMTP_URL: smtpUrl, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }
 
 async function main() {
-  console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
+  console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores); ${LANES} SMTP lanes`);
   const server = await benchDatabase('campaigns');
   const sink = await startFastSink({ workers: Number(process.env.BENCH_SINK_WORKERS ?? 2) });
   const smtpUrl = sink.url;

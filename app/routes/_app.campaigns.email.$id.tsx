@@ -4,7 +4,7 @@ import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useBlockDesigner } from '~/components/campaigns/block-designer-switch';
 import { useHtmlDesigner } from '~/components/campaigns/html-designer';
-import { CampaignEditorHeader, CampaignReportTables, CampaignSendAndReport } from '~/components/campaigns/send-controls';
+import { campaignEditorHandle, CampaignEditorHeader, CampaignReportTables, CampaignSendAndReport } from '~/components/campaigns/send-controls';
 import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
@@ -107,9 +107,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
-export const handle = {
-  breadcrumb: (loaderData: { campaign: { name: string } | null } | undefined) => (loaderData ? (loaderData.campaign?.name ?? 'New Email Campaign') : null),
-};
+export const handle = campaignEditorHandle('New Email Campaign');
 
 export default function EmailCampaignPage() {
   const loaderData = useLoaderData<typeof loader>();

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { CampaignEditorHeader, CampaignSendAndReport } from '~/components/campaigns/send-controls';
+import { campaignEditorHandle, CampaignEditorHeader, CampaignSendAndReport } from '~/components/campaigns/send-controls';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { createMessageCampaign, getCampaign, listContactSegments, listMessageOptions, updateMessageCampaign } from '~/models/campaigns/campaigns.server';
@@ -73,9 +73,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
-export const handle = {
-  breadcrumb: (loaderData: { campaign: { name: string } | null } | undefined) => (loaderData ? (loaderData.campaign?.name ?? 'New Message Campaign') : null),
-};
+export const handle = campaignEditorHandle('New Message Campaign');
 
 export default function MessageCampaignPage() {
   const loaderData = useLoaderData<typeof loader>();

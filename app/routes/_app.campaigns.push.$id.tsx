@@ -1,13 +1,12 @@
-import { getFormProps, useForm } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { CampaignEditorHeader, CampaignReportTables, CampaignSendAndReport } from '~/components/campaigns/send-controls';
+import { Form, Link, useLoaderData } from '@remix-run/react';
+import { campaignEditorHandle, CampaignSendAndReport, useCampaignEditor } from '~/components/campaigns/send-controls';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { FormActions } from '~/components/ui/settings-page';
 import { ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { campaignReport, createPushCampaign, getCampaign, updatePushCampaign } from '~/models/campaigns/campaigns.server';
-import { EDITABLE_STATUSES } from '~/models/campaigns/constants';
-import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
+import { campaignEditorAction } from '~/models/campaigns/intents.server';
 import { PUSH_BODY_MAX, PUSH_TITLE_MAX } from '~/models/campaigns/push-constants';
 import { PushCampaignSchema } from '~/models/campaigns/push-schemas';
 import { pushSegmentOptions } from '~/models/campaigns/push-segments.server';
@@ -15,7 +14,7 @@ import { pageTitle, timeZoneNames } from '~/utils/format';
 import { readEditorParam } from '~/utils/route-id';
 import { can, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
 
-/** Push campaigns (ADR 083): the plan's campaigns area; no separate flag exists for push in the catalogue. */
+/** Push campaigns (ADR 083): the plan flag campaigns/webPush (ADR 114). */
 const FEATURE = 'campaigns/webPush' as const;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -68,9 +67,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
-export const handle = {
-  breadcrumb: (loaderData: { campaign: { name: string } | null } | undefined) => (loaderData ? loaderData.campaign?.name ?? 'New Push Campaign' : null),
-};
+export const handle = campaignEditorHandle('New Push Campaign');
 
 export default function PushCampaignPage() {
   const loaderData = useLoaderData<typeof loader>();
@@ -78,33 +75,18 @@ export default function PushCampaignPage() {
 }
 
 function PushCampaignEditor({ campaign, segments, report, zones, me, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
-  const actionData = useActionData<typeof action>() as CampaignActionResult | undefined;
-  const editable = !campaign || (EDITABLE_STATUSES as readonly string[]).includes(campaign.status);
-  const [form, fields] = useForm({
-    id: `push-campaign-${campaign?.id ?? 'new'}`,
-    lastResult: actionData?.form === 'campaign' ? actionData.reply : undefined,
+  const { form, fields, disabled, header, scheduleReply } = useCampaignEditor<{ name: string; pushSegmentId: string; title: string; body: string; url: string; icon: string }>({
+    prefix: 'push-campaign',
+    newTitle: 'New Push Campaign',
+    campaign,
+    locked,
     defaultValue: campaign
-      ? {
-          name: campaign.name,
-          pushSegmentId: campaign.pushSegmentId ? String(campaign.pushSegmentId) : '',
-          title: campaign.title,
-          body: campaign.body,
-          url: campaign.url,
-          icon: campaign.icon,
-        }
+      ? { name: campaign.name, pushSegmentId: campaign.pushSegmentId ? String(campaign.pushSegmentId) : '', title: campaign.title, body: campaign.body, url: campaign.url, icon: campaign.icon }
       : {},
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onSubmit',
   });
-  const disabled = locked || !editable;
   return (
     <section className="page stack campaign-editor">
-      <CampaignEditorHeader
-        title={campaign ? campaign.name : 'New Push Campaign'}
-        status={campaign?.status}
-        error={actionData?.form === 'status' ? actionData.error : undefined}
-        locked={locked}
-      />
+      {header}
       {segments.length === 0 ? (
         <p className="card" role="note">
           A push campaign goes to a push segment. <Link to="/campaigns/push-segment/new">Create a push segment</Link> first.
@@ -133,7 +115,7 @@ function PushCampaignEditor({ campaign, segments, report, zones, me, locked }: R
         locked={locked}
         defaultTimeZone={me.timezone}
         zones={zones}
-        reply={actionData?.form === 'schedule' ? actionData.reply : undefined}
+        reply={scheduleReply}
       />
     </section>
   );

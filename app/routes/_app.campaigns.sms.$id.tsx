@@ -1,13 +1,12 @@
-import { getFormProps, useForm } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, Link, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
-import { CampaignEditorHeader, CampaignSendAndReport } from '~/components/campaigns/send-controls';
+import { campaignEditorHandle, CampaignSendAndReport, useCampaignEditor } from '~/components/campaigns/send-controls';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
 import { createSmsCampaign, getCampaign, listContactSegments, listSmsSenders, updateSmsCampaign } from '~/models/campaigns/campaigns.server';
-import { EDITABLE_STATUSES } from '~/models/campaigns/constants';
-import { campaignEditorAction, type CampaignActionResult } from '~/models/campaigns/intents.server';
+import { campaignEditorAction } from '~/models/campaigns/intents.server';
 import { SmsCampaignSchema } from '~/models/campaigns/schemas';
 import { SMS_BODY_MAX, SMS_OPT_OUT_FOOTER, smsLength } from '~/models/campaigns/sms';
 import { pageTitle, timeZoneNames } from '~/utils/format';
@@ -59,9 +58,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
-export const handle = {
-  breadcrumb: (loaderData: { campaign: { name: string } | null } | undefined) => (loaderData ? (loaderData.campaign?.name ?? 'New SMS Campaign') : null),
-};
+export const handle = campaignEditorHandle('New SMS Campaign');
 
 export default function SmsCampaignPage() {
   const loaderData = useLoaderData<typeof loader>();
@@ -69,24 +66,21 @@ export default function SmsCampaignPage() {
 }
 
 function SmsCampaignEditor({ campaign, segments, senders, zones, me, locked }: ReturnType<typeof useLoaderData<typeof loader>>) {
-  const actionData = useActionData<typeof action>() as CampaignActionResult | undefined;
-  const editable = !campaign || (EDITABLE_STATUSES as readonly string[]).includes(campaign.status);
-  const [form, fields] = useForm({
-    id: `sms-campaign-${campaign?.id ?? 'new'}`,
-    lastResult: actionData?.form === 'campaign' ? actionData.reply : undefined,
+  const { form, fields, disabled, header, scheduleReply } = useCampaignEditor<{ name: string; segmentId: string; inboxId: string; body: string }>({
+    prefix: 'sms-campaign',
+    newTitle: 'New SMS Campaign',
+    campaign,
+    locked,
     defaultValue: campaign
       ? { name: campaign.name, segmentId: campaign.segmentId ? String(campaign.segmentId) : '', inboxId: campaign.inboxId ? String(campaign.inboxId) : '', body: campaign.body }
       : { inboxId: senders[0] ? String(senders[0].id) : '' },
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onSubmit',
   });
   // The count is the server's for what was saved or sent back, and follows the typing once JavaScript runs.
   const [body, setBody] = useState(String(fields.body.initialValue ?? ''));
   const length = smsLength(`${body}${SMS_OPT_OUT_FOOTER}`);
-  const disabled = locked || !editable;
   return (
     <section className="page stack campaign-editor">
-      <CampaignEditorHeader title={campaign ? campaign.name : 'New SMS Campaign'} status={campaign?.status} error={actionData?.form === 'status' ? actionData.error : undefined} locked={locked} />
+      {header}
       {senders.length === 0 ? (
         <p className="card" role="note">
           SMS campaigns are sent through one of your SMS inboxes. <Link to="/settings/sms">Add an SMS inbox</Link> first.
@@ -129,7 +123,7 @@ function SmsCampaignEditor({ campaign, segments, senders, zones, me, locked }: R
           </div>
         )}
       </Form>
-      <CampaignSendAndReport campaign={campaign} locked={locked} defaultTimeZone={me.timezone} zones={zones} reply={actionData?.form === 'schedule' ? actionData.reply : undefined} />
+      <CampaignSendAndReport campaign={campaign} locked={locked} defaultTimeZone={me.timezone} zones={zones} reply={scheduleReply} />
     </section>
   );
 }

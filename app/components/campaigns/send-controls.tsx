@@ -1,9 +1,9 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import type { ReactNode } from 'react';
-import { Form, Link } from '@remix-run/react';
+import { Form, Link, useActionData } from '@remix-run/react';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
-import { STATUS_LABELS, TRANSITIONS, type CampaignStatus } from '~/models/campaigns/constants';
+import { EDITABLE_STATUSES, STATUS_LABELS, TRANSITIONS, type CampaignStatus } from '~/models/campaigns/constants';
 import { ROLE_LOCKED_MESSAGE } from '~/models/shell/denied-messages';
 
 /** Send now or schedule in a time zone, then the status changes the campaign's status allows (ADR 064). */
@@ -87,6 +87,46 @@ export function CampaignFigures({ figures }: { figures: Record<string, number> }
       ))}
     </dl>
   );
+}
+
+type EditorActionResult = { form: 'campaign' | 'schedule' | 'test' | 'status'; reply?: SubmissionResult<string[]>; error?: string };
+
+/**
+ * The top of every campaign editor (email, SMS, message, push): the action's answer, whether the campaign can still
+ * be edited, its conform form (validated on the server, ADR 027) and its header. The kinds differ only in fields.
+ */
+export function useCampaignEditor<Shape extends Record<string, unknown>>(opts: {
+  prefix: string;
+  newTitle: string;
+  campaign: { id: number; name: string; status: CampaignStatus } | null;
+  defaultValue: Partial<Shape>;
+  locked: boolean;
+  statusLabel?: string;
+}) {
+  const actionData = useActionData() as EditorActionResult | undefined;
+  const editable = !opts.campaign || (EDITABLE_STATUSES as readonly string[]).includes(opts.campaign.status);
+  const [form, fields] = useForm<Shape>({
+    id: `${opts.prefix}-${opts.campaign?.id ?? 'new'}`,
+    lastResult: actionData?.form === 'campaign' ? actionData.reply : undefined,
+    defaultValue: opts.defaultValue as never,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
+  });
+  const header = (
+    <CampaignEditorHeader
+      title={opts.campaign ? opts.campaign.name : opts.newTitle}
+      status={opts.campaign?.status}
+      statusLabel={opts.statusLabel}
+      error={actionData?.form === 'status' ? actionData.error : undefined}
+      locked={opts.locked}
+    />
+  );
+  return { actionData, editable, disabled: opts.locked || !editable, form, fields, header, scheduleReply: actionData?.form === 'schedule' ? actionData.reply : undefined };
+}
+
+/** The breadcrumb of a campaign editor: the campaign's name, or the new kind's title. */
+export function campaignEditorHandle(newTitle: string) {
+  return { breadcrumb: (loaderData: { campaign: { name: string } | null } | undefined) => (loaderData ? (loaderData.campaign?.name ?? newTitle) : null) };
 }
 
 /**

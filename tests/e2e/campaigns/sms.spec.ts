@@ -67,8 +67,16 @@ test('an SMS campaign to a segment through the gateway, with its length shown; a
     await scheduleCampaign({ accountId, actorId: a.owner.id, id: next.id });
     await expect.poll(() => gateway.received.length, { timeout: 20_000 }).toBe(3);
     expect(gateway.received[2].body.to).toBe('+4915100000002');
-    await page.goto(url(`/campaigns/sms/${next.id}`, a.domain));
-    await expect(page.getByTestId('campaign-status')).toHaveText('Sent');
+    // The gateway has the text before the recipient's mark and the campaign's end are written: reload until it says so.
+    await expect
+      .poll(
+        async () => {
+          await page.goto(url(`/campaigns/sms/${next.id}`, a.domain));
+          return page.getByTestId('campaign-status').textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe('Sent');
   } finally {
     await gateway.close();
   }
