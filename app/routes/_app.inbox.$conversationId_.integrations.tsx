@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
+import type { ReactNode } from 'react';
 import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
@@ -269,16 +270,7 @@ export default function ConversationIntegrations() {
             {d.order.totalPrice} {d.order.currency} ({d.order.financialStatus.replaceAll('_', ' ')}, {d.order.fulfillmentStatus.replaceAll('_', ' ')})? The
             customer is notified by Shopify. This cannot be undone here.
           </p>
-          <Form method="post">
-            <input type="hidden" name="orderId" value={d.order.id} />
-            <input type="hidden" name="action" value={d.act} />
-            <button type="submit" className="btn danger" name="intent" value="order-action">
-              {d.actLabel}
-            </button>{' '}
-            <Link to={`/inbox/${d.conversationId}`} className="btn">
-              Keep the order
-            </Link>
-          </Form>
+          <OrderConfirmForm orderId={d.order.id} action={d.act === 'refund' ? 'refund' : 'cancel'} intent="order-action" label={d.actLabel} conversationId={d.conversationId} />
         </div>
       ) : d.view === 'pipedrive-deal' ? (
         <div className="card">
@@ -323,16 +315,7 @@ export default function ConversationIntegrations() {
             Cancel BigCommerce order <strong>#{d.order.id}</strong>, {d.order.total} {d.order.currency} ({d.order.status})? Its status becomes Cancelled in the
             store. This cannot be undone here.
           </p>
-          <Form method="post">
-            <input type="hidden" name="orderId" value={d.order.id} />
-            <input type="hidden" name="action" value="cancel" />
-            <button type="submit" className="btn danger" name="intent" value="bigcommerce-order-action">
-              Cancel order
-            </button>{' '}
-            <Link to={`/inbox/${d.conversationId}`} className="btn">
-              Keep the order
-            </Link>
-          </Form>
+          <OrderConfirmForm orderId={d.order.id} action="cancel" intent="bigcommerce-order-action" label="Cancel order" conversationId={d.conversationId} />
         </div>
       ) : d.view === 'bigcommerce-refund' ? (
         <div className="card" data-testid="order-confirm">
@@ -340,9 +323,7 @@ export default function ConversationIntegrations() {
             Refund <strong>{d.amount.toFixed(2)} {d.order.currency}</strong> of BigCommerce order <strong>#{d.order.id}</strong> ({d.order.status}, total{' '}
             {d.order.total} {d.order.currency})? BigCommerce quoted this refund; it cannot be undone here.
           </p>
-          <Form method="post">
-            <input type="hidden" name="orderId" value={d.order.id} />
-            <input type="hidden" name="action" value="refund" />
+          <OrderConfirmForm orderId={d.order.id} action="refund" intent="bigcommerce-order-action" label="Refund order" conversationId={d.conversationId}>
             <fieldset className="stack">
               <legend>Refund method</legend>
               {d.quote.methods.map((m, i) => (
@@ -352,13 +333,7 @@ export default function ConversationIntegrations() {
                 </label>
               ))}
             </fieldset>
-            <button type="submit" className="btn danger" name="intent" value="bigcommerce-order-action">
-              Refund order
-            </button>{' '}
-            <Link to={`/inbox/${d.conversationId}`} className="btn">
-              Keep the order
-            </Link>
-          </Form>
+          </OrderConfirmForm>
         </div>
       ) : (
         <>
@@ -390,6 +365,23 @@ export default function ConversationIntegrations() {
         </>
       )}
     </section>
+  );
+}
+
+/** The confirmation of a store order action (ADR 078, 118): the order and action as hidden fields, and the way back. */
+function OrderConfirmForm(props: { orderId: number; action: 'cancel' | 'refund'; intent: string; label: string; conversationId: number; children?: ReactNode }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="orderId" value={props.orderId} />
+      <input type="hidden" name="action" value={props.action} />
+      {props.children}
+      <button type="submit" className="btn danger" name="intent" value={props.intent}>
+        {props.label}
+      </button>{' '}
+      <Link to={`/inbox/${props.conversationId}`} className="btn">
+        Keep the order
+      </Link>
+    </Form>
   );
 }
 
