@@ -6,8 +6,9 @@ import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { getOpenConnection } from '../../app/models/integrations/connections.server';
 import { recordSale, toMinorUnits } from '../../app/models/integrations/sales.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
-import { createTestAccount, createTestUser } from '../factories';
-import { sessionCookie, startTestApp } from '../helpers/http';
+import { createTestAccount } from '../factories';
+import { startTestApp } from '../helpers/http';
+import { integrationAccount } from '../helpers/integration-account';
 import { startBigcommerceStandIn } from '../helpers/bigcommerce-standin';
 import { startShopifyStandIn } from '../helpers/shopify-standin';
 
@@ -38,12 +39,7 @@ afterAll(async () => {
 });
 
 async function setup() {
-  const a = await createTestAccount();
-  const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
-  const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
-  const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });
-  const get = (path: string, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie });
-  const post = (path: string, form: Record<string, string>, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie, form });
+  const a = await integrationAccount(app);
   const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
   const email = `bea@${a.domain}.test`;
   const { conversation } = await openConversation({
@@ -54,7 +50,7 @@ async function setup() {
     contact: { email, name: 'Bea Buyer' },
     message: { kind: 'incoming', text: 'Please cancel it' },
   });
-  return { ...a, agentCookie, get, post, conversation, email };
+  return { ...a, conversation, email };
 }
 
 const toApp = (destination: string) => destination.replace(/^http:\/\/[^/]+/, `http://127.0.0.1:${app.port}`);
