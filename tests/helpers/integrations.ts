@@ -10,16 +10,22 @@ import { startPipedriveStandIn } from './pipedrive-standin';
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
 /**
- * The integration tests' account: an owner and an agent (their cookies), request helpers on the account's host, an
- * email inbox and one conversation with a contact and an incoming message.
+ * An account for the integrations' tests: its owner's session (the default of `get`/`post`) and an agent's (the
+ * default agent role has no view_incoming_data, perform_data_specific_action or manage_integrations).
  */
-export async function integrationAccount(app: TestApp, o: { subject: string; contact: { name: string; email?: string | ((domain: string) => string) }; message: string }) {
+export async function integrationSession(app: TestApp) {
   const a = await createTestAccount();
   const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
   const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
   const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });
   const get = (path: string, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie });
   const post = (path: string, form: Record<string, string>, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie, form });
+  return { ...a, agent, agentCookie, get, post };
+}
+
+/** `integrationSession` with an email inbox and one conversation of the given contact. */
+export async function integrationAccount(app: TestApp, o: { subject: string; contact: { name: string; email?: string | ((domain: string) => string) }; message: string }) {
+  const a = await integrationSession(app);
   const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
   const email = typeof o.contact.email === 'function' ? o.contact.email(a.domain) : (o.contact.email ?? `${o.contact.name.split(' ')[0].toLowerCase()}@${a.domain}.test`);
   const { conversation } = await openConversation({
@@ -30,7 +36,7 @@ export async function integrationAccount(app: TestApp, o: { subject: string; con
     contact: { email, name: o.contact.name },
     message: { kind: 'incoming', text: o.message },
   });
-  return { ...a, agent, agentCookie, get, post, inbox, conversation, email };
+  return { ...a, inbox, conversation, email };
 }
 export type IntegrationAccount = Awaited<ReturnType<typeof integrationAccount>>;
 

@@ -6,8 +6,8 @@ import { runOrderImport } from '../../app/models/integrations/order-import.serve
 import { ensureStoreWebhooks } from '../../app/models/integrations/shopify/webhook-check.server';
 import { getBoss, QUEUES, startBoss } from '../../app/utils/jobs.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
-import { createTestAccount, createTestUser } from '../factories';
-import { sessionCookie, startTestApp } from '../helpers/http';
+import { startTestApp } from '../helpers/http';
+import { integrationSession } from '../helpers/integrations';
 import { startBigcommerceStandIn } from '../helpers/bigcommerce-standin';
 import { startShopifyStandIn } from '../helpers/shopify-standin';
 
@@ -33,15 +33,7 @@ afterAll(async () => {
   resetSingleton('config');
 });
 
-async function setup() {
-  const a = await createTestAccount();
-  const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent' });
-  const owner = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
-  const agentCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: agent.id });
-  const get = (path: string, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie });
-  const post = (path: string, form: Record<string, string>, cookie: string | undefined = owner) => app.request(path, { domain: a.domain, cookie, form });
-  return { ...a, agentCookie, get, post };
-}
+const setup = () => integrationSession(app);
 
 const sales = (accountId: number, source: 'shopify' | 'bigcommerce') =>
   getDb()

@@ -1,7 +1,7 @@
 /** The integrations Parley knows (spec section 1), in the Settings → Integrations order. Browser-safe. */
 export const PROVIDERS = {
   shopify: { label: 'Shopify', kind: 'commerce', auth: 'oauth', built: true, blurb: "The contact's customer record and recent orders, with cancel and refund." },
-  bigcommerce: { label: 'BigCommerce', kind: 'commerce', auth: 'api-key', built: true, blurb: "The contact's customer record and recent orders, with cancel; new orders count as sales." },
+  bigcommerce: { label: 'BigCommerce', kind: 'commerce', auth: 'api-key', built: true, blurb: "The contact's customer record and recent orders, with cancel and refund; new and past orders count as sales." },
   hubspot: { label: 'HubSpot', kind: 'crm', auth: 'oauth', built: true, blurb: 'Contacts, companies and deals; log conversations as activities.' },
   pipedrive: { label: 'Pipedrive', kind: 'crm', auth: 'oauth', built: true, blurb: 'Persons, organizations and deals; log conversations as notes.' },
   github: { label: 'GitHub', kind: 'tasks', auth: 'oauth', built: true, blurb: 'Create or link issues from conversations; a closed issue notes (and can reopen) the conversation.' },

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { openConversation } from '../../../app/models/inbox/conversations.server';
 import { createInbox } from '../../../app/models/inbox/inboxes.server';
 import { createTestAccount } from '../../factories';
@@ -16,12 +16,26 @@ test.afterAll(async () => {
   await bc.close();
 });
 
+async function conversationWith(a: Awaited<ReturnType<typeof createTestAccount>>, email: string, name: string) {
+  const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
+  const { conversation } = await openConversation({ accountId: a.account.id, inboxId: inbox.id, sourceType: 'email', subject: 'About my order', contact: { email, name }, message: { kind: 'incoming', text: 'Please help' } });
+  return conversation;
+}
+
+/** Connects the stand-in store from the settings page, as an admin would. */
+async function connectStore(page: Page, domain: string) {
+  await page.goto(url('/settings/integrations/bigcommerce', domain));
+  await page.getByLabel('Store hash').fill(bc.storeHash);
+  await page.getByLabel('Access token').fill(bc.token);
+  await page.getByRole('button', { name: 'Connect BigCommerce' }).click();
+  await expect(page.getByTestId('connection-status')).toContainText(bc.storeHash, { timeout: 20_000 });
+}
+
 test('connect BigCommerce with a store API account and cancel a contact’s order from the conversation', async ({ page }) => {
   const a = await createTestAccount();
   const email = `bea@${a.domain}.test`;
   const order = bc.addOrder({ customerId: bc.addCustomer({ email, firstName: 'Bea', lastName: 'Buyer' }), total: '32.5000' });
-  const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
-  const { conversation } = await openConversation({ accountId: a.account.id, inboxId: inbox.id, sourceType: 'email', subject: 'Cancel my order', contact: { email, name: 'Bea Buyer' }, message: { kind: 'incoming', text: 'Please cancel it' } });
+  const conversation = await conversationWith(a, email, 'Bea Buyer');
   await signIn(page, a);
   await page.goto(url('/settings/integrations/bigcommerce', a.domain));
   await page.getByLabel('Store hash').fill(bc.storeHash);
@@ -48,14 +62,9 @@ test('refund a contact’s BigCommerce order with the refund method BigCommerce 
   const a = await createTestAccount();
   const email = `rae@${a.domain}.test`;
   const order = bc.addOrder({ customerId: bc.addCustomer({ email, firstName: 'Rae', lastName: 'Refund' }), total: '25.0000' });
-  const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `support@${a.domain}.test` });
-  const { conversation } = await openConversation({ accountId: a.account.id, inboxId: inbox.id, sourceType: 'email', subject: 'Refund please', contact: { email, name: 'Rae Refund' }, message: { kind: 'incoming', text: 'Please refund it' } });
+  const conversation = await conversationWith(a, email, 'Rae Refund');
   await signIn(page, a);
-  await page.goto(url('/settings/integrations/bigcommerce', a.domain));
-  await page.getByLabel('Store hash').fill(bc.storeHash);
-  await page.getByLabel('Access token').fill(bc.token);
-  await page.getByRole('button', { name: 'Connect BigCommerce' }).click();
-  await expect(page.getByTestId('connection-status')).toContainText(bc.storeHash, { timeout: 20_000 });
+  await connectStore(page, a.domain);
 
   await page.goto(url(`/inbox/${conversation.id}`, a.domain));
   await page.getByTestId('bigcommerce-panel').getByRole('link', { name: 'Refund' }).click();
@@ -73,11 +82,7 @@ test('import past BigCommerce orders as sales: the job runs and the page shows i
   bc.addOrder({ customerId, total: '12.0000', statusId: 10 });
   bc.addOrder({ customerId, total: '8.0000', statusId: 5 });
   await signIn(page, a);
-  await page.goto(url('/settings/integrations/bigcommerce', a.domain));
-  await page.getByLabel('Store hash').fill(bc.storeHash);
-  await page.getByLabel('Access token').fill(bc.token);
-  await page.getByRole('button', { name: 'Connect BigCommerce' }).click();
-  await expect(page.getByTestId('connection-status')).toContainText(bc.storeHash, { timeout: 20_000 });
+  await connectStore(page, a.domain);
   await page.getByRole('button', { name: 'Import past orders' }).click();
   await expect(page.getByTestId('order-import-status')).toBeVisible({ timeout: 20_000 });
   // The engine works the job; a reload shows where it is (no script needed).
