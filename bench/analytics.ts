@@ -28,12 +28,25 @@ async function main() {
   const a = await createTestAccount({ domain: 'benchanalytics' });
   const accountId = a.account.id;
   const inboxes: number[] = [];
-  for (const name of ['Support', 'Billing', 'Chat']) inboxes.push((await createInbox({ accountId, actorId: a.owner.id, name, channelType: name === 'Chat' ? 'web' : 'email', ...(name === 'Chat' ? {} : { email: `${name.toLowerCase()}@bench.test` }) })).id);
+  for (const name of ['Support', 'Billing', 'Chat'])
+    inboxes.push(
+      (
+        await createInbox({
+          accountId,
+          actorId: a.owner.id,
+          name,
+          channelType: name === 'Chat' ? 'web' : 'email',
+          ...(name === 'Chat' ? {} : { email: `${name.toLowerCase()}@bench.test` }),
+        })
+      ).id,
+    );
   const t0 = Date.now();
   // Conversation n starts at a pseudo-random minute of the last two years; its events follow in time order. Written in
   // slices of 50,000 conversations (one statement each), so 1,000,000 conversations fit in memory.
   const SLICE = 50_000;
-  for (let lo = 1; lo <= CONVERSATIONS; lo += SLICE) {
+  // BENCH_PAGES_ONLY=1: only the counters and the page reads (no event log, rebuild or engine runs).
+  const PAGES_ONLY = process.env.BENCH_PAGES_ONLY === '1';
+  for (let lo = 1; lo <= (PAGES_ONLY ? 0 : CONVERSATIONS); lo += SLICE) {
     const hi = Math.min(CONVERSATIONS, lo + SLICE - 1);
     await getDb().execute(sql`
     insert into domain_events (account_id, type, subject_type, subject_id, payload, actor_type, actor_id, occurred_at)
@@ -82,7 +95,9 @@ async function main() {
         union all select t0 + (n % 240) * interval '1 minute', 'replies', 0, null, inbox, channel, ${String(owner)} from conv
         union all select t0 + (n % 240 + 30) * interval '1 minute', 'replies', 0, null, inbox, channel, ${String(owner)} from conv
         union all select t0 + (n % 240) * interval '1 minute', 'first_response', (n % 240) * 60, (n % 240) * 60, inbox, channel, ${String(owner)} from conv
-        union all select t0 + (n % 2880 + 60) * interval '1 minute', 'resolved', (n % 2880 + 60) * 60, (n % 2880 + 60) * 60, inbox, channel, ${String(owner)} from conv
+        union all select t0 + (n % 2880 + 60) * interval '1 minute', 'resolved', (n % 2880 + 60) * 60, (n % 2880 + 60) * 60, inbox, channel, ${String(
+          owner,
+        )} from conv
         union all select t0 + interval '3000 minutes', m, 1 + n % 5, null, inbox, channel, ${String(owner)} from conv
           cross join (values ('csat'), ('csat_satisfied')) v(m) where n % 3 = 1 and (m = 'csat' or 1 + n % 5 >= 4)
         -- The surveys page's facts of the same ratings (ADR 102): every dimension but the kind is absent.
@@ -117,7 +132,7 @@ async function main() {
     ]);
   const REBUILD_MAX = Number(process.env.BENCH_REBUILD_MAX ?? 50_000);
   let rebuilt: string | null = null;
-  if (CONVERSATIONS <= REBUILD_MAX) {
+  if (CONVERSATIONS <= REBUILD_MAX && !PAGES_ONLY) {
     const r0 = Date.now();
     await rebuildAnalytics({ accountId });
     console.log(`rebuild: ${((Date.now() - r0) / 1000).toFixed(1)} s (${((Date.now() - r0) / events).toFixed(3)} ms per event)`);
@@ -125,7 +140,9 @@ async function main() {
   } else console.log(`rebuild: not run above ${REBUILD_MAX} conversations (BENCH_REBUILD_MAX); the counters are written set-based`);
   const s0 = Date.now();
   await synthesize();
-  const [{ rows: counterRows }] = await getDb().execute<{ rows: number }>(sql`select count(*)::int as rows from analytics_counters where account_id = ${accountId}`);
+  const [{ rows: counterRows }] = await getDb().execute<{ rows: number }>(
+    sql`select count(*)::int as rows from analytics_counters where account_id = ${accountId}`,
+  );
   console.log(`counters written set-based: ${((Date.now() - s0) / 1000).toFixed(1)} s, ${counterRows} counter rows`);
   if (rebuilt !== null) {
     const synthetic = await snapshot();
@@ -139,15 +156,18 @@ async function main() {
     if (!same) throw new Error('the set-based counters differ from the rebuild: the bench would not measure the projection’s rows');
   }
 
-  // The engine's path: the last 5,000 events again in batches of 100, as new events (ledger cleared for them).
-  const last = await getDb().execute<{ id: number }>(sql`select id from domain_events where account_id = ${accountId} order by id desc limit 5000`);
-  const ids = last.map((r) => Number(r.id)).reverse();
-  await getDb().execute(sql`delete from analytics_applied_events where event_id = any(${`{${ids.join(',')}}`}::bigint[])`);
-  const p0 = Date.now();
-  for (let i = 0; i < ids.length; i += 100) await projectEvents({ eventIds: ids.slice(i, i + 100) });
-  const perEvent = (Date.now() - p0) / ids.length;
-  console.log(`engine handler: ${perEvent.toFixed(3)} ms per event in batches of 100 (${(1000 / perEvent).toFixed(0)} events/s on one connection)`);
-  await synthesize();
+  let perEvent = 0;
+  if (!PAGES_ONLY) {
+    // The engine's path: the last 5,000 events again in batches of 100, as new events (ledger cleared for them).
+    const last = await getDb().execute<{ id: number }>(sql`select id from domain_events where account_id = ${accountId} order by id desc limit 5000`);
+    const ids = last.map((r) => Number(r.id)).reverse();
+    await getDb().execute(sql`delete from analytics_applied_events where event_id = any(${`{${ids.join(',')}}`}::bigint[])`);
+    const p0 = Date.now();
+    for (let i = 0; i < ids.length; i += 100) await projectEvents({ eventIds: ids.slice(i, i + 100) });
+    perEvent = (Date.now() - p0) / ids.length;
+    console.log(`engine handler: ${perEvent.toFixed(3)} ms per event in batches of 100 (${(1000 / perEvent).toFixed(0)} events/s on one connection)`);
+    await synthesize();
+  }
 
   const today = new Date().toISOString().slice(0, 10);
   const ago = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10);
@@ -164,72 +184,121 @@ async function main() {
     }
   }
 
-  // 4. The projection's share of the engine's per-event cost, in this run: the same mixed stream of conversation
-  // events through the engine (inline, as in `npm start`, with 10 inbox rules evaluated per message), without the
-  // analytics handler and with it, alternated ROUNDS times after a warm-up; the difference is what the projection adds.
-  const { startEngine } = await import('../engine/index');
-  const { HANDLERS } = await import('../engine/handlers/index');
-  const { openConversation } = await import('../app/models/inbox/conversations.server');
-  const { emitEvents } = await import('../app/models/events/events.server');
-  const { schema } = await import('../db/client');
-  const ENGINE_EVENTS = Number(process.env.BENCH_ENGINE_EVENTS ?? 3000);
-  const ROUNDS = Number(process.env.BENCH_ENGINE_ROUNDS ?? 3);
-  const analyticsHandler = HANDLERS.find((h) => h.name === 'analytics')!;
-  const convIds: number[] = [];
-  {
-    const engine = await startEngine({ mode: 'inline' });
-    for (let i = 0; i < 100; i++) {
-      const c = await openConversation({ accountId, inboxId: inboxes[0], sourceType: 'email', subject: `Order ${i}`, contact: { email: `c${i}@bench.test`, name: `Customer ${i}` }, message: { kind: 'incoming', text: 'Where is my order?' } });
-      convIds.push(c.conversation.id);
+  if (!PAGES_ONLY) await engineComparison();
+
+  async function engineComparison() {
+    // 4. The projection's share of the engine's per-event cost, in this run: the same mixed stream of conversation
+    // events through the engine (inline, as in `npm start`, with 10 inbox rules evaluated per message), without the
+    // analytics handler and with it, alternated ROUNDS times after a warm-up; the difference is what the projection adds.
+    const { startEngine } = await import('../engine/index');
+    const { HANDLERS } = await import('../engine/handlers/index');
+    const { openConversation } = await import('../app/models/inbox/conversations.server');
+    const { emitEvents } = await import('../app/models/events/events.server');
+    const { schema } = await import('../db/client');
+    const ENGINE_EVENTS = Number(process.env.BENCH_ENGINE_EVENTS ?? 3000);
+    const ROUNDS = Number(process.env.BENCH_ENGINE_ROUNDS ?? 3);
+    const analyticsHandler = HANDLERS.find((h) => h.name === 'analytics')!;
+    const convIds: number[] = [];
+    {
+      const engine = await startEngine({ mode: 'inline' });
+      for (let i = 0; i < 100; i++) {
+        const c = await openConversation({
+          accountId,
+          inboxId: inboxes[0],
+          sourceType: 'email',
+          subject: `Order ${i}`,
+          contact: { email: `c${i}@bench.test`, name: `Customer ${i}` },
+          message: { kind: 'incoming', text: 'Where is my order?' },
+        });
+        convIds.push(c.conversation.id);
+      }
+      await drainEvents();
+      await getDb()
+        .insert(schema.automationRules)
+        .values(
+          Array.from({ length: 10 }, (_, i) => ({
+            accountId,
+            kind: 'inbox_rule' as const,
+            name: `rule ${i}`,
+            event: 'message_created',
+            isActive: true,
+            sources: [inboxes[0]],
+            conditions: [{ field: 'contacts' as const, op: 'equal' as const, value: '-1' }],
+            actions: [],
+          })),
+        );
+      await engine.stop();
     }
-    await drainEvents();
-    await getDb().insert(schema.automationRules).values(
-      Array.from({ length: 10 }, (_, i) => ({ accountId, kind: 'inbox_rule' as const, name: `rule ${i}`, event: 'message_created', isActive: true, sources: [inboxes[0]], conditions: [{ field: 'contacts' as const, op: 'equal' as const, value: '-1' }], actions: [] })),
+    async function drainEvents() {
+      for (;;) {
+        const [row] = await getDb().execute<{ busy: boolean }>(
+          sql`select exists (select 1 from pgboss.job where name = 'engine.domain-events' and state in ('created', 'retry', 'active')) as busy`,
+        );
+        if (!row.busy) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const kinds = ['incoming', 'outgoing', 'status', 'assigned'] as const;
+    async function engineRun(withProjection: boolean) {
+      const at = HANDLERS.indexOf(analyticsHandler);
+      if (!withProjection && at >= 0) HANDLERS.splice(at, 1);
+      if (withProjection && at < 0) HANDLERS.push(analyticsHandler);
+      const engine = await startEngine({ mode: 'inline' });
+      const inputs = Array.from({ length: ENGINE_EVENTS }, (_, i) => {
+        const kind = kinds[i % kinds.length];
+        const conv = convIds[i % convIds.length];
+        if (kind === 'assigned')
+          return { accountId, type: 'conversation_assigned', subjectType: 'conversation', subjectId: conv, payload: { assigneeId: a.owner.id, teamId: null } };
+        if (kind === 'status')
+          return {
+            accountId,
+            type: 'conversation_updated',
+            subjectType: 'conversation',
+            subjectId: conv,
+            payload: { changed: { status: { from: 'open', to: i % 8 === 2 ? 'resolved' : 'open' } } },
+            actor: { type: 'user' as const, id: a.owner.id },
+          };
+        return {
+          accountId,
+          type: 'message_created',
+          subjectType: 'conversation',
+          subjectId: conv,
+          payload: { messageId: i, kind },
+          actor: kind === 'outgoing' ? { type: 'user' as const, id: a.owner.id } : { type: 'contact' as const, id: null },
+        };
+      });
+      const t = performance.now();
+      for (let i = 0; i < inputs.length; i += 500) await getDb().transaction((tx) => emitEvents(tx, inputs.slice(i, i + 500) as never));
+      await drainEvents();
+      const ms = (performance.now() - t) / ENGINE_EVENTS;
+      await engine.stop();
+      return ms;
+    }
+    const without: number[] = [];
+    const withP: number[] = [];
+    await engineRun(true); // warm-up: the first run pays for the rule cache, the queues and the plans
+    for (let round = 0; round < ROUNDS; round++) {
+      without.push(await engineRun(false));
+      withP.push(await engineRun(true));
+    }
+    const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+    const added = (mean(withP) - mean(without)) / mean(without);
+    console.log(`\nengine, ${ENGINE_EVENTS} mixed conversation events per run, ${ROUNDS} runs each, alternated (load ${os.loadavg()[0].toFixed(2)}):`);
+    console.log(`  without the analytics handler: ${without.map((v) => v.toFixed(3)).join(', ')} ms per event (${(1000 / mean(without)).toFixed(0)} events/s)`);
+    console.log(`  with the analytics handler:    ${withP.map((v) => v.toFixed(3)).join(', ')} ms per event (${(1000 / mean(withP)).toFixed(0)} events/s)`);
+    console.log(
+      `  the projection adds ${(added * 100).toFixed(1)} % to the engine's per-event cost (ceiling 15 %); the projection statement alone: ${perEvent.toFixed(
+        3,
+      )} ms per event = ${((100 * perEvent) / mean(without)).toFixed(1)} % of the engine's per-event time without it`,
     );
-    await engine.stop();
+    if (added > 0.15) fails.push(`projection adds ${(added * 100).toFixed(1)} % > 15 %`);
   }
-  async function drainEvents() {
-    for (;;) {
-      const [row] = await getDb().execute<{ busy: boolean }>(sql`select exists (select 1 from pgboss.job where name = 'engine.domain-events' and state in ('created', 'retry', 'active')) as busy`);
-      if (!row.busy) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  const kinds = ['incoming', 'outgoing', 'status', 'assigned'] as const;
-  async function engineRun(withProjection: boolean) {
-    const at = HANDLERS.indexOf(analyticsHandler);
-    if (!withProjection && at >= 0) HANDLERS.splice(at, 1);
-    if (withProjection && at < 0) HANDLERS.push(analyticsHandler);
-    const engine = await startEngine({ mode: 'inline' });
-    const inputs = Array.from({ length: ENGINE_EVENTS }, (_, i) => {
-      const kind = kinds[i % kinds.length];
-      const conv = convIds[i % convIds.length];
-      if (kind === 'assigned') return { accountId, type: 'conversation_assigned', subjectType: 'conversation', subjectId: conv, payload: { assigneeId: a.owner.id, teamId: null } };
-      if (kind === 'status') return { accountId, type: 'conversation_updated', subjectType: 'conversation', subjectId: conv, payload: { changed: { status: { from: 'open', to: i % 8 === 2 ? 'resolved' : 'open' } } }, actor: { type: 'user' as const, id: a.owner.id } };
-      return { accountId, type: 'message_created', subjectType: 'conversation', subjectId: conv, payload: { messageId: i, kind }, actor: kind === 'outgoing' ? { type: 'user' as const, id: a.owner.id } : { type: 'contact' as const, id: null } };
-    });
-    const t = performance.now();
-    for (let i = 0; i < inputs.length; i += 500) await getDb().transaction((tx) => emitEvents(tx, inputs.slice(i, i + 500) as never));
-    await drainEvents();
-    const ms = (performance.now() - t) / ENGINE_EVENTS;
-    await engine.stop();
-    return ms;
-  }
-  const without: number[] = [];
-  const withP: number[] = [];
-  await engineRun(true); // warm-up: the first run pays for the rule cache, the queues and the plans
-  for (let round = 0; round < ROUNDS; round++) {
-    without.push(await engineRun(false));
-    withP.push(await engineRun(true));
-  }
-  const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
-  const added = (mean(withP) - mean(without)) / mean(without);
-  console.log(`\nengine, ${ENGINE_EVENTS} mixed conversation events per run, ${ROUNDS} runs each, alternated (load ${os.loadavg()[0].toFixed(2)}):`);
-  console.log(`  without the analytics handler: ${without.map((v) => v.toFixed(3)).join(', ')} ms per event (${(1000 / mean(without)).toFixed(0)} events/s)`);
-  console.log(`  with the analytics handler:    ${withP.map((v) => v.toFixed(3)).join(', ')} ms per event (${(1000 / mean(withP)).toFixed(0)} events/s)`);
-  console.log(`  the projection adds ${(added * 100).toFixed(1)} % to the engine's per-event cost (ceiling 15 %); the projection statement alone: ${perEvent.toFixed(3)} ms per event = ${((100 * perEvent) / mean(without)).toFixed(1)} % of the engine's per-event time without it`);
-  if (added > 0.15) fails.push(`projection adds ${(added * 100).toFixed(1)} % > 15 %`);
-  console.log(`\nload ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nload ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (const f of fails) console.log(`OVER ${f}`);
   await closeDb();
   await server.stop();

@@ -33,6 +33,18 @@ export async function seedDemoConversions(opts: { accountId: number; actorId: nu
     attributionDays: 30,
     active: true,
   });
+  // A URL goal (ADR 120): reached when a known contact views the order confirmation page.
+  await createGoal({
+    ...who,
+    name: 'Reached the thank-you page',
+    kind: 'url',
+    urlOp: 'starts_with',
+    urlValue: '/thank-you',
+    eventName: '',
+    description: 'The page the checkout ends on.',
+    attributionDays: 30,
+    active: true,
+  });
   await createSaleTracker({ ...who, name: 'Web shop checkout', currency: 'USD', attributionDays: 30, active: true });
   await createSaleTracker({ ...who, name: 'EU store', currency: 'EUR', attributionDays: 30, active: true });
   const contacts = await getDb().execute<{ contact_id: number; created_at: string }>(sql`

@@ -13,7 +13,13 @@ export const urlGoals: EventHandler = {
   },
   async handle(event) {
     const p = event.payload as { contactId?: number | null; url?: string };
-    const reached = await reachUrlGoals({ accountId: event.accountId, contactId: p.contactId ?? null, url: p.url ?? '', at: event.occurredAt, pageViewEventId: event.id });
+    const reached = await reachUrlGoals({
+      accountId: event.accountId,
+      contactId: p.contactId ?? null,
+      url: p.url ?? '',
+      at: event.occurredAt,
+      pageViewEventId: event.id,
+    });
     return reached.length ? { reached } : NOTHING_DONE;
   },
 };

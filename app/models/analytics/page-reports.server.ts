@@ -46,7 +46,11 @@ export const DAILY_COLUMNS: Record<string, Col[]> = {
 async function overview(o: Opts): Promise<Report> {
   const cols = DAILY_COLUMNS.overview;
   // Three independent reads at once (ADR 107): the page waits for the slowest, not for their sum.
-  const [table, heads, hours] = await Promise.all([dailyTable({ ...o, cols, caption: 'By day' }), headlines({ ...o, cols: [...cols, M.firstResponseBh, M.resolutionBh] }), busiestHours(o)]);
+  const [table, heads, hours] = await Promise.all([
+    dailyTable({ ...o, cols, caption: 'By day' }),
+    headlines({ ...o, cols: [...cols, M.firstResponseBh, M.resolutionBh] }),
+    busiestHours(o),
+  ]);
   return {
     headlines: heads,
     charts: [dailyChart({ title: 'Conversations and resolutions', table, columns: [1, 2], format: count }), hours],
@@ -58,12 +62,17 @@ async function overview(o: Opts): Promise<Report> {
 function perDimension(dim: 'inbox' | 'channel', label: string) {
   return async (o: Opts): Promise<Report> => {
     const cols = [M.conversations, M.resolved, M.replies, M.firstResponse, M.resolution, M.csat];
+    // Independent reads at once (as the overview, ADR 107): the page waits for the slowest.
     const names = await dimensionNames({ accountId: o.accountId, dim });
-    const table = await breakdown({ ...o, dim, cols, names, caption: `By ${label.toLowerCase()}`, dimLabel: label, underTag: true });
+    const [table, heads, daily] = await Promise.all([
+      breakdown({ ...o, dim, cols, names, caption: `By ${label.toLowerCase()}`, dimLabel: label, underTag: true }),
+      headlines({ ...o, cols: [M.conversations, M.resolved, M.firstResponse, M.resolution] }),
+      dailyTable({ ...o, cols: DAILY_COLUMNS[dim === 'inbox' ? 'inbox' : 'channels'], caption: 'By day' }),
+    ]);
     return {
-      headlines: await headlines({ ...o, cols: [M.conversations, M.resolved, M.firstResponse, M.resolution] }),
+      headlines: heads,
       charts: [breakdownChart({ title: `Conversations by ${label.toLowerCase()}`, table, column: 1, format: count })],
-      tables: [await dailyTable({ ...o, cols: DAILY_COLUMNS[dim === 'inbox' ? 'inbox' : 'channels'], caption: 'By day' })],
+      tables: [daily],
       notes: [],
     };
   };
@@ -82,7 +91,11 @@ async function metrics(o: Opts): Promise<Report> {
   ]);
   const pTable: Table = {
     caption: 'Percentiles',
-    columns: [{ label: 'Measure', format: 'text' }, { label: 'Conversations', format: 'count' }, ...ps.map((p) => ({ label: p === 0.5 ? 'Median' : `${Math.round(p * 100)}th percentile`, format: 'duration' as const }))],
+    columns: [
+      { label: 'Measure', format: 'text' },
+      { label: 'Conversations', format: 'count' },
+      ...ps.map((p) => ({ label: p === 0.5 ? 'Median' : `${Math.round(p * 100)}th percentile`, format: 'duration' as const })),
+    ],
     rows: [
       ['First response time', fr.total, ...fr.values],
       ['Resolution time', res.total, ...res.values],
@@ -92,7 +105,10 @@ async function metrics(o: Opts): Promise<Report> {
   };
   const hist: Table = {
     caption: 'First response times',
-    columns: [{ label: 'First response within', format: 'text' }, { label: 'Conversations', format: 'count' }],
+    columns: [
+      { label: 'First response within', format: 'text' },
+      { label: 'Conversations', format: 'count' },
+    ],
     rows: fr.histogram.map((h) => [`${dur(binBounds(h.bin).low)} – ${dur(binBounds(h.bin).high)}`, h.n]),
   };
   return {
@@ -103,7 +119,13 @@ async function metrics(o: Opts): Promise<Report> {
       { label: '90th percentile resolution time', format: 'duration', value: res.values[2], previous: resBefore.values[1] },
       { label: 'Median first response time (business hours)', format: 'duration', value: frBh.values[0], previous: frBhBefore.values[0] },
     ],
-    charts: [{ title: 'How long customers waited for a first response', table: hist, model: barChart({ items: hist.rows.map((r) => ({ label: String(r[0]), value: Number(r[1]) })), format: count }) }],
+    charts: [
+      {
+        title: 'How long customers waited for a first response',
+        table: hist,
+        model: barChart({ items: hist.rows.map((r) => ({ label: String(r[0]), value: Number(r[1]) })), format: count }),
+      },
+    ],
     tables: [pTable, await dailyTable({ ...o, cols: DAILY_COLUMNS.metrics, caption: 'Averages by day' })],
     notes: [
       'Percentiles are read from histograms whose bins span 19 % of their value; a figure is its bin’s midpoint (within ±9 %).',
@@ -120,13 +142,32 @@ async function slaPage(o: Opts): Promise<Report> {
   const b = [M.breaches, SLA_MET, SLA_MET_SHARE];
   const [byTarget, byPolicy, byPriority] = await Promise.all([
     breakdown({ ...o, dim: 'target', cols: b, names: new Map(), caption: 'Breaches by target', dimLabel: 'Target' }),
-    breakdown({ ...o, dim: 'policy', cols: b, names: await dimensionNames({ accountId: o.accountId, dim: 'policy' }), caption: 'Breaches by policy', dimLabel: 'Policy' }),
+    breakdown({
+      ...o,
+      dim: 'policy',
+      cols: b,
+      names: await dimensionNames({ accountId: o.accountId, dim: 'policy' }),
+      caption: 'Breaches by policy',
+      dimLabel: 'Policy',
+    }),
     breakdown({ ...o, dim: 'priority', cols: b, names: new Map(), caption: 'Breaches by priority', dimLabel: 'Priority' }),
   ]);
   const table = await dailyTable({ ...o, cols: DAILY_COLUMNS.sla, caption: 'By day' });
   return {
-    headlines: await headlines({ ...o, cols: [M.breaches, { label: 'Breaches per 100 conversations', format: 'percent', metric: 'sla_breached', agg: 'ratio', of: 'conversations' }, M.resolved, SLA_MET, SLA_MET_SHARE] }),
-    charts: [dailyChart({ title: 'Breaches over time', table, columns: [1], format: count }), breakdownChart({ title: 'Breaches by policy', table: byPolicy, column: 1, format: count })],
+    headlines: await headlines({
+      ...o,
+      cols: [
+        M.breaches,
+        { label: 'Breaches per 100 conversations', format: 'percent', metric: 'sla_breached', agg: 'ratio', of: 'conversations' },
+        M.resolved,
+        SLA_MET,
+        SLA_MET_SHARE,
+      ],
+    }),
+    charts: [
+      dailyChart({ title: 'Breaches over time', table, columns: [1], format: count }),
+      breakdownChart({ title: 'Breaches by policy', table: byPolicy, column: 1, format: count }),
+    ],
     tables: [byTarget, byPriority],
     notes: [
       'The filter narrows the headline figures and the breaches over time; the breakdowns cover every conversation.',
@@ -137,14 +178,24 @@ async function slaPage(o: Opts): Promise<Report> {
 
 async function csatPage(o: Opts): Promise<Report> {
   const cols = [M.ratings, M.avgRating, M.csat];
-  const table = await dailyTable({ ...o, cols, caption: 'By day' });
-  const tables = await Promise.all(
-    (['agent', 'team', 'inbox'] as const).map(async (dim) =>
-      breakdown({ ...o, dim, cols, names: await dimensionNames({ accountId: o.accountId, dim }), caption: `By ${dim}`, dimLabel: dim.charAt(0).toUpperCase() + dim.slice(1) }),
+  const [table, tables, heads] = await Promise.all([
+    dailyTable({ ...o, cols, caption: 'By day' }),
+    Promise.all(
+      (['agent', 'team', 'inbox'] as const).map(async (dim) =>
+        breakdown({
+          ...o,
+          dim,
+          cols,
+          names: await dimensionNames({ accountId: o.accountId, dim }),
+          caption: `By ${dim}`,
+          dimLabel: dim.charAt(0).toUpperCase() + dim.slice(1),
+        }),
+      ),
     ),
-  );
+    headlines({ ...o, cols }),
+  ]);
   return {
-    headlines: await headlines({ ...o, cols }),
+    headlines: heads,
     charts: [dailyChart({ title: 'CSAT over time', table, columns: [3], format: pct })],
     tables,
     notes: ['CSAT is the share of ratings of 4 or 5 out of 5.'],
@@ -154,18 +205,24 @@ async function csatPage(o: Opts): Promise<Report> {
 async function users(o: Opts): Promise<Report> {
   const cols = [M.replies, M.resolved, M.firstResponse, M.resolution, M.ratings, M.csat, M.firstResponseBh];
   const names = await dimensionNames({ accountId: o.accountId, dim: 'agent' });
-  const table = await breakdown({ ...o, dim: 'agent', cols, names, caption: 'By agent', dimLabel: 'Agent', underTag: true });
-  const tracked = await getDb().execute<{ user_id: number; seconds: number }>(sql`
+  const [table, tracked, heads, daily] = await Promise.all([
+    breakdown({ ...o, dim: 'agent', cols, names, caption: 'By agent', dimLabel: 'Agent', underTag: true }),
+    getDb().execute<{ user_id: number; seconds: number }>(sql`
     select user_id, sum(duration_seconds)::float8 as seconds from time_entries
-    where account_id = ${o.accountId} and started_at >= ${o.range.current.start.toISOString()}::timestamptz and started_at < ${o.range.current.end.toISOString()}::timestamptz
-    group by user_id`);
+    where account_id = ${
+      o.accountId
+    } and started_at >= ${o.range.current.start.toISOString()}::timestamptz and started_at < ${o.range.current.end.toISOString()}::timestamptz
+    group by user_id`),
+    headlines({ ...o, cols: [M.replies, M.resolved, M.firstResponse, M.csat] }),
+    dailyTable({ ...o, cols: DAILY_COLUMNS.users, caption: 'By day' }),
+  ]);
   const byName = new Map(tracked.map((t) => [names.get(String(t.user_id)), Number(t.seconds)]));
   table.columns.push({ label: 'Time tracked', format: 'duration' });
   for (const row of table.rows) row.push(byName.get(String(row[0])) ?? 0);
   return {
-    headlines: await headlines({ ...o, cols: [M.replies, M.resolved, M.firstResponse, M.csat] }),
+    headlines: heads,
     charts: [breakdownChart({ title: 'Replies by agent', table, column: 1, format: count })],
-    tables: [await dailyTable({ ...o, cols: DAILY_COLUMNS.users, caption: 'By day' })],
+    tables: [daily],
     notes: [
       'Resolutions count for the agent the conversation was assigned to when it was resolved; replies and first responses for the agent who wrote them.',
       ...(o.range.filter?.dim === 'tag' ? ['Under a tag filter, time tracked is every time entry of the agent (time entries carry no tag).'] : []),
@@ -200,7 +257,9 @@ function runLines(accountId: number, range: { start: Date; end: Date }) {
 }
 
 async function workflows(o: Opts): Promise<Report> {
-  const rows = await getDb().execute<{ name: string; kind: string; runs: number; matched: number; applied: number; failed: number; skipped: number }>(workflowsSql(o));
+  const rows = await getDb().execute<{ name: string; kind: string; runs: number; matched: number; applied: number; failed: number; skipped: number }>(
+    workflowsSql(o),
+  );
   const table: Table = {
     caption: 'By workflow or rule',
     columns: [
@@ -258,10 +317,22 @@ async function staffing(o: Opts): Promise<Report> {
   const fallback = overall ? Number(overall) : p.handlingMinutes * 60;
   const rate = new Map(arrivals.map((a) => [`${a.d}:${a.h}`, Number(a.n) / p.weeks]));
   const aht = new Map(handling.filter((h) => h.d !== null).map((h) => [`${h.d}:${h.h}`, Number(h.avg)]));
-  const hours = (await getDb().execute<{ timezone: string; all_day: boolean; have_holidays: boolean; timings: BusinessHoursRules['timings']; holidays: BusinessHoursRules['holidays'] }>(sql`
-    select timezone, all_day, have_holidays, timings, holidays from business_hours where account_id = ${o.accountId} order by id limit 1`))[0];
-  const rules: BusinessHoursRules | null = hours ? { timezone: hours.timezone, allDay: hours.all_day, haveHolidays: hours.have_holidays, timings: hours.timings, holidays: hours.holidays } : null;
-  const [{ agents }] = await getDb().execute<{ agents: number }>(sql`select count(*)::int as agents from users where account_id = ${o.accountId} and status = 'active'`);
+  const hours = (
+    await getDb().execute<{
+      timezone: string;
+      all_day: boolean;
+      have_holidays: boolean;
+      timings: BusinessHoursRules['timings'];
+      holidays: BusinessHoursRules['holidays'];
+    }>(sql`
+    select timezone, all_day, have_holidays, timings, holidays from business_hours where account_id = ${o.accountId} order by id limit 1`)
+  )[0];
+  const rules: BusinessHoursRules | null = hours
+    ? { timezone: hours.timezone, allDay: hours.all_day, haveHolidays: hours.have_holidays, timings: hours.timings, holidays: hours.holidays }
+    : null;
+  const [{ agents }] = await getDb().execute<{ agents: number }>(
+    sql`select count(*)::int as agents from users where account_id = ${o.accountId} and status = 'active'`,
+  );
   // Next week: the coming Monday 00:00 local, 168 hours.
   const dayIdx = (new Date(`${todayLocal}T00:00:00Z`).getUTCDay() + 6) % 7;
   const monday = new Date(`${todayLocal}T00:00:00Z`);
@@ -285,7 +356,15 @@ async function staffing(o: Opts): Promise<Report> {
       const level = perHour > 0 ? serviceLevel({ agents: scheduled, traffic, targetSeconds: p.target, handlingSeconds }) * 100 : null;
       if (needed > scheduled) short++;
       peak = Math.max(peak, needed);
-      rows.push([`${dayLabels[d]} ${day.slice(5)} ${String(h).padStart(2, '0')}:00`, round2(perHour), Math.round(handlingSeconds), needed, scheduled, level === null ? null : round2(level), needed > scheduled ? `Short by ${needed - scheduled}` : '']);
+      rows.push([
+        `${dayLabels[d]} ${day.slice(5)} ${String(h).padStart(2, '0')}:00`,
+        round2(perHour),
+        Math.round(handlingSeconds),
+        needed,
+        scheduled,
+        level === null ? null : round2(level),
+        needed > scheduled ? `Short by ${needed - scheduled}` : '',
+      ]);
     }
   }
   const table: Table = {

@@ -22,7 +22,9 @@ export async function recordSearchConversion(tx: Tx, opts: { accountId: number; 
   if (!search?.payload.searchId) return null;
   const [done] = await tx.execute<{ id: number }>(sql`
     select d.id from domain_events d
-    where d.account_id = ${opts.accountId} and d.subject_type = 'kb_search' and d.subject_id = ${String(search.payload.searchId)} and d.type = 'kb_search_converted'
+    where d.account_id = ${opts.accountId} and d.subject_type = 'kb_search' and d.subject_id = ${String(
+    search.payload.searchId,
+  )} and d.type = 'kb_search_converted'
     limit 1`);
   if (done) return null;
   return emitEvent(tx, {
@@ -30,7 +32,13 @@ export async function recordSearchConversion(tx: Tx, opts: { accountId: number; 
     type: 'kb_search_converted',
     subjectType: 'kb_search',
     subjectId: search.payload.searchId,
-    payload: { searchId: search.payload.searchId, knowledgeBaseId: search.payload.knowledgeBaseId, query: search.payload.query, conversationId: opts.conversationId, visitorId: opts.visitorId },
+    payload: {
+      searchId: search.payload.searchId,
+      knowledgeBaseId: search.payload.knowledgeBaseId,
+      query: search.payload.query,
+      conversationId: opts.conversationId,
+      visitorId: opts.visitorId,
+    },
     causedByEventId: Number(search.id),
   });
 }

@@ -319,7 +319,14 @@ export async function reachUrlGoals(opts: { accountId: number; contactId: number
   const matching = goals.filter((goal) => goal.urlOp && goal.urlValue && urlMatches({ op: goal.urlOp, value: goal.urlValue }, opts.url));
   if (matching.length === 0) return [];
   return getDb().transaction((tx) =>
-    reach(tx, { accountId: opts.accountId, contactId: opts.contactId!, at: opts.at, goals: matching, payload: { url: opts.url.slice(0, 2000) }, causedByEventId: opts.pageViewEventId }),
+    reach(tx, {
+      accountId: opts.accountId,
+      contactId: opts.contactId!,
+      at: opts.at,
+      goals: matching,
+      payload: { url: opts.url.slice(0, 2000) },
+      causedByEventId: opts.pageViewEventId,
+    }),
   );
 }
 

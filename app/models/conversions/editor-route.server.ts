@@ -62,7 +62,9 @@ export async function conversionEditorLoader(kind: ConversionKind, { request, pa
     kind: 'tracker' as const,
     locked,
     goal: null,
-    tracker: tracker ? { id: tracker.id, name: tracker.name, currency: tracker.currency, attributionDays: tracker.attributionDays, active: tracker.active } : null,
+    tracker: tracker
+      ? { id: tracker.id, name: tracker.name, currency: tracker.currency, attributionDays: tracker.attributionDays, active: tracker.active }
+      : null,
   };
 }
 
@@ -70,7 +72,13 @@ export async function conversionEditorAction(kind: ConversionKind, { request, pa
   const k = KINDS[kind];
   const ctx = await requirePermission(request, 'manage_messenger_customization');
   await requireFeature(request, k.feature, ctx);
-  const common = { formData: await request.formData(), who: { accountId: ctx.account.id, actorId: ctx.user.id }, id: readParam(params[k.param]), list: k.list, toasts: k.toasts };
+  const common = {
+    formData: await request.formData(),
+    who: { accountId: ctx.account.id, actorId: ctx.user.id },
+    id: readParam(params[k.param]),
+    list: k.list,
+    toasts: k.toasts,
+  };
   return kind === 'goal'
     ? settingsEditorAction({ ...common, schema: GoalSchema, create: createGoal, update: updateGoal, remove: deleteGoal })
     : settingsEditorAction({ ...common, schema: SaleTrackerSchema, create: createSaleTracker, update: updateSaleTracker, remove: deleteSaleTracker });

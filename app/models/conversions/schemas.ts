@@ -30,7 +30,13 @@ export const GoalSchema = z
   .object({
     name: required('Goal Name', L.nameMax),
     kind: z.enum(['event', 'url'], { error: 'Choose how the goal is reached' }).optional().default('event'),
-    eventName: z.string().trim().max(L.eventNameMax, maxLengthMessage(L.eventNameMax)).regex(EVENT_NAME_OR_EMPTY, 'Use letters, digits, dots, dashes, colons or underscores').optional().default(''),
+    eventName: z
+      .string()
+      .trim()
+      .max(L.eventNameMax, maxLengthMessage(L.eventNameMax))
+      .regex(EVENT_NAME_OR_EMPTY, 'Use letters, digits, dots, dashes, colons or underscores')
+      .optional()
+      .default(''),
     urlOp: z.enum(URL_OPS, { error: 'Choose how the URL is compared' }).optional().default('contains'),
     urlValue: z.string().trim().max(L.urlValueMax, maxLengthMessage(L.urlValueMax)).optional().default(''),
     description: z.string().trim().max(L.descriptionMax, maxLengthMessage(L.descriptionMax)).optional().default(''),
@@ -44,7 +50,11 @@ export const GoalSchema = z
   })
   .transform((v) => (v.kind === 'event' ? { ...v, urlOp: null, urlValue: null } : { ...v, eventName: '' }));
 /** What a goal is saved from: the parsed form, or a seed or test naming an event goal without the URL fields. */
-export type GoalValues = Omit<z.infer<typeof GoalSchema>, 'kind' | 'urlOp' | 'urlValue'> & { kind?: 'event' | 'url'; urlOp?: UrlOp | null; urlValue?: string | null };
+export type GoalValues = Omit<z.infer<typeof GoalSchema>, 'kind' | 'urlOp' | 'urlValue'> & {
+  kind?: 'event' | 'url';
+  urlOp?: UrlOp | null;
+  urlValue?: string | null;
+};
 
 export const SaleTrackerSchema = z.object({
   name: required('Tracker Name', L.nameMax),
