@@ -11,10 +11,9 @@
  * Where the time goes: BENCH_PAGES=settings (labels that contain it) BENCH_PROFILE=/tmp/prof writes the server's CPU
  * profile there (open it in Chrome's DevTools, or `npx tsx bench/profile-summary.ts /tmp/prof/*.cpuprofile`).
  */
-import { spawn, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { benchDatabase, seedPagesAccount, startCompiledServer } from './support';
+import { benchDatabase, seedPagesAccount, startCeiling, startCompiledServer } from './support';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -22,14 +21,6 @@ const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 1000);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 5000);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function startCeiling() {
-  const dir = path.resolve('bench/ceiling');
-  execFileSync(process.execPath, [path.resolve('node_modules/@remix-run/dev/dist/cli.js'), 'build'], { cwd: dir, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' } });
-  const child = spawn(process.execPath, ['server.mjs'], { cwd: dir, env: { ...process.env, NODE_ENV: 'production', PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => child.stdout!.on('data', (d) => resolve(Number(/listening on (\d+)/.exec(String(d))?.[1]))));
-  return { port, stop: () => child.kill('SIGTERM') };
-}
 
 async function main() {
   const db0 = await benchDatabase('pages');
@@ -147,7 +138,7 @@ async function main() {
   }
   const rss = targets.map((t) => `${t.name} ${t.server.rssMiB().toFixed(0)} MiB`).join(', ');
   for (const t of targets) await t.server.stop();
-  ceiling.stop();
+  await ceiling.stop();
 
   const f = (n: number, w = 7) => n.toFixed(1).padStart(w);
   console.log(`\nPages against the ceiling, c=${CONNECTIONS}, ${ROUNDS} rounds of ${slot} s per page, each slot after one of the ceiling's; ${CONVERSATIONS} conversations, ${CONTACTS} contacts (compiled server, NODE_ENV=production, engine off)`);
