@@ -24,7 +24,9 @@ export const domainEvents = pgTable(
   },
   (t) => [
     index('domain_events_account_idx').on(t.accountId, t.occurredAt),
-    index('domain_events_subject_idx').on(t.accountId, t.subjectType, t.subjectId),
+    // A subject's events by type in log order (ADR 108 addendum): the analytics projection's look-ups of a
+    // conversation's creation, latest assignment and first reply stop at the first row instead of reading all its events.
+    index('domain_events_subject_idx').on(t.accountId, t.subjectType, t.subjectId, t.type, t.id),
     // The audit log's filters (ADR 070): by event type or by actor, newest first.
     index('domain_events_account_type_idx').on(t.accountId, t.type, t.occurredAt),
     index('domain_events_account_actor_idx').on(t.accountId, t.actorId, t.occurredAt),

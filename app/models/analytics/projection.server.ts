@@ -338,9 +338,11 @@ export async function projectEvents(opts: { eventIds: number[]; db?: DbOrTx }) {
   if (opts.eventIds.length === 0) return { counted: 0 };
   const ids = `{${opts.eventIds.map((id) => Math.trunc(Number(id))).join(',')}}`;
   return (opts.db ?? getDb()).transaction(async (tx) => {
-    // Shared per account: many batches at once, but never while that account is being rebuilt.
+    // Shared per account: many batches at once, but never while that account is being rebuilt. The commit does not
+    // wait for the disk (as the engine's verdicts do, ADR 106): the job's completion commits after it, synchronously,
+    // and flushes the log up to and past this commit, so a completed job never lacks its counters.
     await tx.execute(sql`
-      select pg_advisory_xact_lock_shared(${LOCK_CLASS}, a) from (
+      select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock_shared(${LOCK_CLASS}, a) from (
         select distinct account_id as a from domain_events where id = any(${ids}::bigint[]) order by 1
       ) s`);
     const rows = await tx.execute<{ counters: number; bins: number; durations: DurationFact[] }>(
