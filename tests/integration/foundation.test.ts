@@ -49,7 +49,11 @@ describe('account_created flows through the engine', () => {
     });
     expect(notification.title).toBe('Welcome to Parley');
     expect(notification.eventId).toBe(event.id);
-    const [handling] = await getDb().select().from(schema.eventHandlings).where(eq(schema.eventHandlings.eventId, event.id));
+    // The handler's record is written after its work (ADR 109: one insert for the batch), so it may follow the notification.
+    const handling = await waitFor(async () => {
+      const rows = await getDb().select().from(schema.eventHandlings).where(eq(schema.eventHandlings.eventId, event.id));
+      return rows.find((r) => r.handler === 'welcome-owner');
+    });
     expect(handling).toMatchObject({ handler: 'welcome-owner', status: 'done' });
   });
 });
