@@ -68,13 +68,7 @@ function IntegrationPanels({ data, conversationId }: { data: PanelsData; convers
       {s.state !== 'not-connected' ? (
         <section className="side-card" data-testid="shopify-panel">
           <h2>Shopify</h2>
-          {s.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
-          {s.state === 'error' ? (
-            <p className="field-error" role="alert">
-              {s.message}
-            </p>
-          ) : null}
-          {s.state === 'ok' && !s.customer ? <p className="muted">No Shopify customer with this email.</p> : null}
+          <StoreLookupNotes store="Shopify" lookup={s} />
           {s.state === 'ok' && s.customer ? (
             <>
               <p data-testid="shopify-customer">
@@ -190,17 +184,24 @@ const rfcDay = (text: string) => {
   return Number.isNaN(t) ? text.slice(0, 16) : new Date(t).toISOString().slice(0, 10);
 };
 
+/** A store card's lookup outcome when it has no customer to show: no email, the store's error, or no such customer. */
+function StoreLookupNotes({ store, lookup }: { store: string; lookup: { state: 'not-connected' | 'no-email' } | { state: 'error'; message: string } | { state: 'ok'; customer: unknown } }) {
+  if (lookup.state === 'no-email') return <p className="muted">The contact has no email address to look up.</p>;
+  if (lookup.state === 'error')
+    return (
+      <p className="field-error" role="alert">
+        {lookup.message}
+      </p>
+    );
+  if (lookup.state !== 'ok') return null;
+  return lookup.customer ? null : <p className="muted">{`No ${store} customer with this email.`}</p>;
+}
+
 function BigcommerceCard({ b, canAct, actions }: { b: Bigcommerce; canAct: boolean; actions: string | null }) {
   return (
     <section className="side-card" data-testid="bigcommerce-panel">
       <h2>BigCommerce</h2>
-      {b.state === 'no-email' ? <p className="muted">The contact has no email address to look up.</p> : null}
-      {b.state === 'error' ? (
-        <p className="field-error" role="alert">
-          {b.message}
-        </p>
-      ) : null}
-      {b.state === 'ok' && !b.customer ? <p className="muted">No BigCommerce customer with this email.</p> : null}
+      <StoreLookupNotes store="BigCommerce" lookup={b} />
       {b.state === 'ok' && b.customer ? (
         <>
           <p data-testid="bigcommerce-customer">
