@@ -6,6 +6,8 @@ import { createTestAccount, createTestUser } from '../factories';
 import { sessionCookie, type startTestApp } from './http';
 import { startHubspotStandIn } from './hubspot-standin';
 import { startPipedriveStandIn } from './pipedrive-standin';
+import { startBigcommerceStandIn } from './bigcommerce-standin';
+import { startShopifyStandIn } from './shopify-standin';
 
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
@@ -80,6 +82,22 @@ export async function startCrmStandIns(o: { hubspot?: { expiresIn?: number; appI
     async close() {
       await hs.close();
       await pd.close();
+      restore();
+    },
+  };
+}
+
+/** Shopify and BigCommerce stand-ins with the server's variables pointing at them (the commerce tests' set-up). */
+export async function startCommerceStandIns(o: { clientId: string; clientSecret: string; shop: string }) {
+  const bc = await startBigcommerceStandIn();
+  const shopify = await startShopifyStandIn(o);
+  const restore = useEnv({ BIGCOMMERCE_API_BASE: bc.base, SHOPIFY_CLIENT_ID: o.clientId, SHOPIFY_CLIENT_SECRET: o.clientSecret, SHOPIFY_API_BASE: shopify.base });
+  return {
+    bc,
+    shopify,
+    async close() {
+      await bc.close();
+      await shopify.close();
       restore();
     },
   };

@@ -3,37 +3,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { getOpenConnection } from '../../app/models/integrations/connections.server';
 import { recordSale, toMinorUnits } from '../../app/models/integrations/sales.server';
-import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount } from '../factories';
 import { startTestApp } from '../helpers/http';
-import { integrationAccount } from '../helpers/integrations';
-import { startBigcommerceStandIn } from '../helpers/bigcommerce-standin';
-import { startShopifyStandIn } from '../helpers/shopify-standin';
+import { integrationAccount, startCommerceStandIns } from '../helpers/integrations';
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
-let bc: Awaited<ReturnType<typeof startBigcommerceStandIn>>;
-let shopify: Awaited<ReturnType<typeof startShopifyStandIn>>;
-const ENV = ['BIGCOMMERCE_API_BASE', 'SHOPIFY_CLIENT_ID', 'SHOPIFY_CLIENT_SECRET', 'SHOPIFY_API_BASE'];
+let bc: Awaited<ReturnType<typeof startCommerceStandIns>>['bc'];
+let shopify: Awaited<ReturnType<typeof startCommerceStandIns>>['shopify'];
+let standIns: Awaited<ReturnType<typeof startCommerceStandIns>> | undefined;
 
 beforeAll(async () => {
-  bc = await startBigcommerceStandIn();
-  shopify = await startShopifyStandIn({ clientId: 'shop-client', clientSecret: 'shpss_sales_secret', shop: 'sales-test.myshopify.com' });
-  Object.assign(process.env, {
-    BIGCOMMERCE_API_BASE: bc.base,
-    SHOPIFY_CLIENT_ID: 'shop-client',
-    SHOPIFY_CLIENT_SECRET: 'shpss_sales_secret',
-    SHOPIFY_API_BASE: shopify.base,
-  });
-  resetSingleton('config');
+  standIns = await startCommerceStandIns({ clientId: 'shop-client', clientSecret: 'shpss_sales_secret', shop: 'sales-test.myshopify.com' });
+  ({ bc, shopify } = standIns);
   app = await startTestApp();
 });
 
 afterAll(async () => {
   await app?.close();
-  await bc?.close();
-  await shopify?.close();
-  for (const k of ENV) delete process.env[k];
-  resetSingleton('config');
+  await standIns?.close();
 });
 
 const setup = () => integrationAccount(app, { subject: 'Cancel my order', contact: { name: 'Bea Buyer' }, message: 'Please cancel it' });

@@ -5,32 +5,24 @@ import { saveConnection } from '../../app/models/integrations/connections.server
 import { runOrderImport } from '../../app/models/integrations/order-import.server';
 import { ensureStoreWebhooks } from '../../app/models/integrations/shopify/webhook-check.server';
 import { getBoss, QUEUES, startBoss } from '../../app/utils/jobs.server';
-import { resetSingleton } from '../../app/utils/singleton.server';
 import { startTestApp } from '../helpers/http';
-import { integrationSession } from '../helpers/integrations';
-import { startBigcommerceStandIn } from '../helpers/bigcommerce-standin';
-import { startShopifyStandIn } from '../helpers/shopify-standin';
+import { integrationSession, startCommerceStandIns } from '../helpers/integrations';
 
 /** Issue 20 (ADR 118): past orders imported as sales, and the orders webhook for connections made before it existed. */
 let app: Awaited<ReturnType<typeof startTestApp>>;
-let bc: Awaited<ReturnType<typeof startBigcommerceStandIn>>;
-let shopify: Awaited<ReturnType<typeof startShopifyStandIn>>;
-const ENV = ['BIGCOMMERCE_API_BASE', 'SHOPIFY_CLIENT_ID', 'SHOPIFY_CLIENT_SECRET', 'SHOPIFY_API_BASE'];
+let bc: Awaited<ReturnType<typeof startCommerceStandIns>>['bc'];
+let shopify: Awaited<ReturnType<typeof startCommerceStandIns>>['shopify'];
+let standIns: Awaited<ReturnType<typeof startCommerceStandIns>> | undefined;
 
 beforeAll(async () => {
-  bc = await startBigcommerceStandIn();
-  shopify = await startShopifyStandIn({ clientId: 'orders-client', clientSecret: 'shpss_orders_secret', shop: 'orders-test.myshopify.com' });
-  Object.assign(process.env, { BIGCOMMERCE_API_BASE: bc.base, SHOPIFY_CLIENT_ID: 'orders-client', SHOPIFY_CLIENT_SECRET: 'shpss_orders_secret', SHOPIFY_API_BASE: shopify.base });
-  resetSingleton('config');
+  standIns = await startCommerceStandIns({ clientId: 'orders-client', clientSecret: 'shpss_orders_secret', shop: 'orders-test.myshopify.com' });
+  ({ bc, shopify } = standIns);
   app = await startTestApp();
 });
 
 afterAll(async () => {
   await app?.close();
-  await bc?.close();
-  await shopify?.close();
-  for (const k of ENV) delete process.env[k];
-  resetSingleton('config');
+  await standIns?.close();
 });
 
 const setup = () => integrationSession(app);
