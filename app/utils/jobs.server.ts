@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 // pg-boss builds parameters for the `pg` driver; pg's own serialiser turns them into text postgres.js can send.
 import pgUtils from 'pg/lib/utils.js';
 import { singleton } from './singleton.server';
+import { sql, type AnyColumn } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 
 /** Queue names, dotted by area. Each is created with retries, backoff and a dead-letter queue. */
@@ -223,4 +224,12 @@ export async function enqueueManyInTx(tx: Tx, queue: string, datas: object[]) {
     { db: txExecutor(tx) } as PgBoss.InsertOptions,
   );
   await notifyOnce(tx, queue);
+}
+
+/**
+ * Which runs of a long import job may be claimed: a queued one, or a running one whose worker died (its job expired
+ * after an hour). The job's claim is one UPDATE … WHERE this … RETURNING, so a second worker or a retry finds nothing.
+ */
+export function claimableRun(t: { status: AnyColumn; createdAt: AnyColumn }) {
+  return sql`(${t.status} = 'queued' or (${t.status} = 'running' and ${t.createdAt} < now() - interval '1 hour'))`;
 }

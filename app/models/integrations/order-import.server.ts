@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
-import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+import { claimableRun, enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
 import { freshAccessToken, getOpenConnection } from './connections.server';
 import { IntegrationError } from './http.server';
@@ -93,7 +93,7 @@ export async function runOrderImport(opts: { accountId: number; importId: number
       and(
         eq(imp.accountId, opts.accountId),
         eq(imp.id, opts.importId),
-        sql`(${imp.status} = 'queued' or (${imp.status} = 'running' and ${imp.createdAt} < now() - interval '1 hour'))`,
+        claimableRun(imp),
       ),
     )
     .returning();

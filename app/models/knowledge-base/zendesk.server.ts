@@ -5,7 +5,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
-import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
+import { claimableRun, enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
 import { assertAllowedLiteral, guardedLookup, isRefusedUrl, OutboundRefusedError, REFUSED_DESTINATION_MESSAGE } from '../../utils/outbound-guard.server';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, recordLine, uploadsDir } from './archive.server';
@@ -254,7 +254,7 @@ export async function runZendeskImport(opts: { accountId: number; importId: numb
       and(
         eq(imp.accountId, opts.accountId),
         eq(imp.id, opts.importId),
-        sql`(${imp.status} = 'queued' or (${imp.status} = 'running' and ${imp.createdAt} < now() - interval '1 hour'))`,
+        claimableRun(imp),
       ),
     )
     .returning();
