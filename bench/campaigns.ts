@@ -14,8 +14,11 @@ import { bulkStatsFile, windowReport } from './smtp-sink';
 import { benchDatabase } from './support';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
-/** SMTP connections of the bulk loop (PARLEY_BULK_SMTP_CONNECTIONS, 8 in production by default; ADR 084 addendum 2). */
-const LANES = process.env.PARLEY_BULK_SMTP_CONNECTIONS ?? '32';
+/**
+ * Lanes (concurrent sends, one SMTP connection each) of a campaign: PARLEY_CAMPAIGN_SEND_LANES, 8 in production by
+ * default (ADR 084 addendum 3; the campaign sender never read PARLEY_BULK_SMTP_CONNECTIONS, which is the surveys').
+ */
+const LANES = process.env.PARLEY_CAMPAIGN_SEND_LANES ?? '8';
 const statsFile = bulkStatsFile();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -30,13 +33,13 @@ function rssMb(pid: number) {
 
 function startEngine(smtpUrl: string): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'engine/main.ts'], {
-    env: { ...process.env, PARLEY_BULK_SMTP_CONNECTIONS: LANES, PARLEY_BULK_STATS_FILE: statsFile, SMTP_URL: smtpUrl, LOG_LEVEL: 'warn' },
+    env: { ...process.env, PARLEY_CAMPAIGN_SEND_LANES: LANES, PARLEY_BULK_STATS_FILE: statsFile, SMTP_URL: smtpUrl, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }
 
 async function main() {
-  console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores); ${LANES} SMTP lanes`);
+  console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores); ${LANES} campaign lanes (PARLEY_CAMPAIGN_SEND_LANES)`);
   const server = await benchDatabase('campaigns');
   const sink = await startFastSink({ workers: Number(process.env.BENCH_SINK_WORKERS ?? 2) });
   const smtpUrl = sink.url;
@@ -99,11 +102,13 @@ async function main() {
   const kill = !process.env.BENCH_NO_KILL;
   let killedAt = 0;
   let killRate = 0;
+  let killTime = 0;
   for (;;) {
     await sleep(1000);
     rss.push(rssMb(engine.pid!));
     if (kill && !killedAt && sink.total() >= audience / 2) {
       engine.kill('SIGKILL');
+      killTime = Date.now();
       await new Promise((r) => engine.once('exit', r));
       killedAt = sink.total();
       const rate = ((killedAt - startTotal) * 1000) / (Date.now() - sendStart);
@@ -121,6 +126,14 @@ async function main() {
   console.log(
     `done in ${seconds.toFixed(1)} s${kill ? ' (including the restart wait)' : ` → ${(sink.total() / seconds).toFixed(0)} emails/s`}: sink got ${sink.total()} emails, ${sink.ids.size} distinct recipients, ${duplicates} duplicates, ${audience - sink.ids.size} never received (target exactly ${audience})`,
   );
+  // Each repeat's history: when its copies arrived against the kill, and its row now (which sender, what state).
+  for (const { id, at } of sink.repeats()) {
+    const recipientId = Number(/^<campaign\.\d+\.(\d+)\./.exec(id)?.[1] ?? 0);
+    const [rec] = await db.execute(sql`select status, claimed_at, sent_at from campaign_recipients where account_id = ${account.id} and id = ${recipientId}`);
+    console.log(
+      `  twice: ${id} arrived at ${at.map((t) => `${((t - killTime) / 1000).toFixed(2)} s`).join(', ')} from the kill; row now ${JSON.stringify(rec)}`,
+    );
+  }
   console.log(windowReport(statsFile));
   console.log(`engine RSS during the send (MB, every ~10 s): ${rss.filter((_, i) => i % 10 === 0).join(' ')}`);
   console.log(`SMTP sink ceiling in this run: ${rawCeiling.toFixed(0)} emails/s (raw pipelining client)`);

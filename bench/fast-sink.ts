@@ -95,6 +95,8 @@ export async function startFastSink(opts: { workers?: number } = {}) {
     });
   });
   const ids = new Map<string, number>();
+  /** When each Message-ID arrived (ms since the epoch, within the workers' 100 ms reporting): the history of a repeat. */
+  const arrivals = new Map<string, number[]>();
   let total = 0;
   let firstAt = 0;
   let pending: (() => void)[] = [];
@@ -111,10 +113,14 @@ export async function startFastSink(opts: { workers?: number } = {}) {
             if (m.listening) resolve();
             if (m.ids) {
               if (!firstAt) firstAt = Date.now();
+              const now = Date.now();
               for (const id of m.ids) {
                 total++;
                 const key = id || `none-${total}`;
                 ids.set(key, (ids.get(key) ?? 0) + 1);
+                const at = arrivals.get(key);
+                if (at) at.push(now);
+                else arrivals.set(key, [now]);
               }
               const waiting = pending;
               pending = [];
@@ -132,6 +138,8 @@ export async function startFastSink(opts: { workers?: number } = {}) {
     firstAt: () => firstAt,
     ids,
     duplicates: () => [...ids.values()].reduce((n, c) => n + (c > 1 ? c - 1 : 0), 0),
+    /** Every Message-ID that arrived more than once, with its arrival times. */
+    repeats: () => [...ids.entries()].filter(([, n]) => n > 1).map(([id]) => ({ id, at: arrivals.get(id) ?? [] })),
     /** Resolves once the tally reaches n (the workers report every 100 ms). */
     until: async (n: number) => {
       while (total < n) await new Promise<void>((r) => pending.push(r));
@@ -140,6 +148,7 @@ export async function startFastSink(opts: { workers?: number } = {}) {
       total = 0;
       firstAt = 0;
       ids.clear();
+      arrivals.clear();
     },
     close: async () => {
       for (const w of forked) w.kill();

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { getDb, schema, type Tx } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
@@ -261,6 +262,33 @@ async function deliver(route: CampaignRoute, accountId: number, mail: Awaited<Re
 const isRecipientRefusal = isSmtpRecipientRefusal;
 
 /**
+ * The connection a campaign run writes its sent marks on (ADR 084 addendum 3): its own, so it is idle whenever the loop
+ * writes a statement (the statement reaches the kernel in the same turn as the ends it records), and with
+ * synchronous_commit off — a SIGKILL of Parley does not stop PostgreSQL, which commits what it received; a crash of
+ * PostgreSQL itself can forget the last moments of marks, whose recipients are then sent again (the same Message-ID).
+ */
+async function connectMarks() {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: 'parley-sent-marks' });
+  await client.connect();
+  await client.query('set synchronous_commit = off');
+  return client;
+}
+
+/** Marks these recipients sent (only rows still `sending`) and moves the campaign's counter by as many, in one statement. */
+export function sentMarkStatement(accountId: number, campaignId: number, ids: number[]) {
+  const list = ids.map((id) => {
+    if (!Number.isSafeInteger(id)) throw new Error('a recipient id is not an integer');
+    return String(id);
+  });
+  const a = Number(accountId);
+  const cid = Number(campaignId);
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(cid)) throw new Error('the account or campaign id is not an integer');
+  return `with m as (update campaign_recipients set status = 'sent', sent_at = now()
+      where account_id = ${a} and id in (${list.join(',')}) and status = 'sending' returning 1)
+    update campaigns set sent_count = sent_count + (select count(*) from m) where account_id = ${a} and id = ${cid}`;
+}
+
+/**
  * The `campaigns.send` job (ADR 064): starts a scheduled campaign whose time has come (freezing its audience), then
  * sends claimed recipients for up to SLICE_MS and queues itself again while recipients remain. Pausing or cancelling
  * is seen at the next claim; what was claimed and not sent goes back to pending.
@@ -285,6 +313,7 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
   }
   if (campaign.status !== 'sending') return { sent: 0, done: true };
 
+  const route = campaign.kind === 'email' ? 'smtp' : 'other';
   const sender = campaign.kind === 'sms' ? await smsSenderOf(campaign) : campaign.kind === 'push' ? await pushSenderOf(campaign) : await emailSenderOf(campaign);
   const channel = campaign.kind === 'sms' ? 'sms' : campaign.kind === 'push' ? 'push' : 'email';
   const mine = (ids: number[]) => and(eq(r.accountId, opts.accountId), inArray(r.id, ids));
@@ -334,6 +363,11 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
       markSent: async (rows) => {
         await db.update(r).set({ status: 'sent', sentAt: new Date() }).where(and(mine(rows.map((x) => x.id)), eq(r.status, 'sending')));
         await bump(rows.length, 0);
+      },
+      // Held ends' marks (ADR 084 addendum 3): one statement with the counter, literal ids, on the loop's own connection.
+      syncMarks: route === 'smtp' ? { connect: connectMarks, text: (ids) => sentMarkStatement(opts.accountId, campaign!.id, ids) } : undefined,
+      extendClaims: async (ids) => {
+        await db.update(r).set({ claimedAt: new Date() }).where(and(mine(ids), eq(r.status, 'sending')));
       },
       unmarkSent: async (ids) => {
         const back = await db.update(r).set({ status: 'sending', sentAt: null }).where(and(mine(ids), eq(r.status, 'sent'))).returning({ id: r.id });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import type { Client } from 'pg';
 import { getLogger } from '../../utils/logger.server';
 import { addressOf, buildRawMail, type RawMail } from './raw-mime.server';
-import { bulkSmtp, type BulkSmtp } from './smtp-lanes.server';
+import { bulkSmtp, type BulkSmtp, type Hold, type WriteEnd } from './smtp-lanes.server';
 
 /**
  * The one bulk-send loop (ADR 084) behind email surveys and email (and SMS) campaigns. The caller owns its table;
@@ -15,8 +16,11 @@ import { bulkSmtp, type BulkSmtp } from './smtp-lanes.server';
  *     after it was accepted; a lane waits for its mail's mark before its next mail;
  *   - stops taking new chunks after `sliceMs` (the caller's job hands on to a fresh one), or when `keepGoing` says so
  *     (a paused campaign); a transport failure releases what was claimed and not attempted, then throws.
- * A SIGKILL can repeat an SMTP mail only if it falls between the end's write and the commit of its mark (one
- * statement's latency, at most one mail per lane); it never loses one. `stats.markLagMs` is the marks' latency.
+ * With `syncMarks` (campaigns, ADR 084 addendum 3) the held ends of a group and the group's mark statement are written
+ * in one turn of the event loop, the ends first, on a connection of the loop's own: a SIGKILL can repeat a mail only if
+ * it falls between those write(2) calls (microseconds), and never loses one. Without it (surveys), a kill between the
+ * end's write and the mark statement's write can repeat the mail (one event-loop turn). `stats.markLagMs` is the
+ * marks' latency.
  */
 
 export type BulkStats = {
@@ -47,6 +51,13 @@ export type BulkSource<R extends { id: number }> = {
   markSent: (rows: { id: number; messageId?: string }[]) => Promise<void>;
   /** Marked before the message's end, then not accepted: back to `sending`, so a refusal or a release follows. */
   unmarkSent?: (ids: number[]) => Promise<void>;
+  /**
+   * The sent marks of held ends as one statement on a connection of the loop's own (`connect`, opened per run), written
+   * synchronously right after the ends (ADR 084 addendum 3). `text` must mark only the given ids, still `sending`.
+   */
+  syncMarks?: { connect: () => Promise<Client>; text: (ids: number[]) => string };
+  /** Renews the claims this run still holds (every 30 s), so no claim a live sender holds can pass its lease. */
+  extendClaims?: (ids: number[]) => Promise<void>;
   /** The server refused this recipient for good (5xx to RCPT TO, a provider's 4xx about the number). */
   isRefusal: (err: unknown) => boolean;
   markRefused: (row: R, err: Error) => Promise<void>;
@@ -56,8 +67,14 @@ export type BulkSource<R extends { id: number }> = {
   keepGoing?: () => Promise<boolean>;
 };
 
-/** The loop's hook into one SMTP send: commit this mail's sent mark now; the message's end waits for it. */
-export type HeldEnd = { beforeEnd: (messageId?: string) => Promise<void> };
+/**
+ * The loop's hook into one SMTP send, given once the server holds every byte but the message's end: `atEnd` writes the
+ * end itself (synchronously, beside its mark statement); `beforeEnd` is awaited, then the end is written.
+ */
+export type HeldEnd = { beforeEnd: (messageId?: string) => Promise<void>; atEnd?: undefined } | { atEnd: Hold; beforeEnd?: undefined };
+
+/** How often a run renews the claims it holds (the campaign lease is 2 minutes). */
+const CLAIM_HEARTBEAT_MS = 30_000;
 
 export type BulkOptions = { claimSize?: number; lanes?: number; ratePerSecond?: number; sliceMs?: number };
 
@@ -120,6 +137,70 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
     return flushing;
   };
 
+  // Held ends and their marks, written together (syncMarks): the ends of the group first, each into the kernel, then the
+  // statement, in the same turn; the next group waits for the statement's commit (the connection carries one at a time).
+  const marks = source.syncMarks && source.unmarkSent ? await source.syncMarks.connect() : null;
+  marks?.on('error', (err) => (markError ??= err));
+  type EndMark = { id: number; at: number; writeEnd: WriteEnd; ended: () => void; failed: (err: unknown) => void; done: (ok: boolean) => void };
+  let pendingEnds: EndMark[] = [];
+  let ending: Promise<void> | null = null;
+  const flushEnds = (): Promise<void> => {
+    if (ending) return ending;
+    ending = (async () => {
+      while (pendingEnds.length) {
+        const batch = pendingEnds;
+        pendingEnds = [];
+        const out: EndMark[] = [];
+        const notYet: Promise<void>[] = [];
+        for (const m of batch) {
+          try {
+            const inKernel = m.writeEnd();
+            if (inKernel !== true) notYet.push(inKernel);
+            out.push(m);
+            m.ended();
+          } catch (err) {
+            // The connection is gone: no end, no mail, no mark; the send fails and the row is released.
+            m.done(false);
+            m.failed(err);
+          }
+        }
+        // An end the kernel could not take at once (a full socket buffer): the statement waits until it is there, so a
+        // kill meanwhile repeats that mail and never marks one that did not leave.
+        if (notYet.length) await Promise.allSettled(notYet);
+        if (!out.length) continue;
+        const ids = out.map((m) => m.id);
+        let ok = false;
+        if (!markError) {
+          try {
+            await marks!.query(source.syncMarks!.text(ids));
+            ok = true;
+          } catch (err) {
+            markError ??= err;
+          }
+        }
+        if (!ok) {
+          // Delivered (or about to be) and not recorded: record through the pool, then stop this run (ADR 084).
+          getLogger().error({ err: (markError as Error)?.message, n: ids.length }, 'bulk send: sent marks not written on the marks connection');
+          try {
+            await source.markSent(ids.map((id) => ({ id })));
+            ok = true;
+          } catch {
+            // They stay `sending`: after the lease they are sent again (the same Message-ID).
+          }
+        }
+        stats.markStatements++;
+        const now = Date.now();
+        for (const m of out) {
+          lags.push(now - m.at);
+          m.done(ok);
+        }
+      }
+    })().finally(() => {
+      ending = null;
+    });
+    return ending;
+  };
+
   const queue: R[] = [];
   let claiming: Promise<R[]> | null = null;
   let noMore = false;
@@ -127,6 +208,13 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
   let transportError: unknown = null;
   const attempted = new Set<number>();
   const claimedIds: number[] = [];
+  /** Claimed and not yet finished (marked, refused or released): the claims the heartbeat renews. */
+  const holding = new Set<number>();
+  const heartbeat = source.extendClaims
+    ? setInterval(() => {
+        if (holding.size) source.extendClaims!([...holding]).catch((err) => getLogger().warn({ err: (err as Error).message }, 'bulk send: claims not renewed'));
+      }, CLAIM_HEARTBEAT_MS)
+    : null;
 
   const claimNext = async (): Promise<R[]> => {
     if (noMore || stop) return [];
@@ -149,7 +237,10 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
       stats.skipped += skipped.length;
     }
     const live = skipped.length ? rows.filter((r) => !skipped.includes(r)) : rows;
-    for (const r of live) claimedIds.push(r.id);
+    for (const r of live) {
+      claimedIds.push(r.id);
+      holding.add(r.id);
+    }
     return live;
   };
 
@@ -190,7 +281,15 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
       // lanes' mails that reach their end meanwhile share it). A SIGKILL before that: the server never got the end and
       // drops the mail; the row is sent again. Only between the end and the commit can a kill repeat a mail.
       let premarked: Promise<boolean> | null = null;
-      const held: HeldEnd | undefined = source.unmarkSent
+      const held: HeldEnd | undefined = marks
+        ? {
+            atEnd: (writeEnd) =>
+              new Promise<void>((ended, failed) => {
+                premarked = new Promise<boolean>((done) => pendingEnds.push({ id: row.id, at: Date.now(), writeEnd, ended, failed, done }));
+                void flushEnds();
+              }),
+          }
+        : source.unmarkSent
         ? {
             beforeEnd: async (messageId) => {
               const m = mark(row.id, messageId);
@@ -204,12 +303,15 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
         stats.sent++;
         if (premarked) {
           // The lane waits for the commit before its next mail: at most one mail per lane is ever unrecorded.
-          if (!(await premarked)) return;
+          const marked = await premarked;
+          holding.delete(row.id);
+          if (!marked) return;
           continue;
         }
         // Marked after the server's 250 (the mailbox path, SMS): the lane waits for its mail's mark before its next
         // mail, so accepted-but-unmarked mails (what a SIGKILL can send twice) are at most one per lane.
-        await mark(row.id, result ? result.messageId : undefined);
+        await mark(row.id, result ? result.messageId : undefined).written;
+        holding.delete(row.id);
         if (markError) return;
       } catch (err) {
         // Marked, then not accepted (the server refused the message's end, or the connection broke after the mark).
@@ -217,6 +319,7 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
         if (source.isRefusal(err)) {
           stats.refused++;
           await source.markRefused(row, err as Error);
+          holding.delete(row.id);
           continue;
         }
         attempted.delete(row.id);
@@ -230,7 +333,10 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
     await Promise.all(Array.from({ length: lanes }, lane));
     if (claiming) await claiming;
   } finally {
+    if (heartbeat) clearInterval(heartbeat);
+    await flushEnds();
     await flush();
+    await marks?.end().catch(() => {});
   }
   const sorted = lags.sort((a, b) => a - b);
   stats.markLagMs = { max: sorted.at(-1) ?? 0, p95: sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)] ?? 0 };
@@ -259,7 +365,15 @@ export function bulkConnections() {
 
 /** Sends prepared bytes with an explicit envelope (raw-mime.server.ts), the end held for the sent mark when asked. */
 export async function sendRawMail(transport: BulkSmtp, mail: RawMail, held?: HeldEnd) {
-  await transport.send({ from: addressOf(mail.from), to: [mail.to] }, buildRawMail(mail), held ? () => held.beforeEnd(mail.messageId) : undefined);
+  const hold: Hold | undefined = held?.atEnd
+    ? held.atEnd
+    : held?.beforeEnd
+    ? async (writeEnd) => {
+        await held.beforeEnd!(mail.messageId);
+        await writeEnd();
+      }
+    : undefined;
+  await transport.send({ from: addressOf(mail.from), to: [mail.to] }, buildRawMail(mail), hold);
   return { messageId: mail.messageId };
 }
 

@@ -1,20 +1,92 @@
-import { Readable } from 'node:stream';
+import type { Socket } from 'node:net';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
 import shared from 'nodemailer/lib/shared/index.js';
 import { singleton } from '../../utils/singleton.server';
 
 /**
- * The bulk path's SMTP connections (ADR 084 addendum): `size` connections kept open per process and server, each
- * carrying one mail at a time, any number in a row. It exists for one thing nodemailer's pool cannot do: hold a
- * mail's terminating "<CRLF>.<CRLF>" until the caller says so. The bulk loop commits the recipient's `sent` mark
- * while the server holds the whole message except its end, then lets the end go: a process killed before the commit
- * never finished the DATA, so the server drops the message and the recipient is sent again once; killed after it,
- * the mail is already recorded. (nodemailer's SMTPConnection does the protocol: EHLO, STARTTLS, AUTH, dot-stuffing.)
+ * The bulk path's SMTP connections (ADR 084 addenda): `size` connections kept open per process and server, each
+ * carrying one mail at a time, any number in a row. They exist for one thing nodemailer's pool cannot do: let the caller
+ * write a mail's terminating "<CRLF>.<CRLF>" itself, synchronously, at the moment it chooses. The bulk loop writes the
+ * end and, in the same turn of the event loop, its sent mark's statement (addendum 3), so a SIGKILL can fall between
+ * the two only for the microseconds between two write(2) calls. nodemailer's SMTPConnection opens the connection
+ * (greeting, EHLO, STARTTLS, AUTH); the mail transactions (MAIL, RCPT, DATA, dot-stuffing, the end) are done here.
  */
 
 type Options = SMTPTransport.Options;
-type Lane = { conn: SMTPConnection | null };
+type Lane = { conn: SMTPConnection | null; replies?: Replies };
+type Reply = { code: number; text: string };
+
+/**
+ * Writes the message's end ("<CRLF>.<CRLF>") on the socket, synchronously: `true` when the bytes are in the kernel on
+ * return (what a SIGKILL can no longer stop: the kernel delivers a dead process's sent bytes), otherwise a promise of
+ * that. Throws when the connection is gone.
+ */
+export type WriteEnd = () => true | Promise<void>;
+/**
+ * The caller's hold on a message's end: called once the server has accepted the envelope, answered DATA and taken every
+ * byte but the end (all of them in the kernel); it calls `writeEnd` when it chooses and resolves after. If it rejects,
+ * or resolves without writing the end, the transaction is abandoned and the connection closed: no mail.
+ */
+export type Hold = (writeEnd: WriteEnd) => Promise<void>;
+
+export class SmtpReplyError extends Error {
+  constructor(
+    readonly command: string,
+    readonly responseCode: number,
+    readonly response: string,
+  ) {
+    super(`${command}: ${response}`);
+  }
+}
+
+/** The replies of one connection, in order (multi-line replies joined), read from the socket once nodemailer is done. */
+class Replies {
+  private buf = '';
+  private lines: string[] = [];
+  private ready: Reply[] = [];
+  private waiting: { resolve: (r: Reply) => void; reject: (e: Error) => void }[] = [];
+  private failed: Error | null = null;
+
+  constructor(socket: Socket) {
+    socket.on('data', (chunk: Buffer) => this.take(chunk.toString('latin1')));
+    socket.once('close', () => this.fail(new Error('SMTP connection closed')));
+    socket.on('error', (err: Error) => this.fail(err));
+  }
+
+  next(): Promise<Reply> {
+    const r = this.ready.shift();
+    if (r) return Promise.resolve(r);
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  private take(text: string) {
+    this.buf += text;
+    for (let nl = this.buf.indexOf('\r\n'); nl >= 0; nl = this.buf.indexOf('\r\n')) {
+      const line = this.buf.slice(0, nl);
+      this.buf = this.buf.slice(nl + 2);
+      this.lines.push(line);
+      if (line.charAt(3) === '-') continue;
+      const reply = { code: Number(line.slice(0, 3)) || 0, text: this.lines.join('\n') };
+      this.lines = [];
+      const w = this.waiting.shift();
+      if (w) w.resolve(reply);
+      else this.ready.push(reply);
+    }
+  }
+
+  private fail(err: Error) {
+    this.failed ??= err;
+    for (const w of this.waiting.splice(0)) w.reject(err);
+  }
+}
+
+/** RFC 5321 §4.5.2: a line of the message that starts with "." gets one more. */
+function dotStuffed(bytes: Buffer) {
+  if (bytes[0] !== 0x2e && bytes.indexOf('\n.') < 0) return bytes;
+  return Buffer.from(bytes.toString('latin1').replace(/(^|\n)\./g, '$1..'), 'latin1');
+}
 
 export class BulkSmtp {
   private idle: Lane[] = [];
@@ -27,32 +99,19 @@ export class BulkSmtp {
   ) {}
 
   /**
-   * Sends prepared bytes. With `beforeEnd`, the message's end is written only once it resolves (after the server
-   * accepted the envelope and took every byte of the message); if it rejects, the transaction is abandoned and the
-   * connection closed, so the server discards the message.
+   * Sends prepared bytes. With `hold`, the message's end is written only when the hold writes it (ADR 084, addendum 3):
+   * the bulk loop writes it, then its sent mark's statement, in one turn of the event loop.
    */
-  async send(envelope: { from: string; to: string[] }, bytes: Buffer, beforeEnd?: () => Promise<void>): Promise<void> {
+  async send(envelope: { from: string; to: string[] }, bytes: Buffer, hold?: Hold): Promise<void> {
     const lane = await this.acquire();
     try {
       const conn = lane.conn ?? (lane.conn = await this.connect(lane));
-      await new Promise<void>((resolve, reject) => {
-        // A socket that fails mid-transaction emits `error` (or just ends) without calling the send's callback.
-        const lost = (err?: Error) => reject(err ?? new Error('SMTP connection closed'));
-        conn.once('error', lost);
-        conn.once('end', lost);
-        const message = beforeEnd ? heldEnd(bytes, beforeEnd) : bytes;
-        conn.send(envelope, message as never, (err) => {
-          conn.off('error', lost);
-          conn.off('end', lost);
-          if (err && 'abandon' in message) message.abandon();
-          if (err) reject(err);
-          else resolve();
-        });
-      });
+      await this.transaction(conn, lane.replies!, envelope, bytes, hold);
     } catch (err) {
       // Whatever state the session is in (a refused recipient, a half-sent message), the next mail starts afresh.
       lane.conn?.close();
       lane.conn = null;
+      lane.replies = undefined;
       throw err;
     } finally {
       this.release(lane);
@@ -62,6 +121,45 @@ export class BulkSmtp {
   close() {
     for (const lane of this.idle) lane.conn?.quit();
     this.idle = [];
+  }
+
+  /**
+   * One mail on a connection nodemailer opened (greeting, EHLO, STARTTLS, AUTH): the envelope and DATA pipelined when
+   * the server offers PIPELINING (RFC 2920), then the dot-stuffed message, then — held or not — its end.
+   */
+  private async transaction(conn: SMTPConnection, replies: Replies, envelope: { from: string; to: string[] }, bytes: Buffer, hold?: Hold) {
+    const socket = (conn as unknown as { _socket: Socket })._socket;
+    const write = (data: string | Buffer) =>
+      new Promise<void>((resolve, reject) => {
+        if (!socket.writable) return reject(new Error('SMTP connection closed'));
+        socket.write(data, (err) => (err ? reject(err) : resolve()));
+      });
+    const commands = [`MAIL FROM:<${envelope.from}>`, ...envelope.to.map((to) => `RCPT TO:<${to}>`), 'DATA'];
+    const pipelining = (conn as unknown as { _supportedExtensions: string[] })._supportedExtensions.includes('PIPELINING');
+    if (pipelining) void write(commands.map((c) => `${c}\r\n`).join('')).catch(() => {});
+    for (const command of commands) {
+      if (!pipelining) void write(`${command}\r\n`).catch(() => {});
+      const reply = await replies.next();
+      const verb = command === 'DATA' ? 'DATA' : command.startsWith('MAIL') ? 'MAIL FROM' : 'RCPT TO';
+      if (verb === 'DATA' ? reply.code !== 354 : reply.code < 200 || reply.code > 299) throw new SmtpReplyError(verb, reply.code, reply.text);
+    }
+    const body = dotStuffed(bytes);
+    const end = body.length >= 2 && body[body.length - 2] === 0x0d && body[body.length - 1] === 0x0a ? '.\r\n' : '\r\n.\r\n';
+    // Every byte but the end, in the kernel before the hold is asked.
+    await write(body);
+    let ended = false;
+    const writeEnd: WriteEnd = () => {
+      if (ended) return true;
+      if (!socket.writable) throw new Error('SMTP connection closed before the message ended');
+      ended = true;
+      socket.write(end);
+      return socket.writableLength === 0 ? true : write('');
+    };
+    if (hold) await hold(writeEnd);
+    else await writeEnd();
+    if (!ended) throw new Error('the message was not ended');
+    const reply = await replies.next();
+    if (reply.code < 200 || reply.code > 299) throw new SmtpReplyError('DATA', reply.code, reply.text);
   }
 
   private acquire(): Promise<Lane> {
@@ -92,6 +190,14 @@ export class BulkSmtp {
             reject(err);
           }
         };
+        // The mail transactions read the socket themselves (below); nodemailer keeps the handshake.
+        const ready = () => {
+          const internals = conn as unknown as { _socket: Socket; _onSocketData: (chunk: Buffer) => void };
+          internals._socket.removeListener('data', internals._onSocketData);
+          lane.replies = new Replies(internals._socket);
+          settled = true;
+          resolve(conn);
+        };
         // Errors after the handshake (an idle connection the server dropped) only retire the connection.
         conn.on('error', fail);
         conn.on('end', () => fail(new Error('SMTP connection closed')));
@@ -101,17 +207,13 @@ export class BulkSmtp {
           // ~22 mails/s whatever the server's speed. Off, a lane is bounded by round trips and the database.
           (conn as unknown as { _socket?: { setNoDelay?: (on: boolean) => void } })._socket?.setNoDelay?.(true);
           const auth = options.auth as { user?: string; pass?: string } | undefined;
-          if (!auth?.user || !(conn as unknown as { allowsAuth: boolean }).allowsAuth) {
-            settled = true;
-            return resolve(conn);
-          }
+          if (!auth?.user || !(conn as unknown as { allowsAuth: boolean }).allowsAuth) return ready();
           conn.login({ user: auth.user, pass: auth.pass ?? '' } as never, (err) => {
             if (err) {
               conn.close();
               return fail(err);
             }
-            settled = true;
-            resolve(conn);
+            ready();
           });
         });
       });
@@ -122,34 +224,6 @@ export class BulkSmtp {
       getSocket(this.options, (err, socket: object | undefined) => (err ? reject(err) : open({ ...this.options, ...(socket ?? {}) } as Options).then(resolve, reject))),
     );
   }
-}
-
-/**
- * The message, whose end waits for `beforeEnd`: asked for only after the server took every byte before it. nodemailer
- * also drains the message when the envelope was refused (it calls back at once, in the same turn): that abandons it,
- * and `beforeEnd`, a turn later, is never called for a message the server will not take.
- */
-function heldEnd(bytes: Buffer, beforeEnd: () => Promise<void>) {
-  let step = 0;
-  const stream = new Readable({
-    read() {
-      if (step === 0) {
-        step = 1;
-        this.push(bytes);
-      } else if (step === 1) {
-        step = 2;
-        setImmediate(() => {
-          if (abandoned) return this.push(null);
-          beforeEnd().then(
-            () => this.push(null),
-            (err: Error) => this.destroy(err),
-          );
-        });
-      }
-    },
-  });
-  let abandoned = false;
-  return Object.assign(stream, { abandon: () => (abandoned = true) });
 }
 
 /** One set of bulk connections per process and server (an SMTP URL, or an inbox's own server options). */
