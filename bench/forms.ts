@@ -135,6 +135,8 @@ async function main() {
 
   const server = await startCompiledServer({
     env: { PARLEY_ENGINE: ENGINE, PARLEY_SERVER_TIMING: '1', TRUST_PROXY: 'loopback', LOG_LEVEL: 'error' },
+    // BENCH_CPU_PROF=<dir>: the web process writes a V8 CPU profile there when it stops (where a submission's CPU goes).
+    nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
     waitFor: ENGINE === 'inline' ? 'healthy' : 'listening',
   });
   const ceiling = await startCeiling();

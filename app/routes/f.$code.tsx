@@ -5,15 +5,15 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { PublicFormFields } from '~/components/forms/public-form-fields';
 import { ErrorList } from '~/components/ui/forms';
 import { BRAND_COLOURS, FILE_FIELD_NAME } from '~/models/forms/constants';
-import { getFormByCode, recordFormView, submitForm } from '~/models/forms/forms.server';
+import { FormRateLimited, getPublishedFormOnHost, recordFormView, submitForm } from '~/models/forms/forms.server';
 import { cachedSubmissionSchema } from '~/models/forms/schemas';
-import { CAPTCHA_MESSAGES, createCaptcha, isHoneypotFilled, verifyCaptcha } from '~/models/productivity/captcha.server';
+import { CAPTCHA_MESSAGES, createCaptcha, isHoneypotFilled, releaseCaptcha, verifyCaptcha, type CaptchaResult } from '~/models/productivity/captcha.server';
 import { HONEYPOT_FIELD } from '~/models/productivity/constants';
 import { readContactFormPost } from '~/models/productivity/uploads.server';
 import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle } from '~/utils/format';
-import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
-import { requireAccount } from '~/utils/tenant.server';
+import { clientIp, enforceRateLimit, rateLimitedResponse } from '~/utils/rate-limit.server';
+import { accountDomainOf, requireAccount, rethrowUnavailable } from '~/utils/tenant.server';
 
 /**
  * A public form on the account's own host (ADR 067): no sign-in, no script at all (the page is plain HTML, so it
@@ -24,12 +24,14 @@ const RATE_LIMIT = { limit: 20, windowMs: 10 * 60 * 1000 };
 /** Captchas are bound to a form id; public forms use the negative ids so they never match a contact form's. */
 const captchaId = (formId: number) => -formId;
 
+/** The form and its account in one read (ADR 123); the bare host and other hosts get requireAccount's answer. */
 async function requirePublishedForm(request: Request, code: string | undefined) {
-  const account = await requireAccount(request);
-  const form = await getFormByCode({ accountId: account.id, code: code ?? '' });
-  // A draft is as absent as an unknown code: its existence is nobody's business.
-  if (!form || form.status !== 'published') throw new Response('Not Found', { status: 404 });
-  return { account, form };
+  const domain = accountDomainOf(request);
+  if (!domain) await requireAccount(request);
+  const form = domain ? await getPublishedFormOnHost({ domain, code: code ?? '' }).catch(rethrowUnavailable) : undefined;
+  // A draft is as absent as an unknown code (and an unknown account as a form it lacks): nobody's business.
+  if (!form) throw new Response('Not Found', { status: 404 });
+  return { accountId: form.accountId, form };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -53,8 +55,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { account, form } = await requirePublishedForm(request, params.code);
-  await enforceRateLimit(`form:${account.id}:${clientIp(request)}`, RATE_LIMIT);
+  const { accountId, form } = await requirePublishedForm(request, params.code);
+  const limit = { key: `form:${accountId}:${clientIp(request)}`, ...RATE_LIMIT };
+  // Every attempt counts. A body that may carry files is counted before it is read; a plain one is counted by the
+  // statement that stores it (ADR 123), or on its own when it is refused.
+  const multipart = (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/');
+  if (multipart) await enforceRateLimit(limit.key, limit);
   const { fields, files, fileErrors } = await readContactFormPost(request, { acceptFiles: form.fields.some((f) => f.type === 'file') });
   const submission = parseWithZod(fields, { schema: cachedSubmissionSchema(form) });
   const inputOk = submission.status === 'success' && fileErrors.length === 0;
@@ -62,24 +68,33 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const v = fields.get(name);
     return typeof v === 'string' ? v : null;
   };
+  let captcha: CaptchaResult | undefined;
   let captchaError: string | null = null;
   let formError: string | null = null;
   if (isHoneypotFilled(fields.get(HONEYPOT_FIELD))) formError = CAPTCHA_MESSAGES.honeypot;
   else if (form.captcha) {
-    const result = await verifyCaptcha({ formId: captchaId(form.id), answer: text('captchaAnswer'), token: text('captchaToken'), spend: inputOk });
-    if (!result.ok) captchaError = result.message;
+    captcha = await verifyCaptcha({ formId: captchaId(form.id), answer: text('captchaAnswer'), token: text('captchaToken'), spend: inputOk });
+    if (!captcha.ok) captchaError = captcha.message;
   }
   const question = text('captchaQuestion') ?? '';
   // The question stays the same after a refusal (its token is only spent by a submission that goes through).
   const reusable = /^What is \d+ \+ \d+\?$/.test(question) && text('captchaToken');
   const sameCaptcha = reusable && captchaError !== CAPTCHA_MESSAGES.expired && captchaError !== CAPTCHA_MESSAGES.invalid ? { question, token: text('captchaToken')! } : null;
   if (submission.status !== 'success' || !inputOk || captchaError || formError) {
+    if (!multipart) await enforceRateLimit(limit.key, limit);
     const extra: Record<string, string[]> = {};
     if (captchaError) extra.captchaAnswer = [captchaError];
     if (fileErrors.length) extra[FILE_FIELD_NAME] = fileErrors;
     return data({ result: submission.reply({ formErrors: formError ? [formError] : undefined, fieldErrors: extra }), captchaError, captcha: sameCaptcha }, { status: 400 });
   }
-  await submitForm({ accountId: account.id, form, answers: submission.value as Record<string, string | undefined>, files });
+  try {
+    await submitForm({ accountId, form, answers: submission.value as Record<string, string | undefined>, files, rateLimit: multipart ? undefined : limit });
+  } catch (err) {
+    if (!(err instanceof FormRateLimited)) throw err;
+    // Refused by the window, as a count before the captcha would have been: the visitor's question stays usable.
+    if (captcha?.ok) releaseCaptcha(captcha);
+    throw rateLimitedResponse(err.resetAt);
+  }
   return redirect(form.redirectUrl ?? `/f/${form.code}?sent=1`);
 }
 

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { sql, type SQL } from 'drizzle-orm';
 // pg-boss builds parameters for the `pg` driver; pg's own serialiser turns them into text postgres.js can send.
 import pgUtils from 'pg/lib/utils.js';
 import { singleton } from './singleton.server';
@@ -168,6 +169,26 @@ export async function stopBoss() {
   const boss = await state.started;
   await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
   state.started = undefined;
+}
+
+/**
+ * The `insert into pgboss.job` of one engine job per row of `events` (a query returning `id, type` of domain
+ * events), for a statement that writes the events itself (a CTE, ADR 123): what `boss.send(QUEUES.domainEvents,
+ * { eventId, type })` inserts, without its own round trip. It mirrors pg-boss 10's insertJob for a job with no
+ * options of its own on a queue that has its settings (ensureQueues sets them); tests/integration/forms-submit.test.ts
+ * compares the row with one boss.send makes. The caller NOTIFYs JOBS_CHANNEL when a job was inserted.
+ */
+export function domainEventJobInsert(events: SQL) {
+  return sql`insert into pgboss.job (id, name, data, priority, start_after, singleton_key, singleton_on, dead_letter, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
+    select gen_random_uuid(), q.name, jsonb_build_object('eventId', e.id, 'type', e.type), 0, now(), null, null, q.dead_letter,
+           case when q.expire_seconds is not null then q.expire_seconds * interval '1s' else interval '15 minutes' end,
+           now() + cast(coalesce((q.retention_minutes * 60)::text, '14 days') as interval),
+           coalesce(q.retry_limit, 2),
+           case when coalesce(q.retry_backoff, false) then greatest(q.retry_delay, 1) else coalesce(q.retry_delay, 0) end,
+           coalesce(q.retry_backoff, false), q.policy
+      from (${events}) e join pgboss.queue q on q.name = ${QUEUES.domainEvents}
+    on conflict do nothing
+    returning id`;
 }
 
 /** Enqueues a job inside the caller's transaction, so the job exists if and only if the change committed. */

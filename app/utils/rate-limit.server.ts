@@ -11,6 +11,9 @@ import { getSql } from '../../db/client';
 
 type Limit = { limit: number; windowMs: number };
 
+/** The 429 a full window answers (for a caller that counted the attempt in its own statement). */
+export const rateLimitedResponse = (resetAt: Date | string) => tooMany(resetAt);
+
 function tooMany(resetAt: Date | string) {
   // The pool of the web server parses timestamps as strings in some set-ups (pg-boss registers its own types).
   const retryAfter = Math.max(1, Math.ceil((new Date(resetAt).getTime() - Date.now()) / 1000));

@@ -5,6 +5,8 @@ import type { FormAnswer, FormFieldDef } from '../../../db/schema/forms';
 import { splitName, findOrCreateContact, type Contact } from '../contacts/contacts.server';
 import { ensureCompanyByName } from '../crm/companies.server';
 import { emitEvent } from '../events/events.server';
+import { domainEventJobInsert, JOBS_CHANNEL, QUEUES } from '../../utils/jobs.server';
+import { currentRequestOrigin } from '../../utils/request-origin.server';
 import { removeStoredFiles, writeStoredFile } from '../inbox/attachments.server';
 import { openConversation } from '../inbox/conversations.server';
 import { cleanQuery, isUniqueViolation, likePattern, recordChange } from '../productivity/shared.server';
@@ -72,6 +74,20 @@ export async function getFormByCode(opts: { accountId: number; code: string }) {
     .from(f)
     .where(and(eq(f.accountId, opts.accountId), eq(f.code, opts.code)));
   return row;
+}
+
+/**
+ * A published form at a public URL, found by its account's host (`domain`) and code in one read (ADR 123): the
+ * public page's tenant and form together. A draft, an unknown code and an unknown account are all undefined.
+ */
+export async function getPublishedFormOnHost(opts: { domain: string; code: string }) {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(opts.code)) return undefined;
+  const [row] = await getDb()
+    .select({ form: f })
+    .from(f)
+    .innerJoin(schema.accounts, eq(schema.accounts.id, f.accountId))
+    .where(and(sql`lower(${schema.accounts.domain}) = ${opts.domain.toLowerCase()}`, eq(f.code, opts.code), eq(f.status, 'published')));
+  return row?.form;
 }
 
 /** A public form shown to a visitor: the event the Forms report counts as a view (ADR 102). */
@@ -258,13 +274,25 @@ function answersText(fields: FormFieldDef[], answers: Record<string, FormAnswer>
     .join('\n');
 }
 
+/** A fixed window counted in `rate_limits` (app/utils/rate-limit.server.ts): the submission's statement counts it. */
+export type SubmissionRateLimit = { key: string; limit: number; windowMs: number };
+
+/** The submission's statement found the window full: nothing was stored. */
+export class FormRateLimited extends Error {
+  constructor(readonly resetAt: Date) {
+    super('Too many submissions');
+  }
+}
+
 /**
- * A visitor's answers (ADR 067, ADR 112): the response is stored with any uploaded files and `form_submitted` is
- * written, in one short transaction (stored files are removed if it rolls back). The response is `pending`: the
- * contact (matched by email, created or updated), its company, the conversation in the form's inbox and the agents'
- * notifications are made by the engine from the event (`completeFormSubmission`), moments later.
+ * A visitor's answers (ADR 067, ADR 112, ADR 123): the response and its `form_submitted` event with the engine's job
+ * are written by ONE statement (its CTEs commit together or not at all), after any uploaded files are stored (and
+ * removed again if it fails). With `rateLimit`, the same statement counts the attempt first and stores nothing when
+ * the window is full (FormRateLimited). The response is `pending`: the contact (matched by email, created or
+ * updated), its company, the conversation in the form's inbox and the agents' notifications are made by the engine
+ * from the event (`completeFormSubmission`), moments later.
  */
-export async function submitForm(opts: { accountId: number; form: Form; answers: SubmittedAnswers; files?: UploadedFile[] }) {
+export async function submitForm(opts: { accountId: number; form: Form; answers: SubmittedAnswers; files?: UploadedFile[]; rateLimit?: SubmissionRateLimit }) {
   const { form } = opts;
   const fields = form.fields;
   const email = firstOfType(fields, opts.answers, 'email')?.toLowerCase() ?? null;
@@ -288,22 +316,42 @@ export async function submitForm(opts: { accountId: number; form: Form; answers:
     if (fileField && storedFiles.length) answers[fileField.key] = storedFiles[0];
     for (let i = 1; i < storedFiles.length; i++) answers[`${fileField!.key}_${i + 1}`] = storedFiles[i];
 
-    return await getDb().transaction(async (tx) => {
-      const [response] = await tx
-        .insert(r)
-        .values({ accountId: opts.accountId, formId: form.id, contactId: null, conversationId: null, answers, fieldsAtSubmit: fields, email, pending: true })
-        .returning();
-      // contactId and conversationId are filled in by the forms handler before any other handler reads the event.
-      await emitEvent(tx, {
-        accountId: opts.accountId,
-        type: 'form_submitted',
-        subjectType: 'form_response',
-        subjectId: response.id,
-        payload: { formId: form.id, formName: form.name, inboxId: form.inboxId, contactId: null, conversationId: null, email },
-        actor: { type: 'contact', id: null },
-      });
-      return response;
-    });
+    // contactId and conversationId are filled in by the forms handler before any other handler reads the event.
+    const payload = { formId: form.id, formName: form.name, inboxId: form.inboxId, contactId: null, conversationId: null, email };
+    const origin = currentRequestOrigin();
+    const limit = opts.rateLimit;
+    const [row] = await getDb().execute<{ id: number | null; created_at: string | Date | null; event_id: string | number | null; job_id: string | null; count: number | null; reset_at: string | Date | null }>(sql`
+      with hit as (
+        ${
+          limit
+            ? sql`insert into rate_limits (key, count, reset_at)
+                  values (${limit.key}, 1, now() + ${limit.windowMs} * interval '1 millisecond')
+                  on conflict (key) do update set
+                    count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
+                    reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
+                  returning count, reset_at`
+            : sql`select 0 as count, null::timestamptz as reset_at`
+        }
+      ), response as (
+        insert into form_responses (account_id, form_id, contact_id, conversation_id, answers, fields_at_submit, email, pending)
+        select ${opts.accountId}, ${form.id}, null, null, ${JSON.stringify(answers)}::jsonb, ${JSON.stringify(fields)}::jsonb, ${email}, true
+          from hit where hit.count <= ${limit?.limit ?? 0}
+        returning id, created_at
+      ), event as (
+        insert into domain_events (account_id, type, subject_type, subject_id, payload, actor_type, actor_id, ip, user_agent)
+        select ${opts.accountId}, 'form_submitted', 'form_response', response.id::text, ${JSON.stringify(payload)}::jsonb, 'contact', null, ${origin?.ip ?? null}, ${origin?.userAgent ?? null}
+          from response
+        returning id, type
+      ), job as (${domainEventJobInsert(sql`select id, type from event`)})
+      select response.id, response.created_at, event.id as event_id, job.id as job_id, hit.count, hit.reset_at,
+             (select pg_notify(${JOBS_CHANNEL}, ${QUEUES.domainEvents}) from job) as notified
+        from hit left join response on true left join event on true left join job on true`);
+    if (!row?.id) {
+      if (limit && row && Number(row.count) > limit.limit) throw new FormRateLimited(new Date(row.reset_at ?? Date.now()));
+      throw new Error('form submission not stored');
+    }
+    if (!row.job_id) throw new Error(`queue ${QUEUES.domainEvents} does not exist`);
+    return { id: Number(row.id), createdAt: new Date(row.created_at!), eventId: Number(row.event_id), contactId: null, conversationId: null, pending: true };
   } catch (err) {
     await removeStoredFiles(stored);
     throw err;

@@ -84,7 +84,7 @@ export async function createCaptcha(opts: { formId: number; now?: number }): Pro
 }
 
 export type CaptchaAnswer = { altcha?: string | null; answer?: string | null; token?: string | null };
-export type CaptchaResult = { ok: true; via: 'altcha' | 'question' } | { ok: false; message: string };
+export type CaptchaResult = { ok: true; via: 'altcha' | 'question'; spent?: string } | { ok: false; message: string };
 
 /** Whether the honeypot field was filled in: people cannot see it, so only a bot does that. */
 export function isHoneypotFilled(value: FormDataEntryValue | null | undefined) {
@@ -105,7 +105,7 @@ export async function verifyCaptcha(opts: { formId: number; now?: number; spend:
     const verified = await verifySolution(payload, altchaKey(), true).catch(() => false);
     const params = verified ? readAltchaParams(payload) : null;
     if (verified && params?.form === String(opts.formId) && use(`altcha:${params.signature}`, now + CAPTCHA_MAX_AGE_MS)) {
-      return { ok: true, via: 'altcha' };
+      return { ok: true, via: 'altcha', ...(opts.spend ? { spent: `altcha:${params.signature}` } : {}) };
     }
     // A bad or replayed solution falls through to the question, which a person can still answer.
   }
@@ -121,7 +121,12 @@ export async function verifyCaptcha(opts: { formId: number; now?: number; spend:
   }
   if (now - issuedAt < CAPTCHA_MIN_AGE_MS) return { ok: false, message: CAPTCHA_MESSAGES.tooFast };
   if (!use(`q:${signature}`, issuedAt + CAPTCHA_MAX_AGE_MS)) return { ok: false, message: CAPTCHA_MESSAGES.expired };
-  return { ok: true, via: 'question' };
+  return { ok: true, via: 'question', ...(opts.spend ? { spent: `q:${signature}` } : {}) };
+}
+
+/** Gives back a token `verifyCaptcha` spent for a submission that was then refused before storing anything (a full rate-limit window). */
+export function releaseCaptcha(result: CaptchaResult) {
+  if (result.ok && result.spent) spentTokens().delete(result.spent);
 }
 
 function readAltchaParams(payload: string) {
