@@ -14,8 +14,32 @@ import { benchDatabase, measure } from './support';
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 20_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 
+/** BENCH_DATA_DIR: a persistent embedded cluster whose database is kept between runs (the 20M history is written once). */
+async function database() {
+  if (!process.env.BENCH_DATA_DIR) return { server: await benchDatabase('analytics'), reused: false };
+  const { startEmbeddedPostgres } = await import('../db/embedded');
+  const { createTemplate, withDatabase } = await import('../tests/setup/test-database');
+  const { runMigrations } = await import('../db/migrate');
+  const postgres = (await import('postgres')).default;
+  const embedded = await startEmbeddedPostgres({ dataDir: process.env.BENCH_DATA_DIR, database: 'postgres' });
+  const name = `parley_bench_analytics_${CONVERSATIONS}`;
+  const admin = postgres(embedded.adminUrl, { max: 1, onnotice: () => {} });
+  const [{ exists }] = await admin`select exists (select 1 from pg_database where datname = ${name}) as exists`;
+  await admin.end();
+  let url: string;
+  if (exists) {
+    url = withDatabase(embedded.adminUrl, name);
+    await runMigrations(url);
+  } else url = await createTemplate(embedded.adminUrl, name);
+  process.env.DATABASE_URL = url;
+  process.env.APP_HOST ??= 'localhost:3000';
+  process.env.SESSION_SECRET ??= 'bench-secret-bench-secret-bench-secret-0000';
+  process.env.LOG_LEVEL ??= 'silent';
+  return { server: { stop: () => embedded.stop() }, reused: exists as boolean };
+}
+
 async function main() {
-  const server = await benchDatabase('analytics');
+  const { server, reused } = await database();
   const { closeDb, getDb } = await import('../db/client');
   const { sql } = await import('drizzle-orm');
   const { createTestAccount } = await import('../tests/factories');
@@ -25,32 +49,48 @@ async function main() {
   const { ANALYTICS_PAGES } = await import('../app/models/analytics/pages');
   const { parseRange } = await import('../app/models/analytics/range.server');
 
-  const a = await createTestAccount({ domain: 'benchanalytics' });
-  const accountId = a.account.id;
+  // Phases done in a kept database (BENCH_DATA_DIR) are not done again: 'events', 'counters'.
+  await getDb().execute(sql`create table if not exists bench_state (k text primary key, v text not null)`);
+  const done = async (k: string) => (await getDb().execute(sql`select 1 from bench_state where k = ${k}`)).length > 0;
+  const mark = (k: string, v = '') => getDb().execute(sql`insert into bench_state (k, v) values (${k}, ${v}) on conflict (k) do update set v = excluded.v`);
   const inboxes: number[] = [];
-  for (const name of ['Support', 'Billing', 'Chat'])
-    inboxes.push(
-      (
-        await createInbox({
-          accountId,
-          actorId: a.owner.id,
-          name,
-          channelType: name === 'Chat' ? 'web' : 'email',
-          ...(name === 'Chat' ? {} : { email: `${name.toLowerCase()}@bench.test` }),
-        })
-      ).id,
+  let a: { account: { id: number }; owner: { id: number } };
+  if (reused) {
+    const [acc] = await getDb().execute<{ id: number; owner: number }>(
+      sql`select a.id, (select min(u.id) from users u where u.account_id = a.id) as owner from accounts a where a.domain = 'benchanalytics'`,
     );
+    a = { account: { id: Number(acc.id) }, owner: { id: Number(acc.owner) } };
+    for (const r of await getDb().execute<{ id: number }>(sql`select id from inboxes where account_id = ${a.account.id} order by id`)) inboxes.push(Number(r.id));
+  } else {
+    a = await createTestAccount({ domain: 'benchanalytics' });
+    for (const name of ['Support', 'Billing', 'Chat'])
+      inboxes.push(
+        (
+          await createInbox({
+            accountId: a.account.id,
+            actorId: a.owner.id,
+            name,
+            channelType: name === 'Chat' ? 'web' : 'email',
+            ...(name === 'Chat' ? {} : { email: `${name.toLowerCase()}@bench.test` }),
+          })
+        ).id,
+      );
+  }
+  const accountId = a.account.id;
   const t0 = Date.now();
   // Conversation n starts at a pseudo-random minute of the last two years; its events follow in time order. Written in
   // slices of 50,000 conversations (one statement each), so 1,000,000 conversations fit in memory.
   const SLICE = 50_000;
+  const EXTRA = Number(process.env.BENCH_EXTRA_MESSAGES ?? 7);
   // BENCH_PAGES_ONLY=1: only the counters and the page reads (no event log, rebuild or engine runs).
   const PAGES_ONLY = process.env.BENCH_PAGES_ONLY === '1';
-  for (let lo = 1; lo <= (PAGES_ONLY ? 0 : CONVERSATIONS); lo += SLICE) {
+  const haveEvents = await done('events');
+  for (let lo = 1; lo <= (PAGES_ONLY || haveEvents ? 0 : CONVERSATIONS); lo += SLICE) {
     const hi = Math.min(CONVERSATIONS, lo + SLICE - 1);
     await getDb().execute(sql`
     insert into domain_events (account_id, type, subject_type, subject_id, payload, actor_type, actor_id, occurred_at)
-    select ${accountId}::int, e.type, e.subject_type, e.subject_id, e.payload, e.actor_type, e.actor_id, e.at
+    select account_id, type, subject_type, subject_id, payload, actor_type, actor_id, at from (
+    select ${accountId}::int as account_id, e.type, e.subject_type, e.subject_id, e.payload, e.actor_type, e.actor_id, e.at, e.ord
     from generate_series(${lo}::int, ${hi}::int) n
     cross join lateral (select now() - interval '730 days' + ((n::bigint * 7919) % 1051200) * interval '1 minute' as t0,
       (array[${inboxes[0]}::int, ${inboxes[1]}::int, ${inboxes[2]}::int])[1 + n % 3] as inbox) c
@@ -62,13 +102,30 @@ async function main() {
       ('message_created', 'conversation', n::text, '{"kind":"outgoing"}'::jsonb, 'user', ${a.owner.id}::int, c.t0 + (n % 240 + 30) * interval '1 minute', 5),
       ('conversation_updated', 'conversation', n::text, '{"changed":{"status":{"from":"open","to":"resolved"}}}'::jsonb, 'user', ${a.owner.id}::int, c.t0 + (n % 2880 + 60) * interval '1 minute', 6)
     ) e(type, subject_type, subject_id, payload, actor_type, actor_id, at, ord)
-    order by e.at, e.ord`);
+    union all
+    -- BENCH_EXTRA_MESSAGES more exchanges per conversation (a customer message, then an agent's reply), after the first
+    -- reply and the assignment: 7 makes ~20 events per conversation, the issue's 20,000,000 at 1,000,000.
+    select ${accountId}::int, m.type, 'conversation', n::text, m.payload, m.actor_type, m.actor_id, m.at, 7
+    from generate_series(${lo}::int, ${hi}::int) n
+    cross join lateral (select now() - interval '730 days' + ((n::bigint * 7919) % 1051200) * interval '1 minute' as t0) c
+    cross join generate_series(1, ${EXTRA}::int) j
+    cross join lateral (values
+      ('message_created', '{"kind":"incoming"}'::jsonb, 'contact', null::int, c.t0 + (n % 240 + 30 + 20 * j) * interval '1 minute'),
+      ('message_created', '{"kind":"outgoing"}'::jsonb, 'user', ${a.owner.id}::int, c.t0 + (n % 240 + 40 + 20 * j) * interval '1 minute')
+    ) m(type, payload, actor_type, actor_id, at)
+    ) u order by at, ord`);
     await getDb().execute(sql`
     insert into domain_events (account_id, type, subject_type, subject_id, payload, actor_type, occurred_at)
     select ${accountId}::int, 'survey_received', 'survey_response', n::text, jsonb_build_object('kind', 'csat', 'rating', 1 + n % 5, 'conversationId', n), 'contact',
       now() - interval '730 days' + ((n::bigint * 7919) % 1051200 + 3000) * interval '1 minute'
     from generate_series(${lo}::int, ${hi}::int) n where n % 3 = 1`);
     if (CONVERSATIONS > SLICE) process.stdout.write(`  ${hi} conversations written (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+  }
+  if (!PAGES_ONLY) await mark('events');
+  if (process.env.BENCH_STOP_AFTER === 'events') {
+    await closeDb();
+    await server.stop();
+    process.exit(0);
   }
   const [{ events }] = await getDb().execute<{ events: number }>(sql`select count(*)::int as events from domain_events where account_id = ${accountId}`);
   console.log(`${CONVERSATIONS} conversations, ${events} events written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -94,6 +151,8 @@ async function main() {
         union all select t0, 'incoming_messages', 0, null, inbox, channel, null from conv
         union all select t0 + (n % 240) * interval '1 minute', 'replies', 0, null, inbox, channel, ${String(owner)} from conv
         union all select t0 + (n % 240 + 30) * interval '1 minute', 'replies', 0, null, inbox, channel, ${String(owner)} from conv
+        union all select t0 + (n % 240 + 30 + 20 * j) * interval '1 minute', 'incoming_messages', 0, null, inbox, channel, ${String(owner)} from conv cross join generate_series(1, ${EXTRA}::int) j
+        union all select t0 + (n % 240 + 40 + 20 * j) * interval '1 minute', 'replies', 0, null, inbox, channel, ${String(owner)} from conv cross join generate_series(1, ${EXTRA}::int) j
         union all select t0 + (n % 240) * interval '1 minute', 'first_response', (n % 240) * 60, (n % 240) * 60, inbox, channel, ${String(owner)} from conv
         union all select t0 + (n % 2880 + 60) * interval '1 minute', 'resolved', (n % 2880 + 60) * 60, (n % 2880 + 60) * 60, inbox, channel, ${String(
           owner,
