@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { requireReportPage } from '~/models/analytics/access.server';
 import { DAILY_COLUMNS, PAGE_REPORTS, workflowsSql } from '~/models/analytics/page-reports.server';
 import { dailySql } from '~/models/analytics/reports.server';
+import { cutOf } from '~/models/analytics/rollup.server';
 import { csvSource } from '~/models/analytics/csv-sources.server';
 import { csvSafeCell, csvStream } from '~/utils/csv-stream.server';
 
@@ -36,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return new Response(text, { headers });
   }
   const body = csvStream<Record<string, unknown>>({
-    query: dailySql({ accountId, range, cols }),
+    query: dailySql({ accountId, range, cols, cut: await cutOf(accountId, range) }),
     header: ['Day', ...cols.map((c) => c.label)],
     toRecord: (r) => [r.day, ...cols.map((_, i) => (r[`c${i}`] === null ? '' : Number(r[`c${i}`])))],
   });

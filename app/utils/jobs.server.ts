@@ -44,6 +44,7 @@ export const QUEUES = {
   integrationsOrderImport: 'integrations.order-import',
   /** Scheduled: registers the webhooks existing store connections are missing (ADR 118). */
   integrationsWebhookCheck: 'integrations.webhook-check',
+  analyticsRollup: 'analytics.rollup',
 } as const;
 
 /** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
@@ -69,6 +70,7 @@ export const WORK_QUEUES = [
   QUEUES.webhookDeliver,
   QUEUES.integrationsOrderImport,
   QUEUES.integrationsWebhookCheck,
+  QUEUES.analyticsRollup,
 ] as const;
 
 export function getBoss() {
@@ -160,6 +162,8 @@ export async function ensureQueues(boss: PgBoss) {
   // Store connections get the webhooks they are missing (ADR 118): every hour, and once soon after a start.
   await boss.schedule(QUEUES.integrationsWebhookCheck, '41 * * * *');
   await boss.send(QUEUES.integrationsWebhookCheck, {}, { singletonKey: 'start', singletonSeconds: 600, startAfter: 30 });
+  // The analytics day roll-up (ADR 125): every 5 minutes; a run after downtime catches every missed day up.
+  await boss.schedule(QUEUES.analyticsRollup, '*/5 * * * *');
 }
 
 export async function stopBoss() {

@@ -1,4 +1,4 @@
-import { bigint, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, date, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 
 /**
@@ -53,3 +53,56 @@ export const analyticsAppliedEvents = pgTable(
   },
   (t) => [index('analytics_applied_events_account_idx').on(t.accountId)],
 );
+
+/**
+ * The counters summed per local day of the account (ADR 125): a two-year range reads 730 day rows per key instead of
+ * 17,520 hour rows. Filled from the hour rows for closed days by the roll-up job and by the rebuild, never by the
+ * engine's projection; `analytics_rollups` says up to which day (and in which zone) they are complete.
+ */
+export const analyticsCountersDaily = pgTable(
+  'analytics_counters_daily',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    metric: text('metric').notNull(),
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+    total: doublePrecision('total').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.metric, t.dim, t.key, t.day] })],
+);
+
+/** The duration histograms per local day (ADR 125). */
+export const analyticsDurationsDaily = pgTable(
+  'analytics_durations_daily',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    metric: text('metric').notNull(),
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    bin: smallint('bin').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.metric, t.dim, t.key, t.day, t.bin] })],
+);
+
+/**
+ * Per account: the day rows are complete for every local day up to `throughDay` in `timeZone`, for every projected
+ * event with an id up to `throughEventId` (ADR 125). A read uses them only for its zone, and only up to the day before
+ * the earliest event after `throughEventId`.
+ */
+export const analyticsRollups = pgTable('analytics_rollups', {
+  accountId: integer('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  timeZone: text('time_zone').notNull(),
+  throughDay: date('through_day', { mode: 'string' }),
+  throughEventId: bigint('through_event_id', { mode: 'number' }).notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -20,6 +20,7 @@ import { attemptWebhookDelivery } from '../../app/models/webhooks/webhooks.serve
 import { runOrderImport } from '../../app/models/integrations/order-import.server';
 import { ensureStoreWebhooks } from '../../app/models/integrations/shopify/webhook-check.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
+import { rollUpAllAnalytics } from '../../app/models/analytics/rollup.server';
 import { processEvent, processEventBatch } from '../events';
 import type { BatchJobHandler } from '../worker';
 
@@ -70,6 +71,7 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.webhookDeliver]: (data) => attemptWebhookDelivery({ accountId: Number(data.accountId), deliveryId: Number(data.deliveryId), manual: data.manual === true }),
   [QUEUES.integrationsOrderImport]: (data) => runOrderImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
   [QUEUES.integrationsWebhookCheck]: () => ensureStoreWebhooks({}),
+  [QUEUES.analyticsRollup]: () => rollUpAllAnalytics(),
 };
 
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */

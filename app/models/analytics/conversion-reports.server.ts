@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '../../../db/client';
 import { currencyExponent } from '../conversions/constants';
-import type { Range } from './range.server';
+import type { Range, Span } from './range.server';
+import { cutOf, spanRows } from './rollup.server';
 import { breakdown, breakdownChart, dailyChart, dailyTable, dimensionNames, headlines, type Col, type Headline, type Report, type Table } from './reports.server';
 
 /**
@@ -53,9 +54,8 @@ export async function goalsReport(o: Opts): Promise<Report> {
 /** The currencies with sales in the range, the one with the most sales first: the page's main currency. */
 async function currencies(o: Opts) {
   const rows = await getDb().execute<{ metric: string; n: number }>(sql`
-    select metric, sum(n)::float8 as n from analytics_counters
-    where account_id = ${o.accountId} and dim = 'all' and key = '' and metric like 'revenue:%'
-      and hour >= ${o.range.previous.start.toISOString()}::timestamptz and hour < ${o.range.current.end.toISOString()}::timestamptz
+    select metric, sum(n)::float8 as n
+    from ${spanRows({ accountId: o.accountId, span: bothPeriods(o.range), tz: o.range.tz, cut: await cutOf(o.accountId, o.range), where: sql`dim = 'all' and key = '' and metric like 'revenue:%'` })} c
     group by metric order by 2 desc, 1`);
   return rows.map((r) => r.metric.slice('revenue:'.length));
 }
@@ -82,12 +82,11 @@ export async function salesReport(o: Opts): Promise<Report> {
   const heads = await headlines({ ...o, cols });
   const average: Headline = { label: `Average sale (${main})`, format: 'amount', value: null, previous: null };
   // Average sale in the main currency: its revenue over its own number of sales.
+  const cut = await cutOf(o.accountId, o.range);
   const [counts] = await getDb().execute<{ now: number; before: number }>(sql`
-    select coalesce(sum(n) filter (where hour >= ${o.range.current.start.toISOString()}::timestamptz), 0)::float8 as now,
-      coalesce(sum(n) filter (where hour < ${o.range.current.start.toISOString()}::timestamptz), 0)::float8 as before
-    from analytics_counters
-    where account_id = ${o.accountId} and metric = ${`revenue:${main}`} and dim = ${o.range.filter?.dim ?? 'all'} and key = ${o.range.filter?.key ?? ''}
-      and hour >= ${o.range.previous.start.toISOString()}::timestamptz and hour < ${o.range.current.end.toISOString()}::timestamptz`);
+    select coalesce(sum(n) filter (where day >= ${o.range.current.fromDay}::date), 0)::float8 as now,
+      coalesce(sum(n) filter (where day < ${o.range.current.fromDay}::date), 0)::float8 as before
+    from ${spanRows({ accountId: o.accountId, span: bothPeriods(o.range), tz: o.range.tz, cut, where: sql`metric = ${`revenue:${main}`} and dim = ${o.range.filter?.dim ?? 'all'} and key = ${o.range.filter?.key ?? ''}` })} c`);
   const revenue = heads[2];
   average.value = Number(counts?.now) > 0 ? Number(revenue.value) / Number(counts.now) : null;
   average.previous = Number(counts?.before) > 0 ? Number(revenue.previous) / Number(counts.before) : null;
@@ -106,11 +105,13 @@ export async function salesReport(o: Opts): Promise<Report> {
       select coalesce(sum(n) filter (where metric = ${`revenue:${cur}`}), 0)::float8 as n,
         coalesce(sum(total) filter (where metric = ${`revenue:${cur}`}), 0)::float8 as total,
         coalesce(sum(total) filter (where metric = ${`revenue_attributed:${cur}`}), 0)::float8 as attributed
-      from analytics_counters
-      where account_id = ${o.accountId} and dim = ${o.range.filter?.dim ?? 'all'} and key = ${
-      o.range.filter?.key ?? ''
-    } and metric in (${`revenue:${cur}`}, ${`revenue_attributed:${cur}`})
-        and hour >= ${o.range.current.start.toISOString()}::timestamptz and hour < ${o.range.current.end.toISOString()}::timestamptz`);
+      from ${spanRows({
+        accountId: o.accountId,
+        span: o.range.current,
+        tz: o.range.tz,
+        cut,
+        where: sql`dim = ${o.range.filter?.dim ?? 'all'} and key = ${o.range.filter?.key ?? ''} and metric in (${`revenue:${cur}`}, ${`revenue_attributed:${cur}`})`,
+      })} c`);
     const e = 10 ** currencyExponent(cur);
     if (Number(r?.n) > 0) byCurrency.rows.push([cur, Number(r.n), Number(r.total) / e, Number(r.attributed) / e]);
   }
@@ -138,4 +139,9 @@ export async function salesReport(o: Opts): Promise<Report> {
       `Revenue is shown in ${main}, the currency with the most sales; other currencies are listed by currency and never converted. A sale is attributed when an agent replied to its contact within the sales tracker’s attribution window before it (orders from shops are attributed the same way when they name a contact).`,
     ],
   };
+}
+
+/** The range and its previous period as one span (they are adjacent). */
+function bothPeriods(range: Range): Span {
+  return { fromDay: range.previous.fromDay, toDay: range.current.toDay, start: range.previous.start, end: range.current.end, days: [] };
 }

@@ -3,6 +3,7 @@ import { CAMPAIGN_STEPS, campaignDailySql, type CampaignKind } from './campaign-
 import { GOALS_DAILY, mainCurrency, salesColumns } from './conversion-reports.server';
 import type { Range } from './range.server';
 import { dailySql } from './reports.server';
+import { cutOf } from './rollup.server';
 
 /** The campaign pages and their kind of campaign (push is written by the push campaigns on the same tables). */
 export const CAMPAIGN_PAGE_KIND: Record<string, CampaignKind> = { chat: 'message', email: 'email', sms: 'sms', 'push-notification': 'push' };
@@ -29,7 +30,7 @@ export async function csvSource(o: {
   const cols = o.slug === 'goals' ? GOALS_DAILY : o.slug === 'sales-tracking' ? salesColumns(await mainCurrency(o)) : null;
   if (!cols) return null;
   return {
-    query: dailySql({ ...o, cols }),
+    query: dailySql({ ...o, cols, cut: await cutOf(o.accountId, o.range) }),
     header: ['Day', ...cols.map((c) => c.label)],
     toRecord: (r) => [r.day, ...cols.map((_, i) => (r[`c${i}`] === null ? '' : Number(r[`c${i}`])))],
   };

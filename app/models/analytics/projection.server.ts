@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../../../db/client';
 import { getInboxBusinessHours } from '../automation/business-hours.server';
 import { businessMsBetween, type BusinessHoursRules } from '../automation/business-time';
+import { rollUpIn } from './rollup.server';
 
 /**
  * The analytics projections (ADR 090). Every figure is a function of one event and the events before it in the log
@@ -365,12 +366,15 @@ export async function projectEvents(opts: { eventIds: number[]; db?: DbOrTx }) {
  * counted, and counts the log in ranges of event ids, in one transaction that holds the account's lock exclusively
  * (the engine's batches for the account wait, then find their events already counted).
  */
-export async function rebuildAnalytics(opts: { accountId: number; chunk?: number }) {
+export async function rebuildAnalytics(opts: { accountId: number; chunk?: number; onChunk?: (done: number, of: number) => void }) {
   const chunk = opts.chunk ?? 50_000;
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS}, ${opts.accountId})`);
     await tx.execute(sql`delete from analytics_counters where account_id = ${opts.accountId}`);
     await tx.execute(sql`delete from analytics_durations where account_id = ${opts.accountId}`);
+    await tx.execute(sql`delete from analytics_counters_daily where account_id = ${opts.accountId}`);
+    await tx.execute(sql`delete from analytics_durations_daily where account_id = ${opts.accountId}`);
+    await tx.execute(sql`delete from analytics_rollups where account_id = ${opts.accountId}`);
     await tx.execute(sql`
       insert into analytics_applied_events (event_id, account_id)
       select id, account_id from domain_events where account_id = ${opts.accountId} and type in (${TYPES_SQL})
@@ -388,7 +392,10 @@ export async function rebuildAnalytics(opts: { accountId: number; chunk?: number
           )`),
       );
       await projectBusinessHours(tx, row?.durations ?? []);
+      opts.onChunk?.(Math.min(from + chunk, Number(bounds.hi) + 1) - Number(bounds.lo), Number(bounds.hi) - Number(bounds.lo) + 1);
     }
+    // The per-day roll-up (ADR 125) of the counters just rebuilt, every day again.
+    await rollUpIn(tx, { accountId: opts.accountId, full: { upto: Number(bounds.hi) } });
     return { events: Number(bounds.events) };
   });
 }

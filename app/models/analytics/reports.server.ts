@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { getDb } from '../../../db/client';
 import { barChart, heatmap, lineChart, type ChartModel } from './charts.server';
 import type { Range, Span } from './range.server';
+import { cutOf, spanRows } from './rollup.server';
 
 /**
  * The report pages' figures (ADR 091, definitions in docs/analytics.md), read from the projections of ADR 090: every
@@ -61,52 +62,49 @@ function slice(range: Range) {
   return range.filter ?? { dim: 'all', key: '' };
 }
 
-/** The counters a column list needs, one row per local day (every day of the span, empty days as zero). */
-export function dailySql(opts: { accountId: number; range: Range; span?: Span; cols: Col[]; dim?: { dim: string; key: string } }): SQL {
+const metricIn = (cols: Col[]) =>
+  sql`metric in (${sql.join(
+    metricsOf(cols).map((m) => sql`${m}`),
+    sql`, `,
+  )})`;
+
+/**
+ * The counters a column list needs, one row per local day (every day of the span, empty days as zero): day rows up to
+ * the roll-up's cut (ADR 125), hour rows after it. `cut` from `cutOf` (undefined: hour rows only, the same figures).
+ */
+export function dailySql(opts: { accountId: number; range: Range; span?: Span; cols: Col[]; dim?: { dim: string; key: string }; cut?: string | null }): SQL {
   const s = opts.span ?? opts.range.current;
   const { dim, key } = opts.dim ?? slice(opts.range);
-  const tz = opts.range.tz;
   opts = { ...opts, cols: forSlice(opts.cols, dim) };
+  const rows = spanRows({ accountId: opts.accountId, span: s, tz: opts.range.tz, cut: opts.cut ?? null, where: sql`dim = ${dim} and key = ${key} and ${metricIn(opts.cols)}` });
   return sql`
     select to_char(d.day, 'YYYY-MM-DD') as day, ${sql.join(
       opts.cols.map((c, i) => sql`${colExpr(c)} as ${sql.raw(`c${i}`)}`),
       sql`, `,
     )}
     from generate_series(${s.fromDay}::date, ${s.toDay}::date, interval '1 day') d(day)
-    left join analytics_counters c
-      on c.account_id = ${opts.accountId} and c.dim = ${dim} and c.key = ${key}
-      and c.metric in (${sql.join(
-        metricsOf(opts.cols).map((m) => sql`${m}`),
-        sql`, `,
-      )})
-      and c.hour >= ${s.start.toISOString()}::timestamptz and c.hour < ${s.end.toISOString()}::timestamptz
-      and (c.hour at time zone ${tz})::date = d.day
+    left join ${rows} c on c.day = d.day
     group by d.day order by d.day`;
 }
 
-export async function totals(opts: { accountId: number; span: Span; cols: Col[]; dim: { dim: string; key: string } }) {
+export async function totals(opts: { accountId: number; span: Span; tz: string; cut: string | null; cols: Col[]; dim: { dim: string; key: string } }) {
   opts = { ...opts, cols: forSlice(opts.cols, opts.dim.dim) };
   const rows = await getDb().execute<Record<string, number | null>>(sql`
     select ${sql.join(
       opts.cols.map((c, i) => sql`${colExpr(c)} as ${sql.raw(`c${i}`)}`),
       sql`, `,
     )}
-    from analytics_counters c
-    where c.account_id = ${opts.accountId} and c.dim = ${opts.dim.dim} and c.key = ${opts.dim.key}
-      and c.metric in (${sql.join(
-        metricsOf(opts.cols).map((m) => sql`${m}`),
-        sql`, `,
-      )})
-      and c.hour >= ${opts.span.start.toISOString()}::timestamptz and c.hour < ${opts.span.end.toISOString()}::timestamptz`);
+    from ${spanRows({ accountId: opts.accountId, span: opts.span, tz: opts.tz, cut: opts.cut, where: sql`dim = ${opts.dim.dim} and key = ${opts.dim.key} and ${metricIn(opts.cols)}` })} c`);
   return opts.cols.map((_, i) => num(rows[0]?.[`c${i}`]));
 }
 
 /** Headline figures of the range and of the previous period of the same length. */
 export async function headlines(opts: { accountId: number; range: Range; cols: Col[] }): Promise<Headline[]> {
   const dim = slice(opts.range);
+  const cut = await cutOf(opts.accountId, opts.range);
   const [now, before] = await Promise.all([
-    totals({ accountId: opts.accountId, span: opts.range.current, cols: opts.cols, dim }),
-    totals({ accountId: opts.accountId, span: opts.range.previous, cols: opts.cols, dim }),
+    totals({ accountId: opts.accountId, span: opts.range.current, tz: opts.range.tz, cut, cols: opts.cols, dim }),
+    totals({ accountId: opts.accountId, span: opts.range.previous, tz: opts.range.tz, cut, cols: opts.cols, dim }),
   ]);
   return opts.cols.map((c, i) => ({ label: c.label, format: c.format, value: zeroIsNull(c, now[i]), previous: zeroIsNull(c, before[i]) }));
 }
@@ -115,7 +113,7 @@ const zeroIsNull = (c: Col, v: number | null) => (c.agg === 'n' || c.agg === 'su
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export async function dailyTable(opts: { accountId: number; range: Range; cols: Col[]; caption: string }): Promise<Table> {
-  const rows = await getDb().execute<Record<string, unknown>>(dailySql(opts));
+  const rows = await getDb().execute<Record<string, unknown>>(dailySql({ ...opts, cut: await cutOf(opts.accountId, opts.range) }));
   return {
     caption: opts.caption,
     columns: [{ label: 'Day', format: 'text' }, ...opts.cols.map((c) => ({ label: c.label, format: c.format }))],
@@ -143,19 +141,13 @@ export async function breakdown(opts: { accountId: number; range: Range; dim: st
   // '<tag>:<value>': a key range on the primary key.
   const tag = opts.underTag && opts.range.filter?.dim === 'tag' && ['inbox', 'channel', 'agent'].includes(opts.dim) ? opts.range.filter.key : null;
   const cols = tag ? forSlice(opts.cols, 'tag') : opts.cols;
+  const where = sql`dim = ${tag ? `${opts.dim}_tag` : opts.dim} ${tag ? sql`and key >= ${`${tag}:`} and key < ${`${tag};`}` : sql``} and ${metricIn(cols)}`;
   const rows = await getDb().execute<Record<string, unknown>>(sql`
     select ${tag ? sql`substr(c.key, ${tag.length + 2})` : sql`c.key`} as key, ${sql.join(
       cols.map((col, i) => sql`${colExpr(col)} as ${sql.raw(`c${i}`)}`),
       sql`, `,
     )}
-    from analytics_counters c
-    where c.account_id = ${opts.accountId} and c.dim = ${tag ? `${opts.dim}_tag` : opts.dim}
-      ${tag ? sql`and c.key >= ${`${tag}:`} and c.key < ${`${tag};`}` : sql``}
-      and c.metric in (${sql.join(
-        metricsOf(cols).map((m) => sql`${m}`),
-        sql`, `,
-      )})
-      and c.hour >= ${s.start.toISOString()}::timestamptz and c.hour < ${s.end.toISOString()}::timestamptz
+    from ${spanRows({ accountId: opts.accountId, span: s, tz: opts.range.tz, cut: await cutOf(opts.accountId, opts.range), where })} c
     group by 1 order by ${sql.raw(String(2 + (opts.orderBy ?? 0)))} desc nulls last, 1 limit 200`);
   return {
     caption: opts.caption,
@@ -283,10 +275,10 @@ export function binEstimate(bin: number) {
 export async function percentiles(opts: { accountId: number; range: Range; span?: Span; metric: string; ps: number[] }) {
   const s = opts.span ?? opts.range.current;
   const { dim, key } = slice(opts.range);
+  const where = sql`metric = ${opts.metric} and dim = ${dim} and key = ${key}`;
   const rows = await getDb().execute<{ bin: number; n: number }>(sql`
-    select bin, sum(n)::float8 as n from analytics_durations
-    where account_id = ${opts.accountId} and metric = ${opts.metric} and dim = ${dim} and key = ${key}
-      and hour >= ${s.start.toISOString()}::timestamptz and hour < ${s.end.toISOString()}::timestamptz
+    select bin, sum(n)::float8 as n
+    from ${spanRows({ accountId: opts.accountId, span: s, tz: opts.range.tz, cut: await cutOf(opts.accountId, opts.range), where, histogram: true })} c
     group by bin order by bin`);
   const total = rows.reduce((a, r) => a + Number(r.n), 0);
   const histogram = rows.map((r) => ({ bin: Number(r.bin), n: Number(r.n) }));
