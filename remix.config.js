@@ -3,7 +3,8 @@ export default {
   ignoredRouteFiles: ['**/.*', '**/*.test.{ts,tsx}'],
   serverModuleFormat: 'esm',
   serverPlatform: 'node',
-  serverDependenciesToBundle: [],
+  // lucide-react's CommonJS entry is every icon at once (~30 MiB resident); bundled, the server keeps only the icons used (ADR 129).
+  serverDependenciesToBundle: ['lucide-react'],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { schema } from '../../../db/client';
 import { formatMoney, invoiceNumber } from './money';
 
@@ -27,7 +26,9 @@ export function invoiceView(inv: Invoice, seller: { name: string }) {
 export type InvoiceView = ReturnType<typeof invoiceView>;
 
 /** The invoice as a PDF (pdfkit, standard Helvetica: no font files to ship). */
-export function renderInvoicePdf(v: InvoiceView): Promise<Buffer> {
+export async function renderInvoicePdf(v: InvoiceView): Promise<Buffer> {
+  // pdfkit (fontkit, brotli, its fonts: ~20 MiB resident) loads on the first PDF asked for, not at start (ADR 129).
+  const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Invoice ${v.number}`, Author: v.seller } });
     const chunks: Buffer[] = [];

@@ -1,4 +1,3 @@
-import mjml2html from 'mjml';
 import sanitizeHtml from 'sanitize-html';
 import { EMAIL_HTML_OPTIONS } from '../email/sanitize.server';
 import { renderTemplate, type TemplateContact } from '../productivity/templates';
@@ -31,6 +30,8 @@ export async function campaignLayout(bodyHtml: string, opts: { senderName: strin
 <mj-body background-color="#f3f4f6"><mj-section background-color="#ffffff" padding="24px"><mj-column><mj-text>${bodyHtml}</mj-text></mj-column></mj-section>
 <mj-section padding="12px"><mj-column><mj-text font-size="12px" color="#6b7280" align="center">Sent by ${escapeHtml(opts.senderName)}. <a href="${UNSUBSCRIBE_MARK}" style="color:#6b7280">Unsubscribe</a></mj-text></mj-column></mj-section>
 </mj-body></mjml>`;
+  // MJML (with juice, cheerio, js-beautify: ~55 MiB resident) loads on the first campaign sent, not at start (ADR 129).
+  const { default: mjml2html } = await import('mjml');
   const out = await Promise.resolve(mjml2html(source, { validationLevel: 'soft', minify: false }));
   const html = out.html.replace('</body>', `${PIXEL_MARK}</body>`);
   if (layouts.size > 200) layouts.clear();

@@ -3,7 +3,9 @@ import { recordCampaignReply } from '../campaigns/recipients.server';
 import crypto from 'node:crypto';
 import { markSurveyBounces } from '../surveys/email-surveys.server';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import type { AddressObject, ParsedMail, SimpleParserOptions } from 'mailparser';
+/** mailparser (libmime, iconv tables: ~15 MiB resident) loads with the first message parsed, not at start (ADR 129). */
+const simpleParser = async (source: Buffer | string, options: SimpleParserOptions): Promise<ParsedMail> => (await import('mailparser')).simpleParser(source, options);
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { EmailHeaders } from '../../../db/schema/inbox';
 import { getLogger } from '../../utils/logger.server';

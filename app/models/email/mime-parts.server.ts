@@ -1,5 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { simpleParser, type AddressObject, type Attachment as MailAttachment, type ParsedMail } from 'mailparser';
+import type { AddressObject, Attachment as MailAttachment, ParsedMail, SimpleParserOptions } from 'mailparser';
+/** mailparser (libmime, iconv tables: ~15 MiB resident) loads with the first message parsed, not at start (ADR 129). */
+const simpleParser = async (source: Buffer | string, options: SimpleParserOptions): Promise<ParsedMail> => (await import('mailparser')).simpleParser(source, options);
 
 /**
  * What an email carries besides its own body, unpacked into what a person can read (ADR 026):
