@@ -31,6 +31,16 @@ function rssMb(pid: number) {
   }
 }
 
+/** CPU milliseconds (user + system) a process has used so far. */
+function cpuMs(pid: number) {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 function startEngine(smtpUrl: string): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'engine/main.ts'], {
     env: { ...process.env, PARLEY_CAMPAIGN_SEND_LANES: LANES, PARLEY_BULK_STATS_FILE: statsFile, SMTP_URL: smtpUrl, LOG_LEVEL: 'warn' },
@@ -103,10 +113,13 @@ async function main() {
   let killedAt = 0;
   let killRate = 0;
   let killTime = 0;
+  let engineCpu = 0;
+  const cpuAtStart = cpuMs(engine.pid!);
   for (;;) {
     await sleep(1000);
     rss.push(rssMb(engine.pid!));
     if (kill && !killedAt && sink.total() >= audience / 2) {
+      engineCpu += cpuMs(engine.pid!) - cpuAtStart;
       engine.kill('SIGKILL');
       killTime = Date.now();
       await new Promise((r) => engine.once('exit', r));
@@ -135,6 +148,10 @@ async function main() {
     );
   }
   console.log(windowReport(statsFile));
+  engineCpu += cpuMs(engine.pid!) - (killedAt ? 0 : cpuAtStart);
+  console.log(
+    `engine CPU over the send: ${(engineCpu / 1000).toFixed(1)} s, ${(engineCpu / Math.max(1, sink.total())).toFixed(2)} ms a mail (rate cap PARLEY_CAMPAIGN_EMAILS_PER_SECOND=${process.env.PARLEY_CAMPAIGN_EMAILS_PER_SECOND ?? 1000})`,
+  );
   console.log(`engine RSS during the send (MB, every ~10 s): ${rss.filter((_, i) => i % 10 === 0).join(' ')}`);
   console.log(`SMTP sink ceiling in this run: ${rawCeiling.toFixed(0)} emails/s (raw pipelining client)`);
   if (killedAt) console.log(`sustained send rate before the kill: ${killRate.toFixed(0)} emails/s against the sink's ${rawCeiling.toFixed(0)} emails/s`);

@@ -89,5 +89,5 @@ export function windowReport(statsFile: string) {
   const jobs = fs.readFileSync(statsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { sent: number; markStatements: number; markLagMs: { max: number; p95: number } });
   const sent = jobs.reduce((n, j) => n + j.sent, 0);
   const statements = jobs.reduce((n, j) => n + j.markStatements, 0);
-  return `sent marks (written while the server holds the message but its end): latency p95 of jobs ${Math.max(...jobs.map((j) => j.markLagMs.p95))} ms, max ${Math.max(...jobs.map((j) => j.markLagMs.max))} ms; ${sent} mails marked in ${statements} statements (${(sent / Math.max(1, statements)).toFixed(1)} a statement) over ${jobs.length} finished jobs`;
+  return `sent marks (campaigns: written beside the message's end; surveys: as the server holds all but the end): latency p95 of jobs ${Math.max(...jobs.map((j) => j.markLagMs.p95))} ms, max ${Math.max(...jobs.map((j) => j.markLagMs.max))} ms; ${sent} mails marked in ${statements} statements (${(sent / Math.max(1, statements)).toFixed(1)} a statement) over ${jobs.length} finished jobs`;
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createEmailCampaign, getCampaign, scheduleCampaign } from '../../app/models/campaigns/campaigns.server';
 import { runCampaignSend } from '../../app/models/campaigns/sending.server';
+import { runBulkSend } from '../../app/models/mail/bulk-send.server';
 import { createSegment } from '../../app/models/crm/segments.server';
 import { createEmailInbox } from '../../app/models/email/email-inboxes.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
@@ -120,6 +121,14 @@ const recipients = (accountId: number, campaignId: number) =>
     .orderBy(schema.campaignRecipients.id);
 const idOf = (campaignId: number, recipientId: number) => new RegExp(`^<campaign\\.${campaignId}\\.${recipientId}\\.`);
 
+/** The server accepted exactly one copy of each recipient's mail. */
+function expectOneCopyEach(campaignId: number, rows: { id: number }[]) {
+  for (const r of rows) {
+    const copies = [...sink.accepted.entries()].filter(([id]) => idOf(campaignId, r.id).test(id));
+    expect(copies.map(([, n]) => n), `recipient ${r.id}`).toEqual([1]);
+  }
+}
+
 /** Runs the campaign's jobs in this process until it is sent (a job that fails on a refusal is retried, as pg-boss would). */
 async function sendToTheEnd(accountId: number, campaignId: number) {
   for (let i = 0; i < 20; i++) {
@@ -169,10 +178,7 @@ describe('the crash window of a campaign mail', () => {
 
     const rows = await recipients(accountId, campaignId);
     expect(rows.every((r) => r.status === 'sent')).toBe(true);
-    for (const r of rows) {
-      const copies = [...sink.accepted.entries()].filter(([id]) => idOf(campaignId, r.id).test(id));
-      expect(copies.map(([, n]) => n), `recipient ${r.id}`).toEqual([1]);
-    }
+    expectOneCopyEach(campaignId, rows);
     expect((await getCampaign({ accountId, id: campaignId }))?.sentCount).toBe(12);
   }, 60_000);
 
@@ -198,10 +204,7 @@ describe('the crash window of a campaign mail', () => {
     await sendToTheEnd(accountId, campaignId);
     const rows = await recipients(accountId, campaignId);
     expect(rows.map((r) => r.status)).toEqual(Array(12).fill('sent'));
-    for (const r of rows) {
-      const copies = [...sink.accepted.entries()].filter(([id]) => idOf(campaignId, r.id).test(id));
-      expect(copies.map(([, n]) => n), `recipient ${r.id}`).toEqual([1]);
-    }
+    expectOneCopyEach(campaignId, rows);
   }, 60_000);
 
   it('a message refused at its end (451) is taken back and sent again, once', async () => {
@@ -218,11 +221,33 @@ describe('the crash window of a campaign mail', () => {
     await sendToTheEnd(accountId, campaignId);
     const rows = await recipients(accountId, campaignId);
     expect(rows.map((r) => r.status)).toEqual(Array(6).fill('sent'));
-    for (const r of rows) {
-      const copies = [...sink.accepted.entries()].filter(([id]) => idOf(campaignId, r.id).test(id));
-      expect(copies.map(([, n]) => n), `recipient ${r.id}`).toEqual([1]);
-    }
+    expectOneCopyEach(campaignId, rows);
     expect(rows.some((r) => idOf(campaignId, r.id).test(refused))).toBe(true);
     expect((await getCampaign({ accountId, id: campaignId }))?.sentCount).toBe(6);
   }, 60_000);
+
+  it('renews the claims a live run holds, so none reaches its lease while its sender is alive', async () => {
+    const renewed: number[][] = [];
+    let claimed = false;
+    const slow = () => new Promise<void>((r) => setTimeout(r, 120));
+    const stats = await runBulkSend(
+      {
+        accountId: 1,
+        claim: async () => (claimed ? [] : ((claimed = true), [1, 2, 3, 4].map((id) => ({ id })))),
+        deliver: slow,
+        markSent: async () => {},
+        isRefusal: () => false,
+        markRefused: async () => {},
+        release: async () => {},
+        extendClaims: async (ids) => void renewed.push([...ids].sort()),
+      },
+      { rateKey: 'test:heartbeat', lanes: 1, claimHeartbeatMs: 100 },
+    );
+    expect(stats.sent).toBe(4);
+    // Every renewal names only rows still held: all four at first, fewer as they are sent, never a finished one.
+    expect(renewed.length).toBeGreaterThanOrEqual(2);
+    for (const ids of renewed) expect(ids.every((id) => [1, 2, 3, 4].includes(id))).toBe(true);
+    for (let i = 1; i < renewed.length; i++) expect(renewed[i]!.length).toBeLessThanOrEqual(renewed[i - 1]!.length);
+    expect(renewed.at(-1)!.length).toBeLessThan(4);
+  });
 });

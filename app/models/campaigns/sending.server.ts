@@ -367,7 +367,7 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
       // Held ends' marks (ADR 084 addendum 3): one statement with the counter, literal ids, on the loop's own connection.
       syncMarks: route === 'smtp' ? { connect: connectMarks, text: (ids) => sentMarkStatement(opts.accountId, campaign!.id, ids) } : undefined,
       extendClaims: async (ids) => {
-        await db.update(r).set({ claimedAt: new Date() }).where(and(mine(ids), eq(r.status, 'sending')));
+        await db.update(r).set({ claimedAt: sql`now()` }).where(and(mine(ids), eq(r.status, 'sending')));
       },
       unmarkSent: async (ids) => {
         const back = await db.update(r).set({ status: 'sending', sentAt: null }).where(and(mine(ids), eq(r.status, 'sent'))).returning({ id: r.id });

@@ -76,7 +76,7 @@ export type HeldEnd = { beforeEnd: (messageId?: string) => Promise<void>; atEnd?
 /** How often a run renews the claims it holds (the campaign lease is 2 minutes). */
 const CLAIM_HEARTBEAT_MS = 30_000;
 
-export type BulkOptions = { claimSize?: number; lanes?: number; ratePerSecond?: number; sliceMs?: number };
+export type BulkOptions = { claimSize?: number; lanes?: number; ratePerSecond?: number; sliceMs?: number; claimHeartbeatMs?: number };
 
 const buckets = new Map<string, { tokens: number; at: number }>();
 /** A token bucket per account (and kind) and process: sends start at most `rate` a second, bursts up to a second's worth. */
@@ -213,7 +213,7 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
   const heartbeat = source.extendClaims
     ? setInterval(() => {
         if (holding.size) source.extendClaims!([...holding]).catch((err) => getLogger().warn({ err: (err as Error).message }, 'bulk send: claims not renewed'));
-      }, CLAIM_HEARTBEAT_MS)
+      }, opts.claimHeartbeatMs ?? CLAIM_HEARTBEAT_MS)
     : null;
 
   const claimNext = async (): Promise<R[]> => {
@@ -305,7 +305,8 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
           // The lane waits for the commit before its next mail: at most one mail per lane is ever unrecorded.
           const marked = await premarked;
           holding.delete(row.id);
-          if (!marked) return;
+          // A failed marks connection stops the run (the job fails and is retried) rather than mark through the pool.
+          if (!marked || markError) return;
           continue;
         }
         // Marked after the server's 250 (the mailbox path, SMS): the lane waits for its mail's mark before its next
