@@ -139,6 +139,8 @@ async function main() {
   };
 
   const server = await startCompiledServer({
+    // BENCH_SERVER_DIR: another checkout's build (a "before" for side-by-side figures on the same machine).
+    cwd: process.env.BENCH_SERVER_DIR,
     env: { PARLEY_ENGINE: ENGINE === 'inline' ? 'inline' : 'off', PARLEY_SERVER_TIMING: '1', TRUST_PROXY: 'loopback', LOG_LEVEL: 'error' },
     // BENCH_CPU_PROF=<dir>: the web process writes a V8 CPU profile there when it stops (where a submission's CPU goes).
     nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
