@@ -66,7 +66,9 @@ function post(agent: http.Agent, port: number, path: string, host: string, body:
         });
       },
     );
-    req.on('error', reject);
+    // A kept-alive socket the server closed as this request went out (Node's documented race, likelier when a loaded
+    // server answers slowly): the server never read it, so it is sent again on a new connection (node docs, reusedSocket).
+    req.on('error', (err: NodeJS.ErrnoException) => (req.reusedSocket && err.code === 'ECONNRESET' ? post(agent, port, path, host, body, ip).then(resolve, reject) : reject(err)));
     req.end(body);
   });
 }
