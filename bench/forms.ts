@@ -19,6 +19,8 @@
  *     (event_handlings.handled_at - created_at), p50/p95 for the paced run;
  *   - the public form page with everything it loads, gzipped.
  * Load (uptime) is printed before and after each phase. Run: npm run build && npm run bench:forms
+ *   BENCH_ENGINE=inline|process|off (below), BENCH_SUBMITTERS (200), BENCH_SECONDS (10), BENCH_CPU_PROF=<dir> (a CPU
+ *   profile of the web process; bench/profile-summary.ts reads it), BENCH_SERVER_DIR=<checkout> (its build, for a before).
  */
 import fs from 'node:fs';
 import http from 'node:http';
