@@ -36,6 +36,8 @@ async function main() {
   await updateChatbotSettings({ accountId: account.id, id: bot.id, name: 'Bench bot', enabled: true, inboxIds: [inbox.id], priority: 0, conditions: DEFAULT_CONDITIONS });
 
   const server = await startCompiledServer({
+    // BENCH_SERVER_DIR: another checkout's build (a "before" for side-by-side figures on the same machine).
+    cwd: process.env.BENCH_SERVER_DIR,
     nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
     env: { DATABASE_URL: process.env.DATABASE_URL!, APP_HOST: process.env.APP_HOST!, SESSION_SECRET: process.env.SESSION_SECRET!, PARLEY_DATA_DIR: process.env.PARLEY_DATA_DIR! },
   });

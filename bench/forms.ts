@@ -19,7 +19,10 @@
  *     (event_handlings.handled_at - created_at), p50/p95 for the paced run;
  *   - the public form page with everything it loads, gzipped.
  * Load (uptime) is printed before and after each phase. Run: npm run build && npm run bench:forms
+ *   BENCH_ENGINE=inline|process|off (below), BENCH_SUBMITTERS (200), BENCH_SECONDS (10), BENCH_CPU_PROF=<dir> (a CPU
+ *   profile of the web process; bench/profile-summary.ts reads it), BENCH_SERVER_DIR=<checkout> (its build, for a before).
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import zlib from 'node:zlib';
@@ -28,8 +31,12 @@ import { benchDatabase, percentile, processCpuMs, startCeiling, startCompiledSer
 const SUBMITTERS = Number(process.env.BENCH_SUBMITTERS ?? 200);
 const ROUNDS = 5;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-/** inline (as `npm start`), or off: the web process alone, the engine (`npm run engine`) started after the runs to file them. */
-const ENGINE = process.env.BENCH_ENGINE === 'off' ? 'off' : 'inline';
+/**
+ * BENCH_ENGINE: inline (as `npm start` runs it: the engine in the web process, sharing its CPU and pool); process
+ * (the web with PARLEY_ENGINE=off and the engine as its own process, `npm run engine`, with its own pool, filing while
+ * the submissions arrive); off (the web process alone, the engine started after the paced run to file the backlog).
+ */
+const ENGINE = process.env.BENCH_ENGINE === 'off' ? 'off' : process.env.BENCH_ENGINE === 'process' ? 'process' : 'inline';
 
 const load = () =>
   os
@@ -61,7 +68,9 @@ function post(agent: http.Agent, port: number, path: string, host: string, body:
         });
       },
     );
-    req.on('error', reject);
+    // A kept-alive socket the server closed as this request went out (Node's documented race, likelier when a loaded
+    // server answers slowly): the server never read it, so it is sent again on a new connection (node docs, reusedSocket).
+    req.on('error', (err: NodeJS.ErrnoException) => (req.reusedSocket && err.code === 'ECONNRESET' ? post(agent, port, path, host, body, ip).then(resolve, reject) : reject(err)));
     req.end(body);
   });
 }
@@ -134,15 +143,21 @@ async function main() {
   };
 
   const server = await startCompiledServer({
-    env: { PARLEY_ENGINE: ENGINE, PARLEY_SERVER_TIMING: '1', TRUST_PROXY: 'loopback', LOG_LEVEL: 'error' },
+    // BENCH_SERVER_DIR: another checkout's build (a "before" for side-by-side figures on the same machine).
+    cwd: process.env.BENCH_SERVER_DIR,
+    env: { PARLEY_ENGINE: ENGINE === 'inline' ? 'inline' : 'off', PARLEY_SERVER_TIMING: '1', TRUST_PROXY: 'loopback', LOG_LEVEL: 'error' },
     // BENCH_CPU_PROF=<dir>: the web process writes a V8 CPU profile there when it stops (where a submission's CPU goes).
     nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
     waitFor: ENGINE === 'inline' ? 'healthy' : 'listening',
   });
   const ceiling = await startCeiling();
+  const { spawn } = await import('node:child_process');
+  const startEngineProcess = () =>
+    spawn(process.execPath, ['build/server/engine.js'], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  let engine = ENGINE === 'process' ? startEngineProcess() : undefined;
   // A failed run stops what it started (the children would keep the database and ports).
   process.on('exit', () => {
-    for (const pid of [server.pid, ceiling.pid]) {
+    for (const pid of [server.pid, ceiling.pid, engine?.pid ?? 0]) {
       try {
         process.kill(pid);
       } catch {
@@ -151,7 +166,11 @@ async function main() {
     }
   });
   const agent = new http.Agent({ keepAlive: true, maxSockets: SUBMITTERS });
-  console.log(`public form submissions, ${fields.length} fields, captcha on, an inbox; compiled server with the engine ${ENGINE}; load ${load()}`);
+  const rss = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024;
+  if (engine) await sleep(3000);
+  console.log(
+    `public form submissions, ${fields.length} fields, captcha on, an inbox; compiled server with the engine ${ENGINE === 'process' ? 'in its own process' : ENGINE}; idle RSS web ${rss(server.pid).toFixed(0)} MiB${engine ? ` + engine ${rss(engine.pid!).toFixed(0)} MiB` : ''}; load ${load()}`,
+  );
 
   // Warm-up, not measured: a fresh process compiles its routes and queries on first use.
   const warm = async (port: number, p: string) => {
@@ -198,20 +217,19 @@ async function main() {
   // millisecond of CPU costs several of wall time, so this is the figure that does not depend on the neighbours.
   const cpu = (pid: number, n: number, from: number) => ((processCpuMs(pid) - from) / n).toFixed(1);
   let cpu0 = processCpuMs(server.pid);
+  const engineCpu0 = engine ? processCpuMs(engine.pid!) : 0;
   let run = await paced(server.port, path);
   const parleyPaced = summary(`Parley, paced (${SUBMITTERS} submitters, think 1-3 s)`, run.samples, run.seconds);
-  console.log(`  Parley server CPU per submission (with the engine filing it): ${cpu(server.pid, run.samples.length, cpu0)} ms`);
+  console.log(
+    `  Parley web process CPU per submission${ENGINE === 'inline' ? ' (with the engine filing it)' : ''}: ${cpu(server.pid, run.samples.length, cpu0)} ms${engine ? `; engine process ${cpu(engine.pid!, run.samples.length, engineCpu0)} ms (so far)` : ''}`,
+  );
   cpu0 = processCpuMs(ceiling.pid);
   run = await paced(ceiling.port, '/submit');
   const ceilingPaced = summary('ceiling (bare Remix action), paced', run.samples, run.seconds);
   console.log(`  ceiling server CPU per submission: ${cpu(ceiling.pid, run.samples.length, cpu0)} ms`);
 
   // Filed: the engine's half, for the paced run's responses (with the engine off, an engine process is started now).
-  let engine: { kill: () => void } | undefined;
-  if (ENGINE === 'off') {
-    const { spawn } = await import('node:child_process');
-    engine = spawn(process.execPath, ['build/server/engine.js'], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error' }, stdio: ['ignore', 'ignore', 'inherit'] });
-  }
+  if (ENGINE === 'off') engine = startEngineProcess();
   const filedBy = Date.now() + 120_000;
   for (;;) {
     const [{ n }] = await getDb().execute<{ n: number }>(sql`select count(*)::int as n from form_responses where account_id = ${a.account.id} and pending`);
@@ -225,10 +243,20 @@ async function main() {
      where r.account_id = ${a.account.id} and r.created_at >= ${new Date(before).toISOString()}`);
   const filedMs = filed.map((r) => Number(r.ms));
   const [{ pending }] = await getDb().execute<{ pending: number }>(sql`select count(*)::int as pending from form_responses where account_id = ${a.account.id} and pending`);
-  engine?.kill();
+  // Exactly once: one handler record and one conversation per response, no response filed twice.
+  const [once] = await getDb().execute<{ responses: number; records: number; conversations: number; twice: number }>(sql`
+    select (select count(*)::int from form_responses where account_id = ${a.account.id}) as responses,
+           (select count(*)::int from event_handlings h join domain_events e on e.id = h.event_id where e.account_id = ${a.account.id} and e.type = 'form_submitted' and h.handler = 'forms') as records,
+           (select count(*)::int from conversations where account_id = ${a.account.id} and inbox_id = ${inbox.id}) as conversations,
+           (select count(*)::int from (select conversation_id from form_responses where account_id = ${a.account.id} and conversation_id is not null group by 1 having count(*) > 1) t) as twice`);
+  if (ENGINE === 'off') {
+    engine?.kill();
+    engine = undefined;
+  }
   console.log(
-    `filed by the engine${ENGINE === 'off' ? ' (its own process, started after the run: the figure is its backlog, not latency)' : ''} (contact, company, conversation): ${filedMs.length} responses, p50 ${percentile(filedMs, 50).toFixed(0)} ms, p95 ${percentile(filedMs, 95).toFixed(0)} ms after their commit; ${pending} still pending   load ${load()}`,
+    `filed by the engine ${ENGINE === 'off' ? '(its own process, started after the run: the figure is its backlog, not latency)' : ENGINE === 'process' ? '(its own process and pool, filing during the run)' : '(inline)'} (contact, company, conversation): ${filedMs.length} responses, p50 ${percentile(filedMs, 50).toFixed(0)} ms, p95 ${percentile(filedMs, 95).toFixed(0)} ms after their commit; ${pending} still pending   load ${load()}`,
   );
+  console.log(`  exactly once: ${once.responses} responses (warm-up included), ${once.records} handler records, ${once.conversations} conversations, ${once.twice} conversations shared by two responses`);
 
   run = await closed(server.port, path);
   const parleyClosed = summary(`Parley, closed loop (${SUBMITTERS} connections, ${SECONDS} s)`, run.samples, run.seconds);
@@ -263,6 +291,7 @@ async function main() {
   rows.push({ label: 'public form page with what it loads, gzipped', value: total / 1024, ceiling: 15, unit: 'KB', beside: '' });
 
   agent.destroy();
+  engine?.kill();
   await ceiling.stop();
   await server.stop();
   console.log(`\nload ${load()}`);

@@ -5,6 +5,7 @@ import { getSql } from '../db/client';
 import { LIVE_CHANNEL } from '../app/utils/live.server';
 import { getLogger } from '../app/utils/logger.server';
 import { isHostAllowed, readMessengerSettings } from '../app/models/channels/messenger-settings';
+import { setWidgetPush } from '../app/models/chatbots/widget-push.server';
 import { markVisitorPresence, publishVisitorTyping, visitorFromToken, visitorMessage, visitorsOfConversation, type WidgetVisitor } from '../app/models/channels/widget.server';
 
 export const WIDGET_WS_PATH = '/widget/ws';
@@ -94,6 +95,28 @@ export async function startWidgetSocket(server: http.Server) {
     }
   }
 
+  /**
+   * Which sockets already have a message (ADR 124): a bot's reply is pushed in-process when its turn commits, and its
+   * NOTIFY arrives too; whichever comes second skips those sockets. Entries go after a minute (an edit, sent
+   * again as message.updated, is never skipped).
+   */
+  const delivered = new Map<number, { at: number; sockets: Set<WebSocket> }>();
+  const firstTime = (messageId: number, ws: WebSocket) => {
+    const now = Date.now();
+    if (delivered.size > 5000) for (const [id, d] of delivered) if (d.at < now - 60_000) delivered.delete(id);
+    let entry = delivered.get(messageId);
+    if (!entry) delivered.set(messageId, (entry = { at: now, sockets: new Set() }));
+    if (entry.sockets.has(ws)) return false;
+    entry.sockets.add(ws);
+    return true;
+  };
+  setWidgetPush(({ accountId, visitorId, messages }) => {
+    for (const v of visitors) {
+      if (v.accountId !== accountId || v.visitorId !== visitorId || v.ws.readyState !== v.ws.OPEN) continue;
+      for (const m of messages) if (firstTime(m.id, v.ws)) v.ws.send(JSON.stringify({ type: 'message', message: m }));
+    }
+  });
+
   async function fanOut(
     accountId: number,
     message: { type?: string; conversationId?: number; messageId?: number; kind?: string; who?: string; typing?: boolean; name?: string; edited?: boolean },
@@ -119,7 +142,8 @@ export async function startWidgetSocket(server: http.Server) {
     } else {
       text = JSON.stringify({ type: 'typing', typing: Boolean(message.typing), name: typeof message.name === 'string' ? message.name.split(' ')[0] : null });
     }
-    for (const v of targets) if (v.ws.readyState === v.ws.OPEN) v.ws.send(text);
+    const created = message.type === 'message.created' ? Number(message.messageId) : null;
+    for (const v of targets) if (v.ws.readyState === v.ws.OPEN && (created === null || firstTime(created, v.ws))) v.ws.send(text);
   }
 
   const listener = await getSql().listen(LIVE_CHANNEL, (payload) => {
@@ -145,6 +169,7 @@ export async function startWidgetSocket(server: http.Server) {
       clearInterval(pingTimer);
       for (const v of visitors) v.ws.close(1001, 'server shutting down');
       wss.close();
+      setWidgetPush(undefined);
       await listener.unlisten();
     },
   };

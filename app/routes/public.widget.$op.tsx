@@ -5,6 +5,7 @@ import { isHostAllowed, offlineTicketSchema, readMessengerSettings } from '~/mod
 import {
   getPublicWebInbox,
   isInboxOnline,
+  lastVisitorMessageId,
   listVisitorMessages,
   postVisitorMessage,
   publicWidgetConfig,
@@ -266,7 +267,7 @@ async function messages(request: Request) {
   const text = fields.get('text');
   const file = files[0];
   if (file && !readMessengerSettings(inbox.settings).advanced.attachments) throw new WidgetInputError('Attachments are not accepted in this chat');
-  const before = visitor.conversationId ? (await listVisitorMessages({ visitor, limit: 1 }))[0]?.id : undefined;
+  const before = await lastVisitorMessageId(visitor);
   // The first message after a message campaign showed answers it: the conversation opens with the campaign (ADR 082).
   const campaignId = Number(fields.get('campaign'));
   const campaign =

@@ -17,6 +17,8 @@ import { MESSENGER_DEFAULTS } from '../../app/models/channels/messenger-settings
 import { publishAgentTyping, signVisitorToken, userHashFor } from '../../app/models/channels/widget.server';
 import { postMessage } from '../../app/models/inbox/conversations.server';
 import { editMessage } from '../../app/models/inbox/messages.server';
+import { createChatbot, saveChatbotFlow, updateChatbotSettings } from '../../app/models/chatbots/chatbots.server';
+import { DEFAULT_CONDITIONS } from '../../app/models/chatbots/constants';
 import { createArticle } from '../../app/models/knowledge-base/articles.server';
 import { createKnowledgeBase } from '../../app/models/knowledge-base/knowledge-bases.server';
 import { createTestAccount, createTestUser } from '../factories';
@@ -400,6 +402,48 @@ describe('offline experience', () => {
 });
 
 describe('visitor socket', () => {
+  it("gets a chatbot's replies straight from its turn, each once, as the thread shows them (ADR 124)", async () => {
+    const a = await setup();
+    const bot = await createChatbot({ accountId: a.account.id, actorId: a.owner.id, name: 'Greeter' });
+    await saveChatbotFlow({
+      accountId: a.account.id,
+      id: bot.id,
+      steps: [
+        { id: 's1', type: 'message', text: 'Hello from the bot', next: 's2' },
+        { id: 's2', type: 'question', text: 'Sales or support?', choices: [{ label: 'Sales', next: 's3' }, { label: 'Support', next: 's3' }], next: null },
+        { id: 's3', type: 'handover', text: 'Connecting you', teamId: null, userId: null },
+      ],
+    });
+    await updateChatbotSettings({ accountId: a.account.id, id: bot.id, name: 'Greeter', enabled: true, inboxIds: [a.inbox.id], priority: 1, conditions: DEFAULT_CONDITIONS });
+    const s = await startSession(a.inbox.id);
+    const got: { type: string; message: { id: number; text: string; from: string } }[] = [];
+    const ws = await new Promise<WebSocket>((resolve, reject) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/widget/ws?token=${encodeURIComponent(s.token)}`, { headers: { origin: 'http://customer.example' } });
+      socket.on('message', (raw) => got.push(JSON.parse(raw.toString())));
+      socket.on('open', () => resolve(socket));
+      socket.on('error', reject);
+    });
+    const first = (await send(s.token, 'Hi there')).json() as { conversationId: number; messages: { id: number; from: string }[] };
+    const answer = (await send(s.token, 'Sales')).json() as { messages: { id: number; from: string }[] };
+    const bots = [...first.messages, ...answer.messages].filter((m) => m.from === 'agent');
+    expect(bots.map((m) => (m as unknown as { text: string }).text)).toEqual(['Hello from the bot', 'Sales or support?', 'Connecting you']);
+    // Pushed when the turn committed, and the NOTIFY that follows adds nothing.
+    const pushed = () => got.filter((m) => m.type === 'message' && m.message.from === 'agent').map((m) => m.message);
+    const deadline = Date.now() + 5000;
+    while (pushed().length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(pushed().map((m) => m.id)).toEqual(bots.map((m) => m.id));
+    // What was pushed is what the thread shows (the question's buttons while it waited included).
+    expect(pushed()[1]).toEqual({ ...first.messages.find((m) => m.id === bots[1].id), buttons: ['Sales', 'Support'] });
+    expect(pushed()[2]).toEqual(answer.messages.find((m) => m.id === bots[2].id));
+    // The visitor's own messages still come by the NOTIFY, once each; nothing arrives twice.
+    const until = Date.now() + 5000;
+    while (got.length < 5 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pushed().map((m) => m.id)).toEqual(bots.map((m) => m.id));
+    expect(got.filter((m) => m.type === 'message').map((m) => m.message.id)).toHaveLength(5);
+    ws.close();
+  });
+
   it("delivers the agent's reply and typing live, only to the conversation's visitor", async () => {
     const a = await setup();
     const s = await startSession(a.inbox.id);

@@ -388,6 +388,28 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
   }));
 }
 
+/** The id of the newest message the visitor sees (listVisitorMessages' first row, in one read): where a reply's list starts. */
+export async function lastVisitorMessageId(visitor: WidgetVisitor) {
+  if (!visitor.conversationId) return undefined;
+  const m = schema.messages;
+  const [row] = await getDb()
+    .select({ id: m.id })
+    .from(m)
+    .innerJoin(schema.conversations, and(eq(schema.conversations.id, m.conversationId), eq(schema.conversations.accountId, visitor.accountId)))
+    .where(
+      and(
+        eq(m.accountId, visitor.accountId),
+        eq(m.conversationId, visitor.conversationId),
+        isNull(m.deletedAt),
+        isNull(schema.conversations.deletedAt),
+        inArray(m.kind, ['incoming', 'outgoing']),
+      ),
+    )
+    .orderBy(desc(m.id))
+    .limit(1);
+  return row?.id;
+}
+
 /** The buttons of a chatbot question the conversation's running bot waits on (ADR 075), if any. */
 async function pendingChoices(opts: { accountId: number; conversationId: number }) {
   const r = schema.chatbotRuns;

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm'
 import { getDb, schema, type Tx } from '../../../db/client';
 import { getInboxBusinessHours } from '../automation/business-hours.server';
 import { isOpenAt } from '../automation/business-time';
-import { isInboxOnline, searchWidgetHelp, type WidgetVisitor } from '../channels/widget.server';
+import { isInboxOnline, searchWidgetHelp, type VisitorMessage, type WidgetVisitor } from '../channels/widget.server';
 import { assignConversations, InvalidReferenceError, setConversationStatus } from '../inbox/conversations.server';
 import { addMessage } from '../inbox/messages.server';
 import { meetingLinkFor } from '../meetings/bookings.server';
@@ -10,6 +10,7 @@ import { helpUrl } from '../knowledge-base/help-host.server';
 import { getLogger } from '../../utils/logger.server';
 import { HUMAN_WORDS, type ChatbotConditions, type ChatbotStep, type RunStatus } from './constants';
 import type { Chatbot } from './chatbots.server';
+import { pushToWidget } from './widget-push.server';
 
 /**
  * A chatbot's turn (ADR 075): runs right after the visitor's message is committed, in the same request and in its
@@ -149,6 +150,8 @@ const PHONE = /^\+?[0-9 ().-]{6,20}$/;
 /** One turn of one run: walks the flow from a step until it must wait, saying each step's message. */
 class Turn {
   private said = 0;
+  /** What this turn said, as the visitor sees it (pushed to the widget once committed, ADR 124). */
+  private messages: VisitorMessage[] = [];
   private status: RunStatus = 'running';
   private waiting: { stepId: string; messageId: number } | null = null;
 
@@ -172,6 +175,7 @@ class Turn {
       botId: this.bot.id,
     });
     this.said++;
+    this.messages.push({ id: message.id, from: 'agent', text: message.text, at: message.createdAt.toISOString(), author: this.bot.name, edited: false, attachments: [] });
     return message;
   }
 
@@ -330,7 +334,11 @@ class Turn {
         ...(done ? { endedAt: new Date(), endReason: this.run.endReason ?? 'ended' } : {}),
       })
       .where(and(eq(schema.chatbotRuns.accountId, this.run.accountId), eq(schema.chatbotRuns.id, this.run.id)));
-    return { status: this.status, said: this.said };
+    // The question the run now waits on shows its buttons (as listVisitorMessages' pendingChoices does).
+    const waitingOn = this.status === 'running' && this.waiting ? this.step(this.waiting.stepId) : undefined;
+    const messages =
+      waitingOn?.type === 'question' ? this.messages.map((m) => (m.id === this.waiting!.messageId ? { ...m, buttons: waitingOn.choices.map((c) => c.label) } : m)) : this.messages;
+    return { status: this.status, said: this.said, messages };
   }
 }
 
@@ -350,7 +358,11 @@ export async function inboxHasBot(opts: { accountId: number; inboxId: number }) 
  */
 export async function botTurn(request: Request, opts: { visitor: WidgetVisitor; conversationId: number; text: string; pageUrl?: string }) {
   try {
-    return await runChatbotTurn({ ...opts, visitor: { ...opts.visitor, conversationId: opts.conversationId }, articleLink: (domain, path) => helpUrl(request, domain, path) });
+    const turn = await runChatbotTurn({ ...opts, visitor: { ...opts.visitor, conversationId: opts.conversationId }, articleLink: (domain, path) => helpUrl(request, domain, path) });
+    // Committed: straight to this visitor's widget sockets (ADR 124).
+    const said = (turn as { messages?: VisitorMessage[] }).messages ?? [];
+    pushToWidget({ accountId: opts.visitor.accountId, visitorId: opts.visitor.id, conversationId: opts.conversationId, messages: said });
+    return turn;
   } catch (err) {
     getLogger().error({ err, conversationId: opts.conversationId }, 'chatbot turn failed');
     return null;
