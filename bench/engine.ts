@@ -66,6 +66,26 @@ async function main() {
       console.log(`     ${(Number(r.calls) / per).toFixed(2).padStart(7)}  ${Number(r.ms).toFixed(0).padStart(6)} ms  ${r.query.slice(0, 150)}`);
   };
 
+  // The analytics projection's plan for the last `n` projected events, measured in a transaction that is rolled back.
+  const explainProjection = async (n: number) => {
+    const { claimAndProject } = await import('../app/models/analytics/projection.server');
+    const ids = (
+      await db.execute<{ id: number }>(sql`select event_id as id from analytics_applied_events order by event_id desc limit ${n}`)
+    ).map((r) => Number(r.id));
+    await db
+      .transaction(async (tx) => {
+        await tx.execute(sql`delete from analytics_applied_events where event_id = any(${`{${ids.join(',')}}`}::bigint[])`);
+        const stmt = claimAndProject(`{${ids.join(',')}}`);
+        const plan = await tx.execute<{ 'QUERY PLAN': string }>(sql`explain (analyze, buffers, timing) ${stmt}`);
+        console.log(`   [plan] the projection statement over ${ids.length} events:`);
+        for (const r of plan) console.log(`     ${r['QUERY PLAN']}`);
+        throw new Error('rollback');
+      })
+      .catch((e) => {
+        if ((e as Error).message !== 'rollback') throw e;
+      });
+  };
+
   const { account, owner } = await createTestAccount({ domain: 'benchengine' });
   const agents = await Promise.all([1, 2, 3].map((i) => createTestUser({ accountId: account.id, firstName: `Agent${i}` })));
   const inbox = await createInbox({
@@ -359,6 +379,7 @@ async function main() {
 
     console.log(`   (load ${load()})`);
     await profilePrint(`mixed stream, per written event`, EVENTS);
+    if (PROFILE) await explainProjection(100);
   }
 
   // conversation_created at full speed on new conversations: each evaluates the 50 workflows (50 decisions logged),

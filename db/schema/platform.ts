@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { users } from './users';
@@ -27,6 +28,11 @@ export const domainEvents = pgTable(
     // A subject's events by type in log order (ADR 108 addendum): the analytics projection's look-ups of a
     // conversation's creation, latest assignment and first reply stop at the first row instead of reading all its events.
     index('domain_events_subject_idx').on(t.accountId, t.subjectType, t.subjectId, t.type, t.id),
+    // A conversation's tag changes (ADR 127): the projection's "tags when the event happened" reads these rows only,
+    // not every update of the conversation (and never, on a plan made with stale statistics, every update of the account).
+    index('domain_events_conversation_tags_idx')
+      .on(t.accountId, t.subjectId, t.id)
+      .where(sql`subject_type = 'conversation' and type = 'conversation_updated' and (payload -> 'changed') ? 'tags'`),
     // The audit log's filters (ADR 070): by event type or by actor, newest first.
     index('domain_events_account_type_idx').on(t.accountId, t.type, t.occurredAt),
     index('domain_events_account_actor_idx').on(t.accountId, t.actorId, t.occurredAt),

@@ -9,6 +9,8 @@ export const analyticsProjections: EventHandler = {
   name: 'analytics',
   on: [...PROJECTED_EVENT_TYPES],
   recordsItself: true,
+  // Counts from the committed log only (ADR 127): it runs while the automation and the other handlers do.
+  alongside: true,
   wants(event) {
     if (event.type !== 'message_created') return true;
     const kind = (event.payload as { kind?: string }).kind;

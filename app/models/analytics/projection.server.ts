@@ -227,8 +227,9 @@ function projectStatement(prefix: SQL) {
             union all
             select r.tag, -1 from jsonb_array_elements_text(case when jsonb_typeof(d.payload->'changed'->'tags'->'removed') = 'array' then d.payload->'changed'->'tags'->'removed' else '[]'::jsonb end) r(tag)
           ) tc
-          where d.account_id = e.account_id and d.subject_type = 'conversation' and d.subject_id = e.conv and d.type = 'conversation_updated' and d.id <= e.id
-            and d.payload->'changed' ? 'tags'
+          -- Exactly the predicate of domain_events_conversation_tags_idx (ADR 127): only the tag changes are read.
+          where d.account_id = e.account_id and d.subject_id = e.conv and d.id <= e.id
+            and d.subject_type = 'conversation' and d.type = 'conversation_updated' and (d.payload -> 'changed') ? 'tags'
           group by tc.tag having sum(tc.sign) > 0
         ) t
       ) tg on e.conv is not null and e.type <> 'conversation_created'
@@ -329,6 +330,18 @@ ${LINES_AND_UPSERT}
     select (select count(*) from counted)::int as counters`);
 }
 
+/** The ledger claim of the events `ids` (a `{1,2,…}` literal) and their counters, as one statement. */
+export function claimAndProject(ids: string) {
+  return projectStatement(sql`
+        with fresh as (
+          insert into analytics_applied_events (event_id, account_id)
+          select id, account_id from domain_events where id = any(${ids}::bigint[]) and type in (${TYPES_SQL})
+          on conflict (event_id) do nothing
+          returning event_id
+        ),
+        ev as (select d.* from domain_events d where d.id in (select event_id from fresh))`);
+}
+
 /**
  * Counts a batch of events, once each: the ledger claim (`analytics_applied_events`, insert … on conflict do
  * nothing) and the counters are one statement, so a redelivered event, already in the ledger, adds nothing.
@@ -345,16 +358,7 @@ export async function projectEvents(opts: { eventIds: number[]; db?: DbOrTx }) {
       select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock_shared(${LOCK_CLASS}, a) from (
         select distinct account_id as a from domain_events where id = any(${ids}::bigint[]) order by 1
       ) s`);
-    const rows = await tx.execute<{ counters: number; bins: number; durations: DurationFact[] }>(
-      projectStatement(sql`
-        with fresh as (
-          insert into analytics_applied_events (event_id, account_id)
-          select id, account_id from domain_events where id = any(${ids}::bigint[]) and type in (${TYPES_SQL})
-          on conflict (event_id) do nothing
-          returning event_id
-        ),
-        ev as (select d.* from domain_events d where d.id in (select event_id from fresh))`),
-    );
+    const rows = await tx.execute<{ counters: number; bins: number; durations: DurationFact[] }>(claimAndProject(ids));
     await projectBusinessHours(tx, rows[0]?.durations ?? []);
     return { counted: Number(rows[0]?.counters ?? 0) };
   });
