@@ -5,12 +5,14 @@
  * 2. sustained events per second through the engine, beside raw pg-boss throughput on the same machine (≥ 500/s);
  * 3. how late SLA breaches fire after their due time (< 5 s).
  * Run: npx tsx bench/engine.ts [parts]   (BENCH_RATE=20 BENCH_SECONDS=30 BENCH_EVENTS=10000 BENCH_BURST=2000 BENCH_SLA=100)
- * `parts` (or BENCH_ONLY) is a comma list of latency, mixed, burst, sla (default: all four). Each part measures raw
+ * `parts` (or BENCH_ONLY) is a comma list of latency, mixed, projection, burst, sla (default: all but projection). Each part measures raw
  * pg-boss (a no-op handler through the same worker loop) just before itself and prints its figure beside it, with the
  * load average before and after. Issue 23's three targets, one at a time:
  *   BENCH_SECONDS=600 npx tsx bench/engine.ts latency    (20 new conversations/s for 10 minutes)
  *   npx tsx bench/engine.ts mixed                        (the mixed event stream, ≥ 30 % of raw)
  *   npx tsx bench/engine.ts burst                        (2,000 conversations and their follow-up events, < 60 s)
+ * Issue 21's ceiling (the analytics projections add ≤ 15 % to the engine's per-event cost):
+ *   npx tsx bench/engine.ts projection                   (BENCH_ROUNDS=5 BENCH_PROJECTION_EVENTS=3000)
  */
 import os from 'node:os';
 import { benchDatabase, percentile } from './support';
@@ -56,14 +58,14 @@ async function main() {
     console.log(`   [phases] ${label} (wall-clock ms per unit, summed over concurrent calls):`);
     for (const p of profileSnapshot().sort((a, b) => b.ms - a.ms))
       console.log(`     ${(p.ms / per).toFixed(2).padStart(8)} ms  ${String(p.n).padStart(6)} calls  ${p.phase}`);
-    const rows = await db.execute<{ calls: number; ms: number; query: string }>(sql`
-      select calls::int, total_exec_time::float as ms, regexp_replace(query, '[[:space:]]+', ' ', 'g') as query from pg_stat_statements
+    const rows = await db.execute<{ calls: number; ms: number; plan: number; query: string }>(sql`
+      select calls::int, (total_exec_time + total_plan_time)::float as ms, total_plan_time::float as plan, regexp_replace(query, '[[:space:]]+', ' ', 'g') as query from pg_stat_statements
        where dbid = (select oid from pg_database where datname = current_database()) order by calls desc limit 25`);
     const [t] = await db.execute<{ calls: number; ms: number }>(sql`
-      select sum(calls)::int as calls, sum(total_exec_time)::float as ms from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`);
-    console.log(`   [profile] ${label}: ${t.calls} statements (${(Number(t.calls) / per).toFixed(1)} per unit), ${Number(t.ms).toFixed(0)} ms executing`);
+      select sum(calls)::int as calls, sum(total_exec_time + total_plan_time)::float as ms from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`);
+    console.log(`   [profile] ${label}: ${t.calls} statements (${(Number(t.calls) / per).toFixed(1)} per unit), ${Number(t.ms).toFixed(0)} ms planning (when tracked) and executing`);
     for (const r of rows)
-      console.log(`     ${(Number(r.calls) / per).toFixed(2).padStart(7)}  ${Number(r.ms).toFixed(0).padStart(6)} ms  ${r.query.slice(0, 150)}`);
+      console.log(`     ${(Number(r.calls) / per).toFixed(2).padStart(7)}  ${Number(r.ms).toFixed(0).padStart(6)} ms (${Number(r.plan).toFixed(0)} planning)  ${r.query.slice(0, 150)}`);
   };
 
   // The analytics projection's plan for the last `n` projected events, measured in a transaction that is rolled back.
@@ -294,31 +296,20 @@ async function main() {
     );
   }
 
-  if (PARTS.has('mixed') || PARTS.has('burst')) await ensureConversations();
+  if (PARTS.has('mixed') || PARTS.has('burst') || PARTS.has('projection')) await ensureConversations();
 
   const convs = await db
     .select({ id: schema.conversations.id, contactId: schema.conversations.contactId })
     .from(schema.conversations)
     .where(eq(schema.conversations.accountId, account.id));
   const mix = ['message_created', 'message_created', 'conversation_updated', 'contact_updated', 'conversation_assigned'] as const;
-  const drain = async () => {
-    for (;;) {
-      // An existence check, not a count: counting a queue of thousands every few milliseconds cost the engine time.
-      const [row] = await db.execute<{ busy: boolean }>(
-        sql`select exists (select 1 from pgboss.job where name = 'engine.domain-events' and state in ('created', 'retry', 'active')) as busy`,
-      );
-      if (!row.busy) return;
-      await sleep(200);
-    }
-  };
-  const eventCount = async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(schema.domainEvents))[0].n);
-  const logCount = async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(schema.automationRunLog))[0].n);
-  if (PARTS.has('mixed')) {
-    const rawMixed = await rawRate();
-    // The engine on a realistic mix of what an inbox writes — messages, updates, assignments, contact changes —
-    // with 10 active inbox rules waiting for message_created (each evaluated and logged per message; 1 in 10
-    // messages matches one and gets a tag), besides the 50 workflows waiting for conversation_created.
-    console.log(`\n2. throughput, ${EVENTS} jobs/events queued at once`);
+  // The engine on a realistic mix of what an inbox writes — messages, updates, assignments, contact changes —
+  // with 10 active inbox rules waiting for message_created (each evaluated and logged per message; 1 in 10
+  // messages matches one and gets a tag), besides the 50 workflows waiting for conversation_created.
+  let inboxRulesMade = false;
+  const ensureInboxRules = async () => {
+    if (inboxRulesMade) return;
+    inboxRulesMade = true;
     const inboxRules = Array.from({ length: 10 }, (_, i) => ({
       accountId: account.id,
       kind: 'inbox_rule' as const,
@@ -326,12 +317,14 @@ async function main() {
       event: 'message_created',
       isActive: true,
       sources: [inbox.id],
-      conditions: [{ field: 'contacts' as const, op: 'equal' as const, value: i === 0 ? '__CONTACT__' : '-1' }],
+      conditions: [{ field: 'contacts' as const, op: 'equal' as const, value: i === 0 ? String(convs[0].contactId) : '-1' }],
       actions: [{ type: 'assign_tag' as const, tagIds: [tags[1].id] }],
     }));
-    inboxRules[0].conditions[0].value = String(convs[0].contactId);
     await db.insert(schema.automationRules).values(inboxRules);
-    const inputs = Array.from({ length: EVENTS }, (_, i) => {
+  };
+  const mixedInputs = (n: number, offset = 0) =>
+    Array.from({ length: n }, (_, k) => {
+      const i = k + offset;
       const c = convs[i % convs.length];
       const type = mix[i % mix.length];
       return {
@@ -347,6 +340,23 @@ async function main() {
             : {},
       };
     });
+  const drain = async (pollMs = 200) => {
+    for (;;) {
+      // An existence check, not a count: counting a queue of thousands every few milliseconds cost the engine time.
+      const [row] = await db.execute<{ busy: boolean }>(
+        sql`select exists (select 1 from pgboss.job where name = 'engine.domain-events' and state in ('created', 'retry', 'active')) as busy`,
+      );
+      if (!row.busy) return;
+      await sleep(pollMs);
+    }
+  };
+  const eventCount = async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(schema.domainEvents))[0].n);
+  const logCount = async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(schema.automationRunLog))[0].n);
+  if (PARTS.has('mixed')) {
+    const rawMixed = await rawRate();
+    console.log(`\n2. throughput, ${EVENTS} jobs/events queued at once`);
+    await ensureInboxRules();
+    const inputs = mixedInputs(EVENTS);
     const jobCount = async () =>
       Number(
         (
@@ -380,6 +390,101 @@ async function main() {
     console.log(`   (load ${load()})`);
     await profilePrint(`mixed stream, per written event`, EVENTS);
     if (PROFILE) await explainProjection(100);
+  }
+
+
+  if (PARTS.has('projection')) {
+    // Issue 21's ceiling: what the analytics projections add to the engine's per-event cost, the same mixed stream
+    // through the same running engine without the analytics handler and with it, alternated BENCH_ROUNDS times after
+    // a warm-up of each, so both see the same load. Per event: wall time, this process's CPU and PostgreSQL's CPU (the
+    // server's processes, read from /proc: CPU time does not stretch with the machine's load as wall time does).
+    // The medians compare.
+    const { HANDLERS } = await import('../engine/handlers/index');
+    const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+    const PER_ROUND = Number(process.env.BENCH_PROJECTION_EVENTS ?? 3000);
+    const rawProjection = await rawRate();
+    console.log(`\n4. the analytics projections' share of the engine's per-event cost (${PER_ROUND} mixed events a round, ${ROUNDS} rounds each, alternated)`);
+    await ensureInboxRules();
+    const analytics = HANDLERS.find((h) => h.name === 'analytics')!;
+    const [{ pid }] = await db.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+    const fs = await import('node:fs');
+    const tick = 1000 / 100; // USER_HZ
+    // /proc/<pid>/stat after the command name: state, ppid, … utime (index 11), stime, cutime, cstime.
+    const stat = (p: number) => {
+      const text = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      return text.slice(text.lastIndexOf(')') + 2).split(' ');
+    };
+    const postmaster = Number(stat(Number(pid))[1]);
+    // The server's CPU: the postmaster's own and its reaped children's, plus every live child's.
+    const pgCpuMs = () => {
+      const own = stat(postmaster);
+      let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+      for (const d of fs.readdirSync('/proc')) {
+        if (!/^[0-9]+$/.test(d)) continue;
+        try {
+          const f = stat(Number(d));
+          if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+        } catch {
+          // gone meanwhile
+        }
+      }
+      return ticks * tick;
+    };
+    let offset = 1_000_000;
+    const round = async (withProjection: boolean) => {
+      const at = HANDLERS.indexOf(analytics);
+      if (!withProjection && at >= 0) HANDLERS.splice(at, 1);
+      if (withProjection && at < 0) HANDLERS.push(analytics);
+      const inputs = mixedInputs(PER_ROUND, offset);
+      offset += PER_ROUND;
+      const cpu0 = process.cpuUsage();
+      const pg0 = pgCpuMs();
+      const t0 = performance.now();
+      for (let i = 0; i < inputs.length; i += 1000) await db.transaction((tx) => emitEvents(tx, inputs.slice(i, i + 1000)));
+      await drain(20);
+      const wall = (performance.now() - t0) / PER_ROUND;
+      const cpu = process.cpuUsage(cpu0);
+      const node = (cpu.user + cpu.system) / 1000 / PER_ROUND;
+      const pg = (pgCpuMs() - pg0) / PER_ROUND;
+      return { wall, node, pg, cpu: node + pg };
+    };
+    await round(false);
+    await round(true);
+    await profileReset();
+    const without: Awaited<ReturnType<typeof round>>[] = [];
+    const withP: Awaited<ReturnType<typeof round>>[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      // Alternate which goes first, so a drift in the load falls on both alike.
+      if (r % 2 === 0) {
+        without.push(await round(false));
+        withP.push(await round(true));
+      } else {
+        withP.push(await round(true));
+        without.push(await round(false));
+      }
+    }
+    if (!HANDLERS.includes(analytics)) HANDLERS.push(analytics);
+    await profilePrint(`the projection rounds, per event (both kinds of round)`, 2 * ROUNDS * PER_ROUND);
+    if (PROFILE) await explainProjection(100);
+    const med = (rows: typeof without, k: keyof (typeof without)[number]) => percentile(rows.map((r) => r[k]), 50);
+    const show = (rows: typeof without) => rows.map((r) => `${r.wall.toFixed(3)}/${r.cpu.toFixed(3)}`).join('  ');
+    console.log(`   rounds (wall ms / CPU ms per event), without the analytics handler: ${show(without)}`);
+    console.log(`   rounds (wall ms / CPU ms per event), with it:                       ${show(withP)}`);
+    for (const [k, label] of [
+      ['wall', 'wall time'],
+      ['node', 'engine process CPU'],
+      ['pg', 'PostgreSQL CPU'],
+      ['cpu', 'CPU, engine + PostgreSQL'],
+    ] as const) {
+      const a = med(without, k);
+      const b = med(withP, k);
+      console.log(
+        `   median ${label.padEnd(26)} without ${a.toFixed(3)} ms, with ${b.toFixed(3)} ms per event: the projections add ${((100 * (b - a)) / a).toFixed(1).padStart(6)} %   (ceiling 15 %)`,
+      );
+    }
+    console.log(
+      `   engine with the projections: ${fmt(1000 / med(withP, 'wall'))} events/s beside raw pg-boss ${fmt(rawProjection)} jobs/s in the same run   (load ${load()})`,
+    );
   }
 
   // conversation_created at full speed on new conversations: each evaluates the 50 workflows (50 decisions logged),

@@ -146,8 +146,10 @@ export async function processEventBatch(items: { eventId: number; type?: string 
   const needs = (handler: EventHandler) => work.filter((w) => !w.failed && handler.on.includes(w.event.type as never) && !w.done.has(handler.name));
   // Handlers that count from the committed log (ADR 127) run at the same time as the chain, once the handlers that
   // complete payloads have run; their outcomes are applied after the chain's, so the chain never sees them half-way.
-  const alongside = handlers.filter((h) => h.alongside);
-  const chain = handlers.filter((h) => !h.alongside);
+  // PARLEY_ENGINE_ALONGSIDE=0 runs them in the chain, in their place (to measure what running alongside gains).
+  const together = process.env.PARLEY_ENGINE_ALONGSIDE !== '0';
+  const alongside = handlers.filter((h) => together && h.alongside);
+  const chain = handlers.filter((h) => !alongside.includes(h));
   const lastCompleter = chain.reduce((at, h, i) => (h.completesPayload ? i : at), -1);
   let started: Promise<void>[] = [];
   const settleAlongside: (() => Promise<void>)[] = [];

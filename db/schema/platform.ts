@@ -28,8 +28,18 @@ export const domainEvents = pgTable(
     // A subject's events by type in log order (ADR 108 addendum): the analytics projection's look-ups of a
     // conversation's creation, latest assignment and first reply stop at the first row instead of reading all its events.
     index('domain_events_subject_idx').on(t.accountId, t.subjectType, t.subjectId, t.type, t.id),
-    // A conversation's tag changes (ADR 127): the projection's "tags when the event happened" reads these rows only,
-    // not every update of the conversation (and never, on a plan made with stale statistics, every update of the account).
+    // The analytics projection's four look-ups of a conversation (ADR 127): its creation, its latest assignment, an
+    // earlier reply by an agent, its tag changes. Each reads only its own rows (the tag changes, not every update), and
+    // none can fall back, on a plan made with stale statistics, to reading the whole account's events of that type.
+    index('domain_events_conversation_created_idx')
+      .on(t.accountId, t.subjectId, t.id)
+      .where(sql`subject_type = 'conversation' and type = 'conversation_created'`),
+    index('domain_events_conversation_assigned_idx')
+      .on(t.accountId, t.subjectId, t.id)
+      .where(sql`subject_type = 'conversation' and type = 'conversation_assigned'`),
+    index('domain_events_conversation_replies_idx')
+      .on(t.accountId, t.subjectId, t.id)
+      .where(sql`subject_type = 'conversation' and type = 'message_created' and actor_type = 'user' and (payload ->> 'kind') = 'outgoing'`),
     index('domain_events_conversation_tags_idx')
       .on(t.accountId, t.subjectId, t.id)
       .where(sql`subject_type = 'conversation' and type = 'conversation_updated' and (payload -> 'changed') ? 'tags'`),

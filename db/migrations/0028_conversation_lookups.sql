@@ -1,0 +1,4 @@
+CREATE INDEX "domain_events_conversation_created_idx" ON "domain_events" USING btree ("account_id","subject_id","id") WHERE subject_type = 'conversation' and type = 'conversation_created';--> statement-breakpoint
+CREATE INDEX "domain_events_conversation_assigned_idx" ON "domain_events" USING btree ("account_id","subject_id","id") WHERE subject_type = 'conversation' and type = 'conversation_assigned';--> statement-breakpoint
+CREATE INDEX "domain_events_conversation_replies_idx" ON "domain_events" USING btree ("account_id","subject_id","id") WHERE subject_type = 'conversation' and type = 'message_created' and actor_type = 'user' and (payload ->> 'kind') = 'outgoing';--> statement-breakpoint
+CREATE INDEX "domain_events_conversation_tags_idx" ON "domain_events" USING btree ("account_id","subject_id","id") WHERE subject_type = 'conversation' and type = 'conversation_updated' and (payload -> 'changed') ? 'tags';

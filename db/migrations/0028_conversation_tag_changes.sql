@@ -1,1 +1,0 @@
-CREATE INDEX "domain_events_conversation_tags_idx" ON "domain_events" USING btree ("account_id","subject_id","id") WHERE subject_type = 'conversation' and type = 'conversation_updated' and (payload -> 'changed') ? 'tags';
