@@ -9,6 +9,7 @@
  * pg-boss (a no-op handler through the same worker loop) just before itself and prints its figure beside it, with the
  * load average before and after. Issue 23's three targets, one at a time:
  *   BENCH_SECONDS=600 npx tsx bench/engine.ts latency    (20 new conversations/s for 10 minutes)
+ *   BENCH_ACTIONS=11 BENCH_SECONDS=120 npx tsx bench/engine.ts latency   (the same with 11 actions per matching workflow)
  *   npx tsx bench/engine.ts mixed                        (the mixed event stream, ≥ 30 % of raw)
  *   npx tsx bench/engine.ts burst                        (2,000 conversations and their follow-up events, < 60 s)
  * Issue 21's ceiling (the analytics projections add ≤ 15 % to the engine's per-event cost):
@@ -97,8 +98,11 @@ async function main() {
     channelType: 'email',
     email: 'support@bench-engine.test',
   });
+  // BENCH_ACTIONS=11: each matching workflow applies 11 actions (55 per new conversation), the issue's other reading.
+  const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 2);
+  if (ACTIONS !== 2 && ACTIONS !== 11) throw new Error('BENCH_ACTIONS is 2 (the default) or 11');
   const tags = await Promise.all(
-    [1, 2, 3, 4, 5].map((i) =>
+    Array.from({ length: ACTIONS === 11 ? 25 : 5 }, (_, k) => k + 1).map((i) =>
       createTag({
         accountId: account.id,
         actorId: owner.id,
@@ -107,8 +111,25 @@ async function main() {
       }),
     ),
   );
+  /**
+   * The 11 actions of matching workflow `w` (0–4): five tags, five or six notes and one change of the conversation
+   * (an assignment, a priority, a status, a higher priority; the last workflow leaves a sixth note instead), the change
+   * in the middle: 25 tags, 26 notes, 1 assignment, 2 priorities and 1 status per new conversation.
+   */
+  const elevenActions = (w: number) => {
+    const tag = (j: number) => ({ type: 'assign_tag' as const, tagIds: [tags[w * 5 + j].id] });
+    const note = (j: number) => ({ type: 'leave_note' as const, note: `Workflow ${w + 1}: check ${j} of the order` });
+    const change = [
+      { type: 'assign_user' as const, userId: agents[0].id },
+      { type: 'set_priority' as const, priority: 'high' as const },
+      { type: 'set_status' as const, status: 'pending' as const },
+      { type: 'set_priority' as const, priority: 'critical' as const },
+      note(6),
+    ][w];
+    return [tag(0), tag(1), note(1), change, tag(2), note(2), tag(3), note(3), tag(4), note(4), note(5)];
+  };
   // 50 active workflows on conversation_created: 45 whose filter does not match the bench's subjects, 5 that do and
-  // apply two actions each (a tag and a note) — plus one that assigns.
+  // apply two actions each (a tag and a note; the first assigns and tags), or 11 each with BENCH_ACTIONS=11.
   const rules = [];
   for (let i = 0; i < 50; i++) {
     const matching = i % 10 === 0;
@@ -133,7 +154,9 @@ async function main() {
         },
       ],
       actions:
-        i === 0
+        ACTIONS === 11 && matching
+          ? elevenActions(i / 10)
+          : i === 0
           ? [
               { type: 'assign_user' as const, userId: agents[0].id },
               { type: 'assign_tag' as const, tagIds: [tags[0].id] },
@@ -193,8 +216,8 @@ async function main() {
   if (PARTS.has('latency')) {
     // 1. Latency under a steady stream: conversations arrive at RATE a second (each opened on its schedule, not after
     // the previous one); an event counts as handled when the bench first sees all its applied actions committed.
-    const expectedActions = 5 * 2;
-    console.log(`\n1. ${RATE} new conversations/s for ${SECONDS} s → workflow actions applied (50 active workflows, 5 matching with 2 actions each)`);
+    const expectedActions = 5 * ACTIONS;
+    console.log(`\n1. ${RATE} new conversations/s for ${SECONDS} s → workflow actions applied (50 active workflows, 5 matching with ${ACTIONS} actions each)`);
     const rawLatency = await rawRate();
     const [{ floor: floor0 }] = await db.execute<{ floor: number }>(sql`select coalesce(max(id), 0)::int as floor from ${schema.domainEvents}`);
     let floor = Number(floor0);
@@ -531,7 +554,7 @@ async function main() {
     const ccSeconds = (performance.now() - ccStart) / 1000;
     const ccEvents = (await eventCount()) - events1;
     console.log(
-      `   engine, ${burst} conversation_created (50 workflows each, 5 matching, 10 actions applied):   ${fmt(burst / ccSeconds)} conversations/s, ${fmt(
+      `   engine, ${burst} conversation_created (50 workflows each, 5 matching, ${5 * ACTIONS} actions applied):   ${fmt(burst / ccSeconds)} conversations/s, ${fmt(
         ccEvents / ccSeconds,
       )} events/s counting the ${ccEvents - burst} events the actions wrote; drained in ${ccSeconds.toFixed(1)} s (target < 60 s); ${(
         (100 * ccEvents) /
