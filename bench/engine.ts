@@ -13,7 +13,7 @@
  *   npx tsx bench/engine.ts mixed                        (the mixed event stream, ≥ 30 % of raw)
  *   npx tsx bench/engine.ts burst                        (2,000 conversations and their follow-up events, < 60 s)
  * Issue 21's ceiling (the analytics projections add ≤ 15 % to the engine's per-event cost):
- *   npx tsx bench/engine.ts projection                   (BENCH_ROUNDS=5 BENCH_PROJECTION_EVENTS=3000)
+ *   npx tsx bench/engine.ts projection                   (BENCH_ROUNDS=7 BENCH_PROJECTION_EVENTS=6000)
  */
 import os from 'node:os';
 import { benchDatabase, percentile } from './support';
@@ -423,8 +423,8 @@ async function main() {
     // server's processes, read from /proc: CPU time does not stretch with the machine's load as wall time does).
     // The medians compare.
     const { HANDLERS } = await import('../engine/handlers/index');
-    const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-    const PER_ROUND = Number(process.env.BENCH_PROJECTION_EVENTS ?? 3000);
+    const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+    const PER_ROUND = Number(process.env.BENCH_PROJECTION_EVENTS ?? 6000);
     const rawProjection = await rawRate();
     console.log(`\n4. the analytics projections' share of the engine's per-event cost (${PER_ROUND} mixed events a round, ${ROUNDS} rounds each, alternated)`);
     await ensureInboxRules();
@@ -438,20 +438,21 @@ async function main() {
       return text.slice(text.lastIndexOf(')') + 2).split(' ');
     };
     const postmaster = Number(stat(Number(pid))[1]);
-    // The server's CPU: the postmaster's own and its reaped children's, plus every live child's.
+    // The server's CPU: its live processes' run time in nanoseconds (/proc/<pid>/schedstat), plus the reaped
+    // children's (the postmaster's cutime and cstime, in ticks: only exited workers land there).
     const pgCpuMs = () => {
       const own = stat(postmaster);
-      let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+      let ms = (Number(own[13]) + Number(own[14])) * tick;
       for (const d of fs.readdirSync('/proc')) {
         if (!/^[0-9]+$/.test(d)) continue;
         try {
-          const f = stat(Number(d));
-          if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+          if (Number(d) !== postmaster && Number(stat(Number(d))[1]) !== postmaster) continue;
+          ms += Number(fs.readFileSync(`/proc/${d}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
         } catch {
           // gone meanwhile
         }
       }
-      return ticks * tick;
+      return ms;
     };
     let offset = 1_000_000;
     const round = async (withProjection: boolean) => {
