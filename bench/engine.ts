@@ -5,12 +5,15 @@
  * 2. sustained events per second through the engine, beside raw pg-boss throughput on the same machine (≥ 500/s);
  * 3. how late SLA breaches fire after their due time (< 5 s).
  * Run: npx tsx bench/engine.ts [parts]   (BENCH_RATE=20 BENCH_SECONDS=30 BENCH_EVENTS=10000 BENCH_BURST=2000 BENCH_SLA=100)
- * `parts` (or BENCH_ONLY) is a comma list of latency, mixed, burst, sla (default: all four). Each part measures raw
+ * `parts` (or BENCH_ONLY) is a comma list of latency, mixed, projection, burst, sla (default: all but projection). Each part measures raw
  * pg-boss (a no-op handler through the same worker loop) just before itself and prints its figure beside it, with the
  * load average before and after. Issue 23's three targets, one at a time:
  *   BENCH_SECONDS=600 npx tsx bench/engine.ts latency    (20 new conversations/s for 10 minutes)
+ *   BENCH_ACTIONS=11 BENCH_SECONDS=120 npx tsx bench/engine.ts latency   (the same with 11 actions per matching workflow)
  *   npx tsx bench/engine.ts mixed                        (the mixed event stream, ≥ 30 % of raw)
  *   npx tsx bench/engine.ts burst                        (2,000 conversations and their follow-up events, < 60 s)
+ * Issue 21's ceiling (the analytics projections add ≤ 15 % to the engine's per-event cost):
+ *   npx tsx bench/engine.ts projection                   (BENCH_ROUNDS=7 BENCH_PROJECTION_EVENTS=6000)
  */
 import os from 'node:os';
 import { benchDatabase, percentile } from './support';
@@ -56,14 +59,34 @@ async function main() {
     console.log(`   [phases] ${label} (wall-clock ms per unit, summed over concurrent calls):`);
     for (const p of profileSnapshot().sort((a, b) => b.ms - a.ms))
       console.log(`     ${(p.ms / per).toFixed(2).padStart(8)} ms  ${String(p.n).padStart(6)} calls  ${p.phase}`);
-    const rows = await db.execute<{ calls: number; ms: number; query: string }>(sql`
-      select calls::int, total_exec_time::float as ms, regexp_replace(query, '[[:space:]]+', ' ', 'g') as query from pg_stat_statements
+    const rows = await db.execute<{ calls: number; ms: number; plan: number; query: string }>(sql`
+      select calls::int, (total_exec_time + total_plan_time)::float as ms, total_plan_time::float as plan, regexp_replace(query, '[[:space:]]+', ' ', 'g') as query from pg_stat_statements
        where dbid = (select oid from pg_database where datname = current_database()) order by calls desc limit 25`);
     const [t] = await db.execute<{ calls: number; ms: number }>(sql`
-      select sum(calls)::int as calls, sum(total_exec_time)::float as ms from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`);
-    console.log(`   [profile] ${label}: ${t.calls} statements (${(Number(t.calls) / per).toFixed(1)} per unit), ${Number(t.ms).toFixed(0)} ms executing`);
+      select sum(calls)::int as calls, sum(total_exec_time + total_plan_time)::float as ms from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`);
+    console.log(`   [profile] ${label}: ${t.calls} statements (${(Number(t.calls) / per).toFixed(1)} per unit), ${Number(t.ms).toFixed(0)} ms planning (when tracked) and executing`);
     for (const r of rows)
-      console.log(`     ${(Number(r.calls) / per).toFixed(2).padStart(7)}  ${Number(r.ms).toFixed(0).padStart(6)} ms  ${r.query.slice(0, 150)}`);
+      console.log(`     ${(Number(r.calls) / per).toFixed(2).padStart(7)}  ${Number(r.ms).toFixed(0).padStart(6)} ms (${Number(r.plan).toFixed(0)} planning)  ${r.query.slice(0, 150)}`);
+  };
+
+  // The analytics projection's plan for the last `n` projected events, measured in a transaction that is rolled back.
+  const explainProjection = async (n: number) => {
+    const { claimAndProject } = await import('../app/models/analytics/projection.server');
+    const ids = (
+      await db.execute<{ id: number }>(sql`select event_id as id from analytics_applied_events order by event_id desc limit ${n}`)
+    ).map((r) => Number(r.id));
+    await db
+      .transaction(async (tx) => {
+        await tx.execute(sql`delete from analytics_applied_events where event_id = any(${`{${ids.join(',')}}`}::bigint[])`);
+        const stmt = claimAndProject(`{${ids.join(',')}}`);
+        const plan = await tx.execute<{ 'QUERY PLAN': string }>(sql`explain (analyze, buffers, timing) ${stmt}`);
+        console.log(`   [plan] the projection statement over ${ids.length} events:`);
+        for (const r of plan) console.log(`     ${r['QUERY PLAN']}`);
+        throw new Error('rollback');
+      })
+      .catch((e) => {
+        if ((e as Error).message !== 'rollback') throw e;
+      });
   };
 
   const { account, owner } = await createTestAccount({ domain: 'benchengine' });
@@ -75,8 +98,11 @@ async function main() {
     channelType: 'email',
     email: 'support@bench-engine.test',
   });
+  // BENCH_ACTIONS=11: each matching workflow applies 11 actions (55 per new conversation), the issue's other reading.
+  const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 2);
+  if (ACTIONS !== 2 && ACTIONS !== 11) throw new Error('BENCH_ACTIONS is 2 (the default) or 11');
   const tags = await Promise.all(
-    [1, 2, 3, 4, 5].map((i) =>
+    Array.from({ length: ACTIONS === 11 ? 25 : 5 }, (_, k) => k + 1).map((i) =>
       createTag({
         accountId: account.id,
         actorId: owner.id,
@@ -85,8 +111,25 @@ async function main() {
       }),
     ),
   );
+  /**
+   * The 11 actions of matching workflow `w` (0–4): five tags, five or six notes and one change of the conversation
+   * (an assignment, a priority, a status, a higher priority; the last workflow leaves a sixth note instead), the change
+   * in the middle: 25 tags, 26 notes, 1 assignment, 2 priorities and 1 status per new conversation.
+   */
+  const elevenActions = (w: number) => {
+    const tag = (j: number) => ({ type: 'assign_tag' as const, tagIds: [tags[w * 5 + j].id] });
+    const note = (j: number) => ({ type: 'leave_note' as const, note: `Workflow ${w + 1}: check ${j} of the order` });
+    const change = [
+      { type: 'assign_user' as const, userId: agents[0].id },
+      { type: 'set_priority' as const, priority: 'high' as const },
+      { type: 'set_status' as const, status: 'pending' as const },
+      { type: 'set_priority' as const, priority: 'critical' as const },
+      note(6),
+    ][w];
+    return [tag(0), tag(1), note(1), change, tag(2), note(2), tag(3), note(3), tag(4), note(4), note(5)];
+  };
   // 50 active workflows on conversation_created: 45 whose filter does not match the bench's subjects, 5 that do and
-  // apply two actions each (a tag and a note) — plus one that assigns.
+  // apply two actions each (a tag and a note; the first assigns and tags), or 11 each with BENCH_ACTIONS=11.
   const rules = [];
   for (let i = 0; i < 50; i++) {
     const matching = i % 10 === 0;
@@ -111,7 +154,9 @@ async function main() {
         },
       ],
       actions:
-        i === 0
+        ACTIONS === 11 && matching
+          ? elevenActions(i / 10)
+          : i === 0
           ? [
               { type: 'assign_user' as const, userId: agents[0].id },
               { type: 'assign_tag' as const, tagIds: [tags[0].id] },
@@ -171,8 +216,8 @@ async function main() {
   if (PARTS.has('latency')) {
     // 1. Latency under a steady stream: conversations arrive at RATE a second (each opened on its schedule, not after
     // the previous one); an event counts as handled when the bench first sees all its applied actions committed.
-    const expectedActions = 5 * 2;
-    console.log(`\n1. ${RATE} new conversations/s for ${SECONDS} s → workflow actions applied (50 active workflows, 5 matching with 2 actions each)`);
+    const expectedActions = 5 * ACTIONS;
+    console.log(`\n1. ${RATE} new conversations/s for ${SECONDS} s → workflow actions applied (50 active workflows, 5 matching with ${ACTIONS} actions each)`);
     const rawLatency = await rawRate();
     const [{ floor: floor0 }] = await db.execute<{ floor: number }>(sql`select coalesce(max(id), 0)::int as floor from ${schema.domainEvents}`);
     let floor = Number(floor0);
@@ -274,31 +319,20 @@ async function main() {
     );
   }
 
-  if (PARTS.has('mixed') || PARTS.has('burst')) await ensureConversations();
+  if (PARTS.has('mixed') || PARTS.has('burst') || PARTS.has('projection')) await ensureConversations();
 
   const convs = await db
     .select({ id: schema.conversations.id, contactId: schema.conversations.contactId })
     .from(schema.conversations)
     .where(eq(schema.conversations.accountId, account.id));
   const mix = ['message_created', 'message_created', 'conversation_updated', 'contact_updated', 'conversation_assigned'] as const;
-  const drain = async () => {
-    for (;;) {
-      // An existence check, not a count: counting a queue of thousands every few milliseconds cost the engine time.
-      const [row] = await db.execute<{ busy: boolean }>(
-        sql`select exists (select 1 from pgboss.job where name = 'engine.domain-events' and state in ('created', 'retry', 'active')) as busy`,
-      );
-      if (!row.busy) return;
-      await sleep(200);
-    }
-  };
-  const eventCount = async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(schema.domainEvents))[0].n);
-  const logCount = async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(schema.automationRunLog))[0].n);
-  if (PARTS.has('mixed')) {
-    const rawMixed = await rawRate();
-    // The engine on a realistic mix of what an inbox writes — messages, updates, assignments, contact changes —
-    // with 10 active inbox rules waiting for message_created (each evaluated and logged per message; 1 in 10
-    // messages matches one and gets a tag), besides the 50 workflows waiting for conversation_created.
-    console.log(`\n2. throughput, ${EVENTS} jobs/events queued at once`);
+  // The engine on a realistic mix of what an inbox writes — messages, updates, assignments, contact changes —
+  // with 10 active inbox rules waiting for message_created (each evaluated and logged per message; 1 in 10
+  // messages matches one and gets a tag), besides the 50 workflows waiting for conversation_created.
+  let inboxRulesMade = false;
+  const ensureInboxRules = async () => {
+    if (inboxRulesMade) return;
+    inboxRulesMade = true;
     const inboxRules = Array.from({ length: 10 }, (_, i) => ({
       accountId: account.id,
       kind: 'inbox_rule' as const,
@@ -306,12 +340,14 @@ async function main() {
       event: 'message_created',
       isActive: true,
       sources: [inbox.id],
-      conditions: [{ field: 'contacts' as const, op: 'equal' as const, value: i === 0 ? '__CONTACT__' : '-1' }],
+      conditions: [{ field: 'contacts' as const, op: 'equal' as const, value: i === 0 ? String(convs[0].contactId) : '-1' }],
       actions: [{ type: 'assign_tag' as const, tagIds: [tags[1].id] }],
     }));
-    inboxRules[0].conditions[0].value = String(convs[0].contactId);
     await db.insert(schema.automationRules).values(inboxRules);
-    const inputs = Array.from({ length: EVENTS }, (_, i) => {
+  };
+  const mixedInputs = (n: number, offset = 0) =>
+    Array.from({ length: n }, (_, k) => {
+      const i = k + offset;
       const c = convs[i % convs.length];
       const type = mix[i % mix.length];
       return {
@@ -327,6 +363,23 @@ async function main() {
             : {},
       };
     });
+  const drain = async (pollMs = 200) => {
+    for (;;) {
+      // An existence check, not a count: counting a queue of thousands every few milliseconds cost the engine time.
+      const [row] = await db.execute<{ busy: boolean }>(
+        sql`select exists (select 1 from pgboss.job where name = 'engine.domain-events' and state in ('created', 'retry', 'active')) as busy`,
+      );
+      if (!row.busy) return;
+      await sleep(pollMs);
+    }
+  };
+  const eventCount = async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(schema.domainEvents))[0].n);
+  const logCount = async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(schema.automationRunLog))[0].n);
+  if (PARTS.has('mixed')) {
+    const rawMixed = await rawRate();
+    console.log(`\n2. throughput, ${EVENTS} jobs/events queued at once`);
+    await ensureInboxRules();
+    const inputs = mixedInputs(EVENTS);
     const jobCount = async () =>
       Number(
         (
@@ -359,6 +412,103 @@ async function main() {
 
     console.log(`   (load ${load()})`);
     await profilePrint(`mixed stream, per written event`, EVENTS);
+    if (PROFILE) await explainProjection(100);
+  }
+
+
+  if (PARTS.has('projection')) {
+    // Issue 21's ceiling: what the analytics projections add to the engine's per-event cost, the same mixed stream
+    // through the same running engine without the analytics handler and with it, alternated BENCH_ROUNDS times after
+    // a warm-up of each, so both see the same load. Per event: wall time, this process's CPU and PostgreSQL's CPU (the
+    // server's processes, read from /proc: CPU time does not stretch with the machine's load as wall time does).
+    // The medians compare.
+    const { HANDLERS } = await import('../engine/handlers/index');
+    const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+    const PER_ROUND = Number(process.env.BENCH_PROJECTION_EVENTS ?? 6000);
+    const rawProjection = await rawRate();
+    console.log(`\n4. the analytics projections' share of the engine's per-event cost (${PER_ROUND} mixed events a round, ${ROUNDS} rounds each, alternated)`);
+    await ensureInboxRules();
+    const analytics = HANDLERS.find((h) => h.name === 'analytics')!;
+    const [{ pid }] = await db.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+    const fs = await import('node:fs');
+    const tick = 1000 / 100; // USER_HZ
+    // /proc/<pid>/stat after the command name: state, ppid, … utime (index 11), stime, cutime, cstime.
+    const stat = (p: number) => {
+      const text = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      return text.slice(text.lastIndexOf(')') + 2).split(' ');
+    };
+    const postmaster = Number(stat(Number(pid))[1]);
+    // The server's CPU: its live processes' run time in nanoseconds (/proc/<pid>/schedstat), plus the reaped
+    // children's (the postmaster's cutime and cstime, in ticks: only exited workers land there).
+    const pgCpuMs = () => {
+      const own = stat(postmaster);
+      let ms = (Number(own[13]) + Number(own[14])) * tick;
+      for (const d of fs.readdirSync('/proc')) {
+        if (!/^[0-9]+$/.test(d)) continue;
+        try {
+          if (Number(d) !== postmaster && Number(stat(Number(d))[1]) !== postmaster) continue;
+          ms += Number(fs.readFileSync(`/proc/${d}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+        } catch {
+          // gone meanwhile
+        }
+      }
+      return ms;
+    };
+    let offset = 1_000_000;
+    const round = async (withProjection: boolean) => {
+      const at = HANDLERS.indexOf(analytics);
+      if (!withProjection && at >= 0) HANDLERS.splice(at, 1);
+      if (withProjection && at < 0) HANDLERS.push(analytics);
+      const inputs = mixedInputs(PER_ROUND, offset);
+      offset += PER_ROUND;
+      const cpu0 = process.cpuUsage();
+      const pg0 = pgCpuMs();
+      const t0 = performance.now();
+      for (let i = 0; i < inputs.length; i += 1000) await db.transaction((tx) => emitEvents(tx, inputs.slice(i, i + 1000)));
+      await drain(20);
+      const wall = (performance.now() - t0) / PER_ROUND;
+      const cpu = process.cpuUsage(cpu0);
+      const node = (cpu.user + cpu.system) / 1000 / PER_ROUND;
+      const pg = (pgCpuMs() - pg0) / PER_ROUND;
+      return { wall, node, pg, cpu: node + pg };
+    };
+    await round(false);
+    await round(true);
+    await profileReset();
+    const without: Awaited<ReturnType<typeof round>>[] = [];
+    const withP: Awaited<ReturnType<typeof round>>[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      // Alternate which goes first, so a drift in the load falls on both alike.
+      if (r % 2 === 0) {
+        without.push(await round(false));
+        withP.push(await round(true));
+      } else {
+        withP.push(await round(true));
+        without.push(await round(false));
+      }
+    }
+    if (!HANDLERS.includes(analytics)) HANDLERS.push(analytics);
+    await profilePrint(`the projection rounds, per event (both kinds of round)`, 2 * ROUNDS * PER_ROUND);
+    if (PROFILE) await explainProjection(100);
+    const med = (rows: typeof without, k: keyof (typeof without)[number]) => percentile(rows.map((r) => r[k]), 50);
+    const show = (rows: typeof without) => rows.map((r) => `${r.wall.toFixed(3)}/${r.cpu.toFixed(3)}`).join('  ');
+    console.log(`   rounds (wall ms / CPU ms per event), without the analytics handler: ${show(without)}`);
+    console.log(`   rounds (wall ms / CPU ms per event), with it:                       ${show(withP)}`);
+    for (const [k, label] of [
+      ['wall', 'wall time'],
+      ['node', 'engine process CPU'],
+      ['pg', 'PostgreSQL CPU'],
+      ['cpu', 'CPU, engine + PostgreSQL'],
+    ] as const) {
+      const a = med(without, k);
+      const b = med(withP, k);
+      console.log(
+        `   median ${label.padEnd(26)} without ${a.toFixed(3)} ms, with ${b.toFixed(3)} ms per event: the projections add ${((100 * (b - a)) / a).toFixed(1).padStart(6)} %   (ceiling 15 %)`,
+      );
+    }
+    console.log(
+      `   engine with the projections: ${fmt(1000 / med(withP, 'wall'))} events/s beside raw pg-boss ${fmt(rawProjection)} jobs/s in the same run   (load ${load()})`,
+    );
   }
 
   // conversation_created at full speed on new conversations: each evaluates the 50 workflows (50 decisions logged),
@@ -405,7 +555,7 @@ async function main() {
     const ccSeconds = (performance.now() - ccStart) / 1000;
     const ccEvents = (await eventCount()) - events1;
     console.log(
-      `   engine, ${burst} conversation_created (50 workflows each, 5 matching, 10 actions applied):   ${fmt(burst / ccSeconds)} conversations/s, ${fmt(
+      `   engine, ${burst} conversation_created (50 workflows each, 5 matching, ${5 * ACTIONS} actions applied):   ${fmt(burst / ccSeconds)} conversations/s, ${fmt(
         ccEvents / ccSeconds,
       )} events/s counting the ${ccEvents - burst} events the actions wrote; drained in ${ccSeconds.toFixed(1)} s (target < 60 s); ${(
         (100 * ccEvents) /

@@ -73,9 +73,8 @@ export async function processEventBatch(items: { eventId: number; type?: string 
     out[t.at] = { ran: w.ran };
   }
   const log = getLogger();
-  for (const handler of handlers) {
-    const mine = work.filter((w) => !w.failed && handler.on.includes(w.event.type as never) && !w.done.has(handler.name));
-    if (mine.length === 0) continue;
+  /** Runs one handler on the events that need it; answers how to apply its outcomes (after the others, if alongside). */
+  const run = async (handler: EventHandler, mine: Work[]) => {
     let outcomes: (HandlerOutcome | Error)[];
     if (handler.handleBatch) {
       try {
@@ -98,6 +97,9 @@ export async function processEventBatch(items: { eventId: number; type?: string 
       };
       await timed(`handler ${handler.name}`, () => Promise.all(Array.from({ length: Math.min(engineConcurrency(), mine.length) }, lane)));
     }
+    return outcomes;
+  };
+  const settle = async (handler: EventHandler, mine: Work[], outcomes: (HandlerOutcome | Error)[]) => {
     const records: (typeof schema.eventHandlings.$inferInsert)[] = [];
     for (const [i, w] of mine.entries()) {
       const outcome = outcomes[i];
@@ -105,8 +107,9 @@ export async function processEventBatch(items: { eventId: number; type?: string 
         const message = outcome.message ?? String(outcome);
         log.error({ eventId: w.event.id, type: w.event.type, handler: handler.name, err: message }, 'event handler failed');
         records.push({ eventId: w.event.id, handler: handler.name, accountId: w.event.accountId, status: 'failed', error: message });
+        // An event that already failed keeps its first error.
+        if (!w.failed) out[w.at] = outcome;
         w.failed = true;
-        out[w.at] = outcome;
         continue;
       }
       if (outcome === NOTHING_DONE) continue;
@@ -139,7 +142,33 @@ export async function processEventBatch(items: { eventId: number; type?: string 
         }
       }
     }
+  };
+  const needs = (handler: EventHandler) => work.filter((w) => !w.failed && handler.on.includes(w.event.type as never) && !w.done.has(handler.name));
+  // Handlers that count from the committed log (ADR 127) run at the same time as the chain, once the handlers that
+  // complete payloads have run; their outcomes are applied after the chain's, so the chain never sees them half-way.
+  // PARLEY_ENGINE_ALONGSIDE=0 runs them in the chain, in their place (to measure what running alongside gains).
+  const together = process.env.PARLEY_ENGINE_ALONGSIDE !== '0';
+  const alongside = handlers.filter((h) => together && h.alongside);
+  const chain = handlers.filter((h) => !alongside.includes(h));
+  const lastCompleter = chain.reduce((at, h, i) => (h.completesPayload ? i : at), -1);
+  let started: Promise<void>[] = [];
+  const settleAlongside: (() => Promise<void>)[] = [];
+  const startAlongside = () => {
+    started = alongside.map(async (handler) => {
+      const mine = needs(handler);
+      if (mine.length === 0) return;
+      const outcomes = await run(handler, mine);
+      settleAlongside.push(() => settle(handler, mine, outcomes));
+    });
+  };
+  if (lastCompleter < 0) startAlongside();
+  for (const [i, handler] of chain.entries()) {
+    const mine = needs(handler);
+    if (mine.length > 0) await settle(handler, mine, await run(handler, mine));
+    if (i === lastCompleter) startAlongside();
   }
+  await Promise.all(started);
+  for (const s of settleAlongside) await s();
   for (const t of twins) out[t.at] = out[t.first];
   return out;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { users } from './users';
@@ -27,6 +28,21 @@ export const domainEvents = pgTable(
     // A subject's events by type in log order (ADR 108 addendum): the analytics projection's look-ups of a
     // conversation's creation, latest assignment and first reply stop at the first row instead of reading all its events.
     index('domain_events_subject_idx').on(t.accountId, t.subjectType, t.subjectId, t.type, t.id),
+    // The analytics projection's four look-ups of a conversation (ADR 127): its creation, its latest assignment, an
+    // earlier reply by an agent, its tag changes. Each reads only its own rows (the tag changes, not every update), and
+    // none can fall back, on a plan made with stale statistics, to reading the whole account's events of that type.
+    index('domain_events_conversation_created_idx')
+      .on(t.accountId, t.subjectId, t.id)
+      .where(sql`subject_type = 'conversation' and type = 'conversation_created'`),
+    index('domain_events_conversation_assigned_idx')
+      .on(t.accountId, t.subjectId, t.id)
+      .where(sql`subject_type = 'conversation' and type = 'conversation_assigned'`),
+    index('domain_events_conversation_replies_idx')
+      .on(t.accountId, t.subjectId, t.id)
+      .where(sql`subject_type = 'conversation' and type = 'message_created' and actor_type = 'user' and (payload ->> 'kind') = 'outgoing'`),
+    index('domain_events_conversation_tags_idx')
+      .on(t.accountId, t.subjectId, t.id)
+      .where(sql`subject_type = 'conversation' and type = 'conversation_updated' and (payload -> 'changed') ? 'tags'`),
     // The audit log's filters (ADR 070): by event type or by actor, newest first.
     index('domain_events_account_type_idx').on(t.accountId, t.type, t.occurredAt),
     index('domain_events_account_actor_idx').on(t.accountId, t.actorId, t.occurredAt),

@@ -12,6 +12,7 @@ export const formSubmissions: EventHandler = {
   name: 'forms',
   on: ['form_submitted'],
   recordsItself: true,
+  completesPayload: true,
   async handle(event) {
     const outcome = await completeFormSubmission(event);
     // The later handlers of this batch hold this very object: they see the completed payload.

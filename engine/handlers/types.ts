@@ -20,6 +20,15 @@ export type EventHandler = {
   handleBatch?: (events: DomainEvent[]) => Promise<(HandlerOutcome | Error)[]>;
   /** The handler writes its event_handlings row itself, in the transaction of its work (one commit, not two). */
   recordsItself?: boolean;
+  /**
+   * The handler reads only the committed log and writes only its own tables, so its work on a batch does not depend
+   * on the other handlers' work on it (ADR 127): it runs at the same time as they do, once the handlers that complete
+   * an event's payload have run. Its failure fails the event's job; the others' failures do not stop it (it is
+   * idempotent on the redelivery, as every handler is).
+   */
+  alongside?: boolean;
+  /** The handler completes the event's payload (in the database and on the object): `alongside` handlers wait for it. */
+  completesPayload?: boolean;
   /** `db` is the emitting transaction: read through it, never from the pool (see setEventQueueFilter). */
   wants?: (event: WantedEvent, db?: DbOrTx) => boolean | Promise<boolean>;
 };

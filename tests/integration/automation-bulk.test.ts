@@ -31,7 +31,7 @@ describe('actions applied across a batch', () => {
       filters: [{ field: 'subject' as const, op: 'contains' as const, value: 'order' }],
       actions: actions as never,
     });
-    const [r1, r2, r3, r4, r5] = await db
+    const [r1, r2, r3, r4, r5, r6] = await db
       .insert(schema.automationRules)
       .values([
         rule('Tag and note', [
@@ -48,6 +48,7 @@ describe('actions applied across a batch', () => {
         ]),
         rule('Priority', [{ type: 'set_priority', priority: 'high' }]),
         rule('Assign', [{ type: 'assign_user', userId: agent.id }]),
+        rule('Pending', [{ type: 'set_status', status: 'pending' }]),
       ])
       .returning();
     await deleteTag({ accountId: account.id, actorId: owner.id, id: gone.id });
@@ -79,11 +80,15 @@ describe('actions applied across a batch', () => {
     expect(first).toEqual(items.map(() => ({ ran: ['automation'] })));
     const phases = Object.fromEntries(profileSnapshot().map((p) => [p.phase, p.n]));
     // The first three rules' tags and notes are one segment per event: one group of 9 tags (the 3 naming the gone
-    // tag then go one by one and skip), one of 9 notes; the priorities one by one.
+    // tag then go one by one and skip), one of 9 notes; then the priorities, the assignments and the statuses, one
+    // group each (ADR 127).
     expect(phases['automation: bulk notes']).toBe(1);
     expect(phases['automation: bulk tags']).toBe(1);
     expect(phases['automation: action assign_tag']).toBe(3);
-    expect(phases['automation: action set_priority']).toBe(3);
+    expect(phases['automation: bulk priority']).toBe(1);
+    expect(phases['automation: action set_priority']).toBeUndefined();
+    expect(phases['automation: bulk status']).toBe(1);
+    expect(phases['automation: action set_status']).toBeUndefined();
     expect(phases['automation: bulk assign']).toBe(1);
     expect(phases['automation: action assign_user']).toBeUndefined();
     expect(phases['automation: action leave_note']).toBeUndefined();
@@ -104,6 +109,7 @@ describe('actions applied across a batch', () => {
           id: schema.conversations.id,
           messageCount: schema.conversations.messageCount,
           priority: schema.conversations.priority,
+          status: schema.conversations.status,
           search: schema.conversations.search,
           assigneeId: schema.conversations.assigneeId,
         })
@@ -138,8 +144,19 @@ describe('actions applied across a batch', () => {
       const event = created[k].id;
       expect(after.notes.filter((n) => n.conversationId === conv).map((n) => n.text)).toEqual(['First look: refund?', 'Second look', 'Third look']);
       const row = after.rows.find((r) => r.id === conv)!;
-      expect(row.messageCount).toBe(6); // the customer's message, three notes, the priority's and the assignment's system lines
+      expect(row.messageCount).toBe(7); // the customer's message, three notes, the priority's, the assignment's and the status's system lines
       expect(row.assigneeId).toBe(agent.id);
+      expect([row.priority, row.status]).toEqual([3, 'pending']);
+      const system = await db
+        .select({ text: schema.messages.text, senderUserId: schema.messages.senderUserId })
+        .from(schema.messages)
+        .where(and(eq(schema.messages.conversationId, conv), eq(schema.messages.kind, 'system')))
+        .orderBy(asc(schema.messages.id));
+      expect(system).toEqual([
+        { text: 'Priority set to high by Parley', senderUserId: null },
+        { text: `Assigned to ${`${agent.firstName} ${agent.lastName}`.trim()} by Parley`, senderUserId: null },
+        { text: 'Status changed to pending by Parley', senderUserId: null },
+      ]);
       expect(String(row.search)).toContain('refund');
       expect(String(row.search)).toContain('second');
       // The tag's event belongs to the first rule that added it; each note has its own, both written by the engine for their rule.
@@ -158,6 +175,10 @@ describe('actions applied across a batch', () => {
       );
       const assignedBy = mine.filter((e) => e.type === 'conversation_updated' && (e.payload as { changed?: { assigneeId?: unknown } }).changed?.assigneeId);
       expect(assignedBy.map((e) => [e.actorId, e.payload])).toEqual([[r5.id, { changed: { assigneeId: { from: null, to: agent.id } } }]]);
+      const changedBy = (field: string) =>
+        mine.filter((e) => e.type === 'conversation_updated' && (e.payload as { changed: Record<string, unknown> }).changed[field]).map((e) => [e.actorId, e.payload]);
+      expect(changedBy('priority')).toEqual([[r4.id, { changed: { priority: { from: 0, to: 3 } } }]]);
+      expect(changedBy('status')).toEqual([[r6.id, { changed: { status: { from: 'open', to: 'pending' } } }]]);
       const assigned = after.events.filter((e) => e.type === 'conversation_assigned' && e.subjectId === String(conv));
       expect(assigned.map((e) => [e.actorType, e.actorId, e.causedByEventId, e.payload])).toEqual([
         ['engine', r5.id, assignedBy[0].id, { assigneeId: agent.id, teamId: null, previousAssigneeId: null, previousTeamId: null }],
@@ -173,6 +194,7 @@ describe('actions applied across a batch', () => {
         [r3.id, 1, 'action_applied', { result: `note ${notes[2].id} on conversation #${conv}` }],
         [r4.id, 0, 'action_applied', { result: 'priority set to high' }],
         [r5.id, 0, 'action_applied', { result: `assigned conversation #${conv} to ${`${agent.firstName} ${agent.lastName}`.trim()}` }],
+        [r6.id, 0, 'action_applied', { result: 'status set to pending' }],
       ]);
     }
 

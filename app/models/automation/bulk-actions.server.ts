@@ -5,6 +5,8 @@ import { actorFields, emitEvents, type Cause, type EmitEventInput } from '../eve
 import { publishToAccount } from '../../utils/live.server';
 import { mentionTokens } from '../notifications/mentions';
 import type { RuleAction } from './rule-types';
+import { PRIORITIES, type Priority } from '../../../db/schema/inbox-constants';
+import { priorityRank } from '../inbox/filters';
 
 /**
  * The actions of many events applied set-based (ADR 109): all `assign_tag` actions on conversations of a batch in one
@@ -17,7 +19,7 @@ import type { RuleAction } from './rule-types';
  * one-by-one path for the whole group.
  */
 export type BulkItem = { accountId: number; action: RuleAction; facts: Facts; cause: Cause };
-export type BulkKind = 'tags' | 'notes' | 'assign';
+export type BulkKind = 'tags' | 'notes' | 'assign' | 'priority' | 'status';
 
 /** Which bulk group an action belongs to, or null for the one-by-one path. */
 export function bulkKind(item: { action: RuleAction; facts: Facts }): BulkKind | null {
@@ -25,6 +27,9 @@ export function bulkKind(item: { action: RuleAction; facts: Facts }): BulkKind |
   if (item.action.type === 'assign_tag' && (item.action.tagIds?.length ?? 0) > 0) return 'tags';
   if (item.action.type === 'leave_note' && typeof item.action.note === 'string') return 'notes';
   if (item.action.type === 'assign_user' && typeof item.action.userId === 'number') return 'assign';
+  if (item.action.type === 'set_priority' && PRIORITIES.includes(item.action.priority as Priority)) return 'priority';
+  // Resolving also stops the conversation's timers (ADR 071), and snoozing is not an action: those stay one by one.
+  if (item.action.type === 'set_status' && (item.action.status === 'open' || item.action.status === 'pending')) return 'status';
   return null;
 }
 
@@ -33,10 +38,29 @@ export const COMMUTING_KINDS: readonly BulkKind[] = ['tags', 'notes'];
 
 /** Applies one group; answers, per item, the run-history result, or null when that item must go one by one. */
 export function applyActionsInBulk(tx: Tx, kind: BulkKind, items: BulkItem[]): Promise<(string | null)[]> {
-  return kind === 'tags' ? tagInBulk(tx, items) : kind === 'notes' ? noteInBulk(tx, items) : assignInBulk(tx, items);
+  return kind === 'tags' ? tagInBulk(tx, items) : kind === 'notes' ? noteInBulk(tx, items) : changeInBulk(tx, kind, items);
 }
 
 const key = (accountId: number, id: number) => `${accountId}:${id}`;
+
+/** A message row as `addMessage` writes a note or a system line from Parley: no sender, no email, no delivery. */
+function parleyMessage(accountId: number, conversationId: number, kind: 'note' | 'system', text: string) {
+  return {
+    accountId,
+    conversationId,
+    kind,
+    text,
+    html: null,
+    senderUserId: null,
+    senderContactId: null,
+    email: null,
+    emailMessageId: null,
+    deliveryStatus: null,
+    deliveredVia: null,
+    botId: null,
+    fromTrustedDomain: false,
+  };
+}
 
 /** The conversations of the items that exist and are not deleted, as `account:id` keys. */
 async function liveConversations(tx: Tx, items: BulkItem[]) {
@@ -115,21 +139,7 @@ async function noteInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]>
   const rows = await tx
     .insert(m)
     .values(
-      todo.map(({ i }) => ({
-        accountId: i.accountId,
-        conversationId: i.facts.conversation!.id,
-        kind: 'note' as const,
-        text: i.action.note!,
-        html: null,
-        senderUserId: null,
-        senderContactId: null,
-        email: null,
-        emailMessageId: null,
-        deliveryStatus: null,
-        deliveredVia: null,
-        botId: null,
-        fromTrustedDomain: false,
-      })),
+      todo.map(({ i }) => parleyMessage(i.accountId, i.facts.conversation!.id, 'note', i.action.note!)),
     )
     .returning({ id: m.id, conversationId: m.conversationId });
   if (rows.length !== todo.length) throw new Error('bulk notes: the insert returned a different number of rows');
@@ -161,113 +171,139 @@ async function noteInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]>
   return results;
 }
 
+type Change = { assigneeId?: number; priority?: number; status?: 'open' | 'pending'; snoozedUntil?: null; resolvedAt?: null };
+
 /**
- * `assignConversations` to one user for many conversations (its `changeConversations` path): the user read once per
- * user, the conversations locked in one read, one update per user, the `conversation_updated` and then the
- * `conversation_assigned` events (each caused by its `conversation_updated`) in one insert each, the system lines
- * in one insert. A conversation named twice in the group goes one by one (the second must see the first's change).
+ * `assignConversations` to one user, `setConversationPriority` and `setConversationStatus` (open or pending) for many
+ * conversations: their `changeConversations` path, set-based. Per (account, value): the user read once (an
+ * assignment), the conversations locked in one read, one update of those the change changes, the
+ * `conversation_updated` events with each changed field's before and after in one insert (and, for an assignment, the
+ * `conversation_assigned` events, each caused by its `conversation_updated`, in another), the system lines in one
+ * insert, one update of their message counts. A conversation named twice in the group goes one by one (the second
+ * must see the first's change).
  */
-async function assignInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> {
+async function changeInBulk(tx: Tx, kind: 'assign' | 'priority' | 'status', items: BulkItem[]): Promise<(string | null)[]> {
   const results: (string | null)[] = items.map(() => null);
   const seen = new Set<string>();
-  const byUser = new Map<string, { accountId: number; userId: number; at: number[] }>();
+  const value = (i: BulkItem) => (kind === 'assign' ? String(i.action.userId) : kind === 'priority' ? i.action.priority! : i.action.status!);
+  const byValue = new Map<string, { accountId: number; value: string; at: number[] }>();
   items.forEach((i, n) => {
     const k = key(i.accountId, i.facts.conversation!.id);
     if (seen.has(k)) return;
     seen.add(k);
-    const u = `${i.accountId}:${i.action.userId}`;
-    const g = byUser.get(u) ?? { accountId: i.accountId, userId: i.action.userId!, at: [] };
+    const g = byValue.get(`${i.accountId}:${value(i)}`) ?? { accountId: i.accountId, value: value(i), at: [] };
     g.at.push(n);
-    byUser.set(u, g);
+    byValue.set(`${i.accountId}:${value(i)}`, g);
   });
   const c = schema.conversations;
-  for (const g of byUser.values()) {
-    const [user] = await tx
-      .select({ firstName: schema.users.firstName, lastName: schema.users.lastName })
-      .from(schema.users)
-      .where(and(eq(schema.users.accountId, g.accountId), eq(schema.users.id, g.userId), eq(schema.users.status, 'active')));
-    // assignConversations refuses a user who is not active here: one by one, which skips with its reason.
-    if (!user) continue;
-    const name = `${user.firstName} ${user.lastName}`.trim();
+  for (const g of byValue.values()) {
+    let change: Change;
+    let line: string;
+    let said: (changed: boolean, id: number) => string;
+    if (kind === 'assign') {
+      const userId = Number(g.value);
+      const [user] = await tx
+        .select({ firstName: schema.users.firstName, lastName: schema.users.lastName })
+        .from(schema.users)
+        .where(and(eq(schema.users.accountId, g.accountId), eq(schema.users.id, userId), eq(schema.users.status, 'active')));
+      // assignConversations refuses a user who is not active here: one by one, which skips with its reason.
+      if (!user) continue;
+      const name = `${user.firstName} ${user.lastName}`.trim();
+      change = { assigneeId: userId };
+      line = `Assigned to ${name} by Parley`;
+      said = (changed, id) => (changed ? `assigned conversation #${id} to ${name}` : `conversation #${id} was already assigned to ${name}`);
+    } else if (kind === 'priority') {
+      change = { priority: priorityRank(g.value as Priority) };
+      line = `Priority set to ${g.value} by Parley`;
+      said = (changed) => (changed ? `priority set to ${g.value}` : `priority was already ${g.value}`);
+    } else {
+      change = { status: g.value as 'open' | 'pending', snoozedUntil: null, resolvedAt: null };
+      line = `Status changed to ${g.value} by Parley`;
+      said = (changed) => (changed ? `status set to ${g.value}` : `status was already ${g.value}`);
+    }
     const ids = g.at.map((n) => items[n].facts.conversation!.id);
     const before = await tx
-      .select({ id: c.id, assigneeId: c.assigneeId, teamId: c.teamId })
+      .select({
+        id: c.id,
+        assigneeId: c.assigneeId,
+        teamId: c.teamId,
+        priority: c.priority,
+        status: c.status,
+        snoozedUntil: c.snoozedUntil,
+        resolvedAt: c.resolvedAt,
+      })
       .from(c)
       .where(and(eq(c.accountId, g.accountId), inArray(c.id, ids), isNull(c.deletedAt)))
       .orderBy(asc(c.id))
       .for('update');
-    const prior = new Map(before.map((r) => [r.id, r]));
-    const changing = g.at.filter((n) => {
-      const row = prior.get(items[n].facts.conversation!.id);
-      return row !== undefined && row.assigneeId !== g.userId;
-    });
+    // changeConversations' diff: each field of the change whose value differs, with its before and after.
+    const diffs = new Map<number, Record<string, { from: unknown; to: unknown }>>();
+    for (const row of before) {
+      const diff: Record<string, { from: unknown; to: unknown }> = {};
+      for (const [field, to] of Object.entries(change) as [keyof Change, unknown][]) {
+        const from = row[field];
+        if (from !== to) diff[field] = { from, to };
+      }
+      if (Object.keys(diff).length > 0) diffs.set(row.id, diff);
+    }
+    const known = new Set(before.map((r) => r.id));
+    const changing = g.at.filter((n) => diffs.has(items[n].facts.conversation!.id));
     for (const n of g.at) {
       const id = items[n].facts.conversation!.id;
-      results[n] = changing.includes(n) ? `assigned conversation #${id} to ${name}` : `conversation #${id} was already assigned to ${name}`;
+      // A conversation that is gone: one by one, as before (it changes nothing and says so).
+      if (known.has(id)) results[n] = said(diffs.has(id), id);
     }
     if (changing.length === 0) continue;
     const changedIds = changing.map((n) => items[n].facts.conversation!.id);
     await tx
       .update(c)
-      .set({ assigneeId: g.userId, updatedAt: new Date() })
+      .set({ ...change, updatedAt: new Date() })
       .where(and(eq(c.accountId, g.accountId), inArray(c.id, changedIds)));
     const updated = await emitEvents(
       tx,
-      changing.map((n) => {
-        const row = prior.get(items[n].facts.conversation!.id)!;
-        return {
-          accountId: g.accountId,
-          type: 'conversation_updated' as const,
-          subjectType: 'conversation',
-          subjectId: row.id,
-          payload: { changed: { assigneeId: { from: row.assigneeId, to: g.userId } } },
-          ...actorFields({ actorId: null, cause: items[n].cause }),
-        };
-      }),
+      changing.map((n) => ({
+        accountId: g.accountId,
+        type: 'conversation_updated' as const,
+        subjectType: 'conversation',
+        subjectId: items[n].facts.conversation!.id,
+        payload: { changed: diffs.get(items[n].facts.conversation!.id)! },
+        ...actorFields({ actorId: null, cause: items[n].cause }),
+      })),
     );
-    await emitEvents(
-      tx,
-      changing.map((n, k) => {
-        const row = prior.get(items[n].facts.conversation!.id)!;
-        return {
-          accountId: g.accountId,
-          type: 'conversation_assigned' as const,
-          subjectType: 'conversation',
-          subjectId: row.id,
-          payload: { assigneeId: g.userId, teamId: row.teamId, previousAssigneeId: row.assigneeId, previousTeamId: row.teamId },
-          ...actorFields({ actorId: null, cause: items[n].cause }),
-          causedByEventId: updated[k].id,
-        };
-      }),
-    );
+    if (kind === 'assign') {
+      const prior = new Map(before.map((r) => [r.id, r]));
+      await emitEvents(
+        tx,
+        changing.map((n, k) => {
+          const row = prior.get(items[n].facts.conversation!.id)!;
+          return {
+            accountId: g.accountId,
+            type: 'conversation_assigned' as const,
+            subjectType: 'conversation',
+            subjectId: row.id,
+            payload: { assigneeId: change.assigneeId, teamId: row.teamId, previousAssigneeId: row.assigneeId, previousTeamId: row.teamId },
+            ...actorFields({ actorId: null, cause: items[n].cause }),
+            causedByEventId: updated[k].id,
+          };
+        }),
+      );
+    }
     // addMessage's system line: a message, one more in the count, no event.
     const lines = await tx
       .insert(schema.messages)
-      .values(
-        changedIds.map((id) => ({
-          accountId: g.accountId,
-          conversationId: id,
-          kind: 'system' as const,
-          text: `Assigned to ${name} by Parley`,
-          html: null,
-          senderUserId: null,
-          senderContactId: null,
-          email: null,
-          emailMessageId: null,
-          deliveryStatus: null,
-          deliveredVia: null,
-          botId: null,
-          fromTrustedDomain: false,
-        })),
-      )
+      .values(changedIds.map((id) => parleyMessage(g.accountId, id, 'system', line)))
       .returning({ id: schema.messages.id, conversationId: schema.messages.conversationId });
     await tx
       .update(c)
       .set({ messageCount: sql`${c.messageCount} + 1`, updatedAt: new Date() })
       .where(and(eq(c.accountId, g.accountId), inArray(c.id, changedIds)));
-    for (const line of lines) {
-      await publishToAccount(g.accountId, { type: 'message.created', conversationId: line.conversationId, messageId: line.id, kind: 'system' }, { tx });
-      await publishToAccount(g.accountId, { type: 'conversation.updated', conversationId: line.conversationId, changed: ['assigneeId'] }, { tx });
+    for (const l of lines) {
+      await publishToAccount(g.accountId, { type: 'message.created', conversationId: l.conversationId, messageId: l.id, kind: 'system' }, { tx });
+      await publishToAccount(
+        g.accountId,
+        { type: 'conversation.updated', conversationId: l.conversationId, changed: Object.keys(diffs.get(l.conversationId)!) },
+        { tx },
+      );
     }
   }
   return results;

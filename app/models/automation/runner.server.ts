@@ -260,8 +260,11 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
         if (kind) groups.set(kind, [...(groups.get(kind) ?? []), step]);
         else singles.push(step);
       }
+      // A change of the conversation (assignment, priority, status) is a segment of its own: it takes its set-based
+      // form even alone (ADR 128). A lone tag or note goes one by one, after its segment's groups, so that a failure of
+      // the group before it still holds it back for the retry, as one by one.
       for (const [kind, group] of groups) {
-        if (group.length === 1) {
+        if (group.length === 1 && COMMUTING_KINDS.includes(kind)) {
           singles.push(group[0]);
           continue;
         }
