@@ -13,11 +13,13 @@ import { can, canUseFeature, requireUser } from '~/utils/session.server';
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
   const segmentsAllowed = canUseFeature(ctx, 'customerManagement/customerList');
-  const [contactSegments, companySegments] = segmentsAllowed
-    ? await Promise.all([listSegments({ accountId: ctx.account.id, kind: 'contact' }), listSegments({ accountId: ctx.account.id, kind: 'company' })])
-    : [[], []];
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
-  const meetings = meetingsAllowed ? await listMeetingTypes({ accountId: ctx.account.id }) : [];
+  // The side menu's three reads at once.
+  const [contactSegments, companySegments, meetings] = await Promise.all([
+    segmentsAllowed ? listSegments({ accountId: ctx.account.id, kind: 'contact' }) : [],
+    segmentsAllowed ? listSegments({ accountId: ctx.account.id, kind: 'company' }) : [],
+    meetingsAllowed ? listMeetingTypes({ accountId: ctx.account.id }) : [],
+  ]);
   return {
     meetings: meetings.map((m) => ({ id: m.id, name: m.meetingName, totalBookings: m.totalBookings })),
     meetingsDenied: meetingsAllowed ? null : ('feature' as const),

@@ -8,27 +8,22 @@ import { can, canUseFeature, requireUser } from '~/utils/session.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
-  const menu = SETTINGS_MENU.map((g) => ({
-    group: g.group,
-    items: g.items.filter((item) => !item.billing || getConfig().billing).map((item) => ({
-      slug: item.slug,
-      label: item.label,
-      denied:
-        item.feature && !canUseFeature(ctx, item.feature)
-          ? ('feature' as const)
-          : (item.permission && !can(ctx, item.permission)) || (item.orgAdmin && !ctx.isOrgAdmin)
-            ? ('role' as const)
-            : null,
-    })),
-  }));
-  return { menu };
+  // Only what differs per request travels (it is serialized into the page twice, as HTML and as hydration data):
+  // which items are denied, and whether the billing items show. The menu itself is the static SETTINGS_MENU.
+  const denied: Record<string, 'feature' | 'role'> = {};
+  for (const g of SETTINGS_MENU)
+    for (const item of g.items) {
+      if (item.feature && !canUseFeature(ctx, item.feature)) denied[item.slug] = 'feature';
+      else if ((item.permission && !can(ctx, item.permission)) || (item.orgAdmin && !ctx.isOrgAdmin)) denied[item.slug] = 'role';
+    }
+  return { denied, billing: getConfig().billing };
 }
 
 export const handle = { breadcrumb: 'Settings' };
 
 /** Settings: collapsible side-menu groups (as `<details>`), each item marked when the role or plan denies it. */
 export default function SettingsLayout() {
-  const { menu } = useLoaderData<typeof loader>();
+  const { denied, billing } = useLoaderData<typeof loader>();
   return (
     <div className="settings">
       {/* The side menu is long: keyboard users pass it with this link (the shell's skip link lands on it). */}
@@ -36,13 +31,13 @@ export default function SettingsLayout() {
         Skip the settings menu
       </a>
       <nav className="side-menu" aria-label="Settings">
-        {menu.map((g) => (
+        {SETTINGS_MENU.map((g) => (
           <details key={g.group} open>
             <summary>{g.group}</summary>
-            {g.items.map((item) => (
+            {g.items.filter((item) => !item.billing || billing).map((item) => (
               <NavLink key={item.slug} to={`/settings/${item.slug}`} className={({ isActive }) => (isActive ? 'active' : undefined)}>
                 <span>{item.label}</span>
-                {item.denied ? <DeniedBadge kind={item.denied} /> : null}
+                {denied[item.slug] ? <DeniedBadge kind={denied[item.slug]} /> : null}
               </NavLink>
             ))}
           </details>
