@@ -154,33 +154,38 @@ export async function rollUpIn(tx: DbOrTx, opts: { accountId: number; now?: Date
     await tx.execute(sql`delete from analytics_counters_daily where account_id = ${opts.accountId}`);
     await tx.execute(sql`delete from analytics_durations_daily where account_id = ${opts.accountId}`);
   }
-  // A day's rows are the sums of the hour buckets that start on it, local time: [its midnight, the next midnight).
+  // A day's rows are the sums of the hour buckets that start on it, local time (a DST day: 23 or 25 buckets). One
+  // pass over the account's hour rows between the first and the last day to do (not one per day).
   const [done] = await tx.execute<{ days: number }>(sql`
-    with days as (${daysSql}),
-    bounds as (
-      select day, (day::timestamp at time zone ${tz}) as start, ((day + 1)::timestamp at time zone ${tz}) as stop from days where day is not null
+    with days as materialized (select day from (${daysSql}) d where day is not null),
+    span as (
+      select (min(day)::timestamp at time zone ${tz}) as start, ((max(day) + 1)::timestamp at time zone ${tz}) as stop from days
     ),
     c_del as (
-      delete from analytics_counters_daily d using bounds b where d.account_id = ${opts.accountId} and d.day = b.day returning 1
+      delete from analytics_counters_daily d where d.account_id = ${opts.accountId} and d.day in (select day from days) returning 1
     ),
     h_del as (
-      delete from analytics_durations_daily d using bounds b where d.account_id = ${opts.accountId} and d.day = b.day returning 1
+      delete from analytics_durations_daily d where d.account_id = ${opts.accountId} and d.day in (select day from days) returning 1
     ),
     c_ins as (
       insert into analytics_counters_daily (account_id, metric, dim, key, day, n, total)
-      select c.account_id, c.metric, c.dim, c.key, b.day, sum(c.n), sum(c.total)
-      from bounds b join analytics_counters c on c.account_id = ${opts.accountId} and c.hour >= b.start and c.hour < b.stop
+      select c.account_id, c.metric, c.dim, c.key, (c.hour at time zone ${tz})::date, sum(c.n), sum(c.total)
+      from analytics_counters c
+      where c.account_id = ${opts.accountId} and c.hour >= (select start from span) and c.hour < (select stop from span)
+        and (c.hour at time zone ${tz})::date in (select day from days)
       group by 1, 2, 3, 4, 5
       returning 1
     ),
     h_ins as (
       insert into analytics_durations_daily (account_id, metric, dim, key, day, bin, n)
-      select c.account_id, c.metric, c.dim, c.key, b.day, c.bin, sum(c.n)
-      from bounds b join analytics_durations c on c.account_id = ${opts.accountId} and c.hour >= b.start and c.hour < b.stop
+      select c.account_id, c.metric, c.dim, c.key, (c.hour at time zone ${tz})::date, c.bin, sum(c.n)
+      from analytics_durations c
+      where c.account_id = ${opts.accountId} and c.hour >= (select start from span) and c.hour < (select stop from span)
+        and (c.hour at time zone ${tz})::date in (select day from days)
       group by 1, 2, 3, 4, 5, 6
       returning 1
     )
-    select (select count(*) from bounds)::int as days,
+    select (select count(*) from days)::int as days,
       ((select count(*) from c_del) + (select count(*) from h_del) + (select count(*) from c_ins) + (select count(*) from h_ins))::int as touched`);
   // Complete through yesterday, except from the local day of an event still waiting for the projection.
   await tx.execute(sql`
