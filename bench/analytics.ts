@@ -143,11 +143,21 @@ async function main() {
     for (let lo = 1; lo <= CONVERSATIONS; lo += SLICE) {
       const hi = Math.min(CONVERSATIONS, lo + SLICE - 1);
       await getDb().execute(sql`
+      -- Each conversation's times as the log has them (its creation, its rating), not recomputed from now(): the
+      -- statements that wrote the log ran at other instants.
       with conv as (
-        select n, now() - interval '730 days' + ((n::bigint * 7919) % 1051200) * interval '1 minute' as t0,
+        select n, cc.occurred_at as t0, sv.occurred_at as rated_at,
           ((array[${inboxes[0]}::int, ${inboxes[1]}::int, ${inboxes[2]}::int])[1 + n % 3])::text as inbox,
           case when n % 3 = 2 then 'web' else 'email' end as channel
         from generate_series(${lo}::int, ${hi}::int) n
+        cross join lateral (
+          select occurred_at from domain_events
+          where account_id = ${accountId} and subject_type = 'conversation' and subject_id = n::text and type = 'conversation_created' order by id limit 1
+        ) cc
+        left join lateral (
+          select occurred_at from domain_events
+          where account_id = ${accountId} and subject_type = 'survey_response' and subject_id = n::text and type = 'survey_received' order by id limit 1
+        ) sv on true
       ),
       facts as (
         select t0 as at, 'conversations' as metric, 0::float8 as total, null::float8 as secs, inbox, channel, null::text as agent from conv
@@ -162,10 +172,10 @@ async function main() {
           owner,
         )} from conv
           cross join (values ('resolved'), ('resolved_bh')) v(m)
-        union all select t0 + interval '3000 minutes', m, 1 + n % 5, null, inbox, channel, ${String(owner)} from conv
+        union all select rated_at, m, 1 + n % 5, null, inbox, channel, ${String(owner)} from conv
           cross join (values ('csat'), ('csat_satisfied')) v(m) where n % 3 = 1 and (m = 'csat' or 1 + n % 5 >= 4)
         -- The surveys page's facts of the same ratings (ADR 102): every dimension but the kind is absent.
-        union all select t0 + interval '3000 minutes', m, case when m = 'survey_rated' then 1 + n % 5 else 0 end, null, '~area', null, null from conv
+        union all select rated_at, m, case when m = 'survey_rated' then 1 + n % 5 else 0 end, null, '~area', null, null from conv
           cross join (values ('survey_responses'), ('survey_rated'), ('csat_rated'), ('survey_satisfied')) v(m) where n % 3 = 1 and (m <> 'survey_satisfied' or 1 + n % 5 >= 4)
       ),
       lines as (
