@@ -1,6 +1,16 @@
 import { bigint, date, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 
+/** The columns every counter table is keyed by first: account, metric, dimension and key (ADR 090). */
+const counterKey = () => ({
+  accountId: integer('account_id')
+    .notNull()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  metric: text('metric').notNull(),
+  dim: text('dim').notNull(),
+  key: text('key').notNull(),
+});
+
 /**
  * Analytics projections (ADR 090): counters per account, UTC hour, metric and dimension, kept by the engine's
  * analytics handler as domain events arrive and rebuilt from the event log by `npm run parley -- analytics rebuild`.
@@ -10,12 +20,7 @@ import { accounts } from './accounts';
 export const analyticsCounters = pgTable(
   'analytics_counters',
   {
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    metric: text('metric').notNull(),
-    dim: text('dim').notNull(),
-    key: text('key').notNull(),
+    ...counterKey(),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
     n: bigint('n', { mode: 'number' }).notNull().default(0),
     total: doublePrecision('total').notNull().default(0),
@@ -30,12 +35,7 @@ export const analyticsCounters = pgTable(
 export const analyticsDurations = pgTable(
   'analytics_durations',
   {
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    metric: text('metric').notNull(),
-    dim: text('dim').notNull(),
-    key: text('key').notNull(),
+    ...counterKey(),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
     bin: smallint('bin').notNull(),
     n: bigint('n', { mode: 'number' }).notNull().default(0),
@@ -62,12 +62,7 @@ export const analyticsAppliedEvents = pgTable(
 export const analyticsCountersDaily = pgTable(
   'analytics_counters_daily',
   {
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    metric: text('metric').notNull(),
-    dim: text('dim').notNull(),
-    key: text('key').notNull(),
+    ...counterKey(),
     day: date('day', { mode: 'string' }).notNull(),
     n: bigint('n', { mode: 'number' }).notNull().default(0),
     total: doublePrecision('total').notNull().default(0),
@@ -79,12 +74,7 @@ export const analyticsCountersDaily = pgTable(
 export const analyticsDurationsDaily = pgTable(
   'analytics_durations_daily',
   {
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    metric: text('metric').notNull(),
-    dim: text('dim').notNull(),
-    key: text('key').notNull(),
+    ...counterKey(),
     day: date('day', { mode: 'string' }).notNull(),
     bin: smallint('bin').notNull(),
     n: bigint('n', { mode: 'number' }).notNull().default(0),

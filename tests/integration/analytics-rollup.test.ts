@@ -8,6 +8,8 @@ import { parseRange } from '../../app/models/analytics/range.server';
 import { rollUpAnalytics, rollupCut } from '../../app/models/analytics/rollup.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { createTestAccount } from '../factories';
+import { JOB_HANDLERS } from '../../engine/jobs/index';
+import { getBoss, QUEUES, startBoss } from '../../app/utils/jobs.server';
 
 /**
  * The per-day roll-up (ADR 125): every page's figures are the same whether its days are read from day rows or from
@@ -162,5 +164,19 @@ describe('analytics day roll-up (ADR 125)', () => {
     const [mine] = await getDb().execute<{ n: number }>(sql`
       select coalesce(sum(n), 0)::int as n from analytics_counters_daily where account_id = ${other.account.id} and metric = 'conversations' and dim = 'all'`);
     expect(mine.n).toBe(5);
+  });
+
+  it('is a job scheduled every 5 minutes that rolls every account up', async () => {
+    const { account, owner } = await createTestAccount({ domain: 'anarollupjob' });
+    const a = await createInbox({ accountId: account.id, actorId: owner.id, name: 'Support', channelType: 'email', email: `support-${account.id}@rollupjob.test` });
+    const ids = await write(account.id, history(owner.id, a.id, a.id, 900000, ['2026-11-20T10:00:00Z']));
+    await projectEvents({ eventIds: ids });
+    await startBoss();
+    expect((await getBoss().getSchedules()).map((x) => x.name)).toContain(QUEUES.analyticsRollup);
+    await JOB_HANDLERS[QUEUES.analyticsRollup]({});
+    expect(await rollupCut({ accountId: account.id, tz: 'UTC' })).not.toBeNull();
+    const [row] = await getDb().execute<{ n: number }>(sql`
+      select coalesce(sum(n), 0)::int as n from analytics_counters_daily where account_id = ${account.id} and metric = 'conversations' and dim = 'all'`);
+    expect(row.n).toBe(1);
   });
 });

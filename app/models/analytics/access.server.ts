@@ -2,6 +2,7 @@ import { data } from '@remix-run/node';
 import { can, requireFeature, roleDenied } from '../../utils/session.server';
 import { findAnalyticsPage } from './pages';
 import { parseRange } from './range.server';
+import { safeZone } from './rollup.server';
 
 /**
  * Guard of a report page and its CSV: the Analytics area in the plan, the page's reports permission (a 403 with the
@@ -24,13 +25,4 @@ export async function requireReportPage(request: Request, slug: string | undefin
  */
 export function accountZone(ctx: { account: { settings?: { defaultTimezone?: string | null } | null } }) {
   return safeZone(ctx.account.settings?.defaultTimezone || 'UTC');
-}
-
-function safeZone(tz: string) {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return tz;
-  } catch {
-    return 'UTC';
-  }
 }

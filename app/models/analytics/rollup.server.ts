@@ -39,13 +39,18 @@ async function accountZoneOf(db: DbOrTx, accountId: number) {
  * The last local day whose day rows a read in zone `tz` may use, or null (no roll-up, another zone, nothing closed).
  */
 export async function rollupCut(opts: { accountId: number; tz: string; db?: DbOrTx }): Promise<string | null> {
-  const [row] = await (opts.db ?? getDb()).execute<{ cut: string | null }>(sql`
-    select to_char(least(r.through_day, (
-      select ${bucketDay(sql`min(e.occurred_at)`, opts.tz)} - 1 from domain_events e
-      where e.id > r.through_event_id and e.account_id = r.account_id and e.type in (${types()})
-    )), 'YYYY-MM-DD') as cut
-    from analytics_rollups r where r.account_id = ${opts.accountId} and r.time_zone = ${opts.tz}`);
-  return row?.cut ?? null;
+  const db = opts.db ?? getDb();
+  const [state] = await db.execute<{ through_day: string | null; through_event_id: string }>(sql`
+    select to_char(through_day, 'YYYY-MM-DD') as through_day, through_event_id::text from analytics_rollups
+    where account_id = ${opts.accountId} and time_zone = ${opts.tz}`);
+  if (!state?.through_day) return null;
+  // The account's events after through_event_id, on the primary key (a literal bound, so the planner sees how few;
+  // offset 0 keeps it from walking the account's whole (account, occurred_at) index for the min).
+  const [later] = await db.execute<{ day: string | null }>(sql`
+    select to_char(${bucketDay(sql`min(occurred_at)`, opts.tz)} - 1, 'YYYY-MM-DD') as day from (
+      select occurred_at from domain_events where id > ${Number(state.through_event_id)} and account_id = ${opts.accountId} and type in (${types()}) offset 0
+    ) e`);
+  return later?.day && later.day < state.through_day ? later.day : state.through_day;
 }
 
 const cuts = new WeakMap<Range, Promise<string | null>>();
@@ -128,10 +133,11 @@ export async function rollUpIn(tx: DbOrTx, opts: { accountId: number; now?: Date
     // The prefix of the log after the last run that is all projected: up to the first event not in the ledger (or,
     // with none, the newest event of any account: nothing of this account is waiting before it).
     const [head] = await tx.execute<{ upto: string | null; pending_day: string | null }>(sql`
-      with later as (
+      with later as materialized (
         select e.id, e.occurred_at, exists (select 1 from analytics_applied_events l where l.event_id = e.id) as counted
         from domain_events e
         where e.id > ${fromEvent} and e.account_id = ${opts.accountId} and e.type in (${types()})
+        offset 0
       ), first_pending as (select min(id) as id from later where not counted)
       select coalesce((select id - 1 from first_pending where id is not null), (select max(id) from domain_events), ${fromEvent})::text as upto,
         to_char((select ${bucketDay(sql`min(occurred_at)`, tz)} from later where id >= (select id from first_pending)), 'YYYY-MM-DD') as pending_day`);
@@ -154,33 +160,38 @@ export async function rollUpIn(tx: DbOrTx, opts: { accountId: number; now?: Date
     await tx.execute(sql`delete from analytics_counters_daily where account_id = ${opts.accountId}`);
     await tx.execute(sql`delete from analytics_durations_daily where account_id = ${opts.accountId}`);
   }
-  // A day's rows are the sums of the hour buckets that start on it, local time: [its midnight, the next midnight).
+  // A day's rows are the sums of the hour buckets that start on it, local time (a DST day: 23 or 25 buckets). One
+  // pass over the account's hour rows between the first and the last day to do (not one per day).
   const [done] = await tx.execute<{ days: number }>(sql`
-    with days as (${daysSql}),
-    bounds as (
-      select day, (day::timestamp at time zone ${tz}) as start, ((day + 1)::timestamp at time zone ${tz}) as stop from days where day is not null
+    with days as materialized (select day from (${daysSql}) d where day is not null),
+    span as (
+      select (min(day)::timestamp at time zone ${tz}) as start, ((max(day) + 1)::timestamp at time zone ${tz}) as stop from days
     ),
     c_del as (
-      delete from analytics_counters_daily d using bounds b where d.account_id = ${opts.accountId} and d.day = b.day returning 1
+      delete from analytics_counters_daily d where d.account_id = ${opts.accountId} and d.day in (select day from days) returning 1
     ),
     h_del as (
-      delete from analytics_durations_daily d using bounds b where d.account_id = ${opts.accountId} and d.day = b.day returning 1
+      delete from analytics_durations_daily d where d.account_id = ${opts.accountId} and d.day in (select day from days) returning 1
     ),
     c_ins as (
       insert into analytics_counters_daily (account_id, metric, dim, key, day, n, total)
-      select c.account_id, c.metric, c.dim, c.key, b.day, sum(c.n), sum(c.total)
-      from bounds b join analytics_counters c on c.account_id = ${opts.accountId} and c.hour >= b.start and c.hour < b.stop
+      select c.account_id, c.metric, c.dim, c.key, (c.hour at time zone ${tz})::date, sum(c.n), sum(c.total)
+      from analytics_counters c
+      where c.account_id = ${opts.accountId} and c.hour >= (select start from span) and c.hour < (select stop from span)
+        and (c.hour at time zone ${tz})::date in (select day from days)
       group by 1, 2, 3, 4, 5
       returning 1
     ),
     h_ins as (
       insert into analytics_durations_daily (account_id, metric, dim, key, day, bin, n)
-      select c.account_id, c.metric, c.dim, c.key, b.day, c.bin, sum(c.n)
-      from bounds b join analytics_durations c on c.account_id = ${opts.accountId} and c.hour >= b.start and c.hour < b.stop
+      select c.account_id, c.metric, c.dim, c.key, (c.hour at time zone ${tz})::date, c.bin, sum(c.n)
+      from analytics_durations c
+      where c.account_id = ${opts.accountId} and c.hour >= (select start from span) and c.hour < (select stop from span)
+        and (c.hour at time zone ${tz})::date in (select day from days)
       group by 1, 2, 3, 4, 5, 6
       returning 1
     )
-    select (select count(*) from bounds)::int as days,
+    select (select count(*) from days)::int as days,
       ((select count(*) from c_del) + (select count(*) from h_del) + (select count(*) from c_ins) + (select count(*) from h_ins))::int as touched`);
   // Complete through yesterday, except from the local day of an event still waiting for the projection.
   await tx.execute(sql`
