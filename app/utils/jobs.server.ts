@@ -1,9 +1,8 @@
 import PgBoss from 'pg-boss';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 // pg-boss builds parameters for the `pg` driver; pg's own serialiser turns them into text postgres.js can send.
 import pgUtils from 'pg/lib/utils.js';
 import { singleton } from './singleton.server';
-import { sql, type AnyColumn } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 
 /** Queue names, dotted by area. Each is created with retries, backoff and a dead-letter queue. */
