@@ -5,8 +5,12 @@
  * Prints: the rebuild time; the per-event cost of the engine's batch statement (batches of 100); p95 of every built
  * page's figures (the loader's work) for a 90-day and a two-year range (ceilings: 200 ms, 500 ms); and the engine's
  * per-event time on a mixed stream with and without the analytics handler, in the same run (ceiling: +15 %).
- * 1M: BENCH_CONVERSATIONS=1000000 npm run bench:analytics
+ * With the day roll-up (ADR 125) timed, and every page compared with and without it (BENCH_SAME=0 skips that).
  * Run: npm run bench:analytics
+ * The issue's size (1M conversations, 20.3M events; ADR 126), written once into a kept cluster, then reused:
+ *   BENCH_DATA_DIR=/work/benchdata/analytics BENCH_CONVERSATIONS=1000000 npm run bench:analytics
+ * The rebuild on it, timed and compared row for row:  … BENCH_PAGES=0 BENCH_ROLLUP_FULL=0 BENCH_REBUILD=1 …
+ * The CSV memory on it: BENCH_DATA_DIR=… BENCH_CONVERSATIONS=1000000 npm run bench:analytics-csv
  */
 import os from 'node:os';
 import { benchDatabase, measure } from './support';
