@@ -12,6 +12,8 @@ import { benchDatabase, percentile, postJson as post, startCompiledServer } from
 
 const VISITORS = Number(process.env.BENCH_VISITORS ?? 50);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
+/** How long a reply may take before the bench says which one never came (instead of waiting for ever). */
+const WAIT_MS = Number(process.env.BENCH_WAIT_MS ?? 15_000);
 
 async function main() {
   const db0 = await benchDatabase('chatbots');
@@ -52,11 +54,16 @@ async function main() {
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/widget/ws?token=${encodeURIComponent(token)}`, { headers: { host, origin: 'http://shop.example' } });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const waitFor = (text: string) =>
-      new Promise<number>((resolve) => {
+      new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          ws.off('message', on);
+          reject(new Error(`no "${text}" on the visitor's socket within ${WAIT_MS} ms`));
+        }, WAIT_MS);
         const on = (raw: WebSocket.RawData) => {
           const m = JSON.parse(raw.toString());
           if (m.type === 'message' && m.message.from === 'agent' && m.message.text === text) {
             ws.off('message', on);
+            clearTimeout(timer);
             resolve(performance.now());
           }
         };
