@@ -98,14 +98,14 @@ export async function startWidgetSocket(server: http.Server) {
   /**
    * Which sockets already have a message (ADR 124): a bot's reply is pushed in-process when its turn commits, and its
    * NOTIFY arrives too; whichever comes second skips those sockets. Entries go after a minute (an edit, sent
-   * again as message.updated, is never skipped).
+   * again as message.updated, is never skipped); a closed socket is not kept alive by them.
    */
-  const delivered = new Map<number, { at: number; sockets: Set<WebSocket> }>();
+  const delivered = new Map<number, { at: number; sockets: WeakSet<WebSocket> }>();
   const firstTime = (messageId: number, ws: WebSocket) => {
     const now = Date.now();
     if (delivered.size > 5000) for (const [id, d] of delivered) if (d.at < now - 60_000) delivered.delete(id);
     let entry = delivered.get(messageId);
-    if (!entry) delivered.set(messageId, (entry = { at: now, sockets: new Set() }));
+    if (!entry) delivered.set(messageId, (entry = { at: now, sockets: new WeakSet() }));
     if (entry.sockets.has(ws)) return false;
     entry.sockets.add(ws);
     return true;
