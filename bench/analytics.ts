@@ -10,6 +10,7 @@
  * The issue's size (1M conversations, 20.3M events; ADR 126), written once into a kept cluster, then reused:
  *   BENCH_DATA_DIR=/work/benchdata/analytics BENCH_CONVERSATIONS=1000000 npm run bench:analytics
  * The rebuild on it, timed and compared row for row:  … BENCH_PAGES=0 BENCH_ROLLUP_FULL=0 BENCH_REBUILD=1 …
+ *   (BENCH_REDO_COUNTERS=1 writes the set-based counters it is compared with again first)
  * The CSV memory on it: BENCH_DATA_DIR=… BENCH_CONVERSATIONS=1000000 npm run bench:analytics-csv
  */
 import os from 'node:os';
@@ -57,6 +58,8 @@ async function main() {
   // Phases done in a kept database (BENCH_DATA_DIR) are not done again: 'events', 'counters'.
   await getDb().execute(sql`create table if not exists bench_state (k text primary key, v text not null)`);
   const done = async (k: string) => (await getDb().execute(sql`select 1 from bench_state where k = ${k}`)).length > 0;
+  // BENCH_REDO_COUNTERS=1: write the set-based counters (and the figures the rebuild must give) again on a kept database.
+  if (process.env.BENCH_REDO_COUNTERS === '1') await getDb().execute(sql`delete from bench_state where k = 'counters'`);
   const mark = (k: string, v = '') => getDb().execute(sql`insert into bench_state (k, v) values (${k}, ${v}) on conflict (k) do update set v = excluded.v`);
   const inboxes: number[] = [];
   let a: { account: { id: number }; owner: { id: number } };
