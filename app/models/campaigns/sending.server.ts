@@ -1,5 +1,4 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { getDb, schema, type Tx } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
@@ -18,7 +17,7 @@ import { getInbox } from '../inbox/inboxes.server';
 import { renderTemplate, type TemplateContact } from '../productivity/templates';
 import type { Campaign } from './campaigns.server';
 import { campaignLayout, personalise } from './email-layout.server';
-import { isSmtpRecipientRefusal, runBulkSend, sendRawMail, type HeldEnd } from '../mail/bulk-send.server';
+import { connectSentMarks, isSmtpRecipientRefusal, literalIdList, runBulkSend, sendRawMail, type HeldEnd } from '../mail/bulk-send.server';
 import { bulkSmtp, type BulkSmtp } from '../mail/smtp-lanes.server';
 import { readEmailSettings } from '../email/email-inboxes.server';
 import { smtpConnectionOptions } from '../email/mail-connection.server';
@@ -261,30 +260,14 @@ async function deliver(route: CampaignRoute, accountId: number, mail: Awaited<Re
 
 const isRecipientRefusal = isSmtpRecipientRefusal;
 
-/**
- * The connection a campaign run writes its sent marks on (ADR 084 addendum 3): its own, so it is idle whenever the loop
- * writes a statement (the statement reaches the kernel in the same turn as the ends it records), and with
- * synchronous_commit off — a SIGKILL of Parley does not stop PostgreSQL, which commits what it received; a crash of
- * PostgreSQL itself can forget the last moments of marks, whose recipients are then sent again (the same Message-ID).
- */
-async function connectMarks() {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: 'parley-sent-marks' });
-  await client.connect();
-  await client.query('set synchronous_commit = off');
-  return client;
-}
-
 /** Marks these recipients sent (only rows still `sending`) and moves the campaign's counter by as many, in one statement. */
 export function sentMarkStatement(accountId: number, campaignId: number, ids: number[]) {
-  const list = ids.map((id) => {
-    if (!Number.isSafeInteger(id)) throw new Error('a recipient id is not an integer');
-    return String(id);
-  });
+  const list = literalIdList(ids);
   const a = Number(accountId);
   const cid = Number(campaignId);
   if (!Number.isSafeInteger(a) || !Number.isSafeInteger(cid)) throw new Error('the account or campaign id is not an integer');
   return `with m as (update campaign_recipients set status = 'sent', sent_at = now()
-      where account_id = ${a} and id in (${list.join(',')}) and status = 'sending' returning 1)
+      where account_id = ${a} and id in (${list}) and status = 'sending' returning 1)
     update campaigns set sent_count = sent_count + (select count(*) from m) where account_id = ${a} and id = ${cid}`;
 }
 
@@ -365,7 +348,7 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
         await bump(rows.length, 0);
       },
       // Held ends' marks (ADR 084 addendum 3): one statement with the counter, literal ids, on the loop's own connection.
-      syncMarks: route === 'smtp' ? { connect: connectMarks, text: (ids) => sentMarkStatement(opts.accountId, campaign!.id, ids) } : undefined,
+      syncMarks: route === 'smtp' ? { connect: connectSentMarks, text: (ids) => sentMarkStatement(opts.accountId, campaign!.id, ids) } : undefined,
       extendClaims: async (ids) => {
         await db.update(r).set({ claimedAt: sql`now()` }).where(and(mine(ids), eq(r.status, 'sending')));
       },

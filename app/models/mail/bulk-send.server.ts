@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Client } from 'pg';
+import pg, { type Client } from 'pg';
 import { getLogger } from '../../utils/logger.server';
 import { addressOf, buildRawMail, type RawMail } from './raw-mime.server';
 import { bulkSmtp, type BulkSmtp, type Hold, type WriteEnd } from './smtp-lanes.server';
@@ -18,8 +18,8 @@ import { bulkSmtp, type BulkSmtp, type Hold, type WriteEnd } from './smtp-lanes.
  *     (a paused campaign); a transport failure releases what was claimed and not attempted, then throws.
  * With `syncMarks` (campaigns, ADR 084 addendum 3) the held ends of a group and the group's mark statement are written
  * in one turn of the event loop, the ends first, on a connection of the loop's own: a SIGKILL can repeat a mail only if
- * it falls between those write(2) calls (microseconds), and never loses one. Without it (surveys), a kill between the
- * end's write and the mark statement's write can repeat the mail (one event-loop turn). `stats.markLagMs` is the
+ * it falls between those write(2) calls (microseconds), and never loses one. Campaigns and email surveys both use it;
+ * without it, a kill between the end's write and the mark statement's write can repeat the mail (one event-loop turn). `stats.markLagMs` is the
  * marks' latency.
  */
 
@@ -349,6 +349,30 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
   // Benches read each job's figures (bench/survey-email.ts, bench/campaigns.ts): one JSON line per run of the loop.
   if (process.env.PARLEY_BULK_STATS_FILE) fs.appendFileSync(process.env.PARLEY_BULK_STATS_FILE, `${JSON.stringify({ key: opts.rateKey, ms: Date.now() - started, ...stats })}\n`);
   return stats;
+}
+
+/**
+ * The connection a bulk run writes its held ends' sent marks on (`syncMarks`, ADR 084 addendum 3): its own, so it is
+ * idle whenever the loop writes a statement (the statement reaches the kernel in the same turn as the ends it records),
+ * and with synchronous_commit off — a SIGKILL of Parley does not stop PostgreSQL, which commits what it received; a
+ * crash of PostgreSQL itself can forget the last moments of marks, whose recipients are then sent again (the same
+ * Message-ID).
+ */
+export async function connectSentMarks() {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: 'parley-sent-marks' });
+  await client.connect();
+  await client.query('set synchronous_commit = off');
+  return client;
+}
+
+/** Recipient ids as a literal SQL list for a `syncMarks` statement (text, no parameters): integers only. */
+export function literalIdList(ids: number[]) {
+  return ids
+    .map((id) => {
+      if (!Number.isSafeInteger(id)) throw new Error('a recipient id is not an integer');
+      return String(id);
+    })
+    .join(',');
 }
 
 /* ------------------------------------------------------------------------------------------- transport */

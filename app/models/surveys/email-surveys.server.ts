@@ -7,7 +7,7 @@ import { pixelPath } from '../campaigns/tracking.server';
 import { previewImportFile, readFileRows, removeImportFile, sniffImportFile, storeImportFile } from '../crm/imports.server';
 import type { ImportField } from '../crm/imports-constants';
 import { recordChange } from '../productivity/shared.server';
-import { bulkConnections, pooledTransport, runBulkSend, sendRawMail } from '../mail/bulk-send.server';
+import { bulkConnections, connectSentMarks, literalIdList, pooledTransport, runBulkSend, sendRawMail } from '../mail/bulk-send.server';
 import { sendBulkEmail } from '../mail/mail.server';
 import { getConfig } from '../../utils/env.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
@@ -462,11 +462,24 @@ const SLICE_MS = 40_000;
 
 type Claimed = { id: number; email: string; name: string; token: string; suppressed: boolean };
 
+/** A survey email's Message-ID: the recipient's token at the account's host (bounces find the recipient by it; `sentMarkStatement` writes the same). */
+const messageIdOf = (token: string, host: string) => `<survey-${token}@${host}>`;
+
+/** Marks these recipients sent with their Message-ID (only rows still `sending`), as text for the marks connection. */
+export function sentMarkStatement(accountId: number, host: string, ids: number[]) {
+  const a = Number(accountId);
+  if (!Number.isSafeInteger(a)) throw new Error('the account id is not an integer');
+  return `update survey_email_recipients set status = 'sent', sent_at = now(), message_id = '<survey-' || token || '@${host.replace(/'/g, "''")}>'
+    where account_id = ${a} and id in (${literalIdList(ids)}) and status = 'sending'`;
+}
+
 /**
  * Sends one occurrence through the shared bulk-send loop (ADR 084): the recipients are resolved in slices of 5,000
  * while the first slice is already being mailed; each recipient is claimed once (queued → sending, skip locked, so
  * several workers share a send), mailed from the survey's verified sender with a stable Message-ID, and marked sent
- * right after the server's 250. A send killed half way resumes with the rows not yet sent. Suppressed addresses
+ * as the message's end is written (over SMTP: the end and the mark leave in one turn, ADR 084 addendum 3, so a SIGKILL
+ * can repeat a mail only in the microseconds between two writes, never lose one; the claims a live run holds are renewed
+ * well within their lease). A send killed half way resumes with the rows not yet sent. Suppressed addresses
  * (unsubscribed or bounced meanwhile) are skipped.
  */
 export async function runEmailSend(opts: { accountId: number; sendId: number; sliceMs?: number }) {
@@ -567,20 +580,21 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
       },
       deliver: async (r, held) => {
         const mail = renderSurveyEmail(render, r);
-        const messageId = `<survey-${r.token}@${host}>`;
+        const messageId = messageIdOf(r.token, host);
         if (!transport) {
           await sendBulkEmail({ accountId: opts.accountId, from, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId });
           return { messageId };
         }
         return sendRawMail(transport, { from, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId }, held);
       },
+      // The Message-ID is the token's (`messageIdOf`): one statement for both ways of marking.
       markSent: async (rows) => {
-        const values = sql.join(
-          rows.map((d) => sql`(${d.id}::bigint, ${d.messageId ?? null})`),
-          sql`, `,
-        );
-        await db.execute(sql`update survey_email_recipients r set status = 'sent', sent_at = now(), message_id = v.mid
-          from (values ${values}) as v(id, mid) where r.account_id = ${opts.accountId} and r.id = v.id and r.status = 'sending'`);
+        await db.execute(sql.raw(sentMarkStatement(opts.accountId, host, rows.map((d) => d.id))));
+      },
+      // Held ends' marks (ADR 084 addendum 3): one statement, literal ids, on the loop's own connection.
+      syncMarks: transport ? { connect: connectSentMarks, text: (list) => sentMarkStatement(opts.accountId, host, list) } : undefined,
+      extendClaims: async (list) => {
+        await db.execute(sql`update survey_email_recipients set claimed_at = now() where account_id = ${opts.accountId} and id in (${ids(list)}) and status = 'sending'`);
       },
       unmarkSent: async (list) => {
         await db.execute(sql`update survey_email_recipients set status = 'sending', sent_at = null where account_id = ${opts.accountId} and id in (${ids(list)}) and status = 'sent'`);
@@ -595,7 +609,14 @@ export async function runEmailSend(opts: { accountId: number; sendId: number; sl
         await db.execute(sql`update survey_email_recipients set status = 'queued', claimed_at = null where account_id = ${opts.accountId} and id in (${ids(list)}) and status = 'sending'`);
       },
     },
-    { rateKey: `survey:${opts.accountId}`, ratePerSecond: surveyRate(), claimSize: CLAIM, lanes: bulkConnections(), sliceMs: opts.sliceMs ?? SLICE_MS },
+    {
+      rateKey: `survey:${opts.accountId}`,
+      ratePerSecond: surveyRate(),
+      claimSize: CLAIM,
+      lanes: bulkConnections(),
+      sliceMs: opts.sliceMs ?? SLICE_MS,
+      claimHeartbeatMs: LEASE_MS / 3,
+    },
   ).finally(async () => {
     resolved = true;
     await resolving;

@@ -8,11 +8,16 @@ import { runCampaignSend } from '../../app/models/campaigns/sending.server';
 import { runBulkSend } from '../../app/models/mail/bulk-send.server';
 import { createSegment } from '../../app/models/crm/segments.server';
 import { createEmailInbox } from '../../app/models/email/email-inboxes.server';
+import { createTag } from '../../app/models/productivity/tags.server';
+import { runEmailOccurrence, runEmailSend } from '../../app/models/surveys/email-surveys.server';
+import { publishSurvey, updateSurvey } from '../../app/models/surveys/surveys.server';
+import { QUEUES } from '../../app/utils/jobs.server';
 import { resetSingleton } from '../../app/utils/singleton.server';
 import { createTestAccount } from '../factories';
+import { publishedSurvey } from '../helpers/surveys';
 
 /**
- * The crash window of a campaign mail (ADR 084 addendum 3). The sender writes a message's end and, in the same turn,
+ * The crash window of a bulk mail, campaign or email survey (ADR 084 addendum 3). The sender writes a message's end and, in the same turn,
  * the statement that marks it sent; a SIGKILL after both (here: while the server has the end and has not answered)
  * leaves the recipient marked, so the restarted send does not mail it again. A message refused at its end (451) is
  * taken back and sent again, once.
@@ -250,4 +255,62 @@ describe('the crash window of a campaign mail', () => {
     for (let i = 1; i < renewed.length; i++) expect(renewed[i]!.length).toBeLessThanOrEqual(renewed[i - 1]!.length);
     expect(renewed.at(-1)!.length).toBeLessThan(4);
   });
+});
+
+/** An email survey published to `people` tagged contacts, its first occurrence resolved into a send. */
+async function surveySendOf(people: number) {
+  const a = await createTestAccount();
+  const accountId = a.account.id;
+  const who = { accountId, actorId: a.owner.id };
+  const tag = await createTag({ ...who, name: 'Asked', color: 'blue' as never });
+  const contacts = await getDb()
+    .insert(schema.contacts)
+    .values(Array.from({ length: people }, (_, i) => ({ accountId, firstName: `S${i}`, email: `s${i}-${a.domain}@example.test` })))
+    .returning({ id: schema.contacts.id });
+  await getDb().insert(schema.contactTags).values(contacts.map((c) => ({ accountId, contactId: c.id, tagId: tag.id })));
+  const made = await publishedSurvey({ ...who, channel: 'email', subType: 'nps', types: ['text'], target: { tagIds: [tag.id] }, publish: false });
+  await updateSurvey({ ...who, id: made.survey.id, patch: { design: { ...made.survey.design, sendFrom: 'support@example.test', subject: 'How did we do?' } }, step: 'design' });
+  await publishSurvey({ ...who, id: made.survey.id });
+  const [job] = await getDb().execute<{ data: { generation: number; at: string } }>(
+    sql`select data from pgboss.job where name = ${QUEUES.surveyEmailOccurrence} and data->>'surveyId' = ${String(made.survey.id)} order by created_on desc limit 1`,
+  );
+  const occ = (await runEmailOccurrence({ accountId, surveyId: made.survey.id, generation: job!.data.generation, at: job!.data.at })) as { sendId: number };
+  return { accountId, sendId: occ.sendId };
+}
+
+describe('the crash window of an email survey', () => {
+  it('a SIGKILL in the very next tick after an end was written: that mail is marked with its Message-ID, and nobody gets two', async () => {
+    const { accountId, sendId } = await surveySendOf(12);
+    const rows = () =>
+      getDb()
+        .select({ id: schema.surveyEmailRecipients.id, status: schema.surveyEmailRecipients.status, token: schema.surveyEmailRecipients.token, messageId: schema.surveyEmailRecipients.messageId })
+        .from(schema.surveyEmailRecipients)
+        .where(and(eq(schema.surveyEmailRecipients.accountId, accountId), eq(schema.surveyEmailRecipients.sendId, sendId)))
+        .orderBy(schema.surveyEmailRecipients.id);
+    // The recipients are resolved by the send itself, beside its first mails (the only survey this sink sees).
+    const mine = (id: string) => /^<survey-([0-9a-f]{64})@/.exec(id)?.[1];
+    sink.set(() => 'accept');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/integration/survey-send-child.ts', String(accountId), String(sendId)], {
+      env: { ...process.env, PARLEY_BULK_SMTP_CONNECTIONS: '3', LOG_LEVEL: 'silent', CRASH_AFTER_END: '5' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.once('exit', (c, s) => r([c, s])));
+    expect(signal ?? code).toBe('SIGKILL');
+    await new Promise((r) => setTimeout(r, 300)); // the sink reads what the kernel delivered after the kill
+    const before = [...sink.accepted.keys()].filter((id) => mine(id));
+    expect(before.length).toBeGreaterThanOrEqual(5);
+    // Every mail the server got is marked, with the Message-ID it carried: the kill came after the statement beside its end.
+    const marked = new Map((await rows()).filter((r) => r.status === 'sent').map((r) => [r.messageId, r]));
+    for (const id of before) expect(marked.has(id), id).toBe(true);
+
+    // The restart, after the dead sender's lease (30 s, shortened here by ageing its claims).
+    await getDb().execute(sql`update survey_email_recipients set claimed_at = now() - interval '1 minute' where account_id = ${accountId} and status = 'sending'`);
+    for (let i = 0; i < 10 && !(await runEmailSend({ accountId, sendId })).done; i++);
+    const after = await rows();
+    expect(after.map((r) => r.status)).toEqual(Array(12).fill('sent'));
+    for (const r of after) {
+      const copies = [...sink.accepted.entries()].filter(([id]) => mine(id) === r.token);
+      expect(copies.map(([id, n]) => [id, n]), `recipient ${r.id}`).toEqual([[r.messageId, 1]]);
+    }
+  }, 60_000);
 });
