@@ -198,6 +198,10 @@ export async function getConversation(opts: { accountId: number; id: number }) {
       contact: schema.contacts,
       assignee: { id: assignee.id, firstName: assignee.firstName, lastName: assignee.lastName },
       team: { id: schema.teams.id, name: schema.teams.name },
+      // Its tags in the same statement (ADR 133).
+      tags: sql<{ id: number; name: string; color: string }[]>`coalesce((select json_agg(json_build_object('id', ${schema.tags.id}, 'name', ${schema.tags.name}, 'color', ${schema.tags.color}))
+          from ${schema.conversationTags} inner join ${schema.tags} on ${schema.tags.id} = ${schema.conversationTags.tagId}
+         where ${schema.conversationTags.accountId} = ${opts.accountId} and ${schema.conversationTags.conversationId} = ${opts.id}), '[]'::json)`,
     })
     .from(c)
     .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
@@ -206,12 +210,7 @@ export async function getConversation(opts: { accountId: number; id: number }) {
     .leftJoin(schema.teams, eq(schema.teams.id, c.teamId))
     .where(and(eq(c.accountId, opts.accountId), eq(c.id, opts.id), isNull(c.deletedAt)));
   if (!row) return undefined;
-  const tags = await getDb()
-    .select({ id: schema.tags.id, name: schema.tags.name, color: schema.tags.color })
-    .from(schema.conversationTags)
-    .innerJoin(schema.tags, eq(schema.tags.id, schema.conversationTags.tagId))
-    .where(and(eq(schema.conversationTags.accountId, opts.accountId), eq(schema.conversationTags.conversationId, opts.id)));
-  return { ...row, priority: priorityName(row.conversation.priority), tags };
+  return { ...row, priority: priorityName(row.conversation.priority) };
 }
 
 // ---------------------------------------------------------------------------------------------------------
