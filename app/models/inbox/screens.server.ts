@@ -50,27 +50,34 @@ export async function listTagOptions(opts: { accountId: number }) {
  * The four select lists of the inbox screens (inboxes, assignees, teams, tags) in one statement: one round trip
  * instead of four on every inbox and conversation page (ADR 052). Same rows and order as the four functions above.
  */
-export async function listInboxScreenOptions(opts: { accountId: number }) {
-  const [row] = await getDb().execute<{
-    inboxes: { id: number; name: string; channelType: string }[] | null;
-    users: { id: number; firstName: string; lastName: string }[] | null;
-    teams: { id: number; name: string }[] | null;
-    tags: { id: number; name: string; color: string }[] | null;
-  }>(sql`select
+type OptionsRow = {
+  inboxes: { id: number; name: string; channelType: string }[] | null;
+  users: { id: number; firstName: string; lastName: string }[] | null;
+  teams: { id: number; name: string }[] | null;
+  tags: { id: number; name: string; color: string }[] | null;
+};
+
+/** The selects' choices as four sub-selects (`inboxes`, `users`, `teams`, `tags`) of one statement. */
+const optionColumns = (accountId: number) => sql`
       (select json_agg(json_build_object('id', id, 'name', name, 'channelType', channel_type) order by name)
-         from ${schema.inboxes} where account_id = ${opts.accountId}) as inboxes,
+         from ${schema.inboxes} where account_id = ${accountId}) as inboxes,
       (select json_agg(json_build_object('id', id, 'firstName', first_name, 'lastName', last_name) order by first_name, last_name)
-         from ${schema.users} where account_id = ${opts.accountId} and status = 'active') as users,
+         from ${schema.users} where account_id = ${accountId} and status = 'active') as users,
       (select json_agg(json_build_object('id', id, 'name', name) order by name)
-         from ${schema.teams} where account_id = ${opts.accountId}) as teams,
+         from ${schema.teams} where account_id = ${accountId}) as teams,
       (select json_agg(json_build_object('id', id, 'name', name, 'color', color) order by name)
-         from ${schema.tags} where account_id = ${opts.accountId}) as tags`);
-  return {
-    inboxes: (row.inboxes ?? []) as { id: number; name: string; channelType: (typeof schema.inboxes.$inferSelect)['channelType'] }[],
-    users: (row.users ?? []).map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() })),
-    teams: row.teams ?? [],
-    tags: row.tags ?? [],
-  };
+         from ${schema.tags} where account_id = ${accountId}) as tags`;
+
+const shapeOptions = (row: OptionsRow) => ({
+  inboxes: (row.inboxes ?? []) as { id: number; name: string; channelType: (typeof schema.inboxes.$inferSelect)['channelType'] }[],
+  users: (row.users ?? []).map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() })),
+  teams: row.teams ?? [],
+  tags: row.tags ?? [],
+});
+
+export async function listInboxScreenOptions(opts: { accountId: number }) {
+  const [row] = await getDb().execute<OptionsRow>(sql`select ${optionColumns(opts.accountId)}`);
+  return shapeOptions(row);
 }
 
 /** The contact panel's "other conversations": the contact's newest conversations besides this one. */
@@ -237,11 +244,7 @@ export async function findNeighbourConversations(opts: { accountId: number; id: 
   return { previousId: newer?.id ?? null, nextId: older?.id ?? null };
 }
 
-type PageRow = {
-  inboxes: { id: number; name: string; channelType: string }[] | null;
-  users: { id: number; firstName: string; lastName: string }[] | null;
-  teams: { id: number; name: string }[] | null;
-  tags: { id: number; name: string; color: string }[] | null;
+type PageRow = OptionsRow & {
   canned: { id: number; name: string; message: string }[] | null;
   templates: { id: number; name: string; body: string }[] | null;
   mentionable: { id: number; firstName: string; lastName: string; email: string }[] | null;
@@ -280,15 +283,7 @@ export async function readConversationPage(opts: {
   const at = opts.lastMessageAt.toISOString();
   const live = sql`account_id = ${accountId} and deleted_at is null and status in ('open', 'pending') and id <> ${id}`;
   const seconds = sql`coalesce(te.duration_seconds, greatest(0, extract(epoch from (now() - te.started_at)))::int)`;
-  const [row] = await getDb().execute<PageRow>(sql`select
-      (select json_agg(json_build_object('id', id, 'name', name, 'channelType', channel_type) order by name)
-         from ${schema.inboxes} where account_id = ${accountId}) as inboxes,
-      (select json_agg(json_build_object('id', id, 'firstName', first_name, 'lastName', last_name) order by first_name, last_name)
-         from ${schema.users} where account_id = ${accountId} and status = 'active') as users,
-      (select json_agg(json_build_object('id', id, 'name', name) order by name)
-         from ${schema.teams} where account_id = ${accountId}) as teams,
-      (select json_agg(json_build_object('id', id, 'name', name, 'color', color) order by name)
-         from ${schema.tags} where account_id = ${accountId}) as tags,
+  const [row] = await getDb().execute<PageRow>(sql`select ${optionColumns(accountId)},
       (select json_agg(json_build_object('id', id, 'name', name, 'message', message) order by lower(name), id)
          from (select id, name, message from ${schema.cannedResponses} where account_id = ${accountId} ${cannedFilter}
                 order by lower(name), id limit 50) x) as canned,
@@ -316,10 +311,7 @@ export async function readConversationPage(opts: {
       exists (select 1 from ${schema.aiSettings} where account_id = ${accountId} and base_url <> '') as ai_server`);
   const date = (s: string | null) => (s === null ? null : new Date(s));
   return {
-    inboxes: (row.inboxes ?? []) as { id: number; name: string; channelType: (typeof schema.inboxes.$inferSelect)['channelType'] }[],
-    users: (row.users ?? []).map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() })),
-    teams: row.teams ?? [],
-    tags: row.tags ?? [],
+    ...shapeOptions(row),
     canned: row.canned ?? [],
     templates: row.templates ?? [],
     mentionable: row.mentionable ?? [],
