@@ -10,6 +10,7 @@ process.env.NODE_ENV ??= 'production';
  * Each line gives wall time p50 and this process's CPU per call (JavaScript and the database driver; PostgreSQL's
  * own CPU is not in it), plus statements per call for the loaders and the page's HTML size.
  * Run: npm run build && npx tsx bench/page-costs.ts   (BENCH_RUNS=200 BENCH_CONVERSATIONS=1000 BENCH_CONTACTS=5000)
+ * BENCH_DUMP_HTML=/tmp/dir BENCH_RUNS=0: only writes each page's HTML there.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -65,12 +66,15 @@ async function main() {
   const request = (p: string) => new Request(`http://${host}${p}`, { headers: { cookie, host } });
   console.log(`\nWhere a signed-in request goes, ${RUNS} requests one at a time, p50 wall and this process's CPU per request`);
   const guard = await time(() => runInRequestScope(() => getAppContext(request('/inbox'))));
-  line('guard: tenant + session + user + role + plan + shell', guard);
+  if (RUNS > 0) line("guard: tenant + session + user + role + plan + shell", guard);
   const minusGuard = (r: { p50: number; cpu: number; tx: number }) => ({ p50: r.p50 - guard.p50, cpu: r.cpu - guard.cpu, tx: r.tx - guard.tx });
   for (const [label, p, chain, params] of pages) {
     const res = await app.request(p, { domain: account.domain, cookie });
     if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
     console.log(`\n${label}: ${p}, HTML ${(Buffer.byteLength(res.text) / 1024).toFixed(1)} KB`);
+    // BENCH_DUMP_HTML=/dir: each page's HTML written there, to see what its kilobytes are.
+    if (process.env.BENCH_DUMP_HTML) (await import('node:fs')).writeFileSync(path.join(process.env.BENCH_DUMP_HTML, `${label.split(' ')[0]}.html`), res.text);
+    if (process.env.BENCH_DUMP_HTML && process.env.BENCH_RUNS === '0') continue;
     const loaderOf = (id: string) => build.routes[id].module.loader!;
     for (const id of chain) {
       // The loader alone, within a request whose guard was already read (as the other loaders of a page share it).

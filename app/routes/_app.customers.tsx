@@ -3,7 +3,7 @@ import { Link, NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { Plus } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
-import { listSegments } from '~/models/crm/segments.server';
+import { listAllSegments } from '~/models/crm/segments.server';
 import { MENU_NAME_LENGTH } from '~/models/meetings/constants';
 import { listMeetingTypes } from '~/models/meetings/meetings.server';
 import { pageTitle } from '~/utils/format';
@@ -14,12 +14,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
   const segmentsAllowed = canUseFeature(ctx, 'customerManagement/customerList');
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
-  // The side menu's three reads at once.
-  const [contactSegments, companySegments, meetings] = await Promise.all([
-    segmentsAllowed ? listSegments({ accountId: ctx.account.id, kind: 'contact' }) : [],
-    segmentsAllowed ? listSegments({ accountId: ctx.account.id, kind: 'company' }) : [],
+  // The side menu's two reads at once: both kinds of segments are one (ADR 133).
+  const [segments, meetings] = await Promise.all([
+    segmentsAllowed ? listAllSegments({ accountId: ctx.account.id }) : { contact: [], company: [] },
     meetingsAllowed ? listMeetingTypes({ accountId: ctx.account.id }) : [],
   ]);
+  const { contact: contactSegments, company: companySegments } = segments;
   return {
     meetings: meetings.map((m) => ({ id: m.id, name: m.meetingName, totalBookings: m.totalBookings })),
     meetingsDenied: meetingsAllowed ? null : ('feature' as const),

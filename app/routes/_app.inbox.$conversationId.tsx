@@ -10,7 +10,6 @@ import { ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
 import { MergeConfirm } from '~/components/inbox/merge-confirm';
 import { PropertiesForm } from '~/components/inbox/properties';
 import { updateConversationProperties } from '~/models/inbox/properties.server';
-import { conversationTime } from '~/models/time-tracking/time-entries.server';
 import { MentionSuggestions } from '~/components/inbox/mention-suggestions';
 import { ShortcutsHelp, useConversationShortcuts } from '~/components/inbox/shortcuts';
 import { TemplateList } from '~/components/inbox/template-list';
@@ -19,7 +18,6 @@ import { attachableArticlesFor } from '~/models/knowledge-base/attach.server';
 import { usePresence } from '~/components/inbox/use-inbox-live';
 import { useLiveRevalidation } from '~/components/shell/use-live';
 import { WidgetTyping } from '~/components/messenger/agent-typing';
-import { conversationRatings } from '~/models/csat/csat.server';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
@@ -56,17 +54,13 @@ import {
   findMergeTarget,
   findNeighbourConversations,
   findOwnConversationIds,
-  lastMessageIdBy,
-  listContactConversations,
-  listInboxScreenOptions,
   listMessageAttachments,
+  readConversationPage,
   searchMergeCandidates,
 } from '~/models/inbox/screens.server';
-import { getCannedResponse, listCannedResponses } from '~/models/productivity/canned-responses.server';
-import { listEmailTemplates } from '~/models/productivity/email-templates.server';
+import { getCannedResponse } from '~/models/productivity/canned-responses.server';
 import { renderTemplate } from '~/models/productivity/templates';
 import { mentionHandle } from '~/models/notifications/mentions';
-import { listMentionableUsers } from '~/models/users/users.server';
 import { formatDateTime, pageTitle, truncate } from '~/utils/format';
 import { formatHoursMinutes } from '~/utils/duration';
 import { formatPhone } from '~/utils/phone-format';
@@ -111,14 +105,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const mergeQuery = (url.searchParams.get('merge_q') ?? '').trim().slice(0, 200);
   const contactId = found.conversation.contactId;
   const allRuns = url.searchParams.get('automations') === 'all';
-  // Every read that needs only the conversation runs at once (ADR 110); the attachments wait for the thread.
-  const [thread, others, { inboxes, users, teams, tags }, canned, picked, ownLast, searched, runs, [templates, mentionable, neighbours, time, ratings, integrations, articleLinks, ai]] = await Promise.all([
+  // Every read that needs only the conversation runs at once (ADR 110), and all but the thread, the automation runs
+  // and the picks are one statement (ADR 133); the attachments wait for the thread.
+  const aiAllowed = canUseFeature(ctx, 'conversation/aiHelp');
+  const [thread, page, picked, searched, runs, articleLinks] = await Promise.all([
     listThread({ accountId, conversationId: id, before }),
-    contactId ? listContactConversations({ accountId, contactId, exceptId: id }) : Promise.resolve([]),
-    listInboxScreenOptions({ accountId }),
-    listCannedResponses({ accountId, q: cannedQuery || null, limit: 50 }),
+    readConversationPage({ accountId, conversationId: id, userId: ctx.user.id, contactId, lastMessageAt: found.conversation.lastMessageAt, cannedQuery }),
     cannedId ? getCannedResponse({ accountId, id: cannedId }) : Promise.resolve(undefined),
-    lastMessageIdBy({ accountId, conversationId: id, userId: ctx.user.id }),
     mergeQuery
       ? searchMergeCandidates({
           accountId,
@@ -128,16 +121,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         })
       : Promise.resolve(null),
     listConversationRuns({ accountId, conversationId: id, limit: 30 }),
-    Promise.all([
-      listEmailTemplates({ accountId, limit: 50 }),
-      listMentionableUsers({ accountId }),
-      findNeighbourConversations({ accountId, id, lastMessageAt: found.conversation.lastMessageAt }),
-      conversationTime({ accountId, conversationId: id, userId: ctx.user.id }),
-      conversationRatings({ accountId, conversationId: id }),
-      integrationPanelsHtml(ctx, { email: found.contact?.email ?? null, conversationId: id }),
-      attachableArticlesFor(request, ctx.account, url.searchParams),
-      aiHelpLabels({ accountId, channelType: found.inbox.channelType, allowed: canUseFeature(ctx, 'conversation/aiHelp') }),
-    ]),
+    attachableArticlesFor(request, ctx.account, url.searchParams),
+  ]);
+  const { others, inboxes, users, teams, tags, canned, ownLast, templates, mentionable, neighbours, time, ratings } = page;
+  const [integrations, ai] = await Promise.all([
+    // Most accounts connect nothing: then the panels cost no read at all.
+    page.hasConnections ? integrationPanelsHtml(ctx, { email: found.contact?.email ?? null, conversationId: id }) : '',
+    aiHelpLabels({ accountId, channelType: found.inbox.channelType, allowed: aiAllowed, accountServer: page.aiServer }),
   ]);
   // "Offer a meeting" fills the reply with the default meeting's booking link for this conversation (ADR 072).
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');

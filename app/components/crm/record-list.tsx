@@ -11,7 +11,8 @@ export type RecordColumn<R> = { key: string; label: string; sortable?: boolean; 
 
 /**
  * A CRM list (contacts or companies, whole or one segment): GET filters (text and tag), one selection form for
- * bulk tag and bulk delete (checkboxes point at it with `form=`), a favourite toggle per row, sortable columns
+ * bulk tag and bulk delete (checkboxes point at it with `form=`), a favourite toggle per row (buttons of one
+ * favourites form, `form=`; the star drawn once and shown with `<use>`), sortable columns
  * and the pager. Everything works without JavaScript.
  */
 export function RecordList<R extends { id: number; isFavourite: boolean; tags: { id: number; name: string; color: string }[] }>(props: {
@@ -28,8 +29,21 @@ export function RecordList<R extends { id: number; isFavourite: boolean; tags: {
   formError?: string | null;
 }) {
   const formId = `${props.id}-selection`;
+  const favouritesId = `${props.id}-favourites`;
+  const starId = `${props.id}-star`;
   return (
     <div className="stack">
+      {/* The star, once: each row's button shows it with <use> (its fill, on or off, is inherited). */}
+      <svg aria-hidden="true" width={0} height={0} style={{ position: 'absolute' }}>
+        <symbol id={starId} viewBox="0 0 24 24">
+          <Star fill="inherit" />
+        </symbol>
+      </svg>
+      {props.locked ? null : (
+        <Form method="post" action={props.postAction ?? props.action} id={favouritesId}>
+          <input type="hidden" name="intent" value="favourite" />
+        </Form>
+      )}
       <Form method="get" action={props.action} className="row" role="search" aria-label={`Filter ${props.plural}`}>
         <input type="search" name="q" defaultValue={props.filters.q} aria-label={`Search ${props.plural}`} placeholder={`Search ${props.plural}`} maxLength={100} />
         <select name="tag" defaultValue={props.filters.tag ?? ''} aria-label="Filter by tag">
@@ -91,21 +105,22 @@ export function RecordList<R extends { id: number; isFavourite: boolean; tags: {
                   <input type="checkbox" name="ids" value={r.id} form={formId} aria-label={`Select ${r.id}`} disabled={props.locked} />
                 </td>
                 <td>
-                  <Form method="post" action={props.postAction ?? props.action}>
-                    <input type="hidden" name="id" value={r.id} />
-                    <input type="hidden" name="value" value={r.isFavourite ? 'false' : 'true'} />
-                    <button
-                      type="submit"
-                      className="btn btn-link"
-                      name="intent"
-                      value="favourite"
-                      disabled={props.locked}
-                      aria-label={r.isFavourite ? 'Remove from favourites' : 'Add to favourites'}
-                      aria-pressed={r.isFavourite}
-                    >
-                      <Star aria-hidden="true" size={16} fill={r.isFavourite ? 'currentColor' : 'none'} />
-                    </button>
-                  </Form>
+                  {/* One favourites form for the whole list (below): each row's button names its row and the new
+                      state, so 50 rows carry no form or hidden inputs of their own (ADR 133). */}
+                  <button
+                    type="submit"
+                    form={favouritesId}
+                    className="btn btn-link"
+                    name="favourite"
+                    value={`${r.id}:${r.isFavourite ? 'false' : 'true'}`}
+                    disabled={props.locked}
+                    aria-label={r.isFavourite ? 'Remove from favourites' : 'Add to favourites'}
+                    aria-pressed={r.isFavourite}
+                  >
+                    <svg aria-hidden="true" width={16} height={16} fill={r.isFavourite ? 'currentColor' : 'none'}>
+                      <use href={`#${starId}`} />
+                    </svg>
+                  </button>
                 </td>
                 {props.columns.map((c) => (
                   <td key={c.key}>{c.cell(r)}</td>

@@ -4,6 +4,7 @@ import { AiServerError } from './client.server';
 import { AiHelpSchema, REWRITE_STYLES, type RewriteStyle } from './forms';
 import { AiCapReachedError, AiInputError, completeAiHelp, planAiHelp } from './help.server';
 import { resolveAiServer } from './settings.server';
+import { getConfig } from '../../utils/env.server';
 
 export const AI_REVIEW_NOTICE = 'AI suggestion in the reply box: review it before you send. Nothing is sent until you send it.';
 
@@ -11,8 +12,13 @@ export const AI_REVIEW_NOTICE = 'AI suggestion in the reply box: review it befor
  * The words of the reply box's AI part, decided on the server (they depend on the account's server and the
  * channel) and sent with the page's data, which keeps them out of the page's script.
  */
-export async function aiHelpLabels(opts: { accountId: number; channelType: string; allowed?: boolean }) {
-  const configured = (await resolveAiServer({ accountId: opts.accountId, allowed: opts.allowed })) !== null;
+export async function aiHelpLabels(opts: { accountId: number; channelType: string; allowed?: boolean; accountServer?: boolean }) {
+  // `accountServer`: whether the account's own AI server is set, when the caller read it already (the conversation
+  // page's one statement, ADR 133); then no read here, and the same answer as `resolveAiServer`.
+  const configured =
+    opts.accountServer !== undefined && opts.allowed !== undefined
+      ? opts.allowed && (opts.accountServer || getConfig().ai.server !== null)
+      : (await resolveAiServer({ accountId: opts.accountId, allowed: opts.allowed })) !== null;
   const email = opts.channelType === 'email';
   return {
     configured,

@@ -90,9 +90,12 @@ export async function handleListAction(request: Request, ctx: AppContext, form: 
     return redirectWithToast(back, { type: 'info', text: kind === 'contact' ? 'Contact Updated' : 'Updated' });
   }
   if (intent === 'favourite') {
-    const [id] = readIds(form.getAll('id'));
+    // The list's one favourites form: the pressed button is `favourite=<id>:<true|false>`; a single-row form may
+    // still post `id` and `value`.
+    const pressed = /^(\d{1,15}):(true|false)$/.exec(String(form.get('favourite') ?? ''));
+    const [id] = readIds(pressed ? [pressed[1]] : form.getAll('id'));
     if (!id) throw new Response('Not Found', { status: 404 });
-    const isFavourite = form.get('value') === 'true';
+    const isFavourite = (pressed ? pressed[2] : form.get('value')) === 'true';
     const row = kind === 'contact' ? await setContactFavourite({ ...who, id, isFavourite }) : await setCompanyFavourite({ ...who, id, isFavourite });
     if (!row) throw new Response('Not Found', { status: 404 });
     return redirectWithToast(back, { type: 'info', text: kind === 'contact' ? 'Contact Updated' : 'Updated' });

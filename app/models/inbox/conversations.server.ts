@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { ConversationStatus, EmailHeaders, SourceType } from '../../../db/schema/inbox';
@@ -63,15 +63,17 @@ export async function listConversations(opts: { accountId: number; userId: numbe
       ? [dir(c.priority), desc(c.lastMessageAt)]
       : [dir(c.lastMessageAt), dir(c.id)];
   const db = getDb();
-  // Page the ids first (an index walk, cheap even deep into the list), then fetch what the rows show.
-  const [pageIds, [{ total }]] = await Promise.all([
-    db
-      .select({ id: c.id })
-      .from(c)
-      .where(where)
-      .orderBy(...order)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
+  // Page the ids (an index walk, cheap even deep into the list) and fetch what the rows show, with their tags, in
+  // one statement (ADR 133): the ids are its sub-select.
+  const pageIds = db
+    .select({ id: c.id })
+    .from(c)
+    .where(where)
+    .orderBy(...order)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const [rows, [{ total }]] = await Promise.all([
+    readRows({ accountId: opts.accountId, ids: pageIds, order }),
     // Without a text or tag filter, from the counts the writers keep (ADR 032). Otherwise counting a huge match
     // exactly costs more than the page itself: past COUNT_CAP the pager says "10,000+".
     !opts.filters.q && !opts.filters.tag
@@ -85,7 +87,6 @@ export async function listConversations(opts: { accountId: number; userId: numbe
         .as('capped'),
     ),
   ]);
-  const rows = await listRowsByIds({ accountId: opts.accountId, ids: pageIds.map((r) => r.id) });
   return {
     rows,
     total: Math.min(total, COUNT_CAP),
@@ -100,65 +101,55 @@ export async function listConversations(opts: { accountId: number; userId: numbe
  * the rows it sends to agents' lists with this too, ADR 045).
  */
 export async function listRowsByIds(opts: { accountId: number; ids: number[] }) {
+  if (opts.ids.length === 0) return [];
+  const rows = await readRows({ accountId: opts.accountId, ids: opts.ids });
+  const byId = new Map(rows.map((d) => [d.id, d]));
+  return opts.ids.map((id) => byId.get(id)!).filter(Boolean);
+}
+
+/** The list's rows with their tags (a sub-select each, so one statement), for given ids or an id sub-select. */
+async function readRows(opts: { accountId: number; ids: number[] | SQLWrapper; order?: SQL[] }) {
   const c = schema.conversations;
   const assignee = alias(schema.users, 'assignee');
-  const db = getDb();
-  const ids = opts.ids;
-  const details =
-    ids.length === 0
-      ? []
-      : await db
-          .select({
-            id: c.id,
-            subject: c.subject,
-            status: c.status,
-            priority: c.priority,
-            sourceType: c.sourceType,
-            lastMessageAt: c.lastMessageAt,
-            lastMessagePreview: c.lastMessagePreview,
-            messageCount: c.messageCount,
-            createdAt: c.createdAt,
-            inboxId: c.inboxId,
-            inboxName: schema.inboxes.name,
-            teamId: c.teamId,
-            contactId: c.contactId,
-            contactFirstName: schema.contacts.firstName,
-            contactLastName: schema.contacts.lastName,
-            contactEmail: schema.contacts.email,
-            assigneeId: c.assigneeId,
-            assigneeFirstName: assignee.firstName,
-            assigneeLastName: assignee.lastName,
-            snoozedUntil: c.snoozedUntil,
-            firstResponseDueAt: c.firstResponseDueAt,
-            resolveDueAt: c.resolveDueAt,
-            firstRespondedAt: c.firstRespondedAt,
-            responseBreachedAt: c.responseBreachedAt,
-            resolveBreachedAt: c.resolveBreachedAt,
-          })
-          .from(c)
-          .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
-          .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
-          .leftJoin(assignee, eq(assignee.id, c.assigneeId))
-          .where(and(eq(c.accountId, opts.accountId), inArray(c.id, ids), isNull(c.deletedAt)));
-  const byId = new Map(details.map((d) => [d.id, d]));
-  const rows = ids.map((id) => byId.get(id)!).filter(Boolean);
-  const tagRows =
-    rows.length === 0
-      ? []
-      : await db
-          .select({ conversationId: schema.conversationTags.conversationId, id: schema.tags.id, name: schema.tags.name, color: schema.tags.color })
-          .from(schema.conversationTags)
-          .innerJoin(schema.tags, eq(schema.tags.id, schema.conversationTags.tagId))
-          .where(
-            and(
-              eq(schema.conversationTags.accountId, opts.accountId),
-              inArray(
-                schema.conversationTags.conversationId,
-                rows.map((r) => r.id),
-              ),
-            ),
-          );
-  return rows.map((r) => ({ ...r, priority: priorityName(r.priority), tags: tagRows.filter((t) => t.conversationId === r.id) }));
+  const ct = schema.conversationTags;
+  const details = await getDb()
+    .select({
+      id: c.id,
+      subject: c.subject,
+      status: c.status,
+      priority: c.priority,
+      sourceType: c.sourceType,
+      lastMessageAt: c.lastMessageAt,
+      lastMessagePreview: c.lastMessagePreview,
+      messageCount: c.messageCount,
+      createdAt: c.createdAt,
+      inboxId: c.inboxId,
+      inboxName: schema.inboxes.name,
+      teamId: c.teamId,
+      contactId: c.contactId,
+      contactFirstName: schema.contacts.firstName,
+      contactLastName: schema.contacts.lastName,
+      contactEmail: schema.contacts.email,
+      assigneeId: c.assigneeId,
+      assigneeFirstName: assignee.firstName,
+      assigneeLastName: assignee.lastName,
+      snoozedUntil: c.snoozedUntil,
+      firstResponseDueAt: c.firstResponseDueAt,
+      resolveDueAt: c.resolveDueAt,
+      firstRespondedAt: c.firstRespondedAt,
+      responseBreachedAt: c.responseBreachedAt,
+      resolveBreachedAt: c.resolveBreachedAt,
+      tags: sql<{ conversationId: number; id: number; name: string; color: string }[]>`coalesce((select json_agg(json_build_object('conversationId', ${ct.conversationId}, 'id', ${schema.tags.id}, 'name', ${schema.tags.name}, 'color', ${schema.tags.color}))
+          from ${ct} inner join ${schema.tags} on ${schema.tags.id} = ${ct.tagId}
+         where ${ct.accountId} = ${opts.accountId} and ${ct.conversationId} = ${c.id}), '[]'::json)`,
+    })
+    .from(c)
+    .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
+    .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
+    .leftJoin(assignee, eq(assignee.id, c.assigneeId))
+    .where(and(eq(c.accountId, opts.accountId), inArray(c.id, opts.ids as number[]), isNull(c.deletedAt)))
+    .orderBy(...(opts.order ?? []));
+  return details.map((r) => ({ ...r, priority: priorityName(r.priority) }));
 }
 
 /**
@@ -207,6 +198,10 @@ export async function getConversation(opts: { accountId: number; id: number }) {
       contact: schema.contacts,
       assignee: { id: assignee.id, firstName: assignee.firstName, lastName: assignee.lastName },
       team: { id: schema.teams.id, name: schema.teams.name },
+      // Its tags in the same statement (ADR 133).
+      tags: sql<{ id: number; name: string; color: string }[]>`coalesce((select json_agg(json_build_object('id', ${schema.tags.id}, 'name', ${schema.tags.name}, 'color', ${schema.tags.color}))
+          from ${schema.conversationTags} inner join ${schema.tags} on ${schema.tags.id} = ${schema.conversationTags.tagId}
+         where ${schema.conversationTags.accountId} = ${opts.accountId} and ${schema.conversationTags.conversationId} = ${opts.id}), '[]'::json)`,
     })
     .from(c)
     .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
@@ -215,12 +210,7 @@ export async function getConversation(opts: { accountId: number; id: number }) {
     .leftJoin(schema.teams, eq(schema.teams.id, c.teamId))
     .where(and(eq(c.accountId, opts.accountId), eq(c.id, opts.id), isNull(c.deletedAt)));
   if (!row) return undefined;
-  const tags = await getDb()
-    .select({ id: schema.tags.id, name: schema.tags.name, color: schema.tags.color })
-    .from(schema.conversationTags)
-    .innerJoin(schema.tags, eq(schema.tags.id, schema.conversationTags.tagId))
-    .where(and(eq(schema.conversationTags.accountId, opts.accountId), eq(schema.conversationTags.conversationId, opts.id)));
-  return { ...row, priority: priorityName(row.conversation.priority), tags };
+  return { ...row, priority: priorityName(row.conversation.priority) };
 }
 
 // ---------------------------------------------------------------------------------------------------------
