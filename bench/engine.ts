@@ -489,6 +489,49 @@ async function main() {
     }
     if (!HANDLERS.includes(analytics)) HANDLERS.push(analytics);
     await profilePrint(`the projection rounds, per event (both kinds of round)`, 2 * ROUNDS * PER_ROUND);
+    // The projection's own cost, which the machine's load does not stretch (ADR 135): the last two rounds' events
+    // (one round of each kind) projected again through projectEvents on one connection, in groups of the size the
+    // engine's batches had (BENCH_REPLAY_BATCH mixed events, the ones the handler wants), inside a transaction that is
+    // rolled back. CPU read from that backend's /proc/<pid>/schedstat and from this process, per mixed event.
+    const { projectEvents } = await import('../app/models/analytics/projection.server');
+    const REPLAY_BATCH = Number(process.env.BENCH_REPLAY_BATCH ?? 250);
+    const replayed = (
+      await db.execute<{ id: number; type: string; payload: unknown }>(
+        sql`select id, type, payload from ${schema.domainEvents} where account_id = ${account.id} order by id desc limit ${2 * PER_ROUND}`,
+      )
+    ).reverse();
+    const direct = { pg: 0, node: 0, calls: 0, projected: 0, mixed: 0 };
+    await db
+      .transaction(async (tx) => {
+        const [{ pid: backend }] = await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+        const backendMs = () => Number(fs.readFileSync(`/proc/${backend}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+        await tx.execute(sql`delete from analytics_applied_events where event_id = any(${`{${replayed.map((e) => e.id).join(',')}}`}::bigint[])`);
+        // One warm-up call (the connection prepares the statement once), not counted.
+        let first = true;
+        for (let i = 0; i < replayed.length; i += REPLAY_BATCH) {
+          const ids: number[] = [];
+          const chunk = replayed.slice(i, i + REPLAY_BATCH);
+          for (const e of chunk) if (analytics.on.includes(e.type as never) && (await analytics.wants!(e as never, tx))) ids.push(Number(e.id));
+          if (ids.length === 0) continue;
+          const pgAt = backendMs();
+          const nodeAt = process.cpuUsage();
+          await projectEvents({ eventIds: ids, db: tx });
+          const node = process.cpuUsage(nodeAt);
+          if (first) {
+            first = false;
+            continue;
+          }
+          direct.pg += backendMs() - pgAt;
+          direct.node += (node.user + node.system) / 1000;
+          direct.calls++;
+          direct.projected += ids.length;
+          direct.mixed += chunk.length;
+        }
+        throw new Error('rollback');
+      })
+      .catch((e) => {
+        if ((e as Error).message !== 'rollback') throw e;
+      });
     if (PROFILE) await explainProjection(100);
     const med = (rows: typeof without, k: keyof (typeof without)[number]) => percentile(rows.map((r) => r[k]), 50);
     const show = (rows: typeof without) => rows.map((r) => `${r.wall.toFixed(3)}/${r.cpu.toFixed(3)}`).join('  ');
@@ -506,6 +549,23 @@ async function main() {
         `   median ${label.padEnd(26)} without ${a.toFixed(3)} ms, with ${b.toFixed(3)} ms per event: the projections add ${((100 * (b - a)) / a).toFixed(1).padStart(6)} %   (ceiling 15 %)`,
       );
     }
+    // The same ratio per pair of adjacent rounds (a with-round against the without-round next to it), then the median:
+    // the cost per event drifts up as the log grows over the rounds, and a pair sees the same log and nearly the same load.
+    const paired = (k: keyof (typeof without)[number]) => percentile(withP.map((w, r) => (100 * (w[k] - without[r][k])) / without[r][k]), 50);
+    console.log(
+      `   median of the ${ROUNDS} paired rounds: wall ${paired('wall').toFixed(1)} %, engine CPU ${paired('node').toFixed(1)} %, PostgreSQL CPU ${paired('pg').toFixed(
+        1,
+      )} %, engine + PostgreSQL CPU ${paired('cpu').toFixed(1)} %   (ceiling 15 %)`,
+    );
+    const perMixed = Math.max(1, direct.mixed);
+    const base = med(without, 'cpu');
+    console.log(
+      `   the projection alone, replayed on one connection (${direct.calls} batches, ${direct.projected} projected of ${direct.mixed} mixed events): PostgreSQL ${(
+        direct.pg / perMixed
+      ).toFixed(4)} ms + engine ${(direct.node / perMixed).toFixed(4)} ms per mixed event = ${((100 * (direct.pg + direct.node)) / perMixed / base).toFixed(
+        1,
+      )} % of the CPU per event without it (${base.toFixed(3)} ms)   (ceiling 15 %)`,
+    );
     console.log(
       `   engine with the projections: ${fmt(1000 / med(withP, 'wall'))} events/s beside raw pg-boss ${fmt(rawProjection)} jobs/s in the same run   (load ${load()})`,
     );
