@@ -219,6 +219,7 @@ async function main() {
     const expectedActions = 5 * ACTIONS;
     console.log(`\n1. ${RATE} new conversations/s for ${SECONDS} s → workflow actions applied (50 active workflows, 5 matching with ${ACTIONS} actions each)`);
     const rawLatency = await rawRate();
+    await profileReset();
     const [{ floor: floor0 }] = await db.execute<{ floor: number }>(sql`select coalesce(max(id), 0)::int as floor from ${schema.domainEvents}`);
     let floor = Number(floor0);
     const seen = new Set<number>();
@@ -317,6 +318,7 @@ async function main() {
         rawLatency,
       )} jobs/s in the same run   (load ${load()})`,
     );
+    await profilePrint(`latency, per new conversation`, Math.max(1, samples.length));
   }
 
   if (PARTS.has('mixed') || PARTS.has('burst') || PARTS.has('projection')) await ensureConversations();

@@ -82,8 +82,7 @@ describe('actions applied across a batch', () => {
     // The first three rules' tags and notes are one segment per event: one group of 9 tags (the 3 naming the gone
     // tag then go one by one and skip), one of 9 notes; then the priorities, the assignments and the statuses, one
     // group each (ADR 127).
-    expect(phases['automation: bulk notes']).toBe(1);
-    expect(phases['automation: bulk tags']).toBe(1);
+    expect(phases['automation: bulk tags and notes']).toBe(1);
     expect(phases['automation: action assign_tag']).toBe(3);
     expect(phases['automation: bulk priority']).toBe(1);
     expect(phases['automation: action set_priority']).toBeUndefined();

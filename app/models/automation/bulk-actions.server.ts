@@ -37,8 +37,45 @@ export function bulkKind(item: { action: RuleAction; facts: Facts }): BulkKind |
 export const COMMUTING_KINDS: readonly BulkKind[] = ['tags', 'notes'];
 
 /** Applies one group; answers, per item, the run-history result, or null when that item must go one by one. */
-export function applyActionsInBulk(tx: Tx, kind: BulkKind, items: BulkItem[]): Promise<(string | null)[]> {
-  return kind === 'tags' ? tagInBulk(tx, items) : kind === 'notes' ? noteInBulk(tx, items) : changeInBulk(tx, kind, items);
+export async function applyActionsInBulk(tx: Tx, kind: BulkKind, items: BulkItem[]): Promise<(string | null)[]> {
+  if (kind !== 'tags' && kind !== 'notes') return changeInBulk(tx, kind, items);
+  const [results] = await applyCommutingInBulk(tx, [{ kind, items }]);
+  return results;
+}
+
+/**
+ * What one transaction's steps share (ADR 131): the names of the tags already read. A tag the transaction has seen
+ * stays the account's until it commits, or the insert's foreign key fails and the group goes one by one.
+ */
+export type BulkMemo = { tagNames: Map<string, string> };
+export const newBulkMemo = (): BulkMemo => ({ tagNames: new Map() });
+
+type Written = { results: (string | null)[]; events: EmitEventInput[]; live: LiveUpdate[] };
+type LiveUpdate = { accountId: number; message: Parameters<typeof publishToAccount>[1] };
+
+/**
+ * The tag and note groups of one step together (ADR 131): one read of their conversations, the tags' names from
+ * the transaction's memo (read once), one insert of the tags, one insert of the notes and one update of their
+ * conversations, and every domain event of the step in one `emitEvents` (one insert, one enqueue of the wanted
+ * ones), in the order of the groups. Answers each group's results, in order.
+ */
+export async function applyCommutingInBulk(
+  tx: Tx,
+  groups: { kind: 'tags' | 'notes'; items: BulkItem[] }[],
+  memo: BulkMemo = newBulkMemo(),
+): Promise<(string | null)[][]> {
+  const live = await liveConversations(
+    tx,
+    groups.flatMap((g) => g.items),
+  );
+  const written: Written[] = [];
+  for (const g of groups) written.push(g.kind === 'tags' ? await tagInBulk(tx, g.items, live, memo) : await noteInBulk(tx, g.items, live));
+  await emitEvents(
+    tx,
+    written.flatMap((w) => w.events),
+  );
+  for (const w of written) for (const u of w.live) await publishToAccount(u.accountId, u.message, { tx });
+  return written.map((w) => w.results);
 }
 
 const key = (accountId: number, id: number) => `${accountId}:${id}`;
@@ -78,15 +115,27 @@ async function liveConversations(tx: Tx, items: BulkItem[]) {
   return new Set(rows.map((r) => key(r.accountId, r.id)));
 }
 
-/** `tagConversations` for many (conversation, tags) pairs: one read of the tags, one of the conversations, one insert. */
-async function tagInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> {
+/**
+ * `tagConversations` for many (conversation, tags) pairs: the tags the transaction has not seen yet in one read, one
+ * insert. The tags one rule adds to one conversation for one event in this step are one `conversation_updated`
+ * event listing them all (ADR 131), as `tagConversations` writes for one call with several tags.
+ */
+async function tagInBulk(tx: Tx, items: BulkItem[], live: Set<string>, memo: BulkMemo): Promise<Written> {
   const t = schema.tags;
-  const tags = await tx
-    .select({ id: t.id, accountId: t.accountId, name: t.name })
-    .from(t)
-    .where(and(inArray(t.accountId, [...new Set(items.map((i) => i.accountId))]), inArray(t.id, [...new Set(items.flatMap((i) => i.action.tagIds!))])));
-  const names = new Map(tags.map((r) => [key(r.accountId, r.id), r.name]));
-  const live = await liveConversations(tx, items);
+  const names = memo.tagNames;
+  const unseen = items.filter((i) => i.action.tagIds!.some((id) => !names.has(key(i.accountId, id))));
+  if (unseen.length > 0) {
+    const tags = await tx
+      .select({ id: t.id, accountId: t.accountId, name: t.name })
+      .from(t)
+      .where(
+        and(
+          inArray(t.accountId, [...new Set(unseen.map((i) => i.accountId))]),
+          inArray(t.id, [...new Set(unseen.flatMap((i) => i.action.tagIds!))]),
+        ),
+      );
+    for (const r of tags) names.set(key(r.accountId, r.id), r.name);
+  }
   // tagConversations refuses the whole call when one of its tags is not the account's: those go one by one.
   const ok = items.map((i) => i.action.tagIds!.every((id) => names.has(key(i.accountId, id))));
   const pairs = new Map<string, { conversationId: number; tagId: number; accountId: number }>();
@@ -106,34 +155,42 @@ async function tagInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> 
             .returning({ conversationId: schema.conversationTags.conversationId, tagId: schema.conversationTags.tagId })
         ).map((r) => `${r.conversationId}:${r.tagId}`),
   );
-  const events: EmitEventInput[] = [];
+  // One event per (event, rule, conversation): its actor and cause are those of each of its tags.
+  const eventOf = new Map<string, EmitEventInput & { payload: { changed: { tags: { added: number[] } } } }>();
   const results = items.map((i, n) => {
     if (!ok[n]) return null;
     const conv = i.facts.conversation!.id;
     // A pair two actions asked for was added by the first: the second adds nothing, as it would one by one.
     const mine = [...new Set(i.action.tagIds!)].filter((id) => added.delete(`${conv}:${id}`));
-    if (mine.length > 0)
-      events.push({
-        accountId: i.accountId,
-        type: 'conversation_updated',
-        subjectType: 'conversation',
-        subjectId: conv,
-        payload: { changed: { tags: { added: mine } } },
-        ...actorFields({ actorId: null, cause: i.cause }),
-      });
+    if (mine.length > 0) {
+      const k = `${i.accountId}:${conv}:${i.cause.eventId}:${i.cause.ruleId ?? ''}`;
+      const e = eventOf.get(k);
+      if (e) e.payload.changed.tags.added.push(...mine.filter((id) => !e.payload.changed.tags.added.includes(id)));
+      else
+        eventOf.set(k, {
+          accountId: i.accountId,
+          type: 'conversation_updated',
+          subjectType: 'conversation',
+          subjectId: conv,
+          payload: { changed: { tags: { added: mine } } },
+          ...actorFields({ actorId: null, cause: i.cause }),
+        });
+    }
     return `tagged conversation #${conv} with ${i.action.tagIds!.map((id) => names.get(key(i.accountId, id)) ?? `tag ${id}`).join(', ')}`;
   });
-  await emitEvents(tx, events);
-  for (const e of events) await publishToAccount(e.accountId, { type: 'conversation.updated', conversationId: Number(e.subjectId), changed: ['tags'] }, { tx });
-  return results;
+  const events = [...eventOf.values()];
+  return {
+    results,
+    events,
+    live: events.map((e) => ({ accountId: e.accountId, message: { type: 'conversation.updated', conversationId: Number(e.subjectId), changed: ['tags'] } })),
+  };
 }
 
 /** `postMessage` of a note for many conversations: one insert of the messages, one update of their conversations. */
-async function noteInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> {
-  const live = await liveConversations(tx, items);
+async function noteInBulk(tx: Tx, items: BulkItem[], live: Set<string>): Promise<Written> {
   const todo = items.map((i, n) => ({ i, n })).filter(({ i }) => live.has(key(i.accountId, i.facts.conversation!.id)));
   const results: (string | null)[] = items.map(() => null);
-  if (todo.length === 0) return results;
+  if (todo.length === 0) return { results, events: [], live: [] };
   const m = schema.messages;
   // RETURNING gives the rows in the order of the VALUES list.
   const rows = await tx
@@ -163,12 +220,12 @@ async function noteInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]>
     actor: i.cause.ruleId !== undefined ? { type: 'engine', id: i.cause.ruleId } : { type: 'system' },
     causedByEventId: i.cause.eventId,
   }));
-  await emitEvents(tx, events);
+  const updates: LiveUpdate[] = [];
   for (const [k, { i, n }] of todo.entries()) {
-    await publishToAccount(i.accountId, { type: 'message.created', conversationId: rows[k].conversationId, messageId: rows[k].id, kind: 'note' }, { tx });
+    updates.push({ accountId: i.accountId, message: { type: 'message.created', conversationId: rows[k].conversationId, messageId: rows[k].id, kind: 'note' } });
     results[n] = `note ${rows[k].id} on conversation #${rows[k].conversationId}`;
   }
-  return results;
+  return { results, events, live: updates };
 }
 
 type Change = { assigneeId?: number; priority?: number; status?: 'open' | 'pending'; snoozedUntil?: null; resolvedAt?: null };

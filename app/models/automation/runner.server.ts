@@ -7,7 +7,7 @@ import { handHeldNotifies, holdNotifies, sendHeldNotifies } from '../../utils/li
 import { getLogger } from '../../utils/logger.server';
 import { timed } from '../../../engine/profile';
 import { applyAction, type NameMemo } from './actions.server';
-import { applyActionsInBulk, bulkKind, COMMUTING_KINDS, type BulkKind } from './bulk-actions.server';
+import { applyActionsInBulk, applyCommutingInBulk, bulkKind, COMMUTING_KINDS, newBulkMemo, type BulkKind, type BulkMemo } from './bulk-actions.server';
 import { gatherFactsMany } from './facts.server';
 import { activeRulesFor, type ActiveRule } from './rule-cache.server';
 import { ACTIONS_BY_EVENT, INBOX_RULE_EVENTS, WORKFLOW_EVENTS, type RuleAction } from './rule-types';
@@ -204,6 +204,9 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
     await tx.execute(sql`select set_config('synchronous_commit', 'off', true)`);
     // The actions' live updates go out in one statement before the commit (ADR 043 addendum).
     holdNotifies(tx);
+    // PARLEY_ENGINE_BULK=0 applies every action one by one through its domain function: what the set-based forms are
+    // compared with (tests/integration/automation-bulk.test.ts) and measured against.
+    const bulkOn = process.env.PARLEY_ENGINE_BULK !== '0';
     const planned: Step[] = items.flatMap(({ run, matched }) => {
       const line = logLine(run.event, run.facts);
       return run.rules
@@ -232,7 +235,7 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
     const segmentsOf = sequences.map((seq) => {
       const segments: { bulk: boolean; steps: Step[] }[] = [];
       for (const step of seq) {
-        const kind = bulkKind({ action: step.action, facts: step.run.facts });
+        const kind = bulkOn ? bulkKind({ action: step.action, facts: step.run.facts }) : null;
         const bulk = kind !== null && COMMUTING_KINDS.includes(kind);
         const last = segments.at(-1);
         if (bulk && last?.bulk) last.steps.push(step);
@@ -241,10 +244,13 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
       return segments;
     });
     const longest = Math.max(0, ...segmentsOf.map((q) => q.length));
+    const memo = newBulkMemo();
     for (let k = 0; k < longest; k++) {
       const singles: Step[] = [];
       const groups = new Map<BulkKind, Step[]>();
-      for (const step of segmentsOf.flatMap((q) => q[k]?.steps ?? [])) {
+      const inStep = segmentsOf.flatMap((q) => q[k]?.steps ?? []);
+      const order = new Map(inStep.map((step, n) => [step, n]));
+      for (const step of inStep) {
         const { run, rule, index, action } = step;
         // After a failure the rule's later actions wait for the retry: their claims are given back.
         if (failedRules.has(`${run.event.id}:${rule.id}`)) {
@@ -256,19 +262,15 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
           ended.push({ run, ruleId: rule.id, index, step: 'action_skipped', detail: { reason: `${action.type} is not offered for ${run.event.type}` } });
           continue;
         }
-        const kind = bulkKind({ action, facts: run.facts });
+        const kind = bulkOn ? bulkKind({ action, facts: run.facts }) : null;
         if (kind) groups.set(kind, [...(groups.get(kind) ?? []), step]);
         else singles.push(step);
       }
       // A change of the conversation (assignment, priority, status) is a segment of its own: it takes its set-based
       // form even alone (ADR 128). A lone tag or note goes one by one, after its segment's groups, so that a failure of
-      // the group before it still holds it back for the retry, as one by one.
-      for (const [kind, group] of groups) {
-        if (group.length === 1 && COMMUTING_KINDS.includes(kind)) {
-          singles.push(group[0]);
-          continue;
-        }
-        const results = await timed(`automation: bulk ${kind}`, () => runBulk(tx, kind, group));
+      // the group before it still holds it back for the retry, as one by one. The step's tag and note groups run
+      // together, in one savepoint with one read of their conversations and one insert of their events (ADR 131).
+      const settled = (group: Step[], results: (string | null)[] | null) => {
         for (const [n, step] of group.entries()) {
           const result = results?.[n];
           if (result === null || result === undefined) singles.push(step);
@@ -277,7 +279,23 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
             stats.get(step.run)!.applied++;
           }
         }
+      };
+      const commuting: { kind: 'tags' | 'notes'; group: Step[] }[] = [];
+      for (const [kind, group] of groups) {
+        if (!COMMUTING_KINDS.includes(kind)) continue;
+        if (group.length === 1) singles.push(group[0]);
+        else commuting.push({ kind: kind as 'tags' | 'notes', group });
       }
+      if (commuting.length > 0) {
+        const results = await timed(`automation: bulk ${commuting.map((c) => c.kind).join(' and ')}`, () => runCommuting(tx, commuting, memo));
+        for (const [g, c] of commuting.entries()) settled(c.group, results?.[g] ?? null);
+      }
+      for (const [kind, group] of groups) {
+        if (COMMUTING_KINDS.includes(kind)) continue;
+        settled(group, await timed(`automation: bulk ${kind}`, () => runBulk(tx, kind, group)));
+      }
+      // One by one in the step's order, so that a failure holds back its rule's later actions as it would one by one.
+      singles.sort((a, b) => order.get(a)! - order.get(b)!);
       for (const step of singles) {
         const { run, rule, index, action, line } = step;
         if (failedRules.has(`${run.event.id}:${rule.id}`)) {
@@ -326,6 +344,30 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
   });
 }
 
+/** A step's tag and note groups in one savepoint: each group's results, or null when the statements failed (then each runs one by one). */
+async function runCommuting(tx: Tx, commuting: { kind: 'tags' | 'notes'; group: Step[] }[], memo: BulkMemo): Promise<(string | null)[][] | null> {
+  let savepoint: Tx | null = null;
+  try {
+    return await tx.transaction(async (sp) => {
+      savepoint = sp;
+      holdNotifies(sp);
+      const results = await applyCommutingInBulk(
+        sp,
+        commuting.map((c) => ({ kind: c.kind, items: c.group.map(bulkItem) })),
+        memo,
+      );
+      handHeldNotifies(sp, tx);
+      return results;
+    });
+  } catch (err) {
+    if (savepoint) handHeldNotifies(savepoint, null);
+    getLogger().warn({ kinds: commuting.map((c) => c.kind), err: (err as Error).message }, 'bulk automation actions failed; running them one by one');
+    return null;
+  }
+}
+
+const bulkItem = (s: Step) => ({ accountId: s.run.event.accountId, action: s.action, facts: s.run.facts, cause: { eventId: s.run.event.id, ruleId: s.rule.id } });
+
 /** One bulk group in a savepoint: its results, or null when its statements failed (then each runs one by one). */
 async function runBulk(tx: Tx, kind: BulkKind, group: Step[]): Promise<(string | null)[] | null> {
   let savepoint: Tx | null = null;
@@ -336,7 +378,7 @@ async function runBulk(tx: Tx, kind: BulkKind, group: Step[]): Promise<(string |
       const results = await applyActionsInBulk(
         sp,
         kind,
-        group.map((s) => ({ accountId: s.run.event.accountId, action: s.action, facts: s.run.facts, cause: { eventId: s.run.event.id, ruleId: s.rule.id } })),
+        group.map(bulkItem),
       );
       handHeldNotifies(sp, tx);
       return results;
