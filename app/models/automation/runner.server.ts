@@ -287,7 +287,7 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
         else commuting.push({ kind: kind as 'tags' | 'notes', group });
       }
       if (commuting.length > 0) {
-        const results = await timed(`automation: bulk ${commuting.map((c) => c.kind).join(' and ')}`, () => runCommuting(tx, commuting, memo));
+        const results = await timed('automation: bulk tags and notes', () => runCommuting(tx, commuting, memo));
         for (const [g, c] of commuting.entries()) settled(c.group, results?.[g] ?? null);
       }
       for (const [kind, group] of groups) {
