@@ -36,19 +36,53 @@ export function bulkKind(item: { action: RuleAction; facts: Facts }): BulkKind |
 /** Tags and notes touch different rows: a run of them may be applied in any order (an assignment may not). */
 export const COMMUTING_KINDS: readonly BulkKind[] = ['tags', 'notes'];
 
-/** Applies one group; answers, per item, the run-history result, or null when that item must go one by one. */
-export async function applyActionsInBulk(tx: Tx, kind: BulkKind, items: BulkItem[]): Promise<(string | null)[]> {
-  if (kind !== 'tags' && kind !== 'notes') return changeInBulk(tx, kind, items);
-  const [results] = await applyCommutingInBulk(tx, [{ kind, items }]);
+/**
+ * Applies one group; answers, per item, the run-history result, or null when that item must go one by one. Without
+ * a memo its message counts are written before it returns; with one they wait in the memo for `bulkCountsFlush`.
+ */
+export async function applyActionsInBulk(tx: Tx, kind: BulkKind, items: BulkItem[], memo?: BulkMemo): Promise<(string | null)[]> {
+  const m = memo ?? newBulkMemo();
+  const results = kind !== 'tags' && kind !== 'notes' ? await changeInBulk(tx, kind, items, m) : (await applyCommutingInBulk(tx, [{ kind, items }], m))[0];
+  if (!memo) await flushBulkCounts(tx, m);
   return results;
 }
 
 /**
- * What one transaction's steps share (ADR 131): the names of the tags already read. A tag the transaction has seen
- * stays the account's until it commits, or the insert's foreign key fails and the group goes one by one.
+ * What one transaction's steps share (ADR 131):
+ * - the names of the tags already read: a tag the transaction has seen stays the account's until it commits, or the
+ *   insert's foreign key fails and the group goes one by one;
+ * - which conversations are there (not deleted), read once: the caller forgets them (`forgetLive`) whenever an
+ *   action runs one by one, since that one may delete its conversation;
+ * - the message counts (and notes' words for search) the groups added, written once for the transaction
+ *   (`bulkCounts`): `addMessage` adds one per message, and nothing in between reads them.
  */
-export type BulkMemo = { tagNames: Map<string, string> };
-export const newBulkMemo = (): BulkMemo => ({ tagNames: new Map() });
+export type BulkMemo = {
+  tagNames: Map<string, string>;
+  live: Map<string, boolean>;
+  counts: { account_id: number; conversation_id: number; text: string | null }[];
+};
+export const newBulkMemo = (): BulkMemo => ({ tagNames: new Map(), live: new Map(), counts: [] });
+export const forgetLive = (memo: BulkMemo) => memo.live.clear();
+
+/** The memo's message counts as one update of their conversations (a statement the caller may embed). */
+export function bulkCounts(memo: BulkMemo) {
+  if (memo.counts.length === 0) return null;
+  const c = schema.conversations;
+  return sql`
+    update ${c} set message_count = ${c.messageCount} + x.n,
+           search = case when x.text is null then ${c.search} else strip(coalesce(${c.search}, ''::tsvector) || to_tsvector('simple', x.text)) end,
+           updated_at = ${new Date().toISOString()}::timestamptz
+      from (select account_id, conversation_id, count(*)::int as n, string_agg(text, ' ') as text
+              from jsonb_to_recordset(${JSON.stringify(memo.counts)}::jsonb) as r(account_id int, conversation_id int, text text)
+             group by account_id, conversation_id) x
+     where ${c.id} = x.conversation_id and ${c.accountId} = x.account_id`;
+}
+
+async function flushBulkCounts(tx: Tx, memo: BulkMemo) {
+  const stmt = bulkCounts(memo);
+  memo.counts = [];
+  if (stmt) await tx.execute(stmt);
+}
 
 type Written = { results: (string | null)[]; events: EmitEventInput[]; live: LiveUpdate[] };
 type LiveUpdate = { accountId: number; message: Parameters<typeof publishToAccount>[1] };
@@ -62,14 +96,15 @@ type LiveUpdate = { accountId: number; message: Parameters<typeof publishToAccou
 export async function applyCommutingInBulk(
   tx: Tx,
   groups: { kind: 'tags' | 'notes'; items: BulkItem[] }[],
-  memo: BulkMemo = newBulkMemo(),
+  memo: BulkMemo,
 ): Promise<(string | null)[][]> {
   const live = await liveConversations(
     tx,
     groups.flatMap((g) => g.items),
+    memo,
   );
   const written: Written[] = [];
-  for (const g of groups) written.push(g.kind === 'tags' ? await tagInBulk(tx, g.items, live, memo) : await noteInBulk(tx, g.items, live));
+  for (const g of groups) written.push(g.kind === 'tags' ? await tagInBulk(tx, g.items, live, memo) : await noteInBulk(tx, g.items, live, memo));
   await emitEvents(
     tx,
     written.flatMap((w) => w.events),
@@ -99,20 +134,25 @@ function parleyMessage(accountId: number, conversationId: number, kind: 'note' |
   };
 }
 
-/** The conversations of the items that exist and are not deleted, as `account:id` keys. */
-async function liveConversations(tx: Tx, items: BulkItem[]) {
+/** The conversations of the items that exist and are not deleted, as `account:id` keys; read only for those the memo lacks. */
+async function liveConversations(tx: Tx, items: BulkItem[], memo: BulkMemo) {
   const c = schema.conversations;
-  const rows = await tx
-    .select({ id: c.id, accountId: c.accountId })
-    .from(c)
-    .where(
-      and(
-        inArray(c.accountId, [...new Set(items.map((i) => i.accountId))]),
-        inArray(c.id, [...new Set(items.map((i) => i.facts.conversation!.id))]),
-        isNull(c.deletedAt),
-      ),
-    );
-  return new Set(rows.map((r) => key(r.accountId, r.id)));
+  const unknown = items.filter((i) => !memo.live.has(key(i.accountId, i.facts.conversation!.id)));
+  if (unknown.length > 0) {
+    const rows = await tx
+      .select({ id: c.id, accountId: c.accountId })
+      .from(c)
+      .where(
+        and(
+          inArray(c.accountId, [...new Set(unknown.map((i) => i.accountId))]),
+          inArray(c.id, [...new Set(unknown.map((i) => i.facts.conversation!.id))]),
+          isNull(c.deletedAt),
+        ),
+      );
+    for (const i of unknown) memo.live.set(key(i.accountId, i.facts.conversation!.id), false);
+    for (const r of rows) memo.live.set(key(r.accountId, r.id), true);
+  }
+  return new Set([...memo.live].filter(([, alive]) => alive).map(([k]) => k));
 }
 
 /**
@@ -187,7 +227,7 @@ async function tagInBulk(tx: Tx, items: BulkItem[], live: Set<string>, memo: Bul
 }
 
 /** `postMessage` of a note for many conversations: one insert of the messages, one update of their conversations. */
-async function noteInBulk(tx: Tx, items: BulkItem[], live: Set<string>): Promise<Written> {
+async function noteInBulk(tx: Tx, items: BulkItem[], live: Set<string>, memo: BulkMemo): Promise<Written> {
   const todo = items.map((i, n) => ({ i, n })).filter(({ i }) => live.has(key(i.accountId, i.facts.conversation!.id)));
   const results: (string | null)[] = items.map(() => null);
   if (todo.length === 0) return { results, events: [], live: [] };
@@ -200,17 +240,9 @@ async function noteInBulk(tx: Tx, items: BulkItem[], live: Set<string>): Promise
     )
     .returning({ id: m.id, conversationId: m.conversationId });
   if (rows.length !== todo.length) throw new Error('bulk notes: the insert returned a different number of rows');
-  // addMessage's update of the conversation, once per conversation: one more message each, the note's words searchable.
-  const c = schema.conversations;
-  const perConversation = JSON.stringify(todo.map(({ i }) => ({ account_id: i.accountId, conversation_id: i.facts.conversation!.id, text: i.action.note! })));
-  await tx.execute(sql`
-    update ${c} set message_count = ${c.messageCount} + x.n,
-           search = strip(coalesce(${c.search}, ''::tsvector) || to_tsvector('simple', x.text)),
-           updated_at = ${new Date().toISOString()}::timestamptz
-      from (select account_id, conversation_id, count(*)::int as n, string_agg(text, ' ') as text
-              from jsonb_to_recordset(${perConversation}::jsonb) as r(account_id int, conversation_id int, text text)
-             group by account_id, conversation_id) x
-     where ${c.id} = x.conversation_id and ${c.accountId} = x.account_id`);
+  // addMessage's update of the conversation (one more message each, the note's words searchable), once per
+  // conversation for the whole transaction (bulkCounts).
+  for (const { i } of todo) memo.counts.push({ account_id: i.accountId, conversation_id: i.facts.conversation!.id, text: i.action.note! });
   const events: EmitEventInput[] = todo.map(({ i }, k) => ({
     accountId: i.accountId,
     type: 'message_created',
@@ -239,7 +271,7 @@ type Change = { assigneeId?: number; priority?: number; status?: 'open' | 'pendi
  * insert, one update of their message counts. A conversation named twice in the group goes one by one (the second
  * must see the first's change).
  */
-async function changeInBulk(tx: Tx, kind: 'assign' | 'priority' | 'status', items: BulkItem[]): Promise<(string | null)[]> {
+async function changeInBulk(tx: Tx, kind: 'assign' | 'priority' | 'status', items: BulkItem[], memo: BulkMemo): Promise<(string | null)[]> {
   const results: (string | null)[] = items.map(() => null);
   const seen = new Set<string>();
   const value = (i: BulkItem) => (kind === 'assign' ? String(i.action.userId) : kind === 'priority' ? i.action.priority! : i.action.status!);
@@ -345,15 +377,12 @@ async function changeInBulk(tx: Tx, kind: 'assign' | 'priority' | 'status', item
         }),
       );
     }
-    // addMessage's system line: a message, one more in the count, no event.
+    // addMessage's system line: a message, one more in the count (with the transaction's others, bulkCounts), no event.
     const lines = await tx
       .insert(schema.messages)
       .values(changedIds.map((id) => parleyMessage(g.accountId, id, 'system', line)))
       .returning({ id: schema.messages.id, conversationId: schema.messages.conversationId });
-    await tx
-      .update(c)
-      .set({ messageCount: sql`${c.messageCount} + 1`, updatedAt: new Date() })
-      .where(and(eq(c.accountId, g.accountId), inArray(c.id, changedIds)));
+    for (const id of changedIds) memo.counts.push({ account_id: g.accountId, conversation_id: id, text: null });
     for (const l of lines) {
       await publishToAccount(g.accountId, { type: 'message.created', conversationId: l.conversationId, messageId: l.id, kind: 'system' }, { tx });
       await publishToAccount(

@@ -3,11 +3,11 @@ import { getDb, schema, type Tx } from '../../../db/client';
 import type { RuleVerdict, RunStep } from '../../../db/schema/automation';
 import { evaluateRule, type Evaluation, type Facts } from '../../../engine/rules/evaluate';
 import type { DomainEvent } from '../../../engine/handlers/types';
-import { handHeldNotifies, holdNotifies, sendHeldNotifies } from '../../utils/live.server';
+import { handHeldNotifies, holdNotifies, takeHeldNotifies } from '../../utils/live.server';
 import { getLogger } from '../../utils/logger.server';
 import { timed } from '../../../engine/profile';
 import { applyAction, type NameMemo } from './actions.server';
-import { applyActionsInBulk, applyCommutingInBulk, bulkKind, COMMUTING_KINDS, newBulkMemo, type BulkKind, type BulkMemo } from './bulk-actions.server';
+import { applyActionsInBulk, applyCommutingInBulk, bulkCounts, bulkKind, COMMUTING_KINDS, forgetLive, newBulkMemo, type BulkKind, type BulkMemo } from './bulk-actions.server';
 import { gatherFactsMany } from './facts.server';
 import { activeRulesFor, type ActiveRule } from './rule-cache.server';
 import { ACTIONS_BY_EVENT, INBOX_RULE_EVENTS, WORKFLOW_EVENTS, type RuleAction } from './rule-types';
@@ -292,7 +292,7 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
       }
       for (const [kind, group] of groups) {
         if (COMMUTING_KINDS.includes(kind)) continue;
-        settled(group, await timed(`automation: bulk ${kind}`, () => runBulk(tx, kind, group)));
+        settled(group, await timed(`automation: bulk ${kind}`, () => runBulk(tx, kind, group, memo)));
       }
       // One by one in the step's order, so that a failure holds back its rule's later actions as it would one by one.
       singles.sort((a, b) => order.get(a)! - order.get(b)!);
@@ -302,6 +302,8 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
           unclaimed.push({ run, ruleId: rule.id, index });
           continue;
         }
+        // An action one by one may delete its conversation: the groups after it read which are there again.
+        forgetLive(memo);
         const outcome = await timed(`automation: action ${action.type}`, () =>
           runAction(tx, { rule, index, action, event: run.event, facts: run.facts, line, names }),
         );
@@ -315,27 +317,18 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
         if (outcome.step === 'action_applied') stats.get(run)!.applied++;
       }
     }
-    await timed('automation: outcomes', () => endClaims(tx, ended, unclaimed));
     // The engine's record that this handler ran each event whose actions all ended, in the same commit (see processEvent).
     const done = items.filter(({ run }) => stats.get(run)!.failures.length === 0);
-    if (recordAs && done.length > 0) {
-      await tx
-        .insert(schema.eventHandlings)
-        .values(
-          done.map(({ run }) => ({
-            eventId: run.event.id,
-            handler: recordAs,
-            accountId: run.event.accountId,
-            status: 'done' as const,
+    const records =
+      recordAs && done.length > 0
+        ? done.map(({ run }) => ({
+            event_id: run.event.id,
+            account_id: run.event.accountId,
             result: { rules: run.rules.length, matched: stats.get(run)!.matched, applied: stats.get(run)!.applied },
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
-          set: { status: 'done', result: sql`excluded.result`, error: null, handledAt: new Date() },
-        });
-    }
-    await sendHeldNotifies(tx);
+          }))
+        : [];
+    // The outcomes, the given-back claims, the message counts, the handler records and the live updates: one statement (ADR 132).
+    await timed('automation: outcomes', () => finish(tx, { ended, unclaimed, counts: bulkCounts(memo), recordAs: recordAs ?? '', records }));
   });
   return items.map(({ run }) => {
     const s = stats.get(run)!;
@@ -347,6 +340,7 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
 /** A step's tag and note groups in one savepoint: each group's results, or null when the statements failed (then each runs one by one). */
 async function runCommuting(tx: Tx, commuting: { kind: 'tags' | 'notes'; group: Step[] }[], memo: BulkMemo): Promise<(string | null)[][] | null> {
   let savepoint: Tx | null = null;
+  const counted = memo.counts.length;
   try {
     return await tx.transaction(async (sp) => {
       savepoint = sp;
@@ -361,6 +355,8 @@ async function runCommuting(tx: Tx, commuting: { kind: 'tags' | 'notes'; group: 
     });
   } catch (err) {
     if (savepoint) handHeldNotifies(savepoint, null);
+    // The savepoint's messages rolled back: so do their counts.
+    memo.counts.length = counted;
     getLogger().warn({ kinds: commuting.map((c) => c.kind), err: (err as Error).message }, 'bulk automation actions failed; running them one by one');
     return null;
   }
@@ -369,22 +365,20 @@ async function runCommuting(tx: Tx, commuting: { kind: 'tags' | 'notes'; group: 
 const bulkItem = (s: Step) => ({ accountId: s.run.event.accountId, action: s.action, facts: s.run.facts, cause: { eventId: s.run.event.id, ruleId: s.rule.id } });
 
 /** One bulk group in a savepoint: its results, or null when its statements failed (then each runs one by one). */
-async function runBulk(tx: Tx, kind: BulkKind, group: Step[]): Promise<(string | null)[] | null> {
+async function runBulk(tx: Tx, kind: BulkKind, group: Step[], memo: BulkMemo): Promise<(string | null)[] | null> {
   let savepoint: Tx | null = null;
+  const counted = memo.counts.length;
   try {
     return await tx.transaction(async (sp) => {
       savepoint = sp;
       holdNotifies(sp);
-      const results = await applyActionsInBulk(
-        sp,
-        kind,
-        group.map(bulkItem),
-      );
+      const results = await applyActionsInBulk(sp, kind, group.map(bulkItem), memo);
       handHeldNotifies(sp, tx);
       return results;
     });
   } catch (err) {
     if (savepoint) handHeldNotifies(savepoint, null);
+    memo.counts.length = counted;
     getLogger().warn({ kind, actions: group.length, err: (err as Error).message }, 'bulk automation actions failed; running them one by one');
     return null;
   }
@@ -438,37 +432,65 @@ async function writeVerdicts(runs: RuleRun[], recordAs: string | undefined): Pro
 }
 
 /**
- * The claimed lines' outcomes in one statement: an applied action's result, a skipped one's reason. The claims of
- * actions that did not run (a failure earlier in their rule) are removed, so a retry claims and runs them.
+ * The end of an actions transaction in one statement (ADR 132), each part a data-modifying CTE on its own table:
+ * - the claimed lines' outcomes: an applied action's result, a skipped one's reason;
+ * - the claims of actions that did not run (a failure earlier in their rule) removed, so a retry claims and runs them;
+ * - the message counts the set-based groups added (`bulkCounts`);
+ * - the handler records of the events whose actions all ended;
+ * - the transaction's held live updates (they reach clients at commit, ADR 043 addendum).
  */
-async function endClaims(tx: Tx, ended: Ended[], unclaimed: { run: RuleRun; ruleId: number; index: number }[]) {
+async function finish(
+  tx: Tx,
+  opts: {
+    ended: Ended[];
+    unclaimed: { run: RuleRun; ruleId: number; index: number }[];
+    counts: ReturnType<typeof bulkCounts>;
+    recordAs: string;
+    records: { event_id: number; account_id: number; result: RulesOutcome }[];
+  },
+) {
   const log = schema.automationRunLog;
-  if (ended.length > 0) {
-    const rows = JSON.stringify(
-      ended.map((e) => ({
-        account_id: e.run.event.accountId,
-        event_id: e.run.event.id,
-        rule_id: e.ruleId,
-        action_index: e.index,
-        step: e.step,
-        detail: e.detail,
-      })),
-    );
-    await tx.execute(sql`
-      update ${log} set step = x.step, detail = x.detail
-        from jsonb_to_recordset(${rows}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int, step text, detail jsonb)
+  const ended = JSON.stringify(
+    opts.ended.map((e) => ({
+      account_id: e.run.event.accountId,
+      event_id: e.run.event.id,
+      rule_id: e.ruleId,
+      action_index: e.index,
+      step: e.step,
+      detail: e.detail,
+    })),
+  );
+  const unclaimed = JSON.stringify(
+    opts.unclaimed.map((u) => ({ account_id: u.run.event.accountId, event_id: u.run.event.id, rule_id: u.ruleId, action_index: u.index })),
+  );
+  const live = takeHeldNotifies(tx);
+  const parts = [
+    opts.ended.length > 0 &&
+      sql`o as (update ${log} set step = x.step, detail = x.detail
+        from jsonb_to_recordset(${ended}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int, step text, detail jsonb)
        where ${log.accountId} = x.account_id and ${log.eventId} = x.event_id and ${log.ruleId} = x.rule_id
-         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied'`);
-  }
-  if (unclaimed.length > 0) {
-    const rows = JSON.stringify(
-      unclaimed.map((u) => ({ account_id: u.run.event.accountId, event_id: u.run.event.id, rule_id: u.ruleId, action_index: u.index })),
-    );
-    await tx.execute(sql`
-      delete from ${log} using jsonb_to_recordset(${rows}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int)
+         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied' returning 1)`,
+    opts.unclaimed.length > 0 &&
+      sql`u as (delete from ${log} using jsonb_to_recordset(${unclaimed}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int)
        where ${log.accountId} = x.account_id and ${log.eventId} = x.event_id and ${log.ruleId} = x.rule_id
-         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied'`);
+         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied' returning 1)`,
+    opts.counts && sql`c as (${opts.counts} returning 1)`,
+    opts.records.length > 0 &&
+      sql`h as (insert into ${schema.eventHandlings} (event_id, handler, account_id, status, result)
+      select x.event_id, ${opts.recordAs}, x.account_id, 'done', x.result
+        from jsonb_to_recordset(${JSON.stringify(opts.records)}::jsonb) as x(event_id bigint, account_id int, result jsonb)
+      on conflict (event_id, handler) do update set status = 'done', result = excluded.result, error = null, handled_at = now()
+      returning 1)`,
+  ].filter((p): p is ReturnType<typeof sql> => Boolean(p));
+  const notify =
+    live.payloads.length > 0
+      ? sql`(select count(pg_notify(${live.channel}, p))::int from jsonb_array_elements_text(${JSON.stringify(live.payloads)}::jsonb) p)`
+      : sql`0`;
+  if (parts.length === 0) {
+    if (live.payloads.length > 0) await tx.execute(sql`select ${notify} as notified`);
+    return;
   }
+  await tx.execute(sql`with ${sql.join(parts, sql`, `)} select ${notify} as notified`);
 }
 
 /** One claimed action in its own savepoint: a skipped or failed action leaves nothing half-done, and the others stand. */
