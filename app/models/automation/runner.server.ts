@@ -201,7 +201,7 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
     // Not waiting for this commit to reach the disk is safe: the jobs are completed later, by a commit that is
     // waited for and that comes after this one in the WAL, so a crash that loses this loses the completion too,
     // and the events are delivered again (ADR 031).
-    await tx.execute(sql`select set_config('synchronous_commit', 'off', true)`);
+    // (Set in the claims' statement below, or alone when nothing is claimed.)
     // The actions' live updates go out in one statement before the commit (ADR 043 addendum).
     holdNotifies(tx);
     // PARLEY_ENGINE_BULK=0 applies every action one by one through its domain function: what the set-based forms are
@@ -215,16 +215,9 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
     });
     const claimed = new Set(
       planned.length === 0
-        ? []
-        : (
-            await timed('automation: claims', () =>
-              tx
-                .insert(schema.automationRunLog)
-                .values(planned.map((p) => p.line(p.rule, 'action_applied', { result: '' }, { index: p.index, type: p.action.type })))
-                .onConflictDoNothing()
-                .returning({ eventId: schema.automationRunLog.eventId, ruleId: schema.automationRunLog.ruleId, index: schema.automationRunLog.actionIndex }),
-            )
-          ).map((r) => `${r.eventId}:${r.ruleId}:${r.index}`),
+        ? await tx.execute(sql`select set_config('synchronous_commit', 'off', true)`).then(() => [])
+        : (await timed('automation: claims', () => claim(tx, planned.map((p) => p.line(p.rule, 'action_applied', { result: '' }, { index: p.index, type: p.action.type })))))
+            .map((r) => `${r.event_id}:${r.rule_id}:${r.action_index}`),
     );
     const sequences = items.map(({ run }) => planned.filter((p) => p.run === run && claimed.has(`${run.event.id}:${p.rule.id}:${p.index}`)));
     const ended: Ended[] = [];
@@ -429,6 +422,37 @@ async function writeVerdicts(runs: RuleRun[], recordAs: string | undefined): Pro
     )
     select w.event_id, w.verdicts, (select count(*) from h)::int as recorded, (select count(*) from sync)::int as sync from w`);
   return new Map(written.map((r) => [Number(r.event_id), r.verdicts]));
+}
+
+/**
+ * Every action's claim in one insert (`on conflict do nothing returning`, on the run log's unique claim key), in the
+ * statement that also stops the transaction's commit from waiting for the disk (ADR 132: one round trip less).
+ */
+async function claim(tx: Tx, lines: LogLine[]) {
+  const log = schema.automationRunLog;
+  const rows = JSON.stringify(
+    lines.map((l) => ({
+      account_id: l.accountId,
+      event_id: l.eventId,
+      event_type: l.eventType,
+      rule_id: l.ruleId,
+      step: l.step,
+      action_index: l.actionIndex,
+      action_type: l.actionType,
+      detail: l.detail,
+      conversation_id: l.conversationId,
+      contact_id: l.contactId,
+    })),
+  );
+  return tx.execute<{ event_id: number; rule_id: number; action_index: number }>(sql`
+    with sync as (select set_config('synchronous_commit', 'off', true) as v)
+    insert into ${log} (account_id, event_id, event_type, rule_id, step, action_index, action_type, detail, conversation_id, contact_id)
+    select x.account_id, x.event_id, x.event_type, x.rule_id, x.step, x.action_index, x.action_type, x.detail, x.conversation_id, x.contact_id
+      from jsonb_to_recordset(${rows}::jsonb)
+        as x(account_id int, event_id bigint, event_type text, rule_id int, step text, action_index int, action_type text, detail jsonb, conversation_id int, contact_id int)
+      cross join sync
+    on conflict do nothing
+    returning event_id, rule_id, action_index`);
 }
 
 /**
