@@ -58,10 +58,12 @@ export async function applyActionsInBulk(tx: Tx, kind: BulkKind, items: BulkItem
  */
 export type BulkMemo = {
   tagNames: Map<string, string>;
+  /** Every tag the transaction's actions name, per account: the first read takes them all. */
+  tagsAhead: Map<number, Set<number>>;
   live: Map<string, boolean>;
   counts: { account_id: number; conversation_id: number; text: string | null }[];
 };
-export const newBulkMemo = (): BulkMemo => ({ tagNames: new Map(), live: new Map(), counts: [] });
+export const newBulkMemo = (): BulkMemo => ({ tagNames: new Map(), tagsAhead: new Map(), live: new Map(), counts: [] });
 export const forgetLive = (memo: BulkMemo) => memo.live.clear();
 
 /** The memo's message counts as one update of their conversations (a statement the caller may embed). */
@@ -165,15 +167,13 @@ async function tagInBulk(tx: Tx, items: BulkItem[], live: Set<string>, memo: Bul
   const names = memo.tagNames;
   const unseen = items.filter((i) => i.action.tagIds!.some((id) => !names.has(key(i.accountId, id))));
   if (unseen.length > 0) {
+    const accounts = [...new Set(unseen.map((i) => i.accountId))];
+    const ids = new Set([...unseen.flatMap((i) => i.action.tagIds!), ...accounts.flatMap((a) => [...(memo.tagsAhead.get(a) ?? [])])]);
+    for (const a of accounts) memo.tagsAhead.delete(a);
     const tags = await tx
       .select({ id: t.id, accountId: t.accountId, name: t.name })
       .from(t)
-      .where(
-        and(
-          inArray(t.accountId, [...new Set(unseen.map((i) => i.accountId))]),
-          inArray(t.id, [...new Set(unseen.flatMap((i) => i.action.tagIds!))]),
-        ),
-      );
+      .where(and(inArray(t.accountId, accounts), inArray(t.id, [...ids])));
     for (const r of tags) names.set(key(r.accountId, r.id), r.name);
   }
   // tagConversations refuses the whole call when one of its tags is not the account's: those go one by one.

@@ -238,6 +238,14 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
     });
     const longest = Math.max(0, ...segmentsOf.map((q) => q.length));
     const memo = newBulkMemo();
+    for (const p of planned)
+      if (p.action.type === 'assign_tag')
+        for (const id of p.action.tagIds ?? []) {
+          const ahead = memo.tagsAhead.get(p.run.event.accountId) ?? new Set<number>();
+          // Only ids a tag can have: a bad one stays with its own action's read (and fails only its own group).
+          if (Number.isInteger(id) && id > 0 && id <= 2_147_483_647) ahead.add(id);
+          memo.tagsAhead.set(p.run.event.accountId, ahead);
+        }
     for (let k = 0; k < longest; k++) {
       const singles: Step[] = [];
       const groups = new Map<BulkKind, Step[]>();
