@@ -339,18 +339,32 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
 }
 
 /** A step's tag and note groups in one savepoint: each group's results, or null when the statements failed (then each runs one by one). */
-async function runCommuting(tx: Tx, commuting: { kind: 'tags' | 'notes'; group: Step[] }[], memo: BulkMemo): Promise<(string | null)[][] | null> {
+function runCommuting(tx: Tx, commuting: { kind: 'tags' | 'notes'; group: Step[] }[], memo: BulkMemo): Promise<(string | null)[][] | null> {
+  return inSavepoint(tx, memo, { kinds: commuting.map((c) => c.kind) }, (sp) =>
+    applyCommutingInBulk(
+      sp,
+      commuting.map((c) => ({ kind: c.kind, items: c.group.map(bulkItem) })),
+      memo,
+    ),
+  );
+}
+
+const bulkItem = (s: Step) => ({ accountId: s.run.event.accountId, action: s.action, facts: s.run.facts, cause: { eventId: s.run.event.id, ruleId: s.rule.id } });
+
+/** One bulk group in a savepoint: its results, or null when its statements failed (then each runs one by one). */
+function runBulk(tx: Tx, kind: BulkKind, group: Step[], memo: BulkMemo): Promise<(string | null)[] | null> {
+  return inSavepoint(tx, memo, { kind, actions: group.length }, (sp) => applyActionsInBulk(sp, kind, group.map(bulkItem), memo));
+}
+
+/** Set-based writes in a savepoint, their live updates held; on failure null, with their updates and counts dropped. */
+async function inSavepoint<T>(tx: Tx, memo: BulkMemo, what: Record<string, unknown>, apply: (sp: Tx) => Promise<T>): Promise<T | null> {
   let savepoint: Tx | null = null;
   const counted = memo.counts.length;
   try {
     return await tx.transaction(async (sp) => {
       savepoint = sp;
       holdNotifies(sp);
-      const results = await applyCommutingInBulk(
-        sp,
-        commuting.map((c) => ({ kind: c.kind, items: c.group.map(bulkItem) })),
-        memo,
-      );
+      const results = await apply(sp);
       handHeldNotifies(sp, tx);
       return results;
     });
@@ -358,29 +372,7 @@ async function runCommuting(tx: Tx, commuting: { kind: 'tags' | 'notes'; group: 
     if (savepoint) handHeldNotifies(savepoint, null);
     // The savepoint's messages rolled back: so do their counts.
     memo.counts.length = counted;
-    getLogger().warn({ kinds: commuting.map((c) => c.kind), err: (err as Error).message }, 'bulk automation actions failed; running them one by one');
-    return null;
-  }
-}
-
-const bulkItem = (s: Step) => ({ accountId: s.run.event.accountId, action: s.action, facts: s.run.facts, cause: { eventId: s.run.event.id, ruleId: s.rule.id } });
-
-/** One bulk group in a savepoint: its results, or null when its statements failed (then each runs one by one). */
-async function runBulk(tx: Tx, kind: BulkKind, group: Step[], memo: BulkMemo): Promise<(string | null)[] | null> {
-  let savepoint: Tx | null = null;
-  const counted = memo.counts.length;
-  try {
-    return await tx.transaction(async (sp) => {
-      savepoint = sp;
-      holdNotifies(sp);
-      const results = await applyActionsInBulk(sp, kind, group.map(bulkItem), memo);
-      handHeldNotifies(sp, tx);
-      return results;
-    });
-  } catch (err) {
-    if (savepoint) handHeldNotifies(savepoint, null);
-    memo.counts.length = counted;
-    getLogger().warn({ kind, actions: group.length, err: (err as Error).message }, 'bulk automation actions failed; running them one by one');
+    getLogger().warn({ ...what, err: (err as Error).message }, 'bulk automation actions failed; running them one by one');
     return null;
   }
 }
