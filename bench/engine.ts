@@ -10,6 +10,8 @@
  * load average before and after. Issue 23's three targets, one at a time:
  *   BENCH_SECONDS=600 npx tsx bench/engine.ts latency    (20 new conversations/s for 10 minutes)
  *   BENCH_ACTIONS=11 BENCH_SECONDS=120 npx tsx bench/engine.ts latency   (the same with 11 actions per matching workflow)
+ *   (with BENCH_PROFILE=1 and PARLEY_PG_FLAGS="-c shared_preload_libraries=pg_stat_statements" each part also prints
+ *   where its time went: the engine's phases and the statements, per new conversation or per event; ADRs 108, 131)
  *   npx tsx bench/engine.ts mixed                        (the mixed event stream, ≥ 30 % of raw)
  *   npx tsx bench/engine.ts burst                        (2,000 conversations and their follow-up events, < 60 s)
  * Issue 21's ceiling (the analytics projections add ≤ 15 % to the engine's per-event cost):
