@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb, schema } from '../../db/client';
+import { getDb, getSql, schema } from '../../db/client';
+import { LIVE_CHANNEL } from '../../app/utils/live.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { openConversation } from '../../app/models/inbox/conversations.server';
 import { createTag, deleteTag } from '../../app/models/productivity/tags.server';
@@ -283,10 +284,36 @@ describe('actions applied across a batch', () => {
     };
     const bulk = await open('bulkpath');
     const single = await open('onebyone');
-    const run = async (created: { id: number }[]) => processEventBatch(created.map((e) => ({ eventId: e.id, type: 'conversation_created' })), [automationRules]);
+    // The live updates each side publishes (they reach listeners at commit); a marker sent afterwards says all have come.
+    const heard: { conversationId?: number; type: string; kind?: string; changed?: string[] }[] = [];
+    let marker = () => {};
+    const listener = await getSql().listen(LIVE_CHANNEL, (payload) => {
+      const p = JSON.parse(payload) as { accountId: number; message: { type: string; conversationId?: number; kind?: string; changed?: string[] } | 'marker' };
+      if (p.message === 'marker') return marker();
+      if (p.accountId === account.id) heard.push(p.message);
+    });
+    const run = async (created: { id: number }[]) => {
+      const outcome = await processEventBatch(created.map((e) => ({ eventId: e.id, type: 'conversation_created' })), [automationRules]);
+      const arrived = new Promise<void>((resolve) => (marker = resolve));
+      await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify({ accountId: account.id, message: 'marker' })})`);
+      await arrived;
+      return outcome;
+    };
+    const liveOf = (convs: number[]) => {
+      const mine = heard.splice(0).filter((m) => m.conversationId !== undefined && convs.includes(m.conversationId));
+      const perConversation = convs.map((c) => mine.filter((m) => m.conversationId === c));
+      return {
+        // Each conversation's new messages in order, and its other changes.
+        messages: perConversation.map((ms) => ms.filter((m) => m.type === 'message.created').map((m) => m.kind)),
+        changes: perConversation.map((ms) => ms.filter((m) => m.type === 'conversation.updated' && m.changed?.join() !== 'tags').map((m) => m.changed!.join())),
+        tagUpdates: mine.filter((m) => m.type === 'conversation.updated' && m.changed?.join() === 'tags').length,
+      };
+    };
     process.env.PARLEY_ENGINE_PROFILE = '1';
     resetProfile();
+    heard.length = 0;
     expect(await run(bulk.created)).toEqual(bulk.created.map(() => ({ ran: ['automation'] })));
+    const liveBulk = liveOf(bulk.convs);
     const phases = Object.fromEntries(profileSnapshot().map((p) => [p.phase, p.n]));
     expect(phases['automation: bulk tags and notes']).toBe(3);
     expect(phases['automation: action assign_tag']).toBeUndefined();
@@ -385,6 +412,13 @@ describe('actions applied across a batch', () => {
         tagEvents: events.filter(isTags).length,
       };
     };
+    // The same live updates. (One "tags changed" per conversation either way: PostgreSQL folds identical NOTIFYs of a
+    // transaction into one, and the set-based side publishes one per tag event, one by one one per tag action.)
+    const liveSingle = liveOf(single.convs);
+    expect(liveBulk.messages).toEqual(liveSingle.messages);
+    expect(liveBulk.messages[0]).toEqual(['note', 'system', 'note', 'note', 'system', 'note']);
+    expect(liveBulk.changes.map((c) => [...c].sort())).toEqual(liveSingle.changes.map((c) => [...c].sort()));
+    expect([liveBulk.tagUpdates, liveSingle.tagUpdates]).toEqual([3, 3]);
     const a = await picture(bulk, 'bulkpath');
     const b = await picture(single, 'onebyone');
     expect(a.messages).toEqual(b.messages);
@@ -411,5 +445,8 @@ describe('actions applied across a batch', () => {
     );
     expect(await run(bulk.created)).toEqual(bulk.created.map(() => ({ ran: ['automation'] })));
     expect(await picture(bulk, 'bulkpath')).toEqual(a);
+    // ...and publishes nothing.
+    expect(liveOf(bulk.convs)).toEqual({ messages: [[], [], []], changes: [[], [], []], tagUpdates: 0 });
+    await listener.unlisten();
   });
 }, 60_000);
