@@ -36,6 +36,13 @@ export function handHeldNotifies(from: DbOrTx, to: DbOrTx | null) {
   if (to) heldNotifies().get(to)?.push(...held);
 }
 
+/** Takes the held NOTIFYs of `tx` for a caller that sends them inside a statement of its own (the engine's last one, ADR 132). */
+export function takeHeldNotifies(tx: DbOrTx): { channel: string; payloads: string[] } {
+  const held = heldNotifies().get(tx) ?? [];
+  heldNotifies().delete(tx);
+  return { channel: LIVE_CHANNEL, payloads: held };
+}
+
 /** Sends the held NOTIFYs of `tx` in one statement, in the order they were published; they reach clients at commit. */
 export async function sendHeldNotifies(tx: DbOrTx) {
   const held = heldNotifies().get(tx) ?? [];

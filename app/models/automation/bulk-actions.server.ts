@@ -36,9 +36,83 @@ export function bulkKind(item: { action: RuleAction; facts: Facts }): BulkKind |
 /** Tags and notes touch different rows: a run of them may be applied in any order (an assignment may not). */
 export const COMMUTING_KINDS: readonly BulkKind[] = ['tags', 'notes'];
 
-/** Applies one group; answers, per item, the run-history result, or null when that item must go one by one. */
-export function applyActionsInBulk(tx: Tx, kind: BulkKind, items: BulkItem[]): Promise<(string | null)[]> {
-  return kind === 'tags' ? tagInBulk(tx, items) : kind === 'notes' ? noteInBulk(tx, items) : changeInBulk(tx, kind, items);
+/**
+ * Applies one group; answers, per item, the run-history result, or null when that item must go one by one. Without
+ * a memo its message counts are written before it returns; with one they wait in the memo for `bulkCountsFlush`.
+ */
+export async function applyActionsInBulk(tx: Tx, kind: BulkKind, items: BulkItem[], memo?: BulkMemo): Promise<(string | null)[]> {
+  const m = memo ?? newBulkMemo();
+  const results = kind !== 'tags' && kind !== 'notes' ? await changeInBulk(tx, kind, items, m) : (await applyCommutingInBulk(tx, [{ kind, items }], m))[0];
+  if (!memo) await flushBulkCounts(tx, m);
+  return results;
+}
+
+/**
+ * What one transaction's steps share (ADR 131):
+ * - the names of the tags already read: a tag the transaction has seen stays the account's until it commits, or the
+ *   insert's foreign key fails and the group goes one by one;
+ * - which conversations are there (not deleted), read once: the caller forgets them (`forgetLive`) whenever an
+ *   action runs one by one, since that one may delete its conversation;
+ * - the message counts (and notes' words for search) the groups added, written once for the transaction
+ *   (`bulkCounts`): `addMessage` adds one per message, and nothing in between reads them.
+ */
+export type BulkMemo = {
+  tagNames: Map<string, string>;
+  /** Every tag the transaction's actions name, per account: the first read takes them all. */
+  tagsAhead: Map<number, Set<number>>;
+  live: Map<string, boolean>;
+  counts: { account_id: number; conversation_id: number; text: string | null }[];
+};
+export const newBulkMemo = (): BulkMemo => ({ tagNames: new Map(), tagsAhead: new Map(), live: new Map(), counts: [] });
+export const forgetLive = (memo: BulkMemo) => memo.live.clear();
+
+/** The memo's message counts as one update of their conversations (a statement the caller may embed). */
+export function bulkCounts(memo: BulkMemo) {
+  if (memo.counts.length === 0) return null;
+  const c = schema.conversations;
+  return sql`
+    update ${c} set message_count = ${c.messageCount} + x.n,
+           search = case when x.text is null then ${c.search} else strip(coalesce(${c.search}, ''::tsvector) || to_tsvector('simple', x.text)) end,
+           updated_at = ${new Date().toISOString()}::timestamptz
+      from (select account_id, conversation_id, count(*)::int as n, string_agg(text, ' ') as text
+              from jsonb_to_recordset(${JSON.stringify(memo.counts)}::jsonb) as r(account_id int, conversation_id int, text text)
+             group by account_id, conversation_id) x
+     where ${c.id} = x.conversation_id and ${c.accountId} = x.account_id`;
+}
+
+async function flushBulkCounts(tx: Tx, memo: BulkMemo) {
+  const stmt = bulkCounts(memo);
+  memo.counts = [];
+  if (stmt) await tx.execute(stmt);
+}
+
+type Written = { results: (string | null)[]; events: EmitEventInput[]; live: LiveUpdate[] };
+type LiveUpdate = { accountId: number; message: Parameters<typeof publishToAccount>[1] };
+
+/**
+ * The tag and note groups of one step together (ADR 131): one read of their conversations, the tags' names from
+ * the transaction's memo (read once), one insert of the tags, one insert of the notes and one update of their
+ * conversations, and every domain event of the step in one `emitEvents` (one insert, one enqueue of the wanted
+ * ones), in the order of the groups. Answers each group's results, in order.
+ */
+export async function applyCommutingInBulk(
+  tx: Tx,
+  groups: { kind: 'tags' | 'notes'; items: BulkItem[] }[],
+  memo: BulkMemo,
+): Promise<(string | null)[][]> {
+  const live = await liveConversations(
+    tx,
+    groups.flatMap((g) => g.items),
+    memo,
+  );
+  const written: Written[] = [];
+  for (const g of groups) written.push(g.kind === 'tags' ? await tagInBulk(tx, g.items, live, memo) : await noteInBulk(tx, g.items, live, memo));
+  await emitEvents(
+    tx,
+    written.flatMap((w) => w.events),
+  );
+  for (const w of written) for (const u of w.live) await publishToAccount(u.accountId, u.message, { tx });
+  return written.map((w) => w.results);
 }
 
 const key = (accountId: number, id: number) => `${accountId}:${id}`;
@@ -62,31 +136,46 @@ function parleyMessage(accountId: number, conversationId: number, kind: 'note' |
   };
 }
 
-/** The conversations of the items that exist and are not deleted, as `account:id` keys. */
-async function liveConversations(tx: Tx, items: BulkItem[]) {
+/** The conversations of the items that exist and are not deleted, as `account:id` keys; read only for those the memo lacks. */
+async function liveConversations(tx: Tx, items: BulkItem[], memo: BulkMemo) {
   const c = schema.conversations;
-  const rows = await tx
-    .select({ id: c.id, accountId: c.accountId })
-    .from(c)
-    .where(
-      and(
-        inArray(c.accountId, [...new Set(items.map((i) => i.accountId))]),
-        inArray(c.id, [...new Set(items.map((i) => i.facts.conversation!.id))]),
-        isNull(c.deletedAt),
-      ),
-    );
-  return new Set(rows.map((r) => key(r.accountId, r.id)));
+  const unknown = items.filter((i) => !memo.live.has(key(i.accountId, i.facts.conversation!.id)));
+  if (unknown.length > 0) {
+    const rows = await tx
+      .select({ id: c.id, accountId: c.accountId })
+      .from(c)
+      .where(
+        and(
+          inArray(c.accountId, [...new Set(unknown.map((i) => i.accountId))]),
+          inArray(c.id, [...new Set(unknown.map((i) => i.facts.conversation!.id))]),
+          isNull(c.deletedAt),
+        ),
+      );
+    for (const i of unknown) memo.live.set(key(i.accountId, i.facts.conversation!.id), false);
+    for (const r of rows) memo.live.set(key(r.accountId, r.id), true);
+  }
+  return new Set([...memo.live].filter(([, alive]) => alive).map(([k]) => k));
 }
 
-/** `tagConversations` for many (conversation, tags) pairs: one read of the tags, one of the conversations, one insert. */
-async function tagInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> {
+/**
+ * `tagConversations` for many (conversation, tags) pairs: the tags the transaction has not seen yet in one read, one
+ * insert. The tags one rule adds to one conversation for one event in this step are one `conversation_updated`
+ * event listing them all (ADR 131), as `tagConversations` writes for one call with several tags.
+ */
+async function tagInBulk(tx: Tx, items: BulkItem[], live: Set<string>, memo: BulkMemo): Promise<Written> {
   const t = schema.tags;
-  const tags = await tx
-    .select({ id: t.id, accountId: t.accountId, name: t.name })
-    .from(t)
-    .where(and(inArray(t.accountId, [...new Set(items.map((i) => i.accountId))]), inArray(t.id, [...new Set(items.flatMap((i) => i.action.tagIds!))])));
-  const names = new Map(tags.map((r) => [key(r.accountId, r.id), r.name]));
-  const live = await liveConversations(tx, items);
+  const names = memo.tagNames;
+  const unseen = items.filter((i) => i.action.tagIds!.some((id) => !names.has(key(i.accountId, id))));
+  if (unseen.length > 0) {
+    const accounts = [...new Set(unseen.map((i) => i.accountId))];
+    const ids = new Set([...unseen.flatMap((i) => i.action.tagIds!), ...accounts.flatMap((a) => [...(memo.tagsAhead.get(a) ?? [])])]);
+    for (const a of accounts) memo.tagsAhead.delete(a);
+    const tags = await tx
+      .select({ id: t.id, accountId: t.accountId, name: t.name })
+      .from(t)
+      .where(and(inArray(t.accountId, accounts), inArray(t.id, [...ids])));
+    for (const r of tags) names.set(key(r.accountId, r.id), r.name);
+  }
   // tagConversations refuses the whole call when one of its tags is not the account's: those go one by one.
   const ok = items.map((i) => i.action.tagIds!.every((id) => names.has(key(i.accountId, id))));
   const pairs = new Map<string, { conversationId: number; tagId: number; accountId: number }>();
@@ -106,34 +195,42 @@ async function tagInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> 
             .returning({ conversationId: schema.conversationTags.conversationId, tagId: schema.conversationTags.tagId })
         ).map((r) => `${r.conversationId}:${r.tagId}`),
   );
-  const events: EmitEventInput[] = [];
+  // One event per (event, rule, conversation): its actor and cause are those of each of its tags.
+  const eventOf = new Map<string, EmitEventInput & { payload: { changed: { tags: { added: number[] } } } }>();
   const results = items.map((i, n) => {
     if (!ok[n]) return null;
     const conv = i.facts.conversation!.id;
     // A pair two actions asked for was added by the first: the second adds nothing, as it would one by one.
     const mine = [...new Set(i.action.tagIds!)].filter((id) => added.delete(`${conv}:${id}`));
-    if (mine.length > 0)
-      events.push({
-        accountId: i.accountId,
-        type: 'conversation_updated',
-        subjectType: 'conversation',
-        subjectId: conv,
-        payload: { changed: { tags: { added: mine } } },
-        ...actorFields({ actorId: null, cause: i.cause }),
-      });
+    if (mine.length > 0) {
+      const k = `${i.accountId}:${conv}:${i.cause.eventId}:${i.cause.ruleId ?? ''}`;
+      const e = eventOf.get(k);
+      if (e) e.payload.changed.tags.added.push(...mine.filter((id) => !e.payload.changed.tags.added.includes(id)));
+      else
+        eventOf.set(k, {
+          accountId: i.accountId,
+          type: 'conversation_updated',
+          subjectType: 'conversation',
+          subjectId: conv,
+          payload: { changed: { tags: { added: mine } } },
+          ...actorFields({ actorId: null, cause: i.cause }),
+        });
+    }
     return `tagged conversation #${conv} with ${i.action.tagIds!.map((id) => names.get(key(i.accountId, id)) ?? `tag ${id}`).join(', ')}`;
   });
-  await emitEvents(tx, events);
-  for (const e of events) await publishToAccount(e.accountId, { type: 'conversation.updated', conversationId: Number(e.subjectId), changed: ['tags'] }, { tx });
-  return results;
+  const events = [...eventOf.values()];
+  return {
+    results,
+    events,
+    live: events.map((e) => ({ accountId: e.accountId, message: { type: 'conversation.updated', conversationId: Number(e.subjectId), changed: ['tags'] } })),
+  };
 }
 
 /** `postMessage` of a note for many conversations: one insert of the messages, one update of their conversations. */
-async function noteInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]> {
-  const live = await liveConversations(tx, items);
+async function noteInBulk(tx: Tx, items: BulkItem[], live: Set<string>, memo: BulkMemo): Promise<Written> {
   const todo = items.map((i, n) => ({ i, n })).filter(({ i }) => live.has(key(i.accountId, i.facts.conversation!.id)));
   const results: (string | null)[] = items.map(() => null);
-  if (todo.length === 0) return results;
+  if (todo.length === 0) return { results, events: [], live: [] };
   const m = schema.messages;
   // RETURNING gives the rows in the order of the VALUES list.
   const rows = await tx
@@ -143,17 +240,9 @@ async function noteInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]>
     )
     .returning({ id: m.id, conversationId: m.conversationId });
   if (rows.length !== todo.length) throw new Error('bulk notes: the insert returned a different number of rows');
-  // addMessage's update of the conversation, once per conversation: one more message each, the note's words searchable.
-  const c = schema.conversations;
-  const perConversation = JSON.stringify(todo.map(({ i }) => ({ account_id: i.accountId, conversation_id: i.facts.conversation!.id, text: i.action.note! })));
-  await tx.execute(sql`
-    update ${c} set message_count = ${c.messageCount} + x.n,
-           search = strip(coalesce(${c.search}, ''::tsvector) || to_tsvector('simple', x.text)),
-           updated_at = ${new Date().toISOString()}::timestamptz
-      from (select account_id, conversation_id, count(*)::int as n, string_agg(text, ' ') as text
-              from jsonb_to_recordset(${perConversation}::jsonb) as r(account_id int, conversation_id int, text text)
-             group by account_id, conversation_id) x
-     where ${c.id} = x.conversation_id and ${c.accountId} = x.account_id`);
+  // addMessage's update of the conversation (one more message each, the note's words searchable), once per
+  // conversation for the whole transaction (bulkCounts).
+  for (const { i } of todo) memo.counts.push({ account_id: i.accountId, conversation_id: i.facts.conversation!.id, text: i.action.note! });
   const events: EmitEventInput[] = todo.map(({ i }, k) => ({
     accountId: i.accountId,
     type: 'message_created',
@@ -163,12 +252,12 @@ async function noteInBulk(tx: Tx, items: BulkItem[]): Promise<(string | null)[]>
     actor: i.cause.ruleId !== undefined ? { type: 'engine', id: i.cause.ruleId } : { type: 'system' },
     causedByEventId: i.cause.eventId,
   }));
-  await emitEvents(tx, events);
+  const updates: LiveUpdate[] = [];
   for (const [k, { i, n }] of todo.entries()) {
-    await publishToAccount(i.accountId, { type: 'message.created', conversationId: rows[k].conversationId, messageId: rows[k].id, kind: 'note' }, { tx });
+    updates.push({ accountId: i.accountId, message: { type: 'message.created', conversationId: rows[k].conversationId, messageId: rows[k].id, kind: 'note' } });
     results[n] = `note ${rows[k].id} on conversation #${rows[k].conversationId}`;
   }
-  return results;
+  return { results, events, live: updates };
 }
 
 type Change = { assigneeId?: number; priority?: number; status?: 'open' | 'pending'; snoozedUntil?: null; resolvedAt?: null };
@@ -182,7 +271,7 @@ type Change = { assigneeId?: number; priority?: number; status?: 'open' | 'pendi
  * insert, one update of their message counts. A conversation named twice in the group goes one by one (the second
  * must see the first's change).
  */
-async function changeInBulk(tx: Tx, kind: 'assign' | 'priority' | 'status', items: BulkItem[]): Promise<(string | null)[]> {
+async function changeInBulk(tx: Tx, kind: 'assign' | 'priority' | 'status', items: BulkItem[], memo: BulkMemo): Promise<(string | null)[]> {
   const results: (string | null)[] = items.map(() => null);
   const seen = new Set<string>();
   const value = (i: BulkItem) => (kind === 'assign' ? String(i.action.userId) : kind === 'priority' ? i.action.priority! : i.action.status!);
@@ -288,15 +377,12 @@ async function changeInBulk(tx: Tx, kind: 'assign' | 'priority' | 'status', item
         }),
       );
     }
-    // addMessage's system line: a message, one more in the count, no event.
+    // addMessage's system line: a message, one more in the count (with the transaction's others, bulkCounts), no event.
     const lines = await tx
       .insert(schema.messages)
       .values(changedIds.map((id) => parleyMessage(g.accountId, id, 'system', line)))
       .returning({ id: schema.messages.id, conversationId: schema.messages.conversationId });
-    await tx
-      .update(c)
-      .set({ messageCount: sql`${c.messageCount} + 1`, updatedAt: new Date() })
-      .where(and(eq(c.accountId, g.accountId), inArray(c.id, changedIds)));
+    for (const id of changedIds) memo.counts.push({ account_id: g.accountId, conversation_id: id, text: null });
     for (const l of lines) {
       await publishToAccount(g.accountId, { type: 'message.created', conversationId: l.conversationId, messageId: l.id, kind: 'system' }, { tx });
       await publishToAccount(

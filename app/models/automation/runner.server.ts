@@ -3,11 +3,11 @@ import { getDb, schema, type Tx } from '../../../db/client';
 import type { RuleVerdict, RunStep } from '../../../db/schema/automation';
 import { evaluateRule, type Evaluation, type Facts } from '../../../engine/rules/evaluate';
 import type { DomainEvent } from '../../../engine/handlers/types';
-import { handHeldNotifies, holdNotifies, sendHeldNotifies } from '../../utils/live.server';
+import { handHeldNotifies, holdNotifies, takeHeldNotifies } from '../../utils/live.server';
 import { getLogger } from '../../utils/logger.server';
 import { timed } from '../../../engine/profile';
 import { applyAction, type NameMemo } from './actions.server';
-import { applyActionsInBulk, bulkKind, COMMUTING_KINDS, type BulkKind } from './bulk-actions.server';
+import { applyActionsInBulk, applyCommutingInBulk, bulkCounts, bulkKind, COMMUTING_KINDS, forgetLive, newBulkMemo, type BulkKind, type BulkMemo } from './bulk-actions.server';
 import { gatherFactsMany } from './facts.server';
 import { activeRulesFor, type ActiveRule } from './rule-cache.server';
 import { ACTIONS_BY_EVENT, INBOX_RULE_EVENTS, WORKFLOW_EVENTS, type RuleAction } from './rule-types';
@@ -201,9 +201,12 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
     // Not waiting for this commit to reach the disk is safe: the jobs are completed later, by a commit that is
     // waited for and that comes after this one in the WAL, so a crash that loses this loses the completion too,
     // and the events are delivered again (ADR 031).
-    await tx.execute(sql`select set_config('synchronous_commit', 'off', true)`);
+    // (Set in the claims' statement below, or alone when nothing is claimed.)
     // The actions' live updates go out in one statement before the commit (ADR 043 addendum).
     holdNotifies(tx);
+    // PARLEY_ENGINE_BULK=0 applies every action one by one through its domain function: what the set-based forms are
+    // compared with (tests/integration/automation-bulk.test.ts) and measured against.
+    const bulkOn = process.env.PARLEY_ENGINE_BULK !== '0';
     const planned: Step[] = items.flatMap(({ run, matched }) => {
       const line = logLine(run.event, run.facts);
       return run.rules
@@ -212,16 +215,9 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
     });
     const claimed = new Set(
       planned.length === 0
-        ? []
-        : (
-            await timed('automation: claims', () =>
-              tx
-                .insert(schema.automationRunLog)
-                .values(planned.map((p) => p.line(p.rule, 'action_applied', { result: '' }, { index: p.index, type: p.action.type })))
-                .onConflictDoNothing()
-                .returning({ eventId: schema.automationRunLog.eventId, ruleId: schema.automationRunLog.ruleId, index: schema.automationRunLog.actionIndex }),
-            )
-          ).map((r) => `${r.eventId}:${r.ruleId}:${r.index}`),
+        ? await tx.execute(sql`select set_config('synchronous_commit', 'off', true)`).then(() => [])
+        : (await timed('automation: claims', () => claim(tx, planned.map((p) => p.line(p.rule, 'action_applied', { result: '' }, { index: p.index, type: p.action.type })))))
+            .map((r) => `${r.event_id}:${r.rule_id}:${r.action_index}`),
     );
     const sequences = items.map(({ run }) => planned.filter((p) => p.run === run && claimed.has(`${run.event.id}:${p.rule.id}:${p.index}`)));
     const ended: Ended[] = [];
@@ -232,7 +228,7 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
     const segmentsOf = sequences.map((seq) => {
       const segments: { bulk: boolean; steps: Step[] }[] = [];
       for (const step of seq) {
-        const kind = bulkKind({ action: step.action, facts: step.run.facts });
+        const kind = bulkOn ? bulkKind({ action: step.action, facts: step.run.facts }) : null;
         const bulk = kind !== null && COMMUTING_KINDS.includes(kind);
         const last = segments.at(-1);
         if (bulk && last?.bulk) last.steps.push(step);
@@ -241,10 +237,21 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
       return segments;
     });
     const longest = Math.max(0, ...segmentsOf.map((q) => q.length));
+    const memo = newBulkMemo();
+    for (const p of planned)
+      if (p.action.type === 'assign_tag')
+        for (const id of p.action.tagIds ?? []) {
+          const ahead = memo.tagsAhead.get(p.run.event.accountId) ?? new Set<number>();
+          // Only ids a tag can have: a bad one stays with its own action's read (and fails only its own group).
+          if (Number.isInteger(id) && id > 0 && id <= 2_147_483_647) ahead.add(id);
+          memo.tagsAhead.set(p.run.event.accountId, ahead);
+        }
     for (let k = 0; k < longest; k++) {
       const singles: Step[] = [];
       const groups = new Map<BulkKind, Step[]>();
-      for (const step of segmentsOf.flatMap((q) => q[k]?.steps ?? [])) {
+      const inStep = segmentsOf.flatMap((q) => q[k]?.steps ?? []);
+      const order = new Map(inStep.map((step, n) => [step, n]));
+      for (const step of inStep) {
         const { run, rule, index, action } = step;
         // After a failure the rule's later actions wait for the retry: their claims are given back.
         if (failedRules.has(`${run.event.id}:${rule.id}`)) {
@@ -256,19 +263,15 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
           ended.push({ run, ruleId: rule.id, index, step: 'action_skipped', detail: { reason: `${action.type} is not offered for ${run.event.type}` } });
           continue;
         }
-        const kind = bulkKind({ action, facts: run.facts });
+        const kind = bulkOn ? bulkKind({ action, facts: run.facts }) : null;
         if (kind) groups.set(kind, [...(groups.get(kind) ?? []), step]);
         else singles.push(step);
       }
       // A change of the conversation (assignment, priority, status) is a segment of its own: it takes its set-based
       // form even alone (ADR 128). A lone tag or note goes one by one, after its segment's groups, so that a failure of
-      // the group before it still holds it back for the retry, as one by one.
-      for (const [kind, group] of groups) {
-        if (group.length === 1 && COMMUTING_KINDS.includes(kind)) {
-          singles.push(group[0]);
-          continue;
-        }
-        const results = await timed(`automation: bulk ${kind}`, () => runBulk(tx, kind, group));
+      // the group before it still holds it back for the retry, as one by one. The step's tag and note groups run
+      // together, in one savepoint with one read of their conversations and one insert of their events (ADR 131).
+      const settled = (group: Step[], results: (string | null)[] | null) => {
         for (const [n, step] of group.entries()) {
           const result = results?.[n];
           if (result === null || result === undefined) singles.push(step);
@@ -277,13 +280,31 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
             stats.get(step.run)!.applied++;
           }
         }
+      };
+      const commuting: { kind: 'tags' | 'notes'; group: Step[] }[] = [];
+      for (const [kind, group] of groups) {
+        if (!COMMUTING_KINDS.includes(kind)) continue;
+        if (group.length === 1) singles.push(group[0]);
+        else commuting.push({ kind: kind as 'tags' | 'notes', group });
       }
+      if (commuting.length > 0) {
+        const results = await timed('automation: bulk tags and notes', () => runCommuting(tx, commuting, memo));
+        for (const [g, c] of commuting.entries()) settled(c.group, results?.[g] ?? null);
+      }
+      for (const [kind, group] of groups) {
+        if (COMMUTING_KINDS.includes(kind)) continue;
+        settled(group, await timed(`automation: bulk ${kind}`, () => runBulk(tx, kind, group, memo)));
+      }
+      // One by one in the step's order, so that a failure holds back its rule's later actions as it would one by one.
+      singles.sort((a, b) => order.get(a)! - order.get(b)!);
       for (const step of singles) {
         const { run, rule, index, action, line } = step;
         if (failedRules.has(`${run.event.id}:${rule.id}`)) {
           unclaimed.push({ run, ruleId: rule.id, index });
           continue;
         }
+        // An action one by one may delete its conversation: the groups after it read which are there again.
+        forgetLive(memo);
         const outcome = await timed(`automation: action ${action.type}`, () =>
           runAction(tx, { rule, index, action, event: run.event, facts: run.facts, line, names }),
         );
@@ -297,27 +318,18 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
         if (outcome.step === 'action_applied') stats.get(run)!.applied++;
       }
     }
-    await timed('automation: outcomes', () => endClaims(tx, ended, unclaimed));
     // The engine's record that this handler ran each event whose actions all ended, in the same commit (see processEvent).
     const done = items.filter(({ run }) => stats.get(run)!.failures.length === 0);
-    if (recordAs && done.length > 0) {
-      await tx
-        .insert(schema.eventHandlings)
-        .values(
-          done.map(({ run }) => ({
-            eventId: run.event.id,
-            handler: recordAs,
-            accountId: run.event.accountId,
-            status: 'done' as const,
+    const records =
+      recordAs && done.length > 0
+        ? done.map(({ run }) => ({
+            event_id: run.event.id,
+            account_id: run.event.accountId,
             result: { rules: run.rules.length, matched: stats.get(run)!.matched, applied: stats.get(run)!.applied },
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [schema.eventHandlings.eventId, schema.eventHandlings.handler],
-          set: { status: 'done', result: sql`excluded.result`, error: null, handledAt: new Date() },
-        });
-    }
-    await sendHeldNotifies(tx);
+          }))
+        : [];
+    // The outcomes, the given-back claims, the message counts, the handler records and the live updates: one statement (ADR 132).
+    await timed('automation: outcomes', () => finish(tx, { ended, unclaimed, counts: bulkCounts(memo), recordAs: recordAs ?? '', records }));
   });
   return items.map(({ run }) => {
     const s = stats.get(run)!;
@@ -326,24 +338,41 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
   });
 }
 
+/** A step's tag and note groups in one savepoint: each group's results, or null when the statements failed (then each runs one by one). */
+function runCommuting(tx: Tx, commuting: { kind: 'tags' | 'notes'; group: Step[] }[], memo: BulkMemo): Promise<(string | null)[][] | null> {
+  return inSavepoint(tx, memo, { kinds: commuting.map((c) => c.kind) }, (sp) =>
+    applyCommutingInBulk(
+      sp,
+      commuting.map((c) => ({ kind: c.kind, items: c.group.map(bulkItem) })),
+      memo,
+    ),
+  );
+}
+
+const bulkItem = (s: Step) => ({ accountId: s.run.event.accountId, action: s.action, facts: s.run.facts, cause: { eventId: s.run.event.id, ruleId: s.rule.id } });
+
 /** One bulk group in a savepoint: its results, or null when its statements failed (then each runs one by one). */
-async function runBulk(tx: Tx, kind: BulkKind, group: Step[]): Promise<(string | null)[] | null> {
+function runBulk(tx: Tx, kind: BulkKind, group: Step[], memo: BulkMemo): Promise<(string | null)[] | null> {
+  return inSavepoint(tx, memo, { kind, actions: group.length }, (sp) => applyActionsInBulk(sp, kind, group.map(bulkItem), memo));
+}
+
+/** Set-based writes in a savepoint, their live updates held; on failure null, with their updates and counts dropped. */
+async function inSavepoint<T>(tx: Tx, memo: BulkMemo, what: Record<string, unknown>, apply: (sp: Tx) => Promise<T>): Promise<T | null> {
   let savepoint: Tx | null = null;
+  const counted = memo.counts.length;
   try {
     return await tx.transaction(async (sp) => {
       savepoint = sp;
       holdNotifies(sp);
-      const results = await applyActionsInBulk(
-        sp,
-        kind,
-        group.map((s) => ({ accountId: s.run.event.accountId, action: s.action, facts: s.run.facts, cause: { eventId: s.run.event.id, ruleId: s.rule.id } })),
-      );
+      const results = await apply(sp);
       handHeldNotifies(sp, tx);
       return results;
     });
   } catch (err) {
     if (savepoint) handHeldNotifies(savepoint, null);
-    getLogger().warn({ kind, actions: group.length, err: (err as Error).message }, 'bulk automation actions failed; running them one by one');
+    // The savepoint's messages rolled back: so do their counts.
+    memo.counts.length = counted;
+    getLogger().warn({ ...what, err: (err as Error).message }, 'bulk automation actions failed; running them one by one');
     return null;
   }
 }
@@ -396,37 +425,96 @@ async function writeVerdicts(runs: RuleRun[], recordAs: string | undefined): Pro
 }
 
 /**
- * The claimed lines' outcomes in one statement: an applied action's result, a skipped one's reason. The claims of
- * actions that did not run (a failure earlier in their rule) are removed, so a retry claims and runs them.
+ * Every action's claim in one insert (`on conflict do nothing returning`, on the run log's unique claim key), in the
+ * statement that also stops the transaction's commit from waiting for the disk (ADR 132: one round trip less).
  */
-async function endClaims(tx: Tx, ended: Ended[], unclaimed: { run: RuleRun; ruleId: number; index: number }[]) {
+async function claim(tx: Tx, lines: LogLine[]) {
   const log = schema.automationRunLog;
-  if (ended.length > 0) {
-    const rows = JSON.stringify(
-      ended.map((e) => ({
-        account_id: e.run.event.accountId,
-        event_id: e.run.event.id,
-        rule_id: e.ruleId,
-        action_index: e.index,
-        step: e.step,
-        detail: e.detail,
-      })),
-    );
-    await tx.execute(sql`
-      update ${log} set step = x.step, detail = x.detail
-        from jsonb_to_recordset(${rows}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int, step text, detail jsonb)
+  const rows = JSON.stringify(
+    lines.map((l) => ({
+      account_id: l.accountId,
+      event_id: l.eventId,
+      event_type: l.eventType,
+      rule_id: l.ruleId,
+      step: l.step,
+      action_index: l.actionIndex,
+      action_type: l.actionType,
+      detail: l.detail,
+      conversation_id: l.conversationId,
+      contact_id: l.contactId,
+    })),
+  );
+  return tx.execute<{ event_id: number; rule_id: number; action_index: number }>(sql`
+    with sync as (select set_config('synchronous_commit', 'off', true) as v)
+    insert into ${log} (account_id, event_id, event_type, rule_id, step, action_index, action_type, detail, conversation_id, contact_id)
+    select x.account_id, x.event_id, x.event_type, x.rule_id, x.step, x.action_index, x.action_type, x.detail, x.conversation_id, x.contact_id
+      from jsonb_to_recordset(${rows}::jsonb)
+        as x(account_id int, event_id bigint, event_type text, rule_id int, step text, action_index int, action_type text, detail jsonb, conversation_id int, contact_id int)
+      cross join sync
+    on conflict do nothing
+    returning event_id, rule_id, action_index`);
+}
+
+/**
+ * The end of an actions transaction in one statement (ADR 132), each part a data-modifying CTE on its own table:
+ * - the claimed lines' outcomes: an applied action's result, a skipped one's reason;
+ * - the claims of actions that did not run (a failure earlier in their rule) removed, so a retry claims and runs them;
+ * - the message counts the set-based groups added (`bulkCounts`);
+ * - the handler records of the events whose actions all ended;
+ * - the transaction's held live updates (they reach clients at commit, ADR 043 addendum).
+ */
+async function finish(
+  tx: Tx,
+  opts: {
+    ended: Ended[];
+    unclaimed: { run: RuleRun; ruleId: number; index: number }[];
+    counts: ReturnType<typeof bulkCounts>;
+    recordAs: string;
+    records: { event_id: number; account_id: number; result: RulesOutcome }[];
+  },
+) {
+  const log = schema.automationRunLog;
+  const ended = JSON.stringify(
+    opts.ended.map((e) => ({
+      account_id: e.run.event.accountId,
+      event_id: e.run.event.id,
+      rule_id: e.ruleId,
+      action_index: e.index,
+      step: e.step,
+      detail: e.detail,
+    })),
+  );
+  const unclaimed = JSON.stringify(
+    opts.unclaimed.map((u) => ({ account_id: u.run.event.accountId, event_id: u.run.event.id, rule_id: u.ruleId, action_index: u.index })),
+  );
+  const live = takeHeldNotifies(tx);
+  const parts = [
+    opts.ended.length > 0 &&
+      sql`o as (update ${log} set step = x.step, detail = x.detail
+        from jsonb_to_recordset(${ended}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int, step text, detail jsonb)
        where ${log.accountId} = x.account_id and ${log.eventId} = x.event_id and ${log.ruleId} = x.rule_id
-         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied'`);
-  }
-  if (unclaimed.length > 0) {
-    const rows = JSON.stringify(
-      unclaimed.map((u) => ({ account_id: u.run.event.accountId, event_id: u.run.event.id, rule_id: u.ruleId, action_index: u.index })),
-    );
-    await tx.execute(sql`
-      delete from ${log} using jsonb_to_recordset(${rows}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int)
+         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied' returning 1)`,
+    opts.unclaimed.length > 0 &&
+      sql`u as (delete from ${log} using jsonb_to_recordset(${unclaimed}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int)
        where ${log.accountId} = x.account_id and ${log.eventId} = x.event_id and ${log.ruleId} = x.rule_id
-         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied'`);
+         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied' returning 1)`,
+    opts.counts && sql`c as (${opts.counts} returning 1)`,
+    opts.records.length > 0 &&
+      sql`h as (insert into ${schema.eventHandlings} (event_id, handler, account_id, status, result)
+      select x.event_id, ${opts.recordAs}, x.account_id, 'done', x.result
+        from jsonb_to_recordset(${JSON.stringify(opts.records)}::jsonb) as x(event_id bigint, account_id int, result jsonb)
+      on conflict (event_id, handler) do update set status = 'done', result = excluded.result, error = null, handled_at = now()
+      returning 1)`,
+  ].filter((p): p is ReturnType<typeof sql> => Boolean(p));
+  const notify =
+    live.payloads.length > 0
+      ? sql`(select count(pg_notify(${live.channel}, p))::int from jsonb_array_elements_text(${JSON.stringify(live.payloads)}::jsonb) p)`
+      : sql`0`;
+  if (parts.length === 0) {
+    if (live.payloads.length > 0) await tx.execute(sql`select ${notify} as notified`);
+    return;
   }
+  await tx.execute(sql`with ${sql.join(parts, sql`, `)} select ${notify} as notified`);
 }
 
 /** One claimed action in its own savepoint: a skipped or failed action leaves nothing half-done, and the others stand. */
