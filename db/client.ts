@@ -38,4 +38,13 @@ export async function closeDb() {
   if (sql) await sql.end({ timeout: 5 });
 }
 
+/**
+ * The postgres.js client under a drizzle database or transaction (drizzle keeps it as `session.client`): for what
+ * drizzle's `execute` cannot do, such as pg-boss's own SQL inside our transaction or a named prepared statement. The
+ * one place that relies on that internal.
+ */
+export function rawClientOf(db: DbOrTx) {
+  return (db as unknown as { session: { client: postgres.Sql } }).session.client;
+}
+
 export { schema };

@@ -3,7 +3,7 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 // pg-boss builds parameters for the `pg` driver; pg's own serialiser turns them into text postgres.js can send.
 import pgUtils from 'pg/lib/utils.js';
 import { singleton } from './singleton.server';
-import type { Tx } from '../../db/client';
+import { rawClientOf, type Tx } from '../../db/client';
 
 /** Queue names, dotted by area. Each is created with retries, backoff and a dead-letter queue. */
 export const QUEUES = {
@@ -228,12 +228,12 @@ async function notifyOnce(tx: Tx, queue: string) {
 
 /** pg-boss's `db` option over the caller's drizzle transaction. */
 function txExecutor(tx: Tx) {
-  const client = (tx as unknown as { session: { client: { unsafe: (q: string, v: unknown[]) => Promise<unknown[]> } } }).session.client;
+  const client = rawClientOf(tx);
   return {
     executeSql: async (text: string, values: unknown[] = []) => ({
       rows: await client.unsafe(
         text,
-        values.map((v) => pgUtils.prepareValue(v)),
+        values.map((v) => pgUtils.prepareValue(v)) as never[],
       ),
     }),
   };

@@ -36,17 +36,19 @@ export function handHeldNotifies(from: DbOrTx, to: DbOrTx | null) {
   if (to) heldNotifies().get(to)?.push(...held);
 }
 
-/** Takes the held NOTIFYs of `tx` for a caller that sends them inside a statement of its own (the engine's last one, ADR 132). */
-export function takeHeldNotifies(tx: DbOrTx): { channel: string; payloads: string[] } {
+/**
+ * Takes the held NOTIFYs of `tx` as one SQL expression that sends them in the order they were published (their count),
+ * or null when none is held: `sendHeldNotifies` runs it alone; the engine embeds it in its last statement (ADR 132).
+ */
+export function takeHeldNotifies(tx: DbOrTx) {
   const held = heldNotifies().get(tx) ?? [];
   heldNotifies().delete(tx);
-  return { channel: LIVE_CHANNEL, payloads: held };
+  if (held.length === 0) return null;
+  return sql`(select count(pg_notify(${LIVE_CHANNEL}, p))::int from jsonb_array_elements_text(${JSON.stringify(held)}::jsonb) p)`;
 }
 
 /** Sends the held NOTIFYs of `tx` in one statement, in the order they were published; they reach clients at commit. */
 export async function sendHeldNotifies(tx: DbOrTx) {
-  const held = heldNotifies().get(tx) ?? [];
-  heldNotifies().delete(tx);
-  if (held.length === 0) return;
-  await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, p) from jsonb_array_elements_text(${JSON.stringify(held)}::jsonb) p`);
+  const notify = takeHeldNotifies(tx);
+  if (notify) await tx.execute(sql`select ${notify} as notified`);
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { getDb, type DbOrTx } from '../../../db/client';
+import { getDb, rawClientOf, type DbOrTx } from '../../../db/client';
 import { getInboxBusinessHours } from '../automation/business-hours.server';
 import { businessMsBetween, type BusinessHoursRules } from '../automation/business-time';
 import { rollUpIn } from './rollup.server';
@@ -325,9 +325,7 @@ const dialect = new PgDialect();
  */
 async function prepared<T extends Record<string, unknown>>(tx: DbOrTx, query: SQL): Promise<T[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  const client = (tx as unknown as { session: { client: { unsafe: (q: string, v: unknown[], o: { prepare: boolean }) => Promise<T[]> } } }).session
-    .client;
-  return client.unsafe(text, params, { prepare: true });
+  return (await rawClientOf(tx).unsafe(text, params as never[], { prepare: true })) as unknown as T[];
 }
 
 type DurationFact = { account_id: number; occurred_at: string; metric: string; secs: number; inbox: string | null; channel: string | null; team: string | null; agent: string | null; extra: unknown };

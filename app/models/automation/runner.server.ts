@@ -506,15 +506,11 @@ async function finish(
       on conflict (event_id, handler) do update set status = 'done', result = excluded.result, error = null, handled_at = now()
       returning 1)`,
   ].filter((p): p is ReturnType<typeof sql> => Boolean(p));
-  const notify =
-    live.payloads.length > 0
-      ? sql`(select count(pg_notify(${live.channel}, p))::int from jsonb_array_elements_text(${JSON.stringify(live.payloads)}::jsonb) p)`
-      : sql`0`;
   if (parts.length === 0) {
-    if (live.payloads.length > 0) await tx.execute(sql`select ${notify} as notified`);
+    if (live) await tx.execute(sql`select ${live} as notified`);
     return;
   }
-  await tx.execute(sql`with ${sql.join(parts, sql`, `)} select ${notify} as notified`);
+  await tx.execute(sql`with ${sql.join(parts, sql`, `)} select ${live ?? sql`0`} as notified`);
 }
 
 /** One claimed action in its own savepoint: a skipped or failed action leaves nothing half-done, and the others stand. */
