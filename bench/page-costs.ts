@@ -11,6 +11,7 @@ process.env.NODE_ENV ??= 'production';
  * own CPU is not in it), plus statements per call for the loaders and the page's HTML size.
  * Run: npm run build && npx tsx bench/page-costs.ts   (BENCH_RUNS=200 BENCH_CONVERSATIONS=1000 BENCH_CONTACTS=5000)
  * BENCH_DUMP_HTML=/tmp/dir BENCH_RUNS=0: only writes each page's HTML there.
+ * BENCH_CPU_PROFILE=/tmp/dir: also writes a CPU profile of each page's whole requests there.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -91,7 +92,10 @@ async function main() {
     }
     const all = await time(() => runInRequestScope(() => Promise.all(chain.map((id) => loaderOf(id)({ request: request(p), params, context: {} })))));
     line('all loaders at once, as Remix runs them', all);
+    // BENCH_CPU_PROFILE=/dir: a CPU profile of this page's whole requests alone (read it with bench/profile-summary.ts).
+    const profiling = process.env.BENCH_CPU_PROFILE ? await startProfile() : null;
     const whole = await time(() => app.request(p, { domain: account.domain, cookie }));
+    if (profiling) await profiling.stop(path.join(process.env.BENCH_CPU_PROFILE!, `${label.split(' ')[0]}.cpuprofile`));
     line('whole request through Express', whole);
     console.log(`  ${'left for render, serialization, middleware'.padEnd(44)} ${(whole.p50 - all.p50).toFixed(2).padStart(7)} ms  ${(whole.cpu - all.cpu).toFixed(2).padStart(6)} ms CPU`);
   }
@@ -100,6 +104,24 @@ async function main() {
   await stopBoss();
   await closeDb();
   await db0.stop();
+}
+
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const fs = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post('Profiler.stop');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 main().catch((err) => {

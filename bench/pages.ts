@@ -14,7 +14,7 @@
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { benchDatabase, seedPagesAccount, startCeiling, startCompiledServer } from './support';
+import { benchDatabase, postgresCpuMs, processCpuMs, seedPagesAccount, startCeiling, startCompiledServer } from './support';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -111,13 +111,15 @@ async function main() {
   // (needs PARLEY_PG_FLAGS="-c shared_preload_libraries=pg_stat_statements").
   const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
   if (STATEMENTS) await db.execute(sql`create extension if not exists pg_stat_statements`);
+  // CPU per request of the server process and of PostgreSQL (all its processes), in the transactions slot below.
+  const pgCpu = await postgresCpuMs(db as never);
 
   // The machine's load swings within seconds (other work shares it), so a page is never compared with a ceiling
   // measured minutes apart: each page runs in ROUNDS short slots, each slot right after one of the ceiling's, and
   // its share is against the ceiling's slots of those same rounds.
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
   const slot = Math.max(1, Math.round(SECONDS / ROUNDS));
-  type Row = { label: string; target: string; weight: string; rps: number; ceiling: number; p50: number; p99: number; non2xx: number; tx?: number };
+  type Row = { label: string; target: string; weight: string; rps: number; ceiling: number; p50: number; p99: number; non2xx: number; tx?: number; cpu?: { server: number; pg: number } };
   const rows: Row[] = [];
   const background: number[] = [];
   const shot = async (url: string, headers: Record<string, string>, duration: number) => {
@@ -149,7 +151,11 @@ async function main() {
     }
     const c = sums.get('ceiling')!;
     const ceilingRps = c.n / c.s;
-    rows.push({ label: `${label} -- its ceiling`, target: '', weight: ceilingWeight, rps: ceilingRps, ceiling: ceilingRps, p50: median(c.p50), p99: median(c.p99), non2xx: c.non2xx });
+    // The ceiling's own CPU per request, in one more slot of it alone.
+    const ceilingCpu0 = processCpuMs(ceiling.pid);
+    const ceilingExtra = await shot(ceilingUrl, {}, 3);
+    const ceilingCpu = { server: (processCpuMs(ceiling.pid) - ceilingCpu0) / ceilingExtra.sent, pg: 0 };
+    rows.push({ label: `${label} -- its ceiling`, target: '', weight: ceilingWeight, rps: ceilingRps, ceiling: ceilingRps, p50: median(c.p50), p99: median(c.p99), non2xx: c.non2xx, cpu: ceilingCpu });
     for (const t of targets) {
       const m = sums.get(t.name)!;
       // Transactions per request: one more slot of this target alone, between two reads of the counter.
@@ -161,11 +167,13 @@ async function main() {
       const idleTx = (await transactions()) - idle0;
       if (STATEMENTS) await db.execute(sql`select pg_stat_statements_reset()`);
       const tx0 = await transactions();
+      const cpu0 = { server: t.server.cpuMs(), pg: pgCpu() };
       const extra = await shot(`http://127.0.0.1:${t.server.port}${p}`, headers, 3);
+      const cpu = { server: (t.server.cpuMs() - cpu0.server) / extra.sent, pg: (pgCpu() - cpu0.pg) / extra.sent };
       const txAll = (await transactions()) - tx0;
       const tx = (txAll - idleTx) / extra.sent;
       background.push(idleTx / 4.1);
-      rows.push({ label: `${label}${targets.length > 1 ? ` [${t.name}]` : ''}`, target: String(target), weight: weight.get(`${t.name} ${label}`)!, rps: m.n / m.s, ceiling: ceilingRps, p50: median(m.p50), p99: median(m.p99), non2xx: m.non2xx, tx });
+      rows.push({ label: `${label}${targets.length > 1 ? ` [${t.name}]` : ''}`, target: String(target), weight: weight.get(`${t.name} ${label}`)!, rps: m.n / m.s, ceiling: ceilingRps, p50: median(m.p50), p99: median(m.p99), non2xx: m.non2xx, tx, cpu });
       if (STATEMENTS) {
         const stmts = await db.execute<{ calls: number; mean: number; query: string }>(sql`
           select calls::int, mean_exec_time as mean, regexp_replace(query, '[[:space:]]+', ' ', 'g') as query from pg_stat_statements
@@ -181,15 +189,16 @@ async function main() {
 
   const f = (n: number, w = 7) => n.toFixed(1).padStart(w);
   console.log(`\nPages against the ceiling, c=${CONNECTIONS}, ${ROUNDS} rounds of ${slot} s per page, each slot after one of the ceiling's; ${SIZES.join(' and ')} conversations, ${CONTACTS} contacts (compiled server, NODE_ENV=production, engine off)`);
-  console.log(`${'page'.padEnd(44)} ${'HTML'.padEnd(20)}  req/s  ceiling     p50     p99 ms   share (target)              db tx/request`);
+  console.log(`${'page'.padEnd(44)} ${'HTML'.padEnd(20)}  req/s  ceiling     p50     p99 ms   share (target)              db tx/request   CPU ms/request: server, PostgreSQL`);
+  const cpuCols = (r: Row) => (r.cpu ? `   ${r.cpu.server.toFixed(2).padStart(6)} ${r.cpu.pg.toFixed(2).padStart(6)}` : '');
   for (const r of rows) {
     if (!r.target) {
-      console.log(`${r.label.padEnd(44)} ${r.weight.padEnd(20)} ${f(r.rps)}          ${f(r.p50)} ${f(r.p99)}`);
+      console.log(`${r.label.padEnd(44)} ${r.weight.padEnd(20)} ${f(r.rps)}          ${f(r.p50)} ${f(r.p99)}${' '.repeat(49)}${cpuCols(r)}`);
       continue;
     }
     const share = (100 * r.rps) / r.ceiling;
     const target = Number(r.target);
-    console.log(`${r.label.padEnd(44)} ${r.weight.padEnd(20)} ${f(r.rps)} ${f(r.ceiling)} ${f(r.p50)} ${f(r.p99)}    ${f(share, 5)} % (>= ${target} %: ${share >= target ? 'met    ' : 'NOT met'})   ${(r.tx ?? 0).toFixed(1)}${r.non2xx ? `  ${r.non2xx} non-2xx!` : ''}`);
+    console.log(`${r.label.padEnd(44)} ${r.weight.padEnd(20)} ${f(r.rps)} ${f(r.ceiling)} ${f(r.p50)} ${f(r.p99)}    ${f(share, 5)} % (>= ${target} %: ${share >= target ? 'met    ' : 'NOT met'})   ${(r.tx ?? 0).toFixed(1).padStart(5)}${cpuCols(r)}${r.non2xx ? `  ${r.non2xx} non-2xx!` : ''}`);
   }
   if (SIZES.length > 1) {
     const share = (r: Row) => r.rps / r.ceiling;

@@ -46,6 +46,30 @@ export function processCpuMs(pid: number) {
 }
 
 /**
+ * CPU time of a PostgreSQL server so far, in milliseconds: its postmaster and every process it started (backends,
+ * walwriter, autovacuum...), from /proc, found through the server's data directory. Processes that ended since are
+ * not counted, so read it around windows where the pool's connections stay open.
+ */
+export async function postgresCpuMs(db: { execute: (q: never) => Promise<unknown> }) {
+  const { sql } = await import('drizzle-orm');
+  const [row] = (await db.execute(sql`select current_setting('data_directory') as dir` as never)) as { dir: string }[];
+  const postmaster = Number(fs.readFileSync(path.join(row.dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return () => {
+    let total = processCpuMs(postmaster);
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const ppid = Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+        if (ppid === postmaster) total += processCpuMs(Number(pid));
+      } catch {
+        // The process ended while we read.
+      }
+    }
+    return total;
+  };
+}
+
+/**
  * The compiled production server (`build/server/index.js`, as `npm run serve` runs it) in a child process on a
  * free port, against the benchmark's database, engine off unless asked. `cwd` picks another checkout's build
  * (a "before" build for side-by-side figures).
