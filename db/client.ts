@@ -39,6 +39,20 @@ export async function closeDb() {
 }
 
 /**
+ * A query that every page request runs, built once per pool with drizzle's `.prepare(name)` and its
+ * `sql.placeholder`s (ADR 136): building a wide select (whole tables, sub-selects) cost more of the server's CPU than
+ * PostgreSQL spent running it. Kept per pool, so a pool closed and opened again (tests) builds it again.
+ */
+const builtQueries = new WeakMap<Database, Map<string, unknown>>();
+export function builtOnce<T>(name: string, build: (db: Database) => T): T {
+  const db = getDb();
+  let queries = builtQueries.get(db);
+  if (!queries) builtQueries.set(db, (queries = new Map()));
+  if (!queries.has(name)) queries.set(name, build(db));
+  return queries.get(name) as T;
+}
+
+/**
  * Which statement texts run as named prepared statements of their connection (ADR 136). drizzle sends every
  * statement unnamed, and postgres.js then sends an unnamed statement with parameters in two round trips (it asks
  * for the parameter types first) and PostgreSQL parses and plans it again each time: on a 2-core machine that was

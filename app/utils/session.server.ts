@@ -1,6 +1,6 @@
 import { createCookie, data, redirect } from '@remix-run/node';
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import { getDb, schema } from '../../db/client';
+import { builtOnce, getDb, schema } from '../../db/client';
 import type { PlanFeatures } from '../../db/schema/accounts';
 import { effectivePlan, type Account } from '../models/accounts/accounts.server';
 import { createSession, judgeSession, REMEMBER_MS, revokeSession } from '../models/auth/sessions.server';
@@ -77,6 +77,28 @@ export function getAppContext(request: Request): Promise<AppContext | null> {
   return requestMemo(`app-context ${new URL(request.url).host} ${request.headers.get('cookie') ?? ''}`, () => loadAppContext(request));
 }
 
+const appContextQuery = () =>
+  builtOnce('app_context', (db) =>
+    db
+      .select({
+        account: schema.accounts,
+        session: schema.sessions,
+        user: userColumns,
+        role: schema.roles,
+        plan: schema.plans,
+        unread: sql<number>`(select count(*)::int from (select 1 from ${schema.notifications} n
+          where n.account_id = ${schema.accounts.id} and n.user_id = ${schema.users.id} and n.read_at is null limit ${UNREAD_CAP}) capped)`,
+        failing: failingChannelsColumn(sql`${schema.accounts.id}`),
+      })
+      .from(schema.accounts)
+      .leftJoin(schema.sessions, and(eq(schema.sessions.id, sql.placeholder('id')), eq(schema.sessions.accountId, schema.accounts.id)))
+      .leftJoin(schema.users, and(eq(schema.users.id, schema.sessions.userId), eq(schema.users.accountId, schema.sessions.accountId)))
+      .leftJoin(schema.roles, eq(schema.roles.id, schema.users.roleId))
+      .leftJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
+      .where(sql`lower(${schema.accounts.domain}) = ${sql.placeholder('domain')}`)
+      .prepare('app_context'),
+  );
+
 async function loadAppContext(request: Request): Promise<AppContext | null> {
   const domain = accountDomainOf(request);
   const id = await readSessionId(request);
@@ -86,24 +108,9 @@ async function loadAppContext(request: Request): Promise<AppContext | null> {
     return null;
   }
   // The account, the session, its user, role and plan, and what the shell shows (unread notifications, failing
-  // channels) in one statement (ADR 110): judged here as findSession judges the session.
-  const [row] = await getDb()
-    .select({
-      account: schema.accounts,
-      session: schema.sessions,
-      user: userColumns,
-      role: schema.roles,
-      plan: schema.plans,
-      unread: sql<number>`(select count(*)::int from (select 1 from ${schema.notifications} n
-        where n.account_id = ${schema.accounts.id} and n.user_id = ${schema.users.id} and n.read_at is null limit ${UNREAD_CAP}) capped)`,
-      failing: failingChannelsColumn(sql`${schema.accounts.id}`),
-    })
-    .from(schema.accounts)
-    .leftJoin(schema.sessions, and(eq(schema.sessions.id, id), eq(schema.sessions.accountId, schema.accounts.id)))
-    .leftJoin(schema.users, and(eq(schema.users.id, schema.sessions.userId), eq(schema.users.accountId, schema.sessions.accountId)))
-    .leftJoin(schema.roles, eq(schema.roles.id, schema.users.roleId))
-    .leftJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
-    .where(sql`lower(${schema.accounts.domain}) = ${domain}`)
+  // channels) in one statement (ADR 110), built once (ADR 136): judged here as findSession judges the session.
+  const [row] = await appContextQuery()
+    .execute({ id, domain })
     .catch(rethrowUnavailable);
   if (!row) {
     await requireAccount(request);

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { getDb, schema, type Tx } from '../../../db/client';
+import { builtOnce, getDb, schema, type Tx } from '../../../db/client';
 import type { ConversationStatus, EmailHeaders, SourceType } from '../../../db/schema/inbox';
 import { actorFields, actorOf, emitEvent, withTx, type Cause, type Via } from '../events/events.server';
 import { stopTimersOnResolve } from '../time-tracking/time-entries.server';
@@ -188,27 +188,35 @@ export async function countConversations(opts: { accountId: number; userId: numb
   return { byStatus, byInbox, approximate: capped && seen > COUNT_CAP };
 }
 
+/** A conversation with its inbox, contact, assignee, team and tags, in one statement built once (ADRs 133, 136). */
+const conversationQuery = () =>
+  builtOnce('conversation', (db) => {
+    const c = schema.conversations;
+    const assignee = alias(schema.users, 'assignee');
+    const accountId = sql.placeholder('accountId');
+    const id = sql.placeholder('id');
+    return db
+      .select({
+        conversation: c,
+        inbox: schema.inboxes,
+        contact: schema.contacts,
+        assignee: { id: assignee.id, firstName: assignee.firstName, lastName: assignee.lastName },
+        team: { id: schema.teams.id, name: schema.teams.name },
+        tags: sql<{ id: number; name: string; color: string }[]>`coalesce((select json_agg(json_build_object('id', ${schema.tags.id}, 'name', ${schema.tags.name}, 'color', ${schema.tags.color}))
+            from ${schema.conversationTags} inner join ${schema.tags} on ${schema.tags.id} = ${schema.conversationTags.tagId}
+           where ${schema.conversationTags.accountId} = ${accountId} and ${schema.conversationTags.conversationId} = ${id}), '[]'::json)`,
+      })
+      .from(c)
+      .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
+      .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
+      .leftJoin(assignee, eq(assignee.id, c.assigneeId))
+      .leftJoin(schema.teams, eq(schema.teams.id, c.teamId))
+      .where(and(eq(c.accountId, accountId), eq(c.id, id), isNull(c.deletedAt)))
+      .prepare('conversation');
+  });
+
 export async function getConversation(opts: { accountId: number; id: number }) {
-  const c = schema.conversations;
-  const assignee = alias(schema.users, 'assignee');
-  const [row] = await getDb()
-    .select({
-      conversation: c,
-      inbox: schema.inboxes,
-      contact: schema.contacts,
-      assignee: { id: assignee.id, firstName: assignee.firstName, lastName: assignee.lastName },
-      team: { id: schema.teams.id, name: schema.teams.name },
-      // Its tags in the same statement (ADR 133).
-      tags: sql<{ id: number; name: string; color: string }[]>`coalesce((select json_agg(json_build_object('id', ${schema.tags.id}, 'name', ${schema.tags.name}, 'color', ${schema.tags.color}))
-          from ${schema.conversationTags} inner join ${schema.tags} on ${schema.tags.id} = ${schema.conversationTags.tagId}
-         where ${schema.conversationTags.accountId} = ${opts.accountId} and ${schema.conversationTags.conversationId} = ${opts.id}), '[]'::json)`,
-    })
-    .from(c)
-    .innerJoin(schema.inboxes, eq(schema.inboxes.id, c.inboxId))
-    .leftJoin(schema.contacts, eq(schema.contacts.id, c.contactId))
-    .leftJoin(assignee, eq(assignee.id, c.assigneeId))
-    .leftJoin(schema.teams, eq(schema.teams.id, c.teamId))
-    .where(and(eq(c.accountId, opts.accountId), eq(c.id, opts.id), isNull(c.deletedAt)));
+  const [row] = await conversationQuery().execute({ accountId: opts.accountId, id: opts.id });
   if (!row) return undefined;
   return { ...row, priority: priorityName(row.conversation.priority) };
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
-import { getDb, schema, type Tx } from '../../../db/client';
+import { builtOnce, getDb, schema, type Tx } from '../../../db/client';
 import type { EmailHeaders } from '../../../db/schema/inbox';
 import { emitEvent } from '../events/events.server';
 import { publishToAccount } from '../../utils/live.server';
@@ -116,32 +116,40 @@ export async function refreshConversationSearch(tx: Tx, opts: { accountId: numbe
 }
 
 /** A window of the thread, oldest first: the newest THREAD_WINDOW messages, or those before a given id. */
+/** The thread's newest messages before an id (the largest safe integer when none), built once (ADR 136). */
+const threadQuery = () =>
+  builtOnce('thread', (db) => {
+    const accountId = sql.placeholder('accountId');
+    return db
+      .select({
+        message: schema.messages,
+        userFirstName: schema.users.firstName,
+        userLastName: schema.users.lastName,
+        contactFirstName: schema.contacts.firstName,
+        contactLastName: schema.contacts.lastName,
+        contactEmail: schema.contacts.email,
+        botName: schema.chatbots.name,
+      })
+      .from(schema.messages)
+      .leftJoin(schema.users, eq(schema.users.id, schema.messages.senderUserId))
+      .leftJoin(schema.contacts, eq(schema.contacts.id, schema.messages.senderContactId))
+      .leftJoin(schema.chatbots, and(eq(schema.chatbots.id, schema.messages.botId), eq(schema.chatbots.accountId, accountId)))
+      .where(
+        and(
+          eq(schema.messages.accountId, accountId),
+          eq(schema.messages.conversationId, sql.placeholder('conversationId')),
+          isNull(schema.messages.deletedAt),
+          lt(schema.messages.id, sql.placeholder('before')),
+        ),
+      )
+      .orderBy(desc(schema.messages.id))
+      .limit(sql.placeholder('limit'))
+      .prepare('thread');
+  });
+
 export async function listThread(opts: { accountId: number; conversationId: number; before?: number; limit?: number }) {
   const limit = opts.limit ?? THREAD_WINDOW;
-  const rows = await getDb()
-    .select({
-      message: schema.messages,
-      userFirstName: schema.users.firstName,
-      userLastName: schema.users.lastName,
-      contactFirstName: schema.contacts.firstName,
-      contactLastName: schema.contacts.lastName,
-      contactEmail: schema.contacts.email,
-      botName: schema.chatbots.name,
-    })
-    .from(schema.messages)
-    .leftJoin(schema.users, eq(schema.users.id, schema.messages.senderUserId))
-    .leftJoin(schema.contacts, eq(schema.contacts.id, schema.messages.senderContactId))
-    .leftJoin(schema.chatbots, and(eq(schema.chatbots.id, schema.messages.botId), eq(schema.chatbots.accountId, opts.accountId)))
-    .where(
-      and(
-        eq(schema.messages.accountId, opts.accountId),
-        eq(schema.messages.conversationId, opts.conversationId),
-        isNull(schema.messages.deletedAt),
-        opts.before ? lt(schema.messages.id, opts.before) : undefined,
-      ),
-    )
-    .orderBy(desc(schema.messages.id))
-    .limit(limit + 1);
+  const rows = await threadQuery().execute({ accountId: opts.accountId, conversationId: opts.conversationId, before: opts.before ?? Number.MAX_SAFE_INTEGER, limit: limit + 1 });
   const hasOlder = rows.length > limit;
   return { messages: rows.slice(0, limit).reverse(), hasOlder };
 }
