@@ -3,9 +3,8 @@ import { Link, NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { Plus } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
-import { listAllSegments } from '~/models/crm/segments.server';
+import { readCrmMenu } from '~/models/crm/menu.server';
 import { MENU_NAME_LENGTH } from '~/models/meetings/constants';
-import { listMeetingTypes } from '~/models/meetings/meetings.server';
 import { pageTitle } from '~/utils/format';
 import { can, canUseFeature, requireUser } from '~/utils/session.server';
 
@@ -14,14 +13,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
   const segmentsAllowed = canUseFeature(ctx, 'customerManagement/customerList');
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
-  // The side menu's two reads at once: both kinds of segments are one (ADR 133).
-  const [segments, meetings] = await Promise.all([
-    segmentsAllowed ? listAllSegments({ accountId: ctx.account.id }) : { contact: [], company: [] },
-    meetingsAllowed ? listMeetingTypes({ accountId: ctx.account.id }) : [],
-  ]);
+  // The side menu's reads are one statement (ADRs 133, 136).
+  const { segments, meetings } = await readCrmMenu({ accountId: ctx.account.id, segments: segmentsAllowed, meetings: meetingsAllowed });
   const { contact: contactSegments, company: companySegments } = segments;
   return {
-    meetings: meetings.map((m) => ({ id: m.id, name: m.meetingName, totalBookings: m.totalBookings })),
+    meetings,
     meetingsDenied: meetingsAllowed ? null : ('feature' as const),
     contactSegments,
     companySegments,
