@@ -29,6 +29,18 @@ describe('prepared statements', () => {
     for (let i = 0; i < 50; i++) expect(preparesText(`select ${i} -- once ${Math.random()}`)).toBe(false);
   });
 
+  test('a statement that searches a pattern is planned for each pattern, never prepared', () => {
+    for (const text of [
+      `select id from contacts where email ilike $1 -- ${Math.random()}`,
+      `select id from contacts where $1 <% name -- ${Math.random()}`,
+      `select id from conversations where search @@ plainto_tsquery('simple', $1) -- ${Math.random()}`,
+      `select word_similarity($1, name) from companies -- ${Math.random()}`,
+    ]) {
+      expect(preparesText(text)).toBe(false);
+      expect(preparesText(text)).toBe(false);
+    }
+  });
+
   test('a savepoint keeps preparing, and rows come back as before', async () => {
     const rows = await getDb().transaction((tx) =>
       tx.transaction(async (inner) => {
