@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { sendLive, useLiveEvent, useLiveReload, useLiveWatch } from '~/components/shell/use-live';
 import type { PresenceUsers } from '~/models/inbox/presence.server';
 import type { ConversationFilters } from '~/models/inbox/filters';
-import { applyRows, INBOX_TOPIC, patchable, reviveRow, totalFromCounts, type LiveRow, type SideCounts } from '~/models/inbox/live-list';
+import { applyRows, INBOX_TOPIC, patchable, reviveRow, totalFromCounts, type LiveRow, type PlacedRow, type SideCounts } from '~/models/inbox/live-list';
 
 type LiveMessage = { type: string; conversationId?: unknown; [k: string]: unknown };
 
@@ -42,7 +42,7 @@ const COUNT_CAP = 10_000;
  * (which only the database can check) reloads its own loader instead, at most every few seconds; so does a page that
  * lost many rows to changes (to fill up again). Without JavaScript the page is what the server rendered.
  */
-export function useLiveInboxList<R extends LiveRow>(data: { list: ListPage<R>; counts: SideCounts; filters: ConversationFilters; userId: number }) {
+export function useLiveInboxList<R extends PlacedRow>(data: { list: ListPage<R>; counts: SideCounts; filters: ConversationFilters; userId: number }) {
   const { filters, userId } = data;
   const base = useMemo(() => ({ rows: data.list.rows, counts: data.counts, total: data.list.total, totalCapped: data.list.totalCapped }), [data]);
   const [patched, setPatched] = useState<{ from: typeof base; state: typeof base } | null>(null);
@@ -64,7 +64,7 @@ export function useLiveInboxList<R extends LiveRow>(data: { list: ListPage<R>; c
       const p = m as Patch;
       const { base: from, current: state } = latest.current;
       const page = { rows: state.rows, page: data.list.page, pageSize: data.list.pageSize };
-      const rows = applyRows(page, p.rows.map((r) => reviveRow(r)) as unknown as R[], p.removed, filters, userId);
+      const rows = applyRows(page, p.rows.map((r) => reviveRow(r)) as unknown as (R & LiveRow)[], p.removed, filters, userId);
       const total = totalFromCounts(p.counts, filters);
       const next = { rows, counts: p.counts, total: Math.min(total, COUNT_CAP), totalCapped: total > COUNT_CAP };
       latest.current = { base: from, current: next };

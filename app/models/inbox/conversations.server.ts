@@ -88,7 +88,8 @@ export async function listConversations(opts: { accountId: number; userId: numbe
     ),
   ]);
   return {
-    rows,
+    // A page's rows carry what they show; the fields the browser filters a live patch's rows by stay off (ADR 136).
+    rows: rows.map(({ sourceType: _source, inboxId: _inbox, teamId: _team, assigneeId: _assignee, ...shown }) => shown),
     total: Math.min(total, COUNT_CAP),
     totalCapped: total > COUNT_CAP,
     page,
@@ -121,25 +122,22 @@ async function readRows(opts: { accountId: number; ids: number[] | SQLWrapper; o
       sourceType: c.sourceType,
       lastMessageAt: c.lastMessageAt,
       lastMessagePreview: c.lastMessagePreview,
-      messageCount: c.messageCount,
       createdAt: c.createdAt,
       inboxId: c.inboxId,
       inboxName: schema.inboxes.name,
       teamId: c.teamId,
-      contactId: c.contactId,
       contactFirstName: schema.contacts.firstName,
       contactLastName: schema.contacts.lastName,
       contactEmail: schema.contacts.email,
       assigneeId: c.assigneeId,
       assigneeFirstName: assignee.firstName,
       assigneeLastName: assignee.lastName,
-      snoozedUntil: c.snoozedUntil,
       firstResponseDueAt: c.firstResponseDueAt,
       resolveDueAt: c.resolveDueAt,
       firstRespondedAt: c.firstRespondedAt,
       responseBreachedAt: c.responseBreachedAt,
       resolveBreachedAt: c.resolveBreachedAt,
-      tags: sql<{ conversationId: number; id: number; name: string; color: string }[]>`coalesce((select json_agg(json_build_object('conversationId', ${ct.conversationId}, 'id', ${schema.tags.id}, 'name', ${schema.tags.name}, 'color', ${schema.tags.color}))
+      tags: sql<{ id: number; name: string; color: string }[]>`coalesce((select json_agg(json_build_object('id', ${schema.tags.id}, 'name', ${schema.tags.name}, 'color', ${schema.tags.color}))
           from ${ct} inner join ${schema.tags} on ${schema.tags.id} = ${ct.tagId}
          where ${ct.accountId} = ${opts.accountId} and ${ct.conversationId} = ${c.id}), '[]'::json)`,
     })

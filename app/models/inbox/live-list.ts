@@ -71,17 +71,21 @@ export function totalFromCounts(counts: SideCounts, f: CountFilters) {
   return Object.values(counts.byInbox).reduce((n, v) => n + v, 0);
 }
 
-/** What a list row needs to be placed and filtered on the client (the row the page shows has these and more). */
-export type LiveRow = {
+/** What a row already on the page needs to be ordered among changed ones (the page's rows carry only what they show, ADR 136). */
+export type PlacedRow = {
   id: number;
-  status: string;
   priority: string;
+  lastMessageAt: Date | string;
+  createdAt: Date | string;
+};
+
+/** What a changed row of a live patch needs to be filtered and placed on the client (it also has what a row shows). */
+export type LiveRow = PlacedRow & {
+  status: string;
   sourceType: string;
   inboxId: number;
   assigneeId: number | null;
   teamId?: number | null;
-  lastMessageAt: Date | string;
-  createdAt: Date | string;
 };
 
 const DATE_FIELDS = ['lastMessageAt', 'createdAt', 'snoozedUntil', 'firstResponseDueAt', 'resolveDueAt', 'firstRespondedAt', 'responseBreachedAt', 'resolveBreachedAt'];
@@ -116,12 +120,12 @@ const time = (d: Date | string) => new Date(d).getTime();
 /** The list's order (listConversations' ORDER BY) as a comparator: negative when a comes first. */
 export function compareRows(f: ConversationFilters) {
   const sign = f.dir === 'asc' ? 1 : -1;
-  if (f.sort === 'created') return (a: LiveRow, b: LiveRow) => sign * (a.id - b.id);
+  if (f.sort === 'created') return (a: PlacedRow, b: PlacedRow) => sign * (a.id - b.id);
   if (f.sort === 'priority') {
-    return (a: LiveRow, b: LiveRow) =>
+    return (a: PlacedRow, b: PlacedRow) =>
       sign * (PRIORITIES.indexOf(a.priority as never) - PRIORITIES.indexOf(b.priority as never)) || -(time(a.lastMessageAt) - time(b.lastMessageAt));
   }
-  return (a: LiveRow, b: LiveRow) => sign * (time(a.lastMessageAt) - time(b.lastMessageAt)) || sign * (a.id - b.id);
+  return (a: PlacedRow, b: PlacedRow) => sign * (time(a.lastMessageAt) - time(b.lastMessageAt)) || sign * (a.id - b.id);
 }
 
 /**
@@ -130,9 +134,9 @@ export function compareRows(f: ConversationFilters) {
  * this page (before the last row of a full page; on the first page, before everything too). The page never grows
  * past its size. Rows that would belong to other pages are not known here and are left to the next load.
  */
-export function applyRows<R extends LiveRow>(
+export function applyRows<R extends PlacedRow>(
   page: { rows: R[]; page: number; pageSize: number },
-  changed: R[],
+  changed: (R & LiveRow)[],
   removed: number[],
   f: ConversationFilters,
   userId: number,
