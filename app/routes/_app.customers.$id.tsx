@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { TagPills } from '~/components/crm/tag-pills';
+import { useCrmTagOptions } from '~/components/crm/use-crm-tag-options';
 import { NotesSection } from '~/components/crm/notes-section';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
@@ -14,7 +15,6 @@ import { ContactEditSchema, NoteSchema } from '~/models/crm/contacts.schemas';
 import { deleteContacts, getContact, listAccountUsers, setContactFavourite, updateContact } from '~/models/crm/contacts.server';
 import { addNote } from '~/models/crm/notes.server';
 import { FieldInputError } from '~/models/productivity/shared.server';
-import { listTags } from '~/models/productivity/tags.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { formatDateTime, pageTitle } from '~/utils/format';
 import { formatHoursMinutes } from '~/utils/duration';
@@ -37,8 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = readId(params.id);
   const contact = await getContact({ accountId: ctx.account.id, id });
   if (!contact) throw new Response('Not Found', { status: 404 });
-  const [tags, users, time, integrations] = await Promise.all([
-    listTags({ accountId: ctx.account.id }),
+  const [users, time, integrations] = await Promise.all([
     listAccountUsers({ accountId: ctx.account.id }),
     timeTotals({ accountId: ctx.account.id, contactId: contact.id }),
     integrationPanelsHtml(ctx, { email: contact.email }),
@@ -49,7 +48,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     integrations,
     // Formatted here: libphonenumber's tables stay on the server (ADR 027).
     phone: formatPhone(contact.phone),
-    tagOptions: tags.map((t) => ({ id: t.id, name: t.name })),
     userOptions: users.map((u) => ({ value: String(u.id), label: `${u.firstName} ${u.lastName}`.trim() || u.email })),
     locked: !can(ctx, 'manage_contacts'),
     user: publicUser(ctx),
@@ -110,7 +108,8 @@ export default function ContactPage() {
   return <ContactDetail key={loaderData.contact.id} {...loaderData} />;
 }
 
-function ContactDetail({ contact, time, integrations, phone, tagOptions, userOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function ContactDetail({ contact, time, integrations, phone, userOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
+  const tagOptions = useCrmTagOptions();
   const actionData = useActionData<typeof action>();
   const name = `${contact.firstName} ${contact.lastName}`.trim() || contact.email || `#${contact.id}`;
   const [form, fields] = useForm({

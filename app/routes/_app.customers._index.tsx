@@ -1,22 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ContactTable } from '~/components/crm/contact-table';
+import { useCrmTagOptions } from '~/components/crm/use-crm-tag-options';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { listContacts } from '~/models/crm/contacts.server';
 import { handleListAction, readContactFilters } from '~/models/crm/contacts-screen.server';
-import { listTags } from '~/models/productivity/tags.server';
 import { pageTitle } from '~/utils/format';
 import { can, publicUser, requirePermission, requireUser } from '~/utils/session.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
   const filters = readContactFilters(new URL(request.url));
-  const [list, tags] = await Promise.all([listContacts({ accountId: ctx.account.id, filters }), listTags({ accountId: ctx.account.id })]);
+  const list = await listContacts({ accountId: ctx.account.id, filters });
   return {
     filters: { q: filters.q, tag: filters.tag },
     list,
-    tagOptions: tags.map((t) => ({ id: t.id, name: t.name })),
     locked: !can(ctx, 'manage_contacts'),
     canImport: can(ctx, 'import_contacts'),
     canExport: can(ctx, 'export_contacts'),
@@ -35,7 +34,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export const handle = { breadcrumb: 'Contacts' };
 
 export default function Contacts() {
-  const { filters, list, tagOptions, locked, canImport, canExport, user } = useLoaderData<typeof loader>();
+  const { filters, list, locked, canImport, canExport, user } = useLoaderData<typeof loader>();
+  const tagOptions = useCrmTagOptions();
   const actionData = useActionData<typeof action>();
   const exportQuery = new URLSearchParams({ ...(filters.q ? { q: filters.q } : {}), ...(filters.tag ? { tag: String(filters.tag) } : {}) }).toString();
   return (

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { TagPills } from '~/components/crm/tag-pills';
+import { useCrmTagOptions } from '~/components/crm/use-crm-tag-options';
 import { NotesSection } from '~/components/crm/notes-section';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
@@ -14,7 +15,6 @@ import { createCompany, deleteCompanies, getCompany, setCompanyFavourite, update
 import { NoteSchema } from '~/models/crm/contacts.schemas';
 import { COUNTRY_SELECT_OPTIONS } from '~/models/crm/countries';
 import { addNote } from '~/models/crm/notes.server';
-import { listTags } from '~/models/productivity/tags.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { pageTitle } from '~/utils/format';
 import { formatHoursMinutes } from '~/utils/duration';
@@ -31,9 +31,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = readEditorParam(params.id);
   const company = id === 'new' ? null : await getCompany({ accountId: ctx.account.id, id });
   if (company === undefined) throw new Response('Not Found', { status: 404 });
-  const [tags, time] = await Promise.all([listTags({ accountId: ctx.account.id }), company ? timeTotals({ accountId: ctx.account.id, companyId: company.id }) : null]);
+  const time = company ? await timeTotals({ accountId: ctx.account.id, companyId: company.id }) : null;
   // The phone is formatted here: libphonenumber's tables stay on the server (ADR 027).
-  return { company, time, phone: formatPhone(company?.phone), tagOptions: tags.map((t) => ({ id: t.id, name: t.name })), locked: !can(ctx, 'manage_contacts'), user: publicUser(ctx) };
+  return { company, time, phone: formatPhone(company?.phone), locked: !can(ctx, 'manage_contacts'), user: publicUser(ctx) };
 }
 
 /** Intents: save (create or update), note, favourite, delete. */
@@ -80,7 +80,8 @@ export default function CompanyPage() {
   return <CompanyEditor key={loaderData.company?.id ?? 'new'} {...loaderData} />;
 }
 
-function CompanyEditor({ company, time, phone, tagOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function CompanyEditor({ company, time, phone, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
+  const tagOptions = useCrmTagOptions();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: `company-${company?.id ?? 'new'}`,

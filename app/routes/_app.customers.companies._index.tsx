@@ -1,19 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { CompanyTable } from '~/components/crm/company-table';
+import { useCrmTagOptions } from '~/components/crm/use-crm-tag-options';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { listCompanies } from '~/models/crm/companies.server';
 import { handleListAction, readCompanyFilters } from '~/models/crm/contacts-screen.server';
-import { listTags } from '~/models/productivity/tags.server';
 import { pageTitle } from '~/utils/format';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
   const filters = readCompanyFilters(new URL(request.url));
-  const [list, tags] = await Promise.all([listCompanies({ accountId: ctx.account.id, filters }), listTags({ accountId: ctx.account.id })]);
-  return { filters: { q: filters.q, tag: filters.tag }, list, tagOptions: tags.map((t) => ({ id: t.id, name: t.name })), locked: !can(ctx, 'manage_contacts') };
+  const list = await listCompanies({ accountId: ctx.account.id, filters });
+  return { filters: { q: filters.q, tag: filters.tag }, list, locked: !can(ctx, 'manage_contacts') };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -27,7 +27,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export const handle = { breadcrumb: 'Companies' };
 
 export default function Companies() {
-  const { filters, list, tagOptions, locked } = useLoaderData<typeof loader>();
+  const { filters, list, locked } = useLoaderData<typeof loader>();
+  const tagOptions = useCrmTagOptions();
   const actionData = useActionData<typeof action>();
   return (
     <section className="stack">

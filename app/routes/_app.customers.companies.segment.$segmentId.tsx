@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { CompanyTable } from '~/components/crm/company-table';
+import { useCrmTagOptions } from '~/components/crm/use-crm-tag-options';
 import { SegmentHeader } from '~/components/crm/segment-header';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { listCompanies } from '~/models/crm/companies.server';
 import { handleListAction, readCompanyFilters } from '~/models/crm/contacts-screen.server';
 import { deleteSegment, getSegment } from '~/models/crm/segments.server';
-import { listTags } from '~/models/productivity/tags.server';
 import { pageTitle } from '~/utils/format';
 import { parseRouteId } from '~/utils/route-id';
 import { can, requireFeature, requirePermission } from '~/utils/session.server';
@@ -19,15 +19,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const segment = id ? await getSegment({ accountId: ctx.account.id, id, kind: 'company' }) : undefined;
   if (!segment) throw new Response('Not Found', { status: 404 });
   const filters = readCompanyFilters(new URL(request.url));
-  const [list, tags] = await Promise.all([
-    listCompanies({ accountId: ctx.account.id, filters: { ...filters, segmentId: segment.id } }),
-    listTags({ accountId: ctx.account.id }),
-  ]);
+  const list = await listCompanies({ accountId: ctx.account.id, filters: { ...filters, segmentId: segment.id } });
   return {
     segment: { id: segment.id, name: segment.name, isStatic: segment.isStatic },
     filters: { q: filters.q, tag: filters.tag },
     list,
-    tagOptions: tags.map((t) => ({ id: t.id, name: t.name })),
     locked: !can(ctx, 'manage_contacts'),
   };
 }
@@ -53,7 +49,8 @@ export const handle = {
 };
 
 export default function CompanySegment() {
-  const { segment, filters, list, tagOptions, locked } = useLoaderData<typeof loader>();
+  const { segment, filters, list, locked } = useLoaderData<typeof loader>();
+  const tagOptions = useCrmTagOptions();
   const actionData = useActionData<typeof action>();
   const path = `/customers/companies/segment/${segment.id}`;
   return (

@@ -14,10 +14,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const segmentsAllowed = canUseFeature(ctx, 'customerManagement/customerList');
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
   // The side menu's reads are one statement (ADRs 133, 136).
-  const { segments, meetings } = await readCrmMenu({ accountId: ctx.account.id, segments: segmentsAllowed, meetings: meetingsAllowed });
+  const { segments, meetings, tagOptions } = await readCrmMenu({ accountId: ctx.account.id, segments: segmentsAllowed, meetings: meetingsAllowed });
   const { contact: contactSegments, company: companySegments } = segments;
   return {
     meetings,
+    // The tag choices every CRM page offers (read with the menu): its pages take them with useCrmTagOptions.
+    tagOptions,
     meetingsDenied: meetingsAllowed ? null : ('feature' as const),
     contactSegments,
     companySegments,
