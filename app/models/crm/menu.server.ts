@@ -7,7 +7,7 @@ type TagChoice = { id: number; name: string };
 
 /**
  * The CRM side menu in one statement (ADR 136, as ADR 133 folded the conversation page): the segments of both
- * kinds, by name (what `listAllSegments` gives), the meeting types with their confirmed bookings (what
+ * kinds, by name, the meeting types with their confirmed bookings (what
  * `listMeetingTypes` gives the menu), and the account's tags by name, which every CRM page offers as choices (its
  * filter and tag pickers). A part the plan does not allow is not read.
  */

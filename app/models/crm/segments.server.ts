@@ -70,16 +70,6 @@ export async function listSegments(opts: { accountId: number; kind: SegmentKind 
     .orderBy(sql`lower(${s.name})`, asc(s.id));
 }
 
-/** Both kinds' segments in one read (the CRM side menu, ADR 133), in `listSegments`' order. */
-export async function listAllSegments(opts: { accountId: number }) {
-  const rows = await getDb()
-    .select({ id: s.id, name: s.name, isStatic: s.isStatic, kind: s.kind })
-    .from(s)
-    .where(eq(s.accountId, opts.accountId))
-    .orderBy(sql`lower(${s.name})`, asc(s.id));
-  return { contact: rows.filter((r) => r.kind === 'contact'), company: rows.filter((r) => r.kind === 'company') };
-}
-
 /** One segment of the account (of the given kind when asked), with its static member ids; undefined when not its own. */
 export async function getSegment(opts: { accountId: number; id: number; kind?: SegmentKind }, db: DbOrTx = getDb()) {
   const [row] = await db
