@@ -80,8 +80,8 @@ export function preparesText(text: string) {
   if (preparedTexts.size >= MAX_PREPARED || plannedEachTime.has(text)) return false;
   if (seenOnce.delete(text)) {
     seenChars -= text.length;
-    // A search's best plan depends on its pattern: with a generic plan the global search for an email fragment
-    // went from 45 to 637 ms at p95 on a million contacts. Such a statement is planned for each pattern, unnamed.
+    // A search's best plan depends on its pattern: with generic plans, on a million contacts, the contact list's
+    // text filter went from 18 to 77 ms at p95 and a company search from 14 to 290 ms. Planned for each pattern.
     if (SEARCHES_A_PATTERN.test(text)) {
       if (plannedEachTime.size < MAX_PREPARED) plannedEachTime.add(text);
       return false;
