@@ -12,6 +12,8 @@ process.env.NODE_ENV ??= 'production';
  * Run: npm run build && npx tsx bench/page-costs.ts   (BENCH_RUNS=200 BENCH_CONVERSATIONS=1000 BENCH_CONTACTS=5000)
  * BENCH_DUMP_HTML=/tmp/dir BENCH_RUNS=0: only writes each page's HTML there.
  * BENCH_CPU_PROFILE=/tmp/dir: also writes a CPU profile of each page's whole requests there.
+ * BENCH_ALLOC_PROFILE=/tmp/dir: also writes where each page's whole requests allocate (a sampled heap profile that
+ * keeps what GC collected too; open it in DevTools' Memory tab, or `npx tsx bench/profile-summary.ts F.heapprofile`).
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -94,8 +96,10 @@ async function main() {
     line('all loaders at once, as Remix runs them', all);
     // BENCH_CPU_PROFILE=/dir: a CPU profile of this page's whole requests alone (read it with bench/profile-summary.ts).
     const profiling = process.env.BENCH_CPU_PROFILE ? await startProfile() : null;
+    const allocating = process.env.BENCH_ALLOC_PROFILE ? await startAllocationProfile() : null;
     const whole = await time(() => app.request(p, { domain: account.domain, cookie }));
     if (profiling) await profiling.stop(path.join(process.env.BENCH_CPU_PROFILE!, `${label.split(' ')[0]}.cpuprofile`));
+    if (allocating) await allocating.stop(path.join(process.env.BENCH_ALLOC_PROFILE!, `${label.split(' ')[0]}.heapprofile`));
     line('whole request through Express', whole);
     console.log(`  ${'left for render, serialization, middleware'.padEnd(44)} ${(whole.p50 - all.p50).toFixed(2).padStart(7)} ms  ${(whole.cpu - all.cpu).toFixed(2).padStart(6)} ms CPU`);
   }
@@ -117,6 +121,23 @@ async function startProfile() {
   return {
     async stop(file: string) {
       const { profile } = await session.post('Profiler.stop');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+async function startAllocationProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const fs = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, JSON.stringify(profile));
       session.disconnect();

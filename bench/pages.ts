@@ -11,6 +11,7 @@
  * rounds, for before/after figures from one run.
  * Where the time goes: BENCH_PAGES=settings (labels that contain it) BENCH_PROFILE=/tmp/prof writes the server's CPU
  * profile there (open it in Chrome's DevTools, or `npx tsx bench/profile-summary.ts /tmp/prof/*.cpuprofile`).
+ * BENCH_NODE_ARGS="--flag ...": more node flags for the server under test (not the "before" one), to try a runtime setting.
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -56,7 +57,7 @@ async function main() {
     SESSION_SECRET: process.env.SESSION_SECRET!,
     PARLEY_DATA_DIR: process.env.PARLEY_DATA_DIR!,
   };
-  const server = await startCompiledServer({ env: serverEnv, nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [] });
+  const server = await startCompiledServer({ env: serverEnv, nodeArgs: [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])] });
   // BENCH_BEFORE_DIR: another checkout's build (an older commit), loaded in the same rounds for before/after figures.
   const before = process.env.BENCH_BEFORE_DIR ? await startCompiledServer({ cwd: process.env.BENCH_BEFORE_DIR, env: serverEnv }) : null;
   const targets = [...(before ? [{ name: 'before', server: before }] : []), { name: before ? 'after' : 'parley', server }];

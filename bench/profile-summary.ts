@@ -1,16 +1,30 @@
 /**
  * Where a CPU profile's time goes: self time by function and by package/file, top entries.
- * Run: npx tsx bench/profile-summary.ts /tmp/prof/CPU.*.cpuprofile [top=40]
+ * Run: npx tsx bench/profile-summary.ts /tmp/prof/CPU.*.cpuprofile [top=40]   (or a .heapprofile: bytes allocated instead)
  */
 import fs from 'node:fs';
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
 const file = process.argv[2];
 const top = Number(process.argv[3] ?? 40);
-const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+type HeapNode = { id: number; callFrame: Node['callFrame']; selfSize: number; children: HeapNode[] };
+const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+// A sampled heap profile (bench/page-costs.ts BENCH_ALLOC_PROFILE) reads the same way, in bytes allocated instead of time.
+const bytes = 'head' in raw;
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const profile = bytes ? { nodes: [] as Node[] } : (raw as { nodes: Node[]; samples: number[]; timeDeltas: number[] });
+if (bytes) {
+  const flatten = (h: HeapNode) => {
+    profile.nodes.push({ id: h.id, callFrame: h.callFrame, children: h.children.map((c) => c.id) });
+    self.set(h.id, h.selfSize);
+    h.children.forEach(flatten);
+  };
+  flatten(raw.head);
+} else {
+  const cpu = raw as { samples: number[]; timeDeltas: number[] };
+  cpu.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (cpu.timeDeltas[i] ?? 0)));
+}
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 const where = (url: string) => {
@@ -36,7 +50,7 @@ const show = (title: string, m: Map<string, number>) => {
     .slice(0, top)
     .forEach(([k, t]) => console.log(`${((100 * t) / total).toFixed(1).padStart(5)} %  ${k}`));
 };
-console.log(`total ${(total / 1e6).toFixed(1)} s sampled`);
+console.log(bytes ? `total ${(total / 2 ** 20).toFixed(1)} MiB allocated (sampled)` : `total ${(total / 1e6).toFixed(1)} s sampled`);
 show('self time by package or file', places);
 show('self time by function', fns);
 

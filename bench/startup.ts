@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { percentile } from './support';
+import { percentile, serveNodeFlags } from './support';
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
 const TARGET_MS = 5000;
@@ -33,7 +33,7 @@ async function start(dataDir: string) {
   const t0 = performance.now();
   // The probe (a preload, nothing else) answers SIGUSR2 with the process's heap figures on one stdout line.
   const probe = `data:text/javascript,${encodeURIComponent(`process.on('SIGUSR2', () => process.stdout.write('\\n' + JSON.stringify({ memoryProbe: process.memoryUsage() }) + '\\n'))`)}`;
-  const child = spawn(process.execPath, ['--enable-source-maps', '--import', probe, 'build/server/index.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...serveNodeFlags(), '--import', probe, 'build/server/index.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let steps: Record<string, number> = {};
   let memory: NodeJS.MemoryUsage | undefined;
   let out = '';

@@ -69,9 +69,17 @@ export async function postgresCpuMs(db: { execute: (q: never) => Promise<unknown
   };
 }
 
+/** The node flags `npm run serve` starts the server with (that checkout's package.json): a bench runs what production runs. */
+export function serveNodeFlags(cwd = process.cwd()): string[] {
+  const serve = JSON.parse(fs.readFileSync(path.join(cwd, 'package.json'), 'utf8')).scripts.serve as string;
+  const flags = / node ((?:--\S+ )*)build\/server\/index\.js/.exec(serve);
+  if (!flags) throw new Error(`package.json's serve script no longer reads "node [flags] build/server/index.js": ${serve}`);
+  return flags[1].split(' ').filter(Boolean);
+}
+
 /**
- * The compiled production server (`build/server/index.js`, as `npm run serve` runs it) in a child process on a
- * free port, against the benchmark's database, engine off unless asked. `cwd` picks another checkout's build
+ * The compiled production server (`build/server/index.js`, with `npm run serve`'s node flags) in a child process on
+ * a free port, against the benchmark's database, engine off unless asked. `cwd` picks another checkout's build
  * (a "before" build for side-by-side figures).
  */
 export async function startCompiledServer(opts: { cwd?: string; env?: Record<string, string>; waitFor?: 'listening' | 'healthy'; nodeArgs?: string[] } = {}) {
@@ -83,7 +91,7 @@ export async function startCompiledServer(opts: { cwd?: string; env?: Record<str
       s.close(() => resolve(p));
     });
   });
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'build/server/index.js'], {
+  const child = spawn(process.execPath, [...serveNodeFlags(opts.cwd), ...(opts.nodeArgs ?? []), 'build/server/index.js'], {
     cwd: opts.cwd ?? process.cwd(),
     env: {
       ...process.env,

@@ -1,11 +1,12 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { NavLink, Outlet, useLoaderData } from '@remix-run/react';
+import { Outlet, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { ANALYTICS_GROUPS, ANALYTICS_PAGES } from '~/models/analytics/pages';
 import { pageTitle } from '~/utils/format';
 import { can, canUseFeature, requireFeature } from '~/utils/session.server';
 import analyticsStyles from '../styles/analytics.css?url';
+import { NavAnchor } from '~/components/ui/anchor-link';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: analyticsStyles }];
 
@@ -27,7 +28,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const handle = { breadcrumb: 'Analytics' };
 
-const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'active' : undefined);
 
 export default function AnalyticsLayout() {
   const { groups } = useLoaderData<typeof loader>();
@@ -41,13 +41,13 @@ export default function AnalyticsLayout() {
           <details open key={g.group}>
             <summary>{g.group}</summary>
             {g.pages.map((p) => (
-              <NavLink key={p.slug} to={`/analytics/${p.slug}`} className={navClass} data-testid={`menu-${p.slug}`}>
+              <NavAnchor key={p.slug} to={`/analytics/${p.slug}`} data-testid={`menu-${p.slug}`}>
                 <span>
                   {p.title}
                   {p.built ? null : <span className="visually-hidden"> (not built yet)</span>}
                 </span>
                 {p.denied ? <DeniedBadge kind={p.denied} /> : null}
-              </NavLink>
+              </NavAnchor>
             ))}
           </details>
         ))}

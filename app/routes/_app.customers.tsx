@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Link, NavLink, Outlet, useLoaderData } from '@remix-run/react';
+import { Outlet, useLoaderData } from '@remix-run/react';
 import { Plus } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
@@ -7,6 +7,7 @@ import { readCrmMenu } from '~/models/crm/menu.server';
 import { MENU_NAME_LENGTH } from '~/models/meetings/constants';
 import { pageTitle } from '~/utils/format';
 import { can, canUseFeature, requireUser } from '~/utils/session.server';
+import { AnchorLink, NavAnchor } from '~/components/ui/anchor-link';
 
 /** The CRM side menu: Live View, Contacts and Companies with their segments (and a plus button), Meetings. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -31,7 +32,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const handle = { breadcrumb: 'CRM' };
 
-const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'active' : undefined);
 
 export default function CustomersLayout() {
   const { contactSegments, companySegments, segmentsDenied, liveViewDenied, canManage, meetings, meetingsDenied } = useLoaderData<typeof loader>();
@@ -42,10 +42,10 @@ export default function CustomersLayout() {
         Skip the CRM menu
       </a>
       <nav className="side-menu" aria-label="CRM">
-        <NavLink to="/customers/liveview" className={navClass}>
+        <NavAnchor to="/customers/liveview">
           <span>Live View</span>
           {liveViewDenied ? <DeniedBadge kind={liveViewDenied} /> : null}
-        </NavLink>
+        </NavAnchor>
         <SegmentGroup
           label="Contacts"
           to="/customers"
@@ -64,14 +64,14 @@ export default function CustomersLayout() {
         />
         <details open data-testid="menu-meetings">
           <summary>Meetings {meetingsDenied ? <DeniedBadge kind="feature" /> : null}</summary>
-          <NavLink to="/customers/meetings" end className={navClass}>
+          <NavAnchor to="/customers/meetings" end>
             <span>All Meetings</span>
-          </NavLink>
+          </NavAnchor>
           {meetings.map((m) => (
-            <NavLink key={m.id} to={`/customers/meetings/${m.id}`} className={navClass} title={m.name}>
+            <NavAnchor key={m.id} to={`/customers/meetings/${m.id}`} title={m.name}>
               {/* Names are cut to 17 characters in this menu (section 1). */}
               <span>{m.name.length > MENU_NAME_LENGTH ? `${m.name.slice(0, MENU_NAME_LENGTH)}…` : m.name}</span> <span className="badge">{m.totalBookings}</span>
-            </NavLink>
+            </NavAnchor>
           ))}
         </details>
       </nav>
@@ -97,23 +97,23 @@ function SegmentGroup(props: {
         <summary>
           {props.label} {props.denied ? <DeniedBadge kind="feature" /> : !props.canManage ? <DeniedBadge kind="role" /> : null}
         </summary>
-        <NavLink to={props.to} end className={navClass}>
+        <NavAnchor to={props.to} end>
           <span>{props.kind === 'contact' ? 'All Contacts' : 'All Companies'}</span>
-        </NavLink>
+        </NavAnchor>
         {props.segments.map((s) => (
-          <NavLink key={s.id} to={s.to} className={navClass}>
+          <NavAnchor key={s.id} to={s.to}>
             <span>{s.name}</span>
-          </NavLink>
+          </NavAnchor>
         ))}
       </details>
-      <Link
+      <AnchorLink
         to={`/customers/segments/new?kind=${props.kind}`}
         className="btn btn-link segment-new"
         aria-label={props.kind === 'contact' ? 'New contact segment' : 'New company segment'}
         title={props.denied ? undefined : props.canManage ? 'New segment' : undefined}
       >
         <Plus aria-hidden="true" size={16} />
-      </Link>
+      </AnchorLink>
     </div>
   );
 }

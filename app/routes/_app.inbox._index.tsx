@@ -5,6 +5,7 @@ import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { PRIORITY_CHOICES, SOURCE_CHOICES } from '~/components/inbox/choices';
+import { AnchorLink } from '~/components/ui/anchor-link';
 import { PriorityPill, SlaPill, StatusPill, TagPill, personName } from '~/components/inbox/pills';
 import { useLiveInboxList } from '~/components/inbox/use-inbox-live';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
@@ -118,24 +119,24 @@ export default function InboxList() {
           <ul data-testid="status-counts">
             {[...CONVERSATION_STATUSES, 'all' as const].map((s) => (
               <li key={s}>
-                <Link to={link({ status: s === 'open' ? undefined : s })} aria-current={status === s ? 'true' : undefined}>
+                <AnchorLink to={link({ status: s === 'open' ? undefined : s })} aria-current={status === s ? 'true' : undefined}>
                   <span>{s === 'all' ? 'All' : s[0].toUpperCase() + s.slice(1)}</span>
                   <span className="muted">{s === 'all' ? allCount : counts.byStatus[s] ?? 0}</span>
-                </Link>
+                </AnchorLink>
               </li>
             ))}
           </ul>
           <h2>Inboxes</h2>
           <ul data-testid="inbox-counts">
             <li>
-              <Link to={link({ inbox: undefined })} aria-current={!filters.inbox ? 'true' : undefined}>
+              <AnchorLink to={link({ inbox: undefined })} aria-current={!filters.inbox ? 'true' : undefined}>
                 <span>All inboxes</span>
                 <span className="muted">{inboxTotal}</span>
-              </Link>
+              </AnchorLink>
             </li>
             {inboxes.map((i) => (
               <li key={i.id}>
-                <Link to={link({ inbox: i.id })} aria-current={filters.inbox === i.id ? 'true' : undefined}>
+                <AnchorLink to={link({ inbox: i.id })} aria-current={filters.inbox === i.id ? 'true' : undefined}>
                   <span>
                     {i.name}
                     {i.failing !== null ? (
@@ -146,7 +147,7 @@ export default function InboxList() {
                     ) : null}
                   </span>
                   <span className="muted">{counts.byInbox[i.id] ?? 0}</span>
-                </Link>
+                </AnchorLink>
               </li>
             ))}
           </ul>
@@ -222,7 +223,7 @@ export default function InboxList() {
                         ) : null}
                         <td title={r.contactEmail ?? undefined}>{contact}</td>
                         <td className="c-subj">
-                          <Link to={`/inbox/${r.id}`}>{r.subject || '(no subject)'}</Link>
+                          <AnchorLink to={`/inbox/${r.id}`}>{r.subject || '(no subject)'}</AnchorLink>
                           <span className="c-prev">{r.lastMessagePreview}</span>
                         </td>
                         <td>{r.inboxName}</td>

@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { NavLink, Outlet, useLoaderData } from '@remix-run/react';
+import { Outlet, useLoaderData } from '@remix-run/react';
 import { ExternalLink } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { requireKnowledgeBase } from '~/models/knowledge-base/access.server';
 import { KB_MENU } from '~/models/knowledge-base/constants';
 import { canUseFeature } from '~/utils/session.server';
+import { NavAnchor } from '~/components/ui/anchor-link';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, kb } = await requireKnowledgeBase(request, params.kbId);
@@ -59,10 +60,10 @@ function MenuItems({ kbId, items }: { kbId: number; items: { slug: string; label
   return (
     <>
       {items.map((item) => (
-        <NavLink key={item.slug} to={`/knowledgebase/${kbId}/${item.slug}`} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+        <NavAnchor key={item.slug} to={`/knowledgebase/${kbId}/${item.slug}`}>
           <span>{item.label}</span>
           {item.denied ? <DeniedBadge kind={item.denied} /> : null}
-        </NavLink>
+        </NavAnchor>
       ))}
     </>
   );

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { NavLink, Outlet, useLoaderData } from '@remix-run/react';
+import { Outlet, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { SETTINGS_MENU } from '~/models/shell/navigation';
 import { getConfig } from '~/utils/env.server';
 import { can, canUseFeature, requireUser } from '~/utils/session.server';
+import { NavAnchor } from '~/components/ui/anchor-link';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireUser(request);
@@ -35,10 +36,10 @@ export default function SettingsLayout() {
           <details key={g.group} open>
             <summary>{g.group}</summary>
             {g.items.filter((item) => !item.billing || billing).map((item) => (
-              <NavLink key={item.slug} to={`/settings/${item.slug}`} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+              <NavAnchor key={item.slug} to={`/settings/${item.slug}`}>
                 <span>{item.label}</span>
                 {denied[item.slug] ? <DeniedBadge kind={denied[item.slug]} /> : null}
-              </NavLink>
+              </NavAnchor>
             ))}
           </details>
         ))}

@@ -5,6 +5,7 @@ import { FailingChannelsBanner } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { SearchBox } from '~/components/shell/search-box';
 import { Breadcrumb, TopBar, TrialBanner } from '~/components/shell/shell';
+import { useAnchorNavigation } from '~/components/ui/anchor-link';
 import { isLiveRevalidation, useLiveConnection, useLiveEvent } from '~/components/shell/use-live';
 import { listFailingChannels } from '~/models/channels/health.server';
 import { trialBanner } from '~/models/shell/trial';
@@ -32,6 +33,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevali
 export default function AppShell() {
   const { user, trial, unread, failingChannels } = useLoaderData<typeof loader>();
   const live = useLiveConnection();
+  // Every AnchorLink of the app's pages navigates client-side through this one listener (ADR 137).
+  useAnchorNavigation();
   const revalidator = useRevalidator();
   const onLive = useCallback(
     (m: { type: string }) => {

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { createContact } from '../../app/models/crm/contacts.server';
 import { createTestAccount, createTestUser } from '../factories';
-import { signIn, url } from './helpers';
+import { hydrated, signIn, url } from './helpers';
 
 const AREAS = [
   ['Home', '/home'],
@@ -97,5 +98,35 @@ test.describe('with JavaScript', () => {
     await expect(page.getByTestId('toast')).toHaveCount(0, { timeout: 4000 });
     await page.getByLabel('Search').fill('quen');
     await expect(page.getByTestId('search-dropdown')).toContainText('Quentin');
+  });
+
+  test('the shell, the side menus and the list rows navigate client-side; a modifier click is left to the browser', async ({ page }) => {
+    const a = await createTestAccount();
+    const contact = await createContact({ accountId: a.account.id, actorId: a.owner.id, input: { firstName: 'Rowena', lastName: 'Link', email: 'rowena@x.test' } });
+    await signIn(page, a);
+    await hydrated(page);
+    // They are plain anchors that the shell's one listener navigates (ADR 137): the document stays the same one.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const same = () => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
+    await page.locator('nav.mainnav').getByRole('link', { name: 'CRM', exact: true }).click();
+    await expect(page).toHaveURL(url('/customers', a.domain));
+    await expect(page.locator('nav.mainnav').getByRole('link', { name: 'CRM', exact: true })).toHaveAttribute('aria-current', 'page');
+    await page.getByRole('link', { name: 'Rowena Link' }).click();
+    await expect(page).toHaveURL(url(`/customers/${contact.id}`, a.domain));
+    await page.locator('nav.mainnav').getByRole('link', { name: 'CRM', exact: true }).click();
+    await page.locator('nav.side-menu').getByRole('link', { name: 'All Companies' }).click();
+    await expect(page).toHaveURL(url('/customers/companies', a.domain));
+    await expect(page.locator('nav.side-menu').getByRole('link', { name: 'All Companies' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.locator('nav.side-menu').getByRole('link', { name: 'All Contacts' })).not.toHaveAttribute('aria-current', 'page');
+    await page.locator('nav.mainnav').getByRole('link', { name: 'Settings', exact: true }).click();
+    await expect(page).toHaveURL(url('/settings/my-profile', a.domain));
+    await page.locator('nav.side-menu').getByRole('link', { name: 'Tags' }).click();
+    await expect(page).toHaveURL(url('/settings/tags', a.domain));
+    expect(await same()).toBe(true);
+    // Ctrl+click opens a new tab: the listener leaves it to the browser, and this page stays where it is.
+    const popup = page.context().waitForEvent('page');
+    await page.locator('nav.mainnav').getByRole('link', { name: 'Inbox', exact: true }).click({ modifiers: ['Control'] });
+    await expect(await popup).toHaveURL(url('/inbox', a.domain));
+    await expect(page).toHaveURL(url('/settings/tags', a.domain));
   });
 });

@@ -1,4 +1,4 @@
-import { Link } from '@remix-run/react';
+import { AnchorLink } from '~/components/ui/anchor-link';
 import { countryName } from '~/models/crm/countries';
 import { RecordList } from './record-list';
 
@@ -28,7 +28,7 @@ export function CompanyTable(props: {
       plural="companies"
       {...props}
       columns={[
-        { key: 'name', label: 'Name', sortable: true, cell: (r) => <Link to={`/customers/companies/${r.id}`}>{r.name}</Link> },
+        { key: 'name', label: 'Name', sortable: true, cell: (r) => <AnchorLink to={`/customers/companies/${r.id}`}>{r.name}</AnchorLink> },
         { key: 'domain', label: 'Domain', sortable: true, cell: (r) => r.domain ?? '' },
         { key: 'url', label: 'Url', cell: (r) => r.url ?? '' },
         { key: 'country', label: 'Country', sortable: true, cell: (r) => countryName(r.country) },

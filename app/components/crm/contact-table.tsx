@@ -1,4 +1,4 @@
-import { Link } from '@remix-run/react';
+import { AnchorLink } from '~/components/ui/anchor-link';
 import { countryName } from '~/models/crm/countries';
 import { formatDateTime, type DatePrefs } from '~/utils/format';
 import { RecordList } from './record-list';
@@ -37,10 +37,10 @@ export function ContactTable(props: {
           key: 'name',
           label: 'Name',
           sortable: true,
-          cell: (r) => <Link to={`/customers/${r.id}`}>{`${r.firstName} ${r.lastName}`.trim() || r.email || `#${r.id}`}</Link>,
+          cell: (r) => <AnchorLink to={`/customers/${r.id}`}>{`${r.firstName} ${r.lastName}`.trim() || r.email || `#${r.id}`}</AnchorLink>,
         },
         { key: 'email', label: 'Email', sortable: true, cell: (r) => r.email ?? '' },
-        { key: 'company', label: 'Company', sortable: false, cell: (r) => (r.companyId ? <Link to={`/customers/companies/${r.companyId}`}>{r.companyName}</Link> : '') },
+        { key: 'company', label: 'Company', sortable: false, cell: (r) => (r.companyId ? <AnchorLink to={`/customers/companies/${r.companyId}`}>{r.companyName}</AnchorLink> : '') },
         { key: 'country', label: 'Country', sortable: true, cell: (r) => countryName(r.country) },
         { key: 'interaction', label: 'Interaction Time', sortable: true, cell: (r) => (r.lastInteractionAt ? formatDateTime(r.lastInteractionAt, props.prefs) : '—') },
       ]}

@@ -1,4 +1,5 @@
-import { Link, NavLink, useMatches } from '@remix-run/react';
+import { useMatches } from '@remix-run/react';
+import { AnchorLink, NavAnchor } from '~/components/ui/anchor-link';
 import { useEffect, useState } from 'react';
 import { MAIN_NAV } from '~/models/shell/navigation';
 import type { LiveState } from './use-live';
@@ -10,9 +11,9 @@ export function TopBar({ user, unread, live }: { user: ShellUser; unread: number
   useEscapeClosesMenus();
   return (
     <header className="topbar">
-      <Link to="/home" className="logo">
+      <AnchorLink to="/home" className="logo">
         Parley
-      </Link>
+      </AnchorLink>
       {/* On phones the navigation folds into a menu (a <details>, no JavaScript); wider, CSS keeps it open. */}
       <details className="fold nav-fold">
         <summary>
@@ -20,19 +21,19 @@ export function TopBar({ user, unread, live }: { user: ShellUser; unread: number
         </summary>
         <nav className="mainnav" aria-label="Main">
           {MAIN_NAV.map((item) => (
-            <NavLink key={item.to} to={item.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+            <NavAnchor key={item.to} to={item.to}>
               {item.label}
-            </NavLink>
+            </NavAnchor>
           ))}
         </nav>
       </details>
       <div className="spacer" />
       <ConnectivityButton state={live} />
       {/* The count is capped at 100 (ADR 110): past 99 it reads "99+". */}
-      <Link to="/notifications" className="btn" aria-label={`Notifications, ${unread > 99 ? 'more than 99' : unread} unread`} data-testid="notifications-button">
+      <AnchorLink to="/notifications" className="btn" aria-label={`Notifications, ${unread > 99 ? 'more than 99' : unread} unread`} data-testid="notifications-button">
         <Bell aria-hidden="true" size={18} />
         {unread > 0 ? <span className="badge">{unread > 99 ? '99+' : unread}</span> : null}
-      </Link>
+      </AnchorLink>
       <ProfileMenu user={user} />
     </header>
   );
@@ -89,12 +90,12 @@ function ProfileMenu({ user }: { user: ShellUser }) {
         <Avatar user={user} />
       </summary>
       <div className="menu-items">
-        <Link to="/settings/my-profile">My Profile</Link>
-        <Link to="/help-center">Help Center</Link>
-        <Link to="/getting-started">Getting Started</Link>
-        <Link to="/settings">Settings</Link>
-        <Link to="/settings/my-plan">My Plan</Link>
-        <Link to="/logout">Logout</Link>
+        <AnchorLink to="/settings/my-profile">My Profile</AnchorLink>
+        <AnchorLink to="/help-center">Help Center</AnchorLink>
+        <AnchorLink to="/getting-started">Getting Started</AnchorLink>
+        <AnchorLink to="/settings">Settings</AnchorLink>
+        <AnchorLink to="/settings/my-plan">My Plan</AnchorLink>
+        <AnchorLink to="/logout">Logout</AnchorLink>
       </div>
     </details>
   );
@@ -117,7 +118,7 @@ export function Breadcrumb() {
     <nav aria-label="Breadcrumb">
       <ol className="breadcrumb">
         {crumbs.map((c, i) => (
-          <li key={c.to + i}>{i === crumbs.length - 1 ? <span aria-current="page">{c.label}</span> : <Link to={c.to}>{c.label}</Link>}</li>
+          <li key={c.to + i}>{i === crumbs.length - 1 ? <span aria-current="page">{c.label}</span> : <AnchorLink to={c.to}>{c.label}</AnchorLink>}</li>
         ))}
       </ol>
     </nav>
@@ -128,7 +129,7 @@ export function TrialBanner({ banner }: { banner: { expired: boolean; text: stri
   if (!banner) return null;
   return (
     <div className={`trial-banner${banner.expired ? ' expired' : ''}`} data-testid="trial-banner" role="note">
-      {banner.text} <Link to="/settings/my-plan">{banner.expired ? 'See plans' : 'Upgrade'}</Link>
+      {banner.text} <AnchorLink to="/settings/my-plan">{banner.expired ? 'See plans' : 'Upgrade'}</AnchorLink>
     </div>
   );
 }
