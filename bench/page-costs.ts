@@ -96,7 +96,7 @@ async function main() {
     line('all loaders at once, as Remix runs them', all);
     // BENCH_CPU_PROFILE=/dir: a CPU profile of this page's whole requests alone (read it with bench/profile-summary.ts).
     const profiling = process.env.BENCH_CPU_PROFILE ? await startProfile() : null;
-    const allocating = process.env.BENCH_ALLOC_PROFILE ? await startAllocationProfile() : null;
+    const allocating = process.env.BENCH_ALLOC_PROFILE ? await startProfile('allocation') : null;
     const whole = await time(() => app.request(p, { domain: account.domain, cookie }));
     if (profiling) await profiling.stop(path.join(process.env.BENCH_CPU_PROFILE!, `${label.split(' ')[0]}.cpuprofile`));
     if (allocating) await allocating.stop(path.join(process.env.BENCH_ALLOC_PROFILE!, `${label.split(' ')[0]}.heapprofile`));
@@ -110,34 +110,23 @@ async function main() {
   await db0.stop();
 }
 
-async function startProfile() {
+/** A CPU profile, or a sampled allocation profile that keeps what GC collected too, of this process from now on. */
+async function startProfile(kind: 'cpu' | 'allocation' = 'cpu') {
   const { Session } = await import('node:inspector/promises');
   const fs = await import('node:fs');
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 100 });
-  await session.post('Profiler.start');
+  if (kind === 'cpu') {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+  } else {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   return {
     async stop(file: string) {
-      const { profile } = await session.post('Profiler.stop');
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, JSON.stringify(profile));
-      session.disconnect();
-    },
-  };
-}
-
-async function startAllocationProfile() {
-  const { Session } = await import('node:inspector/promises');
-  const fs = await import('node:fs');
-  const session = new Session();
-  session.connect();
-  await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  return {
-    async stop(file: string) {
-      const { profile } = await session.post('HeapProfiler.stopSampling');
+      const { profile } = kind === 'cpu' ? await session.post('Profiler.stop') : await session.post('HeapProfiler.stopSampling');
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, JSON.stringify(profile));
       session.disconnect();
