@@ -155,8 +155,20 @@ export async function startWidgetSocket(server: http.Server) {
       return;
     }
     if (parsed.userId) return;
-    fanOut(parsed.accountId, parsed.message).catch((err) => log.warn({ err: (err as Error).message }, 'widget fan-out failed'));
+    deliver(parsed.accountId, parsed.message, 0);
   });
+
+  /**
+   * A fan-out reads the database twice; a read that fails (a pool connection reset while it opened) would lose the
+   * visitor's live copy of the message, so it is tried once more a moment later. A message is still sent to a
+   * socket at most once (`firstTime`); only a second failure is given up and logged.
+   */
+  function deliver(accountId: number, message: Parameters<typeof fanOut>[1], attempt: number) {
+    fanOut(accountId, message).catch((err) => {
+      if (attempt === 0) return void setTimeout(() => deliver(accountId, message, 1), 200).unref();
+      log.warn({ err: (err as Error).message }, 'widget fan-out failed');
+    });
+  }
 
   const pingTimer = setInterval(() => {
     for (const v of visitors) if (v.ws.readyState === v.ws.OPEN) v.ws.ping();
