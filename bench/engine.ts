@@ -63,12 +63,12 @@ async function main() {
       console.log(`     ${(p.ms / per).toFixed(2).padStart(8)} ms  ${String(p.n).padStart(6)} calls  ${p.phase}`);
     const rows = await db.execute<{ calls: number; ms: number; plan: number; query: string }>(sql`
       select calls::int, (total_exec_time + total_plan_time)::float as ms, total_plan_time::float as plan, regexp_replace(query, '[[:space:]]+', ' ', 'g') as query from pg_stat_statements
-       where dbid = (select oid from pg_database where datname = current_database()) order by calls desc limit 25`);
+       where dbid = (select oid from pg_database where datname = current_database()) order by (total_exec_time + total_plan_time) desc limit 25`);
     const [t] = await db.execute<{ calls: number; ms: number }>(sql`
       select sum(calls)::int as calls, sum(total_exec_time + total_plan_time)::float as ms from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`);
     console.log(`   [profile] ${label}: ${t.calls} statements (${(Number(t.calls) / per).toFixed(1)} per unit), ${Number(t.ms).toFixed(0)} ms planning (when tracked) and executing`);
     for (const r of rows)
-      console.log(`     ${(Number(r.calls) / per).toFixed(2).padStart(7)}  ${Number(r.ms).toFixed(0).padStart(6)} ms (${Number(r.plan).toFixed(0)} planning)  ${r.query.slice(0, 150)}`);
+      console.log(`     ${(Number(r.calls) / per).toFixed(2).padStart(7)}  ${Number(r.ms).toFixed(0).padStart(6)} ms (${Number(r.plan).toFixed(0)} planning)  ${r.query.slice(0, Number(process.env.BENCH_PROFILE_CHARS ?? 150))}`);
   };
 
   // The analytics projection's plan for the last `n` projected events, measured in a transaction that is rolled back.
@@ -226,6 +226,8 @@ async function main() {
     let floor = Number(floor0);
     const seen = new Set<number>();
     const samples: number[] = [];
+    // Each sample's arrival, seconds after the start: the p95 of every 10-second window shows a start-up transient or a drift.
+    const arrivals: number[] = [];
     const backlog: { t: number; queued: number; waiting: number }[] = [];
     let opened = 0;
     let failedOpens = 0;
@@ -245,6 +247,7 @@ async function main() {
         if (Number(r.n) >= expectedActions) {
           seen.add(id);
           samples.push(now - Number(r.at));
+          arrivals.push((Number(r.at) - t0) / 1000);
         } else lowestPending = Math.min(lowestPending, id);
       }
       if (lowestPending !== Infinity) floor = lowestPending - 1;
@@ -257,6 +260,7 @@ async function main() {
     const interval = 1000 / RATE;
     const total = Math.round(RATE * SECONDS);
     let nextBacklog = t0 + 5_000;
+    let lastWindow = new Map<string, { ms: number; n: number }>();
     let polling = true;
     const poller = (async () => {
       while (polling) {
@@ -267,6 +271,18 @@ async function main() {
           );
           backlog.push({ t: Math.round((Date.now() - t0) / 1000), queued: Number(q.n), waiting });
           nextBacklog += 5_000;
+          // BENCH_PROFILE=1: the engine's main phases in each 20-second window (a cost that grows with the data shows here).
+          if (PROFILE && backlog.length % 4 === 0) {
+            const now = new Map(profileSnapshot().map((p) => [p.phase, p]));
+            const parts = ['engine.domain-events: fetch', 'engine.domain-events: handle batch', 'automation: actions transaction', 'handler sla'].map((phase) => {
+              const a = now.get(phase) ?? { ms: 0, n: 0 };
+              const b = lastWindow.get(phase) ?? { ms: 0, n: 0 };
+              const n = a.n - b.n;
+              return `${phase.replace(/^.*: /, '')} ${n} × ${(n ? (a.ms - b.ms) / n : 0).toFixed(1)} ms`;
+            });
+            console.log(`   [window to ${backlog.at(-1)!.t}s] ${parts.join(', ')}`);
+            lastWindow = now;
+          }
         }
         await sleep(100);
       }
@@ -308,6 +324,18 @@ async function main() {
         Math.max(...samples),
       )} ms   (target p95 < 500 ms)`,
     );
+    const windows = new Map<number, number[]>();
+    samples.forEach((ms, i) => {
+      const w = Math.max(0, Math.floor(arrivals[i] / 10));
+      if (!windows.has(w)) windows.set(w, []);
+      windows.get(w)!.push(ms);
+    });
+    console.log(
+      `   p95 by 10-second window of arrival: ${[...windows.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([w, ms]) => `${w * 10}s ${Math.round(percentile(ms, 95))}`)
+        .join(', ')}`,
+    );
     const quarter = (q: number) => backlog[Math.min(backlog.length - 1, Math.floor((q * backlog.length) / 4))];
     if (backlog.length)
       console.log(
@@ -322,6 +350,12 @@ async function main() {
         rawLatency,
       )} jobs/s in the same run   (load ${load()})`,
     );
+    // BENCH_PROFILE=1: the tables most updated, with how many updates stayed on their page (HOT) and the dead rows left.
+    if (PROFILE)
+      for (const t of await db.execute<Record<string, string | null>>(sql`
+        select relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup, last_autovacuum from pg_stat_user_tables
+         where n_tup_upd > 1000 order by n_tup_upd desc limit 6`))
+        console.log(`   [table] ${t.relname}: ${t.n_tup_ins} inserted, ${t.n_tup_upd} updated (${t.n_tup_hot_upd} on their page), ${t.n_dead_tup} dead, autovacuum ${t.last_autovacuum ?? 'not yet'}`);
     await profilePrint(`latency, per new conversation`, Math.max(1, samples.length));
   }
 

@@ -43,7 +43,8 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: os.userInfo().uid === 0,
     // PARLEY_PG_FLAGS: extra server settings for benches and profiling (e.g. "-c shared_preload_libraries=pg_stat_statements").
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories=', ...(process.env.PARLEY_PG_FLAGS?.split(/\s+/).filter(Boolean) ?? [])],
-    onLog: () => {},
+    // PARLEY_PG_LOG: a file the server's own log is appended to (for profiling with auto_explain or log_lock_waits).
+    onLog: process.env.PARLEY_PG_LOG ? (m) => fs.appendFileSync(process.env.PARLEY_PG_LOG!, `${String(m).trimEnd()}\n`) : () => {},
     onError: (e) => log(`embedded postgres: ${String(e)}`),
   });
 
