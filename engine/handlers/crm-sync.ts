@@ -12,6 +12,8 @@ const PUSH = { hubspot: pushContactToHubspot, pipedrive: pushContactToPipedrive 
  */
 export const crmContactSync: EventHandler = {
   name: 'crm-contact-sync',
+  // Reads and writes nothing the handlers next to it do (ADR 139).
+  parallel: true,
   on: ['contact_created', 'contact_updated'],
   // Accounts without a synced CRM pay one indexed read per contact event, nothing more.
   wants: async (event, db) => (await crmSyncProviders({ accountId: event.accountId, db })).some((p) => p !== event.payload.origin),

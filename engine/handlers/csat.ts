@@ -6,6 +6,8 @@ type Changed = Record<string, { from: unknown; to: unknown }>;
 /** A resolved conversation asks its customer for a rating when its inbox has an email or chat survey (issue 15, ADR 063). */
 export const csatOnResolve: EventHandler = {
   name: 'csat',
+  // Reads and writes nothing the handlers next to it do (ADR 139).
+  parallel: true,
   on: ['conversation_updated'],
   wants(event) {
     const changed = (event.payload.changed ?? {}) as Changed;

@@ -17,5 +17,6 @@ import { welcomeOwner } from './welcome';
  * Every handler the engine runs, in this order for one event: a form submission filed first (ADR 112: it completes
  * the event's payload); then workflows and automation rules (they may assign),
  * then routing (only what is still unassigned), then SLA timers; agents' notifications; the analytics counters last.
+ * The handlers after routing, up to the analytics, are `parallel` (ADR 139): they work a batch at the same time.
  */
 export const HANDLERS: EventHandler[] = [formSubmissions, welcomeOwner, inviteUser, automationRules, routeByRules, slaTimers, slaEscalation, notifyAgents, csatOnResolve, webhookDeliveries, reviewRequests, crmContactSync, urlGoals, analyticsProjections];

@@ -23,6 +23,8 @@ const excerpt = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 200)
  */
 export const notifyAgents: EventHandler = {
   name: 'notifications',
+  // Reads and writes nothing the handlers next to it do (ADR 139).
+  parallel: true,
   on: ['conversation_assigned', 'message_created', 'sla_breached', 'conversation_created'],
   // The cases below that answer NOTHING_DONE from the payload alone (ADR 043): an automation's notes and
   // unassignments are most of what it writes, and none of them tells anyone.

@@ -9,6 +9,8 @@ type Changed = Record<string, { from: unknown; to: unknown }>;
  */
 export const reviewRequests: EventHandler = {
   name: 'review-requests',
+  // Reads and writes nothing the handlers next to it do (ADR 139).
+  parallel: true,
   on: ['conversation_updated', 'survey_received'],
   wants(event) {
     if (event.type === 'survey_received') return event.payload.kind === 'csat' && typeof event.payload.rating === 'number' && Boolean(event.payload.conversationId);

@@ -9,6 +9,8 @@ type Changed = Record<string, { from: unknown; to: unknown }>;
  */
 export const slaTimers: EventHandler = {
   name: 'sla',
+  // Reads and writes nothing the handlers next to it do (ADR 139).
+  parallel: true,
   on: ['conversation_created', 'conversation_updated', 'message_created'],
   wants(event) {
     if (event.type === 'message_created') return event.payload.kind === 'outgoing' && event.actorType === 'user';
@@ -48,6 +50,8 @@ export const slaTimers: EventHandler = {
 /** sla_breached: the escalation mail to the policy's list. */
 export const slaEscalation: EventHandler = {
   name: 'sla-escalation',
+  // Reads and writes nothing the handlers next to it do (ADR 139).
+  parallel: true,
   on: ['sla_breached'],
   handle: (event) =>
     escalateBreach({

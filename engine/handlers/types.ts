@@ -27,6 +27,12 @@ export type EventHandler = {
    * idempotent on the redelivery, as every handler is).
    */
   alongside?: boolean;
+  /**
+   * The handler does not depend on the work of the handlers next to it in the chain that are `parallel` too, nor they
+   * on its: such a run of handlers works a batch at the same time (ADR 139), after the chain's earlier handlers and
+   * before its later ones. A failure of one does not stop the others of the run on that event.
+   */
+  parallel?: boolean;
   /** The handler completes the event's payload (in the database and on the object): `alongside` handlers wait for it. */
   completesPayload?: boolean;
   /** `db` is the emitting transaction: read through it, never from the pool (see setEventQueueFilter). */

@@ -7,6 +7,8 @@ import { NOTHING_DONE, type EventHandler } from './types';
  */
 export const urlGoals: EventHandler = {
   name: 'url-goals',
+  // Reads and writes nothing the handlers next to it do (ADR 139).
+  parallel: true,
   on: ['page_viewed'],
   wants(event) {
     return Boolean((event.payload as { contactId?: unknown }).contactId);

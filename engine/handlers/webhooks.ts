@@ -20,6 +20,8 @@ function subscribed(accountId: number, type: string, db?: DbOrTx) {
 /** Outgoing webhooks (ADR 077): an event an account subscribed to becomes one delivery job per endpoint. */
 export const webhookDeliveries: EventHandler = {
   name: 'webhook-deliveries',
+  // Reads and writes nothing the handlers next to it do (ADR 139).
+  parallel: true,
   on: [...WEBHOOK_EVENT_TYPES],
   // No subscription, no job: accounts without webhooks pay one indexed read per event of these types, nothing more.
   wants: (event, db) => subscribed(event.accountId, event.type, db),

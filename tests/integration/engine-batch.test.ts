@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
@@ -99,5 +99,72 @@ describe('a batch of domain events', () => {
     const log = await ruleRunLines(rule.id);
     const steps = log.map((l) => `${ids.indexOf(l.eventId)}:${l.step}`).sort();
     expect(steps).toEqual(['0:action_applied', '0:matched', '1:not_matched', '2:action_applied', '2:matched']);
+  });
+
+  it('three deliveries of the same events at once apply each action once, with one run-log line each', async () => {
+    const { account, owner } = await createTestAccount({ domain: 'enginetwice' });
+    const inbox = await createInbox({ accountId: account.id, actorId: owner.id, name: 'Support', channelType: 'email', email: 'support@engine-twice.test' });
+    const tag = await createTag({ accountId: account.id, actorId: owner.id, name: 'refund', color: 'red' });
+    const [rule] = await getDb()
+      .insert(schema.automationRules)
+      .values({
+        accountId: account.id,
+        kind: 'workflow',
+        name: 'Refunds',
+        event: 'conversation_created',
+        isActive: true,
+        filters: [{ field: 'subject', op: 'contains', value: 'refund' }],
+        actions: [
+          { type: 'leave_note', note: 'Check the order first' },
+          { type: 'assign_tag', tagIds: [tag.id] },
+          { type: 'set_priority', priority: 'high' },
+          { type: 'leave_note', note: 'Then the payment' },
+        ],
+      })
+      .returning();
+    const convs: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { conversation } = await openConversation({
+        accountId: account.id,
+        inboxId: inbox.id,
+        sourceType: 'email',
+        subject: `A refund ${i}`,
+        contact: { email: `refund${i}@example.test` },
+        message: { kind: 'incoming', text: 'Hi' },
+      });
+      convs.push(conversation.id);
+    }
+    const events = await getDb()
+      .select({ id: schema.domainEvents.id })
+      .from(schema.domainEvents)
+      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_created')));
+    const items = events.map((e) => ({ eventId: e.id, type: 'conversation_created' }));
+    // A job that expired while it ran is delivered again before the first delivery commits.
+    const answers = await Promise.all([1, 2, 3].map(() => processEventBatch(items, [automationRules])));
+    for (const answer of answers) for (const a of answer) expect(a).not.toBeInstanceOf(Error);
+    const notes = await getDb()
+      .select({ conversationId: schema.messages.conversationId })
+      .from(schema.messages)
+      .where(and(eq(schema.messages.accountId, account.id), eq(schema.messages.kind, 'note')));
+    expect(notes.length).toBe(2 * convs.length);
+    expect(notes.map((n) => n.conversationId).sort((a, b) => a - b)).toEqual([...convs, ...convs].sort((a, b) => a - b));
+    // Each conversation's message count counts its messages once, the notes included.
+    const counted = await getDb().execute<{ count: number; messages: number }>(
+      sql`select c.message_count as count, (select count(*) from messages m where m.conversation_id = c.id)::int as messages from conversations c where c.id = any(${`{${convs.join(',')}}`}::int[])`,
+    );
+    expect(counted.map((r) => Number(r.count))).toEqual(counted.map((r) => Number(r.messages)));
+    const priorities = await getDb().select({ priority: schema.conversations.priority }).from(schema.conversations).where(inArray(schema.conversations.id, convs));
+    expect(new Set(priorities.map((p) => p.priority)).size).toBe(1);
+    expect(priorities[0].priority).toBeGreaterThan(0);
+    const log = await ruleRunLines(rule.id);
+    const applied = log.filter((l) => l.step === 'action_applied');
+    expect(applied.length).toBe(4 * convs.length);
+    expect(new Set(applied.map((l) => `${l.eventId}:${l.actionIndex}`)).size).toBe(4 * convs.length);
+    const updates = await getDb()
+      .select({ id: schema.domainEvents.id })
+      .from(schema.domainEvents)
+      .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_updated')));
+    // The priority change and the tag each wrote one event per conversation, not one per delivery.
+    expect(updates.length).toBe(2 * convs.length);
   });
 });

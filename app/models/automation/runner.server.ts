@@ -78,7 +78,7 @@ export async function runRulesForEvents(events: DomainEvent[], opts: { recordAs?
 
   // Every event's verdicts, one row per event (ADR 106), in one statement for the whole batch; a redelivery finds
   // the earlier row and its verdicts stand. The events where no rule matched (most) are finished by the same statement.
-  let verdictsOf: Map<number, Record<string, RuleVerdict>>;
+  let verdictsOf: Map<number, { verdicts: Record<string, RuleVerdict>; existed: boolean }>;
   try {
     verdictsOf = await timed('automation: verdicts', () => writeVerdicts(runs, opts.recordAs));
   } catch (err) {
@@ -87,7 +87,10 @@ export async function runRulesForEvents(events: DomainEvent[], opts: { recordAs?
   }
   const long: { run: RuleRun; matched: Set<number> }[] = [];
   for (const run of runs) {
-    const verdicts = verdictsOf.get(run.event.id) ?? {};
+    const written = verdictsOf.get(run.event.id);
+    const verdicts = written?.verdicts ?? {};
+    // Delivered before (its verdicts were there): some of its actions may have ended already.
+    run.redelivered = written?.existed ?? true;
     const matched = new Set(run.rules.filter((rule) => verdicts[String(rule.id)]?.step === 'matched').map((rule) => rule.id));
     if (!Object.values(verdicts).some((v) => v.step === 'matched')) out[run.at] = { rules: run.rules.length, matched: 0, applied: 0 };
     else long.push({ run, matched });
@@ -138,7 +141,7 @@ function chunkByConversation<T extends { run: RuleRun }>(long: T[], lanes: numbe
   return chunks;
 }
 
-type RuleRun = { at: number; event: DomainEvent; rules: Rule[]; facts: Facts; verdicts: Record<string, RuleVerdict> };
+type RuleRun = { at: number; event: DomainEvent; rules: Rule[]; facts: Facts; verdicts: Record<string, RuleVerdict>; redelivered?: boolean };
 
 function logLine(event: DomainEvent, facts: Facts) {
   return (rule: Rule, step: RunStep, detail: Record<string, unknown>, action?: { index: number; type: string }): LogLine => ({
@@ -175,25 +178,41 @@ function decide(rules: Rule[], facts: Facts, enginesInChain: { ruleIds: Set<numb
   return verdicts;
 }
 
-type Step = { run: RuleRun; rule: Rule; index: number; action: RuleAction; line: ReturnType<typeof logLine> };
-type Ended = { run: RuleRun; ruleId: number; index: number; step: 'action_applied' | 'action_skipped'; detail: Record<string, unknown> };
+type Step = { run: RuleRun; rule: Rule; index: number; action: RuleAction; line: ReturnType<typeof logLine>; n: number };
+type Ended = { s: Step; step: 'action_applied' | 'action_skipped' | 'action_failed'; detail: Record<string, unknown> };
+
+/** Another delivery of one of the transaction's events wrote some of its lines first: this one rolls back (see applyRuleRuns). */
+class LinesTaken extends Error {}
 
 /**
  * The matched rules' actions of several events in one transaction (ADR 109). The verdicts were written before
  * (writeVerdicts); `matched` is the rules whose verdict, the earlier one on a redelivery, is a match.
- * - Every action is claimed in one insert for all the events (`on conflict do nothing returning`): its run-log line,
- *   unique per (event, rule, action), is written as applied and corrected below once the action has ended. A line
- *   that is already there was ended by an earlier delivery (or a concurrent one, whose commit the insert waits for):
- *   it stands and the action is not run again. Claims and actions commit together: exactly once.
- * - The actions go in steps: step k is the k-th claimed action of every event, so each event's actions keep their
+ * - Each action's run-log line, unique per (event, rule, action), is written once, with its outcome, in the statement
+ *   that ends the transaction (ADR 139): the line and the action commit together. An event delivered before (its
+ *   verdicts were there) first reads its lines: an action whose line is there ended in an earlier delivery and is not
+ *   run again. Two deliveries of one event at once (a job that expired while it ran) take turns (a transaction lock
+ *   per event); should the later one still miss the first's lines, the lines' insert catches it (`on conflict do
+ *   nothing`): fewer lines written than actions ended means another delivery committed some, so this transaction
+ *   rolls back whole and runs once more, reading the lines first. Exactly once, with one write per line.
+ * - The actions go in steps: step k is the k-th action left to run of every event, so each event's actions keep their
  *   order. In a step, the actions that have a set-based form (tags and notes on conversations) run as one group per
  *   kind in a savepoint; if the group's statements fail, they run one by one. The others run one by one, each in its
  *   own savepoint, through the same domain functions as people's changes.
- * - A failing action rolls back its savepoint, writes `action_failed`, and its rule's later actions are given back
- *   (their claims deleted) for the retry; that event answers an error, the others commit.
- * - The outcomes of all claims are one update, the given-back claims one delete, the handler records one insert.
+ * - A failing action rolls back its savepoint, writes `action_failed`, and its rule's later actions wait (no line)
+ *   for the retry; that event answers an error, the others commit.
+ * - The lines of all ended actions are one insert, the handler records another, in one statement.
  */
 async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], recordAs: string | undefined): Promise<(RulesOutcome | Error)[]> {
+  try {
+    return await applyRuleRunsOnce(items, recordAs, false);
+  } catch (err) {
+    if (!(err instanceof LinesTaken)) throw err;
+    getLogger().info({ events: items.map((i) => i.run.event.id) }, 'another delivery of these events wrote lines first; running them again');
+    return applyRuleRunsOnce(items, recordAs, true);
+  }
+}
+
+async function applyRuleRunsOnce(items: { run: RuleRun; matched: Set<number> }[], recordAs: string | undefined, readAll: boolean): Promise<(RulesOutcome | Error)[]> {
   const names: NameMemo = new Map();
   const stats = new Map<RuleRun, { matched: number; applied: number; failures: string[] }>();
   for (const { run, matched } of items) stats.set(run, { matched: run.rules.filter((r) => matched.has(r.id)).length, applied: 0, failures: [] });
@@ -201,7 +220,7 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
     // Not waiting for this commit to reach the disk is safe: the jobs are completed later, by a commit that is
     // waited for and that comes after this one in the WAL, so a crash that loses this loses the completion too,
     // and the events are delivered again (ADR 031).
-    // (Set in the claims' statement below, or alone when nothing is claimed.)
+    // (Set in the first statement, below.)
     // The actions' live updates go out in one statement before the commit (ADR 043 addendum).
     holdNotifies(tx);
     // PARLEY_ENGINE_BULK=0 applies every action one by one through its domain function: what the set-based forms are
@@ -212,16 +231,17 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
       return run.rules
         .filter((rule) => matched.has(rule.id))
         .flatMap((rule) => (rule.actions as RuleAction[]).map((action, index) => ({ run, rule, index, action, line })));
-    });
-    const claimed = new Set(
-      planned.length === 0
-        ? await tx.execute(sql`select set_config('synchronous_commit', 'off', true)`).then(() => [])
-        : (await timed('automation: claims', () => claim(tx, planned.map((p) => p.line(p.rule, 'action_applied', { result: '' }, { index: p.index, type: p.action.type })))))
-            .map((r) => `${r.event_id}:${r.rule_id}:${r.action_index}`),
+    }).map((p, n) => ({ ...p, n }));
+    // Two deliveries of one event at once (a job that expired while it ran) take turns: the later one then reads the
+    // lines the first committed. Taken in the order of the events' ids, so two batches never wait on each other in a circle.
+    await timed('automation: turn', () => takeTurns(tx, items.map(({ run }) => run.event.id)));
+    // The actions that ended in an earlier delivery, for the events delivered before (most events: none to read).
+    const again = items.filter(({ run }) => readAll || run.redelivered).map(({ run }) => run.event.id);
+    const endedBefore = new Set(
+      again.length === 0 ? [] : (await timed('automation: lines read', () => linesOf(tx, again))).map((r) => `${r.event_id}:${r.rule_id}:${r.action_index}`),
     );
-    const sequences = items.map(({ run }) => planned.filter((p) => p.run === run && claimed.has(`${run.event.id}:${p.rule.id}:${p.index}`)));
+    const sequences = items.map(({ run }) => planned.filter((p) => p.run === run && !endedBefore.has(`${run.event.id}:${p.rule.id}:${p.index}`)));
     const ended: Ended[] = [];
-    const unclaimed: { run: RuleRun; ruleId: number; index: number }[] = [];
     const failedRules = new Set<string>();
     // Each event's actions in segments: a run of actions with a set-based form (tags and notes touch different rows,
     // so their order within the run does not matter) is one segment; any other action is a segment of its own.
@@ -254,13 +274,10 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
       for (const step of inStep) {
         const { run, rule, index, action } = step;
         // After a failure the rule's later actions wait for the retry: their claims are given back.
-        if (failedRules.has(`${run.event.id}:${rule.id}`)) {
-          unclaimed.push({ run, ruleId: rule.id, index });
-          continue;
-        }
+        if (failedRules.has(`${run.event.id}:${rule.id}`)) continue;
         const offered = ACTIONS_BY_EVENT[run.event.type as keyof typeof ACTIONS_BY_EVENT] ?? [];
         if (!offered.includes(action.type)) {
-          ended.push({ run, ruleId: rule.id, index, step: 'action_skipped', detail: { reason: `${action.type} is not offered for ${run.event.type}` } });
+          ended.push({ s: step, step: 'action_skipped', detail: { reason: `${action.type} is not offered for ${run.event.type}` } });
           continue;
         }
         const kind = bulkOn ? bulkKind({ action, facts: run.facts }) : null;
@@ -276,7 +293,7 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
           const result = results?.[n];
           if (result === null || result === undefined) singles.push(step);
           else {
-            ended.push({ run: step.run, ruleId: step.rule.id, index: step.index, step: 'action_applied', detail: { result } });
+            ended.push({ s: step, step: 'action_applied', detail: { result } });
             stats.get(step.run)!.applied++;
           }
         }
@@ -298,23 +315,20 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
       // One by one in the step's order, so that a failure holds back its rule's later actions as it would one by one.
       singles.sort((a, b) => order.get(a)! - order.get(b)!);
       for (const step of singles) {
-        const { run, rule, index, action, line } = step;
-        if (failedRules.has(`${run.event.id}:${rule.id}`)) {
-          unclaimed.push({ run, ruleId: rule.id, index });
-          continue;
-        }
+        const { run, rule, index, action } = step;
+        if (failedRules.has(`${run.event.id}:${rule.id}`)) continue;
         // An action one by one may delete its conversation: the groups after it read which are there again.
         forgetLive(memo);
         const outcome = await timed(`automation: action ${action.type}`, () =>
-          runAction(tx, { rule, index, action, event: run.event, facts: run.facts, line, names }),
+          runAction(tx, { rule, index, action, event: run.event, facts: run.facts, names }),
         );
         if (outcome.step === 'action_failed') {
           stats.get(run)!.failures.push(`rule ${rule.id} action ${index + 1} (${action.type})`);
-          unclaimed.push({ run, ruleId: rule.id, index });
+          ended.push({ s: step, ...outcome });
           failedRules.add(`${run.event.id}:${rule.id}`);
           continue;
         }
-        ended.push({ run, ruleId: rule.id, index, ...outcome });
+        ended.push({ s: step, ...outcome });
         if (outcome.step === 'action_applied') stats.get(run)!.applied++;
       }
     }
@@ -328,8 +342,8 @@ async function applyRuleRuns(items: { run: RuleRun; matched: Set<number> }[], re
             result: { rules: run.rules.length, matched: stats.get(run)!.matched, applied: stats.get(run)!.applied },
           }))
         : [];
-    // The outcomes, the given-back claims, the message counts, the handler records and the live updates: one statement (ADR 132).
-    await timed('automation: outcomes', () => finish(tx, { ended, unclaimed, counts: bulkCounts(memo), recordAs: recordAs ?? '', records }));
+    // The lines, the message counts, the handler records and the live updates: one statement (ADR 132, 139).
+    await timed('automation: outcomes', () => finish(tx, { ended, counts: bulkCounts(memo), recordAs: recordAs ?? '', records }));
   });
   return items.map(({ run }) => {
     const s = stats.get(run)!;
@@ -382,9 +396,10 @@ async function inSavepoint<T>(tx: Tx, memo: BulkMemo, what: Record<string, unkno
  * applyRuleRun for why that is safe). A verdict is made once per (event, rule): when a row is already there (a
  * redelivery, or a concurrent delivery whose commit the insert waits for) its verdicts stand and only rules it lacks
  * are added. An event none of whose verdicts is a match gets the handler's record in the same statement: it is done.
- * Returns each event's verdicts as they stand.
+ * Returns each event's verdicts as they stand, and whether its row was there before (then some of its actions may
+ * have ended already: see applyRuleRunsOnce).
  */
-async function writeVerdicts(runs: RuleRun[], recordAs: string | undefined): Promise<Map<number, Record<string, RuleVerdict>>> {
+async function writeVerdicts(runs: RuleRun[], recordAs: string | undefined): Promise<Map<number, { verdicts: Record<string, RuleVerdict>; existed: boolean }>> {
   if (runs.length === 0) return new Map();
   const rows = JSON.stringify(
     [...runs]
@@ -400,7 +415,7 @@ async function writeVerdicts(runs: RuleRun[], recordAs: string | undefined): Pro
       })),
   );
   const v = schema.automationEventVerdicts;
-  const written = await getDb().execute<{ event_id: number; verdicts: Record<string, RuleVerdict> }>(sql`
+  const written = await getDb().execute<{ event_id: number; verdicts: Record<string, RuleVerdict>; existed: boolean }>(sql`
     with sync as (select set_config('synchronous_commit', 'off', true) as v),
     x as (
       select * from jsonb_to_recordset(${rows}::jsonb)
@@ -410,7 +425,8 @@ async function writeVerdicts(runs: RuleRun[], recordAs: string | undefined): Pro
       insert into ${v} as v (event_id, account_id, event_type, verdicts, conversation_id, contact_id)
       select x.event_id, x.account_id, x.event_type, x.verdicts, x.conversation_id, x.contact_id from x order by x.event_id
       on conflict (event_id) do update set verdicts = excluded.verdicts || v.verdicts
-      returning v.event_id, v.account_id, v.verdicts
+      -- xmax is 0 on a row this statement inserted, the updating transaction's id on one it found.
+      returning v.event_id, v.account_id, v.verdicts, (v.xmax <> 0) as existed
     ),
     h as (
       insert into ${schema.eventHandlings} (event_id, handler, account_id, status, result)
@@ -420,45 +436,30 @@ async function writeVerdicts(runs: RuleRun[], recordAs: string | undefined): Pro
       on conflict (event_id, handler) do update set status = 'done', result = excluded.result, error = null, handled_at = now()
       returning 1
     )
-    select w.event_id, w.verdicts, (select count(*) from h)::int as recorded, (select count(*) from sync)::int as sync from w`);
-  return new Map(written.map((r) => [Number(r.event_id), r.verdicts]));
+    select w.event_id, w.verdicts, w.existed, (select count(*) from h)::int as recorded, (select count(*) from sync)::int as sync from w`);
+  return new Map(written.map((r) => [Number(r.event_id), { verdicts: r.verdicts, existed: Boolean(r.existed) }]));
 }
 
-/**
- * Every action's claim in one insert (`on conflict do nothing returning`, on the run log's unique claim key), in the
- * statement that also stops the transaction's commit from waiting for the disk (ADR 132: one round trip less).
- */
-async function claim(tx: Tx, lines: LogLine[]) {
+/** The events' turns (a lock each until the commit), in the statement that stops the commit from waiting for the disk. */
+async function takeTurns(tx: Tx, eventIds: number[]) {
+  const ids = [...new Set(eventIds)].sort((a, b) => a - b);
+  await tx.execute(sql`
+    select set_config('synchronous_commit', 'off', true) as sync,
+           (select count(pg_advisory_xact_lock(hashtext('automation_event'), (id % 2147483647)::int)) from unnest(${`{${ids.join(',')}}`}::bigint[]) as id) as turns`);
+}
+
+/** The run-log lines of the actions that ended in an earlier delivery of these events. */
+function linesOf(tx: Tx, eventIds: number[]) {
   const log = schema.automationRunLog;
-  const rows = JSON.stringify(
-    lines.map((l) => ({
-      account_id: l.accountId,
-      event_id: l.eventId,
-      event_type: l.eventType,
-      rule_id: l.ruleId,
-      step: l.step,
-      action_index: l.actionIndex,
-      action_type: l.actionType,
-      detail: l.detail,
-      conversation_id: l.conversationId,
-      contact_id: l.contactId,
-    })),
-  );
   return tx.execute<{ event_id: number; rule_id: number; action_index: number }>(sql`
-    with sync as (select set_config('synchronous_commit', 'off', true) as v)
-    insert into ${log} (account_id, event_id, event_type, rule_id, step, action_index, action_type, detail, conversation_id, contact_id)
-    select x.account_id, x.event_id, x.event_type, x.rule_id, x.step, x.action_index, x.action_type, x.detail, x.conversation_id, x.contact_id
-      from jsonb_to_recordset(${rows}::jsonb)
-        as x(account_id int, event_id bigint, event_type text, rule_id int, step text, action_index int, action_type text, detail jsonb, conversation_id int, contact_id int)
-      cross join sync
-    on conflict do nothing
-    returning event_id, rule_id, action_index`);
+    select event_id, rule_id, action_index from ${log}
+     where ${log.eventId} = any(${`{${eventIds.join(',')}}`}::bigint[]) and ${log.actionIndex} is not null and ${log.step} in ('action_applied', 'action_skipped')`);
 }
 
 /**
  * The end of an actions transaction in one statement (ADR 132), each part a data-modifying CTE on its own table:
- * - the claimed lines' outcomes: an applied action's result, a skipped one's reason;
- * - the claims of actions that did not run (a failure earlier in their rule) removed, so a retry claims and runs them;
+ * - the ended actions' run-log lines, each written once with its outcome (ADR 139): an applied action's result, a
+ *   skipped one's reason; a line another delivery wrote first is not written again, and this transaction rolls back;
  * - the message counts the set-based groups added (`bulkCounts`);
  * - the handler records of the events whose actions all ended;
  * - the transaction's held live updates (they reach clients at commit, ADR 043 addendum).
@@ -467,37 +468,41 @@ async function finish(
   tx: Tx,
   opts: {
     ended: Ended[];
-    unclaimed: { run: RuleRun; ruleId: number; index: number }[];
     counts: ReturnType<typeof bulkCounts>;
     recordAs: string;
     records: { event_id: number; account_id: number; result: RulesOutcome }[];
   },
 ) {
   const log = schema.automationRunLog;
-  const ended = JSON.stringify(
-    opts.ended.map((e) => ({
-      account_id: e.run.event.accountId,
-      event_id: e.run.event.id,
-      rule_id: e.ruleId,
-      action_index: e.index,
-      step: e.step,
-      detail: e.detail,
-    })),
-  );
-  const unclaimed = JSON.stringify(
-    opts.unclaimed.map((u) => ({ account_id: u.run.event.accountId, event_id: u.run.event.id, rule_id: u.ruleId, action_index: u.index })),
+  // In the order the actions were planned (event, rule, action), as the claims were written before ADR 139.
+  const lines = JSON.stringify(
+    [...opts.ended]
+      .sort((a, b) => a.s.n - b.s.n)
+      .map(({ s, step, detail }) => {
+        const l = s.line(s.rule, step, detail, { index: s.index, type: s.action.type });
+        return {
+          account_id: l.accountId,
+          event_id: l.eventId,
+          event_type: l.eventType,
+          rule_id: l.ruleId,
+          step: l.step,
+          action_index: l.actionIndex,
+          action_type: l.actionType,
+          detail: l.detail,
+          conversation_id: l.conversationId,
+          contact_id: l.contactId,
+        };
+      }),
   );
   const live = takeHeldNotifies(tx);
   const parts = [
     opts.ended.length > 0 &&
-      sql`o as (update ${log} set step = x.step, detail = x.detail
-        from jsonb_to_recordset(${ended}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int, step text, detail jsonb)
-       where ${log.accountId} = x.account_id and ${log.eventId} = x.event_id and ${log.ruleId} = x.rule_id
-         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied' returning 1)`,
-    opts.unclaimed.length > 0 &&
-      sql`u as (delete from ${log} using jsonb_to_recordset(${unclaimed}::jsonb) as x(account_id int, event_id bigint, rule_id int, action_index int)
-       where ${log.accountId} = x.account_id and ${log.eventId} = x.event_id and ${log.ruleId} = x.rule_id
-         and ${log.actionIndex} = x.action_index and ${log.step} = 'action_applied' returning 1)`,
+      sql`l as (insert into ${log} (account_id, event_id, event_type, rule_id, step, action_index, action_type, detail, conversation_id, contact_id)
+      select x.account_id, x.event_id, x.event_type, x.rule_id, x.step, x.action_index, x.action_type, x.detail, x.conversation_id, x.contact_id
+        from jsonb_to_recordset(${lines}::jsonb)
+          as x(account_id int, event_id bigint, event_type text, rule_id int, step text, action_index int, action_type text, detail jsonb, conversation_id int, contact_id int)
+      on conflict do nothing
+      returning 1)`,
     opts.counts && sql`c as (${opts.counts} returning 1)`,
     opts.records.length > 0 &&
       sql`h as (insert into ${schema.eventHandlings} (event_id, handler, account_id, status, result)
@@ -510,10 +515,13 @@ async function finish(
     if (live) await tx.execute(sql`select ${live} as notified`);
     return;
   }
-  await tx.execute(sql`with ${sql.join(parts, sql`, `)} select ${live ?? sql`0`} as notified`);
+  const [row] = await tx.execute<{ lines: number }>(
+    sql`with ${sql.join(parts, sql`, `)} select ${opts.ended.length > 0 ? sql`(select count(*) from l)::int` : sql`0`} as lines, ${live ?? sql`0`} as notified`,
+  );
+  if (Number(row.lines) < opts.ended.length) throw new LinesTaken(`${opts.ended.length - Number(row.lines)} run-log lines were written by another delivery`);
 }
 
-/** One claimed action in its own savepoint: a skipped or failed action leaves nothing half-done, and the others stand. */
+/** One action in its own savepoint: a skipped or failed action leaves nothing half-done, and the others stand. */
 async function runAction(
   tx: Tx,
   opts: {
@@ -522,11 +530,10 @@ async function runAction(
     action: RuleAction;
     event: DomainEvent;
     facts: Facts;
-    line: (rule: Rule, step: RunStep, detail: Record<string, unknown>, action?: { index: number; type: string }) => LogLine;
     names: NameMemo;
   },
-): Promise<{ step: 'action_applied' | 'action_skipped'; detail: Record<string, unknown> } | { step: 'action_failed' }> {
-  const { rule, index, action, event, facts, line, names } = opts;
+): Promise<{ step: 'action_applied' | 'action_skipped' | 'action_failed'; detail: Record<string, unknown> }> {
+  const { rule, action, event, facts, names } = opts;
   let savepoint: Tx | null = null;
   try {
     return await tx.transaction(async (sp) => {
@@ -551,8 +558,8 @@ async function runAction(
     const cause = (err as { cause?: unknown }).cause;
     const message = cause instanceof Error ? cause.message : (err as Error).message ?? String(err);
     getLogger().warn({ eventId: event.id, ruleId: rule.id, action: action.type, err: message }, 'automation action failed');
-    await tx.insert(schema.automationRunLog).values(line(rule, 'action_failed', { error: message.slice(0, 1000) }, { index, type: action.type }));
-    return { step: 'action_failed' };
+    // Its line is written with the others' (finish), in the rules' order.
+    return { step: 'action_failed', detail: { error: message.slice(0, 1000) } };
   }
 }
 

@@ -66,6 +66,10 @@ export async function applySla(opts: { accountId: number; conversationId: number
     const hours = await getInboxBusinessHours({ accountId: opts.accountId, inboxId: c.inboxId }, tx);
     const firstResponseDueAt = dueAfter(hours, c.createdAt, slaDurationMs(target.response, hours));
     const resolveDueAt = dueAfter(hours, c.createdAt, slaDurationMs(target.resolve, hours));
+    // Already so (a workflow changed the priority before this conversation's SLA was first applied, and the
+    // priority's event finds the due times it leads to): the checks scheduled then stand; nothing to write.
+    if (c.slaPolicyId === policy.id && c.firstResponseDueAt?.getTime() === firstResponseDueAt.getTime() && c.resolveDueAt?.getTime() === resolveDueAt.getTime())
+      return { applied: true as const, policyId: policy.id, firstResponseDueAt, resolveDueAt, unchanged: true };
     await tx
       .update(schema.conversations)
       .set({ slaPolicyId: policy.id, firstResponseDueAt, resolveDueAt })
