@@ -236,7 +236,7 @@ async function applyRuleRunsOnce(items: { run: RuleRun; matched: Set<number> }[]
     // lines the first committed. Taken in the order of the events' ids, so two batches never wait on each other in a circle.
     await timed('automation: turn', () => takeTurns(tx, items.map(({ run }) => run.event.id)));
     // The actions that ended in an earlier delivery, for the events delivered before (most events: none to read).
-    const again = items.filter(({ run }) => readAll || run.redelivered).map(({ run }) => run.event.id);
+    const again = items.filter(({ run }) => readAll || run.redelivered).map(({ run }) => run.event);
     const endedBefore = new Set(
       again.length === 0 ? [] : (await timed('automation: lines read', () => linesOf(tx, again))).map((r) => `${r.event_id}:${r.rule_id}:${r.action_index}`),
     );
@@ -320,7 +320,7 @@ async function applyRuleRunsOnce(items: { run: RuleRun; matched: Set<number> }[]
         // An action one by one may delete its conversation: the groups after it read which are there again.
         forgetLive(memo);
         const outcome = await timed(`automation: action ${action.type}`, () =>
-          runAction(tx, { rule, index, action, event: run.event, facts: run.facts, names }),
+          runAction(tx, { rule, action, event: run.event, facts: run.facts, names }),
         );
         if (outcome.step === 'action_failed') {
           stats.get(run)!.failures.push(`rule ${rule.id} action ${index + 1} (${action.type})`);
@@ -448,12 +448,14 @@ async function takeTurns(tx: Tx, eventIds: number[]) {
            (select count(pg_advisory_xact_lock(hashtext('automation_event'), (id % 2147483647)::int)) from unnest(${`{${ids.join(',')}}`}::bigint[]) as id) as turns`);
 }
 
-/** The run-log lines of the actions that ended in an earlier delivery of these events. */
-function linesOf(tx: Tx, eventIds: number[]) {
+/** The run-log lines of the actions that ended in an earlier delivery of these events (each in its own account). */
+function linesOf(tx: Tx, events: DomainEvent[]) {
   const log = schema.automationRunLog;
+  const ids = (pick: (e: DomainEvent) => number) => `{${[...new Set(events.map(pick))].join(',')}}`;
   return tx.execute<{ event_id: number; rule_id: number; action_index: number }>(sql`
     select event_id, rule_id, action_index from ${log}
-     where ${log.eventId} = any(${`{${eventIds.join(',')}}`}::bigint[]) and ${log.actionIndex} is not null and ${log.step} in ('action_applied', 'action_skipped')`);
+     where ${log.eventId} = any(${ids((e) => e.id)}::bigint[]) and ${log.accountId} = any(${ids((e) => e.accountId)}::int[])
+       and ${log.actionIndex} is not null and ${log.step} in ('action_applied', 'action_skipped')`);
 }
 
 /**
@@ -526,7 +528,6 @@ async function runAction(
   tx: Tx,
   opts: {
     rule: Rule;
-    index: number;
     action: RuleAction;
     event: DomainEvent;
     facts: Facts;
