@@ -274,7 +274,7 @@ async function main() {
           // BENCH_PROFILE=1: the engine's main phases in each 20-second window (a cost that grows with the data shows here).
           if (PROFILE && backlog.length % 4 === 0) {
             const now = new Map(profileSnapshot().map((p) => [p.phase, p]));
-            const parts = ['engine.domain-events: fetch', 'engine.domain-events: handle batch', 'automation: actions transaction', 'handler sla'].map((phase) => {
+            const parts = ['engine.domain-events: fetch', 'engine.domain-events: handle batch', 'engine.domain-events: first stage', 'engine.domain-events: second stage', 'automation: actions transaction', 'handler sla'].map((phase) => {
               const a = now.get(phase) ?? { ms: 0, n: 0 };
               const b = lastWindow.get(phase) ?? { ms: 0, n: 0 };
               const n = a.n - b.n;

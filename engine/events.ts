@@ -25,10 +25,27 @@ export async function processEvent(eventId: number, handlers: EventHandler[] = H
  * skips its later handlers and answers its error (its job is failed and retried alone); the others go on.
  */
 export async function processEventBatch(items: { eventId: number; type?: string }[], handlers: EventHandler[] = HANDLERS): Promise<(EventOutcome | Error)[]> {
+  const { answers } = await processEventBatchStaged(items, handlers);
+  return answers;
+}
+
+/**
+ * `processEventBatch` in two stages (ADR 140): it answers once the handlers before the first `parallel` one have
+ * worked the batch (the workflows and routing), with the promise of the batch's answers. The later handlers (and the
+ * `alongside` ones) wait for `after` first, the previous batch's later stage: the engine's loop starts the next
+ * batch's workflows while this batch's SLA timers, notifications and webhooks run, and each handler still works the
+ * batches one after the other, in the order they were fetched (a follow-up event never reaches a handler before its
+ * cause).
+ */
+export async function processEventBatchStaged(
+  items: { eventId: number; type?: string }[],
+  handlers: EventHandler[] = HANDLERS,
+  after: Promise<unknown> = Promise.resolve(),
+): Promise<{ answers: Promise<(EventOutcome | Error)[]> }> {
   const out: (EventOutcome | Error)[] = items.map(() => ({ ran: [] }));
   // Most events concern no handler (a tag renamed, a page viewed): when the job says the type, skip them unread.
   const toRead = items.map((item, at) => ({ ...item, at })).filter((item) => !item.type || handlers.some((h) => h.on.includes(item.type as never)));
-  if (toRead.length === 0) return out;
+  if (toRead.length === 0) return { answers: Promise.resolve(out) };
   const db = getDb();
   // The events and, in the same read, the handlers that already ran each (a redelivery).
   let rows: { event: DomainEvent; done: string[] }[];
@@ -49,7 +66,7 @@ export async function processEventBatch(items: { eventId: number; type?: string 
     );
   } catch (err) {
     for (const t of toRead) out[t.at] = err as Error;
-    return out;
+    return { answers: Promise.resolve(out) };
   }
   const byId = new Map(rows.map((r) => [Number(r.event.id), r]));
   type Work = { at: number; event: DomainEvent; done: Set<string>; ran: string[]; failed: boolean };
@@ -153,8 +170,14 @@ export async function processEventBatch(items: { eventId: number; type?: string 
   const lastCompleter = chain.reduce((at, h, i) => (h.completesPayload ? i : at), -1);
   let started: Promise<void>[] = [];
   const settleAlongside: (() => Promise<void>)[] = [];
+  // The previous batch's later stage, settled (its failures are its own events'): what this batch's later stage waits for.
+  const previous = after.then(
+    () => undefined,
+    () => undefined,
+  );
   const startAlongside = () => {
     started = alongside.map(async (handler) => {
+      await previous;
       const mine = needs(handler);
       if (mine.length === 0) return;
       const outcomes = await run(handler, mine);
@@ -164,20 +187,37 @@ export async function processEventBatch(items: { eventId: number; type?: string 
   if (lastCompleter < 0) startAlongside();
   // PARLEY_ENGINE_PARALLEL=0 runs `parallel` handlers one after the other (to measure what running them together gains).
   const parallelOn = process.env.PARLEY_ENGINE_PARALLEL !== '0';
-  for (let i = 0; i < chain.length; ) {
-    // A run of `parallel` handlers works the batch at the same time; its records are written in the chain's order.
-    let end = i + 1;
-    while (parallelOn && chain[i].parallel && end < chain.length && chain[end].parallel && end - 1 !== lastCompleter) end++;
-    const group = chain.slice(i, end).map((handler) => ({ handler, mine: needs(handler) })).filter((g) => g.mine.length > 0);
-    const outcomes = await Promise.all(group.map((g) => run(g.handler, g.mine)));
-    for (const [k, g] of group.entries()) await settle(g.handler, g.mine, outcomes[k]);
-    if (lastCompleter >= i && lastCompleter < end) startAlongside();
-    i = end;
-  }
-  await Promise.all(started);
-  for (const s of settleAlongside) await s();
-  for (const t of twins) out[t.at] = out[t.first];
-  return out;
+  /** Runs the chain's handlers from `from` up to (not including) `to`. */
+  const runChain = async (from: number, to: number) => {
+    for (let i = from; i < to; ) {
+      // A run of `parallel` handlers works the batch at the same time; its records are written in the chain's order.
+      let end = i + 1;
+      while (parallelOn && chain[i].parallel && end < to && chain[end].parallel && end - 1 !== lastCompleter) end++;
+      const group = chain.slice(i, end).map((handler) => ({ handler, mine: needs(handler) })).filter((g) => g.mine.length > 0);
+      const outcomes = await Promise.all(group.map((g) => run(g.handler, g.mine)));
+      for (const [k, g] of group.entries()) await settle(g.handler, g.mine, outcomes[k]);
+      if (lastCompleter >= i && lastCompleter < end) startAlongside();
+      i = end;
+    }
+  };
+  // The first stage: the chain up to its first `parallel` handler (never before the handlers that complete payloads).
+  // PARLEY_ENGINE_OVERLAP=0 works the whole chain before answering (to measure what overlapping batches gains).
+  const overlap = process.env.PARLEY_ENGINE_OVERLAP !== '0';
+  const firstParallel = chain.findIndex((h, i) => h.parallel && i > lastCompleter);
+  const split = overlap && firstParallel >= 0 ? firstParallel : chain.length;
+  await runChain(0, split);
+  const rest = async () => {
+    await previous;
+    await runChain(split, chain.length);
+    await Promise.all(started);
+    for (const s of settleAlongside) await s();
+    for (const t of twins) out[t.at] = out[t.first];
+    return out;
+  };
+  const answers = rest();
+  // Nothing left for later: the whole batch is done when this answers (a caller that does not overlap sees no change).
+  if (split === chain.length) await answers.catch(() => {});
+  return { answers };
 }
 
 /** Whether some handler could act on the event (see EventHandler.wants): the engine's filter for queueing events. */

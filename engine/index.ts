@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { JOBS_CHANNEL, QUEUES, startBoss } from '../app/utils/jobs.server';
 import { getSql } from '../db/client';
-import { BATCH_JOB_HANDLERS, JOB_HANDLERS } from './jobs/index';
+import { BATCH_JOB_HANDLERS, JOB_HANDLERS, STAGED_JOB_HANDLERS } from './jobs/index';
 import { getLogger } from '../app/utils/logger.server';
 import { engineState, HEARTBEAT_MS, removeHeartbeat, writeHeartbeat } from './status';
 import { QueueWorker } from './worker';
@@ -37,6 +37,8 @@ export async function startEngine(opts: { mode: 'inline' | 'external'; concurren
           concurrency,
           pollMs: 500,
           handleBatch: BATCH_JOB_HANDLERS[queue as keyof typeof BATCH_JOB_HANDLERS],
+          // With several loops the batches of one queue already run side by side: overlap only a single loop's.
+          handleStaged: loops === 1 ? STAGED_JOB_HANDLERS[queue as keyof typeof STAGED_JOB_HANDLERS] : undefined,
         }).start(),
       ),
     );

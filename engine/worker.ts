@@ -5,6 +5,11 @@ import { timed } from './profile';
 export type JobHandler = (data: Record<string, unknown>) => Promise<unknown>;
 /** Works a whole fetched batch at once (ADR 043): one answer per job, in order, an Error for a job that failed. */
 export type BatchJobHandler = (datas: Record<string, unknown>[]) => Promise<unknown[]>;
+/**
+ * A batch handler in two stages (ADR 140): it resolves once the batch's first stage is done, with the promise of its
+ * answers; its second stage starts only once `after` (the previous batch's second stage) has settled.
+ */
+export type StagedBatchJobHandler = (datas: Record<string, unknown>[], after: Promise<unknown>) => Promise<{ answers: Promise<unknown[]> }>;
 
 /**
  * Works one queue: fetches a batch, runs its jobs a few at a time, completes the ones that succeeded in one
@@ -29,6 +34,11 @@ export class QueueWorker {
       pollMs: number;
       /** When given, the batch goes to it whole instead of job by job to `handle`. */
       handleBatch?: BatchJobHandler;
+      /**
+       * When given (instead of `handleBatch`), the batch goes to it whole, and the next batch is fetched and started as
+       * soon as its first stage is done: one batch in its second stage while the next is in its first, never more.
+       */
+      handleStaged?: StagedBatchJobHandler;
     },
   ) {}
 
@@ -49,8 +59,19 @@ export class QueueWorker {
     await this.loop;
   }
 
+  /** The previous batch's second stage and the completion of its jobs (staged handlers only). */
+  private later: Promise<void> = Promise.resolve();
+
   private async run() {
     const log = getLogger();
+    try {
+      await this.fetchLoop(log);
+    } finally {
+      await this.later;
+    }
+  }
+
+  private async fetchLoop(log: ReturnType<typeof getLogger>) {
     while (!this.stopping) {
       this.woken = false;
       let jobs: PgBoss.Job<Record<string, unknown>>[] = [];
@@ -81,6 +102,7 @@ export class QueueWorker {
   }
 
   private async runBatch(jobs: PgBoss.Job<Record<string, unknown>>[]) {
+    if (this.opts.handleStaged) return this.runStaged(jobs, this.opts.handleStaged);
     if (this.opts.handleBatch) return this.runWhole(jobs, this.opts.handleBatch);
     const done: string[] = [];
     let next = 0;
@@ -105,6 +127,29 @@ export class QueueWorker {
     await this.complete(done);
   }
 
+  /**
+   * Starts the batch and answers once its first stage is done; its second stage and the completion of its jobs go on
+   * behind the next batch's first stage. Before answering, the previous batch's second stage is awaited, so no more
+   * than one batch is ever in its second stage.
+   */
+  private async runStaged(jobs: PgBoss.Job<Record<string, unknown>>[], handleStaged: StagedBatchJobHandler) {
+    const previous = this.later;
+    const allFailed = (err: unknown) => {
+      const error = err instanceof Error ? err : new Error(String(err));
+      return jobs.map(() => error);
+    };
+    let answers: Promise<unknown[]>;
+    try {
+      answers = (await timed(`${this.queue}: first stage`, () => handleStaged(jobs.map((j) => j.data), previous))).answers;
+    } catch (err) {
+      answers = Promise.resolve(allFailed(err));
+    }
+    this.later = timed(`${this.queue}: second stage`, () => answers)
+      .catch(allFailed)
+      .then((a) => this.settleJobs(jobs, a));
+    await previous;
+  }
+
   private async runWhole(jobs: PgBoss.Job<Record<string, unknown>>[], handleBatch: BatchJobHandler) {
     let answers: unknown[];
     try {
@@ -113,6 +158,11 @@ export class QueueWorker {
       const error = err instanceof Error ? err : new Error(String(err));
       answers = jobs.map(() => error);
     }
+    await this.settleJobs(jobs, answers);
+  }
+
+  /** Completes the jobs that succeeded in one statement and fails the others one by one. */
+  private async settleJobs(jobs: PgBoss.Job<Record<string, unknown>>[], answers: unknown[]) {
     const done: string[] = [];
     await Promise.all(
       jobs.map(async (job, i) => {

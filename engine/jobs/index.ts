@@ -21,8 +21,8 @@ import { runOrderImport } from '../../app/models/integrations/order-import.serve
 import { ensureStoreWebhooks } from '../../app/models/integrations/shopify/webhook-check.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { rollUpAllAnalytics } from '../../app/models/analytics/rollup.server';
-import { processEvent, processEventBatch } from '../events';
-import type { BatchJobHandler } from '../worker';
+import { processEvent, processEventBatch, processEventBatchStaged } from '../events';
+import type { BatchJobHandler, StagedBatchJobHandler } from '../worker';
 
 /** What the engine does with each queue's jobs; handlers only call domain functions. */
 export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<string, unknown>) => Promise<unknown>> = {
@@ -74,8 +74,15 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.analyticsRollup]: () => rollUpAllAnalytics(),
 };
 
+const eventItems = (datas: Record<string, unknown>[]) =>
+  datas.map((data) => ({ eventId: Number(data.eventId), type: typeof data.type === 'string' ? data.type : undefined }));
+
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */
 export const BATCH_JOB_HANDLERS: Partial<Record<(typeof WORK_QUEUES)[number], BatchJobHandler>> = {
-  [QUEUES.domainEvents]: (datas) =>
-    processEventBatch(datas.map((data) => ({ eventId: Number(data.eventId), type: typeof data.type === 'string' ? data.type : undefined }))),
+  [QUEUES.domainEvents]: (datas) => processEventBatch(eventItems(datas)),
+};
+
+/** Queues whose batches are worked in two stages, the next batch's first beside this one's second (ADR 140). */
+export const STAGED_JOB_HANDLERS: Partial<Record<(typeof WORK_QUEUES)[number], StagedBatchJobHandler>> = {
+  [QUEUES.domainEvents]: (datas, after) => processEventBatchStaged(eventItems(datas), undefined, after),
 };

@@ -31,19 +31,25 @@ export function targetFor(targets: SlaTarget[], priority: number) {
  */
 export async function applySla(opts: { accountId: number; conversationId: number }) {
   return getDb().transaction(async (tx) => {
-    const [c] = await tx
-      .select()
-      .from(schema.conversations)
-      .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId), isNull(schema.conversations.deletedAt)))
-      .for('update');
+    const read = (lock: boolean) => {
+      const q = tx
+        .select()
+        .from(schema.conversations)
+        .where(and(eq(schema.conversations.accountId, opts.accountId), eq(schema.conversations.id, opts.conversationId), isNull(schema.conversations.deletedAt)));
+      return lock ? q.for('update') : q;
+    };
+    // Read first without the row's lock: most calls find the due times standing (a workflow's priority change that the
+    // conversation's first SLA pass already applied) and write nothing, without waiting on another writer (ADR 140).
+    const [seen] = await read(false);
+    if (!seen) return { applied: false as const };
+    const seenPlan = await slaPlan(tx, opts.accountId, seen);
+    if (seenPlan.standing) return seenPlan.answer;
+    const [c] = await read(true);
     if (!c) return { applied: false as const };
-    // SLA management is a plan feature: without it, no due times (and existing ones are cleared below).
-    const policy = (await accountHasFeature({ accountId: opts.accountId, key: 'workflowAutomation/slaManagement' }, tx))
-      ? await findPolicyForInbox({ accountId: opts.accountId, inboxId: c.inboxId }, tx)
-      : null;
-    const target = policy ? targetFor(policy.targets, c.priority) : null;
-    if (!policy || !target) {
-      if (c.slaPolicyId === null && !c.firstResponseDueAt && !c.resolveDueAt) return { applied: false as const };
+    // Changed since the first read: the plan again, from the locked row.
+    const plan = c.priority === seen.priority && c.inboxId === seen.inboxId && c.createdAt.getTime() === seen.createdAt.getTime() ? seenPlan : await slaPlan(tx, opts.accountId, c);
+    if (plan.standing) return plan.answer;
+    if (!plan.policy || !plan.due) {
       await tx
         .update(schema.conversations)
         .set({
@@ -63,13 +69,8 @@ export async function applySla(opts: { accountId: number; conversationId: number
       );
       return { applied: false as const };
     }
-    const hours = await getInboxBusinessHours({ accountId: opts.accountId, inboxId: c.inboxId }, tx);
-    const firstResponseDueAt = dueAfter(hours, c.createdAt, slaDurationMs(target.response, hours));
-    const resolveDueAt = dueAfter(hours, c.createdAt, slaDurationMs(target.resolve, hours));
-    // Already so (a workflow changed the priority before this conversation's SLA was first applied, and the
-    // priority's event finds the due times it leads to): the checks scheduled then stand; nothing to write.
-    if (c.slaPolicyId === policy.id && c.firstResponseDueAt?.getTime() === firstResponseDueAt.getTime() && c.resolveDueAt?.getTime() === resolveDueAt.getTime())
-      return { applied: true as const, policyId: policy.id, firstResponseDueAt, resolveDueAt, unchanged: true };
+    const { policy } = plan;
+    const { firstResponseDueAt, resolveDueAt } = plan.due;
     await tx
       .update(schema.conversations)
       .set({ slaPolicyId: policy.id, firstResponseDueAt, resolveDueAt })
@@ -96,6 +97,35 @@ export async function applySla(opts: { accountId: number; conversationId: number
       resolveDueAt,
     };
   });
+}
+
+/**
+ * The policy and due times a conversation's inbox, priority and opening time lead to, and whether they stand already
+ * (then `answer` is what applySla answers, having written nothing).
+ */
+async function slaPlan(tx: Tx, accountId: number, c: Conversation) {
+  // SLA management is a plan feature: without it, no due times (and existing ones are cleared).
+  const policy = (await accountHasFeature({ accountId, key: 'workflowAutomation/slaManagement' }, tx))
+    ? await findPolicyForInbox({ accountId, inboxId: c.inboxId }, tx)
+    : null;
+  const target = policy ? targetFor(policy.targets, c.priority) : null;
+  if (!policy || !target) {
+    const standing = c.slaPolicyId === null && !c.firstResponseDueAt && !c.resolveDueAt;
+    return { policy: null, due: null, standing, answer: { applied: false as const } };
+  }
+  const hours = await getInboxBusinessHours({ accountId, inboxId: c.inboxId }, tx);
+  const firstResponseDueAt = dueAfter(hours, c.createdAt, slaDurationMs(target.response, hours));
+  const resolveDueAt = dueAfter(hours, c.createdAt, slaDurationMs(target.resolve, hours));
+  // Already so (a workflow changed the priority before this conversation's SLA was first applied, and the priority's
+  // event finds the due times it leads to): the checks scheduled then stand; nothing to write.
+  const standing =
+    c.slaPolicyId === policy.id && c.firstResponseDueAt?.getTime() === firstResponseDueAt.getTime() && c.resolveDueAt?.getTime() === resolveDueAt.getTime();
+  return {
+    policy,
+    due: { firstResponseDueAt, resolveDueAt },
+    standing,
+    answer: { applied: true as const, policyId: policy.id, firstResponseDueAt, resolveDueAt, unchanged: true },
+  };
 }
 
 async function scheduleCheck(
