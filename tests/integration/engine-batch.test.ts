@@ -4,7 +4,7 @@ import { getDb, schema } from '../../db/client';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { openConversation } from '../../app/models/inbox/conversations.server';
 import { createTag } from '../../app/models/productivity/tags.server';
-import { processEventBatch } from '../../engine/events';
+import { processEventBatch, processEventBatchStaged } from '../../engine/events';
 import { automationRules } from '../../engine/handlers/automation';
 import type { EventHandler } from '../../engine/handlers/types';
 import { createTestAccount } from '../factories';
@@ -166,5 +166,53 @@ describe('a batch of domain events', () => {
       .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_updated')));
     // The priority change and the tag each wrote one event per conversation, not one per delivery.
     expect(updates.length).toBe(2 * convs.length);
+  });
+
+  it("overlaps batches one stage apart: the next batch's first stage runs beside this one's later handlers, which keep the batches' order", async () => {
+    const { account, owner } = await createTestAccount({ domain: 'enginestaged' });
+    const inbox = await createInbox({ accountId: account.id, actorId: owner.id, name: 'Support', channelType: 'email', email: 'support@engine-staged.test' });
+    const ids: number[] = [];
+    for (const n of [1, 2]) {
+      const { conversation } = await openConversation({
+        accountId: account.id,
+        inboxId: inbox.id,
+        sourceType: 'email',
+        subject: `Question ${n}`,
+        contact: { email: `staged${n}@example.test` },
+        message: { kind: 'incoming', text: 'Hi' },
+      });
+      const [event] = await getDb()
+        .select({ id: schema.domainEvents.id })
+        .from(schema.domainEvents)
+        .where(and(eq(schema.domainEvents.accountId, account.id), eq(schema.domainEvents.type, 'conversation_created'), eq(schema.domainEvents.subjectId, String(conversation.id))));
+      ids.push(event.id);
+    }
+    const seen: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first: EventHandler = { name: 'first', on: ['conversation_created'], handle: async (e) => void seen.push(`first ${e.id}`) };
+    const later: EventHandler = {
+      name: 'later',
+      parallel: true,
+      on: ['conversation_created'],
+      async handle(e) {
+        seen.push(`later ${e.id} starts`);
+        // The first batch's later handler waits until the test lets it go.
+        if (e.id === ids[0]) await held;
+        seen.push(`later ${e.id} ends`);
+      },
+    };
+    const handlers = [first, later];
+    const one = await processEventBatchStaged([{ eventId: ids[0], type: 'conversation_created' }], handlers);
+    const two = await processEventBatchStaged([{ eventId: ids[1], type: 'conversation_created' }], handlers, one.answers);
+    // The second batch's first stage is done while the first batch's later handler is still held.
+    expect(seen).toEqual([`first ${ids[0]}`, `later ${ids[0]} starts`, `first ${ids[1]}`]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).not.toContain(`later ${ids[1]} starts`);
+    release();
+    const [a, b] = await Promise.all([one.answers, two.answers]);
+    expect(a[0]).toEqual({ ran: ['first', 'later'] });
+    expect(b[0]).toEqual({ ran: ['first', 'later'] });
+    expect(seen.slice(3)).toEqual([`later ${ids[0]} ends`, `later ${ids[1]} starts`, `later ${ids[1]} ends`]);
   });
 });
