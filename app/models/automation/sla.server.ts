@@ -43,12 +43,13 @@ export async function applySla(opts: { accountId: number; conversationId: number
     const [seen] = await read(false);
     if (!seen) return { applied: false as const };
     const seenPlan = await slaPlan(tx, opts.accountId, seen);
-    if (seenPlan.standing) return seenPlan.answer;
+    if (stands(seen, seenPlan)) return seenPlan.answer;
     const [c] = await read(true);
     if (!c) return { applied: false as const };
-    // Changed since the first read: the plan again, from the locked row.
+    // The priority, inbox or opening time changed since the first read: the plan again, from the locked row. Whether
+    // it stands is judged on the locked row either way (another pass may have written the same due times meanwhile).
     const plan = c.priority === seen.priority && c.inboxId === seen.inboxId && c.createdAt.getTime() === seen.createdAt.getTime() ? seenPlan : await slaPlan(tx, opts.accountId, c);
-    if (plan.standing) return plan.answer;
+    if (stands(c, plan)) return plan.answer;
     if (!plan.policy || !plan.due) {
       await tx
         .update(schema.conversations)
@@ -100,8 +101,8 @@ export async function applySla(opts: { accountId: number; conversationId: number
 }
 
 /**
- * The policy and due times a conversation's inbox, priority and opening time lead to, and whether they stand already
- * (then `answer` is what applySla answers, having written nothing).
+ * The policy and due times a conversation's inbox, priority and opening time lead to; `answer` is what applySla
+ * answers when they stand already (see `stands`), having written nothing.
  */
 async function slaPlan(tx: Tx, accountId: number, c: Conversation) {
   // SLA management is a plan feature: without it, no due times (and existing ones are cleared).
@@ -109,23 +110,29 @@ async function slaPlan(tx: Tx, accountId: number, c: Conversation) {
     ? await findPolicyForInbox({ accountId, inboxId: c.inboxId }, tx)
     : null;
   const target = policy ? targetFor(policy.targets, c.priority) : null;
-  if (!policy || !target) {
-    const standing = c.slaPolicyId === null && !c.firstResponseDueAt && !c.resolveDueAt;
-    return { policy: null, due: null, standing, answer: { applied: false as const } };
-  }
+  if (!policy || !target) return { policy: null, due: null, answer: { applied: false as const } };
   const hours = await getInboxBusinessHours({ accountId, inboxId: c.inboxId }, tx);
   const firstResponseDueAt = dueAfter(hours, c.createdAt, slaDurationMs(target.response, hours));
   const resolveDueAt = dueAfter(hours, c.createdAt, slaDurationMs(target.resolve, hours));
-  // Already so (a workflow changed the priority before this conversation's SLA was first applied, and the priority's
-  // event finds the due times it leads to): the checks scheduled then stand; nothing to write.
-  const standing =
-    c.slaPolicyId === policy.id && c.firstResponseDueAt?.getTime() === firstResponseDueAt.getTime() && c.resolveDueAt?.getTime() === resolveDueAt.getTime();
   return {
     policy,
     due: { firstResponseDueAt, resolveDueAt },
-    standing,
     answer: { applied: true as const, policyId: policy.id, firstResponseDueAt, resolveDueAt, unchanged: true },
   };
+}
+
+/**
+ * Whether the conversation already has the plan's policy and due times (or none, when the plan has none): a workflow
+ * changed the priority before the conversation's SLA was first applied, and the priority's event finds the due times
+ * it leads to. The checks scheduled then stand; nothing to write.
+ */
+function stands(c: Conversation, plan: Awaited<ReturnType<typeof slaPlan>>) {
+  if (!plan.policy || !plan.due) return c.slaPolicyId === null && !c.firstResponseDueAt && !c.resolveDueAt;
+  return (
+    c.slaPolicyId === plan.policy.id &&
+    c.firstResponseDueAt?.getTime() === plan.due.firstResponseDueAt.getTime() &&
+    c.resolveDueAt?.getTime() === plan.due.resolveDueAt.getTime()
+  );
 }
 
 async function scheduleCheck(
