@@ -55,7 +55,7 @@ async function main() {
   const { createKnowledgeBase } = await import('../app/models/knowledge-base/knowledge-bases.server');
   const { createCategory } = await import('../app/models/knowledge-base/categories.server');
   const { archiveStream, archiveLines, restoreBackup } = await import('../app/models/knowledge-base/backup.server');
-  const { writeStoredFile } = await import('../app/models/inbox/attachments.server');
+  const { writeStoredFile } = await import('../app/models/storage/files.server');
   const { normalise } = await import('../tests/helpers/kb-archive');
   const { makePng } = await import('../tests/helpers/png');
   const db = getDb();

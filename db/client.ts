@@ -2,6 +2,7 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as schema from './schema/index';
 import { singleton, resetSingleton } from '../app/utils/singleton.server';
+import { createListener } from './listen';
 
 export type Database = PostgresJsDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -15,15 +16,43 @@ function databaseUrl() {
 }
 
 export function getSql() {
-  return singleton('sql', () =>
-    postgres(databaseUrl(), {
+  return singleton('sql', () => {
+    const client = postgres(databaseUrl(), {
       max: Number(process.env.PARLEY_DB_POOL ?? 20),
       onnotice: () => {},
       // pg-boss (written for `pg`) passes undefined for absent options; postgres.js would refuse them.
       transform: { undefined: null },
       connection: { application_name: 'parley' },
-    }),
-  );
+    });
+    // LISTEN on a connection of its own that comes back after the database did (db/listen.ts, ADR 143).
+    const listener = createListener(databaseUrl(), { onnotice: () => {}, connection: { application_name: 'parley-listen' } });
+    listeners.add(listener);
+    client.listen = listener.listen as unknown as typeof client.listen;
+    return client;
+  });
+}
+const listeners = new Set<ReturnType<typeof createListener>>();
+
+/**
+ * pg-boss's own connections (PARLEY_JOBS_POOL, 4 by default), through postgres.js rather than the `pg` driver pg-boss
+ * brings: postgres.js reads a DATABASE_URL of several hosts with `target_session_attrs=read-write` and finds the
+ * primary again after a failover (ADR 143), which `pg` cannot. Apart from the app's pool, so that a flood of page
+ * requests never starves the engine of connections, nor the reverse.
+ */
+export function getJobsSql() {
+  return singleton('jobs-sql', () => {
+    const client = postgres(databaseUrl(), {
+      max: Number(process.env.PARLEY_JOBS_POOL ?? 4),
+      onnotice: () => {},
+      transform: { undefined: null },
+      connection: { application_name: 'parley-jobs' },
+    });
+    // pg-boss hands json parameters over already serialised (as `pg` expects): sent as they are, as drizzle's client does.
+    const asIs = (value: unknown) => value;
+    client.options.serializers[114] = asIs;
+    client.options.serializers[3802] = asIs;
+    return client;
+  });
 }
 
 export function getDb(): Database {
@@ -33,9 +62,13 @@ export function getDb(): Database {
 export async function closeDb() {
   const store = globalThis as unknown as { __parleySingletons?: Map<string, unknown> };
   const sql = store.__parleySingletons?.get('sql') as postgres.Sql | undefined;
+  const jobs = store.__parleySingletons?.get('jobs-sql') as postgres.Sql | undefined;
   resetSingleton('db');
   resetSingleton('sql');
-  if (sql) await sql.end({ timeout: 5 });
+  resetSingleton('jobs-sql');
+  const ending = [...listeners].map((l) => l.end());
+  listeners.clear();
+  await Promise.all([sql?.end({ timeout: 5 }), jobs?.end({ timeout: 5 }), ...ending]);
 }
 
 /**

@@ -4,6 +4,7 @@ import { runningEmbeddedUrl } from '../db/embedded';
 import { closeDb } from '../db/client';
 import { stopBoss } from '../app/utils/jobs.server';
 import { startEngine } from './index';
+import { keepRunningOnStrayRejections } from '../server/boot';
 
 /** `npm run engine`: the engine as its own process, for deployments that run the web with PARLEY_ENGINE=off. */
 async function main() {
@@ -14,7 +15,20 @@ async function main() {
     process.exit(1);
   }
   process.env.DATABASE_URL = url;
-  const engine = await startEngine({ mode: 'external' });
+  keepRunningOnStrayRejections();
+  // A database still away when the engine starts (a cluster restarting, a failover under way): try again every two
+  // seconds rather than exit or sit there started on nothing.
+  let engine: Awaited<ReturnType<typeof startEngine>>;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      engine = await startEngine({ mode: 'external' });
+      break;
+    } catch (err) {
+      getLogger().warn({ attempt, err: (err as Error).message }, 'engine could not start; trying again in 2 s');
+      await stopBoss().catch(() => {});
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
   const stop = async () => {
     await engine.stop();
     await stopBoss();

@@ -8,7 +8,11 @@ export function engineState() {
   return singleton('engine-status', (): Status => ({ running: false, mode: 'inline' }));
 }
 
-export const HEARTBEAT_MS = 5_000;
+/**
+ * How often an engine writes its heartbeat row (ADR 142: every 15 s, one small write; every 5 s was the largest
+ * idle cost after the queues' polling). `engineStatus` counts an engine that beat within the last 3 beats.
+ */
+export const HEARTBEAT_MS = 15_000;
 
 export async function writeHeartbeat(id: string) {
   await getDb()

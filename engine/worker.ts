@@ -15,9 +15,12 @@ export type StagedBatchJobHandler = (datas: Record<string, unknown>[], after: Pr
  * Works one queue: fetches a batch, runs its jobs a few at a time, completes the ones that succeeded in one
  * statement and fails the others one by one (so pg-boss retries each with backoff, then dead-letters it).
  * Unlike pg-boss's own `work`, it fetches again at once while there is work, and when the queue is empty it
- * sleeps until a NOTIFY says a job was queued (or the poll interval passes, which is what catches timer jobs
- * whose start time has come).
+ * sleeps until woken (ADR 142): by a NOTIFY that a job was queued, or by the engine's one timer (DueJobs) when a
+ * delayed job's time has come. An idle queue costs no statement; `pollMs`, when given, still fetches that often.
  */
+/** How soon a worker whose fetch failed tries again. */
+const FAILED_FETCH_RETRY_MS = 1000;
+
 export class QueueWorker {
   private stopping = false;
   private wakeUp: (() => void) | null = null;
@@ -31,7 +34,10 @@ export class QueueWorker {
     private readonly opts: {
       batchSize: number;
       concurrency: number;
-      pollMs: number;
+      /** Fetch at least this often while idle; by default an idle worker sleeps until woken. */
+      pollMs?: number;
+      /** Some jobs failed and pg-boss retries them later (a delayed job): the engine's timer must know. */
+      onRetryLater?: () => void;
       /** When given, the batch goes to it whole instead of job by job to `handle`. */
       handleBatch?: BatchJobHandler;
       /**
@@ -75,6 +81,7 @@ export class QueueWorker {
     while (!this.stopping) {
       this.woken = false;
       let jobs: PgBoss.Job<Record<string, unknown>>[] = [];
+      let failed = false;
       try {
         jobs =
           (await timed(`${this.queue}: fetch`, () =>
@@ -84,6 +91,7 @@ export class QueueWorker {
           )) ?? [];
       } catch (err) {
         log.warn({ queue: this.queue, err: (err as Error).message }, 'job fetch failed');
+        failed = true;
       }
       if (jobs.length > 0) {
         await this.runBatch(jobs);
@@ -91,7 +99,10 @@ export class QueueWorker {
       }
       if (this.woken || this.stopping) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.opts.pollMs);
+        // After a failed fetch (the database away) try again in a second, whatever woke it or not: no NOTIFY comes
+        // for the jobs queued meanwhile until the listener is back.
+        const pollMs = failed ? Math.min(FAILED_FETCH_RETRY_MS, this.opts.pollMs ?? Infinity) : this.opts.pollMs;
+        const timer = pollMs === undefined ? undefined : setTimeout(resolve, pollMs);
         this.wakeUp = () => {
           clearTimeout(timer);
           resolve();
@@ -125,6 +136,7 @@ export class QueueWorker {
     };
     await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, jobs.length) }, lane));
     await this.complete(done);
+    if (done.length < jobs.length) this.opts.onRetryLater?.();
   }
 
   /**
@@ -172,6 +184,7 @@ export class QueueWorker {
       }),
     );
     await this.complete(done);
+    if (done.length < jobs.length) this.opts.onRetryLater?.();
   }
 
   private async complete(done: string[]) {

@@ -11,7 +11,10 @@ import { runWithRequestOrigin } from '../app/utils/request-origin.server';
 import { runInRequestScope } from '../app/utils/request-scope.server';
 import { emailWebhookRouter } from './email-webhook';
 import { helpHostRouter } from './help-host';
-import { checkHealth } from './health';
+import { checkHealth, checkReadiness } from './health';
+import { answerWhileDatabaseAway, UNAVAILABLE_MESSAGE } from './database-outage';
+import { noteDatabaseError } from '../db/availability';
+import { nodeName } from '../app/models/cluster/node.server';
 import { dataRequestsAsPages, rejectNulInUrl, withInputBoundary } from './input-boundary';
 import { securityHeaders } from './security-headers';
 
@@ -71,10 +74,21 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   app.use(rejectNulInUrl());
   app.use(dataRequestsAsPages());
 
+  // Liveness: the process runs and its event loop turns. Readiness: it can serve (database, schema); the proxy asks
+  // this one (ADR 143). /healthz also says whether an engine consumes events.
+  app.get('/livez', (_req, res) => {
+    res.json({ live: true, node: nodeName() });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const readiness = await checkReadiness();
+    res.status(readiness.ready ? 200 : 503).json({ ...readiness, node: nodeName() });
+  });
   app.get('/healthz', async (_req, res) => {
     const health = await checkHealth();
     res.status(health.ok ? 200 : 503).json(health);
   });
+  // While the database is away: 503 with Retry-After at once, never a 500 (ADR 143).
+  app.use(answerWhileDatabaseAway());
 
   // CSRF: a state-changing request must come from this very origin (subdomains are same-site to each other,
   // so SameSite=Lax alone would let one account's pages post to another's).
@@ -109,6 +123,16 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
       getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), peerAddress: req.socket.remoteAddress ?? '' }),
     }),
   );
+  // What an Express endpoint outside Remix let escape: a database that is away is a 503, anything else a 500.
+  app.use((err: unknown, req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (res.headersSent) return next(err);
+    if (noteDatabaseError(err)) {
+      res.status(503).json({ error: 'unavailable', message: UNAVAILABLE_MESSAGE });
+      return;
+    }
+    log.error({ method: req.method, path: req.path, err: (err as Error)?.message }, 'server error');
+    res.status(500).type('text/plain').send('Internal Server Error');
+  });
   return app;
 }
 

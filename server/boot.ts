@@ -4,6 +4,7 @@ import { closeDb } from '../db/client';
 import { getConfig } from '../app/utils/env.server';
 import { stopBoss } from '../app/utils/jobs.server';
 import { getLogger } from '../app/utils/logger.server';
+import { noteDatabaseError } from '../db/availability';
 
 export type ResolvedDatabase = {
   url: string;
@@ -79,4 +80,20 @@ export async function withDatabase<T>(task: (db: ResolvedDatabase) => Promise<T>
     process.off('SIGTERM', onSignal);
     await release();
   }
+}
+
+/**
+ * A promise nobody awaited that failed (a timer's query while the database was away, a library's reconnect) is logged,
+ * and the process goes on serving: a database that stops for a minute must not take every node down with it (ADR 143).
+ * Node's default would end the process.
+ */
+export function keepRunningOnStrayRejections() {
+  process.on('unhandledRejection', (reason) => {
+    const databaseAway = noteDatabaseError(reason);
+    const err = reason as { message?: unknown; code?: unknown; stack?: unknown };
+    getLogger()[databaseAway ? 'warn' : 'error'](
+      { err: String(err?.message ?? reason).slice(0, 300), code: typeof err?.code === 'string' ? err.code : undefined, stack: databaseAway ? undefined : String(err?.stack ?? '') },
+      databaseAway ? 'a background query failed while the database is away' : 'unhandled promise rejection',
+    );
+  });
 }

@@ -5,6 +5,9 @@ import { withDatabase } from './boot';
 import { rebuildAllAnalytics, rebuildAnalytics } from '../app/models/analytics/projection.server';
 import { parsePlanPriceOptions, setPlanPrice, type PlanPriceChange } from '../app/models/billing/plans.server';
 import { formatMoney } from '../app/models/billing/money';
+import { LocalFileStorage } from '../app/models/storage/local-files.server';
+import { migrateLocalFiles } from '../app/models/storage/migrate.server';
+import { S3FileStorage } from '../app/models/storage/s3-files.server';
 
 /**
  * `npm run parley -- <command>`: operator commands run against the database the server uses
@@ -25,6 +28,8 @@ Commands:
   account list                                every account with its plan and status
   analytics rebuild [--account <domain>]      recompute the analytics projections from the event log (all accounts,
                                               or one)
+  storage migrate                             copy the stored files of PARLEY_DATA_DIR into the S3 bucket (S3_BUCKET,
+                                              S3_ENDPOINT...); files already there are skipped, local files are kept
   help                                        this text
 `;
 
@@ -39,6 +44,7 @@ type Command =
   | { name: 'plan list' }
   | { name: 'account list' }
   | { name: 'analytics rebuild'; domain?: string }
+  | { name: 'storage migrate' }
   | { name: 'plan set'; domain: string; planKey: string; status?: Status; trialEndsAt?: Date }
   | { name: 'plan price'; planKey: string; price: PlanPriceChange };
 
@@ -77,6 +83,11 @@ function parseCommand(argv: string[]): Command {
     return { name: 'analytics rebuild', domain: values.account };
   }
   if (values.account !== undefined) throw new UsageError('--account goes with "analytics rebuild" only.');
+  if (group === 'storage' && verb === 'migrate') {
+    if (rest.length) throw new UsageError('"storage migrate" takes no arguments: the bucket is the one S3_BUCKET names.');
+    noOptions('storage migrate');
+    return { name: 'storage migrate' };
+  }
   if (group === 'plan' && verb === 'list') {
     if (rest.length) throw new UsageError(`"plan list" takes no arguments.`);
     noOptions('plan list');
@@ -126,7 +137,40 @@ function parseDay(value: string) {
 /** A failure the operator can fix (unknown domain or plan): a message, exit code 1. */
 class CommandError extends Error {}
 
-async function run(cmd: Exclude<Command, { name: 'help' }>) {
+/**
+ * Copies the local file storage into the bucket (ADR 141), before the nodes switch to PARLEY_STORAGE=s3. Needs no
+ * database. Never prints the credentials.
+ */
+async function migrateStorage() {
+  const config = getConfig();
+  const s3 = config.storage.s3;
+  if (!s3) throw new CommandError('Set S3_BUCKET (and S3_ENDPOINT for a self-hosted store, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) to the bucket to copy into.');
+  const source = new LocalFileStorage(config.dataDir);
+  const target = new S3FileStorage(s3);
+  try {
+    const problem = await target.checkBucket();
+    if (problem) throw new CommandError(problem);
+    const where = `bucket "${s3.bucket}"${s3.endpoint ? ` at ${s3.endpoint}` : ` (${s3.region})`}${s3.prefix ? ` under "${s3.prefix}"` : ''}`;
+    console.log(`Copying the files under ${source.root} into the ${where}...`);
+    const report = await migrateLocalFiles({ source, target, onFailure: (f) => console.error(`failed: ${f.key}: ${f.reason}`) });
+    console.log(
+      `Copied ${report.copied} ${report.copied === 1 ? 'file' : 'files'} (${formatBytes(report.bytes)}), skipped ${report.skipped} already in the bucket, ${report.failed} failed.`,
+    );
+    console.log(`The local files were left in place: remove them once every node runs with PARLEY_STORAGE=s3.`);
+    if (report.failed > 0) throw new CommandError(`${report.failed} ${report.failed === 1 ? 'file was' : 'files were'} not copied; run the command again to retry them.`);
+  } finally {
+    await target.close();
+  }
+}
+
+function formatBytes(n: number) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 * 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  return `${(n / (1024 * 1024 * 1024)).toFixed(2)} GB`;
+}
+
+async function run(cmd: Exclude<Command, { name: 'help' | 'storage migrate' }>) {
   switch (cmd.name) {
     case 'analytics rebuild': {
       const started = Date.now();
@@ -229,7 +273,8 @@ async function main() {
     throw err;
   }
   try {
-    await withDatabase(() => run(cmd), { log: (m) => console.error(m) });
+    if (cmd.name === 'storage migrate') await migrateStorage();
+    else await withDatabase(() => run(cmd), { log: (m) => console.error(m) });
     return 0;
   } catch (err) {
     if (err instanceof CommandError) {

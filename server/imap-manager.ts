@@ -5,6 +5,8 @@ import { imapConnectionKey, syncImapMailbox, type ImapSettings } from '../app/mo
 import { imapClient, isCertificateError, loggableConnectionError, plainConnectionError, probeCertificate } from '../app/models/email/mail-connection.server';
 import { describeStoreFailure } from '../app/models/email/quarantine.server';
 import { getLogger } from '../app/utils/logger.server';
+import { acquireLeases, keepLeases, LEASE_CHANNEL, LEASE_RENEW_MS, LEASE_TTL_MS } from '../app/models/cluster/leases.server';
+import { nodeId as thisNodeId } from '../app/models/cluster/node.server';
 
 /**
  * Keeps one IMAP connection per inbox in 'imap' mode, IDLEs on its mailbox and ingests new mail the moment
@@ -17,6 +19,13 @@ import { getLogger } from '../app/utils/logger.server';
  * that must be answered within 10 s. A frozen connection is therefore dropped at most 30 s after it froze (60 s
  * if it froze in the middle of a sync: imapflow's 30 s socket timeout, then its own NOOP), and reopened about a
  * second later. Each connection's state goes to channel health (ADR 024).
+ *
+ * Every web node runs a manager, yet each inbox has exactly one connection in the cluster: a node runs the connection
+ * of an inbox only while it holds the inbox's lease (`imap:<inboxId>`, app/models/cluster/leases.server.ts). One
+ * statement every LEASE_RENEW_MS renews the leases it holds and tries the others; a lease held elsewhere is tried
+ * again just after it expires, so when its node dies (no release) another takes over within LEASE_TTL_MS. A node that
+ * cannot renew (database down) drops its connections before its leases could have expired, and takes them again on its
+ * first round after the database is back. A graceful stop releases the leases: another node takes over at once.
  */
 
 const RECHECK_MS = 5 * 60_000;
@@ -24,15 +33,22 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 export const HEARTBEAT_MS = 20_000;
 export const HEARTBEAT_TIMEOUT_MS = 10_000;
 
-type Worker = { key: string; stop: () => Promise<void>; connected: () => boolean };
+type Worker = { key: string; stop: (graceMs?: number) => Promise<void>; connected: () => boolean };
 
 export type ImapManager = {
   /** Compares the running connections with the IMAP inboxes in the database and starts, restarts or stops them. */
   reconcile: () => Promise<void>;
-  /** Inbox ids with a connection (open or reconnecting), and those currently connected. */
-  status: () => { watching: number[]; connected: number[] };
-  stop: () => Promise<void>;
+  /**
+   * This node, the inbox ids whose lease it holds, those with a connection (open or reconnecting), and those
+   * currently connected.
+   */
+  status: () => { nodeId: string; held: number[]; watching: number[]; connected: number[] };
+  /** Closes the connections, then releases the leases so another node takes over at once (`release: false`: as if killed). */
+  stop: (opts?: { release?: boolean }) => Promise<void>;
 };
+
+export const imapLeaseKey = (inboxId: number) => `imap:${inboxId}`;
+const inboxOfLease = (key: string) => (/^imap:\d+$/.test(key) ? Number(key.slice(5)) : null);
 
 /**
  * A failure as the log may carry it: the database's reason and SQLSTATE for a database error (as quarantine does,
@@ -167,11 +183,11 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
   return {
     key: imapConnectionKey(imap),
     connected: () => isConnected,
-    stop: async () => {
+    stop: async (graceMs = 3000) => {
       stopped = true;
       wake?.();
       const c = client as ReturnType<typeof imapClient> | null;
-      if (c) await Promise.race([c.logout().catch(() => c.close()), new Promise((r) => setTimeout(r, 3000))]);
+      if (c) await Promise.race([c.logout().catch(() => c.close()), new Promise((r) => setTimeout(r, graceMs))]);
       (client as ReturnType<typeof imapClient> | null)?.close();
       await done;
     },
@@ -179,69 +195,141 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
 }
 
 export async function startImapManager(
-  opts: { recheckMs?: number; minBackoffMs?: number; heartbeatMs?: number; heartbeatTimeoutMs?: number } = {},
+  opts: {
+    recheckMs?: number;
+    minBackoffMs?: number;
+    heartbeatMs?: number;
+    heartbeatTimeoutMs?: number;
+    /** This node's name in the leases (tests run two managers in one process). */
+    nodeId?: string;
+    leaseTtlMs?: number;
+    leaseRenewMs?: number;
+    /** Tests stand an unreachable database in here. */
+    acquireLeases?: typeof acquireLeases;
+  } = {},
 ): Promise<ImapManager> {
-  const log = getLogger();
+  const node = opts.nodeId ?? thisNodeId();
+  const log = getLogger().child({ nodeId: node });
+  const wanted = new Map<number, { inbox: Awaited<ReturnType<typeof listImapInboxes>>[number]; imap: ImapSettings }>();
   const workers = new Map<number, Worker>();
-  let stopping = false;
-  let reconciling: Promise<void> | null = null;
-  let pending = false;
+  /** Workers being stopped: an inbox's next worker on this node waits for them, so it never has two connections. */
+  const stopping = new Map<number, Promise<void>>();
+  let closing = false;
 
-  const reconcileOnce = async () => {
-    const inboxes = await listImapInboxes();
-    const wanted = new Map<number, { inbox: (typeof inboxes)[number]; imap: ImapSettings }>();
-    for (const inbox of inboxes) {
-      const imap = readEmailSettings(inbox).imap;
-      if (imap?.host && imap.user && imap.password) wanted.set(inbox.id, { inbox, imap });
-    }
+  const stopWorker = (id: number, graceMs?: number) => {
+    const worker = workers.get(id);
+    if (!worker) return stopping.get(id);
+    workers.delete(id);
+    const done = Promise.all([stopping.get(id), worker.stop(graceMs)]).then(() => {
+      if (stopping.get(id) === done) stopping.delete(id);
+    });
+    stopping.set(id, done);
+    return done;
+  };
+
+  const leases = keepLeases({
+    holder: node,
+    ttlMs: opts.leaseTtlMs ?? LEASE_TTL_MS,
+    renewMs: opts.leaseRenewMs ?? LEASE_RENEW_MS,
+    acquire: opts.acquireLeases,
+    wanted: () => [...wanted.keys()].map(imapLeaseKey),
+    onChange: async ({ gained, lost }) => {
+      // A lease lost (taken over, not renewed in time, or no longer wanted) stops its connection now.
+      await Promise.all(lost.map((key) => stopWorker(inboxOfLease(key) ?? -1, 1000)));
+      if (gained.length) void schedule(false);
+    },
+    onError: (err) => log.warn(imapFailureForLog(err), 'imap leases could not be renewed'),
+  });
+
+  /** Runs the connections of the wanted inboxes whose lease this node holds, and only those. */
+  const applyWorkers = async () => {
+    const held = leases.held();
+    const stops: Promise<void>[] = [];
     for (const [id, worker] of workers) {
       const want = wanted.get(id);
-      if (!want || imapConnectionKey(want.imap) !== worker.key) {
-        workers.delete(id);
-        await worker.stop();
-      }
+      if (!want || !held.has(imapLeaseKey(id)) || imapConnectionKey(want.imap) !== worker.key) stops.push(stopWorker(id) ?? Promise.resolve());
     }
+    await Promise.all(stops);
     for (const [id, { inbox, imap }] of wanted) {
-      if (stopping || workers.has(id)) continue;
+      if (closing || workers.has(id) || !held.has(imapLeaseKey(id))) continue;
+      await stopping.get(id);
+      if (closing || workers.has(id) || !leases.held().has(imapLeaseKey(id))) continue;
       workers.set(id, startWorker(inbox, imap, opts));
     }
   };
 
-  const reconcile = async () => {
-    if (reconciling) {
-      pending = true;
-      return reconciling;
+  const step = async (list: boolean) => {
+    if (list) {
+      const inboxes = await listImapInboxes();
+      wanted.clear();
+      for (const inbox of inboxes) {
+        const imap = readEmailSettings(inbox).imap;
+        if (imap?.host && imap.user && imap.password) wanted.set(inbox.id, { inbox, imap });
+      }
+      // The new list's leases at once: inboxes gone are released, new ones taken if free (one statement).
+      await leases.refresh();
     }
-    reconciling = (async () => {
-      do {
-        pending = false;
-        await reconcileOnce().catch((err) => log.error(imapFailureForLog(err), 'imap manager could not read the inboxes'));
-      } while (pending && !stopping);
-    })().finally(() => {
-      reconciling = null;
-    });
-    return reconciling;
+    await applyWorkers();
   };
 
-  const listener = await getSql().listen(EMAIL_INBOX_CHANNEL, () => void reconcile());
+  // One step at a time; asks arriving meanwhile are folded into one more pass.
+  let running: Promise<void> | null = null;
+  let wantList = false;
+  let wantApply = false;
+  const schedule = (list: boolean) => {
+    if (list) wantList = true;
+    wantApply = true;
+    running ??= (async () => {
+      while ((wantList || wantApply) && !closing) {
+        const l = wantList;
+        wantList = wantApply = false;
+        await step(l).catch((err) => log.error(imapFailureForLog(err), 'imap manager could not read the inboxes'));
+      }
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  const reconcile = () => schedule(true);
+
+  let listened = false;
+  const listener = await getSql().listen(
+    EMAIL_INBOX_CHANNEL,
+    () => void reconcile(),
+    // Listening again after the connection dropped: the database is back, whatever changed meanwhile is read again.
+    () => {
+      if (listened) void reconcile();
+      listened = true;
+    },
+  );
+  // A lease released by a node stopping: take it now rather than at the next round.
+  const leaseListener = await getSql().listen(LEASE_CHANNEL, (key) => {
+    const id = inboxOfLease(key);
+    if (id !== null && wanted.has(id) && !leases.held().has(key)) void leases.refresh();
+  });
   const timer = setInterval(() => void reconcile(), opts.recheckMs ?? RECHECK_MS);
   timer.unref();
   await reconcile();
-  log.info({ inboxes: workers.size }, 'imap manager started');
+  log.info({ inboxes: wanted.size, held: workers.size }, 'imap manager started');
 
   return {
     reconcile,
     status: () => ({
+      nodeId: node,
+      held: [...leases.held()].map((key) => inboxOfLease(key)).filter((id): id is number => id !== null && wanted.has(id)),
       watching: [...workers.keys()],
       connected: [...workers.entries()].filter(([, w]) => w.connected()).map(([id]) => id),
     }),
-    stop: async () => {
-      stopping = true;
+    stop: async (o = {}) => {
+      closing = true;
       clearInterval(timer);
       await listener.unlisten().catch(() => {});
-      await reconciling;
-      await Promise.all([...workers.values()].map((w) => w.stop()));
-      workers.clear();
+      await leaseListener.unlisten().catch(() => {});
+      await running;
+      // The connections close before the leases go, so that the next holder never overlaps with them.
+      await Promise.all([...workers.keys()].map((id) => stopWorker(id)));
+      await Promise.all([...stopping.values()]);
+      await leases.stop({ release: o.release !== false });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { markDraining, shutdownDrainMs } from './health';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,7 +11,7 @@ import { closeDb } from '../db/client';
 import { markJobsStopping, startBoss, stopBoss } from '../app/utils/jobs.server';
 import { startEngine } from '../engine/index';
 import { createApp } from './app';
-import { prepareDatabase } from './boot';
+import { keepRunningOnStrayRejections, prepareDatabase } from './boot';
 import { startLiveServer } from './ws';
 import { startWidgetSocket } from './widget-ws';
 
@@ -47,6 +48,12 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 30_000);
   force.unref();
   await current.catch(() => {});
+  // Behind a proxy: "not ready" first, and a moment for the proxy to see it before the port closes (ADR 143).
+  const drainMs = started.stopHttp ? shutdownDrainMs() : 0;
+  if (drainMs) {
+    markDraining();
+    await new Promise((r) => setTimeout(r, drainMs));
+  }
   markJobsStopping();
   await started.stopHttp?.().catch(() => {});
   await started.engine?.stop().catch((err) => log.warn({ err: (err as Error).message }, 'engine stop failed'));
@@ -63,6 +70,7 @@ async function main() {
   // From the first moment: a signal during start-up stops cleanly too.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  keepRunningOnStrayRejections();
   // Start-up overlaps (ADR 047): the Remix build (the app's modules, ~1 s) loads while PostgreSQL starts and migrates.
   const root = process.cwd();
   const buildLoaded = import(pathToFileURL(path.join(root, 'build', 'index.js')).href) as Promise<ServerBuild>;

@@ -1,6 +1,8 @@
 import type { ServerBuild } from '@remix-run/node';
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { getLogger } from '../app/utils/logger.server';
+import { noteDatabaseError } from '../db/availability';
+import { databaseUnavailableResponse } from './database-outage';
 
 /**
  * The input boundary (ADR 023): every loader and action of the Remix build runs inside it, and the Express
@@ -153,6 +155,8 @@ function guard(routeId: string, kind: 'loader' | 'action', fn: Handler): Handler
       return await fn(args);
     } catch (err) {
       if (err instanceof Response) throw err;
+      // The database is away (stopped, failing over): a 503 the proxy and the browser may retry, never a 500 (ADR 143).
+      if (noteDatabaseError(err)) throw databaseUnavailableResponse();
       const status = inputErrorStatus(err, request);
       if (status) {
         const e = err as { message?: string; cause?: { code?: string }; code?: string };

@@ -1,13 +1,24 @@
+import crypto from 'node:crypto';
 import type http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { getSql } from '../db/client';
 import { getAppContext } from '../app/utils/session.server';
 import { LIVE_CHANNEL } from '../app/utils/live.server';
 import { getLogger } from '../app/utils/logger.server';
-import { PresenceBoard, readPresenceMessage } from '../app/models/inbox/presence.server';
+import { leaveConversation, readPresenceMessage, refreshViewers, resetViewers, sweepViewers, viewConversation } from '../app/models/inbox/presence.server';
 import { conversationTopic, INBOX_TOPIC, topicsOf, type CountFilters } from '../app/models/inbox/live-list';
 import { createInboxFeed, readWatchMessage } from './live-inbox';
-import { agentConnected, agentDisconnected, PRESENCE_HEARTBEAT_MS, refreshPresence, resetStalePresence } from '../app/models/automation/presence.server';
+import {
+  agentConnected,
+  agentDisconnected,
+  PRESENCE_HEARTBEAT_MS,
+  PRESENCE_SWEEP_MS,
+  refreshPresence,
+  resetStalePresence,
+  sweepPresence,
+} from '../app/models/automation/presence.server';
+import { everyOnOneNode } from '../app/models/cluster/leases.server';
+import { nodeId as thisNodeId } from '../app/models/cluster/node.server';
 
 /** How recent a topic's news must be for a page that starts watching it to reload once (its loader may predate it). */
 const MISSED_WINDOW_MS = 10_000;
@@ -16,12 +27,16 @@ type Client = {
   ws: WebSocket;
   accountId: number;
   userId: number;
-  name: string;
+  /** This socket among the node's (its conversation_viewers row is node id + connection id). */
+  connectionId: string;
   /** What this socket's page watches (ADR 045): `inbox`, `conversation:N`, `liveview`, `import:N`. */
   topics: Set<string>;
   inboxFilters?: CountFilters;
   connected?: Promise<unknown>;
   released?: Promise<unknown>;
+  /** The socket's presence writes, one after another, in the order its page sent them. */
+  viewing: Promise<unknown>;
+  closed?: boolean;
 };
 
 /**
@@ -29,9 +44,14 @@ type Client = {
  * opened on. Messages published with NOTIFY reach only the clients of the account they name, and of those only
  * the ones whose page watches what the message is about (ADR 045): a conversation's messages its viewers, list
  * changes the agents with the inbox list open, as one coalesced `inbox.patch` carrying the changed rows.
+ *
+ * Presence is the cluster's, not this process's (house rule 15): who views a conversation and which agents are online
+ * live in PostgreSQL, in rows named by this node (`nodeId`), refreshed every heartbeat; one node at a time sweeps the
+ * rows of nodes that died. Tests stand two nodes in one process by giving each its own `nodeId`.
  */
-export async function startLiveServer(server: http.Server) {
+export async function startLiveServer(server: http.Server, opts: { nodeId?: string; heartbeatMs?: number; sweepMs?: number } = {}) {
   const log = getLogger();
+  const node = opts.nodeId ?? thisNodeId();
   const clients = new Set<Client>();
   const byAccount = new Map<number, Set<Client>>();
   // When each account's topic last had news: a page that starts watching just after (its loader ran before the
@@ -43,7 +63,6 @@ export async function startLiveServer(server: http.Server) {
     if (at !== undefined && Date.now() - at < MISSED_WINDOW_MS) send(client, JSON.stringify({ type: 'missed', topic }));
   }
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  const presence = new PresenceBoard<Client>();
   const send = (c: Client, text: string) => {
     if (c.ws.readyState === c.ws.OPEN) c.ws.send(text);
   };
@@ -62,27 +81,29 @@ export async function startLiveServer(server: http.Server) {
     if (byAccount.get(client.accountId)?.size === 0) byAccount.delete(client.accountId);
   };
 
-  /** Tells the viewers of each of these conversations (and only them) who views it now. */
-  const broadcastPresence = (accountId: number, conversationIds: number[]) => {
-    for (const conversationId of new Set(conversationIds)) {
-      const text = JSON.stringify({ type: 'presence', conversationId, users: presence.usersOf(accountId, conversationId) });
-      for (const c of watching(accountId, conversationTopic(conversationId))) send(c, text);
-    }
+  // Conversation viewers (conversation_viewers rows): the change reaches every node's viewers as a `presence` message.
+  const viewersFailed = (err: unknown) => log.warn({ err: (err as Error).message }, 'conversation presence update failed');
+  const inTurn = (client: Client, write: () => Promise<unknown>) => {
+    client.viewing = client.viewing.then(write).catch(viewersFailed);
+    return client.viewing;
   };
+  const connection = (client: Client) => ({ nodeId: node, connectionId: client.connectionId });
   const dropConversationTopics = (client: Client) => {
     for (const t of client.topics) if (t.startsWith('conversation:')) client.topics.delete(t);
   };
   const leave = (client: Client) => {
     dropConversationTopics(client);
-    broadcastPresence(client.accountId, presence.leave(client));
+    return inTurn(client, () => leaveConversation({ accountId: client.accountId, connection: connection(client) }));
   };
 
   // Agent presence for routing (agent_presence rows): counted up when a socket opens, down once when it ends.
   const presenceFailed = (err: unknown) => log.warn({ err: (err as Error).message }, 'agent presence update failed');
-  await resetStalePresence().catch(presenceFailed);
+  // Only the stale rows of this node's earlier lives: another live node's rows are its own business.
+  await resetStalePresence({ nodeId: node }).catch(presenceFailed);
+  await resetViewers({ nodeId: node, staleOnly: true }).catch(viewersFailed);
   const release = (client: Client) => {
     client.released ??= (client.connected ?? Promise.resolve())
-      .then(() => agentDisconnected({ accountId: client.accountId, userId: client.userId }))
+      .then(() => agentDisconnected({ accountId: client.accountId, userId: client.userId, nodeId: node }))
       .catch(presenceFailed);
     return client.released;
   };
@@ -103,29 +124,28 @@ export async function startLiveServer(server: http.Server) {
           ws,
           accountId: ctx.account.id,
           userId: ctx.user.id,
-          name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(),
+          connectionId: crypto.randomUUID(),
           topics: new Set(),
+          viewing: Promise.resolve(),
         };
         clients.add(client);
         if (!byAccount.has(client.accountId)) byAccount.set(client.accountId, new Set());
         byAccount.get(client.accountId)!.add(client);
-        client.connected = agentConnected({ accountId: client.accountId, userId: client.userId }).catch(presenceFailed);
+        client.connected = agentConnected({ accountId: client.accountId, userId: client.userId, nodeId: node }).catch(presenceFailed);
         ws.send(JSON.stringify({ type: 'hello', userId: ctx.user.id }));
         ws.on('message', (raw) => {
           const text = raw.toString();
           if (text === 'ping') return ws.send(JSON.stringify({ type: 'pong' }));
-          // Presence: "I am viewing conversation N" / "I left"; the names come from the session, never the client.
+          // Presence: "I am viewing conversation N" / "I left"; who it is comes from the session, never the client.
           const msg = readPresenceMessage(text);
           if (msg?.type === 'viewing') {
             dropConversationTopics(client);
             client.topics.add(conversationTopic(msg.conversationId));
             catchUp(client, conversationTopic(msg.conversationId));
-            broadcastPresence(
-              client.accountId,
-              presence.view(client, { accountId: client.accountId, userId: client.userId, name: client.name }, msg.conversationId),
-            );
+            const conversationId = msg.conversationId;
+            void inTurn(client, () => viewConversation({ accountId: client.accountId, userId: client.userId, conversationId, connection: connection(client) }));
             return;
-          } else if (msg?.type === 'left') return leave(client);
+          } else if (msg?.type === 'left') return void leave(client);
           // What the page shows, so that only what concerns it is sent (ADR 045).
           const watch = readWatchMessage(text);
           if (watch?.type === 'watch') {
@@ -134,16 +154,15 @@ export async function startLiveServer(server: http.Server) {
             catchUp(client, watch.topic);
           } else if (watch?.type === 'unwatch') client.topics.delete(watch.topic);
         });
-        ws.on('close', () => {
+        const closed = () => {
+          if (client.closed) return;
+          client.closed = true;
           forget(client);
-          leave(client);
+          void leave(client);
           void release(client);
-        });
-        ws.on('error', () => {
-          forget(client);
-          leave(client);
-          void release(client);
-        });
+        };
+        ws.on('close', closed);
+        ws.on('error', closed);
       });
     } catch (err) {
       log.warn({ err: (err as Error).message }, 'websocket upgrade failed');
@@ -162,6 +181,11 @@ export async function startLiveServer(server: http.Server) {
     if (!account) return;
     const message = parsed.message as { type: string; conversationId?: unknown };
     const text = JSON.stringify(message);
+    // Who views a conversation is not news about it: a page starting to watch it must not reload for it.
+    if (message.type === 'presence' && typeof message.conversationId === 'number') {
+      for (const c of watching(parsed.accountId, conversationTopic(message.conversationId))) send(c, text);
+      return;
+    }
     const topics = parsed.userId ? null : topicsOf(message);
     if (!topics) {
       // Addressed to one user (notifications), or to the whole account (anything without a topic).
@@ -182,23 +206,42 @@ export async function startLiveServer(server: http.Server) {
   }, 30_000);
   pingTimer.unref();
 
-  // The presence heartbeat: rows of agents still connected here stay fresh; a dead process's rows go stale.
+  // The presence heartbeat: this node's rows stay fresh; a dead node's rows go stale and stop counting.
   const heartbeatTimer = setInterval(() => {
-    const byAccount = new Map<number, number[]>();
-    for (const c of clients) byAccount.set(c.accountId, [...(byAccount.get(c.accountId) ?? []), c.userId]);
-    for (const [accountId, userIds] of byAccount) refreshPresence({ accountId, userIds: [...new Set(userIds)] }).catch(presenceFailed);
-  }, PRESENCE_HEARTBEAT_MS);
+    refreshPresence({ nodeId: node }).catch(presenceFailed);
+    refreshViewers({ nodeId: node }).catch(viewersFailed);
+  }, opts.heartbeatMs ?? PRESENCE_HEARTBEAT_MS);
   heartbeatTimer.unref();
+  // One node at a time (the holder of the presence:sweep lease) announces offline the agents whose nodes died and
+  // removes their viewers.
+  const sweeper = everyOnOneNode({
+    key: 'presence:sweep',
+    everyMs: opts.sweepMs ?? PRESENCE_SWEEP_MS,
+    holder: node,
+    run: async () => {
+      await sweepPresence();
+      await sweepViewers();
+    },
+    onError: (err) => log.warn({ err: (err as Error).message }, 'presence sweep failed'),
+  });
 
   return {
     clientCount: () => clients.size,
     feedStats: feed.stats,
+    nodeId: node,
     async close() {
       clearInterval(pingTimer);
       clearInterval(heartbeatTimer);
-      const released = [...clients].map(release);
-      for (const c of clients) c.ws.close(1001, 'server shutting down');
-      await Promise.all(released);
+      await sweeper.stop();
+      // This node's viewers leave at once (the other nodes' viewers are told), rather than at the TTL.
+      const open = [...clients];
+      const left = open.map((c) => {
+        c.closed = true;
+        forget(c);
+        return Promise.all([leave(c), release(c)]);
+      });
+      for (const c of open) c.ws.close(1001, 'server shutting down');
+      await Promise.all(left);
       wss.close();
       await listener.unlisten();
     },

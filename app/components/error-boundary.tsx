@@ -36,7 +36,11 @@ export function GeneralErrorBoundary() {
       case 401:
         return <ErrorPage code="401" title="You aren't authorized to see this" />;
       case 503:
-        return <ErrorPage code="503" title="Looks like our API is down" />;
+        return (
+          <ErrorPage code="503" title="Looks like our API is down">
+            {typeof data === 'object' && data?.message ? <p data-testid="unavailable">{data.message}</p> : null}
+          </ErrorPage>
+        );
       case 418:
         return (
           <ErrorPage code="418" title="418 - I'm a teapot">

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { fileAnswer, getResponse } from '~/models/forms/forms.server';
-import { readStoredFile } from '~/models/inbox/attachments.server';
+import { readStoredFile } from '~/models/storage/files.server';
 import { parseRouteId } from '~/utils/route-id';
 import { requireFeature, requirePermission } from '~/utils/session.server';
 

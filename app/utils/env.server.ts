@@ -34,6 +34,26 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
     .optional(),
   PARLEY_DATA_DIR: z.string().min(1, 'PARLEY_DATA_DIR must not be empty').default('./.data'),
+  /** Where stored files live (ADR 141): this machine's PARLEY_DATA_DIR, or an S3-compatible bucket every node shares. */
+  PARLEY_STORAGE: z.enum(['local', 's3'], { error: 'PARLEY_STORAGE must be "local" (default: files under PARLEY_DATA_DIR) or "s3" (an S3-compatible bucket, see S3_BUCKET)' }).default('local'),
+  S3_BUCKET: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens')
+    .optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'S3_ENDPOINT must be an http(s) URL of the object store, e.g. https://minio.example.com:9000' }).optional(),
+  S3_REGION: z.string().trim().regex(/^[a-z0-9-]{1,50}$/i, 'S3_REGION must be a region name, e.g. us-east-1').default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().trim().min(1, 'S3_ACCESS_KEY_ID must not be blank').optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().min(1, 'S3_SECRET_ACCESS_KEY must not be blank').optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'S3_FORCE_PATH_STYLE must be true or false' })
+    .transform((v) => ['true', '1', 'yes', 'on'].includes(v))
+    .optional(),
+  S3_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/, 'S3_PREFIX must be letters, digits, dots, hyphens, underscores and slashes, e.g. parley/production')
+    .optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters long').optional(),
   SMTP_URL: z
     .string()
@@ -123,6 +143,11 @@ export type Config = {
   helpHost: string | null;
   databaseUrl: string | undefined;
   dataDir: string;
+  /**
+   * Stored files (ADR 141): the backend in use, and the bucket when S3_BUCKET is set (also with the local backend, so
+   * that `npm run parley -- storage migrate` can copy into it before the switch).
+   */
+  storage: { backend: 'local' | 's3'; s3: S3Settings | null };
   sessionSecret: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -169,6 +194,45 @@ export type Config = {
   };
 };
 
+export type S3Settings = {
+  bucket: string;
+  /** null: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  region: string;
+  /** null: the AWS SDK's default credential chain (AWS_* variables, an instance or task role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+  /** Put before every key: '' or ending with '/'. */
+  prefix: string;
+};
+
+/** What the storage variables cannot say one at a time: each missing partner is its own line. */
+function storageProblems(env: Record<string, string | undefined>) {
+  const problems: string[] = [];
+  if (env.PARLEY_STORAGE?.trim() === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET: S3_BUCKET must be set when PARLEY_STORAGE=s3');
+  if (env.S3_ACCESS_KEY_ID && !env.S3_SECRET_ACCESS_KEY) problems.push('S3_SECRET_ACCESS_KEY: S3_SECRET_ACCESS_KEY must be set with S3_ACCESS_KEY_ID');
+  if (env.S3_SECRET_ACCESS_KEY && !env.S3_ACCESS_KEY_ID) problems.push('S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID must be set with S3_SECRET_ACCESS_KEY');
+  return problems;
+}
+
+function storageConfig(e: z.infer<typeof EnvSchema>): Config['storage'] {
+  const prefix = (e.S3_PREFIX ?? '').replace(/^\/+|\/+$/g, '');
+  return {
+    backend: e.PARLEY_STORAGE,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT ? e.S3_ENDPOINT.replace(/\/+$/, '') : null,
+          region: e.S3_REGION,
+          credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : null,
+          // Self-hosted stores rarely have a wildcard DNS name per bucket; AWS wants virtual-hosted addresses.
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
+          prefix: prefix ? `${prefix}/` : '',
+        }
+      : null,
+  };
+}
+
 export class ConfigError extends Error {
   constructor(public problems: string[]) {
     super(`Parley cannot start, the configuration is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -179,8 +243,9 @@ export class ConfigError extends Error {
 export function parseConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const result = EnvSchema.safeParse(cleaned);
-  if (!result.success) {
-    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  const storageIssues = storageProblems(cleaned);
+  if (!result.success || storageIssues.length > 0) {
+    throw new ConfigError([...(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)), ...storageIssues]);
   }
   const e = result.data;
   const dataDir = path.resolve(e.PARLEY_DATA_DIR);
@@ -191,6 +256,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     helpHost: e.HELP_HOST ? e.HELP_HOST.toLowerCase() : null,
     databaseUrl: e.DATABASE_URL,
     dataDir,
+    storage: storageConfig(e),
     sessionSecret: e.SESSION_SECRET ?? loadOrCreateSecret(dataDir),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -2,8 +2,9 @@ import PgBoss from 'pg-boss';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 // pg-boss builds parameters for the `pg` driver; pg's own serialiser turns them into text postgres.js can send.
 import pgUtils from 'pg/lib/utils.js';
-import { singleton } from './singleton.server';
-import { rawClientOf, type Tx } from '../../db/client';
+import { resetSingleton, singleton } from './singleton.server';
+import type postgres from 'postgres';
+import { getJobsSql, rawClientOf, type Tx } from '../../db/client';
 
 /** Queue names, dotted by area. Each is created with retries, backoff and a dead-letter queue. */
 export const QUEUES = {
@@ -46,8 +47,24 @@ export const QUEUES = {
   analyticsRollup: 'analytics.rollup',
 } as const;
 
-/** Enqueuers NOTIFY this channel with the queue's name (delivered on commit) so that an idle engine fetches at once. */
+/**
+ * Enqueuers NOTIFY this channel (delivered on commit) so that an idle engine, which does not poll (ADR 142), hears of
+ * the job: the queue's name for a job to work now (its workers fetch at once), `queue@epochMs` for a job that becomes
+ * due later (the engine's timer sleeps no later than that).
+ */
 export const JOBS_CHANNEL = 'parley_jobs';
+
+/** The payload of a JOBS_CHANNEL notice: `at` (epoch ms) for a job that becomes due later. */
+export function jobsNotice(queue: string, at?: number) {
+  return at === undefined ? queue : `${queue}@${Math.round(at)}`;
+}
+
+/** Reads a JOBS_CHANNEL payload (a bare queue name from an older node means "now"). */
+export function parseJobsNotice(payload: string): { queue: string; at?: number } {
+  const sep = payload.lastIndexOf('@');
+  const at = sep > 0 ? Number(payload.slice(sep + 1)) : NaN;
+  return Number.isFinite(at) ? { queue: payload.slice(0, sep), at } : { queue: payload };
+}
 
 /** Queues whose jobs the engine works (everything but the dead letters). */
 export const WORK_QUEUES = [
@@ -74,14 +91,18 @@ export const WORK_QUEUES = [
 
 export function getBoss() {
   return singleton('boss', () => {
-    const url = process.env.DATABASE_URL;
-    if (!url) throw new Error('DATABASE_URL is not set');
+    // pg-boss runs its SQL on Parley's own postgres.js connections, which follow a failover (ADR 143).
     const boss = new PgBoss({
-      connectionString: url,
-      max: Number(process.env.PARLEY_JOBS_POOL ?? 4),
-      application_name: 'parley-jobs',
-      // Maintenance expires the jobs of a killed engine (see EXPIRE_SECONDS): often, so that they come back soon.
-      maintenanceIntervalSeconds: 15,
+      db: poolExecutor(getJobsSql()),
+      // pg-boss's own timers (ADR 142) run only where an engine runs: a web node with PARLEY_ENGINE=off has none.
+      // Maintenance expires the jobs of a killed engine (see EXPIRE_SECONDS) into retries, archives and drops old
+      // jobs; each run scans pgboss.job, so every 30 s (the engine that runs it then reads when the retries are due).
+      supervise: timersRunHere(),
+      maintenanceIntervalSeconds: 30,
+      // Cron (the schedules of ensureQueues): a check every 30 s (pg-boss's default) queues a schedule's job, which
+      // pg-boss's own worker then inserts; it polls every 15 s instead of 5 (minutes-apart schedules need no more).
+      schedule: timersRunHere(),
+      cronWorkerIntervalSeconds: 15,
     });
     boss.on('error', (err) => reportBossError(err));
     return boss;
@@ -92,9 +113,19 @@ export function getBoss() {
  * pg-boss reports every failed poll: while Parley stops (the database going away under it is expected) those
  * are dropped, and otherwise one line per distinct message a minute, not a stack trace per poll (no error storm).
  */
-const jobsState = singleton('jobs-errors', () => ({ stopping: false, lastSeen: new Map<string, number>() }));
+const jobsState = singleton('jobs-errors', () => ({ stopping: false, lastSeen: new Map<string, number>(), engineHere: false }));
 export function markJobsStopping() {
   jobsState.stopping = true;
+}
+
+/** An engine runs in this process (`npm run engine` sets it before starting pg-boss, whatever PARLEY_ENGINE says). */
+export function markEngineProcess() {
+  jobsState.engineHere = true;
+}
+
+/** Whether pg-boss's maintenance and cron run in this process: where an engine runs (inline by default, or marked). */
+function timersRunHere() {
+  return jobsState.engineHere || process.env.PARLEY_ENGINE !== 'off';
 }
 function reportBossError(err: Error) {
   if (jobsState.stopping) return;
@@ -109,10 +140,19 @@ function reportBossError(err: Error) {
 export function startBoss(): Promise<PgBoss> {
   const state = singleton('boss-state', () => ({ started: undefined as Promise<PgBoss> | undefined }));
   state.started ??= (async () => {
+    jobsState.stopping = false;
     const boss = getBoss();
-    await boss.start();
-    await ensureQueues(boss);
-    return boss;
+    try {
+      await boss.start();
+      await ensureQueues(boss);
+      return boss;
+    } catch (err) {
+      // The database away at start (ADR 143): the next call starts a new instance instead of this failure forever.
+      state.started = undefined;
+      resetSingleton('boss');
+      await boss.stop({ graceful: false, wait: false }).catch(() => {});
+      throw err;
+    }
   })();
   return state.started;
 }
@@ -160,7 +200,8 @@ export async function ensureQueues(boss: PgBoss) {
   }
   // Store connections get the webhooks they are missing (ADR 118): every hour, and once soon after a start.
   await boss.schedule(QUEUES.integrationsWebhookCheck, '41 * * * *');
-  await boss.send(QUEUES.integrationsWebhookCheck, {}, { singletonKey: 'start', singletonSeconds: 600, startAfter: 30 });
+  const soon = await boss.send(QUEUES.integrationsWebhookCheck, {}, { singletonKey: 'start', singletonSeconds: 600, startAfter: 30 });
+  if (soon) await boss.getDb().executeSql('select pg_notify($1, $2)', [JOBS_CHANNEL, jobsNotice(QUEUES.integrationsWebhookCheck, Date.now() + 30_000)]);
   // The analytics day roll-up (ADR 125): every 5 minutes; a run after downtime catches every missed day up.
   await boss.schedule(QUEUES.analyticsRollup, '*/5 * * * *');
 }
@@ -172,6 +213,7 @@ export async function stopBoss() {
   const boss = await state.started;
   await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
   state.started = undefined;
+  resetSingleton('boss');
 }
 
 /**
@@ -200,7 +242,7 @@ export async function enqueueInTx(tx: Tx, queue: string, data: object, options: 
   const db = txExecutor(tx);
   const id = await boss.send(queue, data, { ...options, db } as PgBoss.SendOptions);
   if (!id) throw new Error(`queue ${queue} does not exist`);
-  if (!options.startAfter || options.startAfter.getTime() <= Date.now()) await notifyOnce(tx, queue);
+  await notifyOnce(tx, queue, options.startAfter);
   return id;
 }
 
@@ -211,32 +253,64 @@ export async function enqueueInTx(tx: Tx, queue: string, data: object, options: 
 export async function enqueueOnceInTx(tx: Tx, queue: string, data: object, options: { startAfter?: Date; singletonKey: string }) {
   const boss = await startBoss();
   const id = await boss.send(queue, data, { ...options, db: txExecutor(tx) } as PgBoss.SendOptions);
-  if (id && (!options.startAfter || options.startAfter.getTime() <= Date.now())) await notifyOnce(tx, queue);
+  if (id) await notifyOnce(tx, queue, options.startAfter);
   return id;
 }
 
-const notified = new WeakMap<Tx, Set<string>>();
+/** Per transaction: the queues told of a job to work now, and per queue the earliest due time told of a later one. */
+const notified = new WeakMap<Tx, { now: Set<string>; later: Map<string, number> }>();
 
-/** One NOTIFY per queue and transaction (PostgreSQL would fold the repeats anyway; this saves the round trips). */
-async function notifyOnce(tx: Tx, queue: string) {
-  const queues = notified.get(tx) ?? new Set<string>();
-  if (queues.has(queue)) return;
-  queues.add(queue);
-  notified.set(tx, queues);
-  await txExecutor(tx).executeSql('select pg_notify($1, $2)', [JOBS_CHANNEL, queue]);
+/**
+ * The NOTIFY that wakes an idle engine (ADR 142): once per queue and transaction for jobs to work now (PostgreSQL would
+ * fold the repeats anyway; this saves the round trips), and for a delayed job its due time, unless the transaction
+ * already told an earlier one of that queue (the engine's timer reads every due time once it wakes).
+ */
+async function notifyOnce(tx: Tx, queue: string, startAfter?: Date) {
+  let told = notified.get(tx);
+  if (!told) notified.set(tx, (told = { now: new Set(), later: new Map() }));
+  const at = startAfter && startAfter.getTime() > Date.now() ? startAfter.getTime() : undefined;
+  if (at === undefined) {
+    if (told.now.has(queue)) return;
+    told.now.add(queue);
+  } else {
+    if ((told.later.get(queue) ?? Infinity) <= at) return;
+    told.later.set(queue, at);
+  }
+  await txExecutor(tx).executeSql('select pg_notify($1, $2)', [JOBS_CHANNEL, jobsNotice(queue, at)]);
 }
 
-/** pg-boss's `db` option over the caller's drizzle transaction. */
+/**
+ * pg-boss's `db` option over a postgres.js pool: pg's parameters serialised by pg's own rules, as for a transaction.
+ * pg-boss sends some work as one text that opens and commits its own transaction (`BEGIN; … COMMIT;`): that text runs
+ * on a connection reserved for it, as postgres.js requires of a pool.
+ */
+function poolExecutor(client: postgres.Sql) {
+  return {
+    executeSql: async (text: string, values: unknown[] = []) => {
+      const params = values.map(toParam) as never[];
+      if (!OPENS_TRANSACTION.test(text)) return { rows: await client.unsafe(text, params) };
+      const reserved = await client.reserve();
+      try {
+        return { rows: await reserved.unsafe(text, params) };
+      } finally {
+        reserved.release();
+      }
+    },
+  };
+}
+const OPENS_TRANSACTION = /^\s*BEGIN\b/im;
+
+/**
+ * One of pg-boss's parameters for postgres.js: serialised by pg's own rules (arrays, objects, dates), except booleans,
+ * which stay booleans: postgres.js's boolean serialiser reads only `true` (pg's text "true" became false, and with it
+ * every queue's retryBackoff).
+ */
+const toParam = (v: unknown) => (typeof v === 'boolean' ? v : pgUtils.prepareValue(v));
+
+/** pg-boss's `db` option over the caller's drizzle transaction (its connection is already its own). */
 function txExecutor(tx: Tx) {
   const client = rawClientOf(tx);
-  return {
-    executeSql: async (text: string, values: unknown[] = []) => ({
-      rows: await client.unsafe(
-        text,
-        values.map((v) => pgUtils.prepareValue(v)) as never[],
-      ),
-    }),
-  };
+  return { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await client.unsafe(text, values.map(toParam) as never[]) }) };
 }
 
 /** Enqueues many jobs of one queue with a single statement, inside the caller's transaction (bulk writers such as imports). */

@@ -87,8 +87,28 @@ type Session = {
     }
     const res = await fetch(base + '/public/widget/' + path, { method, headers, body: payload, credentials: 'omit' });
     const json = await res.json().catch(() => ({}));
-    if (!res.ok) throw Object.assign(new Error(json.error || 'Something went wrong'), { data: json });
+    if (!res.ok) throw Object.assign(new Error(json.error || 'Something went wrong'), { data: json, status: res.status });
     return json;
+  };
+
+  /** A random key of a message (crypto.randomUUID is missing on plain-HTTP pages of some browsers). */
+  const messageKey = () => {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return Array.from(b, (x) => (x < 16 ? '0' : '') + x.toString(16)).join('');
+  };
+  /** A send the network or a restarting server failed (no answer, 502, 503) is tried again three times. */
+  const sendWithRetries = async <T,>(send: () => Promise<T>): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (err) {
+        const status = (err as { status?: number }).status;
+        const transient = status === undefined || status === 502 || status === 503 || status === 504;
+        if (!transient || attempt >= 3) throw err;
+        await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt));
+      }
+    }
   };
 
   // ------------------------------------------------------------------ drawing
@@ -303,9 +323,12 @@ label{font-size:.85em;color:#374151}
         body.append('text', text);
         if (f) body.append('attachments', f);
         if (campaign) body.append('campaign', '' + campaign);
+        // One key per message: a send whose answer was lost (a server that restarted, a proxy error) is sent again
+        // with it, and the server keeps the message once.
+        body.append('clientId', messageKey());
         send.disabled = true;
         try {
-          const r = await api('messages', body);
+          const r = await sendWithRetries(() => api('messages', body));
           // The conversation now holds the campaign's message itself.
           if (campaign) bubbles.get(-1)?.remove(), (campaign = 0);
           if (!pressed) {

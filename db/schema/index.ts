@@ -22,3 +22,4 @@ export * from './ai';
 export * from './integrations';
 export * from './analytics';
 export * from './conversions';
+export * from './cluster';

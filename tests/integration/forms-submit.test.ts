@@ -60,8 +60,10 @@ describe('a public form submission in one statement (ADR 123)', () => {
     const [mine] = await jobOf(stored.eventId);
     const [theirs] = await jobOf(twin.id);
     expect(mine.data).toEqual({ eventId: stored.eventId, type: 'form_submitted' });
-    expect({ ...mine, data: null }).toEqual({ ...theirs, data: null });
-    expect(mine).toMatchObject({ state: 'created', retry_limit: 6, retry_backoff: true, dead_letter: QUEUES.deadLetters, starts_now: true });
+    // The state is left out: an engine woken by the NOTIFY (ADR 142) may have fetched either job already.
+    expect({ ...mine, data: null, state: null }).toEqual({ ...theirs, data: null, state: null });
+    expect(['created', 'active', 'completed']).toContain(mine.state);
+    expect(mine).toMatchObject({ retry_limit: 6, retry_backoff: true, dead_letter: QUEUES.deadLetters, starts_now: true });
   });
 
   it('counts every attempt; a submission over the window is a 429 that stores nothing and keeps the captcha usable', async () => {

@@ -13,7 +13,7 @@ import { createKnowledgeBase, getKnowledgeBase, updateKnowledgeBaseSettings } fr
 import { saveRedirect } from '../../app/models/knowledge-base/redirects.server';
 import { searchPublicArticles } from '../../app/models/knowledge-base/public.server';
 import { readKbImage, saveKbImage } from '../../app/models/knowledge-base/images.server';
-import { resolveKey } from '../../app/models/inbox/attachments.server';
+import { getFileStorage } from '../../app/models/storage/files.server';
 import { backupToFile, normalise, richKnowledgeBase } from '../helpers/kb-archive';
 import { makePng } from '../helpers/png';
 
@@ -88,7 +88,7 @@ describe('knowledge base backup and restore', () => {
     const again = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
     expect(normalise(again.text)).toEqual(normalise(backup.text));
     // The replaced image's file is gone; the restored one is served.
-    expect(fs.existsSync(resolveKey(s.image.storageKey))).toBe(false);
+    expect(await getFileStorage().exists(s.image.storageKey)).toBe(false);
     expect((await readKbImage({ accountId: s.account.id, token: s.image.token, knowledgeBaseId: s.kb.id }))?.image.size).toBe(makePng(16, 16).length);
     // The words of the article written after the backup are gone from the dictionary.
     const words = await getDb().select().from(schema.kbSearchWords).where(eq(schema.kbSearchWords.knowledgeBaseId, s.kb.id));
@@ -158,9 +158,12 @@ describe('knowledge base backup and restore', () => {
     }
     expect(await kbCount()).toBe(1);
     // An image that is not an image is refused; the image files written before the failure are removed.
-    const accountDir = path.dirname(path.dirname(resolveKey(s.image.storageKey)));
-    const files = () => fs.readdirSync(accountDir, { recursive: true }).length;
-    const filesBefore = files();
+    const files = async () => {
+      let n = 0;
+      for await (const _ of getFileStorage().list(`${s.account.id}/`)) n += 1;
+      return n;
+    };
+    const filesBefore = await files();
     const imageLine = lines.find((l) => l.includes('"t":"image"'))!;
     const badImage = JSON.stringify({ ...JSON.parse(imageLine), id: 999, data: Buffer.from('<svg onload=alert(1)>').toString('base64') });
     const withBad = zlib.gzipSync([...lines.slice(0, -1), badImage, lines.at(-1)].join('\n'));
@@ -172,7 +175,7 @@ describe('knowledge base backup and restore', () => {
       customCode: true,
     });
     expect(refused).toEqual({ ok: false, error: expect.stringMatching(/is not a PNG, JPEG, GIF or WebP image/) });
-    expect(files()).toBe(filesBefore);
+    expect(await files()).toBe(filesBefore);
     expect(await kbCount()).toBe(1);
     const after = await backupToFile({ accountId: s.account.id, knowledgeBaseId: s.kb.id });
     expect(normalise(after.text)).toEqual(normalise(before.text));

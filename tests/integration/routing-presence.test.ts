@@ -42,12 +42,10 @@ describe('agent presence', () => {
       ['user', String(a.owner.id), { online: true }],
       ['user', String(a.owner.id), { online: false }],
     ]);
-    // A count left by a process that died goes stale: the next socket starts again from one, and says online.
-    await agentConnected(who);
-    await getDb()
-      .update(schema.agentPresence)
-      .set({ connections: 3, lastSeenAt: new Date(Date.now() - 10 * 60_000) })
-      .where(eq(schema.agentPresence.userId, a.owner.id));
+    // A count left by a node that died goes stale: the next socket (on a live node) counts alone, and says online.
+    const stale = new Date(Date.now() - 10 * 60_000);
+    await getDb().insert(schema.agentPresenceNodes).values({ userId: a.owner.id, nodeId: 'web-dead#000000', accountId: a.account.id, connections: 3, lastSeenAt: stale });
+    await getDb().update(schema.agentPresence).set({ connections: 3, lastSeenAt: stale }).where(eq(schema.agentPresence.userId, a.owner.id));
     expect(await agentConnected(who)).toEqual({ cameOnline: true });
     const [row] = await getDb().select().from(schema.agentPresence).where(eq(schema.agentPresence.userId, a.owner.id));
     expect(row.connections).toBe(1);

@@ -184,11 +184,13 @@ describe('partial submission, limits and closed surveys', () => {
     const draft = await publishedSurvey({ ...a.who, publish: false });
     const closed = await publishedSurvey({ ...a.who });
     await endSurvey({ ...a.who, id: closed.survey.id, status: 'closed', reason: 'manual' });
-    const expired = await publishedSurvey({ ...a.who, settings: { cutOffDate: '2026-12-01' } });
+    // A cut-off date after today (publishing refuses a past one), answered as if two days after it.
+    const cutOff = new Date(Date.now() + 24 * 3600_000).toISOString().slice(0, 10);
+    const expired = await publishedSurvey({ ...a.who, settings: { cutOffDate: cutOff } });
     for (const [s, reason, now] of [
       [draft.survey, 'unpublished', undefined],
       [closed.survey, 'closed', undefined],
-      [expired.survey, 'closed', new Date('2026-12-02T10:00:00Z')],
+      [expired.survey, 'closed', new Date(Date.parse(`${cutOff}T10:00:00Z`) + 2 * 24 * 3600_000)],
     ] as const) {
       const nps = s.questions.find((q) => q.type === 'nps')!.id;
       const err = await answer({ accountId: a.account.id, surveyId: s.id }, { [nps]: 9 }, { now }).catch((e) => e);

@@ -206,6 +206,31 @@ describe('widget API', () => {
     expect((poll.json().messages as { text: string }[]).map((m) => m.text)).toEqual(['Hi! How can I help?', 'My order is late']);
   });
 
+  it('keeps a message sent again with the same key once, the first of a chat and a later one (ADR 143)', async () => {
+    const a = await setup();
+    const s = await startSession(a.inbox.id);
+    const sendKeyed = (text: string, clientId: string) => {
+      const form = multipart({ text, clientId });
+      return request('/public/widget/messages', { method: 'POST', body: form.body, headers: form.headers, token: s.token });
+    };
+    // Its answer lost (the node died after the commit): the widget sends it again with the same key, at once twice.
+    const [first, retried] = await Promise.all([sendKeyed('Where is my parcel?', 'key-00000001'), sendKeyed('Where is my parcel?', 'key-00000001')]);
+    expect([first.status, retried.status]).toEqual([200, 200]);
+    const conversationId = first.json().conversationId as number;
+    expect(retried.json().conversationId).toBe(conversationId);
+    expect((await sendKeyed('It was due Monday', 'key-00000002')).status).toBe(200);
+    expect((await sendKeyed('It was due Monday', 'key-00000002')).status).toBe(200);
+    // Another message with the same words and no key (or another key) is a message of its own.
+    expect((await sendKeyed('It was due Monday', 'key-00000003')).status).toBe(200);
+    const kept = await getDb().select({ text: schema.messages.text }).from(schema.messages).where(eq(schema.messages.conversationId, conversationId)).orderBy(schema.messages.id);
+    expect(kept.map((m) => m.text)).toEqual(['Where is my parcel?', 'It was due Monday', 'It was due Monday']);
+    const conversations = await getDb().select({ id: schema.conversations.id }).from(schema.conversations).where(eq(schema.conversations.accountId, a.account.id));
+    expect(conversations).toHaveLength(1);
+    const bad = await sendKeyed('Hello', 'not a key!');
+    expect(bad.status).toBe(400);
+    expect(bad.json().error).toBe('The request is not valid');
+  });
+
   it('refuses empty messages, unknown tokens and forged tokens', async () => {
     const a = await setup();
     const s = await startSession(a.inbox.id);

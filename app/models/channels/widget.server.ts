@@ -8,7 +8,8 @@ import { findOrCreateContact } from '../contacts/contacts.server';
 import { recordPageView } from '../crm/page-views.server';
 import { openConversation } from '../inbox/conversations.server';
 import { addMessage } from '../inbox/messages.server';
-import { detectContentType, linkAttachments, removeStoredFiles, saveAttachment } from '../inbox/attachments.server';
+import { detectContentType, linkAttachments, saveAttachment } from '../inbox/attachments.server';
+import { removeStoredFiles } from '../storage/files.server';
 import { getConfig } from '../../utils/env.server';
 import { publishToAccount } from '../../utils/live.server';
 import { singleton } from '../../utils/singleton.server';
@@ -437,6 +438,12 @@ export async function checkVisitorFile(file: VisitorFile) {
  * A message from the visitor: opens their conversation on the first one (source `web`), appends to it after.
  * The contact is the visitor's own (by visitor identity), or the one their name and email point to.
  */
+/** The messages.external_id of a widget message sent with the key `clientId` (keys are the visitor's own). */
+export const widgetMessageKey = (visitorId: string | number, clientId: string) => `widget:${visitorId}:${clientId}`;
+
+/** A widget message key as the widget makes them (a UUID); anything else is refused. */
+export const WIDGET_CLIENT_ID = /^[A-Za-z0-9-]{8,64}$/;
+
 export async function postVisitorMessage(opts: {
   visitor: WidgetVisitor;
   text: string;
@@ -450,6 +457,11 @@ export async function postVisitorMessage(opts: {
    * its agent, then the reply, and `onOpened` records the reply in the same transaction.
    */
   campaign?: { text: string; senderUserId: number | null; onOpened: (tx: Tx, conversationId: number) => Promise<unknown> } | null;
+  /**
+   * The widget's key of this message (ADR 143): a send that is retried (its answer lost when a node died, a proxy
+   * error) carries the same key, and the message is kept once.
+   */
+  clientId?: string | null;
 }) {
   const text = opts.text.trim().slice(0, WIDGET_TEXT_MAX);
   if (!text && !opts.file) throw new WidgetInputError('Message is not allowed to be empty');
@@ -465,8 +477,9 @@ export async function postVisitorMessage(opts: {
       })
     : null;
   const body = text || `📎 ${saved!.filename}`;
+  let keptBefore = false;
   try {
-    return await getDb().transaction(async (tx) => {
+    const result = await getDb().transaction(async (tx) => {
       // Locks the visitor so that two first messages sent at once open one conversation, not two.
       const [fresh] = await tx
         .select()
@@ -474,6 +487,21 @@ export async function postVisitorMessage(opts: {
         .where(and(eq(schema.widgetVisitors.accountId, visitor.accountId), eq(schema.widgetVisitors.id, visitor.id)))
         .for('update');
       if (!fresh) throw new WidgetInputError('This chat has ended. Reload the page to start again');
+      // The visitor's row is locked: a retry of a message already kept finds it here, and keeps nothing new.
+      const externalId = opts.clientId ? widgetMessageKey(visitor.id, opts.clientId) : null;
+      if (externalId) {
+        const [kept] = await tx
+          .select({ id: schema.messages.id, conversationId: schema.messages.conversationId })
+          .from(schema.messages)
+          .where(and(eq(schema.messages.accountId, visitor.accountId), eq(schema.messages.externalId, externalId)))
+          .limit(1);
+        if (kept) {
+          keptBefore = true;
+          // The retry's copy of the file goes (the first send's is linked to the kept message).
+          if (saved) await tx.delete(schema.attachments).where(and(eq(schema.attachments.accountId, visitor.accountId), eq(schema.attachments.id, saved.id)));
+          return { conversationId: kept.conversationId, messageId: kept.id };
+        }
+      }
       let conversationId = fresh.conversationId;
       if (conversationId) {
         const [open] = await tx
@@ -492,6 +520,7 @@ export async function postVisitorMessage(opts: {
           kind: 'incoming',
           text: body,
           senderContactId: fresh.contactId,
+          externalId,
         });
         messageId = message.id;
       } else {
@@ -506,13 +535,13 @@ export async function postVisitorMessage(opts: {
             name: opts.name?.trim().slice(0, 100) || null,
             email: validEmail(opts.email),
           },
-          message: opts.campaign ? { kind: 'outgoing', text: opts.campaign.text } : { kind: 'incoming', text: body },
+          message: opts.campaign ? { kind: 'outgoing', text: opts.campaign.text } : { kind: 'incoming', text: body, externalId },
           actorUserId: opts.campaign?.senderUserId ?? null,
         });
         conversationId = opened.conversation.id;
         messageId = opened.message.id;
         if (opts.campaign) {
-          messageId = (await addMessage(tx, { accountId: visitor.accountId, conversationId, kind: 'incoming', text: body, senderContactId: opened.contact.id })).id;
+          messageId = (await addMessage(tx, { accountId: visitor.accountId, conversationId, kind: 'incoming', text: body, senderContactId: opened.contact.id, externalId })).id;
           await opts.campaign.onOpened(tx, conversationId);
         }
         // A help-centre search shortly before, by this visitor, ended in this conversation (ADR 120).
@@ -525,6 +554,9 @@ export async function postVisitorMessage(opts: {
       if (saved) await linkAttachments(tx, { accountId: visitor.accountId, messageId, ids: [saved.id] });
       return { conversationId, messageId };
     });
+    // A retried send's file was kept with the first one: this copy goes.
+    if (keptBefore && saved) await removeStoredFiles([saved.storageKey]);
+    return { ...result, repeated: keptBefore };
   } catch (err) {
     if (saved) await removeStoredFiles([saved.storageKey]);
     throw err;

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type ExcelJS from 'exceljs';
 import { fileTypeFromBuffer } from 'file-type';
@@ -11,7 +10,7 @@ import { IMPORT_FIELD_LABELS, IMPORT_MESSAGES, IMPORT_STATUS, ROW_ERRORS, type I
 import { getDb, schema, type Tx } from '../../../db/client';
 import { emitEvent, emitEvents } from '../events/events.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
-import { getConfig } from '../../utils/env.server';
+import { getFileStorage, removeStoredFiles, writeStoredFile } from '../storage/files.server';
 import { publishToAccount } from '../../utils/live.server';
 import { normalisePhone, phoneDigits } from '../../utils/phone';
 
@@ -21,14 +20,6 @@ const PREVIEW_ROWS = 5;
 
 export type ContactImport = typeof schema.contactImports.$inferSelect;
 type FileKind = 'csv' | 'xlsx';
-
-function importsDir(accountId: number) {
-  return path.join(getConfig().dataDir, 'imports', String(accountId));
-}
-
-function filePath(storageKey: string) {
-  return path.join(getConfig().dataDir, storageKey);
-}
 
 function kindOf(storageKey: string): FileKind {
   return storageKey.endsWith('.xlsx') ? 'xlsx' : 'csv';
@@ -62,29 +53,51 @@ function cellText(value: unknown): string {
 }
 
 /**
- * The file's rows one at a time (the header first), streamed from disk so that memory does not grow with
- * the file: csv-parse over a read stream, or exceljs's streaming reader over the first worksheet.
+ * A file's rows one at a time (the header first): csv-parse over the stream, so that memory does not grow with the
+ * file, or exceljs's streaming reader over the first worksheet. The source is closed when the reader stops early (a
+ * preview) or fails, so a download from the bucket does not keep its connection.
+ */
+async function* rowsOf(source: Readable, kind: FileKind): AsyncGenerator<string[]> {
+  try {
+    if (kind === 'csv') {
+      const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true });
+      // pipe() does not pass the source's errors on: a broken download would leave the reader waiting for ever.
+      source.on('error', (err) => parser.destroy(err));
+      source.pipe(parser);
+      for await (const record of parser) yield (record as string[]).map((v) => v ?? '');
+      return;
+    }
+    // exceljs pipes its input on without its errors either: the file (at most IMPORT_MAX_BYTES) is read whole first,
+    // so a broken download is an error here rather than a reader that never ends.
+    const chunks: Buffer[] = [];
+    for await (const chunk of source) chunks.push(Buffer.from(chunk as Uint8Array));
+    // Loaded on first use: exceljs alone takes over a second to import, which every start would pay.
+    const { default: Excel } = await import('exceljs');
+    const input = Readable.from([Buffer.concat(chunks)], { objectMode: false });
+    const reader = new Excel.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'ignore' });
+    for await (const worksheet of reader) {
+      for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
+        const values = (row.values as unknown[]) ?? [];
+        // exceljs rows are 1-based and sparse.
+        const cells: string[] = [];
+        for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]).trim());
+        if (cells.some((c) => c !== '')) yield cells;
+      }
+      return; // the first worksheet only
+    }
+  } finally {
+    source.destroy();
+  }
+}
+
+/**
+ * The stored file's rows, from the shared file storage (ADR 141): the upload is written by a web request and read by
+ * the import job, which may run on another machine.
  */
 export async function* readFileRows(storageKey: string): AsyncGenerator<string[]> {
-  const file = filePath(storageKey);
-  if (kindOf(storageKey) === 'csv') {
-    const parser = fs.createReadStream(file).pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true }));
-    for await (const record of parser) yield (record as string[]).map((v) => v ?? '');
-    return;
-  }
-  // Loaded on first use: exceljs alone takes over a second to import, which every start would pay.
-  const { default: Excel } = await import('exceljs');
-  const reader = new Excel.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'ignore' });
-  for await (const worksheet of reader) {
-    for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
-      const values = (row.values as unknown[]) ?? [];
-      // exceljs rows are 1-based and sparse.
-      const cells: string[] = [];
-      for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]).trim());
-      if (cells.some((c) => c !== '')) yield cells;
-    }
-    return; // the first worksheet only
-  }
+  const source = await getFileStorage().getStream(storageKey);
+  if (!source) throw new Error('The import file is gone from the file storage');
+  yield* rowsOf(source, kindOf(storageKey));
 }
 
 /** Header names made unique (a failure row is stored keyed by them). */
@@ -114,29 +127,24 @@ export function guessField(header: string): ImportField {
 }
 
 /**
- * Writes a sniffed CSV or xlsx upload under PARLEY_DATA_DIR/imports/<accountId>/ and counts its rows (the header
- * apart): the contact import and the email survey's recipient lists keep their files this way until mapped.
+ * Counts the rows of a sniffed CSV or xlsx upload (the header apart) and, when it has some, writes it to the file
+ * storage under a key of the account ending in its kind: the contact import and the email survey's recipient lists
+ * keep their files this way until mapped. A file that cannot be read or has no rows writes nothing.
  */
 export async function storeImportFile(opts: { accountId: number; kind: FileKind; bytes: Buffer }): Promise<{ ok: true; storageKey: string; total: number } | { ok: false; error: string }> {
-  await fs.promises.mkdir(importsDir(opts.accountId), { recursive: true });
-  const storageKey = path.join('imports', String(opts.accountId), `${crypto.randomUUID()}.${opts.kind}`);
-  await fs.promises.writeFile(filePath(storageKey), opts.bytes);
   let total = -1; // the header is not a row
   try {
-    for await (const _row of readFileRows(storageKey)) total += 1;
+    for await (const _row of rowsOf(Readable.from([opts.bytes], { objectMode: false }), opts.kind)) total += 1;
   } catch {
-    await removeImportFile(storageKey);
     return { ok: false, error: IMPORT_MESSAGES.unreadable };
   }
-  if (total < 1) {
-    await removeImportFile(storageKey);
-    return { ok: false, error: IMPORT_MESSAGES.empty };
-  }
+  if (total < 1) return { ok: false, error: IMPORT_MESSAGES.empty };
+  const { storageKey } = await writeStoredFile(opts.accountId, opts.bytes, { extension: opts.kind });
   return { ok: true, storageKey, total };
 }
 
 export async function removeImportFile(storageKey: string) {
-  await fs.promises.rm(filePath(storageKey), { force: true });
+  await removeStoredFiles([storageKey]);
 }
 
 /** The header (made unique) and the first rows of a stored file, with a first guess of each column's field. */
@@ -152,7 +160,7 @@ export async function previewImportFile(storageKey: string) {
 }
 
 /**
- * Checks and stores an uploaded file under PARLEY_DATA_DIR/imports/<accountId>/ and records the import as
+ * Checks and stores an uploaded file in the file storage (ADR 141) and records the import as
  * Pending, waiting for its mapping. Returns a message instead of throwing for files a user can fix.
  */
 export async function storeImportUpload(opts: { accountId: number; userId: number; filename: string; bytes: Buffer }): Promise<{ ok: true; importId: number } | { ok: false; error: string }> {

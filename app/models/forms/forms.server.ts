@@ -7,7 +7,7 @@ import { ensureCompanyByName } from '../crm/companies.server';
 import { emitEvent } from '../events/events.server';
 import { domainEventJobInsert, JOBS_CHANNEL, QUEUES } from '../../utils/jobs.server';
 import { currentRequestOrigin } from '../../utils/request-origin.server';
-import { removeStoredFiles, writeStoredFile } from '../inbox/attachments.server';
+import { removeStoredFiles, writeStoredFile } from '../storage/files.server';
 import { openConversation } from '../inbox/conversations.server';
 import { cleanQuery, isUniqueViolation, likePattern, recordChange } from '../productivity/shared.server';
 import type { UploadedFile } from '../productivity/uploads.server';

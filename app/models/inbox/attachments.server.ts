@@ -1,10 +1,7 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
-import { getConfig } from '../../utils/env.server';
+import { readStoredFile, removeStoredFiles, writeStoredFile } from '../storage/files.server';
 
 export type Attachment = typeof schema.attachments.$inferSelect;
 
@@ -17,18 +14,6 @@ export class AttachmentTooLargeError extends Error {
   constructor(public filename: string) {
     super(`${filename} is larger than ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB`);
   }
-}
-
-function attachmentsRoot() {
-  return path.join(getConfig().dataDir, 'attachments');
-}
-
-/** A storage key is `<accountId>/<yyyy-mm>/<random>`: never derived from what the sender chose. */
-export function resolveKey(storageKey: string) {
-  const root = attachmentsRoot();
-  const full = path.resolve(root, storageKey);
-  if (!full.startsWith(root + path.sep)) throw new Error('Invalid storage key');
-  return full;
 }
 
 /** A file name safe to show and to send back in Content-Disposition: no paths, no control characters. */
@@ -56,8 +41,8 @@ export async function detectContentType(bytes: Uint8Array, declared: string | nu
 }
 
 /**
- * Stores one file under PARLEY_DATA_DIR/attachments/<accountId>/ and records it. `messageId` may be null for
- * a file uploaded before its message exists (a reply being written): link it with linkAttachments in the
+ * Stores one file in the file storage (ADR 141) under a new key of the account and records it. `messageId` may be
+ * null for a file uploaded before its message exists (a reply being written): link it with linkAttachments in the
  * message's transaction. Pass `db` to record it inside a transaction of your own.
  */
 export async function saveAttachment(
@@ -65,7 +50,7 @@ export async function saveAttachment(
   db: DbOrTx = getDb(),
 ) {
   if (opts.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw new AttachmentTooLargeError(cleanFilename(opts.filename));
-  const { storageKey, full } = await writeStoredFile(opts.accountId, opts.bytes);
+  const { storageKey } = await writeStoredFile(opts.accountId, opts.bytes);
   try {
     const [row] = await db
       .insert(schema.attachments)
@@ -81,36 +66,9 @@ export async function saveAttachment(
       .returning();
     return row;
   } catch (err) {
-    await fs.rm(full, { force: true });
+    await removeStoredFiles([storageKey]);
     throw err;
   }
-}
-
-/**
- * Writes bytes to a new storage key of the account and returns it. Other areas that keep files (knowledge-base
- * images) store them here too, so one directory holds every uploaded file and one backup covers them.
- */
-export async function writeStoredFile(accountId: number, bytes: Uint8Array) {
-  const now = new Date();
-  const storageKey = `${accountId}/${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}/${crypto.randomBytes(16).toString('hex')}`;
-  const full = resolveKey(storageKey);
-  await fs.mkdir(path.dirname(full), { recursive: true });
-  await fs.writeFile(full, bytes, { mode: 0o600 });
-  return { storageKey, full };
-}
-
-/** The bytes stored under a key, or undefined when the file is gone. */
-export async function readStoredFile(storageKey: string) {
-  try {
-    return await fs.readFile(resolveKey(storageKey));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Removes the stored files of attachments whose rows were rolled back or deleted. */
-export async function removeStoredFiles(storageKeys: string[]) {
-  await Promise.all(storageKeys.map((key) => fs.rm(resolveKey(key), { force: true }).catch(() => {})));
 }
 
 /** Gives files saved before their message (messageId null) to that message; others' files are left alone. */
@@ -130,12 +88,8 @@ export async function readAttachment(opts: { accountId: number; id: number }) {
     .from(schema.attachments)
     .where(and(eq(schema.attachments.accountId, opts.accountId), eq(schema.attachments.id, opts.id)));
   if (!row) return undefined;
-  try {
-    const bytes = await fs.readFile(resolveKey(row.storageKey));
-    return { attachment: row, bytes };
-  } catch {
-    return undefined;
-  }
+  const bytes = await readStoredFile(row.storageKey);
+  return bytes ? { attachment: row, bytes } : undefined;
 }
 
 /** RFC 6266: an ASCII fallback name plus the exact UTF-8 one. */

@@ -242,6 +242,7 @@ export async function openConversation(opts: {
     text: string;
     html?: string | null;
     email?: EmailHeaders | null;
+    externalId?: string | null;
     fromTrustedDomain?: boolean;
     createdAt?: Date;
   };
@@ -286,6 +287,7 @@ export async function openConversation(opts: {
       text: opts.message.text,
       html: opts.message.html,
       email: opts.message.email,
+      externalId: opts.message.externalId,
       fromTrustedDomain: opts.message.fromTrustedDomain,
       senderContactId: opts.message.kind === 'incoming' ? contact.id : null,
       senderUserId: opts.message.kind === 'incoming' ? null : opts.actorUserId ?? null,

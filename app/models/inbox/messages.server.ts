@@ -32,6 +32,8 @@ export async function addMessage(
     senderContactId?: number | null;
     email?: EmailHeaders | null;
     emailMessageId?: string | null;
+    /** The channel's own id of the message (a provider's id, the widget's idempotency key). */
+    externalId?: string | null;
     fromTrustedDomain?: boolean;
     createdAt?: Date;
     causedByEventId?: number;
@@ -53,6 +55,7 @@ export async function addMessage(
       senderContactId: opts.senderContactId ?? null,
       email: opts.email ?? null,
       emailMessageId: opts.emailMessageId ?? opts.email?.messageId ?? null,
+      ...(opts.externalId ? { externalId: opts.externalId } : {}),
       deliveryStatus: opts.kind === 'outgoing' ? (opts.botId ? 'sent' : 'queued') : null,
       deliveredVia: opts.botId ? 'widget' : null,
       botId: opts.botId ?? null,

@@ -1,7 +1,8 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import type { EmailHeaders } from '../../../db/schema/inbox';
-import { cleanFilename, detectContentType, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENT_BYTES, removeStoredFiles, saveAttachment } from './attachments.server';
+import { cleanFilename, detectContentType, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENT_BYTES, saveAttachment } from './attachments.server';
+import { removeStoredFiles } from '../storage/files.server';
 import { postMessage } from './conversations.server';
 
 export const MAX_REPLY_FILES = 10;

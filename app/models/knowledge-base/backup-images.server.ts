@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { ReservedSql } from 'postgres';
 import { schema, type Tx } from '../../../db/client';
 import { getLogger } from '../../utils/logger.server';
-import { readStoredFile, removeStoredFiles, writeStoredFile } from '../inbox/attachments.server';
+import { readStoredFile, removeStoredFiles, writeStoredFile } from '../storage/files.server';
 import { ArchiveError, isoTimestamp, recordLine } from './archive.server';
 import { checkKbImage, KbImageError } from './images.server';
 

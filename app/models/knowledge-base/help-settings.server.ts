@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
-import { removeStoredFiles } from '../inbox/attachments.server';
+import { removeStoredFiles } from '../storage/files.server';
 import { DEFAULT_HEADER_TEXT_COLOR, HEADER_LINKS_MAX, kbImageUrl, normaliseHexColor, RECENT_VERSIONS_MAX } from './constants';
 import { saveKbImage } from './images.server';
 import { pruneVersions } from './articles.server';

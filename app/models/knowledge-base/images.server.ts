@@ -4,7 +4,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import { unstable_parseMultipartFormData } from '@remix-run/node';
 import { getDb, schema, type DbOrTx } from '../../../db/client';
 import { drain } from '../productivity/uploads.server';
-import { cleanFilename, readStoredFile, removeStoredFiles, writeStoredFile } from '../inbox/attachments.server';
+import { cleanFilename } from '../inbox/attachments.server';
+import { readStoredFile, removeStoredFiles, writeStoredFile } from '../storage/files.server';
 import { KB_IMAGE_MAX_BYTES, KB_IMAGE_MESSAGES, KB_IMAGE_TYPES, kbImageUrl } from './constants';
 
 export type KbImage = typeof schema.kbImages.$inferSelect;
@@ -30,7 +31,7 @@ export async function checkKbImage(opts: { filename: string; bytes: Uint8Array }
 }
 
 /**
- * Stores an image of a knowledge base (the inbox's file storage, ADR 058) and records it with a new random token,
+ * Stores an image of a knowledge base (the file storage, ADRs 058 and 141) and records it with a new random token,
  * its address. The knowledge base must be the account's (checked in the insert's own query).
  */
 export async function saveKbImage(

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import pg, { type Client } from 'pg';
+import { primaryUrl } from '../../../db/primary';
 import { getLogger } from '../../utils/logger.server';
 import { addressOf, buildRawMail, type RawMail } from './raw-mime.server';
 import { bulkSmtp, type BulkSmtp, type Hold, type WriteEnd } from './smtp-lanes.server';
@@ -359,7 +360,8 @@ export async function runBulkSend<R extends { id: number }>(source: BulkSource<R
  * Message-ID).
  */
 export async function connectSentMarks() {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: 'parley-sent-marks' });
+  // `pg` follows one host only: with several in DATABASE_URL (a primary and its standbys), the primary's (ADR 143).
+  const client = new pg.Client({ connectionString: await primaryUrl(process.env.DATABASE_URL ?? ''), application_name: 'parley-sent-marks' });
   await client.connect();
   await client.query('set synchronous_commit = off');
   return client;

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { getDb, schema } from '../../../db/client';
-import { readAttachment, removeStoredFiles, saveAttachment } from '../inbox/attachments.server';
+import { readAttachment, saveAttachment } from '../inbox/attachments.server';
+import { removeStoredFiles } from '../storage/files.server';
 import { recordChange } from '../productivity/shared.server';
 import { LIMITS, SURVEY_MESSAGES } from './constants';
 import { getSurvey, SurveyInputError } from './surveys.server';
