@@ -9,6 +9,13 @@ export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** Either the pool or an open transaction: model functions accept both. */
 export type DbOrTx = Database | Tx;
 
+/**
+ * Seconds before a connection that failed is tried again: postgres.js grows this to 20 s after a few failures, so a
+ * database back after a minute away (a restart, a failover) was reached up to 20 s late. At most a second (ADR 143):
+ * the attempts are one connection each, cheap for a server that is down.
+ */
+export const reconnectBackoff = (retries: number) => Math.min(0.1 * 2 ** retries, 1);
+
 function databaseUrl() {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: the server sets it after starting the embedded PostgreSQL');
@@ -19,6 +26,7 @@ export function getSql() {
   return singleton('sql', () => {
     const client = postgres(databaseUrl(), {
       max: Number(process.env.PARLEY_DB_POOL ?? 20),
+      backoff: reconnectBackoff,
       onnotice: () => {},
       // pg-boss (written for `pg`) passes undefined for absent options; postgres.js would refuse them.
       transform: { undefined: null },
@@ -43,6 +51,7 @@ export function getJobsSql() {
   return singleton('jobs-sql', () => {
     const client = postgres(databaseUrl(), {
       max: Number(process.env.PARLEY_JOBS_POOL ?? 4),
+      backoff: reconnectBackoff,
       onnotice: () => {},
       transform: { undefined: null },
       connection: { application_name: 'parley-jobs' },

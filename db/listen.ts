@@ -18,6 +18,8 @@ export function createListener(url: string, options: postgres.Options<Record<str
   const sql = postgres(url, {
     ...options,
     max: 1,
+    // Back within a second of the database (db/client.ts reconnectBackoff), not postgres.js's up to 20 s.
+    backoff: (retries: number) => Math.min(0.1 * 2 ** retries, 1),
     idle_timeout: undefined,
     max_lifetime: null,
     fetch_types: false,

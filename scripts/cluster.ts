@@ -250,6 +250,10 @@ export class Cluster {
       PARLEY_SECRET_KEY: this.secret,
       PARLEY_DATA_DIR: path.join(this.dir, 'data'),
       INBOUND_EMAIL_DOMAIN: INBOUND_DOMAIN,
+      // No engine (and no pg-boss maintenance) in that process: the engine nodes do the work.
+      PARLEY_ENGINE: 'off',
+      // Loopback servers of that process (the drills' IMAP mailbox) are fine destinations, as for the nodes.
+      PARLEY_ALLOW_PRIVATE_DESTINATIONS: 'true',
     };
   }
 

@@ -2,6 +2,8 @@ import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { inboundDomain, parseInboundRecipient } from '../app/models/email/addresses.server';
 import { findInboxByForwardingToken, ingestSmtpMessage, MAX_RAW_EMAIL_BYTES } from '../app/models/email/inbound.server';
 import { getLogger } from '../app/utils/logger.server';
+import { describeStoreFailure } from '../app/models/email/quarantine.server';
+import { noteDatabaseError } from '../db/availability';
 
 /** How many recipients one message may name: forwarding sends one, a reply a few. */
 const MAX_RECIPIENTS = 50;
@@ -38,7 +40,9 @@ export async function startInboundSmtp(opts: { port: number; host?: string }) {
         if (!inbox) return callback(smtpError('5.1.1 No such recipient here', 550));
         callback();
       } catch (err) {
-        log.error({ err: (err as Error).message }, 'inbound smtp recipient check failed');
+        // The database away (ADR 143): the sender is told to try again, and the process probes until it is back.
+        const away = noteDatabaseError(err);
+        log[away ? 'warn' : 'error']({ reason: describeStoreFailure(err) }, 'inbound smtp recipient check failed');
         callback(smtpError('4.3.0 Temporary failure, try again later', 451));
       }
     },

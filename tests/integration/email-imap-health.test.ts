@@ -1,11 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { ImapFlow } from 'imapflow';
 import pino from 'pino';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
@@ -16,43 +13,24 @@ import { startImapManager, type ImapManager } from '../../server/imap-manager';
 import { createTestAccount } from '../factories';
 import { sessionCookie, startTestApp } from '../helpers/http';
 import { startTcpProxy } from '../helpers/tcp-proxy';
+import { appendMail, startImapServer as startServer } from '../helpers/imap-server';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-imap-health-'));
 process.env.PARLEY_DATA_DIR = dataDir;
 process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
 
-/** Hoodiecrow: a real IMAP4rev1 server with IDLE, in memory (see email-imap.test.ts). */
-type Hoodiecrow = { listen: (port: number, host: string, cb: () => void) => void; close: (cb: () => void) => void; server: net.Server };
-const hoodiecrow = createRequire(import.meta.url)('hoodiecrow-imap') as (opts: object) => Hoodiecrow;
-
 const closers: (() => Promise<void>)[] = [];
 let manager: ImapManager | undefined;
 let app: Awaited<ReturnType<typeof startTestApp>> | undefined;
 
+/** Hoodiecrow: a real IMAP4rev1 server with IDLE, in memory (tests/helpers/imap-server.ts). */
 async function startImapServer() {
-  const server = hoodiecrow({ plugins: ['IDLE', 'ENABLE', 'UIDPLUS', 'ID', 'UNSELECT'], storage: { INBOX: { messages: [] }, '': {} } });
-  const sockets = new Set<net.Socket>();
-  server.server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
-  );
-  return { port: (server.server.address() as net.AddressInfo).port };
+  const server = await startServer();
+  closers.push(server.close);
+  return { port: server.port };
 }
 
-async function append(port: number, raw: string) {
-  const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user: 'testuser', pass: 'testpass' }, logger: false });
-  await client.connect();
-  await client.append('INBOX', raw);
-  await client.logout();
-}
+const append = appendMail;
 
 async function waitFor<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;

@@ -1,10 +1,7 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { ImapFlow } from 'imapflow';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import { createEmailInbox, deleteEmailInbox, readEmailSettings, setImapSettings } from '../../app/models/email/email-inboxes.server';
@@ -12,54 +9,24 @@ import { getQuarantinedEmail, listQuarantinedEmails } from '../../app/models/ema
 import { getInbox } from '../../app/models/inbox/inboxes.server';
 import { startImapManager, type ImapManager } from '../../server/imap-manager';
 import { createTestAccount } from '../factories';
+import { appendMail, startImapServer as startServer, type ImapServer } from '../helpers/imap-server';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-email-imap-'));
 process.env.PARLEY_DATA_DIR = dataDir;
 process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
 
-/**
- * Hoodiecrow (hoodiecrow-imap, by imapflow's author) is a real IMAP4rev1 server written in JavaScript, with the
- * IDLE extension, that keeps its mailbox in memory: a real socket and real protocol, nothing to install.
- */
-type Hoodiecrow = { listen: (port: number, host: string, cb: () => void) => void; close: (cb: () => void) => void; server: net.Server };
-const hoodiecrow = createRequire(import.meta.url)('hoodiecrow-imap') as (opts: object) => Hoodiecrow;
-
-const servers: { close: () => Promise<void> }[] = [];
+const servers: ImapServer[] = [];
 let manager: ImapManager | undefined;
 
 async function startImapServer(opts: { port?: number; messages?: string[] } = {}) {
-  const server = hoodiecrow({
-    plugins: ['IDLE', 'ENABLE', 'UIDPLUS', 'ID', 'UNSELECT'],
-    storage: { INBOX: { messages: (opts.messages ?? []).map((raw) => ({ raw, flags: [] })) }, '': {} },
-  });
-  const sockets = new Set<net.Socket>();
-  server.server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.server.address() as net.AddressInfo).port;
-  const handle = {
-    port,
-    /** Goes away as a crashed server would: listening stops and every connection drops. */
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
-  };
-  servers.push(handle);
-  return handle;
+  const server = await startServer(opts);
+  servers.push(server);
+  return server;
 }
 
 const mail = (subject: string, id: string) => `From: Cara <cara@example.test>\r\nTo: support@example.test\r\nSubject: ${subject}\r\nMessage-ID: <${id}@example.test>\r\n\r\n${subject} body\r\n`;
 
-async function append(port: number, raw: string | Buffer) {
-  const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user: 'testuser', pass: 'testpass' }, logger: false });
-  await client.connect();
-  await client.append('INBOX', raw);
-  await client.logout();
-}
+const append = appendMail;
 
 async function waitFor<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;

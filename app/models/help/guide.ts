@@ -28,6 +28,7 @@ export const GUIDE_PAGES = [
   { slug: 'billing', title: 'Plans and billing' },
   { slug: 'api-and-integrations', title: 'API and integrations' },
   { slug: 'analytics', title: 'Analytics' },
+  { slug: 'running-parley', title: 'Running Parley: one server or a cluster' },
 ] as const;
 export type GuideSlug = (typeof GUIDE_PAGES)[number]['slug'];
 

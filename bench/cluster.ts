@@ -1,0 +1,160 @@
+/**
+ * What the cluster's coordination costs (issue 40, ADR 143): the same work against one Parley process (web and engine
+ * inline, straight to PostgreSQL) and against the clustered topology (HAProxy, three web nodes, two engine nodes,
+ * PgBouncer), on the same PostgreSQL primary with its synchronous standby, the same data, the same machine, one run.
+ *
+ * The work, closed-loop with BENCH_CLIENTS clients for BENCH_SECONDS each: an agent loading the inbox page (GET /inbox,
+ * signed in) or a customer sending a widget message (each opens a conversation: an event the engine works with 20
+ * active workflows), in the proportion BENCH_CHAT_SHARE. Printed per side: requests a second, p50/p95 per kind, and how
+ * long the engine took after the last request to finish the workflows of every conversation opened (the engine's
+ * throughput is conversations / (window + drain)). Target: the cluster at least 90 % of one process on these 2 cores.
+ *
+ * Run: npm run build && npm run bench:cluster   (BENCH_CLIENTS=16 BENCH_SECONDS=30 BENCH_CHAT_SHARE=0.3)
+ */
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import postgres from 'postgres';
+import { startCluster, type Cluster } from '../scripts/cluster';
+import { percentile } from './support';
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const CHAT_SHARE = Number(process.env.BENCH_CHAT_SHARE ?? 0.3);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+type Fixture = Awaited<ReturnType<typeof import('../tests/cluster/traffic').prepareAccount>>;
+
+function request(port: number, opts: { method?: string; path: string; host: string; headers?: Record<string, string>; body?: string }) {
+  return new Promise<{ status: number; body: string }>((resolve) => {
+    const req = http.request({ host: '127.0.0.1', port, agent, method: opts.method ?? 'GET', path: opts.path, headers: { host: opts.host, ...opts.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.end(opts.body);
+  });
+}
+
+/** BENCH_CLIENTS clients for BENCH_SECONDS against `port` (the proxy, or the one process). */
+async function load(c: Cluster, f: Fixture, port: number, label: string) {
+  const times = { page: [] as number[], chat: [] as number[] };
+  let failed = 0;
+  const conversations: number[] = [];
+  const deadline = Date.now() + SECONDS * 1000;
+  const accountHost = `${f.domain}.${c.appHost}`;
+  const client = async (n: number) => {
+    const from = { 'x-forwarded-for': `10.77.${n}.${crypto.randomInt(1, 250)}` };
+    while (Date.now() < deadline) {
+      const t0 = performance.now();
+      if (Math.random() < CHAT_SHARE) {
+        // A new customer each time: a session and the message that opens the conversation.
+        const s = await request(port, { method: 'POST', path: '/public/widget/session', host: c.appHost, headers: { 'content-type': 'application/json', ...from }, body: JSON.stringify({ inboxId: f.webInboxId }) });
+        if (s.status !== 200) {
+          failed++;
+          continue;
+        }
+        const token = JSON.parse(s.body).token as string;
+        const form = new URLSearchParams({ text: `${label}: is my order on its way?`, clientId: crypto.randomUUID() }).toString();
+        const m = await request(port, { method: 'POST', path: '/public/widget/messages', host: c.appHost, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}`, ...from }, body: form });
+        if (m.status !== 200) failed++;
+        else {
+          conversations.push(Number(JSON.parse(m.body).conversationId));
+          times.chat.push(performance.now() - t0);
+        }
+      } else {
+        const r = await request(port, { path: '/inbox', host: accountHost, headers: { cookie: f.cookie } });
+        if (r.status !== 200) failed++;
+        else times.page.push(performance.now() - t0);
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
+  const windowS = (performance.now() - started) / 1000;
+  // The engine's part: every workflow of every conversation opened in the window.
+  const sql = postgres(c.serverUrl(), { max: 1, onnotice: () => {} });
+  const t1 = performance.now();
+  for (;;) {
+    const [row] = await sql<{ n: number }[]>`select count(distinct (rule_id, conversation_id))::int as n from automation_run_log
+      where account_id = ${f.accountId} and step = 'action_applied' and conversation_id = any(${conversations}::int[])`;
+    if (row.n >= conversations.length * 20 || performance.now() - t1 > 300_000) break;
+    await sleep(250);
+  }
+  const drainS = (performance.now() - t1) / 1000;
+  await sql.end();
+  const requests = times.page.length + times.chat.length * 2;
+  return {
+    label,
+    rps: requests / windowS,
+    pages: times.page.length,
+    chats: times.chat.length,
+    failed,
+    pageP50: percentile(times.page, 50),
+    pageP95: percentile(times.page, 95),
+    chatP50: percentile(times.chat, 50),
+    chatP95: percentile(times.chat, 95),
+    drainS,
+    conversationsPerS: conversations.length / (windowS + drainS),
+  };
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+
+async function main() {
+  const c = await startCluster({ log: (l) => console.log(`  cluster: ${l}`) });
+  try {
+    Object.assign(process.env, c.clientEnv());
+    const { prepareAccount } = await import('../tests/cluster/traffic');
+    const f = await prepareAccount(c);
+
+    // One process first: the cluster's nodes stopped, one node with its engine inline, straight to the primary.
+    for (const n of [...c.nodes.keys()]) await c.stopNode(n);
+    const port = await freePort();
+    const record = { name: 'single', kind: 'web' as const, port, smtpPort: await freePort() };
+    const env = { ...process.env, ...c.nodeEnv(record), PARLEY_ENGINE: 'inline', DATABASE_URL: c.serverUrl('primary'), PARLEY_DB_POOL: '20', PARLEY_JOBS_POOL: '4' };
+    const out = fs.openSync(path.join(c.dir, 'logs', 'single.log'), 'a');
+    const single = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=64', 'build/server/index.js'], { env, stdio: ['ignore', out, out] });
+    for (let i = 0; i < 240; i++) {
+      const r = await request(port, { path: '/readyz', host: c.appHost });
+      if (r.status === 200) break;
+      await sleep(250);
+    }
+    await sleep(2000);
+    const one = await load(c, f, port, 'one process');
+    single.kill('SIGTERM');
+    await new Promise((r) => single.once('exit', r));
+
+    for (const n of [...c.nodes.keys()]) await c.startNode(n);
+    await sleep(3000);
+    const cluster = await load(c, f, c.ports.proxy, 'cluster');
+
+    const fmt = (n: number) => n.toFixed(1).padStart(8);
+    console.log(`\n  ${CLIENTS} clients, ${SECONDS} s each, ${Math.round(CHAT_SHARE * 100)} % new chats (20 workflows each), the rest inbox page loads`);
+    console.log(`  ${'side'.padEnd(12)} ${'req/s'.padStart(8)} ${'pages'.padStart(8)} ${'chats'.padStart(8)} ${'failed'.padStart(8)} ${'page p50'.padStart(9)} ${'p95'.padStart(8)} ${'chat p50'.padStart(9)} ${'p95'.padStart(8)} ${'drain s'.padStart(8)} ${'conv/s'.padStart(8)}`);
+    for (const r of [one, cluster]) {
+      console.log(
+        `  ${r.label.padEnd(12)} ${fmt(r.rps)} ${String(r.pages).padStart(8)} ${String(r.chats).padStart(8)} ${String(r.failed).padStart(8)} ${fmt(r.pageP50)}  ${fmt(r.pageP95)} ${fmt(r.chatP50)}  ${fmt(r.chatP95)} ${fmt(r.drainS)} ${fmt(r.conversationsPerS)}`,
+      );
+    }
+    console.log(`\n  cluster / one process: requests ${((cluster.rps / one.rps) * 100).toFixed(0)} %, conversations through the engine ${((cluster.conversationsPerS / one.conversationsPerS) * 100).toFixed(0)} % (target >= 90 %)`);
+  } finally {
+    await c.stop();
+    const { closeDb } = await import('../db/client');
+    await closeDb().catch(() => {});
+  }
+  process.exit(0);
+}
+
+void main();
