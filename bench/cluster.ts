@@ -9,7 +9,10 @@
  * long the engine took after the last request to finish the workflows of every conversation opened (the engine's
  * throughput is conversations / (window + drain)). Target: the cluster at least 90 % of one process on these 2 cores.
  *
- * Run: npm run build && npm run bench:cluster   (BENCH_CLIENTS=16 BENCH_SECONDS=30 BENCH_CHAT_SHARE=0.3)
+ * BENCH_WEB and BENCH_ENGINES change the cluster's shape (3 web and 2 engine nodes by default); the CPU each part used
+ * (as % of one core) is printed for both windows, which shows where coordination costs.
+ * Each side gets BENCH_WARMUP seconds of the same load first, not counted.
+ * Run: npm run build && npm run bench:cluster   (BENCH_CLIENTS=16 BENCH_SECONDS=30 BENCH_CHAT_SHARE=0.3 BENCH_WARMUP=15)
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -19,11 +22,13 @@ import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
 import { startCluster, type Cluster } from '../scripts/cluster';
-import { percentile } from './support';
+import { percentile, processCpuMs } from './support';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const CHAT_SHARE = Number(process.env.BENCH_CHAT_SHARE ?? 0.3);
+/** Load before each measured window, not counted: every side's processes warm their JIT and caches first. */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 15);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -42,11 +47,11 @@ function request(port: number, opts: { method?: string; path: string; host: stri
 }
 
 /** BENCH_CLIENTS clients for BENCH_SECONDS against `port` (the proxy, or the one process). */
-async function load(c: Cluster, f: Fixture, port: number, label: string) {
+async function load(c: Cluster, f: Fixture, port: number, label: string, seconds = SECONDS) {
   const times = { page: [] as number[], chat: [] as number[] };
   let failed = 0;
   const conversations: number[] = [];
-  const deadline = Date.now() + SECONDS * 1000;
+  const deadline = Date.now() + seconds * 1000;
   const accountHost = `${f.domain}.${c.appHost}`;
   const client = async (n: number) => {
     const from = { 'x-forwarded-for': `10.77.${n}.${crypto.randomInt(1, 250)}` };
@@ -91,6 +96,7 @@ async function load(c: Cluster, f: Fixture, port: number, label: string) {
   const requests = times.page.length + times.chat.length * 2;
   return {
     label,
+    windowS,
     rps: requests / windowS,
     pages: times.page.length,
     chats: times.chat.length,
@@ -104,6 +110,41 @@ async function load(c: Cluster, f: Fixture, port: number, label: string) {
   };
 }
 
+/** CPU time so far (ms) per part of the installation, from /proc: Parley's processes, HAProxy, PgBouncer, PostgreSQL. */
+function cpuByPart(c: Cluster, extra: Record<string, number | undefined> = {}) {
+  const state = JSON.parse(fs.readFileSync(path.join(c.dir, 'cluster.json'), 'utf8')) as { pids: Record<string, number | undefined> };
+  const pids = { ...state.pids, ...extra };
+  const read = (pid?: number) => {
+    try {
+      return pid ? processCpuMs(pid) : 0;
+    } catch {
+      return 0;
+    }
+  };
+  const children = (pid?: number) => {
+    try {
+      return pid ? fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number) : [];
+    } catch {
+      return [];
+    }
+  };
+  const parts: Record<string, number> = {};
+  const add = (part: string, ms: number) => (parts[part] = (parts[part] ?? 0) + ms);
+  for (const [name, pid] of Object.entries(pids)) {
+    if (name === 'primary' || name === 'standby') for (const p of [pid, ...children(pid)]) add(`postgres ${name}`, read(p));
+    else if (name.startsWith('pgbouncer')) add('pgbouncer', read(pid));
+    else if (name === 'haproxy') add('haproxy', read(pid));
+    else add(name.replace(/-\d+$/, ' nodes'), read(pid));
+  }
+  return parts;
+}
+
+function cpuShare(before: Record<string, number>, after: Record<string, number>, seconds: number) {
+  return Object.keys(after)
+    .map((k) => `${k} ${(((after[k] - (before[k] ?? 0)) / (seconds * 1000)) * 100).toFixed(0)} %`)
+    .join(', ');
+}
+
 const freePort = () =>
   new Promise<number>((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
@@ -113,11 +154,15 @@ const freePort = () =>
   });
 
 async function main() {
-  const c = await startCluster({ log: (l) => console.log(`  cluster: ${l}`) });
+  // BENCH_WEB and BENCH_ENGINES: the cluster's shape (3 and 2, as the drills).
+  const c = await startCluster({ web: Number(process.env.BENCH_WEB ?? 3), engines: Number(process.env.BENCH_ENGINES ?? 2), log: (l) => console.log(`  cluster: ${l}`) });
   try {
     Object.assign(process.env, c.clientEnv());
     const { prepareAccount } = await import('../tests/cluster/traffic');
-    const f = await prepareAccount(c);
+    // An account of its own for each side, set up alike: each starts from the same data (the inbox's counts and lists
+    // grow with the conversations the other side's run opened).
+    const fOne = await prepareAccount(c, { domain: 'benchone' });
+    const fCluster = await prepareAccount(c, { domain: 'benchcluster' });
 
     // One process first: the cluster's nodes stopped, one node with its engine inline, straight to the primary.
     for (const n of [...c.nodes.keys()]) await c.stopNode(n);
@@ -132,13 +177,19 @@ async function main() {
       await sleep(250);
     }
     await sleep(2000);
-    const one = await load(c, f, port, 'one process');
+    await load(c, fOne, port, 'warm-up', WARMUP_SECONDS);
+    const cpu0 = cpuByPart(c, { single: single.pid });
+    const one = await load(c, fOne, port, 'one process');
+    const oneCpu = cpuShare(cpu0, cpuByPart(c, { single: single.pid }), one.windowS + one.drainS);
     single.kill('SIGTERM');
     await new Promise((r) => single.once('exit', r));
 
     for (const n of [...c.nodes.keys()]) await c.startNode(n);
     await sleep(3000);
-    const cluster = await load(c, f, c.ports.proxy, 'cluster');
+    await load(c, fCluster, c.ports.proxy, 'warm-up', WARMUP_SECONDS);
+    const cpu1 = cpuByPart(c);
+    const cluster = await load(c, fCluster, c.ports.proxy, 'cluster');
+    const clusterCpu = cpuShare(cpu1, cpuByPart(c), cluster.windowS + cluster.drainS);
 
     const fmt = (n: number) => n.toFixed(1).padStart(8);
     console.log(`\n  ${CLIENTS} clients, ${SECONDS} s each, ${Math.round(CHAT_SHARE * 100)} % new chats (20 workflows each), the rest inbox page loads`);
@@ -148,6 +199,8 @@ async function main() {
         `  ${r.label.padEnd(12)} ${fmt(r.rps)} ${String(r.pages).padStart(8)} ${String(r.chats).padStart(8)} ${String(r.failed).padStart(8)} ${fmt(r.pageP50)}  ${fmt(r.pageP95)} ${fmt(r.chatP50)}  ${fmt(r.chatP95)} ${fmt(r.drainS)} ${fmt(r.conversationsPerS)}`,
       );
     }
+    console.log(`\n  CPU (% of one core) during one process's window: ${oneCpu}`);
+    console.log(`  CPU (% of one core) during the cluster's window: ${clusterCpu}`);
     console.log(`\n  cluster / one process: requests ${((cluster.rps / one.rps) * 100).toFixed(0)} %, conversations through the engine ${((cluster.conversationsPerS / one.conversationsPerS) * 100).toFixed(0)} % (target >= 90 %)`);
   } finally {
     await c.stop();

@@ -40,7 +40,7 @@ const freePort = () =>
 type Node = { name: string; child: ChildProcess; log: string[] };
 
 function spawnNode(name: string, script: string, env: NodeJS.ProcessEnv): Node {
-  const child = spawn(process.execPath, [...serveNodeFlags(), script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...serveNodeFlags(), ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean), script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
   const keep = (d: Buffer) => {
     log.push(String(d));

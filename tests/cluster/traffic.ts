@@ -33,7 +33,7 @@ export type Fixture = {
  * web inbox, 20 active workflows on conversation_created (19 tag it, one leaves a note: a note twice would show), and
  * an agent's session.
  */
-export async function prepareAccount(c: Cluster): Promise<Fixture> {
+export async function prepareAccount(c: Cluster, opts: { domain?: string } = {}): Promise<Fixture> {
   const { createTestAccount } = await import('../factories');
   const { createEmailInbox } = await import('../../app/models/email/email-inboxes.server');
   const { forwardingAddress } = await import('../../app/models/email/addresses.server');
@@ -42,7 +42,7 @@ export async function prepareAccount(c: Cluster): Promise<Fixture> {
   const { sessionCookie } = await import('../helpers/http');
   const { getDb, schema } = await import('../../db/client');
 
-  const a = await createTestAccount({ domain: 'drills' });
+  const a = await createTestAccount({ domain: opts.domain ?? 'drills' });
   const inbox = await createEmailInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', email: 'support@drills.test', mode: 'forwarding' });
   const web = await createWebInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Website' });
   const ruleIds: number[] = [];
