@@ -1,4 +1,3 @@
-import { markDraining, shutdownDrainMs } from './health';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +13,7 @@ import { createApp } from './app';
 import { keepRunningOnStrayRejections, prepareDatabase } from './boot';
 import { startLiveServer } from './ws';
 import { startWidgetSocket } from './widget-ws';
+import { markDraining, shutdownDrainMs } from './health';
 
 /**
  * What has started so far, stopped in reverse order by one shutdown: a signal during start-up (Ctrl-C a moment

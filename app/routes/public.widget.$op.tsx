@@ -16,7 +16,6 @@ import {
   widgetHelpCentre,
   submitOfflineTicket,
   visitorFromToken,
-  WIDGET_CLIENT_ID,
   WIDGET_POST_LIMIT,
   WidgetInputError,
 } from '~/models/channels/widget.server';
@@ -273,11 +272,9 @@ async function messages(request: Request) {
   const campaignId = Number(fields.get('campaign'));
   const campaign =
     !visitor.conversationId && Number.isSafeInteger(campaignId) && campaignId > 0 && campaignId <= MAX_ROW_ID ? await campaignReplyOpener({ visitor, campaignId }) : null;
-  const clientId = fields.get('clientId');
-  if (clientId !== null && clientId !== undefined && (typeof clientId !== 'string' || !WIDGET_CLIENT_ID.test(clientId))) throw new WidgetInputError('The request is not valid');
   const { conversationId } = await postVisitorMessage({
     visitor,
-    clientId: typeof clientId === 'string' ? clientId : null,
+    clientId: fields.get('clientId'),
     text: typeof text === 'string' ? text : '',
     file: file ? { filename: file.filename, contentType: file.contentType, bytes: file.bytes } : null,
     campaign,

@@ -441,8 +441,8 @@ export async function checkVisitorFile(file: VisitorFile) {
 /** The messages.external_id of a widget message sent with the key `clientId` (keys are the visitor's own). */
 export const widgetMessageKey = (visitorId: string | number, clientId: string) => `widget:${visitorId}:${clientId}`;
 
-/** A widget message key as the widget makes them (a UUID); anything else is refused. */
-export const WIDGET_CLIENT_ID = /^[A-Za-z0-9-]{8,64}$/;
+/** A widget message key as the widget makes them (32 hex digits, or a UUID); anything else is refused. */
+const WIDGET_CLIENT_ID = /^[A-Za-z0-9-]{8,64}$/;
 
 export async function postVisitorMessage(opts: {
   visitor: WidgetVisitor;
@@ -461,8 +461,10 @@ export async function postVisitorMessage(opts: {
    * The widget's key of this message (ADR 143): a send that is retried (its answer lost when a node died, a proxy
    * error) carries the same key, and the message is kept once.
    */
-  clientId?: string | null;
+  clientId?: FormDataEntryValue | null;
 }) {
+  const { clientId } = opts;
+  if (clientId !== null && clientId !== undefined && (typeof clientId !== 'string' || !WIDGET_CLIENT_ID.test(clientId))) throw new WidgetInputError('The request is not valid');
   const text = opts.text.trim().slice(0, WIDGET_TEXT_MAX);
   if (!text && !opts.file) throw new WidgetInputError('Message is not allowed to be empty');
   if (opts.file) await checkVisitorFile(opts.file);
@@ -488,7 +490,7 @@ export async function postVisitorMessage(opts: {
         .for('update');
       if (!fresh) throw new WidgetInputError('This chat has ended. Reload the page to start again');
       // The visitor's row is locked: a retry of a message already kept finds it here, and keeps nothing new.
-      const externalId = opts.clientId ? widgetMessageKey(visitor.id, opts.clientId) : null;
+      const externalId = clientId ? widgetMessageKey(visitor.id, clientId) : null;
       if (externalId) {
         const [kept] = await tx
           .select({ id: schema.messages.id, conversationId: schema.messages.conversationId })
