@@ -139,6 +139,29 @@ function cpuByPart(c: Cluster, extra: Record<string, number | undefined> = {}) {
   return parts;
 }
 
+/**
+ * The statements the primary ran since the last reset, per request of the window (pg_stat_statements, BENCH_STATEMENTS=1):
+ * where the database's time goes on each side.
+ */
+async function statements(c: Cluster, requests: number, reset: boolean) {
+  if (reset) {
+    await c.query(`create extension if not exists pg_stat_statements`, 'primary');
+    await c.query(`select pg_stat_statements_reset()`, 'primary');
+    return [];
+  }
+  const mine = `dbid = (select oid from pg_database where datname = current_database())`;
+  const rows = await c.query<{ query: string; calls: number; ms: number }>(
+    `select regexp_replace(left(query, 110), '\\s+', ' ', 'g') as query, sum(calls)::int as calls, sum(total_exec_time)::float as ms
+     from pg_stat_statements where ${mine} group by 1 order by 3 desc limit 25`,
+    'primary',
+  );
+  const [all] = await c.query<{ calls: number; ms: number }>(`select sum(calls)::int as calls, sum(total_exec_time)::float as ms from pg_stat_statements where ${mine}`, 'primary');
+  return [
+    `    all: ${(all.calls / requests).toFixed(1)} statements and ${(all.ms / requests).toFixed(2)} ms per request`,
+    ...rows.map((r) => `    ${(r.calls / requests).toFixed(2).padStart(7)} calls ${(r.ms / requests).toFixed(3).padStart(8)} ms  ${r.query}`),
+  ];
+}
+
 function cpuShare(before: Record<string, number>, after: Record<string, number>, seconds: number) {
   return Object.keys(after)
     .map((k) => `${k} ${(((after[k] - (before[k] ?? 0)) / (seconds * 1000)) * 100).toFixed(0)} %`)
@@ -155,7 +178,7 @@ const freePort = () =>
 
 async function main() {
   // BENCH_WEB and BENCH_ENGINES: the cluster's shape (3 and 2, as the drills).
-  const c = await startCluster({ web: Number(process.env.BENCH_WEB ?? 3), engines: Number(process.env.BENCH_ENGINES ?? 2), log: (l) => console.log(`  cluster: ${l}`) });
+  const c = await startCluster({ web: Number(process.env.BENCH_WEB ?? 3), engines: Number(process.env.BENCH_ENGINES ?? 2), pgStatements: process.env.BENCH_STATEMENTS === '1', log: (l) => console.log(`  cluster: ${l}`) });
   try {
     Object.assign(process.env, c.clientEnv());
     const { prepareAccount } = await import('../tests/cluster/traffic');
@@ -178,8 +201,14 @@ async function main() {
     }
     await sleep(2000);
     await load(c, fOne, port, 'warm-up', WARMUP_SECONDS);
+    const withStatements = process.env.BENCH_STATEMENTS === '1';
+    // Both sides measured on current statistics: the tables grew from nothing in the warm-up, faster than autovacuum
+    // analyses them, and the side measured second would otherwise run on plans made for smaller tables.
+    await c.query('analyze', 'primary');
+    if (withStatements) await statements(c, 0, true);
     const cpu0 = cpuByPart(c, { single: single.pid });
     const one = await load(c, fOne, port, 'one process');
+    const oneStatements = withStatements ? await statements(c, one.pages + one.chats * 2, false) : [];
     const oneCpu = cpuShare(cpu0, cpuByPart(c, { single: single.pid }), one.windowS + one.drainS);
     single.kill('SIGTERM');
     await new Promise((r) => single.once('exit', r));
@@ -187,8 +216,11 @@ async function main() {
     for (const n of [...c.nodes.keys()]) await c.startNode(n);
     await sleep(3000);
     await load(c, fCluster, c.ports.proxy, 'warm-up', WARMUP_SECONDS);
+    await c.query('analyze', 'primary');
+    if (withStatements) await statements(c, 0, true);
     const cpu1 = cpuByPart(c);
     const cluster = await load(c, fCluster, c.ports.proxy, 'cluster');
+    const clusterStatements = withStatements ? await statements(c, cluster.pages + cluster.chats * 2, false) : [];
     const clusterCpu = cpuShare(cpu1, cpuByPart(c), cluster.windowS + cluster.drainS);
 
     const fmt = (n: number) => n.toFixed(1).padStart(8);
@@ -201,6 +233,10 @@ async function main() {
     }
     console.log(`\n  CPU (% of one core) during one process's window: ${oneCpu}`);
     console.log(`  CPU (% of one core) during the cluster's window: ${clusterCpu}`);
+    if (withStatements) {
+      console.log(`\n  The primary's statements during one process's window, per request:\n${oneStatements.join('\n')}`);
+      console.log(`\n  The primary's statements during the cluster's window, per request:\n${clusterStatements.join('\n')}`);
+    }
     console.log(`\n  cluster / one process: requests ${((cluster.rps / one.rps) * 100).toFixed(0)} %, conversations through the engine ${((cluster.conversationsPerS / one.conversationsPerS) * 100).toFixed(0)} % (target >= 90 %)`);
   } finally {
     await c.stop();

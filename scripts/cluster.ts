@@ -29,6 +29,8 @@ export type ClusterOptions = {
   env?: Record<string, string>;
   /** Synchronous replication to the standby (on by default). */
   synchronous?: boolean;
+  /** Load pg_stat_statements into both servers (the coordination bench reads it). */
+  pgStatements?: boolean;
   log?: (line: string) => void;
 };
 
@@ -192,6 +194,7 @@ export class Cluster {
       `-c wal_keep_size=256MB`,
       `-c cluster_name=${which}`,
       `-c shared_buffers=128MB`,
+      ...(this.opts.pgStatements ? [`-c shared_preload_libraries=pg_stat_statements,auto_explain`, `-c pg_stat_statements.track=all`, `-c auto_explain.log_min_duration=${process.env.PARLEY_CLUSTER_EXPLAIN_MS ?? -1}`, `-c auto_explain.log_analyze=on`, `-c auto_explain.log_timing=off`] : []),
     ];
     return flags.join(' ');
   }
