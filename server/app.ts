@@ -15,7 +15,7 @@ import { checkHealth, checkReadiness } from './health';
 import { answerWhileDatabaseAway, UNAVAILABLE_MESSAGE } from './database-outage';
 import { noteDatabaseError } from '../db/availability';
 import { nodeName } from '../app/models/cluster/node.server';
-import { dataRequestsAsPages, rejectNulInUrl, withInputBoundary } from './input-boundary';
+import { dataRequestsAsPages, refuseUnservedMethods, rejectNulInUrl, withInputBoundary } from './input-boundary';
 import { securityHeaders } from './security-headers';
 
 export async function createApp(opts: { build: ServerBuild; publicDir: string }) {
@@ -70,7 +70,9 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   // CSP nonce, no-store for signed-in responses, HSTS over HTTPS (ADR 023).
   app.use(securityHeaders());
 
-  // The input boundary (ADR 023): a NUL byte in the address is a 400 for every endpoint, Remix or not.
+  // The input boundary (ADR 023): a method no route serves is a 405 (ADR 144), a NUL byte in the address a 400, for
+  // every endpoint, Remix or not.
+  app.use(refuseUnservedMethods());
   app.use(rejectNulInUrl());
   app.use(dataRequestsAsPages());
 

@@ -40,6 +40,30 @@ export function rejectNulInUrl() {
   };
 }
 
+/** The methods Parley's routes answer themselves (each with its own 405 and Allow where it serves fewer). */
+const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** What the 405 names as allowed: the methods served under that kind of address (ADR 144). */
+export function allowedMethods(path: string) {
+  if (path.startsWith('/api/v1/')) return 'GET, HEAD, POST, PATCH, DELETE';
+  if (path.startsWith('/public/')) return 'GET, HEAD, POST, OPTIONS';
+  return 'GET, HEAD, POST';
+}
+
+/**
+ * Every other method Node's parser lets through (TRACE, PROPFIND, MKCOL, LOCK, QUERY, SEARCH...) is a 405 with an
+ * Allow header on every address, before anything reads it: the Fetch API Remix builds its requests on cannot even
+ * hold a TRACE (it throws, which was a 500), and no route of Parley serves WebDAV or the like. Methods Node does not
+ * know at all (FOO) get its own 400 before reaching here, and CONNECT never reaches Express.
+ */
+export function refuseUnservedMethods() {
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    if (ROUTED_METHODS.has(req.method)) return next();
+    getLogger().warn({ method: req.method, path: req.path, status: 405, reason: 'method not served' }, 'bad request');
+    res.status(405).set('Allow', allowedMethods(req.path)).type('text/plain').send(`Method Not Allowed: ${req.method} is not served here`);
+  };
+}
+
 /**
  * Parley uses Remix's single fetch (`.data` requests); the legacy `?_data=<route>` requests are nothing its pages
  * send, and Remix half-answers them (a 500 for a loader that returns null). They are answered as the page itself
@@ -64,12 +88,54 @@ function hasNulInUrl(url: string) {
   return /%00/.test(url) || url.includes('\0');
 }
 
-function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  if (Array.isArray(value)) return value.some(hasNul);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || hasNul(v));
+/**
+ * How deep a JSON body may nest (ADR 144). Ruby's JSON parser refuses past 100 by default, so no webhook a
+ * provider sends nests deeper, nor does anything Parley's own pages and widget send (a handful of levels); and
+ * 100 levels keep every recursive walk further in (JSON.stringify into jsonb, zod, sanitisers, logs) a few hundred
+ * frames deep, far from the stack's end, where 5,000 levels overflow it.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/**
+ * The deepest nesting of arrays and objects in a JSON text, counted without parsing (brackets inside strings are
+ * text); it stops counting once past `limit`. A text that is not JSON is counted all the same.
+ */
+export function jsonDepthExceeds(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
   return false;
 }
+
+/** Whether a parsed JSON value holds a NUL in a key or a string, walked without recursion. */
+function hasNul(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return true;
+    } else if (Array.isArray(value)) {
+      for (const v of value) stack.push(v);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        if (k.includes('\0')) return true;
+        stack.push(v);
+      }
+    }
+  }
+  return false;
+}
+
+const TOO_DEEP = `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`;
 
 /** Looks at a request's body (on a clone: the route reads the original) before the action runs. */
 export async function checkBody(request: Request): Promise<void> {
@@ -98,6 +164,7 @@ export async function checkBody(request: Request): Promise<void> {
   }
   if (type.startsWith('application/json') || /\+json\b/.test(type)) {
     const text = await request.clone().text();
+    if (jsonDepthExceeds(text)) throw new BadInput(400, TOO_DEEP);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -110,6 +177,9 @@ export async function checkBody(request: Request): Promise<void> {
   }
   const text = await request.clone().text();
   if (text.includes('\0')) throw new BadInput(400, 'The body contains a NUL byte');
+  // Webhook routes read their body as JSON whatever its declared type: a body that looks like JSON is held to the
+  // same depth.
+  if (/^\s*[[{]/.test(text) && jsonDepthExceeds(text)) throw new BadInput(400, TOO_DEEP);
 }
 
 /** An error a route let escape that was caused by what the client sent, as the status to answer with. */
@@ -135,6 +205,9 @@ export function inputErrorStatus(err: unknown, request: Request): 400 | 415 | nu
 function refusal(routeId: string, request: Request, status: number, reason: string) {
   const url = new URL(request.url);
   getLogger().warn({ method: request.method, path: url.pathname, route: routeId, status, reason }, 'bad request');
+  // The Developer API answers every error in its one JSON shape (ADR 076).
+  if (url.pathname.startsWith('/api/v1/'))
+    return Response.json({ error: { code: status === 415 ? 'unsupported_media_type' : 'invalid_request', message: reason } }, { status, headers: { 'Cache-Control': 'no-store' } });
   return new Response(status === 415 ? 'Unsupported Media Type' : `Bad Request: ${reason}`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 }
 

@@ -4,14 +4,15 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { SettingsPage } from '~/components/ui/settings-page';
 import { requireBilling } from '~/models/billing/access.server';
 import { getInvoice } from '~/models/billing/billing.server';
+import { parseRouteId } from '~/utils/route-id';
 import { invoiceView } from '~/models/billing/invoice-view.server';
 import { formatDate, pageTitle } from '~/utils/format';
 import { publicUser } from '~/utils/session.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireBilling(request);
-  const id = Number(params.invoiceId);
-  const invoice = Number.isSafeInteger(id) && id > 0 ? await getInvoice({ accountId: ctx.account.id, invoiceId: id }) : null;
+  const id = parseRouteId(params.invoiceId);
+  const invoice = id === null ? null : await getInvoice({ accountId: ctx.account.id, invoiceId: id });
   if (!invoice) throw new Response('Invoice not found', { status: 404 });
   return { user: publicUser(ctx), invoice: invoiceView(invoice, { name: 'Parley' }) };
 }

@@ -30,7 +30,7 @@ import { createCaptcha, verifyCaptcha } from '~/models/productivity/captcha.serv
 import { anyInAppSurveyLive, inAppSurveyFor } from '~/models/surveys/in-app.server';
 import { readContactFormPost } from '~/models/productivity/uploads.server';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
-import { MAX_ROW_ID } from '~/utils/route-id';
+import { MAX_ROW_ID, parseRowId } from '~/utils/route-id';
 
 /**
  * The widget's HTTP API, called from customers' sites: CORS for any origin, no cookies, the visitor token in the
@@ -130,8 +130,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     }
     if (params.op !== 'messages') throw new Response('Not Found', { status: 404 });
     const { visitor } = await requireVisitor(request);
-    const after = Number(new URL(request.url).searchParams.get('after') ?? 0);
-    return json({ messages: await listVisitorMessages({ visitor, after: Number.isSafeInteger(after) && after > 0 ? after : undefined }) });
+    const after = parseRowId(new URL(request.url).searchParams.get('after'));
+    return json({ messages: await listVisitorMessages({ visitor, after: after ?? undefined }) });
   });
 }
 
@@ -252,9 +252,11 @@ async function help(request: Request) {
   const params = new URL(request.url).searchParams;
   const q = params.get('q') ?? '';
   if (q.length > 200) throw new WidgetInputError('The search is too long');
-  const replaces = Number(params.get('replaces') ?? 0);
-  if (!Number.isSafeInteger(replaces) || replaces < 0) throw new WidgetInputError('The request is not valid');
-  const found = await searchWidgetHelp({ inbox, q, replaces: replaces || null, visitorId: visitor.id });
+  // The search this one replaces, if any (none: absent, empty or 0).
+  const replacesParam = (params.get('replaces') ?? '').trim();
+  const replaces = replacesParam === '' || replacesParam === '0' ? null : parseRowId(replacesParam);
+  if (replaces === null && replacesParam !== '' && replacesParam !== '0') throw new WidgetInputError('The request is not valid');
+  const found = await searchWidgetHelp({ inbox, q, replaces, visitorId: visitor.id });
   if (!found) throw new Response('This chat has no help centre to search', { status: 404 });
   return json({ searchId: found.searchId, results: found.results.map((r) => ({ title: r.title, text: r.text, url: helpUrl(request, found.domain, r.path) })) });
 }

@@ -270,6 +270,9 @@ describe('billing with the Stripe stand-in', () => {
     const b = await setup();
     expect((await b.get(`/settings/invoices/${invoice.id}`)).status).toBe(404);
     expect((await b.get(`/settings/invoices/${invoice.id}/pdf`)).status).toBe(404);
+    // An id past PostgreSQL's integer names no invoice either (not the database's error).
+    expect((await b.get('/settings/invoices/99999999999')).status).toBe(404);
+    expect((await b.get('/settings/invoices/2147483648/pdf')).status).toBe(404);
     expect((await b.post('/settings/my-plan', { intent: 'delete-card', paymentMethodId: String(card.id) })).status).toBe(404);
     expect((await b.post('/settings/my-plan', { intent: 'default-card', paymentMethodId: String(card.id) })).status).toBe(404);
     expect((await b.post('/settings/my-plan', { intent: 'cancel' })).status).toBe(409);

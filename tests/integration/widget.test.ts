@@ -775,6 +775,7 @@ describe('help-centre search in the widget (issue 13)', () => {
     const [stillTheirs] = await getDb().select().from(schema.kbSearches).where(eq(schema.kbSearches.id, theirs.id));
     expect(stillTheirs.query).toBe('theirs');
     expect((await request('/public/widget/help?q=x&replaces=-1', { token: session.token })).status).toBe(400);
+    expect((await request('/public/widget/help?q=x&replaces=99999999999', { token: session.token })).status).toBe(400);
 
     expect((await request('/public/widget/help?q=password')).status).toBe(401);
     expect((await request(`/public/widget/help?q=${'x'.repeat(201)}`, { token: session.token })).status).toBe(400);

@@ -9,7 +9,7 @@ import { TAG_COLOURS } from '../productivity/constants';
 import { createTag } from '../productivity/tags.server';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/constants';
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, publicEndpoint, redeliverWebhook, type WebhookEndpoint } from '../webhooks/webhooks.server';
-import { decodeCursor, defineEndpoint, iso, notFound, page, PageQuery, type Endpoint } from './http.server';
+import { decodeCursor, defineEndpoint, iso, notFound, page, PageQuery, PathIdSchema, RowIdSchema, type Endpoint } from './http.server';
 
 /**
  * Every Developer API endpoint (ADR 076): its zod schemas (validation and the OpenAPI document, one source) and the
@@ -17,7 +17,7 @@ import { decodeCursor, defineEndpoint, iso, notFound, page, PageQuery, type Endp
  * are written in the same transactions; they are done in the name of the user who created the key.
  */
 
-const Id = z.coerce.number().int().positive().max(2_147_483_647);
+const Id = PathIdSchema;
 const IdParams = z.object({ id: Id });
 const DateTime = z.string().meta({ format: 'date-time' });
 const Error = z
@@ -160,7 +160,7 @@ const webhookOut = (e: WebhookEndpoint) => {
 
 const ConversationCreate = z
   .object({
-    inboxId: z.number().int().positive(),
+    inboxId: RowIdSchema,
     subject: z.string().trim().min(1).max(500),
     contact: z.object({ email: z.email().max(254).optional(), phone: z.string().max(20).optional(), name: z.string().max(200).optional() }).refine((c) => c.email || c.phone, {
       message: 'Give the contact an email or a phone number',
@@ -174,8 +174,8 @@ const ConversationUpdate = z
   .object({
     status: z.enum(['open', 'pending', 'resolved']).optional(),
     priority: z.enum(PRIORITIES).optional(),
-    assigneeId: z.number().int().positive().nullable().optional().meta({ description: 'A user of the account; null unassigns' }),
-    teamId: z.number().int().positive().nullable().optional().meta({ description: 'A team of the account; null clears' }),
+    assigneeId: RowIdSchema.nullable().optional().meta({ description: 'A user of the account; null unassigns' }),
+    teamId: RowIdSchema.nullable().optional().meta({ description: 'A team of the account; null clears' }),
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Change at least one of status, priority, assigneeId, teamId' })
   .meta({ id: 'ConversationUpdate' });

@@ -3,6 +3,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb, schema } from '../../../db/client';
 import { getLogger } from '../../utils/logger.server';
+import { MAX_ROW_ID, parseRouteId } from '../../utils/route-id';
 import { hitRateLimit } from '../../utils/rate-limit.server';
 import { InvalidReferenceError } from '../inbox/conversations.server';
 import { FieldInputError } from '../productivity/shared.server';
@@ -69,9 +70,11 @@ function zodDetails(err: z.ZodError) {
   return err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
 }
 
-function parse<T extends z.ZodType>(schemaOf: T | undefined, value: unknown, where: string): z.infer<T> {
+function parse<T extends z.ZodType>(schemaOf: T | undefined, value: unknown, where: 'path' | 'query' | 'body'): z.infer<T> {
   if (!schemaOf) return undefined as z.infer<T>;
   const result = schemaOf.safeParse(value);
+  // A path id that cannot name a row (0, 2147483648, abc) names nothing: the same 404 as an id of another account.
+  if (!result.success && where === 'path') throw notFound();
   if (!result.success) throw new ApiError(400, 'invalid_request', `The request's ${where} is not valid`, zodDetails(result.error));
   return result.data;
 }
@@ -148,9 +151,18 @@ export async function handleApi(request: Request, routeParams: Record<string, st
     if (err instanceof FieldInputError) return json(errorBody('validation_failed', err.message, [{ path: err.field, message: err.message }]), 422, rateHeaders);
     if (err instanceof InvalidReferenceError) return json(errorBody('validation_failed', err.message), 422, rateHeaders);
     if (err instanceof Response) return json(errorBody('error', err.statusText || 'Request refused'), err.status, rateHeaders);
+    // A PostgreSQL data exception (class 22: a number out of range, an invalid literal) comes from a value sent
+    // that a schema let through: the client's 400, never a 500 (ADR 144).
+    if (isDataException(err)) return json(errorBody('invalid_request', 'A value of the request is out of range or not valid'), 400, rateHeaders);
     getLogger().error({ err: (err as Error).message, endpoint: endpoint.id }, 'api request failed');
     return json(errorBody('internal_error', 'Something went wrong on our side'), 500, rateHeaders);
   }
+}
+
+function isDataException(err: unknown) {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = e && typeof e === 'object' ? (e.cause?.code ?? e.code) : undefined;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
 async function rememberIdempotent(row: typeof schema.apiIdempotencyKeys.$inferInsert) {
@@ -170,6 +182,13 @@ async function rememberIdempotent(row: typeof schema.apiIdempotencyKeys.$inferIn
       .catch(() => {});
 }
 
+/**
+ * An id in a path or a body: every table's id is a PostgreSQL integer, so 1..2147483647; past it the answer is a
+ * 400 (a 404 in the path), never the database's error. Every endpoint's ids go through this one schema.
+ */
+export const RowIdSchema = z.number().int().positive().max(MAX_ROW_ID);
+export const PathIdSchema = z.coerce.number().int().positive().max(MAX_ROW_ID);
+
 /** Cursor pagination: the cursor is the last id of the page, opaque to clients. */
 export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(25),
@@ -178,8 +197,9 @@ export const PageQuery = z.object({
 
 export function decodeCursor(cursor: string | undefined) {
   if (!cursor) return undefined;
-  const n = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!Number.isInteger(n) || n <= 0) throw new ApiError(400, 'invalid_request', 'The cursor is not valid');
+  // The cursor is an id (see page()): plain digits within PostgreSQL's integer, or a 400.
+  const n = parseRouteId(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (n === null) throw new ApiError(400, 'invalid_request', 'The cursor is not valid', [{ path: 'cursor', message: 'Use the nextCursor of a previous page' }]);
   return n;
 }
 

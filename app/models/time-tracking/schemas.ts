@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRowId } from '../../utils/route-id';
 
 /** Longest single entry: a day. Longer work is several entries (a timer left running overnight is a mistake). */
 export const MAX_ENTRY_MINUTES = 24 * 60;
@@ -38,7 +39,7 @@ export function readTimeFilters(url: URL): TimeReportFilters {
   const agent = Number(url.searchParams.get('agent'));
   if (DAY.test(from) && !Number.isNaN(Date.parse(from))) f.from = from;
   if (DAY.test(to) && !Number.isNaN(Date.parse(to))) f.to = to;
-  if (Number.isInteger(agent) && agent > 0) f.userId = agent;
+  if (isRowId(agent)) f.userId = agent;
   return f;
 }
 
