@@ -189,7 +189,7 @@ describe('one bad message never stops a channel', () => {
 });
 
 describe('what mail carries', () => {
-  it("Outlook's winmail.dat is unpacked into its files, listed by name", async () => {
+  it("Outlook's winmail.dat is unpacked into its files, listed by their long names (not the 8.3 title)", async () => {
     const s = await setup();
     const tnef = fs.readFileSync(path.resolve('tests/fixtures/winmail.dat'));
     const raw = Buffer.from(
@@ -218,7 +218,7 @@ describe('what mail carries', () => {
     const result = await ingestEmail({ inbox: s.inbox, raw, via: 'smtp' });
     expect(result.status).toBe('created');
     const [message] = await messagesOf(s.account.id);
-    expect(await attachmentNames(s.account.id, message.id)).toEqual(['ZAPPA_~2.JPG', 'bookmark.htm']);
+    expect(await attachmentNames(s.account.id, message.id)).toEqual(['zappa_av1.jpg', 'bookmark.htm']);
   });
 
   it("an Outlook mail whose body is only in winmail.dat's compressed RTF is read as text; HTML Outlook wrapped in RTF is shown as HTML", async () => {
@@ -252,7 +252,7 @@ describe('what mail carries', () => {
 
     const [fromRtf, fromHtml] = await messagesOf(s.account.id);
     expect(fromRtf.text).toBe(['Casdasdfasdfasd', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd'].join('\n'));
-    expect(await attachmentNames(s.account.id, fromRtf.id)).toEqual(['ZAPPA_~2.JPG', 'bookmark.htm']);
+    expect(await attachmentNames(s.account.id, fromRtf.id)).toEqual(['zappa_av1.jpg', 'bookmark.htm']);
     expect(fromHtml.html).toContain('<p>Grüße aus <b>Wien</b></p>');
     expect(fromHtml.text).toBe('Grüße aus Wien');
   });
