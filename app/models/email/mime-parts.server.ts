@@ -9,7 +9,8 @@ const simpleParser = async (source: Buffer | string, options: SimpleParserOption
  * - Outlook's winmail.dat (TNEF) becomes the files it wraps (and its body when the mail has none); one that cannot
  *   be read whole is kept as it came as well, with a note on the message (ADR 145);
  * - a forwarded message (message/rfc822) is shown inline (sender, date, subject, body, the names of its files)
- *   and its files become attachments of the message, instead of an opaque message.eml.
+ *   and its files become attachments of the message; the forwarded .eml itself is kept too, byte for byte, so an
+ *   agent can download exactly what the customer forwarded (ADR 145).
  */
 
 export type MailPart = { filename: string; contentType: string; content: Buffer; cid: string | null };
@@ -185,6 +186,12 @@ export async function expandParts(
           attachments: nested.parts.map((p) => p.filename),
         });
         parts.push(...nested.parts);
+        // The original as it came, after its files (they were kept before it was, and come first within the size
+        // limits), and once: a forward inside it is inside its bytes already.
+        if (depth === 0) {
+          const subject = (inner.subject ?? '').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().slice(0, 150);
+          parts.push({ filename: dbText(a.filename || `${subject || 'Forwarded message'}.eml`), contentType: 'message/rfc822', content: a.content, cid: null });
+        }
         forwarded.push(...nested.forwarded);
         notes.push(...nested.notes);
         continue;
