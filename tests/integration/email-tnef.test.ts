@@ -82,15 +82,20 @@ describe("winmail.dat: the tnef project's test files", () => {
 
   it.each(files)('%s arrives with the files the tnef project lists (names, sizes, bytes), or as it came with a note', async (file) => {
     const a = await createTestAccount();
-    const inbox = await createEmailInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', email: `support@${a.domain}.test`, mode: 'forwarding' });
+    const inbox = await createEmailInbox({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      name: 'Support',
+      email: `support@${a.domain}.test`,
+      mode: 'forwarding',
+    });
     const tnef = fs.readFileSync(path.join(FIXTURES, file));
-    await mailer.sendMail({ envelope: { from: 'olga@example.test', to: [forwardingAddress(inbox)!] }, raw: outlookMail(forwardingAddress(inbox)!, file, tnef) });
+    await mailer.sendMail({
+      envelope: { from: 'olga@example.test', to: [forwardingAddress(inbox)!] },
+      raw: outlookMail(forwardingAddress(inbox)!, file, tnef),
+    });
 
-    const messages = await getDb()
-      .select()
-      .from(schema.messages)
-      .where(eq(schema.messages.accountId, a.account.id))
-      .orderBy(asc(schema.messages.id));
+    const messages = await getDb().select().from(schema.messages).where(eq(schema.messages.accountId, a.account.id)).orderBy(asc(schema.messages.id));
     const incoming = messages.filter((m) => m.kind === 'incoming');
     expect(incoming).toHaveLength(1);
     const notes = messages.filter((m) => m.kind === 'system').map((m) => m.text);
@@ -124,13 +129,24 @@ describe("winmail.dat: the tnef project's test files", () => {
 
   it('bytes that are no TNEF at all are kept as winmail.dat, with a note', async () => {
     const a = await createTestAccount();
-    const inbox = await createEmailInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', email: `support@${a.domain}.test`, mode: 'forwarding' });
+    const inbox = await createEmailInbox({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      name: 'Support',
+      email: `support@${a.domain}.test`,
+      mode: 'forwarding',
+    });
     const junk = Buffer.from('not a TNEF stream, just bytes an old gateway mangled');
-    await mailer.sendMail({ envelope: { from: 'olga@example.test', to: [forwardingAddress(inbox)!] }, raw: outlookMail(forwardingAddress(inbox)!, 'junk', junk) });
+    await mailer.sendMail({
+      envelope: { from: 'olga@example.test', to: [forwardingAddress(inbox)!] },
+      raw: outlookMail(forwardingAddress(inbox)!, 'junk', junk),
+    });
     const messages = await getDb().select().from(schema.messages).where(eq(schema.messages.accountId, a.account.id)).orderBy(asc(schema.messages.id));
     const incoming = messages.find((m) => m.kind === 'incoming')!;
     const rows = await getDb().select().from(schema.attachments).where(eq(schema.attachments.messageId, incoming.id));
     expect(rows.map((r) => [r.filename, r.size])).toEqual([['winmail.dat', junk.byteLength]]);
-    expect(messages.filter((m) => m.kind === 'system').map((m) => m.text)).toEqual(["Parley could not unpack winmail.dat (Outlook's TNEF); it is attached as it came."]);
+    expect(messages.filter((m) => m.kind === 'system').map((m) => m.text)).toEqual([
+      "Parley could not unpack winmail.dat (Outlook's TNEF); it is attached as it came.",
+    ]);
   });
 });

@@ -24,8 +24,9 @@ export function dbText(value: string | null | undefined) {
 }
 
 const TNEF_TYPES = new Set(['application/ms-tnef', 'application/vnd.ms-tnef']);
-/** Past these, a winmail.dat is kept as it came rather than unpacked (the decoder is slow on hostile input). */
+/** Past this, a winmail.dat is kept as it came (with a note) rather than unpacked: no attachment may be larger. */
 const MAX_TNEF_BYTES = 10 * 1024 * 1024;
+/** The RTF reader is stopped after this (it can be slow on hostile input). */
 const TNEF_TIMEOUT_MS = 5000;
 /** A forward of a forward of a forward is shown; deeper nesting stays attached as files. */
 const MAX_FORWARD_DEPTH = 3;

@@ -246,7 +246,7 @@ export function decodeTnef(bytes: Buffer): TnefContents | null {
 
   const cpid = find(messageProps, PR_INTERNET_CPID)?.int ?? codepage;
   const bodyValue = find(messageProps, PR_BODY);
-  const body = bodyValue ? (stringOf(bodyValue, codepage) ?? '') : legacyBody ? decodeCodepage(legacyBody, codepage).replace(/\u0000+$/, '') : '';
+  const body = bodyValue ? stringOf(bodyValue, codepage) ?? '' : legacyBody ? decodeCodepage(legacyBody, codepage).replace(/\u0000+$/, '') : '';
   const htmlValue = find(messageProps, PR_BODY_HTML);
   const html = htmlValue
     ? htmlValue.type === PT_UNICODE
