@@ -18,7 +18,8 @@ import { nodeId as thisNodeId } from '../app/models/cluster/node.server';
  * 20 s without a sync, a NOOP (which also ends and restarts IDLE, so the connection is never quiet for long)
  * that must be answered within 10 s. A frozen connection is therefore dropped at most 30 s after it froze (60 s
  * if it froze in the middle of a sync: imapflow's 30 s socket timeout, then its own NOOP), and reopened about a
- * second later. Each connection's state goes to channel health (ADR 024).
+ * second later. Each connection's state goes to channel health (ADR 024); an outage ends only once the connection has
+ * kept working for RECOVERY_SETTLE_MS, so a flapping server is one outage, one notification each way (ADR 145).
  *
  * Every web node runs a manager, yet each inbox has exactly one connection in the cluster: a node runs the connection
  * of an inbox only while it holds the inbox's lease (`imap:<inboxId>`, app/models/cluster/leases.server.ts). One
@@ -32,6 +33,11 @@ const RECHECK_MS = 5 * 60_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 export const HEARTBEAT_MS = 20_000;
 export const HEARTBEAT_TIMEOUT_MS = 10_000;
+/**
+ * How long a connection must work, with no failure, before an outage counts as over (ADR 145): a server restarting a
+ * few times in a row, or a connection that comes back for a moment and drops again, is one outage, one notification.
+ */
+export const RECOVERY_SETTLE_MS = 60_000;
 
 type Worker = { key: string; stop: (graceMs?: number) => Promise<void>; connected: () => boolean };
 
@@ -65,7 +71,11 @@ export function backoffMs(attempt: number) {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempt, 10)) * (0.8 + Math.random() * 0.4);
 }
 
-function startWorker(inbox: { id: number; accountId: number }, imap: ImapSettings, opts: { minBackoffMs?: number; heartbeatMs?: number; heartbeatTimeoutMs?: number }): Worker {
+function startWorker(
+  inbox: { id: number; accountId: number },
+  imap: ImapSettings,
+  opts: { minBackoffMs?: number; heartbeatMs?: number; heartbeatTimeoutMs?: number; recoverySettleMs?: number },
+): Worker {
   const log = getLogger().child({ inboxId: inbox.id, imapHost: imap.host });
   let stopped = false;
   let client: ReturnType<typeof imapClient> | null = null;
@@ -84,6 +94,17 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
       const c = imapClient(imap);
       client = c;
       let heartbeat: NodeJS.Timeout | undefined;
+      let settle: NodeJS.Timeout | undefined;
+      const settleMs = opts.recoverySettleMs ?? RECOVERY_SETTLE_MS;
+      // A success during an outage ends it only once this connection has kept working for settleMs: checked again then.
+      const recordWorking = async () => {
+        const r = await recordChannelSuccess(health, { settleMs }).catch(() => null);
+        clearTimeout(settle);
+        if (r?.open && !stopped && client === c) {
+          settle = setTimeout(() => void recordWorking(), settleMs + 50);
+          settle.unref();
+        }
+      };
       try {
         const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
         c.on('error', (err: Error) => log.warn(imapFailureForLog(err), 'imap connection error'));
@@ -118,7 +139,7 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
             } while (again && !stopped);
             // The backoff starts again only once the connection has done its work.
             attempt = 0;
-            await recordChannelSuccess(health).catch(() => {});
+            await recordWorking();
           })()
             .catch(async (err) => {
               log.warn(imapFailureForLog(err), 'imap sync failed, reconnecting');
@@ -163,6 +184,7 @@ function startWorker(inbox: { id: number; accountId: number }, imap: ImapSetting
         c.close();
       }
       clearInterval(heartbeat);
+      clearTimeout(settle);
       isConnected = false;
       client = null;
       if (stopped) break;
@@ -200,6 +222,7 @@ export async function startImapManager(
     minBackoffMs?: number;
     heartbeatMs?: number;
     heartbeatTimeoutMs?: number;
+    recoverySettleMs?: number;
     /** This node's name in the leases (tests run two managers in one process). */
     nodeId?: string;
     leaseTtlMs?: number;

@@ -235,3 +235,52 @@ describe('channel health in the product', () => {
     expect(banner).toContain('Mailbox (Reading mail (IMAP))</a> — The mailbox refused the user name or password');
   });
 });
+
+describe('one outage, one notification', () => {
+  it('an IMAP server that goes away and comes back several times within one outage notifies once when it fails and once when it works again; a second outage does the same', async () => {
+    let server = await startServer();
+    const port = server.port;
+    const s = await imapInbox(port);
+    const settleMs = 3000;
+    manager = await startImapManager({ recoverySettleMs: settleMs });
+    await waitFor(async () => (await imapHealth(s.account.id, s.inbox.id))?.lastSuccessAt);
+    const titles = async () =>
+      (await getDb().select().from(schema.notifications).where(eq(schema.notifications.accountId, s.account.id)).orderBy(schema.notifications.id)).map((n) => n.title);
+    const connected = () => waitFor(() => manager!.status().connected.includes(s.inbox.id), 30_000);
+    /** The server goes away until the reader has failed to reach it, then comes back on the same port. */
+    const outage = async () => {
+      const before = (await imapHealth(s.account.id, s.inbox.id))?.lastErrorAt?.getTime() ?? 0;
+      await server.close();
+      await waitFor(async () => ((await imapHealth(s.account.id, s.inbox.id))?.lastErrorAt?.getTime() ?? 0) > before, 30_000);
+      server = await startServer({ port });
+    };
+
+    // One episode: down, back for a moment (reconnected, less than the settle time), down again, three times over.
+    for (let i = 0; i < 3; i++) {
+      await outage();
+      await connected();
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await imapHealth(s.account.id, s.inbox.id))!.failingSince).toBeInstanceOf(Date);
+    }
+    expect(await titles()).toEqual(['Mailbox: Reading mail (IMAP) is failing']);
+    // It stays up: once it has worked for the settle time, the episode ends, with one notice.
+    await waitFor(async () => (await imapHealth(s.account.id, s.inbox.id))?.failingSince === null, 30_000);
+    await waitFor(async () => (await titles()).length === 2);
+    const notes = await getDb().select().from(schema.notifications).where(eq(schema.notifications.accountId, s.account.id)).orderBy(schema.notifications.id);
+    expect(notes[1]).toMatchObject({ userId: s.owner.id, title: 'Mailbox: Reading mail (IMAP) is working again', link: `/settings/emails/${s.inbox.id}` });
+    expect(notes[1].body).toMatch(/^The last error was: /);
+
+    // A second episode, after the first has ended: told again, once each way.
+    await outage();
+    await waitFor(async () => (await titles()).length === 4, 30_000);
+    expect(await titles()).toEqual([
+      'Mailbox: Reading mail (IMAP) is failing',
+      'Mailbox: Reading mail (IMAP) is working again',
+      'Mailbox: Reading mail (IMAP) is failing',
+      'Mailbox: Reading mail (IMAP) is working again',
+    ]);
+    await new Promise((r) => setTimeout(r, settleMs));
+    expect(await titles()).toHaveLength(4);
+    await server.close();
+  }, 180_000);
+});

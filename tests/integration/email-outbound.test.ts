@@ -194,6 +194,34 @@ describe('outgoing replies', () => {
     expect(failed.deliveryStatus).toBe('failed');
     expect(failed.deliveryError).toMatch(/550/);
   });
+  it("a recipient the inbox's own SMTP server refuses (550 5.1.1) fails the message with the server's code and reason, as through SMTP_URL", async () => {
+    const s = await withConversation();
+    const server = await capture({ refuse: 'cara@example.test' });
+    await setSmtpSettings({ accountId: s.account.id, actorId: s.owner.id, id: s.inbox.id, input: { host: '127.0.0.1', port: server.port, secure: false, user: '', password: '' } });
+    const reply = await postMessage({ accountId: s.account.id, actorId: s.owner.id, conversationId: s.conversationId, kind: 'outgoing', text: 'x' });
+    await expect(deliverMessage({ messageId: reply.id })).rejects.toThrow(/550 5\.1\.1 No such user/);
+    const failed = await reload(reply.id);
+    expect(failed.deliveryStatus).toBe('failed');
+    expect(failed.deliveryError).toMatch(/550 5\.1\.1 No such user/);
+    expect(failed.deliveryError).not.toMatch(/Delivery through the inbox's SMTP server failed/);
+    expect(server.received).toHaveLength(0);
+
+    // The same refusal through SMTP_URL reads the same.
+    const t = await withConversation();
+    useSmtpUrl(`smtp://127.0.0.1:${server.port}`);
+    const viaUrl = await postMessage({ accountId: t.account.id, actorId: t.owner.id, conversationId: t.conversationId, kind: 'outgoing', text: 'x' });
+    await expect(deliverMessage({ messageId: viaUrl.id })).rejects.toThrow();
+    expect((await reload(viaUrl.id)).deliveryError).toBe(failed.deliveryError);
+
+    // A server that cannot be reached still says only that it failed (ADR 021).
+    const u = await withConversation();
+    const gone = await capture();
+    await gone.close();
+    await setSmtpSettings({ accountId: u.account.id, actorId: u.owner.id, id: u.inbox.id, input: { host: '127.0.0.1', port: gone.port, secure: false, user: '', password: '' } });
+    const unreachable = await postMessage({ accountId: u.account.id, actorId: u.owner.id, conversationId: u.conversationId, kind: 'outgoing', text: 'x' });
+    await expect(deliverMessage({ messageId: unreachable.id })).rejects.toThrow();
+    expect((await reload(unreachable.id)).deliveryError).toBe("Delivery through the inbox's SMTP server failed");
+  });
 });
 
 describe('forwarding check', () => {

@@ -13,6 +13,7 @@ import { forwardingAddress } from '../../app/models/email/addresses.server';
 import { checkMailServer, createEmailInbox, readEmailSettings, setSmtpSettings, trustServerCertificate } from '../../app/models/email/email-inboxes.server';
 import { ingestEmail } from '../../app/models/email/inbound.server';
 import { listQuarantinedEmails, retryQuarantinedEmail } from '../../app/models/email/quarantine.server';
+import { readAttachment } from '../../app/models/inbox/attachments.server';
 import { getInbox } from '../../app/models/inbox/inboxes.server';
 import { startInboundSmtp } from '../../server/smtp-inbound';
 import { createTestAccount, createTestUser } from '../factories';
@@ -189,7 +190,7 @@ describe('one bad message never stops a channel', () => {
 });
 
 describe('what mail carries', () => {
-  it("Outlook's winmail.dat is unpacked into its files, listed by name", async () => {
+  it("Outlook's winmail.dat is unpacked into its files, listed by their long names (not the 8.3 title)", async () => {
     const s = await setup();
     const tnef = fs.readFileSync(path.resolve('tests/fixtures/winmail.dat'));
     const raw = Buffer.from(
@@ -218,7 +219,7 @@ describe('what mail carries', () => {
     const result = await ingestEmail({ inbox: s.inbox, raw, via: 'smtp' });
     expect(result.status).toBe('created');
     const [message] = await messagesOf(s.account.id);
-    expect(await attachmentNames(s.account.id, message.id)).toEqual(['ZAPPA_~2.JPG', 'bookmark.htm']);
+    expect(await attachmentNames(s.account.id, message.id)).toEqual(['zappa_av1.jpg', 'bookmark.htm']);
   });
 
   it("an Outlook mail whose body is only in winmail.dat's compressed RTF is read as text; HTML Outlook wrapped in RTF is shown as HTML", async () => {
@@ -252,7 +253,7 @@ describe('what mail carries', () => {
 
     const [fromRtf, fromHtml] = await messagesOf(s.account.id);
     expect(fromRtf.text).toBe(['Casdasdfasdfasd', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd', '', 'Casdasdfasdfasd'].join('\n'));
-    expect(await attachmentNames(s.account.id, fromRtf.id)).toEqual(['ZAPPA_~2.JPG', 'bookmark.htm']);
+    expect(await attachmentNames(s.account.id, fromRtf.id)).toEqual(['zappa_av1.jpg', 'bookmark.htm']);
     expect(fromHtml.html).toContain('<p>Grüße aus <b>Wien</b></p>');
     expect(fromHtml.text).toBe('Grüße aus Wien');
   });
@@ -293,9 +294,48 @@ describe('what mail carries', () => {
       expect(m.html).toContain('The printer is on fire.');
       expect(m.html).toContain('Attachments: notes.txt');
       expect(m.text).toContain('The printer is on fire.');
-      expect(await attachmentNames(s.account.id, m.id)).toEqual(['notes.txt']);
+      expect(await attachmentNames(s.account.id, m.id)).toEqual(['notes.txt', 'Original question.eml']);
     }
     expect(first.text).toMatch(/^See below\./);
+  });
+
+  it('a forwarded message keeps its original .eml as an attachment, byte for byte, once (a forward inside it stays inside it)', async () => {
+    const s = await setup();
+    const innermost = 'From: Eve <eve@example.test>\r\nTo: dan@example.test\r\nSubject: First\r\nMessage-ID: <innermost-1@example.test>\r\n\r\nWhere is my parcel?\r\n';
+    const inner = [
+      'From: Dan <dan@example.test>',
+      'To: cara@example.test',
+      'Subject: Fwd: First',
+      'Date: Mon, 2 Nov 2026 10:00:00 +0000',
+      'Message-ID: <inner-2@example.test>',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="ib"',
+      '',
+      '--ib',
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+      '',
+      'Grüße, see the customer below.   ',
+      '--ib',
+      'Content-Type: message/rfc822',
+      '',
+      innermost,
+      '--ib--',
+      '',
+    ].join('\r\n');
+    const raw = `From: Cara <cara@example.test>\r\nTo: ${s.to}\r\nSubject: Fwd: Fwd: First\r\nMessage-ID: <fwd-3@example.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="ob"\r\n\r\n--ob\r\nContent-Type: text/plain\r\n\r\nForwarding as asked.\r\n--ob\r\nContent-Type: message/rfc822; name="customer.eml"\r\nContent-Disposition: attachment; filename="customer.eml"\r\n\r\n${inner}\r\n--ob--\r\n`;
+    expect((await ingestEmail({ inbox: s.inbox, raw: Buffer.from(raw, 'utf8'), via: 'smtp' })).status).toBe('created');
+
+    const [message] = await messagesOf(s.account.id);
+    expect(message.html).toContain('Where is my parcel?');
+    const rows = await getDb()
+      .select()
+      .from(schema.attachments)
+      .where(and(eq(schema.attachments.accountId, s.account.id), eq(schema.attachments.messageId, message.id)));
+    expect(rows.map((r) => [r.filename, r.contentType])).toEqual([['customer.eml', 'message/rfc822']]);
+    const stored = await readAttachment({ accountId: s.account.id, id: rows[0].id });
+    // The part's bytes exactly: its last CRLF belongs to the boundary that follows it (RFC 2046).
+    expect(Buffer.from(stored!.bytes).equals(Buffer.from(inner, 'utf8'))).toBe(true);
   });
 });
 

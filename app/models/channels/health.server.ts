@@ -10,7 +10,8 @@ import { requestMemo, requestMemoPrime } from '../../utils/request-scope.server'
  * Channel health (ADR 024): each part of a channel (reading mail over IMAP, sending over the inbox's SMTP, the
  * SMS provider, the Facebook and X APIs) records when it last worked and, when it fails, the error in plain words
  * and since when. Settings pages show it, the inbox list and the shell flag failing channels, and the admins of
- * the channel get a notification when a part that worked starts failing (once, not at every retry).
+ * the channel get a notification when a part that worked starts failing (once per failure episode, not at every
+ * retry or every brief reconnection) and one when that episode ends.
  */
 
 export const PART_LABELS: Record<ChannelPart, string> = {
@@ -41,16 +42,48 @@ export type ChannelHealth = typeof schema.channelHealth.$inferSelect;
 
 type Target = { accountId: number; inboxId: number; part: ChannelPart };
 
-export async function recordChannelSuccess(opts: Target) {
+/**
+ * Records that a part worked. A failure episode (failingSince set) ends only once the part has worked with no
+ * failure for `settleMs` (0 by default: at once); a success sooner is part of the same episode and writes nothing,
+ * so a connection that comes back for a moment and drops again is one episode, one notification (ADR 145). The
+ * episode's end notifies the admins who were told it began (it had worked before: `lastSuccessAt` is kept from
+ * before the episode until it ends). `open` says the episode is still open: call again once `settleMs` has passed.
+ */
+export async function recordChannelSuccess(opts: Target, o: { settleMs?: number } = {}) {
   const now = new Date();
-  await getDb()
+  const db = getDb();
+  const where = and(eq(schema.channelHealth.accountId, opts.accountId), eq(schema.channelHealth.inboxId, opts.inboxId), eq(schema.channelHealth.part, opts.part));
+  const [row] = await db
+    .select({ failingSince: schema.channelHealth.failingSince, lastSuccessAt: schema.channelHealth.lastSuccessAt, lastError: schema.channelHealth.lastError, lastErrorAt: schema.channelHealth.lastErrorAt })
+    .from(schema.channelHealth)
+    .where(where);
+  if (row?.failingSince) {
+    if (row.lastErrorAt && now.getTime() - row.lastErrorAt.getTime() < (o.settleMs ?? 0)) return { recovered: false, open: true };
+    // Only one caller ends an episode: the one that still finds the episode it read.
+    const [ended] = await db
+      .update(schema.channelHealth)
+      .set({ lastSuccessAt: now, failingSince: null, offeredCertificate: null, updatedAt: now })
+      .where(and(where, eq(schema.channelHealth.failingSince, row.failingSince)))
+      .returning({ inboxId: schema.channelHealth.inboxId });
+    if (ended && row.lastSuccessAt) {
+      await notifyAdmins({
+        ...opts,
+        title: (inbox) => `${inbox}: ${PART_LABELS[opts.part]} is working again`,
+        body: row.lastError ? `The last error was: ${row.lastError}` : 'It works again.',
+      }).catch((err) => getLogger().warn({ err: (err as Error).message }, 'channel health notification failed'));
+    }
+    return { recovered: Boolean(ended), open: false };
+  }
+  await db
     .insert(schema.channelHealth)
     .values({ accountId: opts.accountId, inboxId: opts.inboxId, part: opts.part, lastSuccessAt: now, updatedAt: now })
     .onConflictDoUpdate({
       target: [schema.channelHealth.inboxId, schema.channelHealth.part],
-      set: { lastSuccessAt: now, failingSince: null, offeredCertificate: null, updatedAt: now },
-      setWhere: eq(schema.channelHealth.accountId, opts.accountId),
+      set: { lastSuccessAt: now, updatedAt: now },
+      // A failure that began since the read above keeps its episode.
+      setWhere: and(eq(schema.channelHealth.accountId, opts.accountId), isNull(schema.channelHealth.failingSince)),
     });
+  return { recovered: false, open: false };
 }
 
 /**
@@ -84,11 +117,13 @@ export async function recordChannelFailure(opts: Target & { error: string; certi
       });
     return { started: false };
   }
-  if (started.lastSuccessAt) await notifyAdmins({ ...opts, error }).catch((err) => getLogger().warn({ err: (err as Error).message }, 'channel health notification failed'));
+  if (started.lastSuccessAt) {
+    await notifyAdmins({ ...opts, title: (inbox) => `${inbox}: ${PART_LABELS[opts.part]} is failing`, body: error }).catch((err) => getLogger().warn({ err: (err as Error).message }, 'channel health notification failed'));
+  }
   return { started: true };
 }
 
-async function notifyAdmins(opts: Target & { error: string }) {
+async function notifyAdmins(opts: Target & { title: (inboxName: string) => string; body: string }) {
   const db = getDb();
   const [inbox] = await db
     .select({ name: schema.inboxes.name })
@@ -111,8 +146,8 @@ async function notifyAdmins(opts: Target & { error: string }) {
     await createNotification({
       accountId: opts.accountId,
       userId: admin.id,
-      title: `${inbox.name}: ${PART_LABELS[opts.part]} is failing`,
-      body: opts.error,
+      title: opts.title(inbox.name),
+      body: opts.body,
       link: `${SETTINGS_PATH[opts.part]}/${opts.inboxId}`,
     });
   }

@@ -238,7 +238,7 @@ export async function storeEmail(opts: IngestOptions): Promise<IngestResult> {
   const log = getLogger();
   if (opts.raw.byteLength > MAX_RAW_EMAIL_BYTES) return { status: 'ignored', reason: 'too large' };
   const parsed = await simpleParser(opts.raw, { keepCidLinks: true });
-  const { parts, forwarded, tnefBody, tnefHtml } = await expandParts(parsed);
+  const { parts, forwarded, tnefBody, tnefHtml, notes } = await expandParts(parsed);
 
   // The forwarding check Parley mailed to the support address came back through forwarding: it works.
   const check = headerText(parsed, FORWARDING_CHECK_HEADER.toLowerCase());
@@ -377,6 +377,8 @@ export async function storeEmail(opts: IngestOptions): Promise<IngestResult> {
           text: `Not kept, too large (over ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB each, ${MAX_MESSAGE_ATTACHMENT_BYTES / (1024 * 1024)} MB per message): ${skipped.join(', ')}`,
         });
       }
+      // A part Parley could not unpack (a winmail.dat it cannot read whole) is kept as it came; the agent is told.
+      for (const note of notes) await addMessage(tx, { accountId: inbox.accountId, conversationId, kind: 'system', text: note });
       return { status, conversationId, messageId: newMessageId };
     });
   } catch (err) {

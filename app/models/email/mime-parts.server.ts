@@ -1,13 +1,16 @@
 import { Worker } from 'node:worker_threads';
+import { decodeTnef, type TnefContents, type TnefFile } from './tnef.server';
 import type { AddressObject, Attachment as MailAttachment, ParsedMail, SimpleParserOptions } from 'mailparser';
 /** mailparser (libmime, iconv tables: ~15 MiB resident) loads with the first message parsed, not at start (ADR 129). */
 const simpleParser = async (source: Buffer | string, options: SimpleParserOptions): Promise<ParsedMail> => (await import('mailparser')).simpleParser(source, options);
 
 /**
  * What an email carries besides its own body, unpacked into what a person can read (ADR 026):
- * - Outlook's winmail.dat (TNEF) becomes the files it wraps (and its plain body when the mail has none);
+ * - Outlook's winmail.dat (TNEF) becomes the files it wraps (and its body when the mail has none); one that cannot
+ *   be read whole is kept as it came as well, with a note on the message (ADR 145);
  * - a forwarded message (message/rfc822) is shown inline (sender, date, subject, body, the names of its files)
- *   and its files become attachments of the message, instead of an opaque message.eml.
+ *   and its files become attachments of the message; the forwarded .eml itself is kept too, byte for byte, so an
+ *   agent can download exactly what the customer forwarded (ADR 145).
  */
 
 export type MailPart = { filename: string; contentType: string; content: Buffer; cid: string | null };
@@ -21,8 +24,9 @@ export function dbText(value: string | null | undefined) {
 }
 
 const TNEF_TYPES = new Set(['application/ms-tnef', 'application/vnd.ms-tnef']);
-/** Past these, a winmail.dat is kept as it came rather than unpacked (the decoder is slow on hostile input). */
+/** Past this, a winmail.dat is kept as it came (with a note) rather than unpacked: no attachment may be larger. */
 const MAX_TNEF_BYTES = 10 * 1024 * 1024;
+/** The RTF reader is stopped after this (it can be slow on hostile input). */
 const TNEF_TIMEOUT_MS = 5000;
 /** A forward of a forward of a forward is shown; deeper nesting stays attached as files. */
 const MAX_FORWARD_DEPTH = 3;
@@ -31,26 +35,43 @@ function isTnef(a: MailAttachment) {
   return TNEF_TYPES.has(a.contentType.toLowerCase()) || /^(winmail|win)\.dat$/i.test(a.filename ?? '');
 }
 
-// MAPI property ids in node-tnef's Attributes: the plain body (PR_BODY) and the compressed RTF body (PR_RTF_COMPRESSED).
-const PR_BODY = 0x1000;
-const PR_RTF_COMPRESSED = 0x1009;
-
-export type UnpackedTnef = { files: { name: string; data: Buffer }[]; body: string; rtfText: string; rtfHtml: string | null };
+export type UnpackedTnef = { files: TnefFile[]; body: string; html: string | null; rtfText: string; unread: string | null };
 
 /**
- * Decodes a TNEF stream with node-tnef in a worker thread: the library logs to stdout on every call (the
- * worker's stdout is discarded) and can spin for seconds on malformed input (the worker is stopped after 5 s,
- * and its memory is capped). Outlook's body in RTF (PR_RTF_COMPRESSED, MS-OXRTFCE) is decompressed there too
- * (@kenjiuno/decompressrtf, ADR 040) and read with rtf-stream-parser: HTML that Outlook wrapped in RTF
- * (`\fromhtml1`) comes back as that HTML, text wrapped in RTF (`\fromtext`) as the text, and an RTF-only body
- * (written in Outlook or WordPad) as its plain text. Code pages are decoded with iconv-lite.
+ * A winmail.dat read by Parley's own TNEF reader (tnef.server.ts, ADR 145): the files with their long names, the
+ * plain and HTML bodies, and, when the HTML or plain body is missing, Outlook's body in RTF. Null when the bytes are
+ * no TNEF or too large to read here.
  */
-export function unpackTnef(bytes: Buffer): Promise<UnpackedTnef | null> {
-  if (bytes.byteLength > MAX_TNEF_BYTES) return Promise.resolve(null);
+export async function unpackTnef(bytes: Buffer): Promise<UnpackedTnef | null> {
+  if (bytes.byteLength > MAX_TNEF_BYTES) return null;
+  let contents: TnefContents | null;
+  try {
+    contents = decodeTnef(bytes);
+  } catch {
+    contents = null;
+  }
+  if (!contents) return null;
+  const rtf = contents.rtfCompressed && !(contents.html && contents.body.trim()) ? await readCompressedRtf(contents.rtfCompressed) : null;
+  return {
+    files: contents.files,
+    body: contents.body.replace(/\u0000+$/, ''),
+    html: contents.html ?? rtf?.html ?? null,
+    rtfText: rtf?.text ?? '',
+    unread: contents.unread,
+  };
+}
+
+/**
+ * Outlook's body in RTF (PR_RTF_COMPRESSED, MS-OXRTFCE), decompressed in a worker thread (@kenjiuno/decompressrtf,
+ * ADR 040) and read with rtf-stream-parser, which can be slow on hostile input (the worker is stopped after 5 s, its
+ * memory is capped): HTML that Outlook wrapped in RTF (`\fromhtml1`) comes back as that HTML, text wrapped in RTF
+ * (`\fromtext`) as the text, and an RTF-only body (written in Outlook or WordPad) as its plain text. Code pages are
+ * decoded with iconv-lite.
+ */
+function readCompressedRtf(compressed: Buffer): Promise<{ text: string; html: string | null } | null> {
   return new Promise((resolve) => {
     const worker = new Worker(
       `const { parentPort, workerData } = require('node:worker_threads');
-       const tnef = require('node-tnef');
        function readRtf(data) {
          const { decompressRTF } = require('@kenjiuno/decompressrtf');
          const iconv = require('iconv-lite');
@@ -75,22 +96,15 @@ export function unpackTnef(bytes: Buffer): Promise<UnpackedTnef | null> {
            });
          }
        }
-       tnef.parseBuffer(Buffer.from(workerData), async (failed, content) => {
-         if (failed || !content || !Array.isArray(content.Attachments)) return parentPort.postMessage(null);
-         const files = content.Attachments.filter((a) => a && a.Data).map((a) => ({ name: String(a.Title || 'attachment'), data: Uint8Array.from(a.Data) }));
-         const attributes = content.Attributes || [];
-         const body = attributes.find((a) => a && a.Name === ${PR_BODY});
-         const compressed = attributes.find((a) => a && a.Name === ${PR_RTF_COMPRESSED} && a.Data && a.Data.length >= 16);
-         let rtf = { text: '', html: null };
-         if (compressed) rtf = await readRtf(compressed.Data).catch(() => rtf);
-         parentPort.postMessage({ files, body: body && body.Data ? Buffer.from(body.Data).toString('latin1') : '', rtfText: rtf.text, rtfHtml: rtf.html });
-       });`,
-      { eval: true, workerData: bytes, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 256 } },
+       Promise.resolve()
+         .then(() => readRtf(Buffer.from(workerData)))
+         .then((rtf) => parentPort.postMessage(rtf), () => parentPort.postMessage(null));`,
+      { eval: true, workerData: compressed, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 256 } },
     );
     worker.stdout.resume();
     worker.stderr.resume();
     let done = false;
-    const finish = (value: UnpackedTnef | null) => {
+    const finish = (value: { text: string; html: string | null } | null) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -98,17 +112,8 @@ export function unpackTnef(bytes: Buffer): Promise<UnpackedTnef | null> {
       resolve(value);
     };
     const timer = setTimeout(() => finish(null), TNEF_TIMEOUT_MS);
-    worker.once('message', (msg: { files: { name: string; data: Uint8Array }[]; body: string; rtfText: string; rtfHtml: string | null } | null) =>
-      finish(
-        msg
-          ? {
-              files: msg.files.map((f) => ({ name: f.name, data: Buffer.from(f.data) })),
-              body: msg.body.replace(/\u0000+$/, ''),
-              rtfText: tidyRtfText(msg.rtfText),
-              rtfHtml: msg.rtfHtml?.trim() ? msg.rtfHtml : null,
-            }
-          : null,
-      ),
+    worker.once('message', (msg: { text: string; html: string | null } | null) =>
+      finish(msg ? { text: tidyRtfText(msg.text), html: msg.html?.trim() ? msg.html : null } : null),
     );
     worker.once('error', () => finish(null));
     worker.once('exit', () => finish(null));
@@ -134,27 +139,39 @@ function addressList(field: AddressObject | AddressObject[] | undefined) {
 
 /**
  * The files of a mail and its forwarded messages, unpacked. `tnefBody` is the body found in a winmail.dat (its
- * plain body, else the text of its RTF body) and `tnefHtml` the HTML Outlook wrapped in its RTF body, for mails
- * whose own body is empty (Outlook puts the body there in RTF-only mode).
+ * plain body, else the text of its RTF body) and `tnefHtml` its HTML body (PR_BODY_HTML, else the HTML Outlook
+ * wrapped in its RTF body), for mails whose own body is empty (Outlook puts the body there in RTF-only mode).
+ * `notes` say what could not be unpacked: such a part is kept as it came, and the message says so.
  */
 export async function expandParts(
   parsed: ParsedMail,
   depth = 0,
-): Promise<{ parts: MailPart[]; forwarded: ForwardedMessage[]; tnefBody: string; tnefHtml: string | null }> {
+): Promise<{ parts: MailPart[]; forwarded: ForwardedMessage[]; tnefBody: string; tnefHtml: string | null; notes: string[] }> {
   const parts: MailPart[] = [];
   const forwarded: ForwardedMessage[] = [];
+  const notes: string[] = [];
   let tnefBody = '';
   let tnefHtml: string | null = null;
   for (const a of parsed.attachments) {
     const cid = a.cid ? dbText(a.cid) : null;
     if (isTnef(a)) {
+      const name = dbText(a.filename || 'winmail.dat');
       const unpacked = await unpackTnef(a.content);
-      if (unpacked && (unpacked.files.length > 0 || unpacked.body.trim() || unpacked.rtfText || unpacked.rtfHtml)) {
-        for (const f of unpacked.files) parts.push({ filename: dbText(f.name), contentType: 'application/octet-stream', content: f.data, cid: null });
+      if (unpacked && (unpacked.files.length > 0 || unpacked.body.trim() || unpacked.rtfText || unpacked.html)) {
+        for (const f of unpacked.files) {
+          parts.push({ filename: dbText(f.name), contentType: dbText(f.contentType ?? 'application/octet-stream'), content: f.data, cid: f.contentId ? dbText(f.contentId) : null });
+        }
         if (!tnefBody) tnefBody = dbText(unpacked.body.trim() ? unpacked.body : unpacked.rtfText);
-        if (!tnefHtml && unpacked.rtfHtml) tnefHtml = dbText(unpacked.rtfHtml);
-        continue;
+        if (!tnefHtml && unpacked.html) tnefHtml = dbText(unpacked.html);
+        if (!unpacked.unread) continue;
       }
+      notes.push(
+        unpacked?.unread
+          ? `Parley could not read all of ${name} (Outlook's TNEF: ${unpacked.unread}); it is attached as it came.`
+          : unpacked
+            ? `${name} (Outlook's TNEF) holds no file or text Parley can show; it is attached as it came.`
+            : `Parley could not unpack ${name} (Outlook's TNEF); it is attached as it came.`,
+      );
     }
     if (a.contentType.toLowerCase() === 'message/rfc822' && depth < MAX_FORWARD_DEPTH) {
       const inner = await simpleParser(a.content, { keepCidLinks: true }).catch(() => null);
@@ -170,14 +187,21 @@ export async function expandParts(
           attachments: nested.parts.map((p) => p.filename),
         });
         parts.push(...nested.parts);
+        // The original as it came, after its files (they were kept before it was, and come first within the size
+        // limits), and once: a forward inside it is inside its bytes already.
+        if (depth === 0) {
+          const subject = (inner.subject ?? '').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().slice(0, 150);
+          parts.push({ filename: dbText(a.filename || `${subject || 'Forwarded message'}.eml`), contentType: 'message/rfc822', content: a.content, cid: null });
+        }
         forwarded.push(...nested.forwarded);
+        notes.push(...nested.notes);
         continue;
       }
     }
     const filename = dbText(a.filename || (a.contentType === 'message/rfc822' ? 'message.eml' : 'attachment'));
     parts.push({ filename, contentType: dbText(a.contentType), content: a.content, cid });
   }
-  return { parts, forwarded, tnefBody, tnefHtml };
+  return { parts, forwarded, tnefBody, tnefHtml, notes };
 }
 
 function escapeHtml(text: string) {

@@ -68,8 +68,11 @@ async function send(opts: { accountId: number; route: Route; mail: Mail.Options;
     return { delivered: true };
   } catch (err) {
     getLogger().warn({ err: (err as Error).message, accountId: opts.accountId, route: opts.route.kind }, 'email delivery failed');
-    // An inbox's own SMTP server is the account's choice: the message says "refused" or "failed", not what answered (ADR 021).
-    const shown = opts.route.kind === 'inbox-smtp' ? new Error(outboundFailure("Delivery through the inbox's SMTP server", err)) : (err as Error);
+    // An inbox's own SMTP server is the account's choice: a failure to reach it says "refused" or "failed", not what
+    // answered (ADR 021). A server that took the mail's envelope and then refused it (550 5.1.1 for a recipient) is
+    // shown as SMTP_URL's route shows it, code and reason: the agent needs them, and they map no network (ADR 145).
+    const shown =
+      opts.route.kind === 'inbox-smtp' && !isSmtpRefusal(err) ? new Error(outboundFailure("Delivery through the inbox's SMTP server", err)) : (err as Error);
     await db.insert(schema.outboundEmails).values({ ...row, transport: 'smtp', status: 'failed', error: shown.message.slice(0, 500) });
     // A refused recipient is about that mail; a connection or login failure is about the channel.
     const recipientRefused = /^5\d\d$/.test(String((err as { responseCode?: number }).responseCode ?? '')) && (err as { command?: string }).command === 'RCPT TO';
@@ -78,6 +81,12 @@ async function send(opts: { accountId: number; route: Route; mail: Mail.Options;
     }
     throw shown;
   }
+}
+
+/** A reply of the SMTP server to the mail's envelope or content (MAIL FROM, RCPT TO, DATA), as nodemailer reports it. */
+function isSmtpRefusal(err: unknown) {
+  const e = err as { responseCode?: unknown; command?: unknown };
+  return typeof e?.responseCode === 'number' && e.responseCode >= 400 && e.responseCode < 600 && ['MAIL FROM', 'RCPT TO', 'DATA'].includes(String(e.command));
 }
 
 function escapeHtml(text: string) {
