@@ -150,15 +150,17 @@ async function statements(c: Cluster, requests: number, reset: boolean) {
     return [];
   }
   const mine = `dbid = (select oid from pg_database where datname = current_database())`;
-  const rows = await c.query<{ query: string; calls: number; ms: number }>(
-    `select regexp_replace(left(query, 110), '\\s+', ' ', 'g') as query, sum(calls)::int as calls, sum(total_exec_time)::float as ms
+  const rows = await c.query<{ query: string; calls: number; ms: number; blocks: number }>(
+    `select regexp_replace(left(query, 110), '\\s+', ' ', 'g') as query, sum(calls)::int as calls, sum(total_exec_time)::float as ms,
+       sum(shared_blks_hit + shared_blks_read)::float as blocks
      from pg_stat_statements where ${mine} group by 1 order by 3 desc limit 25`,
     'primary',
   );
-  const [all] = await c.query<{ calls: number; ms: number }>(`select sum(calls)::int as calls, sum(total_exec_time)::float as ms from pg_stat_statements where ${mine}`, 'primary');
+  const [all] = await c.query<{ calls: number; ms: number; blocks: number }>(`select sum(calls)::int as calls, sum(total_exec_time)::float as ms,
+    sum(shared_blks_hit + shared_blks_read)::float as blocks from pg_stat_statements where ${mine}`, 'primary');
   return [
-    `    all: ${(all.calls / requests).toFixed(1)} statements and ${(all.ms / requests).toFixed(2)} ms per request`,
-    ...rows.map((r) => `    ${(r.calls / requests).toFixed(2).padStart(7)} calls ${(r.ms / requests).toFixed(3).padStart(8)} ms  ${r.query}`),
+    `    all: ${(all.calls / requests).toFixed(1)} statements, ${(all.ms / requests).toFixed(2)} ms and ${(all.blocks / requests).toFixed(0)} blocks read per request (ms include waiting for a CPU; blocks do not)`,
+    ...rows.map((r) => `    ${(r.calls / requests).toFixed(2).padStart(7)} calls ${(r.ms / requests).toFixed(3).padStart(8)} ms ${(r.blocks / requests).toFixed(0).padStart(6)} blocks  ${r.query}`),
   ];
 }
 
