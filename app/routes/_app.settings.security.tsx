@@ -38,6 +38,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { state, totp, setup: state.method ? null : setup, required: Boolean(ctx.account.settings.requireTwoFactor) };
 }
 
+// Recovery codes are shown once: no cache keeps the page.
+const NO_STORE = { headers: { 'Cache-Control': 'no-store' } };
+
 type ActionData = { intent: string; result?: SubmissionResult<string[]>; codes?: string[]; sentTo?: string };
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -53,8 +56,8 @@ export async function action({ request }: ActionFunctionArgs) {
         const submission = parseWithZod(formData, { schema: TwoFactorCodeSchema });
         if (submission.status !== 'success') return data<ActionData>({ intent, result: submission.reply() }, { status: 400 });
         const outcome = intent === 'totp-confirm' ? await confirmTotpSetup({ ...scope, code: submission.value.code }) : await confirmEmailSetup({ ...scope, code: submission.value.code });
-        if (!outcome.ok) return data<ActionData>({ intent, result: submission.reply({ fieldErrors: { code: [outcome.message] }, resetForm: true }) }, { status: 400 });
-        return data<ActionData>({ intent, codes: outcome.codes });
+        if (!outcome.ok) return data<ActionData>({ intent, result: submission.reply({ fieldErrors: { code: [outcome.message] } }) }, { status: 400 });
+        return data<ActionData>({ intent, codes: outcome.codes }, NO_STORE);
       }
       case 'email-send': {
         const { to } = await sendEmailCode({ ...scope, accountName: ctx.account.name });
@@ -63,13 +66,13 @@ export async function action({ request }: ActionFunctionArgs) {
       case 'recovery-codes': {
         const state = await getTwoFactorState(scope);
         if (!state.method) return failed('Turn two-factor sign-in on first.', 400);
-        return data<ActionData>({ intent, codes: await regenerateRecoveryCodes(scope) });
+        return data<ActionData>({ intent, codes: await regenerateRecoveryCodes(scope) }, NO_STORE);
       }
       case 'disable': {
         const submission = parseWithZod(formData, { schema: DisableTwoFactorSchema });
         if (submission.status !== 'success') return data<ActionData>({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 });
         const outcome = await disableTwoFactor({ ...scope, ...submission.value, required: Boolean(ctx.account.settings.requireTwoFactor) });
-        if (!outcome.ok) return data<ActionData>({ intent, result: submission.reply({ formErrors: [outcome.message], hideFields: ['password'], resetForm: true }) }, { status: 400 });
+        if (!outcome.ok) return data<ActionData>({ intent, result: submission.reply({ formErrors: [outcome.message], hideFields: ['password'] }) }, { status: 400 });
         return redirectWithToast(PATH, 'Two-factor sign-in turned off');
       }
       case 'email-change': {
@@ -143,7 +146,7 @@ function EnabledTwoFactor({ method, left, required, disableResult }: { method: '
   return (
     <div className="stack">
       <p data-testid="two-factor-on">
-        Two-factor sign-in is <strong>on</strong>, with {method === 'totp' ? 'an authenticator app' : 'codes by email'}. {left} of 10 recovery codes left.
+        Two-factor sign-in is <strong>on</strong>, with {method === 'totp' ? 'an authenticator app' : 'codes by email'}. {`${left} of 10 recovery codes left.`}
       </p>
       <Form method="post">
         <button type="submit" className="btn" name="intent" value="recovery-codes">

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { CodeForm, RecoveryCodes, TotpSecret } from '~/components/account-security/two-factor';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { completeSessionStep } from '~/models/auth/sessions.server';
-import { confirmEmailSetup, confirmTotpSetup, getTotpSetup, sendEmailCode, totpIssuer } from '~/models/auth/two-factor.server';
+import { confirmEmailSetup, confirmTotpSetup, getTotpSetup, getTwoFactorState, sendEmailCode, totpIssuer } from '~/models/auth/two-factor.server';
 import { TwoFactorCodeSchema } from '~/models/users/schemas';
 import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle } from '~/utils/format';
@@ -19,9 +19,15 @@ import { requirePendingSession } from '~/utils/session.server';
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { account, session } = await requirePendingSession(request, 'two_factor_setup');
-  const totp = await getTotpSetup({ accountId: account.id, userId: session.userId, issuer: totpIssuer(account.domain) });
+  const scope = { accountId: account.id, userId: session.userId };
+  // Once on (the recovery codes were just shown), the page only offers to continue.
+  const { method } = await getTwoFactorState(scope);
+  const totp = method ? null : await getTotpSetup({ ...scope, issuer: totpIssuer(account.domain) });
   return { totp, accountName: account.name, redirectTo: new URL(request.url).searchParams.get('redirectTo') ?? '' };
 }
+
+// Recovery codes are shown once: no cache keeps the page.
+const NO_STORE = { headers: { 'Cache-Control': 'no-store' } };
 
 type ActionData = { intent: string; result?: SubmissionResult<string[]>; codes?: string[]; sentTo?: string; redirectTo?: string };
 
@@ -30,6 +36,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const scope = { accountId: account.id, userId: session.userId };
   const formData = await request.formData();
   const intent = String(formData.get('intent') ?? '');
+  if (intent === 'continue') {
+    // The session becomes full only once two-factor is really on (the codes were shown in between).
+    const state = await getTwoFactorState(scope);
+    if (!state.method) throw redirect('/two-factor-setup');
+    if (!(await completeSessionStep({ id: session.id, accountId: account.id, from: 'two_factor_setup' }))) throw redirect('/signin');
+    return redirect(safeRedirect(formData.get('redirectTo')));
+  }
   if (!['totp-confirm', 'email-send', 'email-confirm'].includes(intent)) throw new Response('Unknown intent', { status: 400 });
   const failed = (message: string, status: number) => data<ActionData>({ intent, result: { status: 'error', error: { '': [message] } } }, { status });
   if (intent === 'email-send') {
@@ -49,23 +62,25 @@ export async function action({ request }: ActionFunctionArgs) {
     return failed(await tooManyMessage(err), 429);
   }
   if (!outcome.ok) {
-    return data<ActionData>({ intent, sentTo: intent === 'email-confirm' ? 'you' : undefined, result: submission.reply({ fieldErrors: { code: [outcome.message] }, resetForm: true }) }, { status: 400 });
+    return data<ActionData>({ intent, sentTo: intent === 'email-confirm' ? 'you' : undefined, result: submission.reply({ fieldErrors: { code: [outcome.message] } }) }, { status: 400 });
   }
-  if (!(await completeSessionStep({ id: session.id, accountId: account.id, from: 'two_factor_setup' }))) throw redirect('/signin');
-  return data<ActionData>({ intent, codes: outcome.codes, redirectTo: safeRedirect(submission.value.redirectTo) });
+  return data<ActionData>({ intent, codes: outcome.codes, redirectTo: safeRedirect(submission.value.redirectTo) }, NO_STORE);
 }
 
 export default function TwoFactorSetup() {
   const { totp, accountName, redirectTo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  if (actionData?.codes) {
+  if (actionData?.codes || !totp) {
     return (
       <>
         <h1>Two-factor sign-in is on</h1>
-        <RecoveryCodes codes={actionData.codes} />
-        <Link to={actionData.redirectTo ?? '/home'} className="btn btn-primary">
-          Continue to Parley
-        </Link>
+        {actionData?.codes ? <RecoveryCodes codes={actionData.codes} /> : null}
+        <Form method="post">
+          <input type="hidden" name="redirectTo" value={actionData?.redirectTo ?? redirectTo} />
+          <button type="submit" className="btn btn-primary" name="intent" value="continue">
+            Continue to Parley
+          </button>
+        </Form>
       </>
     );
   }

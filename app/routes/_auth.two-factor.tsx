@@ -40,9 +40,9 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     result = await verifySecondFactor({ ...scope, code: submission.value.code });
   } catch (err) {
-    return data(submission.reply({ formErrors: [await tooManyMessage(err)], resetForm: true }), { status: 429 });
+    return data(submission.reply({ formErrors: [await tooManyMessage(err)] }), { status: 429 });
   }
-  if (!result.ok) return data(submission.reply({ fieldErrors: { code: [result.message] }, resetForm: true }), { status: 400 });
+  if (!result.ok) return data(submission.reply({ fieldErrors: { code: [result.message] } }), { status: 400 });
   if (!(await completeSessionStep({ id: session.id, accountId: account.id, from: 'two_factor' }))) throw redirect('/signin');
   const to = safeRedirect(submission.value.redirectTo);
   if (result.via === 'recovery') return redirectWithToast(to, { type: 'info', text: 'You signed in with a recovery code; it cannot be used again.' });
