@@ -9,7 +9,7 @@ import { requireUser } from '~/utils/session.server';
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireUser(request);
   await touchSession({ id: ctx.sessionId, accountId: ctx.account.id });
-  return { ok: true, idleMs: (ctx.account.settings.idleSignOutMinutes ?? 0) * 60_000 };
+  return Response.json({ ok: true, idleMs: (ctx.account.settings.idleSignOutMinutes ?? 0) * 60_000 }, { headers: { 'Cache-Control': 'no-store' } });
 }
 
 export function loader() {
