@@ -100,6 +100,9 @@ describe('two-factor sign-in with an authenticator app', () => {
     expect(blocked.status).toBe(302);
     expect(blocked.headers.location).toBe('/two-factor');
     expect((await app.request('/two-factor', { domain: s.domain, cookie: first.cookie })).status).toBe(200);
+    const newest = async () => (await getDb().select().from(schema.sessions).where(eq(schema.sessions.userId, s.owner.id)).orderBy(sql`created_at desc`).limit(1))[0];
+    // A session waiting for its second step lives half an hour at most.
+    expect((await newest()).expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(30 * 60_000);
 
     // The code accepted at setup cannot be used again within its window.
     const replay = await app.request('/two-factor', { domain: s.domain, cookie: first.cookie, form: { intent: 'verify', code: setupCode } });
@@ -111,6 +114,8 @@ describe('two-factor sign-in with an authenticator app', () => {
     expect(ok.status).toBe(302);
     expect(ok.headers.location).toBe('/home');
     expect((await app.request('/home', { domain: s.domain, cookie: first.cookie })).status).toBe(200);
+    expect((await newest()).pendingStep).toBeNull();
+    expect((await newest()).expiresAt.getTime() - Date.now()).toBeGreaterThan(11 * 3600_000);
 
     // The same code on another sign-in: refused.
     const second = await signIn(s.domain, s.email);

@@ -60,7 +60,9 @@ export function TotpSecret({ secret, uri }: { secret: string; uri: string }) {
       </ol>
       <details>
         <summary>Setup link as text</summary>
-        <code data-testid="totp-uri">{uri}</code>
+        <code className="totp-uri" data-testid="totp-uri">
+          {uri}
+        </code>
       </details>
     </div>
   );

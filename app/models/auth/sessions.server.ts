@@ -1,10 +1,11 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { randomToken } from '../../utils/password.server';
 
 /** "Remember me" keeps a session 5 days (the specification's 432000000); otherwise 12 hours and the cookie ends with the browser. */
 export const REMEMBER_MS = 432_000_000;
 export const SHORT_SESSION_MS = 12 * 3600_000;
+export const PENDING_STEP_MS = 30 * 60_000;
 
 export type PendingStep = NonNullable<typeof schema.sessions.$inferSelect.pendingStep>;
 
@@ -14,7 +15,8 @@ export type PendingStep = NonNullable<typeof schema.sessions.$inferSelect.pendin
  */
 export async function createSession(opts: { accountId: number; userId: number; remember: boolean; userAgent?: string | null; pendingStep?: PendingStep | null }) {
   const id = randomToken(32);
-  const expiresAt = new Date(Date.now() + (opts.remember ? REMEMBER_MS : SHORT_SESSION_MS));
+  // A session waiting for its second step lives half an hour; completing the step gives it its full length.
+  const expiresAt = new Date(Date.now() + (opts.pendingStep ? PENDING_STEP_MS : opts.remember ? REMEMBER_MS : SHORT_SESSION_MS));
   await getDb().insert(schema.sessions).values({
     id,
     accountId: opts.accountId,
@@ -32,7 +34,11 @@ export async function createSession(opts: { accountId: number; userId: number; r
 export async function completeSessionStep(opts: { id: string; accountId: number; from: PendingStep }) {
   const rows = await getDb()
     .update(schema.sessions)
-    .set({ pendingStep: null, lastSeenAt: new Date() })
+    .set({
+      pendingStep: null,
+      lastSeenAt: new Date(),
+      expiresAt: sql`now() + make_interval(secs => case when ${schema.sessions.remember} then ${REMEMBER_MS / 1000}::int else ${SHORT_SESSION_MS / 1000}::int end)`,
+    })
     .where(and(eq(schema.sessions.id, opts.id), eq(schema.sessions.accountId, opts.accountId), eq(schema.sessions.pendingStep, opts.from), isNull(schema.sessions.revokedAt)))
     .returning({ userId: schema.sessions.userId });
   if (rows[0]) await getDb().update(schema.users).set({ lastSignInAt: new Date() }).where(and(eq(schema.users.id, rows[0].userId), eq(schema.users.accountId, opts.accountId)));
