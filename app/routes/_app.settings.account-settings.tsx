@@ -92,7 +92,8 @@ export default function AccountSettings() {
         <FormActions cancelTo="/settings/account-settings" intent="save" locked={locked} />
       </Form>
     </SettingsPage>
-    <SettingsPage title="Account security" subHeader="How everyone in the organisation signs in and how long an unattended session stays open." locked={locked}>
+    {/* The page's one locked note (above) speaks for both cards. */}
+    <SettingsPage title="Account security" subHeader="How everyone in the organisation signs in and how long an unattended session stays open." learnMore="/help-center/account-security#two-factor-sign-in">
       <Form method="post" {...getFormProps(securityForm)}>
         <fieldset disabled={locked} className="stack">
           <CheckboxField label="Require two-factor sign-in for everyone (users without it set it up when they next sign in)" field={securityFields.requireTwoFactor} disabled={locked} />
@@ -104,7 +105,7 @@ export default function AccountSettings() {
           />
         </fieldset>
         <ErrorList id={securityForm.errorId} errors={securityForm.errors} />
-        <FormActions cancelTo="/settings/account-settings" intent="security" locked={locked} />
+        <FormActions cancelTo="/settings/account-settings" intent="security" locked={locked} submitLabel="Update security" />
       </Form>
     </SettingsPage>
     </div>
