@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { Avatar } from '~/components/shell/shell';
 import { ErrorList, Field, SelectField } from '~/components/ui/forms';
@@ -131,7 +131,9 @@ export default function MyProfile() {
             <Field label="First name" field={profile.firstName} autoComplete="given-name" />
             <Field label="Last name" field={profile.lastName} autoComplete="family-name" />
           </div>
-          <p className="muted">Email: {user.email}</p>
+          <p className="muted">
+            Email: {user.email} · <Link to="/settings/security">Change email or two-factor sign-in</Link>
+          </p>
           <SelectField
             label="Date format"
             field={profile.dateFormat}

@@ -3,6 +3,7 @@ import { Outlet, useLoaderData, useLocation, useRevalidator, type ShouldRevalida
 import { useCallback } from 'react';
 import { FailingChannelsBanner } from '~/components/channel-health';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { IdleSignOut } from '~/components/shell/idle-sign-out';
 import { SearchBox } from '~/components/shell/search-box';
 import { Breadcrumb, TopBar, TrialBanner } from '~/components/shell/shell';
 import { useAnchorNavigation } from '~/components/ui/anchor-link';
@@ -21,6 +22,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // Both were read with the session, in the guard's one statement (ADR 110).
     unread: ctx.unread,
     failingChannels: await listFailingChannels({ accountId: ctx.account.id }),
+    // The account's idle sign-out (ADR 148); 0 is never.
+    idleMs: (ctx.account.settings.idleSignOutMinutes ?? 0) * 60_000,
   };
 }
 
@@ -31,7 +34,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevali
 
 /** The shell: top navigation, breadcrumb, search, trial banner; the live socket while it is shown. */
 export default function AppShell() {
-  const { user, trial, unread, failingChannels } = useLoaderData<typeof loader>();
+  const { user, trial, unread, failingChannels, idleMs } = useLoaderData<typeof loader>();
   const live = useLiveConnection();
   // Every AnchorLink of the app's pages navigates client-side through this one listener (ADR 137).
   useAnchorNavigation();
@@ -58,6 +61,7 @@ export default function AppShell() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <IdleSignOut idleMs={idleMs} />
     </>
   );
 }

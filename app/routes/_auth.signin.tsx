@@ -9,32 +9,45 @@ import { CheckboxField, ErrorList, Field } from '~/components/ui/forms';
 import { DomainLookupSchema, SigninSchema } from '~/models/accounts/schemas';
 import { getAuthenticator } from '~/utils/auth.server';
 import { pageTitle } from '~/utils/format';
-import { getAppContext, startSession } from '~/utils/session.server';
+import { signinStepFor } from '~/models/auth/two-factor.server';
+import { getAppContext, PENDING_STEP_PATHS, startSession } from '~/utils/session.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { getTenant, requireAccount } from '~/utils/tenant.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const tenant = await getTenant(request);
   const url = new URL(request.url);
-  if (tenant.kind === 'bare') return { kind: 'bare' as const, expired: false, redirectTo: null, accountName: null };
+  if (tenant.kind === 'bare') return { kind: 'bare' as const, expired: false, idle: false, redirectTo: null, accountName: null };
   const account = await requireAccount(request);
   if (await getAppContext(request)) throw redirect(safeRedirect(url.searchParams.get('redirectTo')));
   return {
     kind: 'account' as const,
     expired: url.searchParams.get('expired') === '1',
+    idle: url.searchParams.get('idle') === '1',
     redirectTo: url.searchParams.get('redirectTo'),
     accountName: account.name,
   };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireAccount(request);
+  const account = await requireAccount(request);
   const outcome = await getAuthenticator().authenticate('form', request);
   if (!outcome.ok) {
     return data(outcome.submission.reply({ hideFields: ['password'], formErrors: outcome.formError ? [outcome.formError] : undefined }), { status: 400 });
   }
-  const cookie = await startSession(request, { accountId: outcome.accountId, userId: outcome.userId, remember: outcome.remember });
-  return redirect(safeRedirect(outcome.redirectTo), { headers: { 'Set-Cookie': cookie } });
+  // Two-factor (ADR 148): the password alone gives a session that only reaches the second step (or its setup).
+  const pendingStep = await signinStepFor({
+    accountId: account.id,
+    userId: outcome.userId,
+    requireTwoFactor: Boolean(account.settings.requireTwoFactor),
+    accountName: account.name,
+  });
+  const cookie = await startSession(request, { accountId: outcome.accountId, userId: outcome.userId, remember: outcome.remember, pendingStep });
+  const to = safeRedirect(outcome.redirectTo);
+  if (pendingStep) {
+    return redirect(`${PENDING_STEP_PATHS[pendingStep]}${to !== '/home' ? `?redirectTo=${encodeURIComponent(to)}` : ''}`, { headers: { 'Set-Cookie': cookie } });
+  }
+  return redirect(to, { headers: { 'Set-Cookie': cookie } });
 }
 
 export default function Signin() {
@@ -64,7 +77,7 @@ function DomainStep() {
   );
 }
 
-function CredentialsStep({ expired, redirectTo, accountName }: { expired: boolean; redirectTo: string | null; accountName: string | null }) {
+function CredentialsStep({ expired, idle, redirectTo, accountName }: { expired: boolean; idle: boolean; redirectTo: string | null; accountName: string | null }) {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm<z.input<typeof SigninSchema>>({
     lastResult,
@@ -77,6 +90,11 @@ function CredentialsStep({ expired, redirectTo, accountName }: { expired: boolea
       {expired ? (
         <div className="form-error" role="alert" data-testid="session-expired">
           <strong>Session Expired:</strong> Token is expired and you are logged out
+        </div>
+      ) : null}
+      {idle ? (
+        <div className="form-error" role="alert" data-testid="session-idle">
+          <strong>Signed out:</strong> you were signed out after a time without activity. Sign in again to continue.
         </div>
       ) : null}
       <h1>Sign in to {accountName}</h1>

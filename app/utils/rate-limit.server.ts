@@ -57,3 +57,12 @@ export async function checkRateLimit(key: string, opts: Limit) {
 export function clientIp(request: Request) {
   return request.headers.get('x-parley-client-ip') ?? 'unknown';
 }
+
+/**
+ * For a form that should show "Too many attempts…" beside its fields (with the 429 status) rather than the error
+ * page: the message of a thrown 429, or the error thrown again.
+ */
+export async function tooManyMessage(err: unknown): Promise<string> {
+  if (err instanceof Response && err.status === 429) return err.text();
+  throw err;
+}

@@ -3,7 +3,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { builtOnce, getDb, schema } from '../../db/client';
 import type { PlanFeatures } from '../../db/schema/accounts';
 import { effectivePlan, type Account } from '../models/accounts/accounts.server';
-import { createSession, judgeSession, REMEMBER_MS, revokeSession } from '../models/auth/sessions.server';
+import { createSession, findSession, isIdleExpired, judgeSession, REMEMBER_MS, revokeSession, TOUCH_EVERY_MS, touchSession, type PendingStep } from '../models/auth/sessions.server';
 import { FEATURE_DENIED_MESSAGE, hasFeature, type FeatureKey } from '../models/plans/catalogue';
 import type { Permission } from '../models/roles/permissions';
 import { getConfig } from './env.server';
@@ -30,8 +30,11 @@ export async function readSessionId(request: Request): Promise<string | null> {
   return typeof value === 'string' ? value : null;
 }
 
-/** Signs the user in on this account's host: a database session and a host-only cookie. */
-export async function startSession(request: Request, opts: { accountId: number; userId: number; remember: boolean }) {
+/**
+ * Signs the user in on this account's host: a database session and a host-only cookie. With `pendingStep` the
+ * session only reaches the two-factor pages until that step is done.
+ */
+export async function startSession(request: Request, opts: { accountId: number; userId: number; remember: boolean; pendingStep?: PendingStep | null }) {
   const session = await createSession({ ...opts, userAgent: request.headers.get('user-agent') });
   return sessionCookie().serialize(session.id, {
     secure: isHttps(request),
@@ -124,6 +127,12 @@ async function loadAppContext(request: Request): Promise<AppContext | null> {
     throw redirect('/signin?expired=1', { headers: { 'Set-Cookie': await clearSessionCookie(request) } });
   }
   if (found.state !== 'active') return null;
+  // Idle sign-out (ADR 148): judged on the server whatever the page's script did.
+  if (isIdleExpired(found.session, account.settings.idleSignOutMinutes)) {
+    await revokeSession({ id, accountId: account.id });
+    throw redirect(`/signin?idle=1${signinReturn(request)}`, { headers: { 'Set-Cookie': await clearSessionCookie(request) } });
+  }
+  if (isUserActivity(request) && Date.now() - found.session.lastSeenAt.getTime() > TOUCH_EVERY_MS) await touchSession({ id, accountId: account.id });
   if (!row.user || !row.role || !row.plan || !row.user.hasAccess || row.user.status !== 'active') return null;
   return {
     account,
@@ -137,15 +146,62 @@ async function loadAppContext(request: Request): Promise<AppContext | null> {
   };
 }
 
-/** Guard: the signed-in user of this account, or a redirect to this account's sign-in page. */
+/**
+ * Whether a request says the user is there: a page opened or a form sent. A page's data requests are not (live
+ * updates reload them on their own, and would keep an unattended screen signed in forever), nor is the live
+ * socket; with JavaScript, the page's idle module pings while the user is active (ADR 148).
+ */
+function isUserActivity(request: Request) {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return true;
+  // Pictures and files a page loads, and the socket, ask for something else than a page.
+  if (!(request.headers.get('accept') ?? '').includes('text/html')) return false;
+  return !new URL(request.url).searchParams.has('_data');
+}
+
+/** `&redirectTo=…` back to this page after signing in again (nothing for the root). */
+function signinReturn(request: Request) {
+  const url = new URL(request.url);
+  const redirectTo = `${url.pathname}${url.search}`;
+  // A page's data request (?_data=…) is not somewhere to come back to.
+  if (!redirectTo || redirectTo === '/' || url.searchParams.has('_data') || request.method !== 'GET') return '';
+  return `&redirectTo=${encodeURIComponent(redirectTo)}`;
+}
+
+export const PENDING_STEP_PATHS: Record<PendingStep, string> = { two_factor: '/two-factor', two_factor_setup: '/two-factor-setup' };
+
+/**
+ * Guard: the signed-in user of this account, or a redirect to this account's sign-in page (or, for a session
+ * that has only passed the password, to its second step).
+ */
 export async function requireUser(request: Request): Promise<AppContext> {
   const ctx = await getAppContext(request);
   if (!ctx) {
+    const pending = await getPendingSession(request);
+    if (pending) throw redirect(PENDING_STEP_PATHS[pending.step]);
     const url = new URL(request.url);
     const redirectTo = `${url.pathname}${url.search}`;
     throw redirect(`/signin${redirectTo && redirectTo !== '/' ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''}`);
   }
   return ctx;
+}
+
+/** The session of this request if it has passed the password but not yet its second step; otherwise null. */
+export async function getPendingSession(request: Request) {
+  const id = await readSessionId(request);
+  if (!id) return null;
+  const account = await requireAccount(request);
+  const found = await findSession({ id, accountId: account.id });
+  if (found.state !== 'pending') return null;
+  return { account, session: found.session, step: found.step };
+}
+
+/** Guard of the two-factor pages: a session waiting for this step, or a redirect to where the user belongs. */
+export async function requirePendingSession(request: Request, step: PendingStep) {
+  const pending = await getPendingSession(request);
+  if (pending?.step === step) return pending;
+  if (pending) throw redirect(PENDING_STEP_PATHS[pending.step]);
+  if (await getAppContext(request)) throw redirect('/home');
+  throw redirect('/signin');
 }
 
 export function can(ctx: AppContext, permission: Permission) {

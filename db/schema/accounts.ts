@@ -28,6 +28,10 @@ export type AccountSettings = {
   supportEmail?: string;
   /** Time tracking (ADR 071): resolving a conversation stops the timers running on it. */
   stopTimersOnResolve?: boolean;
+  /** Account security (ADR 148): users without two-factor sign-in are sent to set it up when they sign in. */
+  requireTwoFactor?: boolean;
+  /** Account security (ADR 148): minutes without activity after which a session ends; absent or 0: never. */
+  idleSignOutMinutes?: number;
 };
 
 export const accounts = pgTable(

@@ -78,6 +78,12 @@ export const users = pgTable(
     invitedById: integer('invited_by_id'),
     invitedAt: timestamp('invited_at', { withTimezone: true }),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    /** Two-factor sign-in (ADR 148): null while off; 'totp' (authenticator app) or 'email' (a code mailed at sign-in). */
+    twoFactorMethod: text('two_factor_method').$type<'totp' | 'email'>(),
+    /** The authenticator secret, sealed with the secret box; set at setup, used only once twoFactorMethod is 'totp'. */
+    totpSecret: text('totp_secret'),
+    /** The last 30-second step whose code was accepted: a code is refused once used, within its window too. */
+    totpLastStep: integer('totp_last_step'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -131,9 +137,33 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     userAgent: text('user_agent'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Last request or keep-alive ping: the account's idle sign-out is judged from it (ADR 148). */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Null for a full session. After the password only: 'two_factor' waits for the second step's code,
+     * 'two_factor_setup' for the user to set two-factor up (the account requires it). Such a session opens no page of the app.
+     */
+    pendingStep: text('pending_step').$type<'two_factor' | 'two_factor_setup'>(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Two-factor recovery codes: ten at a time, shown once, stored as hashes; each works once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
 );
 
 /** One-time codes and links: sign-up email codes, password resets, invitations. Only hashes are stored. */
@@ -147,7 +177,9 @@ export const verificationTokens = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose').$type<'email_verification' | 'password_reset' | 'invitation'>().notNull(),
+    purpose: text('purpose').$type<'email_verification' | 'password_reset' | 'invitation' | 'email_change' | 'signin_code'>().notNull(),
+    /** email_change only: the address the user asked for; it replaces the old one when the link is followed. */
+    newEmail: text('new_email'),
     tokenHash: text('token_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

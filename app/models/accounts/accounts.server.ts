@@ -241,3 +241,24 @@ export async function listAccounts() {
     .innerJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId))
     .orderBy(schema.accounts.domain);
 }
+
+/** Account security (ADR 148): whether two-factor sign-in is required, and after how long idle sessions end. */
+export async function updateAccountSecurity(opts: { accountId: number; userId: number; requireTwoFactor: boolean; idleSignOutMinutes: number }) {
+  await getDb().transaction(async (tx) => {
+    const [current] = await tx.select().from(schema.accounts).where(eq(schema.accounts.id, opts.accountId)).for('update');
+    const settings = { ...current.settings, requireTwoFactor: opts.requireTwoFactor, idleSignOutMinutes: opts.idleSignOutMinutes };
+    await tx.update(schema.accounts).set({ settings }).where(eq(schema.accounts.id, opts.accountId));
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'account_updated',
+      subjectType: 'account',
+      subjectId: opts.accountId,
+      payload: {
+        changed: ['settings'],
+        before: { requireTwoFactor: current.settings.requireTwoFactor ?? false, idleSignOutMinutes: current.settings.idleSignOutMinutes ?? 0 },
+        after: { requireTwoFactor: opts.requireTwoFactor, idleSignOutMinutes: opts.idleSignOutMinutes },
+      },
+      actor: { type: 'user', id: opts.userId },
+    });
+  });
+}

@@ -103,3 +103,14 @@ export const AccountSettingsSchema = z.object({
   defaultTimezone: TimezoneSchema,
   language: z.enum(LANGUAGE_CODES, { error: 'Choose a language' }),
 });
+
+/** Idle sign-out choices in minutes; 0 is never (ADR 148). */
+export const IDLE_SIGN_OUT_CHOICES = [0, 15, 30, 60, 120, 240, 480] as const;
+
+export const AccountSecuritySchema = z.object({
+  requireTwoFactor: z.boolean().default(false),
+  idleSignOutMinutes: z.coerce
+    .number({ error: 'Choose when to sign out idle users' })
+    .int('Choose when to sign out idle users')
+    .refine((v) => (IDLE_SIGN_OUT_CHOICES as readonly number[]).includes(v), 'Choose when to sign out idle users'),
+});

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx } from '../../../db/client';
 import { randomCode, randomToken, sha256 } from '../../utils/password.server';
 
-type Purpose = 'email_verification' | 'password_reset' | 'invitation';
+type Purpose = NonNullable<typeof schema.verificationTokens.$inferSelect.purpose>;
 
 export const CODE_TTL_MS = 15 * 60_000;
 export const LINK_TTL_MS = 3 * 24 * 3600_000;
@@ -10,7 +10,7 @@ export const MAX_CODE_ATTEMPTS = 5;
 
 /** Issues a six-digit code (email verification) or a long link token; earlier unused ones of the same purpose stop working. */
 export async function issueToken(
-  opts: { accountId: number; userId: number; purpose: Purpose; kind: 'code' | 'link'; ttlMs?: number },
+  opts: { accountId: number; userId: number; purpose: Purpose; kind: 'code' | 'link'; ttlMs?: number; newEmail?: string },
   db: DbOrTx = getDb(),
 ) {
   const token = opts.kind === 'code' ? randomCode() : randomToken();
@@ -32,6 +32,7 @@ export async function issueToken(
     userId: opts.userId,
     purpose: opts.purpose,
     tokenHash,
+    newEmail: opts.newEmail ?? null,
     expiresAt: new Date(Date.now() + (opts.ttlMs ?? (opts.kind === 'code' ? CODE_TTL_MS : LINK_TTL_MS))),
   });
   return token;

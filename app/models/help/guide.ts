@@ -24,6 +24,7 @@ export const GUIDE_PAGES = [
   { slug: 'productivity', title: 'Productivity: tags, replies and templates' },
   { slug: 'ai-help', title: 'AI reply help' },
   { slug: 'my-settings', title: 'Your own settings' },
+  { slug: 'account-security', title: 'Account security: two-factor sign-in, email change and idle sign-out' },
   { slug: 'organization', title: 'Your organization: account, users, teams and roles' },
   { slug: 'billing', title: 'Plans and billing' },
   { slug: 'api-and-integrations', title: 'API and integrations' },

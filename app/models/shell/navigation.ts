@@ -35,6 +35,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
     group: 'My Settings',
     items: [
       { slug: 'my-profile', label: 'My Profile', built: true },
+      { slug: 'security', label: 'Security', built: true },
       { slug: 'notification', label: 'Notification', built: true },
     ],
   },

@@ -58,3 +58,25 @@ export const UserAccessSchema = z.object({
   userId: z.number({ error: 'Unknown user' }).int().positive().optional(),
   access: z.enum(['give', 'refuse'], { error: 'Choose whether to give or refuse access' }),
 });
+
+/** A 6-digit code (app or email) or a recovery code; which one it is, the server works out. */
+export const TwoFactorCodeSchema = z.object({
+  code: z
+    .string({ error: 'Enter the code' })
+    .trim()
+    .min(6, 'Enter the 6-digit code or a recovery code')
+    .max(20, 'Enter the 6-digit code or a recovery code'),
+  redirectTo: z.string().optional(),
+});
+
+export const DisableTwoFactorSchema = z
+  .object({
+    password: z.string().max(200).optional(),
+    code: z.string().trim().max(20).optional(),
+  })
+  .refine((v) => Boolean(v.password || v.code), { path: ['password'], message: 'Enter your current password or a code' });
+
+export const EmailChangeSchema = z.object({
+  newEmail: EmailSchema,
+  password: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(200),
+});
