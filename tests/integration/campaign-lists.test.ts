@@ -71,11 +71,18 @@ describe('campaign lists per kind (section 2: campaigns/message, campaigns/email
     expect(del.headers.location).toBe('/campaigns/sms');
   });
 
-  it('a kind whose plan feature is off is refused', async () => {
+  it('a kind whose plan feature is off: a page load falls back to all campaigns with the denial, a post is refused', async () => {
     const a = await accountWithCampaigns();
     await givePlan(a.accountId, { campaigns: { enabled: true, emailCampaigns: true, chatMessaging: false, smsCampaigns: false } } as never);
-    const res = await app.request('/campaigns/sms', { domain: a.domain, cookie: a.cookie });
-    expect([302, 403]).toContain(res.status);
+    // A page load falls back to the list with the denial (section 2); an API-style call keeps its 403.
+    const res = await app.request('/campaigns/sms', { domain: a.domain, cookie: a.cookie, accept: 'text/html' });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/campaigns');
+    const toastCookie = String(res.headers['set-cookie'] ?? '').split(';')[0];
+    const list = await app.request('/campaigns', { domain: a.domain, cookie: `${a.cookie}; ${toastCookie}`, accept: 'text/html' });
+    expect(list.text).toContain('Your current plan does not support this feature. Please contact your account administrator.');
+    expect((await app.request('/campaigns/sms', { domain: a.domain, cookie: a.cookie })).status).toBe(403);
+    expect((await app.request('/campaigns/sms', { domain: a.domain, cookie: a.cookie, form: { intent: 'delete', id: '1' } })).status).toBe(403);
     expect((await app.request('/campaigns/email', { domain: a.domain, cookie: a.cookie })).status).toBe(200);
   });
 });
