@@ -101,7 +101,7 @@ test('on a plan without teams, the page says so and the menu marks Teams', async
   await setAccountPlan({ domain: a.domain, planKey: 'starter' });
   await signIn(page, a);
   await page.goto(url('/settings/teams', a.domain));
-  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page).toHaveURL(/\/settings(\/my-profile)?$/);
   await expect(toast(page)).toHaveText(FEATURE_DENIED_MESSAGE);
   const teamsItem = page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: /Teams/ });
   await expect(teamsItem.locator('[data-denied="feature"]')).toBeVisible();
@@ -111,6 +111,6 @@ test('on a plan without teams, the page says so and the menu marks Teams', async
   await expect(page.getByTestId('roles')).toBeVisible();
 
   await page.goto(url('/settings/teams/new', a.domain));
-  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page).toHaveURL(/\/settings(\/my-profile)?$/);
   await expect(toast(page)).toHaveText(FEATURE_DENIED_MESSAGE);
 });
