@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { CopyField } from '~/components/ui/copy-button';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
 import { SettingsPage } from '~/components/ui/settings-page';
@@ -111,8 +112,7 @@ export default function ChatMessengerSettings() {
                   />
                 </div>
               )}
-              <label htmlFor={`snippet-${i.id}`}>Snippet</label>
-              <textarea id={`snippet-${i.id}`} readOnly rows={2} value={`<script src="${scriptUrl}" data-inbox="${i.id}" async></script>`} />
+              <CopyField id={`snippet-${i.id}`} label="Snippet" rows={2} value={`<script src="${scriptUrl}" data-inbox="${i.id}" async></script>`} copyLabel="Copy code" ms={1000} />
               <p className="muted">
                 Identity verification: to match logged-in customers to contacts, add <code>data-user-id</code> and <code>data-user-hash</code> (the hex
                 HMAC-SHA256 of the user id with this secret, computed on your server), optionally <code>data-user-name</code> and{' '}
