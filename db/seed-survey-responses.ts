@@ -42,7 +42,7 @@ export async function seedDemoSurveyResponses(opts: { accountId: number; now?: D
       const answers: Record<string, unknown> = {};
       for (const q of questions) {
         if (q.type === 'nps') answers[q.id] = pick([10, 10, 9, 9, 9, 8, 8, 7, 6, 5, 3, 10, 9, 8]);
-        if (q.type === 'ces') answers[q.id] = pick([7, 7, 6, 6, 6, 5, 5, 4, 3, 2]);
+        if (q.type === 'ces') answers[q.id] = pick([7, 7, 6, 6, 6, 5, 5, 4, 3, 2, 1, 0]);
         if (q.type === 'csat') answers[q.id] = pick([5, 5, 4, 4, 4, 3, 2]);
         if (q.type === 'text' && rand() < 0.45) answers[q.id] = pick(COMMENTS);
         if ((q.type === 'radio' || q.type === 'dropdown') && q.settings.options?.length) answers[q.id] = { choice: pick(q.settings.options).choice };

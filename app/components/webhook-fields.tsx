@@ -1,3 +1,4 @@
+import { CopyField } from '~/components/ui/copy-button';
 import type { FieldMetadata } from '@conform-to/react';
 import { ErrorList } from '~/components/ui/forms';
 import { WEBHOOK_EVENT_TYPES } from '~/models/webhooks/constants';
@@ -27,8 +28,7 @@ export function ShownOnceSecret({ secret, title }: { secret: string; title: stri
     <div role="status" data-testid="new-secret" className="stack" style={{ border: '1px solid var(--border)', borderRadius: 'var(--radius)', padding: '.75rem', marginBottom: '1rem' }}>
       <h2>{title}</h2>
       <p>Copy the signing secret now: it is not shown again. Verify each delivery's webhook-signature header with it (Standard Webhooks).</p>
-      <label htmlFor="shown-secret">Signing secret</label>
-      <input id="shown-secret" readOnly value={secret} style={{ width: '100%', fontFamily: 'monospace' }} />
+      <CopyField id="shown-secret" label="Signing secret" value={secret} />
     </div>
   );
 }

@@ -27,7 +27,7 @@ import { readEditorParam } from '~/utils/route-id';
 import { can, publicUser, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
-const LIST = '/campaigns';
+const LIST = '/campaigns/email';
 const FEATURE = 'campaigns/emailCampaigns' as const;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -91,7 +91,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     accountId: ctx.account.id,
     actorId: ctx.user.id,
     id: readEditorParam(params.id),
-    path: '/campaigns/email',
+    kind: 'email',
     schema: EmailCampaignSchema,
     create: createEmailCampaign,
     update: updateEmailCampaign,

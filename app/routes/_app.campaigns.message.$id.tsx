@@ -66,7 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     accountId: ctx.account.id,
     actorId: ctx.user.id,
     id: readEditorParam(params.id),
-    path: '/campaigns/message',
+    kind: 'message',
     schema: MessageCampaignSchema,
     create: createMessageCampaign,
     update: updateMessageCampaign,
@@ -152,7 +152,7 @@ function MessageCampaignEditor({ campaign, conversations, segments, inboxes, age
             <button type="submit" className="btn btn-primary" name="intent" value="save">
               {campaign ? 'Update' : 'Create'}
             </button>
-            <Link to="/campaigns" className="btn">
+            <Link to="/campaigns/message" className="btn">
               Cancel
             </Link>
           </div>

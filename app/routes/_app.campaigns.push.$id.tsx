@@ -60,7 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     accountId: ctx.account.id,
     actorId: ctx.user.id,
     id: readEditorParam(params.id),
-    path: '/campaigns/push',
+    kind: 'push',
     schema: PushCampaignSchema,
     create: createPushCampaign,
     update: updatePushCampaign,

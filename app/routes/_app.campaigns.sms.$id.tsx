@@ -51,7 +51,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     accountId: ctx.account.id,
     actorId: ctx.user.id,
     id: readEditorParam(params.id),
-    path: '/campaigns/sms',
+    kind: 'sms',
     schema: SmsCampaignSchema,
     create: createSmsCampaign,
     update: updateSmsCampaign,
@@ -117,7 +117,7 @@ function SmsCampaignEditor({ campaign, segments, senders, zones, me, locked }: R
             <button type="submit" className="btn btn-primary" name="intent" value="save">
               {campaign ? 'Update' : 'Create'}
             </button>
-            <Link to="/campaigns" className="btn">
+            <Link to="/campaigns/sms" className="btn">
               Cancel
             </Link>
           </div>

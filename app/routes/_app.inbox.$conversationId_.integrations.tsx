@@ -18,6 +18,7 @@ import {
   HubspotContactSchema,
   HubspotDealSchema,
   OrderActionSchema,
+  PIPEDRIVE_VISIBILITY,
   PipedriveDealSchema,
 } from '~/models/integrations/schemas';
 import { getContactShopifyOrder, ORDER_ACTIONS, runShopifyOrderAction } from '~/models/integrations/shopify/shopify.server';
@@ -144,7 +145,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     if (intent === 'pipedrive-deal')
       return formIntent(intent, formData, PipedriveDealSchema, async (v) => {
-        await createPipedriveDealFromConversation({ ...who, title: v.title, pipelineId: v.pipelineId, stageId: v.stageId, ownerId: v.ownerId ?? null, value: v.value ?? null, closeDate: v.closeDate ?? null });
+        await createPipedriveDealFromConversation({ ...who, title: v.title, pipelineId: v.pipelineId, stageId: v.stageId, ownerId: v.ownerId ?? null, value: v.value ?? null, closeDate: v.closeDate ?? null, visibleTo: v.visibleTo ? Number(v.visibleTo) : null });
         return redirectWithToast(back, 'Deal Created in Pipedrive');
       });
     if (intent === 'hubspot-contact') {
@@ -210,7 +211,7 @@ export default function ConversationIntegrations() {
     shouldValidate: 'onSubmit',
     defaultValue: d.view === 'hubspot-deal' ? { dealName: d.subject, pipeline: d.pipelines[0]?.id, dealStage: d.pipelines[0]?.stages[0]?.id } : {},
   });
-  const [pdForm, pd] = useForm<{ title: string; pipelineId: string; stageId: string; ownerId: string; closeDate: string; value: string }>({
+  const [pdForm, pd] = useForm<{ title: string; pipelineId: string; stageId: string; ownerId: string; closeDate: string; value: string; visibleTo: string }>({
     id: 'pipedrive-deal',
     lastResult: resultFor('pipedrive-deal'),
     shouldValidate: 'onSubmit',
@@ -251,6 +252,7 @@ export default function ConversationIntegrations() {
             <SelectField label="User ID" field={pd.ownerId} options={d.users.map((u) => ({ value: String(u.id), label: `${u.name} (${u.id})` }))} placeholder="The token's user" />
             <Field label="Expected close date" field={pd.closeDate} type="date" />
             <Field label="Value" field={pd.value} hint="In the company's default currency (optional)" />
+            <SelectField label="Visible to" field={pd.visibleTo} options={PIPEDRIVE_VISIBILITY.map((o) => ({ value: o.value, label: o.label }))} placeholder="The company's default" />
             <p className="muted">Person ID and organization ID are the conversation contact's Pipedrive person and organization, found or created.</p>
         </DealCard>
       ) : d.view === 'hubspot-deal' ? (

@@ -92,7 +92,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 });
     const v = submission.value;
     try {
-      const task = await createAsanaTaskFromConversation({ ...who, name: v.name, notes: v.notes, workspaceGid: v.workspace, projectGid: v.projectId || v.project, assignee: v.assignee, reopenOnClose: v.reopenOnClose === 'on', conversationUrl });
+      const task = await createAsanaTaskFromConversation({ ...who, name: v.name, notes: v.notes, workspaceGid: v.workspace, projectGid: v.projectId || v.project, assignee: v.assignee, dueOn: v.dueOn, reopenOnClose: v.reopenOnClose === 'on', conversationUrl });
       return redirectWithToast(back, `Asana Task ${task.gid} Created`);
     } catch (err) {
       return refused(err, submission);
@@ -130,7 +130,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export const handle = { breadcrumb: 'Tasks' };
 
-type CreateFields = { name: string; notes: string; description: string; workspace: string; project: string; projectId: string; team: string; space: string; list: string; listId: string; assignee: string; reopenOnClose: string };
+type CreateFields = { name: string; notes: string; description: string; workspace: string; project: string; projectId: string; team: string; space: string; list: string; listId: string; assignee: string; dueOn: string; reopenOnClose: string };
 
 export default function ConversationTask() {
   const d = useLoaderData<typeof loader>();
@@ -163,6 +163,7 @@ export default function ConversationTask() {
         <Field label="Name" field={c.name} />
           <TextareaField label="Description" field={d.provider === 'asana' ? c.notes : c.description} rows={5} />
           <Field label="Assignee" field={c.assignee} hint={d.provider === 'asana' ? '"me", an email address or an Asana user ID (optional)' : 'A ClickUp user ID (optional)'} />
+          {d.provider === 'asana' ? <Field label="Due date" field={c.dueOn} type="date" hint="Optional" /> : null}
           <CheckboxField label={reopenLabel} field={c.reopenOnClose} />
           <ErrorList errors={createForm.errors} />
           <button type="submit" className="btn primary" name="intent" value="create">

@@ -12,12 +12,13 @@ import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle } from '~/utils/format';
 import { can, roleDenied } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
+import { helpCentreAddress } from '~/models/knowledge-base/help-host.server';
 
 /** Advanced (section 2 "advance", ADR 058): what the public article pages show, and the order of the help centre's lists. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, kb } = await requireKnowledgeBase(request, params.kbId);
   return {
-    kb: { id: kb.id, slug: kb.slug },
+    kb: { id: kb.id, preview: helpCentreAddress(request, ctx.account.domain, kb) },
     settings: {
       articleFeedback: kb.articleFeedback,
       showLastUpdated: kb.showLastUpdated,
@@ -56,7 +57,7 @@ export default function AdvancedSettings() {
       subHeader="What readers see around each article on the public help centre, and how its lists are ordered."
       learnMore="/help-center"
       actions={
-        <a href={`/hc/${kb.slug}`} target="_blank" rel="noreferrer" className="btn">
+        <a href={kb.preview} target="_blank" rel="noreferrer" className="btn">
           Preview
         </a>
       }

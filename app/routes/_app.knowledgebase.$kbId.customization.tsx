@@ -21,6 +21,7 @@ import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle } from '~/utils/format';
 import { can, roleDenied } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
+import { helpCentreAddress } from '~/models/knowledge-base/help-host.server';
 
 /** Customization (ADR 058): logo, brand and header text colours (contrast checked), header links; applied on the public help centre. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -28,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const look = helpCentreLook(kb);
   const links = [...look.headerLinks, ...Array.from({ length: HEADER_LINKS_MAX }, () => ({ label: '', url: '' }))].slice(0, HEADER_LINKS_MAX);
   return {
-    kb: { id: kb.id, slug: kb.slug },
+    kb: { id: kb.id, preview: helpCentreAddress(request, ctx.account.domain, kb) },
     logoUrl: look.logoUrl,
     settings: { brandColor: kb.brandColor ?? '', headerTextColor: kb.headerTextColor ?? '', headerLinks: links },
     contrast: look.brandColor ? Math.round(contrastRatio(look.brandColor, look.headerTextColor!) * 10) / 10 : null,
@@ -82,7 +83,7 @@ export default function Customization() {
       subHeader="How the public help centre looks: your logo, the header's colours and links."
       learnMore="/help-center"
       actions={
-        <a href={`/hc/${kb.slug}`} target="_blank" rel="noreferrer" className="btn">
+        <a href={kb.preview} target="_blank" rel="noreferrer" className="btn">
           Preview
         </a>
       }

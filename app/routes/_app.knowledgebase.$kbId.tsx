@@ -1,9 +1,11 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import { data, type LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet, useLoaderData } from '@remix-run/react';
 import { ExternalLink } from 'lucide-react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
 import { requireKnowledgeBase } from '~/models/knowledge-base/access.server';
+import { helpCentreAddress } from '~/models/knowledge-base/help-host.server';
+import { readLastKnowledgeBase, rememberKnowledgeBase } from '~/models/knowledge-base/last-opened.server';
 import { KB_MENU } from '~/models/knowledge-base/constants';
 import { canUseFeature } from '~/utils/session.server';
 import { NavAnchor } from '~/components/ui/anchor-link';
@@ -18,7 +20,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       denied: item.feature && !canUseFeature(ctx, item.feature) ? ('feature' as const) : null,
     })),
   }));
-  return { kb: { id: kb.id, name: kb.name, slug: kb.slug }, menu };
+  const kbData = { kb: { id: kb.id, name: kb.name, preview: helpCentreAddress(request, ctx.account.domain, kb) }, menu };
+  // Section 2: selecting a knowledge base remembers its id and name (set again only when it changed).
+  const last = await readLastKnowledgeBase(request, ctx.user.id);
+  if (last?.id === kb.id && last.name === kb.name) return kbData;
+  return data(kbData, { headers: { 'Set-Cookie': await rememberKnowledgeBase({ userId: ctx.user.id, kb }) } });
 }
 
 export const handle = {
@@ -33,8 +39,8 @@ export default function KnowledgeBaseShell() {
       <nav className="side-menu" aria-label="Knowledge base">
         <div className="kb-menu-head">
           <strong>{kb.name}</strong>
-          {/* Section 2: Preview opens the public help centre. */}
-          <a href={`/hc/${kb.slug}`} target="_blank" rel="noreferrer" className="btn">
+          {/* Section 2: Preview opens the public help centre: the custom domain if set, otherwise the help subdomain. */}
+          <a href={kb.preview} target="_blank" rel="noreferrer" className="btn" data-testid="kb-preview">
             <ExternalLink aria-hidden="true" size={14} /> Preview
           </a>
         </div>

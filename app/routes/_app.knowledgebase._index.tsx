@@ -8,6 +8,7 @@ import { DeniedBadge } from '~/components/ui/badges';
 import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field, TextareaField } from '~/components/ui/forms';
 import { createKnowledgeBase, deleteKnowledgeBase, listKnowledgeBases } from '~/models/knowledge-base/knowledge-bases.server';
+import { readLastKnowledgeBase } from '~/models/knowledge-base/last-opened.server';
 import { KB_DETAIL_MAX, KB_NAME_MAX, KnowledgeBaseSchema } from '~/models/knowledge-base/schemas';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { parseWithZod } from '~/utils/conform.server';
@@ -20,7 +21,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireFeature(request, 'knowledgeBase/enabled');
   const list = await listKnowledgeBases({ accountId: ctx.account.id });
   const url = new URL(request.url);
-  return { list, locked: !can(ctx, 'customize_docs'), adding: url.searchParams.has('new') };
+  // The one chosen last (section 2), if it still exists: offered first.
+  const remembered = await readLastKnowledgeBase(request, ctx.user.id);
+  const last = remembered ? (list.find((kb) => kb.id === remembered.id) ?? null) : null;
+  return { list, locked: !can(ctx, 'customize_docs'), adding: url.searchParams.has('new'), last: last ? { id: last.id, name: last.name } : null };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -45,7 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function KnowledgeBases() {
-  const { list, locked, adding } = useLoaderData<typeof loader>();
+  const { list, locked, adding, last } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // Section 2: the Add button shows only when exactly one exists; with none the form is the empty state.
   const showForm = list.length !== 1 || adding || Boolean(lastResult);
@@ -61,6 +65,11 @@ export default function KnowledgeBases() {
         ) : null}
       </header>
       {list.length === 0 ? <p className="muted">No knowledge base yet. Create one to start writing articles.</p> : null}
+      {last && list.length > 1 ? (
+        <p className="row" data-testid="kb-last">
+          <span className="muted">Last opened:</span> <Link to={`/knowledgebase/${last.id}/articles`}>{last.name}</Link>
+        </p>
+      ) : null}
       <ul className="card-list" data-testid="knowledge-bases">
         {list.map((kb) => (
           <li key={kb.id} className="card row">

@@ -1,13 +1,15 @@
-import { getFormProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
+import { CopyField } from '~/components/ui/copy-button';
+import { DeleteConfirm } from '~/components/ui/delete-confirm';
 import { ErrorList, Field } from '~/components/ui/forms';
 import { SettingsPage } from '~/components/ui/settings-page';
-import { MessengerInboxSchema } from '~/models/channels/messenger-settings';
-import { createWebInbox, listWebInboxes, rotateIdentitySecret } from '~/models/channels/messenger-settings.server';
+import { MessengerInboxSchema, RenameMessengerInboxSchema } from '~/models/channels/messenger-settings';
+import { createWebInbox, deleteWebInbox, listWebInboxesWithCounts, renameWebInbox, rotateIdentitySecret } from '~/models/channels/messenger-settings.server';
 import { InboxNameTakenError } from '~/models/inbox/inboxes.server';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { formatDate, pageTitle } from '~/utils/format';
@@ -18,15 +20,15 @@ import { parseRowId } from '~/utils/route-id';
 
 const PATH = '/settings/chat-messenger';
 
-/** The messenger inboxes with their snippet; manage_chat_messenger_and_pages creates them and rotates secrets. */
+/** The messenger inboxes with their snippet; manage_chat_messenger_and_pages creates, renames and deletes them and rotates secrets. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireFeature(request, 'chatMessenger/enabled', await requireUser(request));
-  const inboxes = await listWebInboxes({ accountId: ctx.account.id });
+  const inboxes = await listWebInboxesWithCounts({ accountId: ctx.account.id });
   const locked = !can(ctx, 'manage_chat_messenger_and_pages');
   return {
     user: publicUser(ctx),
     scriptUrl: bareUrl(request, '/public/widget.js'),
-    inboxes: inboxes.map((i) => ({ id: i.id, name: i.name, createdAt: i.createdAt, secret: locked ? null : i.secret })),
+    inboxes: inboxes.map((i) => ({ id: i.id, name: i.name, createdAt: i.createdAt, conversationCount: i.conversationCount, secret: locked ? null : i.secret })),
     locked,
   };
 }
@@ -41,13 +43,31 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(await rotateIdentitySecret({ ...who, inboxId: parseRowId(formData.get('inboxId')) ?? 0 }))) throw new Response('Not Found', { status: 404 });
     return redirectWithToast(PATH, { type: 'info', text: 'Channel Updated' });
   }
+  if (intent === 'delete') {
+    if (!(await deleteWebInbox({ ...who, id: parseRowId(formData.get('inboxId')) ?? 0 }))) throw new Response('Not Found', { status: 404 });
+    return redirectWithToast(PATH, { type: 'info', text: 'Inbox Deleted' });
+  }
+  if (intent === 'rename') {
+    const submission = parseWithZod(formData, { schema: RenameMessengerInboxSchema });
+    const inboxId = parseRowId(formData.get('inboxId'));
+    if (submission.status !== 'success') return data({ form: 'rename' as const, inboxId, reply: submission.reply() }, { status: 400 });
+    try {
+      if (!(await renameWebInbox({ ...who, id: submission.value.inboxId, name: submission.value.name }))) throw new Response('Not Found', { status: 404 });
+    } catch (err) {
+      if (err instanceof InboxNameTakenError)
+        return data({ form: 'rename' as const, inboxId, reply: submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }) }, { status: 400 });
+      throw err;
+    }
+    return redirectWithToast(PATH, { type: 'info', text: 'Inbox Updated' });
+  }
   if (intent !== 'create') throw new Response('Unknown intent', { status: 400 });
   const submission = parseWithZod(formData, { schema: MessengerInboxSchema });
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
+  if (submission.status !== 'success') return data({ form: 'create' as const, inboxId: null, reply: submission.reply() }, { status: 400 });
   try {
     await createWebInbox({ ...who, name: submission.value.name });
   } catch (err) {
-    if (err instanceof InboxNameTakenError) return data(submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }), { status: 400 });
+    if (err instanceof InboxNameTakenError)
+      return data({ form: 'create' as const, inboxId: null, reply: submission.reply({ fieldErrors: { name: ['An inbox with this name already exists'] } }) }, { status: 400 });
     throw err;
   }
   return redirectWithToast(PATH, 'Inbox Created');
@@ -57,10 +77,10 @@ export const handle = { breadcrumb: 'Chat Messenger' };
 
 export default function ChatMessengerSettings() {
   const { user, scriptUrl, inboxes, locked } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: 'messenger-inbox',
-    lastResult,
+    lastResult: actionData?.form === 'create' ? actionData.reply : undefined,
     shouldValidate: 'onSubmit',
   });
   return (
@@ -81,8 +101,18 @@ export default function ChatMessengerSettings() {
               <h2>
                 {i.name} <small className="muted">created {formatDate(i.createdAt, user)}</small>
               </h2>
-              <label htmlFor={`snippet-${i.id}`}>Snippet</label>
-              <textarea id={`snippet-${i.id}`} readOnly rows={2} value={`<script src="${scriptUrl}" data-inbox="${i.id}" async></script>`} />
+              {locked ? null : (
+                <div className="row wrap">
+                  <RenameInbox inbox={i} result={actionData?.form === 'rename' && actionData.inboxId === i.id ? actionData.reply : undefined} />
+                  <DeleteConfirm
+                    id={`messenger-inbox-${i.id}`}
+                    fields={{ inboxId: String(i.id) }}
+                    label={<span aria-label={`Delete ${i.name}`}>Delete</span>}
+                    text={`Are you sure you want to delete ? ${deleteConsequence(i.conversationCount)}`}
+                  />
+                </div>
+              )}
+              <CopyField id={`snippet-${i.id}`} label="Snippet" rows={2} value={`<script src="${scriptUrl}" data-inbox="${i.id}" async></script>`} copyLabel="Copy code" ms={1000} />
               <p className="muted">
                 Identity verification: to match logged-in customers to contacts, add <code>data-user-id</code> and <code>data-user-hash</code> (the hex
                 HMAC-SHA256 of the user id with this secret, computed on your server), optionally <code>data-user-name</code> and{' '}
@@ -119,6 +149,36 @@ export default function ChatMessengerSettings() {
         </div>
       </Form>
     </SettingsPage>
+  );
+}
+
+/** What deleting takes with it, said in the confirmation: an inbox's conversations go with it, as for every inbox type. */
+function deleteConsequence(n: number) {
+  if (n === 0) return 'The inbox has no conversations; its snippet stops working on your website.';
+  return `Its ${n} conversation${n === 1 ? '' : 's'} will be deleted with it, and its snippet stops working on your website.`;
+}
+
+function RenameInbox({ inbox, result }: { inbox: { id: number; name: string }; result?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: `rename-inbox-${inbox.id}`,
+    lastResult: result,
+    defaultValue: { name: inbox.name },
+    shouldValidate: 'onSubmit',
+  });
+  return (
+    <details className="rename-inbox" open={result ? true : undefined}>
+      <summary className="btn">Rename</summary>
+      <Form method="post" {...getFormProps(form)} className="stack">
+        <input type="hidden" name="inboxId" value={inbox.id} />
+        <Field label="Inbox name" field={fields.name} autoComplete="off" maxLength={40} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <div className="actions">
+          <button type="submit" name="intent" value="rename" className="btn btn-primary">
+            Save
+          </button>
+        </div>
+      </Form>
+    </details>
   );
 }
 

@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
+import { CopyField } from '~/components/ui/copy-button';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
@@ -72,8 +73,7 @@ export default function DeveloperApi() {
         <div role="status" data-testid="new-key" className="stack" style={{ border: '1px solid var(--border)', borderRadius: 'var(--radius)', padding: '.75rem', marginBottom: '1rem' }}>
           <h2>Key “{created.name}” created</h2>
           <p>Copy it now: it is shown only this once and Parley keeps only a fingerprint of it.</p>
-          <label htmlFor="new-key-token">API key</label>
-          <input id="new-key-token" readOnly value={created.token} style={{ width: '100%', fontFamily: 'monospace' }} />
+          <CopyField id="new-key-token" label="API key" value={created.token} />
         </div>
       ) : null}
       <h2>API Keys</h2>

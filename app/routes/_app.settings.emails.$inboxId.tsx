@@ -1,4 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { CopyButton } from '~/components/ui/copy-button';
 import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
@@ -341,7 +342,7 @@ function Receiving({ inbox, http, locked, user }: { inbox: NonNullable<LoaderDat
         <div data-testid="forwarding">
           <strong>Forwarding address</strong>
           <p>
-            <code data-testid="forwarding-address">{inbox.forwardingAddress}</code>
+            <code data-testid="forwarding-address">{inbox.forwardingAddress}</code> {inbox.forwardingAddress ? <CopyButton text={inbox.forwardingAddress} /> : null}
           </p>
           <p className="muted">
             Forward {inbox.email ?? 'your support address'} to this address (in your mail provider&apos;s forwarding settings, and an MX record of the

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { CopyButton } from '~/components/ui/copy-button';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
@@ -114,7 +115,8 @@ export default function MeetingsSettings() {
                     <td>
                       <a href={`/meet/${m.slug}`} data-testid={`booking-link-${m.id}`}>
                         /meet/{m.slug}
-                      </a>
+                      </a>{' '}
+                      <CopyButton text={`/meet/${m.slug}`} absolute label="Copy link" />
                     </td>
                     <td>
                       {m.isDefault ? (

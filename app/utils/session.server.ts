@@ -9,6 +9,8 @@ import type { Permission } from '../models/roles/permissions';
 import { getConfig } from './env.server';
 import { singleton } from './singleton.server';
 import { requestMemo } from './request-scope.server';
+import { deniedFallback } from './denied-fallback';
+import { redirectWithToast } from './toast.server';
 import { accountDomainOf, primeTenant, requireAccount, rethrowUnavailable } from './tenant.server';
 import { failingChannelsColumn, primeFailingChannels } from '../models/channels/health.server';
 
@@ -214,30 +216,41 @@ export function canUseFeature(ctx: AppContext, key: FeatureKey) {
 
 export type DeniedData = { denied: 'role' | 'feature'; message: string };
 
+const ROLE_DENIED: DeniedData = { denied: 'role', message: "You aren't authorized to see this page." };
+const FEATURE_DENIED: DeniedData = { denied: 'feature', message: FEATURE_DENIED_MESSAGE };
+
 export function roleDenied(): never {
-  throw data<DeniedData>({ denied: 'role', message: "You aren't authorized to see this page." }, { status: 403 });
+  throw data<DeniedData>(ROLE_DENIED, { status: 403 });
 }
 
-/** Guard: throws the 403 page unless the user's role grants the permission. */
+/**
+ * The one place a guard refuses: a page load falls back to the settings or list page one level up with the denial
+ * as an error toast (section 2); a form post or an API call gets the 403 page or status.
+ */
+async function deny(request: Request, denial: DeniedData): Promise<never> {
+  const fallback = deniedFallback(request);
+  if (fallback) throw await redirectWithToast(fallback, { type: 'error', text: denial.message });
+  throw data<DeniedData>(denial, { status: 403 });
+}
+
+/** Guard: refuses (see `deny`) unless the user's role grants the permission. */
 export async function requirePermission(request: Request, permission: Permission): Promise<AppContext> {
   const ctx = await requireUser(request);
-  if (!can(ctx, permission)) roleDenied();
+  if (!can(ctx, permission)) await deny(request, ROLE_DENIED);
   return ctx;
 }
 
-/** Guard: throws the plan-denied page unless the account's plan has the feature. */
+/** Guard: refuses (see `deny`) unless the account's plan has the feature. */
 export async function requireFeature(request: Request, key: FeatureKey, ctx?: AppContext): Promise<AppContext> {
   const c = ctx ?? (await requireUser(request));
-  if (!canUseFeature(c, key)) {
-    throw data<DeniedData>({ denied: 'feature', message: FEATURE_DENIED_MESSAGE }, { status: 403 });
-  }
+  if (!canUseFeature(c, key)) await deny(request, FEATURE_DENIED);
   return c;
 }
 
 /** Guard: owners and admins only (roles, teams, users, as the specification says). */
 export async function requireOrgAdmin(request: Request): Promise<AppContext> {
   const ctx = await requireUser(request);
-  if (!ctx.isOrgAdmin) roleDenied();
+  if (!ctx.isOrgAdmin) await deny(request, ROLE_DENIED);
   return ctx;
 }
 

@@ -251,7 +251,7 @@ label{font-size:.92em}
       case 'smiley':
       case 'csat':
       case 'ces': {
-        const min = q.type === 'nps' ? 0 : 1;
+        const min = q.type === 'nps' || q.type === 'ces' ? 0 : 1;
         const max = q.type === 'nps' ? 10 : q.type === 'rating' && st.scaleStyle === 'text' ? 5 : st.range || (q.type === 'ces' ? 7 : 5);
         const row = el('div', { class: 'sc', role: 'radiogroup', 'aria-labelledby': id });
         let value: number | undefined = typeof prev === 'number' ? prev : undefined;

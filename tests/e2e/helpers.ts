@@ -45,3 +45,8 @@ export function fieldError(page: Page, text: string) {
 export async function hydrated(page: Page) {
   await expect(page.getByTestId('connectivity')).toHaveAttribute('data-state', 'online');
 }
+
+/** The toast the page shows (the one toast mechanism). */
+export function toast(page: Page) {
+  return page.getByTestId('toast');
+}

@@ -13,7 +13,7 @@ export async function startAsanaStandIn(opts: { clientId: string; clientSecret: 
   const codes = new Map<string, string>();
   const tokens = new Map<string, number>();
   const refreshTokens = new Set<string>();
-  const tasks: { gid: string; name: string; notes: string; completed: boolean; assignee: string | null; projects: string[]; workspace: string | null }[] = [];
+  const tasks: { gid: string; name: string; notes: string; completed: boolean; assignee: string | null; projects: string[]; workspace: string | null; dueOn?: string | null }[] = [];
   const hooks: { gid: string; resource: string; target: string; secret: string }[] = [];
   let revoked = 0;
   let refreshed = 0;
@@ -104,7 +104,7 @@ export async function startAsanaStandIn(opts: { clientId: string; clientSecret: 
         if (!projects.length && !workspace) return err(res, 400, 'workspace: Missing input');
         if (workspace && !workspaces.some((w) => w.gid === workspace)) return err(res, 404, 'workspace: Not a recognized ID: ' + workspace);
         if (typeof body.name !== 'string' || !body.name) return err(res, 400, 'name: Missing input');
-        const t = { gid: String(nextGid++), name: body.name, notes: String(body.notes ?? ''), completed: false, assignee: body.assignee ? String(body.assignee) : null, projects, workspace };
+        const t = { gid: String(nextGid++), name: body.name, notes: String(body.notes ?? ''), completed: false, assignee: body.assignee ? String(body.assignee) : null, projects, workspace, dueOn: typeof body.due_on === 'string' ? body.due_on : null };
         tasks.push(t);
         return json(res, 201, { data: taskJson(t) });
       }

@@ -21,7 +21,7 @@ export async function startTestApp() {
 
   async function request(
     pathname: string,
-    opts: { domain?: string; host?: string; method?: string; form?: Record<string, string | string[]>; cookie?: string; origin?: string | null } = {},
+    opts: { domain?: string; host?: string; method?: string; form?: Record<string, string | string[]>; cookie?: string; origin?: string | null; accept?: string } = {},
   ) {
     const host = opts.host ?? (opts.domain ? `${opts.domain}.${appHost}` : appHost);
     const method = opts.method ?? (opts.form ? 'POST' : 'GET');
@@ -34,6 +34,7 @@ export async function startTestApp() {
     const headers: Record<string, string> = { host };
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (opts.cookie) headers.cookie = opts.cookie;
+    if (opts.accept) headers.accept = opts.accept;
     if (method !== 'GET' && opts.origin !== null) headers.origin = opts.origin ?? `http://${host}`;
     return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
       const req = http.request({ host: '127.0.0.1', port, path: pathname, method, headers }, (res) => {

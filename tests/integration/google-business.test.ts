@@ -36,7 +36,7 @@ describe('Google Business Messages (ingestion only)', () => {
     const page = await app.request('/settings/google-business', { domain: a.domain, cookie });
     expect(page.status).toBe(200);
     expect(page.text).toContain('Google shut down Google Business Messages on 31 July 2024');
-    const created = await app.request('/settings/google-business', { domain: a.domain, cookie, form: { intent: 'save', name: 'GBM archive', clientToken: CLIENT_TOKEN } });
+    const created = await app.request('/settings/google-business?index', { domain: a.domain, cookie, form: { intent: 'save', name: 'GBM archive', clientToken: CLIENT_TOKEN } });
     expect(created.status).toBe(302);
     const [inbox] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.accountId, a.account.id));
     expect(inbox.channelType).toBe('google_business');
@@ -64,5 +64,43 @@ describe('Google Business Messages (ingestion only)', () => {
     const [stored] = await getDb().select().from(schema.messages).where(eq(schema.messages.id, reply.id));
     expect(stored.deliveryStatus).toBe('failed');
     expect(stored.deliveryError).toMatch(/shut down/);
+  });
+
+  it('an inbox is edited on its own page, which says replies stay impossible; a blank token keeps the stored one', async () => {
+    const a = await createTestAccount();
+    const cookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
+    await app.request('/settings/google-business?index', { domain: a.domain, cookie, form: { intent: 'save', name: 'GBM archive', clientToken: CLIENT_TOKEN } });
+    const [inbox] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.accountId, a.account.id));
+    const page = await app.request(`/settings/google-business/${inbox.id}`, { domain: a.domain, cookie });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Replies stay impossible');
+    expect(page.text).toContain(`/webhooks/google-business/${inbox.id}`);
+    expect(page.text).not.toContain(CLIENT_TOKEN);
+    const list = await app.request('/settings/google-business', { domain: a.domain, cookie });
+    expect(list.text).toContain(`href="/settings/google-business/${inbox.id}"`);
+
+    const bad = await app.request(`/settings/google-business/${inbox.id}`, { domain: a.domain, cookie, form: { intent: 'save', name: '', clientToken: 'short' } });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Inbox Name is required');
+    expect(bad.text).toContain('Client Token must be at least 8 characters');
+    const saved = await app.request(`/settings/google-business/${inbox.id}`, { domain: a.domain, cookie, form: { intent: 'save', name: 'GBM relay', clientToken: '' } });
+    expect(saved.status).toBe(302);
+    const [renamed] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, inbox.id));
+    expect(renamed.name).toBe('GBM relay');
+    expect((renamed.settings as { clientToken: string }).clientToken).toBe(CLIENT_TOKEN);
+    // The kept token still verifies payloads.
+    const body = JSON.stringify({ conversationId: 'conv-9', message: { messageId: 'm-9', text: 'Still there?' } });
+    expect((await post(inbox.id, body, googleSign(body))).status).toBe(200);
+    await app.request(`/settings/google-business/${inbox.id}`, { domain: a.domain, cookie, form: { intent: 'save', name: 'GBM relay', clientToken: 'a-new-client-token' } });
+    const [rotated] = await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, inbox.id));
+    expect((rotated.settings as { clientToken: string }).clientToken).toBe('a-new-client-token');
+
+    // Another account's inbox, or one of another kind, is not found here.
+    const other = await createTestAccount();
+    const otherCookie = await sessionCookie({ domain: other.domain, accountId: other.account.id, userId: other.owner.id });
+    expect((await app.request(`/settings/google-business/${inbox.id}`, { domain: other.domain, cookie: otherCookie })).status).toBe(404);
+    const del = await app.request(`/settings/google-business/${inbox.id}`, { domain: a.domain, cookie, form: { intent: 'delete' } });
+    expect(del.headers.location).toBe('/settings/google-business');
+    expect(await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, inbox.id))).toHaveLength(0);
   });
 });

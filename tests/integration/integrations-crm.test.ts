@@ -68,6 +68,8 @@ describe('HubSpot', () => {
     // Again: found, not created twice.
     await s.post(`/inbox/${s.conversation.id}/integrations`, { intent: 'hubspot-contact', leadStatus: 'NEW' });
     expect(hs.objects.contacts.filter((c) => c.properties.email === s.email)).toHaveLength(1);
+    // The panel names the record's company with its company ID (section 3's field labels).
+    expect((await s.get(`/inbox/${s.conversation.id}`)).text).toContain(`(company ID ${company.id})`);
 
     const form = await s.get(`/inbox/${s.conversation.id}/integrations?hubspot=deal`);
     expect(form.status).toBe(200);
@@ -159,11 +161,11 @@ describe('Pipedrive', () => {
     const person = pd.persons.find((p) => p.email === s.email)!;
     expect(person.name).toBe('Carl Client');
     const form = await s.get(`/inbox/${s.conversation.id}/integrations?pipedrive=deal`);
-    for (const label of ['Deal title', 'Pipeline ID', 'Stage ID', 'User ID']) expect(form.text).toContain(`>${label}</label>`);
+    for (const label of ['Deal title', 'Pipeline ID', 'Stage ID', 'User ID', 'Visible to']) expect(form.text).toContain(`>${label}</label>`);
     expect((await s.post(`/inbox/${s.conversation.id}/integrations?pipedrive=deal`, { intent: 'pipedrive-deal', title: 'Seats', pipelineId: '1', stageId: '99' })).status).toBe(400);
-    const ok = await s.post(`/inbox/${s.conversation.id}/integrations?pipedrive=deal`, { intent: 'pipedrive-deal', title: 'Seats', pipelineId: '1', stageId: '2', ownerId: '11', value: '900', closeDate: '2026-12-31' });
+    const ok = await s.post(`/inbox/${s.conversation.id}/integrations?pipedrive=deal`, { intent: 'pipedrive-deal', title: 'Seats', pipelineId: '1', stageId: '2', ownerId: '11', value: '900', closeDate: '2026-12-31', visibleTo: '3' });
     expect(ok.status).toBe(302);
-    expect(pd.deals[0]).toMatchObject({ title: 'Seats', person_id: person.id, pipeline_id: 1, stage_id: 2, user_id: 11, expected_close_date: '2026-12-31' });
+    expect(pd.deals[0]).toMatchObject({ title: 'Seats', person_id: person.id, pipeline_id: 1, stage_id: 2, user_id: 11, expected_close_date: '2026-12-31', visible_to: '3' });
     const page = await s.get(`/inbox/${s.conversation.id}`);
     expect(page.text).toContain('data-testid="pipedrive-deal"');
     expect(page.text).toContain('Contact Made');

@@ -80,9 +80,14 @@ describe('Asana', () => {
     expect(bad.text).toContain('Project must be an Asana ID (digits)');
     expect(bad.text).toContain('Assignee must be');
     expect(bad.text).toContain('value="Refund"');
-    const res = await s.post(page, { intent: 'create', name: 'Refund missing', notes: 'Customer waits since May', workspace: '1100000000000001', project: '', assignee: 'me', reopenOnClose: 'on' });
+    expect(form.text).toContain('>Due date</label>');
+    const badDue = await s.post(page, { intent: 'create', name: 'Refund', workspace: '1100000000000001', dueOn: '2026-02-30' });
+    expect(badDue.status).toBe(400);
+    expect(badDue.text).toContain('Due date must be a date');
+    const res = await s.post(page, { intent: 'create', name: 'Refund missing', notes: 'Customer waits since May', workspace: '1100000000000001', project: '', assignee: 'me', dueOn: '2026-12-24', reopenOnClose: 'on' });
     expect(res.status).toBe(302);
     const task = asana.tasks.at(-1)!;
+    expect(task.dueOn).toBe('2026-12-24');
     expect(task.notes).toContain(`/inbox/${s.conversation.id}`);
     expect(task.assignee).toBe('me');
     expect(task.workspace).toBe('1100000000000001');

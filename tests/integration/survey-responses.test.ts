@@ -90,7 +90,8 @@ describe('answers', () => {
       [{ [nps]: 11 }, /must be a whole number from 0 to 10/],
       [{ [nps]: 4.5 }, /must be a whole number from 0 to 10/],
       [{ [nps]: 'ten' }, /must be a whole number from 0 to 10/],
-      [{ [questionOf(version!, 'ces').id]: 8 }, /from 1 to 7/],
+      [{ [questionOf(version!, 'ces').id]: 8 }, /from 0 to 7/],
+      [{ [questionOf(version!, 'ces').id]: -1 }, /from 0 to 7/],
       [{ [questionOf(version!, 'smiley').id]: 0 }, /from 1 to 5/],
       [{ [questionOf(version!, 'radio').id]: 'Option 9' }, /“Option 9” is not one of the options/],
       [{ [questionOf(version!, 'checkbox').id]: { choices: ['Option 1', 'Nope'] } }, /is not one of the options/],
@@ -262,7 +263,7 @@ describe('results', () => {
         ]),
         7,
       ),
-    ).toMatchObject({ agreePct: 50, average: 4.3 });
+    ).toMatchObject({ agreePct: 75, average: 4.3 });
 
     const a = await setup();
     const { survey, version } = await publishedSurvey({ ...a.who, types: ['csat', 'ces', 'text', 'radio'] });
@@ -313,6 +314,27 @@ describe('results', () => {
     expect(lines[0]).toContain('How likely are you to recommend us to a friend or colleague?');
     expect(lines[1]).toContain('Loved it');
     expect(lines[4]).toContain('Partial');
+  });
+});
+
+describe('CES runs 0 to 7 (section 9)', () => {
+  it('0 is an answer: stored, counted in its own bar and in the average; the bars run 0 to 7', async () => {
+    const a = await setup();
+    const { survey, version } = await publishedSurvey({ ...a.who, types: ['ces'] });
+    const base = { accountId: a.account.id, surveyId: survey.id };
+    const ces = questionOf(version!, 'ces').id;
+    const nps = questionOf(version!, 'nps').id;
+    await answer(base, { [nps]: 8, [ces]: 0 });
+    await answer(base, { [nps]: 8, [ces]: '0' });
+    await answer(base, { [nps]: 8, [ces]: 6 });
+    const rows = await rowsOf(survey.id);
+    expect(rows.map((r) => (r.answers as Record<string, unknown>)[ces]).sort()).toEqual([0, 0, 6]);
+    const results = await getSurveyResults({ ...base, filters: {} });
+    const q = results.questions.find((x) => x.type === 'ces')!;
+    expect(q.bars.map((b) => b.key)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
+    expect(q.bars[0]).toMatchObject({ count: 2, pct: 66.7 });
+    expect(q.answered).toBe(3);
+    expect(results.headline.ces).toMatchObject({ average: 2, agreePct: 33.3, points: 7, answered: 3 });
   });
 });
 

@@ -275,7 +275,7 @@ function QuestionEditor({ q, r }: { q: SurveyQuestion; r: ReplyReader }) {
     case 'ces':
       settings = (
         <>
-          <Radios r={r} name={`${s}.range`} legend="Rating count" options={LIMITS.cesRanges.map((n) => ({ value: n, label: String(n) }))} />
+          <Radios r={r} name={`${s}.range`} legend="Scale" options={LIMITS.cesRanges.map((n) => ({ value: n, label: `0 to ${n}` }))} />
           {sides}
         </>
       );

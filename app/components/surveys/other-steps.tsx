@@ -11,7 +11,8 @@ import {
   type SurveyChannel,
 } from '~/models/surveys/constants';
 import { Check, FieldErrors, Radios, Select, TextArea, TextInput } from './fields';
-import { useHydrated, type ReplyReader } from './reply';
+import { CopyButton } from '~/components/ui/copy-button';
+import type { ReplyReader } from './reply';
 
 /** Target (section 2): in-app pages and timing, web retaking (email: EmailTargetFields). */
 export function TargetFields({ channel, r }: { channel: SurveyChannel; r: ReplyReader }) {
@@ -93,29 +94,6 @@ export function SettingsFields({ r, folders, cutOff }: { r: ReplyReader; folders
         </div>
       </div>
     </div>
-  );
-}
-
-function CopyButton({ text, ms, label }: { text: string; ms: number; label: string }) {
-  const hydrated = useHydrated();
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const t = setTimeout(() => setCopied(false), ms);
-    return () => clearTimeout(t);
-  }, [copied, ms]);
-  // Without JavaScript there is no clipboard: the text sits in a read-only field to select and copy.
-  if (!hydrated) return null;
-  return (
-    <button
-      type="button"
-      className="btn"
-      onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => setCopied(true));
-      }}
-    >
-      {copied ? 'Copied' : label}
-    </button>
   );
 }
 

@@ -219,7 +219,7 @@ export function QuestionView({ q, design, messages, number }: { q: SurveyQuestio
     case 'ces':
       answer = (
         <>
-          <Scale items={range(1, s.range ?? 7)} />
+          <Scale items={range(0, s.range ?? 7)} />
           <Ends q={q} />
         </>
       );

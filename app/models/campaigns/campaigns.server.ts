@@ -5,7 +5,7 @@ import { emitEvent } from '../events/events.server';
 import { plainTextOf } from '../knowledge-base/sanitize.server';
 import { cleanQuery, FieldInputError, likePattern, paging } from '../productivity/shared.server';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
-import { EDITABLE_STATUSES, TRANSITIONS, type CampaignKind, type CampaignStatus, type CampaignTransition } from './constants';
+import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, EDITABLE_STATUSES, TRANSITIONS, type CampaignKind, type CampaignStatus, type CampaignTransition } from './constants';
 import { cleanCampaignHtml } from './email-layout.server';
 import { getCampaignTemplate, keptDesign } from './templates.server';
 
@@ -60,6 +60,38 @@ export async function listCampaigns(opts: {
     .offset(offset);
   const [{ total }] = await db.select({ total: count() }).from(c).where(where);
   return { rows, total, page, pageSize };
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The one loader of a campaign list (all campaigns, or one kind's list at campaigns/{kind}): reads the search and the
+ * getFilters (kind, status, a created-date range, 50 a page) from the address. A fixed kind overrides the address's.
+ */
+export async function loadCampaignList(opts: { accountId: number; searchParams: URLSearchParams; kind?: CampaignKind }) {
+  const p = opts.searchParams;
+  const q = (p.get('q') ?? '').trim().slice(0, 100);
+  const kind = opts.kind ?? p.get('kind');
+  const status = p.get('status');
+  const from = p.get('from') ?? '';
+  const to = p.get('to') ?? '';
+  const filters = {
+    kind: (CAMPAIGN_KINDS as readonly string[]).includes(kind ?? '') ? (kind as CampaignKind) : undefined,
+    status: (CAMPAIGN_STATUSES as readonly string[]).includes(status ?? '') ? (status as CampaignStatus) : undefined,
+    from: DATE.test(from) ? from : undefined,
+    to: DATE.test(to) ? to : undefined,
+  };
+  const pageParam = Number(p.get('page'));
+  const list = await listCampaigns({
+    accountId: opts.accountId,
+    q,
+    kind: filters.kind,
+    status: filters.status,
+    from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
+    to: filters.to ? new Date(new Date(`${filters.to}T00:00:00Z`).getTime() + 86_400_000) : undefined,
+    page: Number.isInteger(pageParam) && pageParam > 1 ? pageParam : 1,
+  });
+  return { q, filters, list, fixedKind: opts.kind ?? null };
 }
 
 export async function getCampaign(opts: { accountId: number; id: number; kind?: CampaignKind }, db: DbOrTx = getDb()) {

@@ -63,3 +63,17 @@ export const CHAT_MESSAGE_MAX = 1000;
 export const CHAT_DELAY_MAX = 3600;
 export const PAGE_MATCHES = ['contain', 'exact', 'start', 'end'] as const;
 export const CHAT_VISITORS = ['any', 'new', 'returning'] as const;
+
+/** The kinds with a list route of their own (section 2: campaigns/message, campaigns/email, campaigns/sms). */
+export const LISTED_KINDS = ['message', 'email', 'sms'] as const;
+export type ListedKind = (typeof LISTED_KINDS)[number];
+export const LIST_TITLES: Record<ListedKind, string> = { message: 'Message campaigns', email: 'Email campaigns', sms: 'SMS campaigns' };
+
+export function isListedKind(kind: unknown): kind is ListedKind {
+  return (LISTED_KINDS as readonly unknown[]).includes(kind);
+}
+
+/** Where a campaign of this kind is listed: its kind's list, or all campaigns for a kind without one (push). */
+export function campaignListPath(kind?: CampaignKind | null) {
+  return kind && isListedKind(kind) ? `/campaigns/${kind}` : '/campaigns';
+}

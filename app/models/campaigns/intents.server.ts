@@ -5,7 +5,8 @@ import { redirectWithToast } from '../../utils/toast.server';
 import type { z } from 'zod';
 import { FieldInputError } from '../productivity/shared.server';
 import { CampaignStateError, changeCampaignStatus, deleteCampaign, scheduleCampaign, zonedInstant } from './campaigns.server';
-import { CAMPAIGN_TOASTS } from './constants';
+import { campaignListPath, CAMPAIGN_TOASTS, type CampaignKind } from './constants';
+import { parseRowId } from '../../utils/route-id';
 import { ScheduleSchema } from './schemas';
 
 export type CampaignActionResult = { form: 'campaign' | 'schedule' | 'test' | 'status'; reply?: SubmissionResult<string[]>; error?: string };
@@ -14,7 +15,7 @@ export type CampaignActionResult = { form: 'campaign' | 'schedule' | 'test' | 's
  * The intents every kind of campaign screen shares: schedule (now or at a time in a zone), pause, resume, cancel,
  * unschedule and delete. Returns undefined for an intent it does not know (the route handles its own).
  */
-export async function handleSendIntent(opts: { intent: unknown; formData: FormData; accountId: number; actorId: number; id: number; here: string }) {
+export async function handleSendIntent(opts: { intent: unknown; formData: FormData; accountId: number; actorId: number; id: number; here: string; list: string }) {
   const who = { accountId: opts.accountId, actorId: opts.actorId, id: opts.id };
   const { intent } = opts;
   if (intent === 'schedule') {
@@ -30,7 +31,7 @@ export async function handleSendIntent(opts: { intent: unknown; formData: FormDa
   }
   if (intent === 'delete') {
     if (!(await deleteCampaign(who))) throw new Response('Not Found', { status: 404 });
-    return redirectWithToast('/campaigns', { type: 'info', text: CAMPAIGN_TOASTS.deleted });
+    return redirectWithToast(opts.list, { type: 'info', text: CAMPAIGN_TOASTS.deleted });
   }
   if (intent === 'pause' || intent === 'resume' || intent === 'cancel' || intent === 'unschedule') {
     if (!(await changeCampaignStatus({ ...who, transition: intent }))) throw new Response('Not Found', { status: 404 });
@@ -50,7 +51,7 @@ export async function campaignEditorAction<V extends object>(opts: {
   accountId: number;
   actorId: number;
   id: number | 'new';
-  path: string;
+  kind: CampaignKind;
   schema: z.ZodType<V>;
   create: (values: V & { accountId: number; actorId: number }) => Promise<{ id: number }>;
   update: (values: V & { accountId: number; actorId: number; id: number }) => Promise<unknown>;
@@ -58,7 +59,7 @@ export async function campaignEditorAction<V extends object>(opts: {
 }) {
   const intent = opts.formData.get('intent');
   const who = { accountId: opts.accountId, actorId: opts.actorId };
-  const here = (campaignId: number) => `${opts.path}/${campaignId}`;
+  const here = (campaignId: number) => `/campaigns/${opts.kind}/${campaignId}`;
   try {
     if (intent === 'save') {
       const submission = parseWithZod(opts.formData, { schema: opts.schema });
@@ -76,7 +77,7 @@ export async function campaignEditorAction<V extends object>(opts: {
       }
     }
     if (opts.id !== 'new') {
-      const shared = (await handleSendIntent({ intent, formData: opts.formData, ...who, id: opts.id, here: here(opts.id) })) ?? (await opts.extra?.(intent, opts.id));
+      const shared = (await handleSendIntent({ intent, formData: opts.formData, ...who, id: opts.id, here: here(opts.id), list: campaignListPath(opts.kind) })) ?? (await opts.extra?.(intent, opts.id));
       if (shared) return shared;
     }
   } catch (err) {
@@ -84,4 +85,21 @@ export async function campaignEditorAction<V extends object>(opts: {
     throw err;
   }
   throw new Response('Unknown intent', { status: 400 });
+}
+
+/**
+ * The action of a campaign list (all campaigns or one kind's): deleting a row, back to the same list. A campaign
+ * that is sending answers 409 with its message; an unknown intent or a bad id 400.
+ */
+export async function campaignListAction(opts: { formData: FormData; accountId: number; actorId: number; list: string }) {
+  if (opts.formData.get('intent') !== 'delete') throw new Response('Unknown intent', { status: 400 });
+  const id = parseRowId(opts.formData.get('id'));
+  if (!id) throw new Response('Bad Request', { status: 400 });
+  try {
+    if (!(await deleteCampaign({ accountId: opts.accountId, actorId: opts.actorId, id }))) throw new Response('Not Found', { status: 404 });
+  } catch (err) {
+    if (err instanceof CampaignStateError) return data({ error: err.message }, { status: 409 });
+    throw err;
+  }
+  return redirectWithToast(opts.list, { type: 'info', text: CAMPAIGN_TOASTS.deleted });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getLogger } from '../../utils/logger.server';
-import { createInbox, deleteInbox, getInbox, listInboxes, type Inbox } from '../inbox/inboxes.server';
+import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
 import { DeliveryRefused, registerChannelDeliverer } from './delivery.server';
 import { ingestChannelMessage, openWebhook, parseWebhookJson, plainResponse } from './inbound.server';
 import { maskSecret } from './sms.server';
@@ -25,6 +25,17 @@ export const GoogleBusinessSchema = z.object({
     .max(200, 'Client Token must be at most 200 characters'),
 });
 
+/** Editing: a blank client token keeps the one stored (it is never shown back). */
+export const GoogleBusinessUpdateSchema = GoogleBusinessSchema.extend({
+  clientToken: z
+    .string()
+    .trim()
+    .max(200, 'Client Token must be at most 200 characters')
+    .refine((v) => v === '' || v.length >= 8, 'Client Token must be at least 8 characters')
+    .optional()
+    .default(''),
+});
+
 export type GoogleBusinessSettings = { clientToken: string; publicBase: string };
 
 function readSettings(inbox: Inbox): GoogleBusinessSettings {
@@ -32,17 +43,34 @@ function readSettings(inbox: Inbox): GoogleBusinessSettings {
   return { clientToken: s.clientToken ?? '', publicBase: s.publicBase ?? '' };
 }
 
+function describe(inbox: Inbox) {
+  const s = readSettings(inbox);
+  return {
+    id: inbox.id,
+    name: inbox.name,
+    clientTokenHint: maskSecret(s.clientToken),
+    endpoint: `${s.publicBase}/webhooks/google-business/${inbox.id}`,
+    createdAt: inbox.createdAt,
+  };
+}
+
 export async function listGoogleBusinessInboxes(opts: { accountId: number }) {
-  return (await listInboxes({ accountId: opts.accountId, channelType: 'google_business' })).map((inbox) => {
-    const s = readSettings(inbox);
-    return {
-      id: inbox.id,
-      name: inbox.name,
-      clientTokenHint: maskSecret(s.clientToken),
-      endpoint: `${s.publicBase}/webhooks/google-business/${inbox.id}`,
-      createdAt: inbox.createdAt,
-    };
-  });
+  return (await listInboxes({ accountId: opts.accountId, channelType: 'google_business' })).map(describe);
+}
+
+/** One Google Business inbox of the account, as its settings page shows it; undefined for any other inbox. */
+export async function getGoogleBusinessInbox(opts: { accountId: number; id: number }) {
+  const inbox = await getInbox(opts);
+  return inbox && inbox.channelType === 'google_business' ? describe(inbox) : undefined;
+}
+
+/** Renames the inbox and, when a new one is given, replaces its client token; undefined when it is not one. */
+export async function updateGoogleBusinessInbox(opts: { accountId: number; actorId: number; id: number; input: z.infer<typeof GoogleBusinessUpdateSchema> }) {
+  const inbox = await getInbox(opts);
+  if (!inbox || inbox.channelType !== 'google_business') return undefined;
+  const current = readSettings(inbox);
+  const settings: GoogleBusinessSettings = { ...current, clientToken: opts.input.clientToken || current.clientToken };
+  return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { name: opts.input.name, settings } });
 }
 
 export async function createGoogleBusinessInbox(opts: { accountId: number; actorId: number; input: z.infer<typeof GoogleBusinessSchema>; publicBase: string }) {

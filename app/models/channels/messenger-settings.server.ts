@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { SubmissionResult } from '@conform-to/react';
 import type { z } from 'zod';
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { emitEvent } from '../events/events.server';
 import { getBusinessHours } from '../automation/business-hours.server';
-import { createInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
+import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox, type Inbox } from '../inbox/inboxes.server';
 import { getKnowledgeBase } from '../knowledge-base/knowledge-bases.server';
 import { MESSENGER_DEFAULTS, readMessengerSettings, type MessengerSection, type MessengerSettings } from './messenger-settings';
 
@@ -27,6 +27,37 @@ export class InvalidChoiceError extends Error {
 
 export async function listWebInboxes(opts: { accountId: number }) {
   return listInboxes({ accountId: opts.accountId, channelType: 'web' });
+}
+
+/** The messenger inboxes with how many conversations each holds (the delete confirmation names them). */
+export async function listWebInboxesWithCounts(opts: { accountId: number }) {
+  const inboxes = await listWebInboxes(opts);
+  if (!inboxes.length) return [];
+  const c = schema.conversations;
+  const counts = await getDb()
+    .select({ inboxId: c.inboxId, n: count() })
+    .from(c)
+    .where(and(eq(c.accountId, opts.accountId), inArray(c.inboxId, inboxes.map((i) => i.id))))
+    .groupBy(c.inboxId);
+  const byInbox = new Map(counts.map((r) => [r.inboxId, r.n]));
+  return inboxes.map((i) => ({ ...i, conversationCount: byInbox.get(i.id) ?? 0 }));
+}
+
+/** Renames a messenger inbox; undefined when it is not one of the account's web inboxes. A taken name throws InboxNameTakenError. */
+export async function renameWebInbox(opts: { accountId: number; actorId: number; id: number; name: string }) {
+  const inbox = await getWebInbox(opts);
+  if (!inbox) return undefined;
+  return updateInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id, changes: { name: opts.name } });
+}
+
+/**
+ * Deletes a messenger inbox with its conversations, as every other inbox type deletes (email, SMS): the confirmation
+ * names how many go with it. undefined when it is not one of the account's web inboxes.
+ */
+export async function deleteWebInbox(opts: { accountId: number; actorId: number; id: number }) {
+  const inbox = await getWebInbox(opts);
+  if (!inbox) return undefined;
+  return deleteInbox({ accountId: opts.accountId, actorId: opts.actorId, id: inbox.id });
 }
 
 /** The web inbox a Messenger page edits: the one asked for (?inbox=), else the first; undefined when none exist. */

@@ -188,3 +188,6 @@ export function chatPageMessageSchema(opts: { first: boolean }) {
 export const MessengerInboxSchema = z.object({
   name: z.string({ error: 'Name is not allowed to be empty' }).trim().min(2, 'Length must be at least 2 characters').max(40, maxLengthMessage(40)),
 });
+
+/** Renaming a messenger inbox: the same name rule as creating one. */
+export const RenameMessengerInboxSchema = MessengerInboxSchema.extend({ inboxId: z.coerce.number().int().positive() });

@@ -322,7 +322,7 @@ function HubspotCard({ h, canAct, actions }: { h: Hubspot; canAct: boolean; acti
     ...crmState(h as { state: string; message?: string }),
     notFound: 'No HubSpot contact with this email.',
     recordTestId: 'hubspot-contact',
-    record: c ? { name: c.name, detail: `${c.company ? `Company: ${c.company.name}` : 'No company'}${c.leadStatus ? ` · Lead status: ${leadStatusLabel(c.leadStatus)}` : ''}` } : null,
+    record: c ? { name: c.name, detail: `${c.company ? `Company: ${c.company.name} (company ID ${c.company.id})` : 'No company'}${c.leadStatus ? ` · Lead status: ${leadStatusLabel(c.leadStatus)}` : ''}` } : null,
     deals: (ok?.deals ?? []).map((d) => ({
       id: d.id,
       title: d.name,

@@ -80,7 +80,14 @@ export const PipedriveDealSchema = z.object({
   ownerId: z.coerce.number().int().positive().optional(),
   closeDate: z.iso.date({ error: 'Close date must be a date' }).optional(),
   value: z.string().trim().regex(/^\d{1,12}(\.\d{1,2})?$/, 'Value must be a number such as 1200 or 99.50').optional(),
+  /** Section 3 "visible to": Pipedrive's visible_to (1 owner and followers, 3 the entire company); the company's default when empty. */
+  visibleTo: z.enum(['1', '3'], { error: 'Choose who can see the deal' }).optional(),
 });
+
+export const PIPEDRIVE_VISIBILITY = [
+  { value: '1', label: 'Owner and followers' },
+  { value: '3', label: 'Entire company' },
+] as const;
 
 /** Settings → Integrations → Shopify/BigCommerce: import past orders (ADR 118). */
 export const OrderImportSchema = z.object({

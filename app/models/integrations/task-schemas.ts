@@ -28,6 +28,8 @@ export const AsanaTaskSchema = z.object({
     .max(254)
     .regex(/^(me|\d{1,30}|[^\s@]+@[^\s@]+)?$/, 'Assignee must be "me", an email address or an Asana user ID')
     .default(''),
+  /** Section 3 "due date": Asana's due_on, a day. */
+  dueOn: z.union([z.literal(''), z.iso.date({ error: 'Due date must be a date' })]).default(''),
   reopenOnClose: z.literal('on').optional(),
 });
 

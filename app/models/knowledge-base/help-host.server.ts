@@ -43,3 +43,12 @@ export function helpUrl(request: Request, domain: string, path: string) {
   if (helpHost) return `${protocolOf(request)}//${m[1]}.${helpHost}${rest}`;
   return accountUrl(request, domain, path);
 }
+
+/**
+ * Where Preview opens a knowledge base's public help centre (section 2): its custom domain (cname) when set, otherwise
+ * its subdomain of the help-centre domain ({slug}.HELP_HOST), or /hc/{slug} on the account host where none is set.
+ */
+export function helpCentreAddress(request: Request, domain: string, kb: { slug: string; cname: string | null }) {
+  if (kb.cname) return `${protocolOf(request)}//${kb.cname.toLowerCase()}/`;
+  return helpUrl(request, domain, `/hc/${kb.slug}`);
+}

@@ -18,7 +18,10 @@ export class SurveyAnswerError extends Error {
 /** Questions that take no answer: the welcome (a Start button) and a thank-you text. */
 export const isAnswerable = (type: QuestionType) => type !== 'welcome' && type !== 'thank-you';
 
-/** The whole numbers a scale question takes: NPS 0-10; the others 1 to their range (section 5 and 9). */
+/**
+ * The whole numbers a scale question takes: NPS 0-10; CES 0 to its rating count, 0-7 by default (section 9 "CES scale 0
+ * to 7", ADR 146); the others 1 to their range (section 5 and 9).
+ */
 export function scaleOf(q: Pick<SurveyQuestion, 'type' | 'settings'>): { min: number; max: number } | null {
   switch (q.type) {
     case 'nps':
@@ -29,7 +32,7 @@ export function scaleOf(q: Pick<SurveyQuestion, 'type' | 'settings'>): { min: nu
     case 'csat':
       return { min: 1, max: q.settings.range ?? 5 };
     case 'ces':
-      return { min: 1, max: q.settings.range ?? 7 };
+      return { min: 0, max: q.settings.range ?? 7 };
     default:
       return null;
   }

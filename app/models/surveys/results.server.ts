@@ -97,10 +97,10 @@ export function csatOf(counts: Map<number, number>, points: number): CsatScore {
   return { kind: 'csat', satisfiedPct: pct(satisfied, answered), average: averageOf(counts), points, answered };
 }
 
-/** CES: the average, and the share that agree (above the scale's middle: 5–7 of 7, 4–5 of 5, 3 of 3). */
+/** CES on 0 to `points`: the average, and the share that agree (above the scale's middle: 4–7 of 0–7, 3–5 of 0–5, 2–3 of 0–3). */
 export function cesOf(counts: Map<number, number>, points: number): CesScore {
   const answered = [...counts.values()].reduce((a, b) => a + b, 0);
-  const middle = (points + 1) / 2;
+  const middle = points / 2;
   const agree = [...counts].filter(([value]) => value > middle).reduce((a, [, n]) => a + n, 0);
   return { kind: 'ces', average: averageOf(counts), agreePct: pct(agree, answered), points, answered };
 }

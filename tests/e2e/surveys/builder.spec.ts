@@ -62,9 +62,9 @@ test('survey builder without JavaScript: create (messages), every question type,
   expect((await surveyRow(id)).questions.map((q) => q.type)).toEqual(['welcome', 'nps', ...added]);
   await expect(page.locator('[data-selected] [data-testid="preview-question"]')).toHaveAttribute('data-type', 'ces');
 
-  // Edit the selected question (CES: 3, 5 or 7) and a radio question's options.
+  // Edit the selected question (CES: 0 to 3, 5 or 7) and a radio question's options.
   await page.getByLabel('Question', { exact: true }).fill('It was easy to pay.');
-  await page.getByRole('radio', { name: '5', exact: true }).check();
+  await page.getByRole('radio', { name: '0 to 5', exact: true }).check();
   await page.getByLabel('Show an introduction').check();
   await page.getByTestId('save').click();
   await expect(fieldError(page, 'Please Enter Value')).toBeVisible();

@@ -125,7 +125,7 @@ const asanaTasks: TaskSource<AsanaTask> = {
 };
 
 export async function createAsanaTaskFromConversation(
-  opts: Who & { name: string; notes: string; projectGid: string; workspaceGid: string; assignee: string; conversationUrl: string },
+  opts: Who & { name: string; notes: string; projectGid: string; workspaceGid: string; assignee: string; dueOn?: string; conversationUrl: string },
 ) {
   if (opts.projectGid && !isGid(opts.projectGid)) throw new IntegrationError('Project must be an Asana project ID (digits)', 400);
   const { conn, token } = await connectedTaskProvider(asanaTasks, opts.accountId);
@@ -139,6 +139,7 @@ export async function createAsanaTaskFromConversation(
     projectGid: opts.projectGid || null,
     workspaceGid: workspaceGid || null,
     assignee: opts.assignee || null,
+    dueOn: opts.dueOn || null,
   });
   return hookAndLinkTask(asanaTasks, { ...opts, conn, token, task, created: true });
 }

@@ -91,12 +91,13 @@ export const isGid = (v: string) => /^\d{1,30}$/.test(v);
  * POST /tasks: in the project when one is given (Asana takes the workspace from it), else in the workspace.
  * The assignee is "me", an email address or a user gid, as Asana accepts.
  */
-export async function createAsanaTask(token: string, opts: { name: string; notes: string; projectGid: string | null; workspaceGid: string | null; assignee: string | null }) {
+export async function createAsanaTask(token: string, opts: { name: string; notes: string; projectGid: string | null; workspaceGid: string | null; assignee: string | null; dueOn?: string | null }) {
   const data: Record<string, unknown> = { name: opts.name, notes: opts.notes };
   if (opts.projectGid) data.projects = [opts.projectGid];
   else if (opts.workspaceGid) data.workspace = opts.workspaceGid;
   else throw new IntegrationError('Choose an Asana project or workspace', 400);
   if (opts.assignee) data.assignee = opts.assignee;
+  if (opts.dueOn) data.due_on = opts.dueOn;
   return readTask((await api(token, `/tasks?${TASK_FIELDS}`, { method: 'POST', json: { data } })).body);
 }
 

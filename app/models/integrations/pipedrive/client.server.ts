@@ -132,7 +132,7 @@ export async function listPipedriveUsers(ctx: PdCtx) {
   return ((await api<{ id: number; name: string; active_flag: boolean }[]>(ctx, '/users')) ?? []).filter((u) => u.active_flag !== false).map((u) => ({ id: u.id, name: u.name }));
 }
 
-export async function createPipedriveDeal(ctx: PdCtx, d: { title: string; personId: number; orgId: number | null; pipelineId: number; stageId: number; userId: number | null; value: string | null; closeDate: string | null }) {
+export async function createPipedriveDeal(ctx: PdCtx, d: { title: string; personId: number; orgId: number | null; pipelineId: number; stageId: number; userId: number | null; value: string | null; closeDate: string | null; visibleTo?: number | null }) {
   const deal = await api<{ id: number; title: string }>(ctx, '/deals', {
     method: 'POST',
     json: {
@@ -144,6 +144,7 @@ export async function createPipedriveDeal(ctx: PdCtx, d: { title: string; person
       ...(d.userId ? { user_id: d.userId } : {}),
       ...(d.value ? { value: d.value } : {}),
       ...(d.closeDate ? { expected_close_date: d.closeDate } : {}),
+      ...(d.visibleTo ? { visible_to: String(d.visibleTo) } : {}),
     },
   });
   if (!deal) throw new IntegrationError('Pipedrive did not create the deal', 0);

@@ -145,7 +145,7 @@ export async function pipedriveDealChoices(opts: { accountId: number }) {
   return { pipelines, users };
 }
 
-export async function createPipedriveDealFromConversation(opts: { accountId: number; userId: number; conversationId: number; title: string; pipelineId: number; stageId: number; ownerId: number | null; value: string | null; closeDate: string | null }) {
+export async function createPipedriveDealFromConversation(opts: { accountId: number; userId: number; conversationId: number; title: string; pipelineId: number; stageId: number; ownerId: number | null; value: string | null; closeDate: string | null; visibleTo?: number | null }) {
   const ctx = await ctxFor(opts.accountId);
   const pipelines = await listPipedrivePipelines(ctx);
   const pipeline = pipelines.find((p) => p.id === opts.pipelineId);
@@ -153,7 +153,7 @@ export async function createPipedriveDealFromConversation(opts: { accountId: num
   const stage = pipeline.stages.find((s) => s.id === opts.stageId);
   if (!stage) throw new IntegrationError(`Choose a stage of the ${pipeline.name} pipeline`, 400);
   const person = await personFor(opts, ctx);
-  const deal = await createPipedriveDeal(ctx, { title: opts.title, personId: person.id, orgId: person.orgId, pipelineId: pipeline.id, stageId: stage.id, userId: opts.ownerId, value: opts.value, closeDate: opts.closeDate });
+  const deal = await createPipedriveDeal(ctx, { title: opts.title, personId: person.id, orgId: person.orgId, pipelineId: pipeline.id, stageId: stage.id, userId: opts.ownerId, value: opts.value, closeDate: opts.closeDate, visibleTo: opts.visibleTo ?? null });
   await note({ ...opts, text: `Created Pipedrive deal ${opts.title} (deal ID ${deal.id}, ${pipeline.name} · ${stage.name})`, item: `deal:${deal.id}` });
   return deal;
 }
