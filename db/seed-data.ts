@@ -19,6 +19,7 @@ import { updateInbox } from '../app/models/inbox/inboxes.server';
 import { previewOf, refreshConversationSearch } from '../app/models/inbox/messages.server';
 import { createCannedResponse } from '../app/models/productivity/canned-responses.server';
 import { createEmailTemplate } from '../app/models/productivity/email-templates.server';
+import { addTemplateAttachments } from '../app/models/productivity/template-attachments.server';
 import { createTag } from '../app/models/productivity/tags.server';
 import { normalisePhone } from '../app/utils/phone';
 
@@ -89,7 +90,19 @@ export async function seedDemoData(opts: { accountId: number; users: User[]; tea
     ['Need more details', 'Could you send a screenshot and the time it happened? That helps us find it in our logs.'],
   ];
   for (const [name, message] of canned) await createCannedResponse({ ...who, name, message });
-  await createEmailTemplate({ ...who, name: 'Invoice corrected', subject: 'Your corrected invoice', body: 'Hello,\n\nplease find your corrected invoice attached.\n\nKind regards,\nThe billing team' });
+  const invoiceTemplate = await createEmailTemplate({ ...who, name: 'Invoice corrected', subject: 'Your corrected invoice', body: 'Hello,\n\nplease find your corrected invoice attached, with our payment details.\n\nKind regards,\nThe billing team' });
+  // A template's attachment (ADR 149): sent with every reply the template goes into.
+  await addTemplateAttachments({
+    ...who,
+    templateId: invoiceTemplate.id,
+    files: [
+      {
+        name: 'payment-details.txt',
+        type: 'text/plain',
+        bytes: new TextEncoder().encode('Acme Support Ltd\nIBAN: GB33 BUKB 2020 1555 5555 55\nBIC: BUKBGB22\nPlease quote your invoice number with the transfer.\n'),
+      },
+    ],
+  });
   await createEmailTemplate({ ...who, name: 'Outage follow-up', subject: 'About yesterday’s interruption', body: 'Hello,\n\nhere is what happened yesterday and what we changed so that it does not happen again.' });
 
   // CRM: companies, contacts (through the CRM's own reading of phone numbers), notes, segments.

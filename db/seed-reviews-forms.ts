@@ -3,6 +3,8 @@ import { FormBuilderSchema } from '../app/models/forms/schemas';
 import { completeFormSubmission, createForm, saveForm, setFormStatus, submitForm } from '../app/models/forms/forms.server';
 import { REVIEW_REQUEST_DEFAULTS } from '../app/models/reviews/constants';
 import { createSource, replyToReview, setReviewFeatured, submitPublicReview } from '../app/models/reviews/reviews.server';
+import { createWorkflow, setWorkflowActive, updateWorkflow } from '../app/models/automation/workflows.server';
+import { processEvent } from '../engine/events';
 import { getDb, schema } from './client';
 
 const noApi = { reviewUrl: null, locationName: null, businessUnitId: null, apiKey: null, accessToken: null };
@@ -37,11 +39,41 @@ export async function seedDemoReviewsAndForms(opts: { accountId: number; ownerId
     [1, 'Nina Vogel', null, 'My parcel is still missing and nobody tells me why.', 15],
     [4, 'Sam Ortiz', 'sam.ortiz@example.com', '', 20],
   ];
+  // A workflow hands the low reviews to the team (ADR 149): each gets a conversation, assigned, tagged and noted.
+  const [feedback] = await getDb()
+    .select({ id: schema.tags.id })
+    .from(schema.tags)
+    .where(and(eq(schema.tags.accountId, opts.accountId), eq(schema.tags.name, 'feedback')));
+  const lowReviews = await createWorkflow({ ...who, name: 'Answer low reviews', description: 'A review under 3 stars goes to the owner with a note, as a conversation.' });
+  await updateWorkflow({
+    ...who,
+    id: lowReviews.id,
+    input: {
+      name: 'Answer low reviews',
+      description: 'A review under 3 stars goes to the owner with a note, as a conversation.',
+      event: 'review_received',
+      conditionOperator: 'and',
+      conditions: [{ field: 'rating', op: 'below', value: '3' }],
+      filters: [],
+      actions: [
+        { type: 'assign_user', userId: opts.ownerId },
+        ...(feedback ? [{ type: 'assign_tag' as const, tagIds: [feedback.id] }] : []),
+        { type: 'leave_note', note: 'Answer this review today: apologise and offer a call.' },
+      ],
+    },
+  });
+  await setWorkflowActive({ ...who, id: lowReviews.id, isActive: true });
+  const reviewEvents: number[] = [];
   for (const [i, [rating, fallbackName, email, text, daysAgo]] of reviews.entries()) {
     const p = email ? person(i) : null;
     const name = p?.name || fallbackName;
     const review = await submitPublicReview({ accountId: opts.accountId, source: page, rating, name, email: p?.email ?? null, text });
     if (!review) continue;
+    const [event] = await getDb()
+      .select({ id: schema.domainEvents.id })
+      .from(schema.domainEvents)
+      .where(and(eq(schema.domainEvents.accountId, opts.accountId), eq(schema.domainEvents.type, 'review_received'), eq(schema.domainEvents.subjectId, String(review.id))));
+    if (event) reviewEvents.push(event.id);
     await getDb()
       .update(schema.reviews)
       .set({ reviewedAt: new Date(now - daysAgo * 86_400_000), createdAt: new Date(now - daysAgo * 86_400_000) })
@@ -49,6 +81,9 @@ export async function seedDemoReviewsAndForms(opts: { accountId: number; ownerId
     if (rating === 5) await setReviewFeatured({ ...who, id: review.id, isFeatured: true });
     if (rating <= 2) await replyToReview({ ...who, id: review.id, reply: `Sorry ${name.split(' ')[0]}, that is not the service we want to give. We have written to you to put it right.` });
   }
+
+  // The engine's own path, now rather than when the demo's engine first starts (it then finds them done).
+  for (const id of reviewEvents) await processEvent(id);
 
   const demo = await createForm({ ...who, name: 'Demo request' });
   const [nameField, emailField, messageField] = demo.fields;

@@ -150,6 +150,12 @@ function ContactDetail({ contact, time, integrations, phone, userOptions, locked
               Send email
             </Link>
           ) : null}
+          <Link to={`/inbox/message?channel=sms&contact=${contact.id}`} className="btn">
+            Send SMS
+          </Link>
+          <Link to={`/inbox/message?channel=chat&contact=${contact.id}`} className="btn">
+            Start chat
+          </Link>
           <Form method="post">
             <input type="hidden" name="value" value={contact.isFavourite ? 'false' : 'true'} />
             <button type="submit" className="btn" name="intent" value="favourite" disabled={locked}>

@@ -1,12 +1,14 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '~/utils/conform.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data, MaxPartSizeExceededError, redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
+import { filesOf, readFormWithFiles } from '~/models/inbox/reply-form.server';
+import { listAttachmentsOfTemplates, templateFilesForReply } from '~/models/productivity/template-attachments.server';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useCallback, useRef, useState } from 'react';
 import { MergeForm, SnoozeForm, TagsForm } from '~/components/inbox/operations';
 import { PriorityPill, SlaPill, StatusPill, personName } from '~/components/inbox/pills';
-import { ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
+import { formatSize, ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
 import { MergeConfirm } from '~/components/inbox/merge-confirm';
 import { PropertiesForm } from '~/components/inbox/properties';
 import { updateConversationProperties } from '~/models/inbox/properties.server';
@@ -44,9 +46,6 @@ import { deleteMessage, editMessage, getMessage, isMessageEditable, listThread, 
 import {
   MAX_REPLY_FILES,
   postMessageWithFiles,
-  REPLY_FILE_TOO_LARGE,
-  REPLY_FILES_TOO_LARGE,
-  REPLY_TOO_MANY_FILES,
   ReplyFileError,
 } from '~/models/inbox/replies.server';
 import {
@@ -133,7 +132,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const meetingsAllowed = canUseFeature(ctx, 'chatMessenger/integratedMeetings');
   const offer = meetingsAllowed && url.searchParams.get('meeting') === 'offer' ? await meetingOfferFor({ accountId, conversationId: id, baseUrl: accountUrl(request, ctx.account.domain, '') }) : null;
   // Templates are filled for this conversation's contact ({{firstName}}...), as they would be in a campaign.
-  const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact) }));
+  // A template's attachments come with it (ADR 149): listed under the reply box, each checked, once it is inserted.
+  const templateFiles = await listAttachmentsOfTemplates({ accountId, templateIds: templates.map((t) => t.id) });
+  const filledTemplates = templates.map((t) => ({ id: t.id, name: t.name, text: renderTemplate(t.body, found.contact), hasFiles: templateFiles.has(t.id) }));
   const pickedTemplate = templateId ? filledTemplates.find((t) => t.id === templateId) : undefined;
   const attachments = await listMessageAttachments({ accountId, messageIds: thread.messages.map((m) => m.message.id) });
   let blockedImages = false;
@@ -240,6 +241,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reply: {
       key: `${ownLast}-${picked?.id ?? ''}-${pickedTemplate?.id ?? ''}-${articleLinks.attachedId ?? ''}-${offer ? 'meeting' : ''}`,
       text: offer ? `Book a time that suits you for ${offer.name}: ${offer.url}` : (picked?.message ?? pickedTemplate?.text ?? articleLinks.attached ?? ''),
+      templateFiles: !offer && !picked && pickedTemplate ? (templateFiles.get(pickedTemplate.id) ?? []).map((f) => ({ id: f.id, filename: f.filename, size: f.size })) : [],
     },
     articleLinks,
     templates: filledTemplates,
@@ -278,7 +280,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const found = await getConversation({ accountId, id });
   if (!found) throw notFound();
   const here = `/inbox/${id}`;
-  const formData = await readForm(request);
+  const formData = await readFormWithFiles(request);
   if (typeof formData === 'string') return data<ActionResult>({ intent: 'reply', result: { status: 'error', error: { files: [formData] } } }, { status: 400 });
   const intent = String(formData.get('intent') ?? '');
 
@@ -306,8 +308,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
         if (submission.status !== 'success') return fail(submission.reply());
         const v = submission.value;
         const isNote = v.intent === 'note';
-        const files = await filesOf(formData);
         try {
+          // The files chosen, then the inserted template's files left checked (copied into the reply).
+          const files = [
+            ...(await filesOf(formData)),
+            ...(await templateFilesForReply({ accountId, ids: formData.getAll('templateAttachments').map((v) => Number(v)).filter((n) => Number.isSafeInteger(n) && n > 0) })),
+          ];
           await postMessageWithFiles({
             ...who,
             conversationId: id,
@@ -453,36 +459,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (err instanceof InvalidReferenceError) return fail(current?.reply({ formErrors: [err.message] }) ?? { status: 'error', error: { '': [err.message] } });
     throw err;
   }
-}
-
-/**
- * The reply form is multipart (attachments); the others are not. Parts are read in memory with a limit per
- * part, on the number of files and on their total, so an oversized upload stops early with its message.
- */
-async function readForm(request: Request): Promise<FormData | string> {
-  if (!(request.headers.get('content-type') ?? '').startsWith('multipart/form-data')) return request.formData();
-  const memory = unstable_createMemoryUploadHandler({ maxPartSize: MAX_ATTACHMENT_BYTES });
-  let files = 0;
-  let total = 0;
-  try {
-    return await unstable_parseMultipartFormData(request, async (part) => {
-      if (part.filename !== undefined && ++files > MAX_REPLY_FILES) throw new ReplyFileError(REPLY_TOO_MANY_FILES);
-      const value = await memory(part);
-      total += typeof value === 'string' ? value.length : value?.size ?? 0;
-      if (total > MAX_MESSAGE_ATTACHMENT_BYTES + 64 * 1024) throw new ReplyFileError(REPLY_FILES_TOO_LARGE);
-      return value;
-    });
-  } catch (err) {
-    if (err instanceof MaxPartSizeExceededError) return REPLY_FILE_TOO_LARGE;
-    if (err instanceof ReplyFileError) return err.message;
-    throw new Response('The upload could not be read', { status: 400 });
-  }
-}
-
-/** The files chosen in the reply form; a browser sends an empty part when none is. */
-async function filesOf(formData: FormData) {
-  const files = formData.getAll('files').filter((f): f is File => typeof f !== 'string' && f.size > 0);
-  return Promise.all(files.map(async (f) => ({ name: f.name, type: f.type, bytes: new Uint8Array(await f.arrayBuffer()) })));
 }
 
 export const handle = {
@@ -819,6 +795,16 @@ function ReplyBox({
               <ErrorList id={fields.bcc.errorId} errors={fields.bcc.errors} />
             </div>
           </div>
+        ) : null}
+        {d.reply.templateFiles.length ? (
+          <fieldset className="field" data-testid="template-files">
+            <legend>The template’s attachments</legend>
+            {d.reply.templateFiles.map((f) => (
+              <label key={f.id} className="row">
+                <input type="checkbox" name="templateAttachments" value={f.id} defaultChecked /> {f.filename} <span className="muted">({formatSize(f.size)})</span>
+              </label>
+            ))}
+          </fieldset>
         ) : null}
         <div className="field">
           <label htmlFor="reply-files">Attachments</label>

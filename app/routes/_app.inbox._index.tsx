@@ -113,6 +113,9 @@ export default function InboxList() {
               <Link to="/inbox/compose" className="btn">
                 New email
               </Link>
+              <Link to="/inbox/message" className="btn">
+                New SMS or chat
+              </Link>
             </>
           ) : null}
           <h2>Status</h2>

@@ -6,6 +6,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, TextareaField } from '~/components/ui/forms';
 import { ROLE_LOCKED_MESSAGE } from '~/models/roles/permissions';
 import { canPostReply, replyNotPostedReason, SOURCE_KIND_LABELS, type ReviewSourceKind } from '~/models/reviews/constants';
+import { findReviewConversationId } from '~/models/reviews/review-conversations.server';
 import { getReview, replyToReview, setReviewFeatured } from '~/models/reviews/reviews.server';
 import { ReplySchema } from '~/models/reviews/schemas';
 import { parseWithZod } from '~/utils/conform.server';
@@ -20,7 +21,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = id ? await getReview({ accountId: ctx.account.id, id }) : undefined;
   if (!found) throw new Response('Not Found', { status: 404 });
   const { review, source, contact } = found;
+  const conversationId = await findReviewConversationId({ accountId: ctx.account.id, reviewId: review.id });
   return {
+    conversationId,
     review: {
       id: review.id,
       reviewerName: review.reviewerName,
@@ -63,7 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const handle = { breadcrumb: (d: { review: { reviewerName: string } } | undefined) => (d ? d.review.reviewerName || 'Review' : null) };
 
 export default function ReviewPage() {
-  const { review, source, contact, locked, user } = useLoaderData<typeof loader>();
+  const { review, source, contact, conversationId, locked, user } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({ id: `reply-${review.id}`, lastResult, defaultValue: { reply: review.replyText ?? '' }, shouldValidate: 'onSubmit', shouldRevalidate: 'onSubmit' });
   return (
@@ -101,6 +104,15 @@ export default function ReviewPage() {
             <span className="muted">not known</span>
           )}
         </p>
+        {conversationId ? (
+          <p>
+            Conversation:{' '}
+            <Link to={`/inbox/${conversationId}`} data-testid="review-conversation">
+              #{conversationId}
+            </Link>{' '}
+            <span className="muted">(opened by a workflow for the team)</span>
+          </p>
+        ) : null}
       </div>
       <Form method="post" {...getFormProps(form)} className="card stack" aria-label="Reply">
         <h2>{review.replyText ? 'Your reply' : 'Reply'}</h2>

@@ -34,6 +34,8 @@ export type Facts = {
   sourceType?: string | null;
   /** The inbox the event belongs to when it has no conversation (a survey sent for an inbox). */
   inboxId?: number | null;
+  /** What the event is about when that is neither a conversation nor a contact (a review, a survey response): ADR 149. */
+  subject?: { type: string; id: number } | null;
 };
 
 export type RuleToEvaluate = {

@@ -2,7 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
 import type { RuleAction, RuleCondition, RuleFilter } from '../../app/models/automation/rule-types';
-import { emitReviewReceived, emitSurveyReceived } from '../../app/models/events/engagement.server';
+import { emitSurveyReceived } from '../../app/models/events/engagement.server';
+import { createSource, submitPublicReview } from '../../app/models/reviews/reviews.server';
 import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { openConversation, setConversationPriority } from '../../app/models/inbox/conversations.server';
 import { createTag } from '../../app/models/productivity/tags.server';
@@ -274,7 +275,7 @@ describe('contact_created workflows', () => {
 });
 
 describe('surveys and reviews', () => {
-  it('survey_received from the domain function drives a workflow (note and case), review_received tags the contact', async () => {
+  it('survey_received from the domain function drives a workflow (note and case), review_received tags the review’s conversation', async () => {
     const { account, owner, inbox, vip } = await setup();
     const contact = await createContact({
       accountId: account.id,
@@ -321,24 +322,21 @@ describe('surveys and reviews', () => {
         rating: 5,
         contactId: contact.id,
       });
-      await emitReviewReceived(tx, {
-        accountId: account.id,
-        reviewId: 3,
-        source: 'google',
-        rating: 4,
-        contactId: contact.id,
-      });
     });
+    // A review left on the account's page with the contact's email (ADR 149: the action works on the review's conversation).
+    const page = await createSource({ accountId: account.id, actorId: owner.id, input: { kind: 'parley', name: 'Our page', reviewUrl: null, locationName: null, businessUnitId: null, apiKey: null, accessToken: null } });
+    await submitPublicReview({ accountId: account.id, source: page, rating: 4, name: 'Sam', email: 'sam@example.com', text: 'Good' });
     await drainEvents(account.id, { after });
     const log = await runLog(surveyRule.id);
     expect(log.map((l) => l.step)).toEqual(['matched', 'action_applied', 'action_applied', 'not_matched']);
     const cases = await getDb()
       .select()
       .from(schema.conversations)
-      .where(and(eq(schema.conversations.accountId, account.id), eq(schema.conversations.sourceType, 'internal_ticket')));
-    expect(cases.map((c) => c.subject)).toEqual(['Low CSAT']);
-    expect(cases[0].contactId).toBe(contact.id);
-    const tags = await getDb().select().from(schema.contactTags).where(eq(schema.contactTags.contactId, contact.id));
+      .where(and(eq(schema.conversations.accountId, account.id), eq(schema.conversations.sourceType, 'internal_ticket')))
+      .orderBy(schema.conversations.id);
+    expect(cases.map((c) => c.subject)).toEqual(['Low CSAT', '4★ review on Our page']);
+    expect(cases.map((c) => c.contactId)).toEqual([contact.id, contact.id]);
+    const tags = await getDb().select().from(schema.conversationTags).where(eq(schema.conversationTags.conversationId, cases[1].id));
     expect(tags.map((t) => t.tagId)).toEqual([vip.id]);
     expect((await runLog(reviewRule.id)).map((l) => l.step)).toEqual(['matched', 'action_applied']);
   });

@@ -4,6 +4,8 @@ import { getDb, schema } from '../../db/client';
 import { createCaptcha } from '../../app/models/productivity/captcha.server';
 import { createTag } from '../../app/models/productivity/tags.server';
 import { createSource, importSourceReviews } from '../../app/models/reviews/reviews.server';
+import { findReviewConversationId } from '../../app/models/reviews/review-conversations.server';
+import { createInbox } from '../../app/models/inbox/inboxes.server';
 import { createTestAccount } from '../factories';
 import { drainEvents, lastEventId } from '../helpers/engine';
 import { sessionCookie, startTestApp } from '../helpers/http';
@@ -35,6 +37,7 @@ const reviewsOf = (accountId: number) => getDb().select().from(schema.reviews).w
 describe('the public review page', () => {
   it('stores a review with review_received in the same transaction, matches the contact, and a workflow tags it', async () => {
     const s = await setup();
+    await createInbox({ accountId: s.account.id, actorId: s.owner.id, name: 'Team', channelType: 'internal' });
     const [vip] = [await createTag({ accountId: s.account.id, actorId: s.owner.id, name: 'Reviewer', color: 'blue' })];
     await getDb()
       .insert(schema.automationRules)
@@ -71,7 +74,11 @@ describe('the public review page', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ subjectId: String(review.id), payload: { channel: 'parley', rating: 5, contactId: review.contactId } });
     await drainEvents(s.account.id, { after });
-    const tags = await getDb().select().from(schema.contactTags).where(eq(schema.contactTags.contactId, review.contactId!));
+    // ADR 149: the workflow's tag lands on the review's conversation (the reviewer's), which the review page links to.
+    const conversationId = await findReviewConversationId({ accountId: s.account.id, reviewId: review.id });
+    const [conv] = await getDb().select().from(schema.conversations).where(eq(schema.conversations.id, conversationId!));
+    expect(conv.contactId).toBe(review.contactId);
+    const tags = await getDb().select().from(schema.conversationTags).where(eq(schema.conversationTags.conversationId, conversationId!));
     expect(tags.map((t) => t.tagId)).toEqual([vip.id]);
 
     const list = await app.request('/reviews', { domain: s.domain, cookie: s.cookie });
@@ -80,6 +87,10 @@ describe('the public review page', () => {
     const one = await app.request(`/reviews/${review.id}`, { domain: s.domain, cookie: s.cookie });
     expect(one.text).toContain('Fast and kind');
     expect(one.text).toContain('data-testid="review-contact"');
+    expect(one.text).toMatch(new RegExp(`data-testid="review-conversation"[^>]*href="/inbox/${conversationId}"`));
+    const inbox = await app.request(`/inbox/${conversationId}`, { domain: s.domain, cookie: s.cookie });
+    expect(inbox.status).toBe(200);
+    expect(inbox.text).toContain('★★★★★ 5 of 5 on Our page');
   });
 
   it('keeps one account’s reviews and sources from another, and refuses forged codes', async () => {

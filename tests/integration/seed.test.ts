@@ -93,9 +93,10 @@ describe('npm run seed', () => {
     const account = await findAccountByDomain('demo');
     expect(account).toMatchObject({ domain: 'demo', name: 'Parley Demo' });
     const before = await snapshot(account.id);
-    // The plan's conversations and contacts, and the three website visitors who talked to the demo's chatbot (db/seed-chatbots.ts).
-    expect(before).toMatchObject({ users: 4, roles: 4, teams: 2, inboxes: 3, conversations: DEMO_CONVERSATIONS + 3, tags: 8, companies: 14, contacts: 143, segments: 3 });
-    expect(before).toMatchObject({ cannedResponses: 6, businessHours: 2, slaPolicies: 1, routingRules: 2, automationRules: 3 });
+    // The plan's conversations and contacts, the three website visitors who talked to the demo's chatbot (db/seed-chatbots.ts),
+    // and the two low reviews' conversations opened by the review workflow (ADR 149), one reviewer a new contact.
+    expect(before).toMatchObject({ users: 4, roles: 4, teams: 2, inboxes: 3, conversations: DEMO_CONVERSATIONS + 5, tags: 8, companies: 14, contacts: 144, segments: 3 });
+    expect(before).toMatchObject({ cannedResponses: 6, businessHours: 2, slaPolicies: 1, routingRules: 2, automationRules: 4 });
     expect(before).toMatchObject({ surveys: 5, surveyFolders: 3, surveyVersions: 3, surveyResponses: 250 });
     expect(before).toMatchObject({ campaigns: 5, campaignTemplates: 2, pushSegments: 2, pushSubscriptions: 140 });
     expect(before).toMatchObject({ surveys: 5, surveyFolders: 3, surveyVersions: 3, surveyResponses: 250, csatSurveys: 2 });
@@ -173,7 +174,10 @@ describe('npm run seed', () => {
       (await getDb().select({ id: schema.chatbotRuns.conversationId }).from(schema.chatbotRuns).where(eq(schema.chatbotRuns.accountId, account.id))).map((r) => r.id),
     );
     expect(botConversations.size).toBe(3);
-    const planned = convs.filter((c) => !botConversations.has(c.id));
+    // The review workflow's conversations (db/seed-reviews-forms.ts): the two reviews under 3 stars.
+    const reviewConversations = convs.filter((c) => c.sourceType === 'internal_ticket' && /★ review on /.test(c.subject));
+    expect(reviewConversations.map((c) => c.subject).sort()).toEqual(['1★ review on Our review page', '2★ review on Our review page']);
+    const planned = convs.filter((c) => !botConversations.has(c.id) && !reviewConversations.includes(c));
     expect(planned.map((c) => c.subject)).toEqual(plan.conversations.map((c) => c.subject));
     const oldest = Math.min(...planned.map((c) => c.createdAt.getTime()));
     expect(Date.now() - oldest).toBeGreaterThan(50 * 86_400_000);
@@ -231,7 +235,7 @@ describe('npm run seed', () => {
         [`/customers/${contact.id}`, [contact.firstName]],
         ['/customers/companies', [company.name]],
         [`/customers/companies/${company.id}`, [company.name]],
-        ['/workflows', ['Urgent to Sam', 'Tag refunds', 'Escalate breaches']],
+        ['/workflows', ['Urgent to Sam', 'Tag refunds', 'Escalate breaches', 'Answer low reviews']],
         ['/surveys', ['Checkout NPS', 'Onboarding effort (CES)', 'Wishlist feature feedback', 'Closed']],
         [`/workflows/builder/${workflow.id}?runs=1`, ['Run history']],
         ['/settings/emails', ['support@parley-demo.example', 'billing@parley-demo.example']],

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 
-export type ReplyTemplate = { id: number; name: string; text: string };
+/** `hasFiles`: the template has attachments; inserting it then reloads, so the reply box lists them. */
+export type ReplyTemplate = { id: number; name: string; text: string; hasFiles?: boolean };
 
 /**
  * Email templates (Settings → Email templates) in the reply box, filled for this conversation's contact: a link
@@ -21,7 +22,7 @@ export function TemplateList({ templates, keep, insert }: { templates: ReplyTemp
           title={t.text}
           preventScrollReset
           onClick={(e) => {
-            if (insert(t.text)) e.preventDefault();
+            if (!t.hasFiles && insert(t.text)) e.preventDefault();
           }}
         >
           {t.name}

@@ -32,7 +32,7 @@ export type ThreadMessage = {
 
 const KIND_LABELS = { incoming: 'Customer', outgoing: 'Reply', note: 'Private note', system: '' } as const;
 
-function formatSize(bytes: number) {
+export function formatSize(bytes: number) {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

@@ -17,9 +17,13 @@ import {
 import { setContactFields, tagContacts } from '../crm/contacts.server';
 import { addNote } from '../crm/notes.server';
 import { FieldInputError } from '../productivity/shared.server';
+import { NoLinkedConversation } from '../inbox/linked-conversations.server';
+import { findOrOpenReviewConversation } from '../reviews/review-conversations.server';
+import { findOrOpenResponseConversation } from '../surveys/response-conversations.server';
 import type { RuleAction } from './rule-types';
 
-export type ActionOutcome = { applied: true; result: string } | { applied: false; reason: string };
+/** `conversationId`: the conversation the action opened or reused for a review or an anonymous answer (ADR 149). */
+export type ActionOutcome = { applied: true; result: string; conversationId?: number } | { applied: false; reason: string };
 
 /** The action cannot apply to what the event is about (not an error: the run log says why). */
 class Skip extends Error {}
@@ -34,15 +38,42 @@ export async function applyAction(
   tx: Tx,
   opts: { accountId: number; action: RuleAction; facts: Facts; cause: Cause; names?: NameMemo },
 ): Promise<ActionOutcome> {
+  const linked: Linked = {};
   try {
-    return { applied: true, result: await apply(tx, opts) };
+    const result = await apply(tx, opts, linked);
+    return { applied: true, result, ...(linked.conversationId ? { conversationId: linked.conversationId } : {}) };
   } catch (err) {
-    if (err instanceof Skip || err instanceof InvalidReferenceError || err instanceof FieldInputError) return { applied: false, reason: err.message };
+    if (err instanceof Skip || err instanceof InvalidReferenceError || err instanceof FieldInputError || err instanceof NoLinkedConversation)
+      return { applied: false, reason: err.message };
     throw err;
   }
 }
 
-async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; facts: Facts; cause: Cause; names?: NameMemo }): Promise<string> {
+type Linked = { conversationId?: number; opened?: boolean };
+
+/**
+ * The conversation an event about a review, or about an anonymous survey answer, stands for (ADR 149): found, or
+ * opened now, so that assigning, tagging and noting have something a team sees. Null for any other event (its
+ * actions keep working on the event's contact).
+ */
+async function linkedConversation(tx: Tx, opts: { accountId: number; facts: Facts; cause: Cause }, linked: Linked) {
+  const { facts } = opts;
+  const subject = facts.subject;
+  let found: { conversationId: number; opened: boolean } | null = null;
+  if (facts.eventType === 'review_received' && subject?.type === 'review')
+    found = await findOrOpenReviewConversation(tx, { accountId: opts.accountId, reviewId: subject.id, cause: opts.cause });
+  else if (facts.eventType === 'survey_received' && !facts.contact && subject?.type === 'survey_response')
+    found = await findOrOpenResponseConversation(tx, { accountId: opts.accountId, responseId: subject.id, inboxId: facts.inboxId, cause: opts.cause });
+  if (!found) return null;
+  linked.conversationId = found.conversationId;
+  linked.opened = found.opened;
+  return { id: found.conversationId };
+}
+
+const what = (facts: Facts) => (facts.eventType === 'review_received' ? 'the review' : 'the survey answer');
+const openedFor = (linked: Linked, facts: Facts) => (linked.opened ? ` (opened for ${what(facts)})` : '');
+
+async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; facts: Facts; cause: Cause; names?: NameMemo }, linked: Linked): Promise<string> {
   const { accountId, action: a, facts, cause } = opts;
   const memo = opts.names ?? new Map();
   const userName = (db: Tx, account: number, id: number) => remember(memo, `u${account}:${id}`, () => readUserName(db, account, id));
@@ -51,7 +82,10 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
   const companyName = (db: Tx, account: number, id: number) => remember(memo, `c${account}:${id}`, () => readCompanyName(db, account, id));
   const base = { accountId, actorId: null, tx, cause };
   const conversation = facts.conversation ?? null;
+  // Assigning, tagging, noting: on the event's conversation, else on the one its review or anonymous answer has.
+  const target = conversation ?? (ACTS_ON_LINKED.includes(a.type) ? await linkedConversation(tx, { accountId, facts, cause }, linked) : null);
   const contact = facts.contact ?? null;
+  const opened = openedFor(linked, facts);
   const needConversation = () => {
     if (!conversation) throw new Skip('the event has no conversation');
     return conversation;
@@ -62,15 +96,15 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
   };
   switch (a.type) {
     case 'assign_user': {
-      if (conversation) {
+      if (target) {
         const changed = await assignConversations({
           ...base,
-          ids: [conversation.id],
+          ids: [target.id],
           assigneeId: a.userId!,
         });
         return changed.length
-          ? `assigned conversation #${conversation.id} to ${await userName(tx, accountId, a.userId!)}`
-          : `conversation #${conversation.id} was already assigned to ${await userName(tx, accountId, a.userId!)}`;
+          ? `assigned conversation #${target.id}${opened} to ${await userName(tx, accountId, a.userId!)}`
+          : `conversation #${target.id} was already assigned to ${await userName(tx, accountId, a.userId!)}`;
       }
       const c = needContact();
       await setContactFields({
@@ -81,13 +115,13 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
       return `contact ${c.id} now owned by ${await userName(tx, accountId, a.userId!)}`;
     }
     case 'assign_tag': {
-      if (conversation) {
+      if (target) {
         await tagConversations({
           ...base,
-          ids: [conversation.id],
+          ids: [target.id],
           tagIds: a.tagIds!,
         });
-        return `tagged conversation #${conversation.id} with ${await tagNames(tx, accountId, a.tagIds!)}`;
+        return `tagged conversation #${target.id}${opened} with ${await tagNames(tx, accountId, a.tagIds!)}`;
       }
       const c = needContact();
       for (const tagId of a.tagIds!) await tagContacts({ ...base, ids: [c.id], tagId });
@@ -100,14 +134,14 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
       return `removed ${removed} of ${a.tagIds!.length} (${await tagNames(tx, accountId, a.tagIds!)}) from conversation #${conv.id}`;
     }
     case 'leave_note': {
-      if (conversation) {
+      if (target) {
         const note = await postMessage({
           ...base,
-          conversationId: conversation.id,
+          conversationId: target.id,
           kind: 'note',
           text: a.note!,
         });
-        return `note ${note.id} on conversation #${conversation.id}`;
+        return `note ${note.id} on conversation #${target.id}${opened}`;
       }
       const c = needContact();
       const note = await addNote({
@@ -119,6 +153,7 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
       return `note ${note.id} on contact ${c.id}`;
     }
     case 'convert_to_case': {
+      if (!contact && facts.eventType === 'survey_received') throw new Skip('the survey answer is anonymous: a case needs a contact with an email address');
       const c = needContact();
       if (!c.email) throw new Skip('the contact has no email address for a case');
       const opened = await openConversation({
@@ -181,6 +216,9 @@ async function apply(tx: Tx, opts: { accountId: number; action: RuleAction; fact
     }
   }
 }
+
+/** The actions that work on a review's or an anonymous answer's conversation when the event has none (ADR 149). */
+const ACTS_ON_LINKED: readonly RuleAction['type'][] = ['assign_user', 'assign_tag', 'leave_note'];
 
 // The run history names what an action touched (ADR 037): names are read when the line is written, so a later
 // rename or deletion does not change what the line said happened. A missing row keeps its id. One event's actions

@@ -45,6 +45,10 @@ function factsInput(event: DomainEvent) {
     rating: p.rating === undefined || p.rating === null ? null : Number(p.rating),
     sourceType: typeof p.channel === 'string' ? p.channel : null,
     inboxId: p.inboxId === undefined || p.inboxId === null ? null : Number(p.inboxId),
+    subject:
+      event.subjectType !== 'conversation' && event.subjectType !== 'contact' && Number.isSafeInteger(Number(event.subjectId)) && Number(event.subjectId) > 0
+        ? { type: event.subjectType, id: Number(event.subjectId) }
+        : null,
   };
   return { p, conversationId, contactId, messageId, facts };
 }

@@ -179,7 +179,8 @@ function decide(rules: Rule[], facts: Facts, enginesInChain: { ruleIds: Set<numb
 }
 
 type Step = { run: RuleRun; rule: Rule; index: number; action: RuleAction; line: ReturnType<typeof logLine>; n: number };
-type Ended = { s: Step; step: 'action_applied' | 'action_skipped' | 'action_failed'; detail: Record<string, unknown> };
+/** `conversationId`: the conversation an action opened or reused for a review or an anonymous answer (ADR 149), for its line. */
+type Ended = { s: Step; step: 'action_applied' | 'action_skipped' | 'action_failed'; detail: Record<string, unknown>; conversationId?: number };
 
 /** Another delivery of one of the transaction's events wrote some of its lines first: this one rolls back (see applyRuleRuns). */
 class LinesTaken extends Error {}
@@ -480,8 +481,9 @@ async function finish(
   const lines = JSON.stringify(
     [...opts.ended]
       .sort((a, b) => a.s.n - b.s.n)
-      .map(({ s, step, detail }) => {
+      .map(({ s, step, detail, conversationId }) => {
         const l = s.line(s.rule, step, detail, { index: s.index, type: s.action.type });
+        if (conversationId) l.conversationId = conversationId;
         return {
           account_id: l.accountId,
           event_id: l.eventId,
@@ -533,7 +535,7 @@ async function runAction(
     facts: Facts;
     names: NameMemo;
   },
-): Promise<{ step: 'action_applied' | 'action_skipped' | 'action_failed'; detail: Record<string, unknown> }> {
+): Promise<{ step: 'action_applied' | 'action_skipped' | 'action_failed'; detail: Record<string, unknown>; conversationId?: number }> {
   const { rule, action, event, facts, names } = opts;
   let savepoint: Tx | null = null;
   try {
@@ -549,7 +551,7 @@ async function runAction(
       });
       if (!result.applied) throw new RolledBack(result.reason);
       handHeldNotifies(sp, tx);
-      return { step: 'action_applied' as const, detail: { result: result.result } };
+      return { step: 'action_applied' as const, detail: { result: result.result }, ...(result.conversationId ? { conversationId: result.conversationId } : {}) };
     });
   } catch (err) {
     // The savepoint rolled back: so do its live updates.

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { readStoredFile, removeStoredFiles, writeStoredFile } from '../storage/files.server';
@@ -46,9 +46,20 @@ export async function detectContentType(bytes: Uint8Array, declared: string | nu
  * message's transaction. Pass `db` to record it inside a transaction of your own.
  */
 export async function saveAttachment(
-  opts: { accountId: number; messageId: number | null; filename: string; contentType?: string | null; bytes: Uint8Array; contentId?: string | null },
+  opts: {
+    accountId: number;
+    messageId: number | null;
+    filename: string;
+    contentType?: string | null;
+    bytes: Uint8Array;
+    contentId?: string | null;
+    /** A file that belongs to something other than a message (an email template's, ADR 149): `email-template:12`. */
+    owner?: `email-template:${number}`;
+  },
   db: DbOrTx = getDb(),
 ) {
+  // The `parley:` Content-ID names an owner (ownerContentId); a sender's own Content-ID can never take that form.
+  const contentId = opts.owner ? ownerContentId(opts.owner) : opts.contentId ? opts.contentId.replace(/^<|>$/g, '').slice(0, 250) : null;
   if (opts.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw new AttachmentTooLargeError(cleanFilename(opts.filename));
   const { storageKey } = await writeStoredFile(opts.accountId, opts.bytes);
   try {
@@ -61,7 +72,7 @@ export async function saveAttachment(
         contentType: await detectContentType(opts.bytes, opts.contentType),
         size: opts.bytes.byteLength,
         storageKey,
-        contentId: opts.contentId ? opts.contentId.replace(/^<|>$/g, '').slice(0, 250) : null,
+        contentId: contentId && !opts.owner && /^parley:/i.test(contentId) ? `x-${contentId}` : contentId,
       })
       .returning();
     return row;
@@ -71,13 +82,27 @@ export async function saveAttachment(
   }
 }
 
+/**
+ * Files owned by something other than a message (no column of their own, no migration, ADR 149): the row has no
+ * message and its Content-ID is `parley:` and the owner, a form no inbound mail can give (saveAttachment rewrites it).
+ */
+export const ownerContentId = (owner: string) => `parley:${owner}`;
+
 /** Gives files saved before their message (messageId null) to that message; others' files are left alone. */
 export async function linkAttachments(tx: Tx, opts: { accountId: number; messageId: number; ids: number[] }) {
   if (opts.ids.length === 0) return [];
   return tx
     .update(schema.attachments)
     .set({ messageId: opts.messageId })
-    .where(and(eq(schema.attachments.accountId, opts.accountId), inArray(schema.attachments.id, opts.ids), isNull(schema.attachments.messageId)))
+    .where(
+      and(
+        eq(schema.attachments.accountId, opts.accountId),
+        inArray(schema.attachments.id, opts.ids),
+        isNull(schema.attachments.messageId),
+        // A template's file is copied into a reply, never moved.
+        sql`coalesce(${schema.attachments.contentId}, '') not like 'parley:%'`,
+      ),
+    )
     .returning();
 }
 

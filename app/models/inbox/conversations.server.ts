@@ -241,6 +241,8 @@ export async function openConversation(opts: {
     phone?: string | null;
     name?: string | null;
     identity?: { channel: string; externalId: string } | null;
+    /** A contact already known (the account's): the conversation is theirs, nothing is matched. */
+    id?: number | null;
   };
   message: {
     kind: MessageKind;
@@ -253,6 +255,8 @@ export async function openConversation(opts: {
   };
   actorUserId?: number | null;
   assigneeId?: number | null;
+  /** Opened by an automation's action (its events name the rule and the event that led to it). */
+  cause?: Cause;
   tx?: Tx;
 }) {
   const run = async (tx: Tx) => {
@@ -261,7 +265,11 @@ export async function openConversation(opts: {
       .from(schema.inboxes)
       .where(and(eq(schema.inboxes.accountId, opts.accountId), eq(schema.inboxes.id, opts.inboxId)));
     if (!inbox) throw new InvalidReferenceError('Inbox must be specified');
-    const { contact } = await findOrCreateContact(tx, { accountId: opts.accountId, ...opts.contact, source: opts.sourceType });
+    const known = opts.contact.id
+      ? (await tx.select().from(schema.contacts).where(and(eq(schema.contacts.accountId, opts.accountId), eq(schema.contacts.id, opts.contact.id))))[0]
+      : undefined;
+    if (opts.contact.id && !known) throw new InvalidReferenceError('The contact no longer exists');
+    const { contact } = known ? { contact: known } : await findOrCreateContact(tx, { accountId: opts.accountId, ...opts.contact, source: opts.sourceType, causedByEventId: opts.cause?.eventId });
     const [conversation] = await tx
       .insert(schema.conversations)
       .values({
@@ -283,7 +291,9 @@ export async function openConversation(opts: {
       subjectType: 'conversation',
       subjectId: conversation.id,
       payload: { inboxId: inbox.id, contactId: contact.id, sourceType: opts.sourceType, subject: conversation.subject },
-      actor: opts.actorUserId ? { type: 'user', id: opts.actorUserId } : { type: 'contact', id: contact.id },
+      ...(opts.cause
+        ? actorFields({ cause: opts.cause })
+        : { actor: opts.actorUserId ? ({ type: 'user', id: opts.actorUserId } as const) : ({ type: 'contact', id: contact.id } as const) }),
     });
     const message = await addMessage(tx, {
       accountId: opts.accountId,

@@ -177,6 +177,21 @@ export const TicketSchema = z.object({
 
 export type TicketInput = z.infer<typeof TicketSchema>;
 
+/** The channels an agent may start a conversation on with a known contact, besides email (ADR 035). */
+export const START_CHANNELS = ['sms', 'chat'] as const;
+export type StartChannel = (typeof START_CHANNELS)[number];
+
+/** A new SMS or chat with a known contact: picked on their page (contactId) or typed by email or phone (contactKey). */
+export const StartMessageSchema = z
+  .object({
+    channel: z.enum(START_CHANNELS, { error: 'Choose SMS or chat' }),
+    inboxId: idOf(INBOX_REQUIRED),
+    contactId: idOf('Choose a contact').optional(),
+    contactKey: z.string().trim().max(200, 'Length must be less than or equal to 200 characters').optional(),
+    message: messageText,
+  })
+  .refine((v) => v.contactId !== undefined || !!v.contactKey, { message: 'Enter the contact’s email address or phone number', path: ['contactKey'] });
+
 /** A datetime-local value ("2026-12-31T09:30") read as a wall-clock time in the agent's time zone. */
 export function zonedInputToDate(value: string, timezone: string | null | undefined): Date | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);

@@ -1,5 +1,7 @@
-import { and, asc, count, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
+import { ownerContentId } from '../inbox/attachments.server';
+import { removeStoredFiles } from '../storage/files.server';
 import { EMAIL_TEMPLATE_NAME_TAKEN_MESSAGE } from './schemas';
 import { cleanQuery, FieldInputError, likePattern, paging, recordChange } from './shared.server';
 
@@ -90,15 +92,28 @@ export async function updateEmailTemplate(opts: { accountId: number; actorId: nu
   });
 }
 
-/** Returns false when the account has no such template. */
+/** Returns false when the account has no such template. Its attachments go with it. */
 export async function deleteEmailTemplate(opts: { accountId: number; actorId: number | null; id: number }) {
-  return getDb().transaction(async (tx) => {
+  const keys = await getDb().transaction(async (tx) => {
     const [row] = await tx
       .delete(e)
       .where(and(eq(e.accountId, opts.accountId), eq(e.id, opts.id)))
       .returning();
-    if (!row) return false;
+    if (!row) return null;
+    const files = await tx
+      .delete(schema.attachments)
+      .where(
+        and(
+          eq(schema.attachments.accountId, opts.accountId),
+          isNull(schema.attachments.messageId),
+          eq(schema.attachments.contentId, ownerContentId(`email-template:${row.id}`)),
+        ),
+      )
+      .returning({ storageKey: schema.attachments.storageKey });
     await recordChange(tx, { ...opts, type: 'email_template_deleted', subjectType: 'email_template', subjectId: row.id, payload: { name: row.name } });
-    return true;
+    return files.map((f) => f.storageKey);
   });
+  if (keys === null) return false;
+  await removeStoredFiles(keys);
+  return true;
 }

@@ -2,6 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { createTag } from '../../../app/models/productivity/tags.server';
+import { findReviewConversationId } from '../../../app/models/reviews/review-conversations.server';
+import { createInbox } from '../../../app/models/inbox/inboxes.server';
 import { createSource } from '../../../app/models/reviews/reviews.server';
 import { createTestAccount } from '../../factories';
 import { startGoogleReviews } from '../../helpers/review-apis';
@@ -26,9 +28,10 @@ async function answerAndSend(page: Page, button: string) {
   await expect(page.getByTestId('review-thanks')).toBeVisible();
 }
 
-test('a review on the public page appears in /reviews with its contact, and a workflow on review_received tags the contact', async ({ page, browser }) => {
+test('a review on the public page appears in /reviews with its contact, and a workflow on review_received tags the review’s conversation', async ({ page, browser }) => {
   const a = await createTestAccount();
   const who = { accountId: a.account.id, actorId: a.owner.id };
+  await createInbox({ ...who, name: 'Team', channelType: 'internal' });
   const tag = await createTag({ ...who, name: 'Reviewer', color: 'green' });
   await getDb()
     .insert(schema.automationRules)
@@ -51,9 +54,17 @@ test('a review on the public page appears in /reviews with its contact, and a wo
   await page.getByRole('link', { name: /Rita Review/ }).click();
   await expect(page.getByTestId('review-text')).toHaveText('Helpful and quick');
   await expect(page.getByTestId('review-contact')).toBeVisible();
-  // The engine (inline in this server) ran the workflow on review_received.
+  // The engine (inline in this server) ran the workflow on review_received: the review's conversation (ADR 149), tagged.
+  const [review] = await getDb().select().from(schema.reviews).where(eq(schema.reviews.accountId, a.account.id));
+  await expect.poll(() => findReviewConversationId({ accountId: a.account.id, reviewId: review.id }), { timeout: 30_000 }).not.toBeNull();
+  const conversationId = (await findReviewConversationId({ accountId: a.account.id, reviewId: review.id }))!;
+  expect((await getDb().select().from(schema.conversationTags).where(eq(schema.conversationTags.conversationId, conversationId))).map((t) => t.tagId)).toEqual([tag.id]);
   const [contact] = await getDb().select().from(schema.contacts).where(and(eq(schema.contacts.accountId, a.account.id), eq(schema.contacts.email, 'rita@example.test')));
-  await expect.poll(async () => (await getDb().select().from(schema.contactTags).where(eq(schema.contactTags.contactId, contact.id))).map((t) => t.tagId), { timeout: 30_000 }).toEqual([tag.id]);
+  expect((await getDb().select().from(schema.conversations).where(eq(schema.conversations.id, conversationId)))[0].contactId).toBe(contact.id);
+  await page.reload();
+  await page.getByTestId('review-conversation').click();
+  await expect(page).toHaveURL(url(`/inbox/${conversationId}`, a.domain));
+  await expect(page.getByText('Helpful and quick').first()).toBeVisible();
 });
 
 test('a review imported from the Google stand-in is answered, and the reply is posted back to Google', async ({ page }) => {
