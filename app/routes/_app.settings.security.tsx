@@ -118,7 +118,7 @@ export default function Security() {
             </p>
             {totp ? (
               <>
-                <TotpSecret secret={totp.secret} uri={totp.uri} />
+                <TotpSecret secret={totp.secret} uri={totp.uri} qrSvg={totp.qrSvg} />
                 <CodeForm intent="totp-confirm" label="Code from the app" submitLabel="Turn on" lastResult={resultFor('totp-confirm')} />
               </>
             ) : setup === 'email' || actionData?.intent === 'email-send' || actionData?.intent === 'email-confirm' ? (

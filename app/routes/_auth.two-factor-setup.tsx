@@ -91,7 +91,7 @@ export default function TwoFactorSetup() {
       <h1>Set up two-factor sign-in</h1>
       <p className="muted">{accountName} requires a second step when you sign in. Set it up to continue.</p>
       <h2>With an authenticator app</h2>
-      <TotpSecret secret={totp.secret} uri={totp.uri} />
+      <TotpSecret secret={totp.secret} uri={totp.uri} qrSvg={totp.qrSvg} />
       <CodeForm intent="totp-confirm" label="Code from the app" submitLabel="Turn on" lastResult={resultFor('totp-confirm')} hidden={{ redirectTo }} />
       <h2>Or with a code by email</h2>
       {emailSent ? (

@@ -39,7 +39,7 @@ export function CodeForm({
 }
 
 /** The authenticator app's secret: the otpauth link (opens the app on a phone) and the key to type in by hand. */
-export function TotpSecret({ secret, uri }: { secret: string; uri: string }) {
+export function TotpSecret({ secret, uri, qrSvg }: { secret: string; uri: string; qrSvg: string }) {
   const grouped = secret.match(/.{1,4}/g)?.join(' ') ?? secret;
   return (
     <div className="stack" data-testid="totp-setup">
@@ -48,7 +48,10 @@ export function TotpSecret({ secret, uri }: { secret: string; uri: string }) {
           Open your authenticator app (Google Authenticator, Microsoft Authenticator, 1Password, Aegis…) and add an account.
         </li>
         <li>
-          On this phone, <a href={uri}>open the setup link in your app</a>; elsewhere, choose to enter a setup key and type:
+          Scan this code with the app:
+          {/* Drawn on the server by the qrcode package from the setup link: paths only, no text of the user's. */}
+          <div className="totp-qr" role="img" aria-label="QR code of the setup link" data-testid="totp-qr" dangerouslySetInnerHTML={{ __html: qrSvg }} />
+          On this phone, <a href={uri}>open the setup link in your app</a> instead; or choose to enter a setup key and type:
           <p>
             <code className="secret-key" data-testid="totp-secret">
               {grouped}

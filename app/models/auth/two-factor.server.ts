@@ -7,6 +7,7 @@ import { sha256, verifyPassword } from '../../utils/password.server';
 import { emitEvent } from '../events/events.server';
 import { sendEmail } from '../mail/mail.server';
 import { consumeCode, issueToken } from './tokens.server';
+import QRCode from 'qrcode';
 import { generateTotpSecret, matchTotp, otpauthUri } from './totp.server';
 
 /**
@@ -65,7 +66,16 @@ export async function getTotpSetup(opts: Scope & { issuer: string }) {
     secret = generateTotpSecret();
     await getDb().update(schema.users).set({ totpSecret: sealSecret(secret, totpContext(opts)), totpLastStep: null }).where(byUser(opts));
   }
-  return { secret, uri: otpauthUri({ secret, issuer: opts.issuer, accountName: user.email }) };
+  const uri = otpauthUri({ secret, issuer: opts.issuer, accountName: user.email });
+  return { secret, uri, qrSvg: await qrSvg(uri) };
+}
+
+/**
+ * The setup link as a QR code, drawn on the server as SVG (an authenticator app scans it; no JavaScript needed). The
+ * SVG holds only paths made by the qrcode package from the link, never the link's text.
+ */
+async function qrSvg(uri: string) {
+  return QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#111827', light: '#ffffff' } });
 }
 
 /** Turns the authenticator app on once the user proves it works with a code; answers the new recovery codes. */

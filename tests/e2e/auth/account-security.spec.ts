@@ -15,6 +15,13 @@ test('two-factor setup and sign-in with an authenticator app, without JavaScript
   await expect(page.getByRole('link', { name: 'open the setup link in your app' })).toHaveAttribute('href', /^otpauth:\/\/totp\//);
   const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  // The QR code, drawn on the server: an SVG of the link's modules, square and large enough for a phone's camera.
+  const qr = page.getByRole('img', { name: 'QR code of the setup link' }).locator('svg');
+  await expect(qr).toBeVisible();
+  const box = (await qr.boundingBox())!;
+  expect(Math.round(box.width)).toBe(Math.round(box.height));
+  expect(box.width).toBeGreaterThanOrEqual(150);
+  expect(await qr.locator('path').count()).toBeGreaterThan(0);
 
   await page.getByLabel('Code from the app').fill('12345');
   await page.getByRole('button', { name: 'Turn on' }).click();
