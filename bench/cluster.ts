@@ -11,7 +11,9 @@
  *
  * BENCH_WEB and BENCH_ENGINES change the cluster's shape (3 web and 2 engine nodes by default); the CPU each part used
  * (as % of one core) is printed for both windows, which shows where coordination costs.
- * Each side gets BENCH_WARMUP seconds of the same load first, not counted.
+ * Each side gets BENCH_WARMUP seconds of the same load first, not counted, then ANALYZE. BENCH_STATEMENTS=1 loads
+ * pg_stat_statements (and auto_explain, PARLEY_CLUSTER_EXPLAIN_MS) into the primary and prints its statements per
+ * request of each window: calls, time and blocks read (time includes waiting for a CPU; blocks do not).
  * Run: npm run build && npm run bench:cluster   (BENCH_CLIENTS=16 BENCH_SECONDS=30 BENCH_CHAT_SHARE=0.3 BENCH_WARMUP=15)
  */
 import { spawn } from 'node:child_process';
