@@ -39,8 +39,6 @@ export const SMS_MESSAGES = {
   webhookUrlMax: 'Webhook URL must be at most 200 characters',
   webhookUrlInvalid: 'Enter a valid URL (http or https)',
   phone: 'Enter a valid phone number',
-  /** Section 5 "International phone": a plus sign followed by 4 to 14 digits; more digits than that. */
-  phoneDigits: 'Phone number must have 14 digits.',
   assignees: 'Select at least one user',
   threading: 'Threading Interval Must be specified',
   autoResolve: 'Auto-resolve days must be a whole number from 0 to 365 (0 disables)',

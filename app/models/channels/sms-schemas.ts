@@ -6,10 +6,7 @@ const name = z.string({ error: SMS_MESSAGES.nameRequired }).trim().min(1, SMS_ME
 const phoneNumber = z
   .string({ error: SMS_MESSAGES.phone })
   .trim()
-  .superRefine((v, ctx) => {
-    if (/^\+\d{15,}$/.test(v)) ctx.addIssue({ code: 'custom', message: SMS_MESSAGES.phoneDigits });
-    else if (!/^\+\d{4,14}$/.test(v)) ctx.addIssue({ code: 'custom', message: SMS_MESSAGES.phone });
-  });
+  .regex(/^\+\d{4,14}$/, SMS_MESSAGES.phone);
 const required = (required: string, max: string) => z.string({ error: required }).trim().min(1, required).max(SMS_FIELD_MAX, max);
 const webhookUrl = required(SMS_MESSAGES.webhookUrlRequired, SMS_MESSAGES.webhookUrlMax).refine((v) => {
   try {
