@@ -167,12 +167,13 @@ describe('the crash window of a campaign mail', () => {
     });
     const exited = new Promise((r) => child.once('exit', r));
     await held;
+    const heldRecipient = Number(/^<campaign\.\d+\.(\d+)\./.exec(heldId)![1]);
+    // The mark is written beside the end, in the same turn of the sender's event loop (the end first): the row says
+    // sent although the server has not answered. The kill comes once it does: the instant between the two writes is
+    // the next test's (on a loaded machine the sender can be descheduled there, and a kill at once would fall in it).
+    await expect.poll(async () => (await recipients(accountId, campaignId)).find((r) => r.id === heldRecipient)?.status, { timeout: 10_000 }).toBe('sent');
     child.kill('SIGKILL');
     await exited;
-
-    const heldRecipient = Number(/^<campaign\.\d+\.(\d+)\./.exec(heldId)![1]);
-    // The mark was written beside the end: the row says sent although the server never answered.
-    await expect.poll(async () => (await recipients(accountId, campaignId)).find((r) => r.id === heldRecipient)?.status, { timeout: 10_000 }).toBe('sent');
     // The sink counts the held message as delivered (it had its end), as a real server that queued it before answering would.
     sink.accepted.set(heldId, 1);
 
