@@ -2,12 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { CampaignList } from '~/components/campaigns/campaign-list';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { loadCampaignList } from '~/models/campaigns/campaigns.server';
+import { campaignListScreen } from '~/models/campaigns/list-screen.server';
 import { campaignListPath, isListedKind, LIST_TITLES, type ListedKind } from '~/models/campaigns/constants';
 import { campaignListAction } from '~/models/campaigns/intents.server';
 import type { FeatureKey } from '~/models/plans/catalogue';
 import { pageTitle } from '~/utils/format';
-import { can, canUseFeature, publicUser, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
+import { requireFeature, requirePermission, requireUser } from '~/utils/session.server';
 
 /** Section 2: message needs campaigns/chatMessaging, email emailCampaigns, sms smsCampaigns. */
 const FEATURES: Record<ListedKind, FeatureKey> = { message: 'campaigns/chatMessaging', email: 'campaigns/emailCampaigns', sms: 'campaigns/smsCampaigns' };
@@ -21,18 +21,7 @@ function readKind(param: string | undefined): ListedKind {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const kind = readKind(params.kind);
   const ctx = await requireFeature(request, FEATURES[kind], await requireFeature(request, 'campaigns/enabled', await requireUser(request)));
-  const list = await loadCampaignList({ accountId: ctx.account.id, searchParams: new URL(request.url).searchParams, kind });
-  return {
-    ...list,
-    locked: !can(ctx, 'manage_campaigns'),
-    allowed: {
-      message: canUseFeature(ctx, 'campaigns/chatMessaging'),
-      email: canUseFeature(ctx, 'campaigns/emailCampaigns'),
-      sms: canUseFeature(ctx, 'campaigns/smsCampaigns'),
-      push: canUseFeature(ctx, 'campaigns/webPush'),
-    },
-    user: publicUser(ctx),
-  };
+  return campaignListScreen(ctx, request, kind);
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

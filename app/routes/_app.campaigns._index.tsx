@@ -2,26 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { CampaignList } from '~/components/campaigns/campaign-list';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
-import { loadCampaignList } from '~/models/campaigns/campaigns.server';
+import { campaignListScreen } from '~/models/campaigns/list-screen.server';
 import { campaignListAction } from '~/models/campaigns/intents.server';
 import { pageTitle } from '~/utils/format';
-import { can, canUseFeature, publicUser, requireFeature, requirePermission, requireUser } from '~/utils/session.server';
+import { requireFeature, requirePermission, requireUser } from '~/utils/session.server';
 
 /** All campaigns: getFilters (kind, status, a created-date range), search by name, 50 a page (section 9). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireFeature(request, 'campaigns/enabled', await requireUser(request));
-  const list = await loadCampaignList({ accountId: ctx.account.id, searchParams: new URL(request.url).searchParams });
-  return {
-    ...list,
-    locked: !can(ctx, 'manage_campaigns'),
-    allowed: {
-      message: canUseFeature(ctx, 'campaigns/chatMessaging'),
-      email: canUseFeature(ctx, 'campaigns/emailCampaigns'),
-      sms: canUseFeature(ctx, 'campaigns/smsCampaigns'),
-      push: canUseFeature(ctx, 'campaigns/webPush'),
-    },
-    user: publicUser(ctx),
-  };
+  return campaignListScreen(ctx, request);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
