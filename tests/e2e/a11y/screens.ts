@@ -17,6 +17,7 @@ import { createEmailCampaign, createMessageCampaign, createPushCampaign } from '
 import { createPushSegment } from '../../../app/models/campaigns/push-segments.server';
 import { createCampaignTemplate } from '../../../app/models/campaigns/templates.server';
 import { createEmailInbox } from '../../../app/models/email/email-inboxes.server';
+import { createGoogleBusinessInbox } from '../../../app/models/channels/google-business.server';
 import { createCannedResponse } from '../../../app/models/productivity/canned-responses.server';
 import { createContactForm } from '../../../app/models/productivity/contact-forms.server';
 import { createEmailTemplate } from '../../../app/models/productivity/email-templates.server';
@@ -68,6 +69,7 @@ export const SIGNED_IN_SCREENS = [
   '/settings/integrations/shopify', '/settings/integrations/github', '/settings/integrations/hubspot', '/settings/integrations/bigcommerce', '/settings/integrations/pipedrive',
   '/settings/integrations/asana', '/settings/integrations/clickup',
   '/settings/audit-logs', '/inbox/time', '/inbox/{conversation}/time',
+  '/inbox/message', '/settings/security', '/settings/google-business/{googleInbox}',
   '/settings/meetings', '/settings/meetings/create', '/settings/meetings/{meeting}', '/customers/meetings/{meeting}',
   '/knowledgebase/{kb}/articles', '/knowledgebase/{kb}/articles/new', '/knowledgebase/{kb}/articles/{kbArticle}',
   '/knowledgebase/{kb}/articles/{kbArticle}/version/{kbVersion}', '/knowledgebase/{kb}/articles/{kbArticle}/version-control/{kbVersions}',
@@ -97,7 +99,7 @@ export const SIGNED_IN_SCREENS = [
 export const SIGNED_OUT_SCREENS = ['/signin', '/forgot-password', '/emailverify', '/extra-details', '/set-password?token=x', '/contact/{contactFormCode}', '/public/chat/{chatCode}',
   '/hc/{kbSlug}', '/hc/{kbSlug}/articles/{kbArticlePath}', '/hc/{kbSlug}/categories/{kbCategoryPath}', '/hc/{kbSlug}/search?q=invoice',
   '/survey/web/{account}/{resultsSurveyKey}', '/survey/web/{account}/{chatSurveyKey}?step=1',
-  '/meet/{meetingSlug}', '/f/{formCode}', '/r/{reviewCode}', '/testimonials'] as const;
+  '/meet/{meetingSlug}', '/f/{formCode}', '/r/{reviewCode}', '/testimonials', '/confirm-email?token=x'] as const;
 
 /** On the bare host, before there is an account. */
 export const BARE_HOST_SCREENS = ['/', '/signup', '/forgot-domain', '/verify-domain', '/thankyou', '/dev/mailbox'] as const;
@@ -111,6 +113,9 @@ export const EXCLUDED: Record<string, string> = {
   'public.widget[.]js.tsx': 'the widget script',
   'widget.agent-typing.tsx': 'a JSON endpoint',
   '_auth.logout.tsx': 'signs out and redirects',
+  '_auth.two-factor.tsx': 'the second step of a sign-in, reached only with a session waiting for its code (tests/e2e/auth/account-security.spec.ts)',
+  '_auth.two-factor-setup.tsx': 'reached only at sign-in to an account that requires two-factor (tests/integration/account-security.test.ts)',
+  'session.keep-alive.tsx': 'a JSON endpoint (the idle sign-out ping)',
   '_app.customers.import_.$importId.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
   '_app.customers.import_.$importId_.failures.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
   '_app.customers.export.tsx': 'a CSV download',
@@ -177,6 +182,7 @@ export async function seedScreensAccount() {
   const who = { accountId: a.account.id, actorId: a.owner.id };
   const agent = await createTestUser({ accountId: a.account.id, roleKind: 'agent', firstName: 'Ari' });
   const email = await createInbox({ ...who, name: 'Support mail', channelType: 'email' });
+  const googleInbox = await createGoogleBusinessInbox({ ...who, input: { name: 'Google chats', clientToken: 'client-token-1234' }, publicBase: 'http://localhost' });
   // The email inbox's page with its quarantine table (Download, Retry, Delete).
   await quarantineEmail({ accountId: a.account.id, inboxId: email.id, via: 'smtp', reason: '54000: index row size exceeds btree version 4 maximum 2704', raw: Buffer.from('Subject: x\r\n\r\nx\r\n'), recipients: [], envelopeFrom: null });
   const formInbox = await createInbox({ ...who, name: 'Website', channelType: 'contact_form' });
@@ -329,6 +335,7 @@ export async function seedScreensAccount() {
     contactFormCode: contactForm.code,
     chatCode: ((await getDb().select().from(schema.inboxes).where(eq(schema.inboxes.id, web.id)))[0].settings as { chatPage: { code: string } }).chatPage.code,
     emailInbox: email.id,
+    googleInbox: googleInbox.id,
     trustedDomain: (trustedDomain as { id: number }).id,
     hours: (hours as { id: number }).id,
     sla: (sla as { id: number }).id,
