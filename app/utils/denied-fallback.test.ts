@@ -11,6 +11,8 @@ describe('deniedFallback', () => {
     expect(page('/settings/meetings/create')).toBe('/settings/meetings');
     expect(page('/campaigns/sms?status=sent')).toBe('/campaigns');
     expect(page('/campaigns')).toBe('/home');
+    expect(page('/customers/segment/4')).toBe('/customers');
+    expect(page('/knowledgebase/3/articles/9')).toBe('/knowledgebase');
     expect(page('/settings/sla-policy.data')).toBe('/settings');
   });
   it('keeps the 403 for form posts, API calls, non-page requests and Home itself', () => {

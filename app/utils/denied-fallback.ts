@@ -1,8 +1,9 @@
 /**
  * Where a page load the user may not see falls back to (section 2: "denied users fall back to the settings or list
  * route"): the settings page one level up (/settings/sms/4 → /settings/sms, /settings/sms → /settings), else the
- * area's list one level up (/campaigns/sms → /campaigns), else Home. null when there is nowhere to fall back to (Home
- * itself), or the request is not a page load: form posts and API calls keep their 403.
+ * area's list (/campaigns/sms → /campaigns, /customers/segment/4 → /customers: a path one level up is not always a
+ * page, an area's first level always is), else Home. null when there is nowhere to fall back to (Home itself), or the
+ * request is not a page load: form posts and API calls keep their 403.
  */
 export function deniedFallback(request: Pick<Request, 'method' | 'url' | 'headers'>): string | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
@@ -14,6 +15,6 @@ export function deniedFallback(request: Pick<Request, 'method' | 'url' | 'header
   if (!isData && !(request.headers.get('accept') ?? '').includes('text/html')) return null;
   const parts = pathname.split('/').filter(Boolean);
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'home')) return null;
-  const up = parts.slice(0, -1);
-  return up.length ? `/${up.join('/')}` : '/home';
+  if (parts.length === 1) return '/home';
+  return parts[0] === 'settings' ? `/${parts.slice(0, -1).join('/')}` : `/${parts[0]}`;
 }
