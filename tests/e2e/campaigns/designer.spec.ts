@@ -26,6 +26,8 @@ test('campaign template block designer (JavaScript on): blocks write the html an
   await designer.getByLabel('Link', { exact: true }).fill('https://shop.example.test');
   await designer.getByRole('button', { name: '+ Two columns' }).click();
   await designer.getByLabel('Left column').fill('Left side');
+  // The sandboxed preview is its own (opaque) frame: Chromium may leave an off-screen one unlaid-out, so bring it into view.
+  await page.locator('iframe[title="Designed email preview"]').scrollIntoViewIfNeeded();
   await expect(page.frameLocator('iframe[title="Designed email preview"]').getByText('Shop now')).toBeVisible();
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page).toHaveURL(/\/settings\/campaigns-templates$/, { timeout: 30_000 });

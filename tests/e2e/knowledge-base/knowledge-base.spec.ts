@@ -79,9 +79,9 @@ test('knowledge base without JavaScript: create it, a category and an article, p
 
   // The public help centre shows the published version, finds it with a typo, and no script runs there.
   const publicPage = await context.newPage();
-  // Slugs are unique across accounts (ADR 056): read this one's from the agent screen's link.
-  const helpHref = (await page.locator('a[href^="/hc/"]').first().getAttribute('href')) ?? '/hc/help';
-  await publicPage.goto(url(helpHref, a.domain));
+  // Slugs are unique across accounts (ADR 056): Preview names this one's public address, its help host (ADR 147).
+  const helpHref = await page.getByTestId('kb-preview').getAttribute('href');
+  await publicPage.goto(helpHref!);
   await publicPage.getByRole('link', { name: 'Paying invoices' }).click();
   await expect(publicPage.getByRole('heading', { level: 1 })).toHaveText('Paying invoices');
   await expect(publicPage.locator('.hc-article')).toContainText('Every invoice can be paid by card.');
