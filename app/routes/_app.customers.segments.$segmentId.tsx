@@ -23,7 +23,7 @@ import { redirectWithToast } from '~/utils/toast.server';
 
 async function guard(request: Request): Promise<AppContext> {
   const ctx = await requireFeature(request, 'customerManagement/customerList');
-  if (!can(ctx, 'manage_contacts')) roleDenied();
+  if (!can(ctx, 'manage_contacts')) await roleDenied(request);
   return ctx;
 }
 

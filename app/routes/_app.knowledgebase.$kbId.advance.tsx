@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'customize_docs')) roleDenied();
+  if (!can(ctx, 'customize_docs')) await roleDenied(request);
   const submission = parseWithZod(await request.formData(), { schema: AdvancedSettingsSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
   const v = submission.value;

@@ -42,7 +42,7 @@ import { redirectWithToast } from '~/utils/toast.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, kb, scope } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'view_articles') && !can(ctx, 'manage_articles')) roleDenied();
+  if (!can(ctx, 'view_articles') && !can(ctx, 'manage_articles')) await roleDenied(request);
   const id = readEditorParam(params.articleId);
   const article = id === 'new' ? null : await getArticle({ ...scope, id });
   if (article === undefined) throw new Response('Not Found', { status: 404 });
@@ -79,7 +79,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'manage_articles')) roleDenied();
+  if (!can(ctx, 'manage_articles')) await roleDenied(request);
   const id = readEditorParam(params.articleId);
   // The editor's form is multipart (it carries an image); the side actions are plain forms.
   const { fields: formData, file } = await readImageForm(request, { fileField: 'image' });

@@ -13,7 +13,7 @@ import { can, publicUser, requireFeature, roleDenied } from '~/utils/session.ser
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, kb, scope } = await requireKnowledgeBase(request, params.kbId);
   await requireFeature(request, 'knowledgeBase/versionControl', ctx);
-  if (!can(ctx, 'view_articles') && !can(ctx, 'manage_articles')) roleDenied();
+  if (!can(ctx, 'view_articles') && !can(ctx, 'manage_articles')) await roleDenied(request);
   const articleId = parseRouteId(params.articleId);
   const article = articleId ? await getArticle({ ...scope, id: articleId }) : undefined;
   if (!article) throw new Response('Not Found', { status: 404 });

@@ -23,7 +23,7 @@ async function load(request: Request, params: LoaderFunctionArgs['params']) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, kb, article, version } = await load(request, params);
-  if (!can(ctx, 'view_articles') && !can(ctx, 'manage_articles')) roleDenied();
+  if (!can(ctx, 'view_articles') && !can(ctx, 'manage_articles')) await roleDenied(request);
   return {
     user: publicUser(ctx),
     kbId: kb.id,
@@ -35,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who, article, version } = await load(request, params);
-  if (!can(ctx, 'manage_articles')) roleDenied();
+  if (!can(ctx, 'manage_articles')) await roleDenied(request);
   const intent = (await request.formData()).get('intent');
   const editor = `/knowledgebase/${kb.id}/articles/${article.id}`;
   if (intent === 'restore') {

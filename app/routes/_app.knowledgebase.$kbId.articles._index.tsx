@@ -18,7 +18,7 @@ import { redirectWithToast } from '~/utils/toast.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, kb, scope } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'view_articles') && !can(ctx, 'manage_articles')) roleDenied();
+  if (!can(ctx, 'view_articles') && !can(ctx, 'manage_articles')) await roleDenied(request);
   const url = new URL(request.url);
   const filterParam = url.searchParams.get('filter');
   const sortParam = url.searchParams.get('sort');
@@ -42,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'manage_articles')) roleDenied();
+  if (!can(ctx, 'manage_articles')) await roleDenied(request);
   const formData = await request.formData();
   const id = parseRowId(formData.get('id'));
   if (!id) throw new Response('Not Found', { status: 404 });

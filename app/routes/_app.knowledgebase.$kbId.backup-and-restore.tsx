@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
   await requireFeature(request, 'knowledgeBase/backupRestore', ctx);
-  if (!can(ctx, 'customize_docs')) roleDenied();
+  if (!can(ctx, 'customize_docs')) await roleDenied(request);
   const upload = await receiveArchiveUpload(request, { fileField: 'backup', maxBytes: BACKUP_MAX_BYTES });
   try {
     const submission = parseWithZod(upload.fields, { schema: RestoreBackupSchema });

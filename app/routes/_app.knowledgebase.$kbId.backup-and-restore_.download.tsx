@@ -7,7 +7,7 @@ import { can, requireFeature, roleDenied } from '~/utils/session.server';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, kb, scope } = await requireKnowledgeBase(request, params.kbId);
   await requireFeature(request, 'knowledgeBase/backupRestore', ctx);
-  if (!can(ctx, 'customize_docs')) roleDenied();
+  if (!can(ctx, 'customize_docs')) await roleDenied(request);
   return new Response(archiveStream({ ...scope, kind: 'backup' }), {
     headers: {
       'Content-Type': 'application/gzip',

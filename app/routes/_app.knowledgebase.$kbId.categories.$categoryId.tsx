@@ -30,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'manage_categories')) roleDenied();
+  if (!can(ctx, 'manage_categories')) await roleDenied(request);
   const id = readEditorParam(params.categoryId);
   const formData = await request.formData();
   const intent = formData.get('intent');

@@ -20,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** Reordering: move up / move down without JavaScript; `prevId`/`nextId` (section 7) for a drag. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'manage_categories')) roleDenied();
+  if (!can(ctx, 'manage_categories')) await roleDenied(request);
   const formData = await request.formData();
   const id = parseRowId(formData.get('id'));
   if (!id) throw new Response('Not Found', { status: 404 });

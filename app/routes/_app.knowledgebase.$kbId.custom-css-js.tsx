@@ -31,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
   await requireFeature(request, 'knowledgeBase/customJavascript', ctx);
-  if (!can(ctx, 'customize_docs')) roleDenied();
+  if (!can(ctx, 'customize_docs')) await roleDenied(request);
   const submission = parseWithZod(await request.formData(), { schema: CustomCodeSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
   await updateKnowledgeBaseSettings({ accountId: who.accountId, actorId: who.actorId, id: kb.id, patch: submission.value });

@@ -39,7 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'customize_docs')) roleDenied();
+  if (!can(ctx, 'customize_docs')) await roleDenied(request);
   const { fields, file } = await readImageForm(request, { fileField: 'logo' });
   const submission = parseWithZod(fields, { schema: CustomizationSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });

@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'customize_docs')) roleDenied();
+  if (!can(ctx, 'customize_docs')) await roleDenied(request);
   const formData = await request.formData();
   const submission = await parseWithZod(formData, {
     schema: GeneralSettingsSchema.superRefine(async (v, zctx) => {

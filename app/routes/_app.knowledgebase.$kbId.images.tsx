@@ -10,7 +10,7 @@ import { can, roleDenied } from '~/utils/session.server';
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'manage_articles')) roleDenied();
+  if (!can(ctx, 'manage_articles')) await roleDenied(request);
   const { file } = await readImageForm(request, { fileField: 'image' });
   if (!file) return Response.json({ error: KB_IMAGE_MESSAGES.missing }, { status: 400 });
   try {

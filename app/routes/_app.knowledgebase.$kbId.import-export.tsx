@@ -51,7 +51,7 @@ function countsText(c: Record<string, number>) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
   await requireFeature(request, 'knowledgeBase/importExport', ctx);
-  if (!can(ctx, 'customize_docs')) roleDenied();
+  if (!can(ctx, 'customize_docs')) await roleDenied(request);
   const page = `/knowledgebase/${kb.id}/import-export`;
   const upload = await receiveArchiveUpload(request, { fileField: 'file', maxBytes: EXPORT_FILE_MAX_BYTES });
   try {

@@ -30,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, scope } = await requireKnowledgeBase(request, params.kbId);
-  if (!can(ctx, 'customize_docs')) roleDenied();
+  if (!can(ctx, 'customize_docs')) await roleDenied(request);
   const formData = await request.formData();
   const list = `/knowledgebase/${kb.id}/redirect-rules`;
   const id = parseRouteId(String(formData.get('id') ?? '') || undefined) ?? undefined;

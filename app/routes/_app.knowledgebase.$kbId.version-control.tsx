@@ -22,7 +22,7 @@ import { redirectWithToast } from '~/utils/toast.server';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, kb, scope } = await requireKnowledgeBase(request, params.kbId);
   await requireFeature(request, 'knowledgeBase/versionControl', ctx);
-  if (!can(ctx, 'view_articles') && !can(ctx, 'manage_articles')) roleDenied();
+  if (!can(ctx, 'view_articles') && !can(ctx, 'manage_articles')) await roleDenied(request);
   const page = readPage(new URL(request.url));
   const { rows, total } = await listRecentVersions({ ...scope, page, pageSize: VERSIONS_PAGE_SIZE });
   return {
@@ -50,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
   await requireFeature(request, 'knowledgeBase/versionControl', ctx);
-  if (!can(ctx, 'customize_docs')) roleDenied();
+  if (!can(ctx, 'customize_docs')) await roleDenied(request);
   const submission = parseWithZod(await request.formData(), { schema: VersionSettingsSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
   const keep = submission.value.versionsKept ?? null;

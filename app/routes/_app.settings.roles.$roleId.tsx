@@ -44,7 +44,7 @@ const text = (v: FormDataEntryValue | null) => (typeof v === 'string' ? v : '');
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireUser(request);
-  if (!ctx.isOrgAdmin) roleDenied();
+  if (!ctx.isOrgAdmin) await roleDenied(request);
   const id = readRoleId(params.roleId);
   const who = { accountId: ctx.account.id, actorId: ctx.user.id };
   if (id !== 'new' && !(await getRole({ accountId: ctx.account.id, id }))) throw new Response('Not Found', { status: 404 });

@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireFeature(request, 'workflowAutomation/slaManagement');
-  if (!can(ctx, 'manage_sla')) roleDenied();
+  if (!can(ctx, 'manage_sla')) await roleDenied(request);
   const id = readEditorParam(params.id);
   const formData = await request.formData();
   const who = { accountId: ctx.account.id, actorId: ctx.user.id };

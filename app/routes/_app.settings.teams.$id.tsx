@@ -39,7 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireFeature(request, 'teamManagement/teams');
-  if (!ctx.isOrgAdmin) roleDenied();
+  if (!ctx.isOrgAdmin) await roleDenied(request);
   const id = readTeamId(params.id);
   const formData = await request.formData();
   const intent = formData.get('intent');

@@ -219,8 +219,17 @@ export type DeniedData = { denied: 'role' | 'feature'; message: string };
 const ROLE_DENIED: DeniedData = { denied: 'role', message: "You aren't authorized to see this page." };
 const FEATURE_DENIED: DeniedData = { denied: 'feature', message: FEATURE_DENIED_MESSAGE };
 
-export function roleDenied(): never {
-  throw data<DeniedData>(ROLE_DENIED, { status: 403 });
+/**
+ * The 403 page in place, for a page that is its area's own landing (Analytics opens on its overview: falling back to
+ * the area would come straight back here).
+ */
+export function deniedInPlace(kind: DeniedData['denied']): never {
+  throw data<DeniedData>(kind === 'role' ? ROLE_DENIED : FEATURE_DENIED, { status: 403 });
+}
+
+/** Refuses a user whose role lacks what a route checks itself (see `deny`: a page load falls back, a post gets 403). */
+export function roleDenied(request: Request): Promise<never> {
+  return deny(request, ROLE_DENIED);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { data } from '@remix-run/node';
-import { can, requireFeature, roleDenied } from '../../utils/session.server';
+import { can, canUseFeature, deniedInPlace, requireFeature } from '../../utils/session.server';
 import { findAnalyticsPage } from './pages';
 import { parseRange } from './range.server';
 import { safeZone } from './rollup.server';
@@ -12,8 +12,9 @@ export async function requireReportPage(request: Request, slug: string | undefin
   const ctx = await requireFeature(request, 'analytics/enabled');
   const page = findAnalyticsPage(slug);
   if (!page) throw data({ message: 'There is no such report.' }, { status: 404 });
-  if (!can(ctx, page.permission)) roleDenied();
-  await requireFeature(request, page.feature, ctx);
+  // Refused in place, not by falling back: Analytics itself opens on its overview, so a fallback could come round here.
+  if (!can(ctx, page.permission)) deniedInPlace('role');
+  if (!canUseFeature(ctx, page.feature)) deniedInPlace('feature');
   const search = new URL(request.url).searchParams;
   const parsed = parseRange({ search, tz: accountZone(ctx), page });
   return { ctx, page, search, ...parsed };

@@ -8,7 +8,7 @@ import { requireUser, roleDenied, type AppContext } from '~/utils/session.server
 export async function requireBilling(request: Request): Promise<AppContext> {
   if (!getConfig().billing) throw new Response('Not Found', { status: 404 });
   const ctx = await requireUser(request);
-  if (ctx.role.kind !== 'owner') roleDenied();
+  if (ctx.role.kind !== 'owner') await roleDenied(request);
   return ctx;
 }
 
