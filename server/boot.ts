@@ -40,7 +40,7 @@ export async function resolveDatabase(opts: { shareRunning?: boolean; log?: (msg
   }
   process.env.DATABASE_URL = resolved.url;
   try {
-    await runMigrations(resolved.url);
+    await runMigrations(resolved.url, { log });
   } catch (err) {
     await resolved.embedded?.stop().catch(() => {});
     throw err;
