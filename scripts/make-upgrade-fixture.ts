@@ -120,7 +120,7 @@ async function main() {
     const seedStarted = Date.now();
     const seed = run(process.execPath, ['--import', 'tsx', 'db/seed.ts'], {
       cwd: worktree,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, PARLEY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', SESSION_SECRET: crypto.randomBytes(24).toString('hex'), NODE_ENV: 'development' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, PARLEY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', SESSION_SECRET: crypto.randomBytes(24).toString('hex'), NODE_ENV: 'production' },
       allowFail: true,
     });
     if (seed.status !== 0) {
