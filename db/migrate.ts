@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import postgres from 'postgres';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const migrationsFolder = path.join(here, 'migrations');
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const here = path.dirname(migrationsFolder);
 
 /** One lock key for "migrating Parley's schema": two nodes starting at once take turns (ADRs 143, 154). */
 export const MIGRATION_LOCK = 7_203_001;
@@ -74,7 +74,7 @@ export class SchemaNewerThanBuildError extends Error {
         `This database's schema is newer than this version of Parley, which will not start on it.`,
         `  this version:  Parley ${parleyVersion()}, newest migration ${build.tag} (${new Date(build.when).toISOString()})`,
         `  the database:  ${databaseSide}`,
-        `Nothing was changed. Start Parley ${last ? `${last.parleyVersion} or newer` : 'in the newer version'} instead; to go back to this version, restore the backup taken before the upgrade (docs/upgrading.md, "Rolling back").`,
+        `Nothing was changed. Start ${last ? `Parley ${last.parleyVersion} or newer` : 'the newer version of Parley'} instead; to go back to this version, restore the backup taken before the upgrade (docs/upgrading.md, "Rolling back").`,
       ].join('\n'),
     );
     this.name = 'SchemaNewerThanBuildError';
@@ -125,7 +125,8 @@ export async function runMigrations(databaseUrl: string, opts: { log?: (msg: str
   const log = opts.log ?? (() => {});
   const journal = readJournal();
   const migrations = readMigrationFiles({ migrationsFolder });
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {}, connection: { application_name: 'parley-migrate' } });
+  // Unnamed statements: nothing of this connection outlives its transaction, even behind a transaction-mode pooler.
+  const sql = postgres(databaseUrl, { max: 1, prepare: false, onnotice: () => {}, connection: { application_name: 'parley-migrate' } });
   try {
     return await sql.begin(async (tx) => {
       let waitedForLock = false;

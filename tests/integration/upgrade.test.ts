@@ -238,38 +238,104 @@ describe('upgrading from the previous release', () => {
   }, 150_000);
 });
 
+/**
+ * Two migrating processes released at the same moment: both must succeed, one applying every migration and the other
+ * nothing. The test holds the lock first so that both are certainly waiting inside runMigrations, then lets them race.
+ */
+async function migrateTwiceAtOnce(directUrl: string, nodeUrl: string) {
+  const holder = postgres(directUrl, { max: 1, onnotice: () => {} });
+  try {
+    await holder`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    const env = { ...process.env, DATABASE_URL: nodeUrl };
+    const both = [runScript('tests/helpers/migrate-child.ts', [], env), runScript('tests/helpers/migrate-child.ts', [], env)];
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const [{ waiting }] = await holder<{ waiting: number }[]>`
+        select count(*)::int as waiting from pg_locks
+        where locktype = 'advisory' and not granted and objid = ${MIGRATION_LOCK % 2 ** 32} and database = (select oid from pg_database where datname = current_database())`;
+      if (waiting === 2) break;
+      if (Date.now() > deadline) throw new Error(`both processes did not wait on the migration lock (waiting: ${waiting})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await holder`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+    const results = await Promise.all(
+      both.map((p) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a migrating process did not finish within 60 s')), 60_000))])),
+    );
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const runs = results.map((r) => JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { applied: string[]; waitedForLock: boolean });
+    const journalSize = (JSON.parse(fs.readFileSync('db/migrations/meta/_journal.json', 'utf8')) as { entries: unknown[] }).entries.length;
+    expect(runs.map((r) => r.applied.length).sort((a, b) => a - b)).toEqual([0, journalSize]);
+    expect(runs.every((r) => r.waitedForLock)).toBe(true);
+    for (const r of results) expect(r.stderr).toContain('another Parley process is migrating this database');
+    const [counts] = await holder<{ migrations: number; upgrades: number }[]>`
+      select (select count(*)::int from drizzle.__drizzle_migrations) as migrations, (select count(*)::int from schema_upgrades) as upgrades`;
+    expect(counts).toEqual({ migrations: journalSize, upgrades: 1 });
+    expect(schemaState(await appliedMigration(holder))).toBe('current');
+  } finally {
+    await holder.end();
+  }
+}
+
+/** PgBouncer (Debian's) in TRANSACTION mode in front of the test server: each transaction may get another server connection. */
+async function startTransactionPooler(directUrl: string) {
+  const u = new URL(directUrl);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-upgrade-bouncer-'));
+  fs.chmodSync(dir, 0o755);
+  const port = await freePort();
+  const dbname = u.pathname.slice(1);
+  const ini = [
+    '[databases]',
+    `${dbname} = host=${u.hostname} port=${u.port} dbname=${dbname} user=${decodeURIComponent(u.username)} password=${decodeURIComponent(u.password)}`,
+    '[pgbouncer]',
+    'listen_addr = 127.0.0.1',
+    `listen_port = ${port}`,
+    'auth_type = any',
+    'pool_mode = transaction',
+    'default_pool_size = 4',
+    // TCP only: no socket file to place where the OS user postgres may write.
+    'unix_socket_dir =',
+  ].join('\n');
+  fs.writeFileSync(path.join(dir, 'pgbouncer.ini'), `${ini}\n`);
+  // PgBouncer refuses to run as root: as root it runs as the OS user postgres, as in scripts/cluster.ts.
+  const asPg = process.getuid?.() === 0 ? { uid: Number(spawnSync('id', ['-u', 'postgres']).stdout.toString()), gid: Number(spawnSync('id', ['-g', 'postgres']).stdout.toString()) } : {};
+  const child = spawn('pgbouncer', [path.join(dir, 'pgbouncer.ini')], { ...asPg, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  let output = '';
+  child.stderr!.on('data', (c) => (output += c));
+  const url = `postgres://parley@127.0.0.1:${port}/${dbname}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await query(url, (sql) => sql`select 1`);
+      break;
+    } catch (err) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`PgBouncer did not start: ${(err as Error).message}\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('two nodes starting at once', () => {
   it('both succeed and the migrations are applied once: the second waits for the lock, then finds nothing to do', async () => {
     const url = await freshDatabase('concurrent');
-    // Hold the lock so that both processes are certainly inside runMigrations at the same moment, then let them race.
-    const holder = postgres(url, { max: 1, onnotice: () => {} });
+    await migrateTwiceAtOnce(url, url);
+  }, 120_000);
+
+  it('the same through PgBouncer in transaction mode (the lock is transaction-scoped, the run one transaction)', async () => {
+    const url = await freshDatabase('bouncer');
+    const bouncer = await startTransactionPooler(url);
     try {
-      await holder`select pg_advisory_lock(${MIGRATION_LOCK})`;
-      const env = { ...process.env, DATABASE_URL: url };
-      const both = [runScript('tests/helpers/migrate-child.ts', [], env), runScript('tests/helpers/migrate-child.ts', [], env)];
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const [{ waiting }] = await holder<{ waiting: number }[]>`
-          select count(*)::int as waiting from pg_locks
-          where locktype = 'advisory' and not granted and objid = ${MIGRATION_LOCK % 2 ** 32} and database = (select oid from pg_database where datname = current_database())`;
-        if (waiting === 2) break;
-        if (Date.now() > deadline) throw new Error(`both processes did not wait on the migration lock (waiting: ${waiting})`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      await holder`select pg_advisory_unlock(${MIGRATION_LOCK})`;
-      const results = await Promise.all(both);
-      for (const r of results) expect(r.code, r.stderr).toBe(0);
-      const runs = results.map((r) => JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { applied: string[]; waitedForLock: boolean });
-      const journalSize = (JSON.parse(fs.readFileSync('db/migrations/meta/_journal.json', 'utf8')) as { entries: unknown[] }).entries.length;
-      expect(runs.map((r) => r.applied.length).sort((a, b) => a - b)).toEqual([0, journalSize]);
-      expect(runs.every((r) => r.waitedForLock)).toBe(true);
-      for (const r of results) expect(r.stderr).toContain('another Parley process is migrating this database');
-      const [counts] = await holder<{ migrations: number; upgrades: number }[]>`
-        select (select count(*)::int from drizzle.__drizzle_migrations) as migrations, (select count(*)::int from schema_upgrades) as upgrades`;
-      expect(counts).toEqual({ migrations: journalSize, upgrades: 1 });
-      expect(schemaState(await appliedMigration(holder))).toBe('current');
+      await migrateTwiceAtOnce(url, bouncer.url);
     } finally {
-      await holder.end();
+      await bouncer.stop();
     }
   }, 120_000);
 });
