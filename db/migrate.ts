@@ -61,10 +61,7 @@ export async function lastUpgrade(sql: Queryable): Promise<LastUpgrade | null> {
 }
 
 export class SchemaNewerThanBuildError extends Error {
-  constructor(
-    public readonly databaseWhen: number,
-    public readonly last: LastUpgrade | null = null,
-  ) {
+  constructor(public readonly databaseWhen: number, public readonly last: LastUpgrade | null = null) {
     const build = expectedMigration();
     const databaseSide = last
       ? `Parley ${last.parleyVersion} migrated it to ${last.migration} on ${last.migratedAt}${last.host ? ` (on ${last.host})` : ''}`
@@ -74,7 +71,9 @@ export class SchemaNewerThanBuildError extends Error {
         `This database's schema is newer than this version of Parley, which will not start on it.`,
         `  this version:  Parley ${parleyVersion()}, newest migration ${build.tag} (${new Date(build.when).toISOString()})`,
         `  the database:  ${databaseSide}`,
-        `Nothing was changed. Start ${last ? `Parley ${last.parleyVersion} or newer` : 'the newer version of Parley'} instead; to go back to this version, restore the backup taken before the upgrade (docs/upgrading.md, "Rolling back").`,
+        `Nothing was changed. Start ${
+          last ? `Parley ${last.parleyVersion} or newer` : 'the newer version of Parley'
+        } instead; to go back to this version, restore the backup taken before the upgrade (docs/upgrading.md, "Rolling back").`,
       ].join('\n'),
     );
     this.name = 'SchemaNewerThanBuildError';

@@ -6,7 +6,7 @@
 export const EXPAND_CONTRACT_RULE =
   'A migration runs while nodes of the previous version still serve (rolling upgrade): it may only EXPAND the schema — ' +
   'new tables, new columns that are nullable or have a default, new indexes. Dropping or renaming a table or column, ' +
-  'SET NOT NULL, changing a column type, or a NOT NULL column without a default breaks the old nodes\' queries. Do it in ' +
+  "SET NOT NULL, changing a column type, or a NOT NULL column without a default breaks the old nodes' queries. Do it in " +
   'steps: release N adds the new shape and writes both; release N+1 (when no node of N-1 runs) contracts. A statement ' +
   'that is safe anyway (it touches only what this same release added, or what no released version reads) carries a ' +
   'comment `-- contract: <why old nodes are not affected>` in the same statement. See docs/upgrading.md.';

@@ -5,7 +5,10 @@ import { contractingStatements, EXPAND_CONTRACT_RULE } from './migration-rules';
 
 const folder = path.join(__dirname, 'migrations');
 const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: { idx: number; tag: string; when: number }[] };
-const previous = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'tests', 'fixtures', 'upgrade', 'previous.json'), 'utf8')) as { newestMigration: string; newestMigrationWhen: number };
+const previous = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'tests', 'fixtures', 'upgrade', 'previous.json'), 'utf8')) as {
+  newestMigration: string;
+  newestMigrationWhen: number;
+};
 
 describe('migrations (ADR 154)', () => {
   it("this release's migrations only expand the schema, or say why a contracting statement is safe", () => {

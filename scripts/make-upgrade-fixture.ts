@@ -77,7 +77,15 @@ function pgUser(): { uid: number; gid: number } | undefined {
 
 function run(cmd: string, args: string[], opts: { asPg?: boolean; cwd?: string; env?: NodeJS.ProcessEnv; allowFail?: boolean } = {}) {
   const user = opts.asPg ? pgUser() : undefined;
-  const r = spawnSync(cmd, args, { cwd: opts.cwd, uid: user?.uid, gid: user?.gid, env: opts.env ?? process.env, encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd,
+    uid: user?.uid,
+    gid: user?.gid,
+    env: opts.env ?? process.env,
+    encoding: 'utf8',
+    timeout: 600_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (r.status !== 0 && !opts.allowFail) throw new Error(`${path.basename(cmd)} ${args.join(' ')} failed (${r.status ?? r.signal}):\n${r.stderr || r.stdout}`);
   return r;
 }
@@ -106,7 +114,11 @@ async function main() {
     if (user) fs.chownSync(pgData, user.uid, user.gid);
     run(pgBin('initdb'), ['-D', pgData, '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '--auth=trust'], { asPg: true });
     // The socket goes in the data directory: /var/run/postgresql may not exist or belong to another server.
-    run(pgBin('pg_ctl'), ['-D', pgData, '-l', path.join(pgData, 'server.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${pgData} -c listen_addresses=127.0.0.1`, 'start'], { asPg: true });
+    run(
+      pgBin('pg_ctl'),
+      ['-D', pgData, '-l', path.join(pgData, 'server.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${pgData} -c listen_addresses=127.0.0.1`, 'start'],
+      { asPg: true },
+    );
     started = true;
     const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
     const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -120,7 +132,15 @@ async function main() {
     const seedStarted = Date.now();
     const seed = run(process.execPath, ['--import', 'tsx', 'db/seed.ts'], {
       cwd: worktree,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, PARLEY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', SESSION_SECRET: crypto.randomBytes(24).toString('hex'), NODE_ENV: 'production' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: databaseUrl,
+        PARLEY_DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        SESSION_SECRET: crypto.randomBytes(24).toString('hex'),
+        NODE_ENV: 'production',
+      },
       allowFail: true,
     });
     if (seed.status !== 0) {
@@ -148,12 +168,18 @@ async function main() {
       newestMigration: newest.tag,
       newestMigrationWhen: newest.when,
       madeAt: new Date().toISOString(),
-      madeWith: `pg_dump ${run(pgBin('pg_dump'), ['--version']).stdout.trim().replace(/^pg_dump \(PostgreSQL\) /, '')}`,
+      madeWith: `pg_dump ${run(pgBin('pg_dump'), ['--version'])
+        .stdout.trim()
+        .replace(/^pg_dump \(PostgreSQL\) /, '')}`,
       demo: { domain: 'demo', email: 'demo@parley.local', password: 'parley-demo' },
       counts,
     };
     fs.writeFileSync(path.join(outDir, `${opts.name}.json`), `${JSON.stringify(meta, null, 2)}\n`);
-    console.error(`database ${size}; wrote ${path.relative(root, dumpFile)} (${(fs.statSync(dumpFile).size / 1024).toFixed(0)} KiB) and ${opts.name}.json: ${JSON.stringify(counts)}`);
+    console.error(
+      `database ${size}; wrote ${path.relative(root, dumpFile)} (${(fs.statSync(dumpFile).size / 1024).toFixed(0)} KiB) and ${opts.name}.json: ${JSON.stringify(
+        counts,
+      )}`,
+    );
   } finally {
     if (started) run(pgBin('pg_ctl'), ['-D', pgData, '-m', 'immediate', '-w', 'stop'], { asPg: true, allowFail: true });
     if (worktreeAdded) run('git', ['worktree', 'remove', '--force', worktree], { cwd: root, allowFail: true });

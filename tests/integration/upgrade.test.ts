@@ -124,7 +124,8 @@ async function addFutureMigration(url: string) {
 }
 
 beforeAll(() => {
-  if (!fs.existsSync('build/server/index.js') || !fs.existsSync('build/server/engine.js')) throw new Error('Run `npm run build` before this test (npm test does).');
+  if (!fs.existsSync('build/server/index.js') || !fs.existsSync('build/server/engine.js'))
+    throw new Error('Run `npm run build` before this test (npm test does).');
 });
 
 afterAll(async () => {
@@ -138,7 +139,11 @@ describe('upgrading from the previous release', () => {
 
   it(`restores the previous release's seeded database (${previous.newestMigration}) and migrates it to this build's`, async () => {
     upgraded = await freshDatabase('from_previous');
-    const restore = spawnSync(pgBin('pg_restore'), ['--no-owner', '--no-privileges', '--exit-on-error', '-d', upgraded, path.join(fixtureDir, 'previous.dump')], { encoding: 'utf8' });
+    const restore = spawnSync(
+      pgBin('pg_restore'),
+      ['--no-owner', '--no-privileges', '--exit-on-error', '-d', upgraded, path.join(fixtureDir, 'previous.dump')],
+      { encoding: 'utf8' },
+    );
     expect(restore.status, restore.stderr).toBe(0);
     const before = await query(upgraded, (sql) => appliedMigration(sql));
     expect(before).toBe(previous.newestMigrationWhen);
@@ -151,9 +156,11 @@ describe('upgrading from the previous release', () => {
     expect(run.applied.at(-1)).toBe(current.tag);
     const after = await query(upgraded, async (sql) => ({
       applied: await appliedMigration(sql),
-      upgrades: await sql<{ parley_version: string; migration: string; migrations_applied: number }[]>`select parley_version, migration, migrations_applied from schema_upgrades`,
+      upgrades: await sql<
+        { parley_version: string; migration: string; migrations_applied: number }[]
+      >`select parley_version, migration, migrations_applied from schema_upgrades`,
       counts: (
-        await sql<typeof previous.counts[]>`
+        await sql<(typeof previous.counts)[]>`
           select (select count(*)::int from accounts) as accounts, (select count(*)::int from users) as users,
                  (select count(*)::int from conversations) as conversations, (select count(*)::int from messages) as messages,
                  (select count(*)::int from contacts) as contacts`
@@ -177,7 +184,10 @@ describe('upgrading from the previous release', () => {
 
       const signin = await request(server.port, '/signin', { host, form: { email: previous.demo.email, password: previous.demo.password } });
       expect(signin.status, signin.text.slice(0, 500)).toBe(302);
-      const cookie = ([] as string[]).concat(signin.headers['set-cookie'] ?? []).find((c) => c.startsWith('__parley_session='))!.split(';')[0];
+      const cookie = ([] as string[])
+        .concat(signin.headers['set-cookie'] ?? [])
+        .find((c) => c.startsWith('__parley_session='))!
+        .split(';')[0];
       expect(cookie).toBeTruthy();
 
       const inbox = await request(server.port, '/inbox', { host, cookie });
@@ -185,17 +195,24 @@ describe('upgrading from the previous release', () => {
       const ids = [...inbox.text.matchAll(/href="\/inbox\/(\d+)[?"]/g)].map((m) => Number(m[1]));
       expect(ids.length, 'the inbox lists the seeded conversations').toBeGreaterThan(0);
 
-      const [seeded] = await query(upgraded, (sql) => sql<{ id: number; subject: string | null }[]>`select id, subject from conversations where id = ${ids[0]!}`);
+      const [seeded] = await query(
+        upgraded,
+        (sql) => sql<{ id: number; subject: string | null }[]>`select id, subject from conversations where id = ${ids[0]!}`,
+      );
       const page = await request(server.port, `/inbox/${seeded!.id}`, { host, cookie });
       expect(page.status).toBe(200);
-      if (seeded!.subject) expect(page.text).toContain(seeded!.subject.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;'));
+      if (seeded!.subject)
+        expect(page.text).toContain(seeded!.subject.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;'));
 
       const text = `Upgrade check ${crypto.randomBytes(4).toString('hex')}: still here after the upgrade.`;
       const reply = await request(server.port, `/inbox/${seeded!.id}`, { host, cookie, form: { intent: 'reply', text } });
       expect(reply.status, reply.text.slice(0, 500)).toBe(302);
       const shown = await request(server.port, `/inbox/${seeded!.id}`, { host, cookie });
       expect(shown.text).toContain(text);
-      const stored = await query(upgraded, (sql) => sql`select kind from messages where conversation_id = ${seeded!.id} and text like ${`%${text.slice(0, 24)}%`}`);
+      const stored = await query(
+        upgraded,
+        (sql) => sql`select kind from messages where conversation_id = ${seeded!.id} and text like ${`%${text.slice(0, 24)}%`}`,
+      );
       expect(stored).toHaveLength(1);
 
       // A newer node migrating while this one runs (a rolling upgrade): this node keeps serving, its readiness says so.
@@ -220,7 +237,10 @@ describe('upgrading from the previous release', () => {
 
   it('a build older than the database refuses to start, web and engine, naming both versions and changing nothing', async () => {
     // `upgraded` now holds a migration of "Parley 9.9.9" (the test above).
-    const before = await query(upgraded, (sql) => sql`select (select count(*)::int from drizzle.__drizzle_migrations) as m, (select count(*)::int from schema_upgrades) as u`);
+    const before = await query(
+      upgraded,
+      (sql) => sql`select (select count(*)::int from drizzle.__drizzle_migrations) as m, (select count(*)::int from schema_upgrades) as u`,
+    );
     for (const entry of ['index', 'engine'] as const) {
       const server = await startBuilt(entry, upgraded);
       const timer = setTimeout(() => server.child.kill('SIGKILL'), 60_000);
@@ -234,7 +254,12 @@ describe('upgrading from the previous release', () => {
       expect(out).toContain('docs/upgrading.md');
       expect(out).not.toMatch(/listening/i);
     }
-    expect(await query(upgraded, (sql) => sql`select (select count(*)::int from drizzle.__drizzle_migrations) as m, (select count(*)::int from schema_upgrades) as u`)).toEqual(before);
+    expect(
+      await query(
+        upgraded,
+        (sql) => sql`select (select count(*)::int from drizzle.__drizzle_migrations) as m, (select count(*)::int from schema_upgrades) as u`,
+      ),
+    ).toEqual(before);
   }, 150_000);
 });
 
@@ -252,14 +277,18 @@ async function migrateTwiceAtOnce(directUrl: string, nodeUrl: string) {
     for (;;) {
       const [{ waiting }] = await holder<{ waiting: number }[]>`
         select count(*)::int as waiting from pg_locks
-        where locktype = 'advisory' and not granted and objid = ${MIGRATION_LOCK % 2 ** 32} and database = (select oid from pg_database where datname = current_database())`;
+        where locktype = 'advisory' and not granted and objid = ${
+          MIGRATION_LOCK % 2 ** 32
+        } and database = (select oid from pg_database where datname = current_database())`;
       if (waiting === 2) break;
       if (Date.now() > deadline) throw new Error(`both processes did not wait on the migration lock (waiting: ${waiting})`);
       await new Promise((r) => setTimeout(r, 100));
     }
     await holder`select pg_advisory_unlock(${MIGRATION_LOCK})`;
     const results = await Promise.all(
-      both.map((p) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a migrating process did not finish within 60 s')), 60_000))])),
+      both.map((p) =>
+        Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a migrating process did not finish within 60 s')), 60_000))]),
+      ),
     );
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const runs = results.map((r) => JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { applied: string[]; waitedForLock: boolean });
@@ -297,7 +326,10 @@ async function startTransactionPooler(directUrl: string) {
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'pgbouncer.ini'), `${ini}\n`);
   // PgBouncer refuses to run as root: as root it runs as the OS user postgres, as in scripts/cluster.ts.
-  const asPg = process.getuid?.() === 0 ? { uid: Number(spawnSync('id', ['-u', 'postgres']).stdout.toString()), gid: Number(spawnSync('id', ['-g', 'postgres']).stdout.toString()) } : {};
+  const asPg =
+    process.getuid?.() === 0
+      ? { uid: Number(spawnSync('id', ['-u', 'postgres']).stdout.toString()), gid: Number(spawnSync('id', ['-g', 'postgres']).stdout.toString()) }
+      : {};
   const child = spawn('pgbouncer', [path.join(dir, 'pgbouncer.ini')], { ...asPg, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   let output = '';
