@@ -56,7 +56,7 @@ async function query<T>(url: string, run: (sql: postgres.Sql) => Promise<T>) {
 type Server = { port: number; child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
 /** The built server (`npm run serve`'s command) on a database, as an operator runs it after `npm run build`. */
-async function startBuilt(entry: 'index' | 'engine', databaseUrl: string): Promise<Server> {
+async function startBuilt(entry: 'index' | 'engine', databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -68,6 +68,7 @@ async function startBuilt(entry: 'index' | 'engine', databaseUrl: string): Promi
     LOG_LEVEL: 'warn',
     SMTP_URL: '',
     SMTP_INBOUND_PORT: String(await freePort()),
+    ...extraEnv,
   };
   const child = spawn(process.execPath, ['--enable-source-maps', `build/server/${entry}.js`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
@@ -133,6 +134,15 @@ afterAll(async () => {
   for (const name of made) await dropDatabase(adminUrl, name).catch(() => {});
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+async function waitForOutput(server: Server, text: string, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (!server.output().includes(text)) {
+    if (server.child.exitCode !== null) throw new Error(`exited with ${server.child.exitCode} before "${text}":\n${server.output()}`);
+    if (Date.now() > deadline) throw new Error(`"${text}" not printed within ${ms} ms:\n${server.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 describe('upgrading from the previous release', () => {
   let upgraded: string;
@@ -354,6 +364,26 @@ async function startTransactionPooler(directUrl: string) {
     },
   };
 }
+
+describe('the engine during an upgrade', () => {
+  it('an engine of this version started before any web node migrated waits, then starts once one has', async () => {
+    const url = await freshDatabase('engine_waits');
+    const restore = spawnSync(pgBin('pg_restore'), ['--no-owner', '--no-privileges', '--exit-on-error', '-d', url, path.join(fixtureDir, 'previous.dump')], {
+      encoding: 'utf8',
+    });
+    expect(restore.status, restore.stderr).toBe(0);
+    const engine = await startBuilt('engine', url, { LOG_LEVEL: 'info' });
+    try {
+      await waitForOutput(engine, 'the database is not migrated to this version yet');
+      expect(engine.output()).not.toContain('engine started');
+      await runMigrations(url); // a web node of this version starting
+      await waitForOutput(engine, 'engine started');
+      expect(engine.child.exitCode).toBeNull();
+    } finally {
+      await stop(engine);
+    }
+  }, 150_000);
+});
 
 describe('two nodes starting at once', () => {
   it('both succeed and the migrations are applied once: the second waits for the lock, then finds nothing to do', async () => {
