@@ -1,7 +1,8 @@
 import { getConfigOrExit } from '../app/utils/env.server';
 import { getLogger } from '../app/utils/logger.server';
 import { runningEmbeddedUrl } from '../db/embedded';
-import { closeDb } from '../db/client';
+import { closeDb, getSql } from '../db/client';
+import { refuseNewerSchema, SchemaNewerThanBuildError } from '../db/migrate';
 import { stopBoss } from '../app/utils/jobs.server';
 import { startEngine } from './index';
 import { keepRunningOnStrayRejections } from '../server/boot';
@@ -16,6 +17,7 @@ async function main() {
   }
   process.env.DATABASE_URL = url;
   keepRunningOnStrayRejections();
+  await waitForThisBuildsSchema();
   // A database still away when the engine starts (a cluster restarting, a failover under way): try again every two
   // seconds rather than exit or sit there started on nothing.
   let engine: Awaited<ReturnType<typeof startEngine>>;
@@ -38,6 +40,29 @@ async function main() {
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
   getLogger().info('engine started');
+}
+
+/**
+ * The engine does not migrate (the web nodes do, at start). On a schema newer than this build it exits with the same
+ * message as the web (ADR 154); on an older one it waits for a web node of its version to migrate, rather than run
+ * queries the schema cannot answer yet.
+ */
+async function waitForThisBuildsSchema() {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const state = await refuseNewerSchema(getSql());
+      if (state === 'current') return;
+      getLogger().warn({ attempt }, 'the database is not migrated to this version yet: waiting for a web node of this version to migrate it');
+    } catch (err) {
+      if (err instanceof SchemaNewerThanBuildError) {
+        console.error(err.message);
+        await closeDb().catch(() => {});
+        process.exit(1);
+      }
+      getLogger().warn({ attempt, err: (err as Error).message }, 'could not read the schema version; trying again in 2 s');
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
 }
 
 void main();

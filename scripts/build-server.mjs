@@ -21,4 +21,6 @@ await build({
 });
 // db/migrate.ts finds its SQL beside itself; in the bundle "beside itself" is build/server.
 fs.cpSync('db/migrations', path.join(outdir, 'migrations'), { recursive: true });
-fs.writeFileSync(path.join(outdir, 'package.json'), '{ "type": "module" }\n');
+// Its version is the one db/migrate.ts records in schema_upgrades and names when it meets a newer schema (ADR 154).
+const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+fs.writeFileSync(path.join(outdir, 'package.json'), `${JSON.stringify({ type: 'module', version })}\n`);

@@ -21,7 +21,7 @@ export type ResolvedDatabase = {
  * running on the data directory is taken to be left over from a killed process and restarted.
  * Applies migrations and leaves DATABASE_URL in the environment for every pool created afterwards.
  */
-export async function resolveDatabase(opts: { shareRunning?: boolean; log?: (msg: string) => void } = {}): Promise<ResolvedDatabase> {
+export async function resolveDatabase(opts: { shareRunning?: boolean; log?: (msg: string) => void; migrate?: boolean } = {}): Promise<ResolvedDatabase> {
   const config = getConfig();
   const log = opts.log ?? (() => {});
   let resolved: ResolvedDatabase;
@@ -39,8 +39,11 @@ export async function resolveDatabase(opts: { shareRunning?: boolean; log?: (msg
     }
   }
   process.env.DATABASE_URL = resolved.url;
+  // `migrate: false`: a task that replaces the whole schema itself (restoring a backup into a database a newer version
+  // migrated, to roll back) must not be refused by the check that stops an older version from running on it (ADR 154).
+  if (opts.migrate === false) return resolved;
   try {
-    await runMigrations(resolved.url);
+    await runMigrations(resolved.url, { log });
   } catch (err) {
     await resolved.embedded?.stop().catch(() => {});
     throw err;
@@ -61,8 +64,8 @@ export async function prepareDatabase(): Promise<{ embedded?: EmbeddedDatabase }
  * Runs a command-line task (CLI, seed) against the database the server uses, then releases everything it
  * opened: pools, the job queue, and the embedded server if the task had to start it.
  */
-export async function withDatabase<T>(task: (db: ResolvedDatabase) => Promise<T>, opts: { log?: (msg: string) => void } = {}): Promise<T> {
-  const db = await resolveDatabase({ shareRunning: true, log: opts.log });
+export async function withDatabase<T>(task: (db: ResolvedDatabase) => Promise<T>, opts: { log?: (msg: string) => void; migrate?: boolean } = {}): Promise<T> {
+  const db = await resolveDatabase({ shareRunning: true, log: opts.log, migrate: opts.migrate });
   leaveShutdownSignalsToCaller();
   const release = async () => {
     await stopBoss().catch(() => {});

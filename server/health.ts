@@ -1,5 +1,5 @@
 import { getSql } from '../db/client';
-import { appliedMigration, expectedMigration } from '../db/migrate';
+import { appliedMigration, schemaState } from '../db/migrate';
 import { engineStatus } from '../engine/status';
 
 const withTimeout = <T>(p: Promise<T>, ms: number) =>
@@ -40,7 +40,7 @@ let lastReadiness: { at: number; answer: Promise<Readiness> } | undefined;
 
 /**
  * Readiness (`/readyz`, what the proxy checks, ADR 143): this process can serve requests — the database answers and its
- * schema is at the migration this build expects. Liveness (`/livez`) asks only that the process runs. A node whose
+ * schema has at least the migrations this build expects (ADR 154). Liveness (`/livez`) asks only that the process runs. A node whose
  * database is away is alive but not ready: the proxy stops sending it requests and restarts nothing.
  */
 export function checkReadiness(): Promise<Readiness> {
@@ -48,10 +48,12 @@ export function checkReadiness(): Promise<Readiness> {
   if (lastReadiness && Date.now() - lastReadiness.at < READINESS_TTL_MS) return lastReadiness.answer;
   const answer = (async (): Promise<Readiness> => {
     try {
-      const applied = await withTimeout(appliedMigration(getSql()), 2000);
-      const expected = expectedMigration().when;
-      const migration = applied === expected ? 'current' : applied === null || applied < expected ? 'behind' : 'ahead';
-      return { ready: migration === 'current', database: 'up', migration };
+      const migration = schemaState(await withTimeout(appliedMigration(getSql()), 2000));
+      // 'ahead' while running: a newer node migrated during a rolling upgrade. Its migrations only expand the schema
+      // (ADR 154, docs/upgrading.md), so this node keeps serving until it is replaced; a node STARTING on a newer
+      // schema refuses to (db/migrate.ts). 'behind': the schema lacks what this build queries (a database restored
+      // under a running node): not ready.
+      return { ready: migration !== 'behind', database: 'up', migration };
     } catch {
       return { ready: false, database: 'down', migration: 'unknown' };
     }
