@@ -31,7 +31,7 @@ export function queueDepths(): Promise<QueueDepth[]> {
              count(*) filter (where j.state = 'failed')::int as failed
         from pgboss.queue q
         left join pgboss.job j on j.name = q.name and j.state in ('created', 'active', 'retry', 'failed')
-       where q.name not like '\_\_pgboss\_\_%'
+       where not starts_with(q.name, '__pgboss__')
        group by q.name
        order by q.name`)) as unknown as QueueDepth[];
     return rows.map((r) => ({ queue: r.queue, queued: Number(r.queued), active: Number(r.active), retrying: Number(r.retrying), failed: Number(r.failed) }));
