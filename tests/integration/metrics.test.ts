@@ -148,21 +148,6 @@ describe('/metrics is never public by default', () => {
       await stopServer(s);
     }
   });
-
-  it('with only METRICS_PORT, the main port still answers 404 and the listener serves the metrics', async () => {
-    const s = await startServer({ PARLEY_ENGINE: 'off' }, { metrics: true });
-    try {
-      expect((await request(s.port, '/metrics')).status).toBe(404);
-      const res = await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-      const samples = parseMetrics(await res.text());
-      expect(value(samples, 'parley_process_info', { role: 'web' })).toBe(1);
-      expect((await fetch(`http://127.0.0.1:${s.metricsPort}/`)).status).toBe(404);
-    } finally {
-      await stopServer(s);
-    }
-  });
 });
 
 describe('with METRICS_PORT and METRICS_TOKEN, the engine inside', () => {
@@ -315,5 +300,62 @@ describe('with METRICS_PORT and METRICS_TOKEN, the engine inside', () => {
     const mailer = nodemailer.createTransport({ host: '127.0.0.1', port: s.smtpPort, secure: false, ignoreTLS: true });
     await mailer.sendMail({ from: 'Carla Customer <carla@example.test>', to: forwardingAddress(inbox)!, subject: 'Where is my order?', text: 'It has been a week.' });
     expect(value(await scrape(), 'parley_mail_inbound_total', labels)).toBe(before + 1);
+  });
+});
+
+describe('a web node with the engine off, and `npm run engine` beside it', () => {
+  it('each serves its own metrics; the engine process works the request\'s event under the request\'s id', async () => {
+    const account = await createTestAccount();
+    const cookie = await sessionCookie({ domain: account.domain, accountId: account.account.id, userId: account.owner.id });
+    const host = `${account.domain}.${APP_HOST}`;
+    // Only METRICS_PORT: the listener serves without a token, the main port not at all.
+    const web = await startServer({ PARLEY_ENGINE: 'off', LOG_LEVEL: 'info' }, { metrics: true });
+    const enginePort = await freePort();
+    const engineEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', APP_HOST, SMTP_URL: '', LOG_LEVEL: 'debug', METRICS_PORT: String(enginePort) };
+    delete engineEnv.METRICS_TOKEN;
+    const engine = spawn(process.execPath, ['--enable-source-maps', 'build/server/engine.js'], { env: engineEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.push(engine);
+    let engineOut = '';
+    engine.stdout!.on('data', (c) => (engineOut += c));
+    engine.stderr!.on('data', (c) => (engineOut += c));
+    try {
+      await waitFor(() => engineOut.includes('engine started') && engineOut.includes('metrics listening'), 'the engine process');
+      expect((await request(web.port, '/metrics')).status).toBe(404);
+      const webRes = await fetch(`http://127.0.0.1:${web.metricsPort}/metrics`);
+      expect(webRes.status).toBe(200);
+      expect(webRes.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+      expect(value(parseMetrics(await webRes.text()), 'parley_process_info', { role: 'web' })).toBe(1);
+      expect((await fetch(`http://127.0.0.1:${web.metricsPort}/`)).status).toBe(404);
+      const engineMetrics = async () => parseMetrics(await (await fetch(`http://127.0.0.1:${enginePort}/metrics`)).text());
+      const before = await engineMetrics();
+      expect(value(before, 'parley_process_info', { role: 'engine' })).toBe(1);
+
+      const [role] = await getDb()
+        .select({ id: schema.roles.id })
+        .from(schema.roles)
+        .where(and(eq(schema.roles.accountId, account.account.id), eq(schema.roles.kind, 'agent')));
+      const requestId = `two-${crypto.randomBytes(6).toString('hex')}`;
+      const res = await request(web.port, '/settings/users?index', {
+        host,
+        cookie,
+        headers: { 'x-request-id': requestId },
+        form: { intent: 'invite', email: `far-${crypto.randomBytes(3).toString('hex')}@example.test`, firstName: 'Far', lastName: 'Away', roleId: String(role.id) },
+      });
+      expect(res.status).toBe(302);
+      const lines = (out: string) =>
+        out
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      await waitFor(() => lines(engineOut).some((l) => l.msg === 'event handled' && l.requestId === requestId), "the engine process's line for the event");
+      expect(lines(web.stdout()).find((l) => l.msg === 'request' && l.requestId === requestId)).toMatchObject({ method: 'POST', path: '/settings/users', status: 302 });
+      expect(lines(engineOut).find((l) => l.msg === 'event handled' && l.requestId === requestId)).toMatchObject({ type: 'user_invited' });
+      const after = await engineMetrics();
+      expect(value(after, 'parley_engine_event_lag_seconds_count')).toBeGreaterThan(value(before, 'parley_engine_event_lag_seconds_count'));
+    } finally {
+      engine.kill('SIGTERM');
+      if (engine.exitCode === null) await new Promise((r) => engine.once('exit', r));
+      await stopServer(web);
+    }
   });
 });
