@@ -136,7 +136,7 @@ function create() {
     }),
     mailIn: new Counter({
       name: 'parley_mail_inbound_total',
-      help: 'Mail received, by road (smtp, imap, http) and outcome (created, added, duplicate, quarantined, ignored, bounce, auto-reply...).',
+      help: 'Mail received, by road (smtp, imap, http) and outcome (created, threaded, duplicate, quarantined, ignored, bounce, auto-reply...).',
       labelNames: ['via', 'status'],
       registers: [register],
     }),
