@@ -64,3 +64,9 @@ export function engineLag(): Promise<{ oldestUnhandledSeconds: number | null }> 
   });
   return value;
 }
+
+/** Drops the cached readings (tests read twice within CACHE_MS). */
+export function forgetQueueReadings() {
+  depthsCache = undefined;
+  lagCache = undefined;
+}
