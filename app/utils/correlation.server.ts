@@ -30,9 +30,9 @@ export function acceptRequestId(incoming: string | string[] | undefined | null):
   return value && SANE_ID.test(value) ? value : newRequestId();
 }
 
-/** 16 random bytes, base64url: 22 characters. */
+/** A random UUID: from Node's buffered entropy, ~10x cheaper per request than randomBytes (measured, ADR 150). */
 export function newRequestId() {
-  return crypto.randomBytes(16).toString('base64url');
+  return crypto.randomUUID();
 }
 
 /** Whether a value read back from a job's data is a request id this module could have written. */
