@@ -2,6 +2,7 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as schema from './schema/index';
 import { singleton, resetSingleton } from '../app/utils/singleton.server';
+import { metrics } from '../app/utils/metrics.server';
 import { createListener } from './listen';
 
 export type Database = PostgresJsDatabase<typeof schema>;
@@ -24,8 +25,10 @@ function databaseUrl() {
 
 export function getSql() {
   return singleton('sql', () => {
+    const max = Number(process.env.PARLEY_DB_POOL ?? 20);
+    watchPool('app', max);
     const client = postgres(databaseUrl(), {
-      max: Number(process.env.PARLEY_DB_POOL ?? 20),
+      max,
       backoff: reconnectBackoff,
       onnotice: () => {},
       // pg-boss (written for `pg`) passes undefined for absent options; postgres.js would refuse them.
@@ -49,8 +52,10 @@ const listeners = new Set<ReturnType<typeof createListener>>();
  */
 export function getJobsSql() {
   return singleton('jobs-sql', () => {
+    const max = Number(process.env.PARLEY_JOBS_POOL ?? 4);
+    watchPool('jobs', max);
     const client = postgres(databaseUrl(), {
-      max: Number(process.env.PARLEY_JOBS_POOL ?? 4),
+      max,
       backoff: reconnectBackoff,
       onnotice: () => {},
       transform: { undefined: null },
@@ -142,18 +147,103 @@ export function preparesText(text: string) {
 
 type UnsafeOptions = { prepare?: boolean } & Record<string, unknown>;
 
-/** The client drizzle is given: `unsafe` (all drizzle sends) prepares repeated texts; transactions and savepoints get the same. */
-function preparingRepeats(client: postgres.Sql): postgres.Sql {
+/**
+ * What a pool has under way, for the metrics (ADR 150): postgres.js does not expose its connections, so the pool's
+ * use is counted where Parley hands it work: `held` transactions and reservations (one connection each, from the
+ * moment they are asked for), `running` statements outside them. Demand beyond the maximum waits for a connection.
+ */
+type PoolUse = { pool: 'app' | 'jobs'; max: number; held: number; running: number };
+const poolUses = singleton('pool-uses', () => new Map<string, PoolUse>());
+
+function watchPool(pool: 'app' | 'jobs', max: number) {
+  const use: PoolUse = { pool, max, held: 0, running: 0 };
+  poolUses.set(pool, use);
+  metrics().poolSources.set(pool, () => {
+    const demand = use.held + use.running;
+    return { max: use.max, busy: Math.min(use.max, demand), waiting: Math.max(0, demand - use.max) };
+  });
+  return use;
+}
+
+/** The pool's use, by name (the metrics read it; jobs.server.ts counts pg-boss's statements into 'jobs'). */
+export function poolUse(pool: 'app' | 'jobs'): PoolUse {
+  return poolUses.get(pool) ?? watchPool(pool, 0);
+}
+
+/**
+ * Times a statement from the moment it is awaited (postgres.js sends a query only then) to its result, and counts it
+ * as running on the pool when it is not inside a transaction. The query object itself is returned (drizzle calls
+ * `.values()` on it): only its `then` is wrapped, and once.
+ */
+export function timedStatement<Q extends PromiseLike<unknown>>(query: Q, use: PoolUse, outsideTx: boolean): Q {
+  const then = query.then;
+  let started = 0;
+  let finished = false;
+  const finish = (ok: boolean) => {
+    if (finished) return;
+    finished = true;
+    if (outsideTx) use.running--;
+    const m = metrics();
+    m.dbStatement.observe({ pool: use.pool }, (performance.now() - started) / 1000);
+    if (!ok) m.dbErrors.inc({ pool: use.pool });
+  };
+  (query as { then: unknown }).then = function (this: Q, onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) {
+    if (!started) {
+      started = performance.now();
+      if (outsideTx) use.running++;
+    }
+    return then.call(
+      this,
+      (v) => {
+        finish(true);
+        return onFulfilled ? onFulfilled(v) : v;
+      },
+      (e) => {
+        finish(false);
+        if (onRejected) return onRejected(e);
+        throw e;
+      },
+    );
+  };
+  return query;
+}
+
+/** Counts a transaction or reservation as holding one of the pool's connections until it settles. */
+export function heldConnection<T>(use: PoolUse, run: () => Promise<T>): Promise<T> {
+  use.held++;
+  let p: Promise<T>;
+  try {
+    p = run();
+  } catch (err) {
+    use.held--;
+    throw err;
+  }
+  return p.finally(() => {
+    use.held--;
+  });
+}
+
+/**
+ * The client drizzle is given: `unsafe` (all drizzle sends) prepares repeated texts; transactions and savepoints get
+ * the same. Every statement is timed, and transactions are counted as holding a connection (the metrics, ADR 150).
+ */
+function preparingRepeats(client: postgres.Sql, inTx = false): postgres.Sql {
+  const use = poolUse('app');
   return new Proxy(client, {
     get(target, prop, receiver) {
       if (prop === 'unsafe')
         return (text: string, args?: never[], options?: UnsafeOptions) =>
-          target.unsafe(text, args, { ...options, prepare: options?.prepare === true || (args !== undefined && args.length > 0 && preparesText(text)) });
+          timedStatement(
+            target.unsafe(text, args, { ...options, prepare: options?.prepare === true || (args !== undefined && args.length > 0 && preparesText(text)) }),
+            use,
+            !inTx,
+          );
       if (prop === 'begin' || prop === 'savepoint') {
         const open = Reflect.get(target, prop, receiver) as (...a: unknown[]) => Promise<unknown>;
         return (...a: unknown[]) => {
           const body = a.pop() as (tx: postgres.Sql) => unknown;
-          return open.call(target, ...a, (tx: postgres.Sql) => body(preparingRepeats(tx)));
+          const run = () => open.call(target, ...a, (tx: postgres.Sql) => body(preparingRepeats(tx, true)));
+          return prop === 'begin' && !inTx ? heldConnection(use, run) : run();
         };
       }
       return Reflect.get(target, prop, receiver);

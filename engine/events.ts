@@ -1,6 +1,8 @@
 import { inArray, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx } from '../db/client';
 import { getLogger } from '../app/utils/logger.server';
+import { newRequestId, runWithCorrelation, type Correlation } from '../app/utils/correlation.server';
+import { metrics } from '../app/utils/metrics.server';
 import { HANDLERS } from './handlers/index';
 import { timed } from './profile';
 import { engineConcurrency, NOTHING_DONE, type DomainEvent, type EventHandler, type HandlerOutcome, type WantedEvent } from './handlers/types';
@@ -24,7 +26,10 @@ export async function processEvent(eventId: number, handlers: EventHandler[] = H
  * event a few at a time; the records of what each did are one insert per handler. An event whose handler fails
  * skips its later handlers and answers its error (its job is failed and retried alone); the others go on.
  */
-export async function processEventBatch(items: { eventId: number; type?: string }[], handlers: EventHandler[] = HANDLERS): Promise<(EventOutcome | Error)[]> {
+/** One job's event; `requestId` and `jobId` are its correlation (ADR 150): the request that wrote it, and the job. */
+export type EventItem = { eventId: number; type?: string; requestId?: string; jobId?: string };
+
+export async function processEventBatch(items: EventItem[], handlers: EventHandler[] = HANDLERS): Promise<(EventOutcome | Error)[]> {
   const { answers } = await processEventBatchStaged(items, handlers);
   return answers;
 }
@@ -38,7 +43,7 @@ export async function processEventBatch(items: { eventId: number; type?: string 
  * cause).
  */
 export async function processEventBatchStaged(
-  items: { eventId: number; type?: string }[],
+  items: EventItem[],
   handlers: EventHandler[] = HANDLERS,
   after: Promise<unknown> = Promise.resolve(),
 ): Promise<{ answers: Promise<(EventOutcome | Error)[]> }> {
@@ -69,7 +74,7 @@ export async function processEventBatchStaged(
     return { answers: Promise.resolve(out) };
   }
   const byId = new Map(rows.map((r) => [Number(r.event.id), r]));
-  type Work = { at: number; event: DomainEvent; done: Set<string>; ran: string[]; failed: boolean };
+  type Work = { at: number; event: DomainEvent; done: Set<string>; ran: string[]; failed: boolean; correlation: Correlation };
   const work: Work[] = [];
   // The same event twice in a batch (queued twice) runs once; the second job answers as the first.
   const twins: { at: number; first: number }[] = [];
@@ -85,7 +90,9 @@ export async function processEventBatchStaged(
       out[t.at] = { skipped: 'missing' };
       continue;
     }
-    const w = { at: t.at, event: row.event, done: new Set(row.done), ran: [] as string[], failed: false };
+    // The event's handlers log under the id of the request that wrote it (else the job's, else a new one).
+    const requestId = t.requestId ?? t.jobId ?? newRequestId();
+    const w = { at: t.at, event: row.event, done: new Set(row.done), ran: [] as string[], failed: false, correlation: { requestId, jobId: t.jobId } };
     work.push(w);
     out[t.at] = { ran: w.ran };
   }
@@ -95,7 +102,10 @@ export async function processEventBatchStaged(
     let outcomes: (HandlerOutcome | Error)[];
     if (handler.handleBatch) {
       try {
-        outcomes = await timed(`handler ${handler.name}`, () => handler.handleBatch!(mine.map((w) => w.event)));
+        // A batch handler works every event at once: under their correlation when they share one (one request's events).
+        const one = mine.every((w) => w.correlation.requestId === mine[0].correlation.requestId) ? mine[0].correlation : undefined;
+        const all = () => handler.handleBatch!(mine.map((w) => w.event));
+        outcomes = await timed(`handler ${handler.name}`, () => (one ? runWithCorrelation({ requestId: one.requestId, jobId: mine.length === 1 ? one.jobId : undefined }, all) : all()));
       } catch (err) {
         outcomes = mine.map(() => err as Error);
       }
@@ -106,7 +116,7 @@ export async function processEventBatchStaged(
         while (next < mine.length) {
           const i = next++;
           try {
-            outcomes[i] = await handler.handle(mine[i].event);
+            outcomes[i] = await runWithCorrelation(mine[i].correlation, () => handler.handle(mine[i].event));
           } catch (err) {
             outcomes[i] = err as Error;
           }
@@ -122,7 +132,7 @@ export async function processEventBatchStaged(
       const outcome = outcomes[i];
       if (outcome instanceof Error) {
         const message = outcome.message ?? String(outcome);
-        log.error({ eventId: w.event.id, type: w.event.type, handler: handler.name, err: message }, 'event handler failed');
+        log.error({ ...w.correlation, eventId: w.event.id, type: w.event.type, handler: handler.name, err: message }, 'event handler failed');
         records.push({ eventId: w.event.id, handler: handler.name, accountId: w.event.accountId, status: 'failed', error: message });
         // An event that already failed keeps its first error.
         if (!w.failed) out[w.at] = outcome;
@@ -212,12 +222,29 @@ export async function processEventBatchStaged(
     await Promise.all(started);
     for (const s of settleAlongside) await s();
     for (const t of twins) out[t.at] = out[t.first];
+    noteHandled(work, log);
     return out;
   };
   const answers = rest();
   // Nothing left for later: the whole batch is done when this answers (a caller that does not overlap sees no change).
   if (split === chain.length) await answers.catch(() => {});
   return { answers };
+}
+
+/**
+ * The engine's lag (ADR 150): for each event of the batch its handlers worked without failing, the time from its
+ * writing to now, into the histogram; and, at debug level, one line per event under its correlation.
+ */
+function noteHandled(work: { event: DomainEvent; ran: string[]; failed: boolean; correlation: Correlation }[], log: ReturnType<typeof getLogger>) {
+  const now = Date.now();
+  const lag = metrics().engineLag;
+  const debug = log.isLevelEnabled('debug');
+  for (const w of work) {
+    if (w.failed) continue;
+    const seconds = Math.max(0, now - new Date(w.event.occurredAt).getTime()) / 1000;
+    lag.observe(seconds);
+    if (debug) runWithCorrelation(w.correlation, () => log.debug({ eventId: w.event.id, type: w.event.type, ran: w.ran, lagMs: Math.round(seconds * 1000) }, 'event handled'));
+  }
 }
 
 /** Whether some handler could act on the event (see EventHandler.wants): the engine's filter for queueing events. */

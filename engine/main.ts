@@ -6,6 +6,7 @@ import { refuseNewerSchema, SchemaNewerThanBuildError } from '../db/migrate';
 import { stopBoss } from '../app/utils/jobs.server';
 import { startEngine } from './index';
 import { keepRunningOnStrayRejections } from '../server/boot';
+import { markProcessRole, startMetricsListener } from '../server/metrics';
 
 /** `npm run engine`: the engine as its own process, for deployments that run the web with PARLEY_ENGINE=off. */
 async function main() {
@@ -31,7 +32,14 @@ async function main() {
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
+  // The engine's own /metrics (ADR 150): it has no web port, so only on METRICS_PORT.
+  markProcessRole('engine');
+  const metricsListener = await startMetricsListener();
+  if (!metricsListener && config.metrics.token && config.metrics.port === null) {
+    getLogger().warn('METRICS_TOKEN is set but METRICS_PORT is not: the engine process has no web port, so its metrics are not served');
+  }
   const stop = async () => {
+    await metricsListener?.close().catch(() => {});
     await engine.stop();
     await stopBoss();
     await closeDb();

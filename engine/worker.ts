@@ -1,6 +1,19 @@
 import type PgBoss from 'pg-boss';
 import { getLogger } from '../app/utils/logger.server';
+import { isRequestId, runWithCorrelation } from '../app/utils/correlation.server';
+import { metrics } from '../app/utils/metrics.server';
 import { timed } from './profile';
+
+/**
+ * The correlation of one job (ADR 150): the id of the request (or job) that queued it, else the job's own id; and the
+ * job's id. Its handler's log lines, and the jobs it queues, carry them.
+ */
+export function jobCorrelation(job: { id: string; data: Record<string, unknown> }) {
+  return { requestId: isRequestId(job.data?.requestId) ? job.data.requestId : job.id, jobId: job.id };
+}
+
+/** A batch's data for its handler: each job's data with its job id (the handler runs each item under its correlation). */
+const withJobIds = (jobs: PgBoss.Job<Record<string, unknown>>[]) => jobs.map((j) => ({ ...j.data, jobId: j.id }));
 
 export type JobHandler = (data: Record<string, unknown>) => Promise<unknown>;
 /** Works a whole fetched batch at once (ADR 043): one answer per job, in order, an Error for a job that failed. */
@@ -121,10 +134,11 @@ export class QueueWorker {
       while (next < jobs.length) {
         const job = jobs[next++];
         try {
-          await this.handle(job.data);
+          await runWithCorrelation(jobCorrelation(job), () => this.handle(job.data));
           done.push(job.id);
         } catch (err) {
           const e = err as Error;
+          metrics().engineJobs.inc({ queue: this.queue, result: 'failed' });
           await this.boss
             .fail(this.queue, job.id, {
               message: e.message ?? String(err),
@@ -152,7 +166,7 @@ export class QueueWorker {
     };
     let answers: Promise<unknown[]>;
     try {
-      answers = (await timed(`${this.queue}: first stage`, () => handleStaged(jobs.map((j) => j.data), previous))).answers;
+      answers = (await timed(`${this.queue}: first stage`, () => handleStaged(withJobIds(jobs), previous))).answers;
     } catch (err) {
       answers = Promise.resolve(allFailed(err));
     }
@@ -165,7 +179,7 @@ export class QueueWorker {
   private async runWhole(jobs: PgBoss.Job<Record<string, unknown>>[], handleBatch: BatchJobHandler) {
     let answers: unknown[];
     try {
-      answers = await timed(`${this.queue}: handle batch`, () => handleBatch(jobs.map((j) => j.data)));
+      answers = await timed(`${this.queue}: handle batch`, () => handleBatch(withJobIds(jobs)));
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       answers = jobs.map(() => error);
@@ -180,6 +194,7 @@ export class QueueWorker {
       jobs.map(async (job, i) => {
         const answer = answers[i];
         if (!(answer instanceof Error)) return void done.push(job.id);
+        metrics().engineJobs.inc({ queue: this.queue, result: 'failed' });
         await this.boss.fail(this.queue, job.id, { message: answer.message ?? String(answer), name: answer.name }).catch(() => {});
       }),
     );
@@ -189,6 +204,7 @@ export class QueueWorker {
 
   private async complete(done: string[]) {
     if (done.length) {
+      metrics().engineJobs.inc({ queue: this.queue, result: 'completed' }, done.length);
       await timed(`${this.queue}: complete`, () => this.boss.complete(this.queue, done)).catch((err) =>
         getLogger().warn({ queue: this.queue, err: (err as Error).message }, 'job completion failed'),
       );

@@ -17,6 +17,7 @@ import { noteDatabaseError } from '../db/availability';
 import { nodeName } from '../app/models/cluster/node.server';
 import { dataRequestsAsPages, refuseUnservedMethods, rejectNulInUrl, withInputBoundary } from './input-boundary';
 import { securityHeaders } from './security-headers';
+import { correlateAndMeasure, labelAs, metricsOnMainPort, withRouteLabels } from './metrics';
 
 export async function createApp(opts: { build: ServerBuild; publicDir: string }) {
   const config = getConfig();
@@ -26,6 +27,9 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
   // X-Forwarded-For/-Proto are believed only from the proxies named in TRUST_PROXY; by default from nobody, so a
   // client cannot pick the address its rate limits count against (ADR 023).
   app.set('trust proxy', config.trustProxy);
+
+  // First: the request's correlation id (X-Request-Id, on every log line it causes) and its metrics (ADR 150).
+  app.use(correlateAndMeasure());
 
   app.use(
     helmet({
@@ -53,8 +57,9 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
     res.on('finish', () => {
       const host = (req.headers.host ?? '').toLowerCase();
       const account = host.endsWith(`.${config.appHost}`) ? host.slice(0, -(config.appHost.length + 1)) : null;
+      // 'finish' may fire outside the request's async context: its id is written explicitly.
       log.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6, account },
+        { requestId: res.getHeader('X-Request-Id'), method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6, account },
         'request',
       );
     });
@@ -89,6 +94,8 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
     const health = await checkHealth();
     res.status(health.ok ? 200 : 503).json(health);
   });
+  // /metrics on this port only with METRICS_TOKEN, and only for its bearer (ADR 150); served while the database is away.
+  app.use(metricsOnMainPort());
   // While the database is away: 503 with Retry-After at once, never a 500 (ADR 143).
   app.use(answerWhileDatabaseAway());
 
@@ -105,11 +112,12 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
 
   // Brotli (or gzip) for pages, CSS and JavaScript: the inbox's HTML and the client bundle shrink 5-10x (ADR 030).
   app.use(compression());
-  app.use('/build', express.static(path.join(opts.publicDir, 'build'), { immutable: true, maxAge: '1y' }));
+  app.use('/build', labelAs('static'), express.static(path.join(opts.publicDir, 'build'), { immutable: true, maxAge: '1y' }));
   // Only paths under the public folder's own entries look for a file: a page request costs no stat() (ADR 110).
   const publicEntries = new Set(fs.existsSync(opts.publicDir) ? fs.readdirSync(opts.publicDir) : []);
   const publicFiles = express.static(opts.publicDir, { maxAge: '1h' });
-  app.use((req, res, next) => (publicEntries.has(req.path.split('/')[1] ?? '') ? publicFiles(req, res, next) : next()));
+  const asStatic = labelAs('static');
+  app.use((req, res, next) => (publicEntries.has(req.path.split('/')[1] ?? '') ? asStatic(req, res, () => publicFiles(req, res, next)) : next()));
   // {kbSlug}.HELP_HOST and custom domains serve only the help centre's routes, without the agent cookie (ADR 056).
   app.use(helpHostRouter());
   // A page's loaders share what they all read (tenant, session, user) once per GET (ADR 052).
@@ -119,7 +127,7 @@ export async function createApp(opts: { build: ServerBuild; publicDir: string })
 
   app.use(
     createRequestHandler({
-      build: withInputBoundary(opts.build),
+      build: withRouteLabels(withInputBoundary(opts.build)),
       mode: config.nodeEnv === 'development' ? 'development' : 'production',
       // peerAddress is the socket's own address, never a forwarded header (the local-trial mailbox relies on it).
       getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), peerAddress: req.socket.remoteAddress ?? '' }),

@@ -4,6 +4,7 @@ import { recordChannelFailure, recordChannelSuccess } from '../app/models/channe
 import { imapConnectionKey, syncImapMailbox, type ImapSettings } from '../app/models/email/imap.server';
 import { imapClient, isCertificateError, loggableConnectionError, plainConnectionError, probeCertificate } from '../app/models/email/mail-connection.server';
 import { describeStoreFailure } from '../app/models/email/quarantine.server';
+import { metrics } from '../app/utils/metrics.server';
 import { getLogger } from '../app/utils/logger.server';
 import { acquireLeases, keepLeases, LEASE_CHANNEL, LEASE_RENEW_MS, LEASE_TTL_MS } from '../app/models/cluster/leases.server';
 import { nodeId as thisNodeId } from '../app/models/cluster/node.server';
@@ -39,7 +40,9 @@ export const HEARTBEAT_TIMEOUT_MS = 10_000;
  */
 export const RECOVERY_SETTLE_MS = 60_000;
 
-type Worker = { key: string; stop: (graceMs?: number) => Promise<void>; connected: () => boolean };
+/** Where a connection is (the metrics' parley_imap_connections): opening, open, or waiting to reopen after a failure. */
+type WorkerState = 'connecting' | 'connected' | 'waiting';
+type Worker = { key: string; stop: (graceMs?: number) => Promise<void>; connected: () => boolean; state: () => WorkerState };
 
 export type ImapManager = {
   /** Compares the running connections with the IMAP inboxes in the database and starts, restarts or stops them. */
@@ -80,6 +83,7 @@ function startWorker(
   let stopped = false;
   let client: ReturnType<typeof imapClient> | null = null;
   let isConnected = false;
+  let state: WorkerState = 'connecting';
   let wake: (() => void) | null = null;
 
   const health = { accountId: inbox.accountId, inboxId: inbox.id, part: 'imap' as const };
@@ -93,6 +97,7 @@ function startWorker(
     while (!stopped) {
       const c = imapClient(imap);
       client = c;
+      state = 'connecting';
       let heartbeat: NodeJS.Timeout | undefined;
       let settle: NodeJS.Timeout | undefined;
       const settleMs = opts.recoverySettleMs ?? RECOVERY_SETTLE_MS;
@@ -113,6 +118,7 @@ function startWorker(
         // Selects the mailbox; the lock is only held while syncing, as imapflow IDLEs only when no lock is held.
         (await c.getMailboxLock(mailbox)).release();
         isConnected = true;
+        state = 'connected';
         // One sync at a time; a notice during a sync asks for one more pass after it.
         let running: Promise<void> | null = null;
         let again = false;
@@ -188,6 +194,7 @@ function startWorker(
       isConnected = false;
       client = null;
       if (stopped) break;
+      state = 'waiting';
       const delay = Math.max(opts.minBackoffMs ?? 0, backoffMs(attempt++));
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
@@ -205,6 +212,7 @@ function startWorker(
   return {
     key: imapConnectionKey(imap),
     connected: () => isConnected,
+    state: () => state,
     stop: async (graceMs = 3000) => {
       stopped = true;
       wake?.();
@@ -332,6 +340,13 @@ export async function startImapManager(
   });
   const timer = setInterval(() => void reconcile(), opts.recheckMs ?? RECHECK_MS);
   timer.unref();
+  // The connections' states, read at scrape time (ADR 150).
+  const states = () => {
+    const out: Record<WorkerState, number> = { connecting: 0, connected: 0, waiting: 0 };
+    for (const w of workers.values()) out[w.state()]++;
+    return out;
+  };
+  metrics().imapSources.add(states);
   await reconcile();
   log.info({ inboxes: wanted.size, held: workers.size }, 'imap manager started');
 
@@ -345,6 +360,7 @@ export async function startImapManager(
     }),
     stop: async (o = {}) => {
       closing = true;
+      metrics().imapSources.delete(states);
       clearInterval(timer);
       await listener.unlisten().catch(() => {});
       await leaseListener.unlisten().catch(() => {});

@@ -14,6 +14,7 @@ import { keepRunningOnStrayRejections, prepareDatabase } from './boot';
 import { startLiveServer } from './ws';
 import { startWidgetSocket } from './widget-ws';
 import { markDraining, shutdownDrainMs } from './health';
+import { markProcessRole, startMetricsListener } from './metrics';
 
 /**
  * What has started so far, stopped in reverse order by one shutdown: a signal during start-up (Ctrl-C a moment
@@ -97,6 +98,9 @@ async function main() {
   const live = await step(startLiveServer(server), 'liveServer');
   const widgetSocket = await step(startWidgetSocket(server), 'widgetSocket');
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
+  // /metrics (ADR 150): this process's own, on METRICS_PORT when set (the main port serves it only with METRICS_TOKEN).
+  markProcessRole(engine ? 'web+engine' : 'web');
+  const metricsListener = await startMetricsListener();
   log.info({ port: config.port, startup: { ...stepTimes, sinceProcessStart: Math.round(performance.now()) } }, 'Parley is listening');
   // Inbound mail: the SMTP server for forwarded mail (SMTP_INBOUND_PORT, 0 = off) and the IMAP readers. Their
   // libraries (smtp-server, imapflow, mailparser) load only now, after the app answers (ADR 047).
@@ -136,6 +140,7 @@ async function main() {
     await widgetSocket.close().catch(() => {});
     await smtpInbound?.close().catch(() => {});
     await imap.stop().catch(() => {});
+    await metricsListener?.close().catch(() => {});
   };
   if (stopping) await started.stopHttp();
 }

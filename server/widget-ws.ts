@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { getSql } from '../db/client';
 import { LIVE_CHANNEL } from '../app/utils/live.server';
+import { metrics } from '../app/utils/metrics.server';
 import { getLogger } from '../app/utils/logger.server';
 import { isHostAllowed, readMessengerSettings } from '../app/models/channels/messenger-settings';
 import { setWidgetPush } from '../app/models/chatbots/widget-push.server';
@@ -53,6 +54,7 @@ export async function startWidgetSocket(server: http.Server) {
       wss.handleUpgrade(req, socket, head, (ws) => {
         const client: Visitor = { ws, accountId: visitor.accountId, visitorId: visitor.id };
         visitors.add(client);
+        metrics().websockets.inc({ kind: 'widget' });
         let typingAt = 0;
         ws.on('message', async (raw) => {
           const text = raw.toString();
@@ -84,6 +86,7 @@ export async function startWidgetSocket(server: http.Server) {
           if (dropped) return;
           dropped = true;
           visitors.delete(client);
+          metrics().websockets.dec({ kind: 'widget' });
           if (![...visitors].some((v) => v.visitorId === client.visitorId && v.accountId === client.accountId)) void present(false);
         };
         ws.on('close', drop);

@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { getSql } from '../db/client';
 import { getAppContext } from '../app/utils/session.server';
 import { LIVE_CHANNEL } from '../app/utils/live.server';
+import { metrics } from '../app/utils/metrics.server';
 import { getLogger } from '../app/utils/logger.server';
 import { leaveConversation, readPresenceMessage, refreshViewers, resetViewers, sweepViewers, viewConversation } from '../app/models/inbox/presence.server';
 import { conversationTopic, INBOX_TOPIC, topicsOf, type CountFilters } from '../app/models/inbox/live-list';
@@ -75,8 +76,9 @@ export async function startLiveServer(server: http.Server, opts: { nodeId?: stri
     },
     onError: (err) => log.warn({ err: (err as Error).message }, 'inbox live feed failed'),
   });
+  const sockets = metrics().websockets;
   const forget = (client: Client) => {
-    clients.delete(client);
+    if (clients.delete(client)) sockets.dec({ kind: 'agent' });
     byAccount.get(client.accountId)?.delete(client);
     if (byAccount.get(client.accountId)?.size === 0) byAccount.delete(client.accountId);
   };
@@ -129,6 +131,7 @@ export async function startLiveServer(server: http.Server, opts: { nodeId?: stri
           viewing: Promise.resolve(),
         };
         clients.add(client);
+        sockets.inc({ kind: 'agent' });
         if (!byAccount.has(client.accountId)) byAccount.set(client.accountId, new Set());
         byAccount.get(client.accountId)!.add(client);
         client.connected = agentConnected({ accountId: client.accountId, userId: client.userId, nodeId: node }).catch(presenceFailed);

@@ -100,4 +100,20 @@ describe('parseConfig', () => {
     // An explicit SESSION_SECRET wins over the stored one.
     expect(parse({ PARLEY_DATA_DIR: dataDir, SESSION_SECRET: 's'.repeat(40) }).sessionSecret).toBe('s'.repeat(40));
   });
+
+  test('metrics: off by default, a listener on 127.0.0.1 unless told, and a token long enough to guess at no more', () => {
+    const dataDir = tempDataDir();
+    expect(parse({ PARLEY_DATA_DIR: dataDir }).metrics).toEqual({ port: null, host: '127.0.0.1', token: null });
+    expect(parse({ PARLEY_DATA_DIR: dataDir, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'a'.repeat(32) }).metrics).toEqual({
+      port: 9464,
+      host: '0.0.0.0',
+      token: 'a'.repeat(32),
+    });
+    const err = problemsOf({ PARLEY_DATA_DIR: dataDir, METRICS_PORT: '99999', METRICS_HOST: 'http://x/', METRICS_TOKEN: 'short' });
+    expect(err.problems).toEqual([
+      'METRICS_PORT: METRICS_PORT must be between 1 and 65535',
+      'METRICS_HOST: METRICS_HOST must be an address to bind the metrics listener to, e.g. 127.0.0.1 (default), 0.0.0.0 or ::',
+      'METRICS_TOKEN: METRICS_TOKEN must be 16 to 200 printable characters without spaces (e.g. openssl rand -hex 24)',
+    ]);
+  });
 });

@@ -71,6 +71,23 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i, 'INBOUND_EMAIL_DOMAIN must be a domain name, e.g. mail.parley.example.com')
     .optional(),
+  /** Metrics (ADR 150): a listener of their own, and/or /metrics on the main port behind a bearer token. */
+  METRICS_PORT: z.coerce
+    .number({ error: 'METRICS_PORT must be a number (the port of the /metrics listener; unset: no listener)' })
+    .int('METRICS_PORT must be a whole number')
+    .min(1, 'METRICS_PORT must be between 1 and 65535')
+    .max(65535, 'METRICS_PORT must be between 1 and 65535')
+    .optional(),
+  METRICS_HOST: z
+    .string()
+    .trim()
+    .regex(/^([a-z0-9.-]+|[0-9a-f:]+)$/i, 'METRICS_HOST must be an address to bind the metrics listener to, e.g. 127.0.0.1 (default), 0.0.0.0 or ::')
+    .default('127.0.0.1'),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[\x21-\x7e]{16,200}$/, 'METRICS_TOKEN must be 16 to 200 printable characters without spaces (e.g. openssl rand -hex 24)')
+    .optional(),
   PARLEY_BILLING: z.enum(['on', 'off'], { error: 'PARLEY_BILLING must be "on" (trials and plans are billed) or "off" (default: a self-hosted installation)' }).default('off'),
   PARLEY_ENGINE: z
     .enum(['inline', 'off'], { error: 'PARLEY_ENGINE must be "inline" (default) or "off" (run `npm run engine` separately)' })
@@ -161,6 +178,8 @@ export type Config = {
   billingGraceDays: number;
   /** Port of the inbound SMTP server that receives forwarded mail; 0 when it is off. */
   smtpInboundPort: number;
+  /** /metrics (ADR 150): the listener's port (null: none) and address, and the bearer token (null: not on the main port). */
+  metrics: { port: number | null; host: string; token: string | null };
   /** Domain of the inboxes' forwarding addresses (`<token>@<domain>`). */
   inboundEmailDomain: string;
   /** Where the SMS and social channels call their providers (stand-ins in tests), without a trailing slash. */
@@ -266,6 +285,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     stripe: e.STRIPE_SECRET_KEY ? { apiBase: e.STRIPE_API_BASE.replace(/\/+$/, ''), secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null } : null,
     billingGraceDays: e.PARLEY_BILLING_GRACE_DAYS,
     smtpInboundPort: e.SMTP_INBOUND_PORT,
+    metrics: { port: e.METRICS_PORT ?? null, host: e.METRICS_HOST, token: e.METRICS_TOKEN ?? null },
     inboundEmailDomain: (e.INBOUND_EMAIL_DOMAIN ?? (e.APP_HOST ?? 'localhost').split(':')[0]).toLowerCase(),
     twilioApiBase: e.TWILIO_API_BASE.replace(/\/+$/, ''),
     metaGraphApiBase: e.META_GRAPH_API_BASE.replace(/\/+$/, ''),

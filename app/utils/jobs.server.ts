@@ -4,7 +4,8 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import pgUtils from 'pg/lib/utils.js';
 import { resetSingleton, singleton } from './singleton.server';
 import type postgres from 'postgres';
-import { getJobsSql, rawClientOf, type Tx } from '../../db/client';
+import { getJobsSql, heldConnection, poolUse, rawClientOf, timedStatement, type Tx } from '../../db/client';
+import { currentRequestId } from './correlation.server';
 
 /** Queue names, dotted by area. Each is created with retries, backoff and a dead-letter queue. */
 export const QUEUES = {
@@ -224,8 +225,10 @@ export async function stopBoss() {
  * compares the row with one boss.send makes. The caller NOTIFYs JOBS_CHANNEL when a job was inserted.
  */
 export function domainEventJobInsert(events: SQL) {
+  const requestId = currentRequestId();
+  const data = requestId ? sql`jsonb_build_object('eventId', e.id, 'type', e.type, 'requestId', ${requestId}::text)` : sql`jsonb_build_object('eventId', e.id, 'type', e.type)`;
   return sql`insert into pgboss.job (id, name, data, priority, start_after, singleton_key, singleton_on, dead_letter, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
-    select gen_random_uuid(), q.name, jsonb_build_object('eventId', e.id, 'type', e.type), 0, now(), null, null, q.dead_letter,
+    select gen_random_uuid(), q.name, ${data}, 0, now(), null, null, q.dead_letter,
            case when q.expire_seconds is not null then q.expire_seconds * interval '1s' else interval '15 minutes' end,
            now() + cast(coalesce((q.retention_minutes * 60)::text, '14 days') as interval),
            coalesce(q.retry_limit, 2),
@@ -236,11 +239,20 @@ export function domainEventJobInsert(events: SQL) {
     returning id`;
 }
 
+/**
+ * A job's data with the correlation id of the request or job that queues it (ADR 150): the engine works the job under
+ * the same id, so its log lines are found with the request's. Data that names its own `requestId` keeps it.
+ */
+function withRequestId(data: object): object {
+  const requestId = currentRequestId();
+  return requestId && !('requestId' in data) ? { ...data, requestId } : data;
+}
+
 /** Enqueues a job inside the caller's transaction, so the job exists if and only if the change committed. */
 export async function enqueueInTx(tx: Tx, queue: string, data: object, options: { startAfter?: Date; singletonKey?: string } = {}) {
   const boss = await startBoss();
   const db = txExecutor(tx);
-  const id = await boss.send(queue, data, { ...options, db } as PgBoss.SendOptions);
+  const id = await boss.send(queue, withRequestId(data), { ...options, db } as PgBoss.SendOptions);
   if (!id) throw new Error(`queue ${queue} does not exist`);
   await notifyOnce(tx, queue, options.startAfter);
   return id;
@@ -252,7 +264,7 @@ export async function enqueueInTx(tx: Tx, queue: string, data: object, options: 
  */
 export async function enqueueOnceInTx(tx: Tx, queue: string, data: object, options: { startAfter?: Date; singletonKey: string }) {
   const boss = await startBoss();
-  const id = await boss.send(queue, data, { ...options, db: txExecutor(tx) } as PgBoss.SendOptions);
+  const id = await boss.send(queue, withRequestId(data), { ...options, db: txExecutor(tx) } as PgBoss.SendOptions);
   if (id) await notifyOnce(tx, queue, options.startAfter);
   return id;
 }
@@ -285,16 +297,20 @@ async function notifyOnce(tx: Tx, queue: string, startAfter?: Date) {
  * on a connection reserved for it, as postgres.js requires of a pool.
  */
 function poolExecutor(client: postgres.Sql) {
+  // Timed and counted into the 'jobs' pool's metrics like drizzle's statements into 'app' (ADR 150).
+  const use = poolUse('jobs');
   return {
     executeSql: async (text: string, values: unknown[] = []) => {
       const params = values.map(toParam) as never[];
-      if (!OPENS_TRANSACTION.test(text)) return { rows: await client.unsafe(text, params) };
-      const reserved = await client.reserve();
-      try {
-        return { rows: await reserved.unsafe(text, params) };
-      } finally {
-        reserved.release();
-      }
+      if (!OPENS_TRANSACTION.test(text)) return { rows: await timedStatement(client.unsafe(text, params), use, true) };
+      return heldConnection(use, async () => {
+        const reserved = await client.reserve();
+        try {
+          return { rows: await timedStatement(reserved.unsafe(text, params), use, false) };
+        } finally {
+          reserved.release();
+        }
+      });
     },
   };
 }
@@ -318,7 +334,7 @@ export async function enqueueManyInTx(tx: Tx, queue: string, datas: object[]) {
   if (datas.length === 0) return;
   const boss = await startBoss();
   await boss.insert(
-    datas.map((data) => ({ name: queue, data })),
+    datas.map((data) => ({ name: queue, data: withRequestId(data) })),
     { db: txExecutor(tx) } as PgBoss.InsertOptions,
   );
   await notifyOnce(tx, queue);

@@ -20,6 +20,7 @@ import { attemptWebhookDelivery } from '../../app/models/webhooks/webhooks.serve
 import { runOrderImport } from '../../app/models/integrations/order-import.server';
 import { ensureStoreWebhooks } from '../../app/models/integrations/shopify/webhook-check.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
+import { isRequestId } from '../../app/utils/correlation.server';
 import { rollUpAllAnalytics } from '../../app/models/analytics/rollup.server';
 import { processEvent, processEventBatch, processEventBatchStaged } from '../events';
 import type { BatchJobHandler, StagedBatchJobHandler } from '../worker';
@@ -74,8 +75,14 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.analyticsRollup]: () => rollUpAllAnalytics(),
 };
 
+/** Each job's event, and its correlation (ADR 150): the request that wrote the event, and the job. */
 const eventItems = (datas: Record<string, unknown>[]) =>
-  datas.map((data) => ({ eventId: Number(data.eventId), type: typeof data.type === 'string' ? data.type : undefined }));
+  datas.map((data) => ({
+    eventId: Number(data.eventId),
+    type: typeof data.type === 'string' ? data.type : undefined,
+    requestId: isRequestId(data.requestId) ? data.requestId : undefined,
+    jobId: typeof data.jobId === 'string' ? data.jobId : undefined,
+  }));
 
 /** Queues whose fetched batches are worked whole (ADR 043): domain events, read and recorded a batch at a time. */
 export const BATCH_JOB_HANDLERS: Partial<Record<(typeof WORK_QUEUES)[number], BatchJobHandler>> = {

@@ -55,8 +55,9 @@ async function failForGood(queue: string, data: object, message: string) {
   return rows[0].id;
 }
 
+// A job queued while serving a request also carries the request's correlation id (ADR 150): compared without it.
 const jobsOf = async (queue: string, data: object) =>
-  (await getDb().execute<{ n: number }>(sql`select count(*)::int as n from pgboss.job where name = ${queue} and state = 'created' and data = ${JSON.stringify(data)}::jsonb`))[0].n;
+  (await getDb().execute<{ n: number }>(sql`select count(*)::int as n from pgboss.job where name = ${queue} and state = 'created' and (data - 'requestId') = ${JSON.stringify(data)}::jsonb`))[0].n;
 
 function toastOf(res: { headers: Record<string, string | string[] | undefined> }) {
   const cookie = String(res.headers['set-cookie']);

@@ -8,6 +8,7 @@ import type { AddressObject, ParsedMail, SimpleParserOptions } from 'mailparser'
 const simpleParser = async (source: Buffer | string, options: SimpleParserOptions): Promise<ParsedMail> => (await import('mailparser')).simpleParser(source, options);
 import { getDb, schema, type Tx } from '../../../db/client';
 import type { EmailHeaders } from '../../../db/schema/inbox';
+import { metrics } from '../../utils/metrics.server';
 import { getLogger } from '../../utils/logger.server';
 import { markDelivery } from '../channels/delivery.server';
 import { findOrCreateContact } from '../contacts/contacts.server';
@@ -214,6 +215,12 @@ async function findThread(tx: Tx, opts: { accountId: number; referenced: string[
  * temporary failure (the database unreachable) is thrown: the road it came by then tries again later.
  */
 export async function ingestEmail(opts: IngestOptions): Promise<IngestResult> {
+  const result = await storeOrQuarantine(opts);
+  metrics().mailIn.inc({ via: opts.via, status: result.status });
+  return result;
+}
+
+async function storeOrQuarantine(opts: IngestOptions): Promise<IngestResult> {
   try {
     return await storeEmail(opts);
   } catch (err) {

@@ -3,6 +3,7 @@ import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
+import { metrics } from '../../utils/metrics.server';
 import { getLogger } from '../../utils/logger.server';
 import { outboundFailure } from '../../utils/outbound-guard.server';
 import { singleton } from '../../utils/singleton.server';
@@ -59,14 +60,17 @@ async function send(opts: { accountId: number; route: Route; mail: Mail.Options;
   const row = { accountId: opts.accountId, to: opts.record.to.toLowerCase(), subject: opts.record.subject, text: opts.record.text, html: opts.record.html };
   if (opts.route.kind === 'mailbox') {
     await db.insert(schema.outboundEmails).values({ ...row, transport: 'mailbox', status: 'stored' });
+    metrics().mailOut.inc({ kind: 'reply', result: 'stored' });
     return { delivered: false };
   }
   try {
     await opts.route.transport.sendMail(opts.mail);
+    metrics().mailOut.inc({ kind: 'reply', result: 'sent' });
     await db.insert(schema.outboundEmails).values({ ...row, transport: 'smtp', status: 'sent' });
     if (opts.route.inboxId) await recordChannelSuccess({ accountId: opts.accountId, inboxId: opts.route.inboxId, part: 'smtp' }).catch(() => {});
     return { delivered: true };
   } catch (err) {
+    metrics().mailOut.inc({ kind: 'reply', result: 'failed' });
     getLogger().warn({ err: (err as Error).message, accountId: opts.accountId, route: opts.route.kind }, 'email delivery failed');
     // An inbox's own SMTP server is the account's choice: a failure to reach it says "refused" or "failed", not what
     // answered (ADR 021). A server that took the mail's envelope and then refused it (550 5.1.1 for a recipient) is

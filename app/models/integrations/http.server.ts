@@ -1,5 +1,6 @@
 import { guardedRequest, OutboundRefusedError } from '../../utils/outbound-guard.server';
 import { getLogger } from '../../utils/logger.server';
+import { metrics } from '../../utils/metrics.server';
 import { parseJsonObject } from '../../utils/json';
 import { OAuth2Error, type OAuth2Tokens } from '../../utils/oauth2.server';
 import type { TokenSet } from './connections.server';
@@ -51,11 +52,13 @@ export async function providerCall(
     res = await guardedRequest(url, { method: init.method ?? 'GET', headers, body, timeoutMs: 15_000, maxBytes: 2 * 1024 * 1024 });
   } catch (err) {
     const refused = err instanceof OutboundRefusedError;
+    metrics().integrationFailures.inc({ provider: label, kind: 'unreachable' });
     getLogger().warn({ provider: label, path: new URL(url).pathname, err: (err as Error).message }, 'integration call failed');
     throw new IntegrationError(refused ? `${label} was refused: its address is not a public internet address` : `${label} could not be reached`, 0);
   }
   const parsed: unknown = res.text ? (parseJsonObject(res.text) ?? safeJson(res.text)) : null;
   if (!res.ok) {
+    metrics().integrationFailures.inc({ provider: label, kind: 'refused' });
     getLogger().warn({ provider: label, path: new URL(url).pathname, status: res.status }, 'integration call refused');
     throw new IntegrationError(`${label} answered: ${describeError(parsed) ?? `HTTP ${res.status}`}`, res.status);
   }

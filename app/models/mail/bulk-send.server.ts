@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import pg, { type Client } from 'pg';
 import { primaryUrl } from '../../../db/primary';
 import { getLogger } from '../../utils/logger.server';
+import { metrics } from '../../utils/metrics.server';
 import { addressOf, buildRawMail, type RawMail } from './raw-mime.server';
 import { bulkSmtp, type BulkSmtp, type Hold, type WriteEnd } from './smtp-lanes.server';
 
@@ -400,7 +401,13 @@ export async function sendRawMail(transport: BulkSmtp, mail: RawMail, held?: Hel
         await writeEnd();
       }
     : undefined;
-  await transport.send({ from: addressOf(mail.from), to: [mail.to] }, buildRawMail(mail), hold);
+  try {
+    await transport.send({ from: addressOf(mail.from), to: [mail.to] }, buildRawMail(mail), hold);
+  } catch (err) {
+    metrics().mailOut.inc({ kind: 'bulk', result: 'failed' });
+    throw err;
+  }
+  metrics().mailOut.inc({ kind: 'bulk', result: 'sent' });
   return { messageId: mail.messageId };
 }
 

@@ -3,6 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
 import { getLogger } from '../../utils/logger.server';
+import { metrics } from '../../utils/metrics.server';
 import { singleton } from '../../utils/singleton.server';
 
 export type OutgoingEmail = {
@@ -33,6 +34,7 @@ export async function sendEmail({ attachments, ...mail }: OutgoingEmail) {
       .insert(schema.outboundEmails)
       .values({ ...mail, to: mail.to.toLowerCase(), accountId: mail.accountId ?? null, html: mail.html ?? null, transport: 'mailbox', status: 'stored' })
       .returning({ id: schema.outboundEmails.id });
+    metrics().mailOut.inc({ kind: 'system', result: 'stored' });
     return { id: row.id, delivered: false };
   }
   try {
@@ -41,8 +43,10 @@ export async function sendEmail({ attachments, ...mail }: OutgoingEmail) {
       .insert(schema.outboundEmails)
       .values({ ...mail, to: mail.to.toLowerCase(), accountId: mail.accountId ?? null, html: mail.html ?? null, transport: 'smtp', status: 'sent' })
       .returning({ id: schema.outboundEmails.id });
+    metrics().mailOut.inc({ kind: 'system', result: 'sent' });
     return { id: row.id, delivered: true };
   } catch (err) {
+    metrics().mailOut.inc({ kind: 'system', result: 'failed' });
     getLogger().error({ err: (err as Error).message, to: mail.to }, 'email delivery failed');
     await db
       .insert(schema.outboundEmails)
@@ -112,8 +116,15 @@ export async function sendBulkEmail(mail: BulkEmail) {
     await getDb()
       .insert(schema.outboundEmails)
       .values({ accountId: mail.accountId ?? null, to: mail.to.toLowerCase(), subject: mail.subject, text: mail.text, html: mail.html ?? null, transport: 'mailbox', status: 'stored' });
+    metrics().mailOut.inc({ kind: 'bulk', result: 'stored' });
     return { delivered: false };
   }
-  await smtp.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId, headers: mail.headers });
+  try {
+    await smtp.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId, headers: mail.headers });
+  } catch (err) {
+    metrics().mailOut.inc({ kind: 'bulk', result: 'failed' });
+    throw err;
+  }
+  metrics().mailOut.inc({ kind: 'bulk', result: 'sent' });
   return { delivered: true };
 }

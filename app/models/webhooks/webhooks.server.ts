@@ -2,6 +2,7 @@ import { and, arrayContains, desc, eq, lt, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { enqueueInTx, QUEUES } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
+import { metrics } from '../../utils/metrics.server';
 import { guardedRequest, isRefusedUrl, OutboundRefusedError, REFUSED_DESTINATION_MESSAGE } from '../../utils/outbound-guard.server';
 import { emitEvent } from '../events/events.server';
 import type { DomainEventType } from '../events/types';
@@ -240,6 +241,7 @@ export async function attemptWebhookDelivery(opts: { accountId: number; delivery
     getLogger().info({ accountId: opts.accountId, deliveryId: delivery.id, err: (err as Error).message }, 'webhook attempt failed');
   }
   const ok = status !== null && status >= 200 && status < 300;
+  metrics().webhookAttempts.inc({ result: ok ? 'delivered' : 'failed' });
   const attempts = delivery.attempts + (opts.manual ? 0 : 1);
   const dead = !ok && !opts.manual && attempts >= WEBHOOK_MAX_ATTEMPTS;
   const retryAt = !ok && !opts.manual && !dead ? new Date(Date.now() + WEBHOOK_FIRST_RETRY_SECONDS * 1000 * 2 ** (attempts - 1)) : null;
