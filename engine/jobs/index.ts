@@ -21,6 +21,7 @@ import { runOrderImport } from '../../app/models/integrations/order-import.serve
 import { ensureStoreWebhooks } from '../../app/models/integrations/shopify/webhook-check.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { rollUpAllAnalytics } from '../../app/models/analytics/rollup.server';
+import { runScheduledBackup } from '../../app/models/operations/backups.server';
 import { processEvent, processEventBatch, processEventBatchStaged } from '../events';
 import type { BatchJobHandler, StagedBatchJobHandler } from '../worker';
 
@@ -72,6 +73,7 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.integrationsOrderImport]: (data) => runOrderImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
   [QUEUES.integrationsWebhookCheck]: () => ensureStoreWebhooks({}),
   [QUEUES.analyticsRollup]: () => rollUpAllAnalytics(),
+  [QUEUES.backupRun]: () => runScheduledBackup(),
 };
 
 const eventItems = (datas: Record<string, unknown>[]) =>

@@ -413,6 +413,7 @@ export async function restoreBackup(opts: {
     const { rows, droppedJobs } = await loadRows({ databaseUrl: opts.databaseUrl, staging, manifest });
     if (migrationsAfter.length) log(`applying this version's newer migrations: ${migrationsAfter.join(', ')}`);
     await runMigrations(opts.databaseUrl);
+    await settleArchivedRun({ databaseUrl: opts.databaseUrl, manifest, archive });
     log(`writing ${manifest.files.length} files`);
     await writeFiles({ storage: opts.storage, staging, files: manifest.files });
     return { manifest, migrationsApplied: migrationsAfter, rows, files: manifest.files.length, droppedJobs, seconds: (performance.now() - started) / 1000 };
@@ -649,6 +650,20 @@ async function loadRows(opts: { databaseUrl: string; staging: string; manifest: 
       }
       return { rows, droppedJobs };
     });
+  } finally {
+    await sql.end();
+  }
+}
+
+/**
+ * The backup that made the archive was recorded as running in its own snapshot: it succeeded (here is its archive),
+ * so its row says so instead of showing a backup running forever.
+ */
+async function settleArchivedRun(opts: { databaseUrl: string; manifest: BackupManifest; archive: string }) {
+  const sql = postgres(opts.databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql`update backup_runs set status = 'succeeded', finished_at = ${new Date(opts.manifest.createdAt)}, path = coalesce(path, ${opts.archive})
+               where status = 'running'`;
   } finally {
     await sql.end();
   }
