@@ -256,7 +256,14 @@ async function dumpDatabase(opts: { databaseUrl: string; staging: string; log: (
             done(null, chunk);
           },
         });
-        await pipeline(source, meter, fs.createWriteStream(path.join(opts.staging, entry)));
+        try {
+          await pipeline(source, meter, fs.createWriteStream(path.join(opts.staging, entry)));
+        } finally {
+          // postgres.js pauses its socket when a COPY stream's buffer is full and resumes it only from the stream's
+          // read(); when the end of the COPY arrives while paused, nothing reads again and the connection hangs on the
+          // next query. Asking once more after the end resumes the socket.
+          (source as unknown as { _read: (n: number) => void })._read(0);
+        }
         tables.push({ schema: t.schema, name: t.name, columns: t.columns, rows: lines, entry, bytes: size, sha256: hash.digest('hex') });
         rows += lines;
         bytes += size;
@@ -625,6 +632,8 @@ async function loadRows(opts: { databaseUrl: string; staging: string; manifest: 
           join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and not g.tgisinternal`;
       for (const t of withTriggers) await tx.unsafe(`alter table public.${t.name} disable trigger user`);
       const queues = (await tx<{ name: string }[]>`select name from pgboss.queue`).map((q) => q.name);
+      // The jobs this build's queue set-up queued just now (a start-up check) would collide with the archive's own.
+      await tx`delete from pgboss.job`;
       let rows = 0;
       let droppedJobs = 0;
       for (const t of order) {

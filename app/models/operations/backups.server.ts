@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
 import { getConfig } from '../../utils/env.server';
-import { BACKUP_MAX_HOURS } from '../../utils/jobs.server';
 import { getLogger } from '../../utils/logger.server';
 import { getFileStorage } from '../storage/files.server';
 import { createBackup, type BackupResult } from './backup-archive.server';
+
+/** The advisory lock key of "a backup is running" (the migration lock is 7_203_001). */
+const BACKUP_LOCK = 7_203_151;
 
 export type BackupRun = {
   id: number;
@@ -48,18 +51,25 @@ export async function latestBackups(limit: number): Promise<BackupRun[]> {
  */
 export async function runRecordedBackup(opts: { kind: 'scheduled' | 'command'; out: string; log?: (msg: string) => void }): Promise<BackupResult & { runId: number }> {
   const db = getDb();
-  // A run still "running" after the longest a backup may take died with its process: say so instead of leaving it.
-  await db
-    .update(schema.backupRuns)
-    .set({ status: 'failed', finishedAt: new Date(), error: 'interrupted: the process running it stopped before it finished' })
-    .where(and(eq(schema.backupRuns.status, 'running'), lt(schema.backupRuns.startedAt, sql`now() - make_interval(hours => ${BACKUP_MAX_HOURS})`)));
-  const [run] = await db.execute<{ id: number }>(sql`
-    insert into backup_runs (kind, status)
-    select ${opts.kind}, 'running'
-     where not exists (select 1 from backup_runs where status = 'running')
-    returning id`);
-  if (!run) throw new Error('Another backup is running: wait for it to finish.');
-  const runId = Number(run.id);
+  // One backup at a time across the cluster: a session lock held on a connection of its own while it runs. Whoever
+  // holds it knows that a row still "running" belongs to a process that died (killed command, engine restarted).
+  const lock = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { application_name: 'parley-backup-lock' } });
+  try {
+    const [{ locked }] = await lock<{ locked: boolean }[]>`select pg_try_advisory_lock(${BACKUP_LOCK}) as locked`;
+    if (!locked) throw new Error('Another backup is running: wait for it to finish.');
+    await db
+      .update(schema.backupRuns)
+      .set({ status: 'failed', finishedAt: new Date(), error: 'interrupted: the process running it stopped before it finished' })
+      .where(eq(schema.backupRuns.status, 'running'));
+    const [run] = await db.insert(schema.backupRuns).values({ kind: opts.kind, status: 'running' }).returning({ id: schema.backupRuns.id });
+    return await recordBackup(run.id, opts);
+  } finally {
+    await lock.end();
+  }
+}
+
+async function recordBackup(runId: number, opts: { out: string; log?: (msg: string) => void }): Promise<BackupResult & { runId: number }> {
+  const db = getDb();
   try {
     const config = getConfig();
     const result = await createBackup({ databaseUrl: process.env.DATABASE_URL!, storage: getFileStorage(), config, out: opts.out, log: opts.log });
