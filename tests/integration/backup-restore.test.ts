@@ -81,6 +81,10 @@ async function fileChecksums(storage: InstanceType<typeof LocalFileStorage>) {
 }
 
 let archive: string;
+/** The installation the first test restored into (it holds the demo account afterwards). */
+let restoredUrl: string;
+let restoredDir: string;
+const journal = JSON.parse(fs.readFileSync(path.join('db', 'migrations', 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
 
 describe('backup and restore of a whole installation', () => {
   beforeAll(async () => {
@@ -129,16 +133,20 @@ describe('backup and restore of a whole installation', () => {
     // Restore into a database that never saw Parley and a new data directory.
     const targetUrl = await emptyDatabase('fresh');
     const targetDir = path.join(root, 'target');
+    restoredUrl = targetUrl;
+    restoredDir = targetDir;
     const restored = await parley(['restore', archive], { DATABASE_URL: targetUrl, PARLEY_DATA_DIR: targetDir });
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stdout).toMatch(new RegExp(`^Restored \\d+ rows and ${Object.keys(sourceFiles).length} files from Parley 0\\.1\\.0 .* Start Parley\\.$`, 'm'));
 
     const target = await fingerprint(targetUrl);
     // backup_runs: the run that made the archive was "running" in its own snapshot; the restore records it succeeded.
-    const { ['public.backup_runs']: sourceRuns, ...sourceRest } = source.tables;
-    const { ['public.backup_runs']: targetRuns, ...targetRest } = target.tables;
+    // pgboss.job: the source's queue moves on after the snapshot; the restored one holds the archive's jobs.
+    const { ['public.backup_runs']: sourceRuns, ['pgboss.job']: _sourceJobs, ...sourceRest } = source.tables;
+    const { ['public.backup_runs']: targetRuns, ['pgboss.job']: targetJobs, ...targetRest } = target.tables;
     expect(targetRest).toEqual(sourceRest);
     expect(targetRuns.rows).toBe(sourceRuns.rows);
+    expect(targetJobs.rows).toBe(manifest.database.tables.find((t: { schema: string; name: string }) => t.schema === 'pgboss' && t.name === 'job').rows);
     expect(target.sequences).toEqual(source.sequences);
     expect(await fileChecksums(new LocalFileStorage(targetDir))).toEqual(sourceFiles);
 
@@ -149,11 +157,17 @@ describe('backup and restore of a whole installation', () => {
   });
 
   test('a non-empty target is refused and left as it was', { timeout: 120_000 }, async () => {
-    const before = await fingerprint(process.env.DATABASE_URL!);
-    const res = await parley(['restore', archive], { DATABASE_URL: process.env.DATABASE_URL!, PARLEY_DATA_DIR: sourceDir });
+    // The installation the first test restored holds the demo account now.
+    const before = await fingerprint(restoredUrl);
+    const res = await parley(['restore', archive], { DATABASE_URL: restoredUrl, PARLEY_DATA_DIR: restoredDir });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/This installation already holds \d+ accounts: a restore goes into an empty one\..*--force/);
-    expect(await fingerprint(process.env.DATABASE_URL!)).toEqual(before);
+    expect(res.stderr).toMatch(/This installation already holds 1 account: a restore goes into an empty one\..*--force/);
+    expect(await fingerprint(restoredUrl)).toEqual(before);
+
+    // A database a running Parley uses (this test process's pools) is refused whatever it holds.
+    const running = await parley(['restore', archive, '--force'], { DATABASE_URL: process.env.DATABASE_URL!, PARLEY_DATA_DIR: sourceDir });
+    expect(running.code).toBe(1);
+    expect(running.stderr).toMatch(/Parley is running on this database \(\d+ connections?\): stop every node/);
 
     // An empty database beside a storage that holds files is refused too.
     const url = await emptyDatabase('files');
@@ -224,12 +238,14 @@ describe('an archive from an older version', () => {
     const dir = path.join(root, 'upgraded');
     const res = await parley(['restore', made.path], { DATABASE_URL: url, PARLEY_DATA_DIR: dir });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toContain('applied 4 newer migrations (0029_cluster_presence_and_leases, 0030_account_security, 0031_');
+    const newer = journal.entries.slice(29).map((e) => e.tag);
+    expect(newer[0]).toBe('0029_cluster_presence_and_leases');
+    expect(res.stdout).toContain(`applied ${newer.length} newer migrations (${newer.join(', ')})`);
 
     const check = postgres(url, { max: 1, onnotice: () => {} });
     try {
       const [{ n }] = await check`select count(*)::int as n from drizzle.__drizzle_migrations`;
-      expect(n).toBe(33);
+      expect(n).toBe(journal.entries.length);
       expect((await check`select max(created_at)::bigint as at from drizzle.__drizzle_migrations`)[0].at).toBe(String(expectedMigration().when));
       expect((await check`select domain from accounts order by id`).map((r) => r.domain)).toEqual(['oldco', 'elder']);
       expect((await check`select email from contacts order by id`).map((r) => r.email)).toEqual(['ana@old.test', 'ben@old.test']);
