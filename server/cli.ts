@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, getConfig } from '../app/utils/env.server';
+import path from 'node:path';
+import { ConfigError, getConfig, parseConfig } from '../app/utils/env.server';
 import { findAccountByDomain, findPlanByKey, listAccounts, listPlans, setAccountPlan } from '../app/models/accounts/accounts.server';
 import { withDatabase } from './boot';
 import { rebuildAllAnalytics, rebuildAnalytics } from '../app/models/analytics/projection.server';
@@ -8,6 +9,9 @@ import { formatMoney } from '../app/models/billing/money';
 import { LocalFileStorage } from '../app/models/storage/local-files.server';
 import { migrateLocalFiles } from '../app/models/storage/migrate.server';
 import { S3FileStorage } from '../app/models/storage/s3-files.server';
+import { getFileStorage } from '../app/models/storage/files.server';
+import { BackupError, restoreBackup } from '../app/models/operations/backup-archive.server';
+import { runRecordedBackup } from '../app/models/operations/backups.server';
 
 /**
  * `npm run parley -- <command>`: operator commands run against the database the server uses
@@ -30,6 +34,11 @@ Commands:
                                               or one)
   storage migrate                             copy the stored files of PARLEY_DATA_DIR into the S3 bucket (S3_BUCKET,
                                               S3_ENDPOINT...); files already there are skipped, local files are kept
+  backup [--out FILE_OR_DIR]                  one archive (.tar.gz) of the database and every stored file, with a
+                                              manifest of checksums; default: PARLEY_BACKUP_DIR (PARLEY_DATA_DIR/backups)
+  restore <archive> [--force]                 brings an archive into an EMPTY installation (this DATABASE_URL or
+                                              PARLEY_DATA_DIR, and its file storage), then applies this version's newer
+                                              migrations; --force replaces an installation that holds accounts or files
   help                                        this text
 `;
 
@@ -45,6 +54,8 @@ type Command =
   | { name: 'account list' }
   | { name: 'analytics rebuild'; domain?: string }
   | { name: 'storage migrate' }
+  | { name: 'backup'; out?: string }
+  | { name: 'restore'; archive: string; force: boolean }
   | { name: 'plan set'; domain: string; planKey: string; status?: Status; trialEndsAt?: Date }
   | { name: 'plan price'; planKey: string; price: PlanPriceChange };
 
@@ -64,6 +75,8 @@ function parseCommand(argv: string[]): Command {
         sellable: { type: 'string' },
         'trial-days': { type: 'string' },
         account: { type: 'string' },
+        out: { type: 'string' },
+        force: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -83,6 +96,19 @@ function parseCommand(argv: string[]): Command {
     return { name: 'analytics rebuild', domain: values.account };
   }
   if (values.account !== undefined) throw new UsageError('--account goes with "analytics rebuild" only.');
+  if (group === 'backup') {
+    if (verb !== undefined) throw new UsageError('"backup" takes no arguments; name the archive or its directory with --out.');
+    if (values.force) throw new UsageError('--force goes with "restore" only.');
+    noOptions('backup');
+    return { name: 'backup', out: values.out };
+  }
+  if (values.out !== undefined) throw new UsageError('--out goes with "backup" only.');
+  if (group === 'restore') {
+    if (verb === undefined || rest.length) throw new UsageError('"restore" needs one archive, e.g. "restore /backups/parley-backup-2026-12-03T02-30-00Z.tar.gz".');
+    noOptions('restore');
+    return { name: 'restore', archive: verb, force: values.force === true };
+  }
+  if (values.force) throw new UsageError('--force goes with "restore" only.');
   if (group === 'storage' && verb === 'migrate') {
     if (rest.length) throw new UsageError('"storage migrate" takes no arguments: the bucket is the one S3_BUCKET names.');
     noOptions('storage migrate');
@@ -172,6 +198,48 @@ function formatBytes(n: number) {
 
 async function run(cmd: Exclude<Command, { name: 'help' | 'storage migrate' }>) {
   switch (cmd.name) {
+    case 'backup': {
+      const out = cmd.out ?? `${getConfig().backup.dir}${path.sep}`;
+      let result;
+      try {
+        result = await runRecordedBackup({ kind: 'command', out, log: (m) => console.error(m) });
+      } catch (err) {
+        // Recorded in backup_runs already; the operator gets the reason and exit code 1.
+        throw new CommandError(`The backup failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const m = result.manifest;
+      console.log(
+        `Wrote ${result.path} (${formatBytes(result.sizeBytes)}) in ${result.seconds.toFixed(1)} s: ${m.totals.rows} rows in ${m.totals.tables} tables ` +
+          `(${formatBytes(m.totals.databaseBytes)}), ${m.totals.files} ${m.totals.files === 1 ? 'file' : 'files'} (${formatBytes(m.totals.fileBytes)}), migration ${m.migration.tag}.`,
+      );
+      if (m.secrets.sessionSecret) console.log('The archive holds the generated session secret of PARLEY_DATA_DIR: keep it as safe as the database itself.');
+      return;
+    }
+    case 'restore': {
+      const config = getConfig();
+      let result;
+      try {
+        result = await restoreBackup({
+          archive: cmd.archive,
+          databaseUrl: process.env.DATABASE_URL!,
+          storage: getFileStorage(),
+          config,
+          reloadSecretKey: () => parseConfig().secretKey,
+          force: cmd.force,
+          log: (m) => console.error(m),
+        });
+      } catch (err) {
+        if (err instanceof BackupError) throw new CommandError(err.message);
+        throw err;
+      }
+      console.log(
+        `Restored ${result.rows} rows and ${result.files} ${result.files === 1 ? 'file' : 'files'} from Parley ${result.manifest.parleyVersion} (${result.manifest.createdAt}) in ${result.seconds.toFixed(1)} s` +
+          (result.migrationsApplied.length ? `; applied ${result.migrationsApplied.length} newer ${result.migrationsApplied.length === 1 ? 'migration' : 'migrations'} (${result.migrationsApplied.join(', ')})` : '') +
+          (result.droppedJobs ? `; ${result.droppedJobs} queued jobs of queues this version no longer has were left out` : '') +
+          '. Start Parley.',
+      );
+      return;
+    }
     case 'analytics rebuild': {
       const started = Date.now();
       if (cmd.domain) {

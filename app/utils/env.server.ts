@@ -13,6 +13,10 @@ const flag = (name: string) =>
     .default('false')
     .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
+/** One cron field: *, a number, a range, a list, each with an optional step (names of months and days too). */
+const CRON_FIELD = String.raw`(\*|[0-9a-z]+(-[0-9a-z]+)?)(\/[0-9]+)?(,(\*|[0-9a-z]+(-[0-9a-z]+)?)(\/[0-9]+)?)*`;
+const CRON_PATTERN = new RegExp(`^${CRON_FIELD}(\\s+${CRON_FIELD}){4}$`, 'i');
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce
@@ -150,6 +154,19 @@ const EnvSchema = z.object({
   PIPEDRIVE_CLIENT_SECRET: z.string().trim().optional(),
   PIPEDRIVE_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'PIPEDRIVE_OAUTH_BASE must be an http(s) URL, e.g. https://oauth.pipedrive.com' }).default('https://oauth.pipedrive.com'),
   PIPEDRIVE_API_BASE: z.url({ protocol: /^https?$/, error: 'PIPEDRIVE_API_BASE must be an http(s) URL' }).optional(),
+  /** Scheduled backups (ADR 151): a cron in UTC, where the archives go, how many are kept. */
+  PARLEY_BACKUP_SCHEDULE: z
+    .string()
+    .trim()
+    .regex(CRON_PATTERN, 'PARLEY_BACKUP_SCHEDULE must be a cron schedule of 5 fields in UTC (minute hour day month weekday), e.g. "30 2 * * *" for every night at 02:30')
+    .optional(),
+  PARLEY_BACKUP_DIR: z.string().trim().min(1, 'PARLEY_BACKUP_DIR must not be empty').optional(),
+  PARLEY_BACKUP_KEEP: z.coerce
+    .number({ error: 'PARLEY_BACKUP_KEEP must be a number of archives' })
+    .int('PARLEY_BACKUP_KEEP must be a whole number')
+    .min(1, 'PARLEY_BACKUP_KEEP must be at least 1')
+    .max(1000, 'PARLEY_BACKUP_KEEP must be at most 1000')
+    .default(7),
 });
 
 export type Config = {
@@ -198,6 +215,8 @@ export type Config = {
   ai: { server: { baseUrl: string; model: string; apiKey: string | null } | null; model: string; monthlyTokenCap: number; timeoutMs: number };
   /** The key that seals secrets at rest (app/utils/secret-box.server.ts, ADR 078): 32 bytes, derived from the session secret when not set. */
   secretKey: Buffer;
+  /** Scheduled backups (ADR 151): null schedule when none; dir defaults to PARLEY_DATA_DIR/backups. */
+  backup: { schedule: string | null; dir: string; keep: number };
   /** Integrations (ADR 078): each provider's OAuth client. */
   integrations: {
     shopify: { clientId: string; clientSecret: string; apiBase: string | null } | null;
@@ -312,6 +331,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     secretKey: e.PARLEY_SECRET_KEY
       ? Buffer.from(e.PARLEY_SECRET_KEY, /^[0-9a-f]{64}$/i.test(e.PARLEY_SECRET_KEY) ? 'hex' : 'base64')
       : Buffer.from(crypto.hkdfSync('sha256', e.SESSION_SECRET ?? loadOrCreateSecret(dataDir), 'parley', 'integration-tokens', 32)),
+    backup: { schedule: e.PARLEY_BACKUP_SCHEDULE ?? null, dir: path.resolve(e.PARLEY_BACKUP_DIR ?? path.join(dataDir, 'backups')), keep: e.PARLEY_BACKUP_KEEP },
     integrations: integrationsConfig(e),
   };
 }

@@ -6,6 +6,10 @@ import { resetSingleton, singleton } from './singleton.server';
 import type postgres from 'postgres';
 import { getJobsSql, heldConnection, poolUse, rawClientOf, timedStatement, type Tx } from '../../db/client';
 import { currentRequestId } from './correlation.server';
+import { getConfig } from './env.server';
+
+/** How long a backup may run before it counts as dead with its process (ADR 151). */
+export const BACKUP_MAX_HOURS = 6;
 
 /** Queue names, dotted by area. Each is created with retries, backoff and a dead-letter queue. */
 export const QUEUES = {
@@ -46,6 +50,8 @@ export const QUEUES = {
   /** Scheduled: registers the webhooks existing store connections are missing (ADR 118). */
   integrationsWebhookCheck: 'integrations.webhook-check',
   analyticsRollup: 'analytics.rollup',
+  /** Scheduled (PARLEY_BACKUP_SCHEDULE): a backup of the whole installation, then the retention (ADR 151). */
+  backupRun: 'operations.backup',
 } as const;
 
 /**
@@ -88,6 +94,7 @@ export const WORK_QUEUES = [
   QUEUES.integrationsOrderImport,
   QUEUES.integrationsWebhookCheck,
   QUEUES.analyticsRollup,
+  QUEUES.backupRun,
 ] as const;
 
 export function getBoss() {
@@ -175,6 +182,8 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.surveyEmailSend]: 60,
   [QUEUES.webhookDeliver]: 60,
   [QUEUES.integrationsOrderImport]: 60 * 60,
+  // A backup of a large installation takes long; one whose engine died is recorded as interrupted by the next run.
+  [QUEUES.backupRun]: BACKUP_MAX_HOURS * 60 * 60,
 };
 
 const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail, QUEUES.reviewsImport]);
@@ -205,6 +214,10 @@ export async function ensureQueues(boss: PgBoss) {
   if (soon) await boss.getDb().executeSql('select pg_notify($1, $2)', [JOBS_CHANNEL, jobsNotice(QUEUES.integrationsWebhookCheck, Date.now() + 30_000)]);
   // The analytics day roll-up (ADR 125): every 5 minutes; a run after downtime catches every missed day up.
   await boss.schedule(QUEUES.analyticsRollup, '*/5 * * * *');
+  // Backups of the whole installation (ADR 151): pg-boss's cron queues one job per tick for the whole cluster.
+  const backupSchedule = getConfig().backup.schedule;
+  if (backupSchedule) await boss.schedule(QUEUES.backupRun, backupSchedule, {}, { tz: 'UTC' });
+  else await boss.unschedule(QUEUES.backupRun);
 }
 
 export async function stopBoss() {

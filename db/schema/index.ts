@@ -24,3 +24,4 @@ export * from './analytics';
 export * from './conversions';
 export * from './cluster';
 export * from './upgrades';
+export * from './backups';

@@ -22,6 +22,7 @@ import { ensureStoreWebhooks } from '../../app/models/integrations/shopify/webho
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { isRequestId } from '../../app/utils/correlation.server';
 import { rollUpAllAnalytics } from '../../app/models/analytics/rollup.server';
+import { runScheduledBackup } from '../../app/models/operations/backups.server';
 import { processEvent, processEventBatch, processEventBatchStaged } from '../events';
 import type { BatchJobHandler, StagedBatchJobHandler } from '../worker';
 
@@ -73,6 +74,7 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.integrationsOrderImport]: (data) => runOrderImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
   [QUEUES.integrationsWebhookCheck]: () => ensureStoreWebhooks({}),
   [QUEUES.analyticsRollup]: () => rollUpAllAnalytics(),
+  [QUEUES.backupRun]: () => runScheduledBackup(),
 };
 
 /** Each job's event, and its correlation (ADR 150): the request that wrote the event, and the job. */
