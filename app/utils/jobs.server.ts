@@ -45,6 +45,10 @@ export const QUEUES = {
   /** Scheduled: registers the webhooks existing store connections are missing (ADR 118). */
   integrationsWebhookCheck: 'integrations.webhook-check',
   analyticsRollup: 'analytics.rollup',
+  /** Writes one account export's archive (ADR 153). */
+  accountExport: 'operations.account-export',
+  /** Scheduled: deletes the archives of account exports that expired or were downloaded (ADR 153). */
+  accountExportCleanup: 'operations.account-export-cleanup',
 } as const;
 
 /**
@@ -87,6 +91,8 @@ export const WORK_QUEUES = [
   QUEUES.integrationsOrderImport,
   QUEUES.integrationsWebhookCheck,
   QUEUES.analyticsRollup,
+  QUEUES.accountExport,
+  QUEUES.accountExportCleanup,
 ] as const;
 
 export function getBoss() {
@@ -174,6 +180,8 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.surveyEmailSend]: 60,
   [QUEUES.webhookDeliver]: 60,
   [QUEUES.integrationsOrderImport]: 60 * 60,
+  // A large account's archive takes a while; a killed engine's export is claimed again after this (ADR 153).
+  [QUEUES.accountExport]: 2 * 60 * 60,
 };
 
 const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail, QUEUES.reviewsImport]);
@@ -204,6 +212,8 @@ export async function ensureQueues(boss: PgBoss) {
   if (soon) await boss.getDb().executeSql('select pg_notify($1, $2)', [JOBS_CHANNEL, jobsNotice(QUEUES.integrationsWebhookCheck, Date.now() + 30_000)]);
   // The analytics day roll-up (ADR 125): every 5 minutes; a run after downtime catches every missed day up.
   await boss.schedule(QUEUES.analyticsRollup, '*/5 * * * *');
+  // Account export archives past their expiry, or downloaded but not yet removed, are deleted (ADR 153).
+  await boss.schedule(QUEUES.accountExportCleanup, '17 * * * *');
 }
 
 export async function stopBoss() {

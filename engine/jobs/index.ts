@@ -21,6 +21,7 @@ import { runOrderImport } from '../../app/models/integrations/order-import.serve
 import { ensureStoreWebhooks } from '../../app/models/integrations/shopify/webhook-check.server';
 import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { rollUpAllAnalytics } from '../../app/models/analytics/rollup.server';
+import { cleanUpAccountExports, runAccountExport } from '../../app/models/operations/account-export.server';
 import { processEvent, processEventBatch, processEventBatchStaged } from '../events';
 import type { BatchJobHandler, StagedBatchJobHandler } from '../worker';
 
@@ -72,6 +73,8 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.integrationsOrderImport]: (data) => runOrderImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
   [QUEUES.integrationsWebhookCheck]: () => ensureStoreWebhooks({}),
   [QUEUES.analyticsRollup]: () => rollUpAllAnalytics(),
+  [QUEUES.accountExport]: (data) => runAccountExport({ accountId: Number(data.accountId), exportId: Number(data.exportId) }),
+  [QUEUES.accountExportCleanup]: () => cleanUpAccountExports(),
 };
 
 const eventItems = (datas: Record<string, unknown>[]) =>
