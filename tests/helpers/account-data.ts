@@ -10,6 +10,8 @@ import { writeStoredFile } from '../../app/models/storage/files.server';
  */
 export async function seedAccountData(accountId: number, userId: number, opts: { label?: string } = {}) {
   const db = getDb();
+  // Installation-wide unique values (a survey's public id, a form's code) differ even when two accounts share a label.
+  const uniq = crypto.randomBytes(4).toString('hex');
   const label = opts.label ?? crypto.randomBytes(3).toString('hex');
   const [inbox] = await db.insert(schema.inboxes).values({ accountId, name: `Support ${label}`, channelType: 'email', email: `support-${label}@example.test`, secret: 'inbox-secret-value', settings: { apiToken: 'tok-secret', greeting: 'Hi' } }).returning();
   const [company] = await db.insert(schema.companies).values({ accountId, name: `Acme ${label}` }).returning();
@@ -50,13 +52,13 @@ export async function seedAccountData(accountId: number, userId: number, opts: {
 
   const [folder] = await db.insert(schema.surveyFolders).values({ accountId, name: `Folder ${label}` }).returning();
   const surveyShape = { channel: 'web' as const, subType: 'nps' as never, design: {} as never, messages: {} as never, target: {} as never };
-  const [survey] = await db.insert(schema.surveys).values({ accountId, uniqueId: `s${label}`, name: `NPS ${label}`, folderId: folder.id, ...surveyShape }).returning();
+  const [survey] = await db.insert(schema.surveys).values({ accountId, uniqueId: `s${label}${uniq}`, name: `NPS ${label}`, folderId: folder.id, ...surveyShape }).returning();
   const [version] = await db.insert(schema.surveyVersions).values({ accountId, surveyId: survey.id, version: 1, name: survey.name, ...surveyShape, questions: [], settings: {} as never }).returning();
   await db.insert(schema.surveyResponses).values({ accountId, surveyId: survey.id, surveyVersionId: version.id, channel: 'web', responseKey: `r${label}`, respondentKey: `p${label}`, contactId: contact.id, answers: { q1: 'Jane hated it' } });
 
   const uploadBytes = crypto.randomBytes(512);
   const { storageKey: uploadKey } = await writeStoredFile(accountId, uploadBytes);
-  const [form] = await db.insert(schema.forms).values({ accountId, name: `Contact us ${label}`, code: `f${label}` }).returning();
+  const [form] = await db.insert(schema.forms).values({ accountId, name: `Contact us ${label}`, code: `f${label}${uniq}` }).returning();
   await db.insert(schema.formResponses).values({ accountId, formId: form.id, contactId: contact.id, email: contact.email, answers: { message: 'Call me', upload: { filename: 'id.jpg', contentType: 'image/jpeg', size: uploadBytes.length, storageKey: uploadKey } } as never });
 
   const [team] = await db.insert(schema.teams).values({ accountId, name: `Team ${label}` }).returning();
