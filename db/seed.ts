@@ -25,6 +25,8 @@ import { seedDemoDeveloper } from './seed-developer';
 import { seedDemoAiRequests } from './seed-ai';
 import { seedDemoAnalytics } from './seed-analytics';
 import { seedDemoConversions } from './seed-conversions';
+import { getDb, schema } from './client';
+import { runAccountExport } from '../app/models/operations/account-export.server';
 
 /**
  * `npm run seed` (or `npm run demo`): a demo account to look around in, built through the same model
@@ -122,6 +124,9 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   await seedDemoAiRequests({ accountId: account.id, now: opts.now });
   // Last: the projections are rebuilt from everything written above.
   await seedDemoAnalytics({ accountId: account.id });
+  // Settings › Data Export shows one real archive, ready for its one download (ADR 153): made here as the engine would.
+  const [demoExport] = await getDb().insert(schema.accountExports).values({ accountId: account.id, requestedByKind: 'user', requestedById: owner.id }).returning();
+  await runAccountExport({ accountId: account.id, exportId: demoExport.id });
   return { created: true };
 }
 

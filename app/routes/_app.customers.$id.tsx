@@ -50,6 +50,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     phone: formatPhone(contact.phone),
     userOptions: users.map((u) => ({ value: String(u.id), label: `${u.firstName} ${u.lastName}`.trim() || u.email })),
     locked: !can(ctx, 'manage_contacts'),
+    // Erasure (ADR 153) is stricter than deleting: owners and admins who manage contacts.
+    canErase: can(ctx, 'manage_contacts') && ctx.isOrgAdmin,
     user: publicUser(ctx),
   };
 }
@@ -108,7 +110,7 @@ export default function ContactPage() {
   return <ContactDetail key={loaderData.contact.id} {...loaderData} />;
 }
 
-function ContactDetail({ contact, time, integrations, phone, userOptions, locked, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function ContactDetail({ contact, time, integrations, phone, userOptions, locked, canErase, user }: ReturnType<typeof useLoaderData<typeof loader>>) {
   const tagOptions = useCrmTagOptions();
   const actionData = useActionData<typeof action>();
   const name = `${contact.firstName} ${contact.lastName}`.trim() || contact.email || `#${contact.id}`;
@@ -164,6 +166,11 @@ function ContactDetail({ contact, time, integrations, phone, userOptions, locked
             </button>
           </Form>
           <DeleteConfirm id={`contact-${contact.id}`} disabled={locked} disabledReason={ROLE_LOCKED_MESSAGE} />
+          {canErase ? (
+            <Link to={`/customers/${contact.id}/erase`} className="btn btn-danger">
+              Erase personal data
+            </Link>
+          ) : null}
         </div>
       }
     >

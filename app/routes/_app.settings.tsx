@@ -15,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   for (const g of SETTINGS_MENU)
     for (const item of g.items) {
       if (item.feature && !canUseFeature(ctx, item.feature)) denied[item.slug] = 'feature';
-      else if ((item.permission && !can(ctx, item.permission)) || (item.orgAdmin && !ctx.isOrgAdmin)) denied[item.slug] = 'role';
+      else if ((item.permission && !can(ctx, item.permission)) || (item.orgAdmin && !ctx.isOrgAdmin) || (item.owner && ctx.role.kind !== 'owner')) denied[item.slug] = 'role';
     }
   return { denied, billing: getConfig().billing };
 }

@@ -52,6 +52,10 @@ export const QUEUES = {
   analyticsRollup: 'analytics.rollup',
   /** Scheduled (PARLEY_BACKUP_SCHEDULE): a backup of the whole installation, then the retention (ADR 151). */
   backupRun: 'operations.backup',
+  /** Writes one account export's archive (ADR 153). */
+  accountExport: 'operations.account-export',
+  /** Scheduled: deletes the archives of account exports that expired or were downloaded (ADR 153). */
+  accountExportCleanup: 'operations.account-export-cleanup',
 } as const;
 
 /**
@@ -95,6 +99,8 @@ export const WORK_QUEUES = [
   QUEUES.integrationsWebhookCheck,
   QUEUES.analyticsRollup,
   QUEUES.backupRun,
+  QUEUES.accountExport,
+  QUEUES.accountExportCleanup,
 ] as const;
 
 export function getBoss() {
@@ -184,6 +190,8 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   [QUEUES.integrationsOrderImport]: 60 * 60,
   // A backup of a large installation takes long; one whose engine died is recorded as interrupted by the next run.
   [QUEUES.backupRun]: BACKUP_MAX_HOURS * 60 * 60,
+  // A large account's archive takes a while; a killed engine's export is claimed again after this (ADR 153).
+  [QUEUES.accountExport]: 2 * 60 * 60,
 };
 
 const SHORT_POLICY_QUEUES = new Set<string>([QUEUES.notificationEmail, QUEUES.reviewsImport]);
@@ -218,6 +226,8 @@ export async function ensureQueues(boss: PgBoss) {
   const backupSchedule = getConfig().backup.schedule;
   if (backupSchedule) await boss.schedule(QUEUES.backupRun, backupSchedule, {}, { tz: 'UTC' });
   else await boss.unschedule(QUEUES.backupRun);
+  // Account export archives past their expiry, or downloaded but not yet removed, are deleted (ADR 153).
+  await boss.schedule(QUEUES.accountExportCleanup, '17 * * * *');
 }
 
 export async function stopBoss() {

@@ -263,6 +263,13 @@ export async function requireOrgAdmin(request: Request): Promise<AppContext> {
   return ctx;
 }
 
+/** Guard: the account's owner only (the whole account's export, ADR 153). */
+export async function requireAccountOwner(request: Request): Promise<AppContext> {
+  const ctx = await requireUser(request);
+  if (ctx.role.kind !== 'owner') await deny(request, ROLE_DENIED);
+  return ctx;
+}
+
 /** What the browser may know about the current user: no hashes, no avatar bytes. */
 export function publicUser(ctx: AppContext) {
   const { user } = ctx;

@@ -32,6 +32,8 @@ export type AccountSettings = {
   requireTwoFactor?: boolean;
   /** Account security (ADR 148): minutes without activity after which a session ends; absent or 0: never. */
   idleSignOutMinutes?: number;
+  /** Contact erasure (ADR 153): the erased contact's conversations stay with the contact anonymised (default) or go. */
+  erasureConversations?: 'anonymise' | 'delete';
 };
 
 export const accounts = pgTable(

@@ -25,3 +25,4 @@ export * from './conversions';
 export * from './cluster';
 export * from './upgrades';
 export * from './backups';
+export * from './account-exports';

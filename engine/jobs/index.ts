@@ -23,6 +23,7 @@ import { QUEUES, type WORK_QUEUES } from '../../app/utils/jobs.server';
 import { isRequestId } from '../../app/utils/correlation.server';
 import { rollUpAllAnalytics } from '../../app/models/analytics/rollup.server';
 import { runScheduledBackup } from '../../app/models/operations/backups.server';
+import { cleanUpAccountExports, runAccountExport } from '../../app/models/operations/account-export.server';
 import { processEvent, processEventBatch, processEventBatchStaged } from '../events';
 import type { BatchJobHandler, StagedBatchJobHandler } from '../worker';
 
@@ -75,6 +76,8 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
   [QUEUES.integrationsWebhookCheck]: () => ensureStoreWebhooks({}),
   [QUEUES.analyticsRollup]: () => rollUpAllAnalytics(),
   [QUEUES.backupRun]: () => runScheduledBackup(),
+  [QUEUES.accountExport]: (data) => runAccountExport({ accountId: Number(data.accountId), exportId: Number(data.exportId) }),
+  [QUEUES.accountExportCleanup]: () => cleanUpAccountExports(),
 };
 
 /** Each job's event, and its correlation (ADR 150): the request that wrote the event, and the job. */

@@ -121,6 +121,8 @@ export default async function globalSetup() {
   process.env.E2E_PIPEDRIVE_PORT = String(pipedrivePort);
   process.env.INBOUND_EMAIL_DOMAIN = 'inbound.parley.test';
   process.env.DATABASE_URL = databaseUrl;
+  // Specs that store files for their data (an account export's attachments) write where the server reads.
+  process.env.PARLEY_DATA_DIR = dataDir;
   process.env.APP_HOST = `localhost:${port}`;
   process.env.SESSION_SECRET = 'unused-by-tests-but-required-000000000000';
   process.env.PARLEY_SECRET_KEY = E2E_SECRET_KEY;

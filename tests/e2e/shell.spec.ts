@@ -50,9 +50,10 @@ test('every profile-menu item and every settings menu item opens a page', async 
   await page.goto(url('/settings/my-profile', a.domain));
   const settingsLinks = await page.locator('nav.side-menu a').evaluateAll((els) => els.map((e) => e.getAttribute('href')!));
   // Invoices is listed only with billing on (ADR 074); this server has billing off. Security (two-factor sign-in, ADR 148)
-  // is the 42nd.
+  // is the 42nd, Data Export (the account's archive, ADR 153) the 43rd.
   expect(settingsLinks).toContain('/settings/security');
-  expect(settingsLinks.length).toBe(42);
+  expect(settingsLinks).toContain('/settings/data-export');
+  expect(settingsLinks.length).toBe(43);
   for (const href of settingsLinks) {
     const res = await page.goto(url(href, a.domain));
     expect(res?.status(), href).toBe(200);

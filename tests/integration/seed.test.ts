@@ -254,6 +254,7 @@ describe('npm run seed', () => {
         ['/settings/roles', ['Supervisor']],
         ['/settings/developer-api', ['Shop order sync', 'Old reporting script', 'Revoked']],
         ['/settings/webhooks', ['https://hooks.example.com/parley', 'Paused']],
+        ['/settings/data-export', ['Ready to download', 'Download (']],
       ];
       for (const [path, texts] of screens) {
         const res = await app.request(path, { domain: 'demo', cookie });

@@ -96,6 +96,21 @@ describe.each(backends)('the %s backend', (name, make) => {
     expect(await storage.exists(other)).toBe(false);
   });
 
+  test('putFile streams a file of the disk into the store (an account export archive, ADR 153)', async () => {
+    const key = newStorageKey(101, 'tgz');
+    const bytes = crypto.randomBytes(300_000);
+    const file = path.join(tmp, `putfile-${name}.bin`);
+    fs.writeFileSync(file, bytes);
+    await storage.putFile(key, file);
+    expect(await storage.stat(key)).toMatchObject({ size: bytes.length });
+    expect(md5((await storage.get(key))!)).toBe(md5(bytes));
+    // The source stays where it was: the caller removes its work file.
+    expect(fs.existsSync(file)).toBe(true);
+    await expect(storage.putFile('../escape', file)).rejects.toBeInstanceOf(InvalidStorageKeyError);
+    await storage.delete([key]);
+    fs.rmSync(file);
+  });
+
   test('a missing key is undefined (or false), and deleting it is no error', async () => {
     const key = newStorageKey(102);
     expect(await storage.get(key)).toBeUndefined();

@@ -262,3 +262,23 @@ export async function updateAccountSecurity(opts: { accountId: number; userId: n
     });
   });
 }
+
+/** Contact erasure (ADR 153): whether an erased contact's conversations stay anonymised or are deleted. */
+export async function updateAccountErasureMode(opts: { accountId: number; userId: number; mode: 'anonymise' | 'delete' }) {
+  await getDb().transaction(async (tx) => {
+    const [current] = await tx.select().from(schema.accounts).where(eq(schema.accounts.id, opts.accountId)).for('update');
+    const before = current.settings.erasureConversations ?? 'anonymise';
+    await tx
+      .update(schema.accounts)
+      .set({ settings: { ...current.settings, erasureConversations: opts.mode } })
+      .where(eq(schema.accounts.id, opts.accountId));
+    await emitEvent(tx, {
+      accountId: opts.accountId,
+      type: 'account_updated',
+      subjectType: 'account',
+      subjectId: opts.accountId,
+      payload: { changed: ['settings'], before: { erasureConversations: before }, after: { erasureConversations: opts.mode } },
+      actor: { type: 'user', id: opts.userId },
+    });
+  });
+}

@@ -18,7 +18,7 @@ export function describeType(type: string) {
 /** The object kinds an event can be about, read from the event types ("tag_updated" → "tag"). */
 export const AUDIT_OBJECT_TYPES = [
   ...new Set([
-    ...AUDITED_TYPES.map((t) => t.replace(/_(created|updated|deleted|assigned|received|breached|imported|retried|dismissed|changed|signed_up|invited|activated|access_changed|identified|connected|disconnected|booked|rescheduled|cancelled)$/, '')),
+    ...AUDITED_TYPES.map((t) => t.replace(/_(created|updated|deleted|assigned|received|breached|imported|retried|dismissed|changed|signed_up|invited|activated|access_changed|identified|connected|disconnected|booked|rescheduled|cancelled|erased)$/, '')),
     'meeting_booking',
   ]),
 ].sort();

@@ -37,6 +37,8 @@ export const DOMAIN_EVENT_TYPES = [
   'contact_created',
   'contact_updated',
   'contact_deleted',
+  // GDPR art. 17 (ADR 153): the contact and what they wrote are gone; the payload holds ids and counts only.
+  'contact_erased',
   'company_created',
   'company_updated',
   'company_deleted',

@@ -26,6 +26,7 @@ export const GUIDE_PAGES = [
   { slug: 'my-settings', title: 'Your own settings' },
   { slug: 'account-security', title: 'Account security: two-factor sign-in, email change and idle sign-out' },
   { slug: 'organization', title: 'Your organization: account, users, teams and roles' },
+  { slug: 'data-export-and-erasure', title: 'Data export and erasure' },
   { slug: 'billing', title: 'Plans and billing' },
   { slug: 'api-and-integrations', title: 'API and integrations' },
   { slug: 'analytics', title: 'Analytics' },

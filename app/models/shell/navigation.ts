@@ -25,6 +25,8 @@ export type SettingsItem = {
   feature?: FeatureKey;
   permission?: Permission;
   orgAdmin?: boolean;
+  /** The account's owner only (the whole account's export, ADR 153). */
+  owner?: boolean;
   /** Shown only with billing on (PARLEY_BILLING=on, ADR 074): a self-hoster who charges nobody never sees it. */
   billing?: boolean;
 };
@@ -46,6 +48,7 @@ export const SETTINGS_MENU: { group: string; items: SettingsItem[] }[] = [
       { slug: 'users', label: 'Users', built: true, orgAdmin: true },
       { slug: 'teams', label: 'Teams', built: true, feature: 'teamManagement/teams' },
       { slug: 'roles', label: 'Roles', built: true },
+      { slug: 'data-export', label: 'Data Export', built: true, owner: true },
     ],
   },
   {

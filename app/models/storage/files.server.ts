@@ -19,6 +19,8 @@ export type StoredObject = { key: string; size: number };
 export interface FileStorage {
   readonly backend: 'local' | 's3';
   put(key: string, bytes: Uint8Array): Promise<void>;
+  /** Stores a file of this machine's disk under the key without reading it whole (an account export's archive, ADR 153). */
+  putFile(key: string, filePath: string): Promise<void>;
   get(key: string): Promise<Buffer | undefined>;
   /** For readers that must not hold a whole file (the import job reads its file a row at a time). */
   getStream(key: string): Promise<Readable | undefined>;

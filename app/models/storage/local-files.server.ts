@@ -38,6 +38,13 @@ export class LocalFileStorage implements FileStorage {
     await fs.promises.writeFile(full, bytes, { mode: 0o600 });
   }
 
+  async putFile(key: string, filePath: string) {
+    const full = this.pathOf(key);
+    await fs.promises.mkdir(path.dirname(full), { recursive: true });
+    await fs.promises.copyFile(filePath, full);
+    await fs.promises.chmod(full, 0o600);
+  }
+
   async get(key: string) {
     const full = this.pathOf(key);
     try {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../utils/env.server';
@@ -62,6 +63,28 @@ export class S3FileStorage implements FileStorage {
         ContentLength: body.byteLength,
         ContentMD5: crypto.createHash('md5').update(body).digest('base64'),
         // What the bytes are is recorded in the database; the bucket never serves them to a browser.
+        ContentType: 'application/octet-stream',
+      }),
+    );
+  }
+
+  /**
+   * One PutObject streamed from the file (a single PUT takes up to 5 GB): the file is read twice, once for its
+   * Content-MD5 (see put()) and once as the body, so it is never held whole.
+   */
+  async putFile(key: string, filePath: string) {
+    const objectKey = this.objectKey(key);
+    const { sdk, client } = await this.connect();
+    const { size } = await fs.promises.stat(filePath);
+    const md5 = crypto.createHash('md5');
+    for await (const chunk of fs.createReadStream(filePath)) md5.update(chunk as Buffer);
+    await client.send(
+      new sdk.PutObjectCommand({
+        Bucket: this.settings.bucket,
+        Key: objectKey,
+        Body: fs.createReadStream(filePath),
+        ContentLength: size,
+        ContentMD5: md5.digest('base64'),
         ContentType: 'application/octet-stream',
       }),
     );
