@@ -23,3 +23,4 @@ export * from './integrations';
 export * from './analytics';
 export * from './conversions';
 export * from './cluster';
+export * from './operations';
