@@ -4,6 +4,7 @@ import { runningEmbeddedUrl } from '../db/embedded';
 import { closeDb } from '../db/client';
 import { stopBoss } from '../app/utils/jobs.server';
 import { startEngine } from './index';
+import { startNodeHeartbeat } from '../app/models/cluster/heartbeat.server';
 import { keepRunningOnStrayRejections } from '../server/boot';
 
 /** `npm run engine`: the engine as its own process, for deployments that run the web with PARLEY_ENGINE=off. */
@@ -29,7 +30,9 @@ async function main() {
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
+  const heartbeat = await startNodeHeartbeat({ role: 'engine' }).catch(() => undefined);
   const stop = async () => {
+    await heartbeat?.stop();
     await engine.stop();
     await stopBoss();
     await closeDb();

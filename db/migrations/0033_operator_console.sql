@@ -43,4 +43,5 @@ CREATE INDEX "operator_audit_entries_created_idx" ON "operator_audit_entries" US
 CREATE INDEX "operator_audit_entries_account_idx" ON "operator_audit_entries" USING btree ("account_id");--> statement-breakpoint
 CREATE INDEX "operator_sessions_operator_idx" ON "operator_sessions" USING btree ("operator_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "operators_email_key" ON "operators" USING btree (lower("email"));--> statement-breakpoint
-CREATE UNIQUE INDEX "operators_setup_token_key" ON "operators" USING btree ("setup_token_hash");
+CREATE UNIQUE INDEX "operators_setup_token_key" ON "operators" USING btree ("setup_token_hash");--> statement-breakpoint
+CREATE INDEX "outbound_emails_failed_idx" ON "outbound_emails" USING btree ("created_at") WHERE status = 'failed';
