@@ -158,8 +158,9 @@ export async function deleteAccount(opts: ActionOpts & { confirmDomain: string }
   await getDb().transaction(async (tx) => {
     // Nothing new lands while the rows go: the row lock makes a concurrent writer's foreign key check wait.
     await tx.select({ id: a.id }).from(a).where(eq(a.id, account.id)).for('update');
-    for (const table of loose) await tx.execute(sql`delete from ${sql.identifier(table)} where account_id = ${account.id}`);
     await tx.delete(a).where(eq(a.id, account.id));
+    // After the cascade: its triggers append to some of these (the conversation count deltas of ADR 032).
+    for (const table of loose) await tx.execute(sql`delete from ${sql.identifier(table)} where account_id = ${account.id}`);
     await recordOperatorAction(
       {
         actor: opts.actor,
