@@ -75,9 +75,15 @@ export default function OperatorStatus() {
         <h2>Queues</h2>
         <p data-testid="status-lag">
           Engine lag:{' '}
-          {s.lag.oldestUnhandledSeconds === null ? 'no event waiting' : `the oldest waiting event has waited ${Math.round(s.lag.oldestUnhandledSeconds)} s`}
+          {!s.lag
+            ? 'could not be read (the job tables of pg-boss are missing: has an engine ever started?)'
+            : s.lag.oldestUnhandledSeconds === null
+              ? 'no event waiting'
+              : `the oldest waiting event has waited ${Math.round(s.lag.oldestUnhandledSeconds)} s`}
         </p>
-        {s.queues.length === 0 ? (
+        {!s.queues ? (
+          <p className="form-error">The queues could not be read.</p>
+        ) : s.queues.length === 0 ? (
           <p className="muted">No jobs.</p>
         ) : (
           <div className="table-wrap">

@@ -147,3 +147,59 @@ describe('npm run parley -- operator', () => {
     expect(actions.map((r) => r.action).sort()).toEqual(['operator.add', 'operator.remove']);
   });
 });
+
+describe('the console over HTTP', () => {
+  it('signs an operator in on the bare host, serves its screens, acts on an account, and refuses everyone else', async () => {
+    const { addOperator, setOperatorPassword } = await import('../../app/models/operations/operators.server');
+    const email = `console-${Date.now()}@example.test`;
+    const { token } = await addOperator({ email });
+    expect(await setOperatorPassword({ token, password: 'operator-secret-1' })).toBeTruthy();
+    expect(await setOperatorPassword({ token, password: 'operator-secret-2' })).toBeNull();
+    const a = await createTestAccount();
+
+    // Nobody signed in, and an account user's own cookie: the sign-in page. On an account's host: no console at all.
+    expect((await app.request('/operator')).headers.location).toBe('/operator/signin');
+    const userCookie = await sessionCookie({ domain: a.domain, accountId: a.account.id, userId: a.owner.id });
+    expect((await app.request('/operator', { cookie: userCookie })).headers.location).toBe('/operator/signin');
+    expect((await app.request('/operator', { domain: a.domain, cookie: userCookie })).status).toBe(404);
+
+    const wrong = await app.request('/operator/signin', { form: { email, password: 'nope' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('Invalid email or password');
+    const signin = await app.request('/operator/signin', { form: { email, password: 'operator-secret-1' } });
+    expect(signin.status).toBe(302);
+    const cookie = String(signin.headers['set-cookie']).split(';')[0];
+    expect(cookie).toMatch(/^__parley_operator=/);
+    // The operator's cookie is host-only and means nothing on an account's host.
+    expect(String(signin.headers['set-cookie'])).not.toMatch(/domain=/i);
+
+    for (const p of ['/operator', `/operator?q=${a.domain}`, `/operator/accounts/${a.account.id}`, `/operator/accounts/${a.account.id}/delete`, '/operator/audit', '/operator/status']) {
+      const res = await app.request(p, { cookie });
+      expect(res.status, p).toBe(200);
+    }
+    expect((await app.request(`/operator?q=${a.domain}`, { cookie })).text).toContain(a.domain);
+    expect((await app.request('/operator/accounts/999999999', { cookie })).status).toBe(404);
+
+    const suspend = await app.request(`/operator/accounts/${a.account.id}`, { cookie, form: { intent: 'suspend' } });
+    expect(suspend.status).toBe(302);
+    expect((await app.request('/home', { domain: a.domain, cookie: userCookie, accept: 'text/html' })).status).toBe(503);
+    await app.request(`/operator/accounts/${a.account.id}`, { cookie, form: { intent: 'resume' } });
+    expect((await app.request('/home', { domain: a.domain, cookie: userCookie, accept: 'text/html' })).status).toBe(200);
+    expect((await app.request(`/operator/accounts/${a.account.id}`, { cookie, form: { intent: 'plan', plan: 'no-such-plan' } })).status).toBe(400);
+    const plan = await app.request(`/operator/accounts/${a.account.id}`, { cookie, form: { intent: 'plan', plan: 'free' } });
+    expect(plan.status).toBe(302);
+    const [after] = await getDb().select({ key: schema.plans.key }).from(schema.accounts).innerJoin(schema.plans, eq(schema.plans.id, schema.accounts.planId)).where(eq(schema.accounts.id, a.account.id));
+    expect(after.key).toBe('free');
+    expect((await app.request(`/operator/accounts/${a.account.id}`, { cookie, form: { intent: 'bogus' } })).status).toBe(400);
+    const mismatch = await app.request(`/operator/accounts/${a.account.id}/delete`, { cookie, form: { confirmDomain: 'nope' } });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.text).toContain('to confirm');
+    expect((await app.request(`/operator/accounts/${a.account.id}/delete`, { cookie, form: { confirmDomain: a.domain } })).status).toBe(302);
+    expect(await getDb().select().from(schema.accounts).where(eq(schema.accounts.id, a.account.id))).toEqual([]);
+    const audit = await app.request('/operator/audit', { cookie });
+    for (const label of ['Account suspended', 'Account resumed', 'Plan changed', 'Account deleted', 'Operator signed in']) expect(audit.text).toContain(label);
+
+    await app.request('/operator/signout', { cookie, form: {} });
+    expect((await app.request('/operator', { cookie })).headers.location).toBe('/operator/signin');
+  });
+});

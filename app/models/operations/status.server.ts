@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { and, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import { getDb, getSql, schema } from '../../../db/client';
 import { appliedMigration, expectedMigration } from '../../../db/migrate';
@@ -14,8 +15,8 @@ export async function systemStatus() {
   const [migration, nodes, queues, lag, failingChannels, mailFailures, backups, disk] = await Promise.all([
     migrationState(),
     listNodes(),
-    queueDepths(),
-    engineLag(),
+    queueDepths().catch(() => null),
+    engineLag().catch(() => null),
     failingChannelsAcrossAccounts(),
     recentMailFailures(),
     latestBackups(5),
@@ -24,8 +25,26 @@ export async function systemStatus() {
   return { version: PARLEY_VERSION, migration, nodes, queues, lag, failingChannels, mailFailures, backups, disk };
 }
 
+/**
+ * The newest migration of this build. db/migrate.ts reads the journal beside itself, which holds for the server's
+ * bundle (build/server/migrations) but not for the Remix bundle the routes run in (build/index.js): look there too.
+ */
+function expectedOfBuild() {
+  try {
+    return expectedMigration();
+  } catch {
+    for (const dir of ['build/server/migrations', 'db/migrations']) {
+      const file = path.join(process.cwd(), dir, 'meta', '_journal.json');
+      if (!fs.existsSync(file)) continue;
+      const last = (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: { tag: string; when: number }[] }).entries.at(-1);
+      if (last) return { tag: last.tag, when: last.when };
+    }
+    throw new Error('the migrations journal of this build was not found');
+  }
+}
+
 async function migrationState() {
-  const expected = expectedMigration();
+  const expected = expectedOfBuild();
   const applied = await appliedMigration(getSql());
   const [{ n }] = await getSql()<{ n: number }[]>`select count(*)::int as n from drizzle.__drizzle_migrations`;
   return {
