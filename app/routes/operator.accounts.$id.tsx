@@ -119,16 +119,14 @@ export default function OperatorAccount() {
       <div className="card stack">
         <h2>Plan</h2>
         <Form method="post" className="row wrap">
-          <label>
-            Plan{' '}
-            <select name="plan" defaultValue={account.planKey} aria-invalid={planError ? true : undefined} aria-describedby={planError ? 'plan-error' : undefined}>
+          <label htmlFor="plan">Plan</label>
+          <select id="plan" name="plan" defaultValue={account.planKey} aria-invalid={planError ? true : undefined} aria-describedby={planError ? 'plan-error' : undefined}>
               {plans.map((p) => (
                 <option key={p.key} value={p.key}>
                   {p.name}
                 </option>
               ))}
-            </select>
-          </label>
+          </select>
           <button type="submit" name="intent" value="plan" className="btn">
             Change plan
           </button>

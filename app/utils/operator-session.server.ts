@@ -34,13 +34,12 @@ export function clearOperatorCookie(request: Request) {
 export type OperatorContext = { operator: { id: number; email: string } };
 
 /** The signed-in operator of this request, or null; a 404 anywhere but the bare host. */
-export function getOperator(request: Request): Promise<OperatorContext | null> {
-  return requestMemo(`operator ${request.headers.get('cookie') ?? ''}`, async () => {
-    await requireBareHost(request);
-    const found = await findOperatorSession(await readOperatorSessionId(request));
-    if (found.state === 'idle') throw redirect('/operator/signin?idle=1', { headers: { 'Set-Cookie': await clearOperatorCookie(request) } });
-    return found.state === 'active' ? { operator: found.operator } : null;
-  });
+export async function getOperator(request: Request): Promise<OperatorContext | null> {
+  // Outside the memo: each loader of a page throws its own Response (a shared one's body can be read only once).
+  await requireBareHost(request);
+  const found = await requestMemo(`operator ${request.headers.get('cookie') ?? ''}`, async () => findOperatorSession(await readOperatorSessionId(request)));
+  if (found.state === 'idle') throw redirect('/operator/signin?idle=1', { headers: { 'Set-Cookie': await clearOperatorCookie(request) } });
+  return found.state === 'active' ? { operator: found.operator } : null;
 }
 
 /**
