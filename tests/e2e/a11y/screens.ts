@@ -107,11 +107,11 @@ export const BARE_HOST_SCREENS = ['/', '/signup', '/forgot-domain', '/verify-dom
 /** Route files that are not screens a person reads, or that a listed screen already covers. */
 export const EXCLUDED: Record<string, string> = {
   // The operator's console (ADR 152) is signed in as an operator, which this crawl's account sign-in is not.
-  'operator._index.tsx': 'signed in as an operator, not as an account user (tests/integration/operator-console.test.ts)',
-  'operator.accounts.$id.tsx': 'signed in as an operator (tests/integration/operator-console.test.ts)',
-  'operator.accounts.$id_.delete.tsx': 'signed in as an operator (tests/integration/operator-console.test.ts)',
-  'operator.audit.tsx': 'signed in as an operator (tests/integration/operator-console.test.ts)',
-  'operator.status.tsx': 'signed in as an operator (tests/integration/operator-console.test.ts)',
+  'operator._index.tsx': 'signed in as an operator, not as an account user (tests/e2e/operator/console.spec.ts)',
+  'operator.accounts.$id.tsx': 'signed in as an operator (tests/e2e/operator/console.spec.ts, tests/integration/operator-console.test.ts)',
+  'operator.accounts.$id_.delete.tsx': 'signed in as an operator (tests/e2e/operator/console.spec.ts, tests/integration/operator-console.test.ts)',
+  'operator.audit.tsx': 'signed in as an operator (tests/e2e/operator/console.spec.ts, tests/integration/operator-console.test.ts)',
+  'operator.status.tsx': 'signed in as an operator (tests/e2e/operator/console.spec.ts, tests/integration/operator-console.test.ts)',
   'operator_.signout.tsx': 'signs out and redirects',
   'attachments.$id.tsx': 'a file download',
   'avatars.$id.tsx': 'an image',
