@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import { addOperator, findOperatorByEmail, setOperatorPassword } from '../app/models/operations/operators.server';
 import { ConfigError, getConfig } from '../app/utils/env.server';
 import { createAccountWithOwner, findAccountByDomain, saveExtraDetails, updateAccountSecurity } from '../app/models/accounts/accounts.server';
 import { confirmEmailCode, setPasswordWithToken } from '../app/models/auth/auth.server';
@@ -130,9 +131,19 @@ export async function seedDemo(opts: { now?: Date } = {}): Promise<{ created: bo
   return { created: true };
 }
 
+/** The demo's operator of the console (ADR 152), with the demo's password, so a new user sees /operator too. */
+export const DEMO_OPERATOR = 'operator@parley.test';
+
+async function seedDemoOperator() {
+  if (await findOperatorByEmail(DEMO_OPERATOR)) return;
+  const { token } = await addOperator({ email: DEMO_OPERATOR });
+  await setOperatorPassword({ token, password: DEMO.password });
+}
+
 function signInHelp() {
   const people = [DEMO.owner, DEMO.admin, ...DEMO.agents];
   return [
+    `  The operator's console: http://${getConfig().appHost}/operator/signin as ${DEMO_OPERATOR} (password "${DEMO.password}").`,
     `  Sign in at http://${DEMO.domain}.${getConfig().appHost}/signin with any of (password "${DEMO.password}"):`,
     `    ${people[0].email.padEnd(22)} owner`,
     `    ${people[1].email.padEnd(22)} admin`,
@@ -150,7 +161,14 @@ async function main() {
     }
     throw err;
   }
-  const { created } = await withDatabase(() => seedDemo(), { log: (m) => console.error(m) });
+  const { created } = await withDatabase(
+    async () => {
+      const result = await seedDemo();
+      await seedDemoOperator();
+      return result;
+    },
+    { log: (m) => console.error(m) },
+  );
   console.log(created ? '\nThe demo account is ready.' : `\nThe demo account already exists (domain "${DEMO.domain}"); nothing changed.`);
   console.log(`${signInHelp()}\n`);
   return 0;

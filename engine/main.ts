@@ -5,6 +5,7 @@ import { closeDb, getSql } from '../db/client';
 import { refuseNewerSchema, SchemaNewerThanBuildError } from '../db/migrate';
 import { stopBoss } from '../app/utils/jobs.server';
 import { startEngine } from './index';
+import { startNodeHeartbeat } from '../app/models/cluster/heartbeat.server';
 import { keepRunningOnStrayRejections } from '../server/boot';
 import { markProcessRole, startMetricsListener } from '../server/metrics';
 
@@ -38,7 +39,9 @@ async function main() {
   if (!metricsListener && config.metrics.token && config.metrics.port === null) {
     getLogger().warn('METRICS_TOKEN is set but METRICS_PORT is not: the engine process has no web port, so its metrics are not served');
   }
+  const heartbeat = await startNodeHeartbeat({ role: 'engine' }).catch(() => undefined);
   const stop = async () => {
+    await heartbeat?.stop();
     await metricsListener?.close().catch(() => {});
     await engine.stop();
     await stopBoss();

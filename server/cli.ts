@@ -3,6 +3,8 @@ import path from 'node:path';
 import { ConfigError, getConfig, parseConfig } from '../app/utils/env.server';
 import { findAccountByDomain, findPlanByKey, listAccounts, listPlans, setAccountPlan } from '../app/models/accounts/accounts.server';
 import { withDatabase } from './boot';
+import { addOperator, issueOperatorLink, listOperators, OperatorInputError, removeOperator } from '../app/models/operations/operators.server';
+import { bareLink } from '../app/utils/tenant.server';
 import { rebuildAllAnalytics, rebuildAnalytics } from '../app/models/analytics/projection.server';
 import { parsePlanPriceOptions, setPlanPrice, type PlanPriceChange } from '../app/models/billing/plans.server';
 import { formatMoney } from '../app/models/billing/money';
@@ -30,6 +32,11 @@ Commands:
       --sellable yes|no                       offered on My Plan or not
       --trial-days N                          (plan "trial") days of a new account's trial
   account list                                every account with its plan and status
+  operator add <email>                        name an operator of the console (https://APP_HOST/operator); prints a
+                                              one-time link, valid 24 hours, to set the operator's password
+  operator link <email>                       a new set-password link for an operator (a forgotten password)
+  operator remove <email>                     remove an operator; their signed-in browsers are signed out
+  operator list                               the operators
   analytics rebuild [--account <domain>]      recompute the analytics projections from the event log (all accounts,
                                               or one)
   storage migrate                             copy the stored files of PARLEY_DATA_DIR into the S3 bucket (S3_BUCKET,
@@ -52,6 +59,8 @@ type Command =
   | { name: 'help' }
   | { name: 'plan list' }
   | { name: 'account list' }
+  | { name: 'operator add' | 'operator link' | 'operator remove'; email: string }
+  | { name: 'operator list' }
   | { name: 'analytics rebuild'; domain?: string }
   | { name: 'storage migrate' }
   | { name: 'backup'; out?: string }
@@ -113,6 +122,17 @@ function parseCommand(argv: string[]): Command {
     if (rest.length) throw new UsageError('"storage migrate" takes no arguments: the bucket is the one S3_BUCKET names.');
     noOptions('storage migrate');
     return { name: 'storage migrate' };
+  }
+  if (group === 'operator') {
+    noOptions(`operator ${verb ?? ''}`.trim());
+    if (verb === 'list') {
+      if (rest.length) throw new UsageError('"operator list" takes no arguments.');
+      return { name: 'operator list' };
+    }
+    if (verb === 'add' || verb === 'link' || verb === 'remove') {
+      if (rest.length !== 1) throw new UsageError(`"operator ${verb}" needs one email address, e.g. "operator ${verb} ops@example.com".`);
+      return { name: `operator ${verb}`, email: rest[0] };
+    }
   }
   if (group === 'plan' && verb === 'list') {
     if (rest.length) throw new UsageError(`"plan list" takes no arguments.`);
@@ -196,6 +216,12 @@ function formatBytes(n: number) {
   return `${(n / (1024 * 1024 * 1024)).toFixed(2)} GB`;
 }
 
+function printLink(email: string, token: string, expiresAt: Date) {
+  console.log(`Set the password of ${email} at this link (once, before ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC):`);
+  console.log(`  ${bareLink(`/operator/set-password?token=${encodeURIComponent(token)}`)}`);
+  console.log(`Then sign in at ${bareLink('/operator/signin')}.`);
+}
+
 async function run(cmd: Exclude<Command, { name: 'help' | 'storage migrate' }>) {
   switch (cmd.name) {
     case 'backup': {
@@ -237,6 +263,50 @@ async function run(cmd: Exclude<Command, { name: 'help' | 'storage migrate' }>) 
           (result.migrationsApplied.length ? `; applied ${result.migrationsApplied.length} newer ${result.migrationsApplied.length === 1 ? 'migration' : 'migrations'} (${result.migrationsApplied.join(', ')})` : '') +
           (result.droppedJobs ? `; ${result.droppedJobs} queued jobs of queues this version no longer has were left out` : '') +
           '. Start Parley.',
+      );
+      return;
+    }
+    case 'operator add': {
+      try {
+        const { operator, token, expiresAt } = await addOperator({ email: cmd.email });
+        console.log(`${operator.email} is now an operator.`);
+        printLink(operator.email, token, expiresAt);
+      } catch (err) {
+        if (err instanceof OperatorInputError) throw new CommandError(err.message);
+        throw err;
+      }
+      return;
+    }
+    case 'operator link': {
+      try {
+        const issued = await issueOperatorLink({ email: cmd.email });
+        if (!issued) throw new CommandError(`${cmd.email} is not an operator. See "npm run parley -- operator list".`);
+        printLink(issued.operator.email, issued.token, issued.expiresAt);
+      } catch (err) {
+        if (err instanceof OperatorInputError) throw new CommandError(err.message);
+        throw err;
+      }
+      return;
+    }
+    case 'operator remove': {
+      try {
+        if (!(await removeOperator({ email: cmd.email }))) throw new CommandError(`${cmd.email} is not an operator. See "npm run parley -- operator list".`);
+      } catch (err) {
+        if (err instanceof OperatorInputError) throw new CommandError(err.message);
+        throw err;
+      }
+      console.log(`${cmd.email.toLowerCase()} is no longer an operator.`);
+      return;
+    }
+    case 'operator list': {
+      const operators = await listOperators();
+      if (operators.length === 0) {
+        console.log('No operators yet. Name one with "npm run parley -- operator add <email>".');
+        return;
+      }
+      printTable(
+        ['EMAIL', 'PASSWORD', 'LAST SIGN-IN', 'ADDED'],
+        operators.map((o) => [o.email, o.hasPassword ? 'set' : 'not set yet', o.lastSignInAt ? day(o.lastSignInAt) : '-', day(o.createdAt)]),
       );
       return;
     }

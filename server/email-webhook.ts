@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { findEmailInboxById, ingestEmail, MAX_RAW_EMAIL_BYTES } from '../app/models/email/inbound.server';
 import { describeStoreFailure, isTemporaryFailure } from '../app/models/email/quarantine.server';
 import { getLogger } from '../app/utils/logger.server';
+import { isAccountSuspended, SUSPENDED_MESSAGE, SUSPENDED_RETRY_AFTER_SECONDS } from '../app/models/accounts/suspension.server';
 
 function sameSecret(given: string, expected: string) {
   // Hashing first gives equal lengths, so the comparison takes the same time whatever was sent.
@@ -33,6 +34,9 @@ export function emailWebhookRouter() {
         const inbox = await findEmailInboxById(id);
         if (!inbox) return void res.status(404).type('text/plain').send('Not Found');
         if (!inbox.secret || !sameSecret(given, inbox.secret)) return void res.status(401).set('WWW-Authenticate', 'Bearer').type('text/plain').send('Unauthorized');
+        // A suspended account (ADR 152): 503 with Retry-After, the service keeps the message and sends it again.
+        if (await isAccountSuspended(inbox.accountId))
+          return void res.status(503).set('Retry-After', String(SUSPENDED_RETRY_AFTER_SECONDS)).type('text/plain').send(SUSPENDED_MESSAGE);
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         if (raw.byteLength === 0) return void res.status(400).type('text/plain').send('The body must be a raw RFC 822 message');
         // A mail the database refuses is quarantined (202 all the same: the service must not resend it forever).

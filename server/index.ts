@@ -9,6 +9,7 @@ import { isDevMailboxEnabled, isLocalTrial } from '../app/models/mail/mail.serve
 import { closeDb } from '../db/client';
 import { markJobsStopping, startBoss, stopBoss } from '../app/utils/jobs.server';
 import { startEngine } from '../engine/index';
+import { startNodeHeartbeat } from '../app/models/cluster/heartbeat.server';
 import { createApp } from './app';
 import { keepRunningOnStrayRejections, prepareDatabase } from './boot';
 import { startLiveServer } from './ws';
@@ -25,6 +26,7 @@ const started: {
   embedded?: { stop: () => Promise<void> };
   boss?: boolean;
   engine?: { stop: () => Promise<void> };
+  heartbeat?: { stop: () => Promise<void> };
   stopHttp?: () => Promise<void>;
 } = {};
 let stopping = false;
@@ -57,6 +59,7 @@ async function shutdown(signal: string) {
   }
   markJobsStopping();
   await started.stopHttp?.().catch(() => {});
+  await started.heartbeat?.stop().catch(() => {});
   await started.engine?.stop().catch((err) => log.warn({ err: (err as Error).message }, 'engine stop failed'));
   if (started.boss) await stopBoss().catch((err) => log.warn({ err: (err as Error).message }, 'job queue stop failed'));
   await closeDb().catch(() => {});
@@ -91,6 +94,10 @@ async function main() {
     const { engineState } = await import('../engine/status');
     engineState().mode = 'external';
   }
+
+  // The status page of the operator's console lists the nodes (ADR 152): one row a minute from each process.
+  started.heartbeat = await step(startNodeHeartbeat({ role: engine ? 'web+engine' : 'web' }), 'nodeHeartbeat');
+  if (stopping) return;
 
   const build = await step(buildLoaded, 'remixBuild');
   const app = await step(createApp({ build, publicDir: path.join(root, 'public') }), 'app');

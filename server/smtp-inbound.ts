@@ -2,6 +2,7 @@ import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { inboundDomain, parseInboundRecipient } from '../app/models/email/addresses.server';
 import { findInboxByForwardingToken, ingestSmtpMessage, MAX_RAW_EMAIL_BYTES } from '../app/models/email/inbound.server';
 import { getLogger } from '../app/utils/logger.server';
+import { isAccountSuspended } from '../app/models/accounts/suspension.server';
 import { describeStoreFailure } from '../app/models/email/quarantine.server';
 import { noteDatabaseError } from '../db/availability';
 
@@ -38,6 +39,8 @@ export async function startInboundSmtp(opts: { port: number; host?: string }) {
         const parsed = parseInboundRecipient(address.address);
         const inbox = parsed ? await findInboxByForwardingToken(parsed.token) : undefined;
         if (!inbox) return callback(smtpError('5.1.1 No such recipient here', 550));
+        // A suspended account (ADR 152): the sending server keeps the mail and tries again, as RFC 5321 asks of a 4xx.
+        if (await isAccountSuspended(inbox.accountId)) return callback(smtpError('4.2.1 Mailbox temporarily unavailable, try again later', 451));
         callback();
       } catch (err) {
         // The database away (ADR 143): the sender is told to try again, and the process probes until it is back.

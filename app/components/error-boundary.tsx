@@ -6,7 +6,7 @@ import { DeniedBadge } from './ui/badges';
 export function GeneralErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
-    const data = error.data as { denied?: 'role' | 'feature'; message?: string } | string | undefined;
+    const data = error.data as { denied?: 'role' | 'feature'; suspended?: boolean; message?: string } | string | undefined;
     const denied = typeof data === 'object' && data ? data.denied : undefined;
     switch (error.status) {
       case 404:
@@ -36,6 +36,13 @@ export function GeneralErrorBoundary() {
       case 401:
         return <ErrorPage code="401" title="You aren't authorized to see this" />;
       case 503:
+        if (typeof data === 'object' && data?.suspended) {
+          return (
+            <ErrorPage code="503" title="This account is suspended">
+              <p data-testid="account-suspended">{data.message}</p>
+            </ErrorPage>
+          );
+        }
         return (
           <ErrorPage code="503" title="Looks like our API is down">
             {typeof data === 'object' && data?.message ? <p data-testid="unavailable">{data.message}</p> : null}

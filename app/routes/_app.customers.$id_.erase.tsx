@@ -16,7 +16,7 @@ import { redirectWithToast } from '~/utils/toast.server';
 /** Erasure is stricter than deleting a contact (ADR 153): an owner or admin whose role manages contacts. */
 async function requireEraser(request: Request): Promise<AppContext> {
   const ctx = await requireOrgAdmin(request);
-  if (!can(ctx, 'manage_contacts')) roleDenied();
+  if (!can(ctx, 'manage_contacts')) await roleDenied(request);
   return ctx;
 }
 

@@ -13,7 +13,7 @@ import { readContactFormPost } from '~/models/productivity/uploads.server';
 import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle } from '~/utils/format';
 import { clientIp, enforceRateLimit, rateLimitedResponse } from '~/utils/rate-limit.server';
-import { accountDomainOf, requireAccount, rethrowUnavailable } from '~/utils/tenant.server';
+import { accountDomainOf, accountSuspended, requireAccount, rethrowUnavailable } from '~/utils/tenant.server';
 
 /**
  * A public form on the account's own host (ADR 067): no sign-in, no script at all (the page is plain HTML, so it
@@ -31,6 +31,7 @@ async function requirePublishedForm(request: Request, code: string | undefined) 
   const form = domain ? await getPublishedFormOnHost({ domain, code: code ?? '' }).catch(rethrowUnavailable) : undefined;
   // A draft is as absent as an unknown code (and an unknown account as a form it lacks): nobody's business.
   if (!form) throw new Response('Not Found', { status: 404 });
+  if (form.accountSuspended) throw accountSuspended();
   return { accountId: form.accountId, form };
 }
 

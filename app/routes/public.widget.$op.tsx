@@ -31,6 +31,7 @@ import { anyInAppSurveyLive, inAppSurveyFor } from '~/models/surveys/in-app.serv
 import { readContactFormPost } from '~/models/productivity/uploads.server';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
 import { MAX_ROW_ID, parseRowId } from '~/utils/route-id';
+import { AccountSuspendedError, assertAccountTakingWork, SUSPENDED_RETRY_AFTER_SECONDS } from '~/models/accounts/suspension.server';
 
 /**
  * The widget's HTTP API, called from customers' sites: CORS for any origin, no cookies, the visitor token in the
@@ -58,6 +59,8 @@ async function answer(run: () => Promise<Response>) {
     return await run();
   } catch (err) {
     if (err instanceof WidgetInputError) return json({ error: err.message }, 400);
+    // A suspended account (ADR 152): 503, and the widget keeps what the visitor typed.
+    if (err instanceof AccountSuspendedError) return new Response(JSON.stringify({ error: err.message }), { status: 503, headers: { ...CORS, 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': String(SUSPENDED_RETRY_AFTER_SECONDS) } });
     if (err instanceof Response) return json({ error: (await err.text()) || err.statusText }, err.status);
     throw err;
   }
@@ -67,6 +70,7 @@ async function requireVisitor(request: Request) {
   const token = request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? null;
   const found = await visitorFromToken(token);
   if (!found) throw new Response('Your chat session has expired. Reload the page to start again', { status: 401 });
+  await assertAccountTakingWork(found.inbox.accountId);
   // Allowed sites hold for every request, not only the first: a token carried to another site stops working there.
   if (!isHostAllowed(readMessengerSettings(found.inbox.settings).advanced, request.headers.get('origin')))
     throw new Response('This site may not use this chat', { status: 403 });
@@ -203,6 +207,7 @@ async function session(request: Request) {
   const input = parse(SessionInput, await readJson(request));
   const inbox = await getPublicWebInbox(input.inboxId);
   if (!inbox) throw new Response('This chat is not available', { status: 404 });
+  await assertAccountTakingWork(inbox.accountId);
   // Checked before any visitor is made: a site that may not use the chat leaves nothing behind.
   if (!isHostAllowed(readMessengerSettings(inbox.settings).advanced, request.headers.get('origin')))
     throw new Response('This site may not use this chat', { status: 403 });

@@ -11,7 +11,7 @@ import { singleton } from './singleton.server';
 import { requestMemo } from './request-scope.server';
 import { deniedFallback } from './denied-fallback';
 import { redirectWithToast } from './toast.server';
-import { accountDomainOf, primeTenant, requireAccount, rethrowUnavailable } from './tenant.server';
+import { accountDomainOf, accountSuspended, primeTenant, requireAccount, rethrowUnavailable } from './tenant.server';
 import { failingChannelsColumn, primeFailingChannels } from '../models/channels/health.server';
 
 function sessionCookie() {
@@ -123,6 +123,8 @@ async function loadAppContext(request: Request): Promise<AppContext | null> {
   }
   const account = row.account;
   primeTenant(request, account);
+  // Suspended by an operator (ADR 152): every page of the account is the suspended page, the session is kept.
+  if (account.suspendedAt) throw accountSuspended();
   primeFailingChannels(account.id, row.failing);
   const found = judgeSession(row.session);
   if (found.state === 'expired') {

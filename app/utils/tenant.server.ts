@@ -1,3 +1,4 @@
+import { data } from '@remix-run/node';
 import { findAccountByDomain, type Account } from '../models/accounts/accounts.server';
 import { getConfig } from './env.server';
 import { requestMemo, requestMemoPrime } from './request-scope.server';
@@ -61,12 +62,26 @@ export function rethrowUnavailable(err: unknown): never {
   throw err;
 }
 
-/** The account this request's subdomain names; a 404 on the bare host or an unknown subdomain. */
+/**
+ * The account this request's subdomain names; a 404 on the bare host or an unknown subdomain, and the suspended page
+ * (503) for an account an operator suspended (ADR 152).
+ */
 export async function requireAccount(request: Request): Promise<Account> {
   const tenant = await getTenant(request);
   if (tenant.kind === 'foreign') throw misdirected();
   if (tenant.kind !== 'account') throw new Response('Not Found', { status: 404 });
+  if (tenant.account.suspendedAt) throw accountSuspended();
   return tenant.account;
+}
+
+export type SuspendedData = { suspended: true; message: string };
+
+/** The page a suspended account's users and visitors see: 503 (it comes back), with the words of the error page. */
+export function accountSuspended() {
+  return data<SuspendedData>(
+    { suspended: true, message: 'This account is suspended by the operator of this Parley installation. Nothing has been deleted; it will work again once it is resumed.' },
+    { status: 503, headers: { 'Retry-After': '900' } },
+  );
 }
 
 export async function requireBareHost(request: Request) {
@@ -96,6 +111,13 @@ export function accountLink(domain: string, path = '/') {
   const host = getConfig().appHost;
   const local = /^(localhost|127\.|\[::1\]|\d+\.\d+\.\d+\.\d+)/.test(host);
   return `${local ? 'http' : 'https'}://${domain}.${host}${path}`;
+}
+
+/** A link on the bare APP_HOST where there is no request (the command line's), with accountLink's scheme rule. */
+export function bareLink(path = '/') {
+  const host = getConfig().appHost;
+  const local = /^(localhost|127\.|\[::1\]|\d+\.\d+\.\d+\.\d+)/.test(host);
+  return `${local ? 'http' : 'https'}://${host}${path}`;
 }
 
 export function bareUrl(request: Request, path = '/') {

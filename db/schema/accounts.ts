@@ -52,6 +52,8 @@ export const accounts = pgTable(
     settings: jsonb('settings').$type<AccountSettings>().notNull().default({}),
     companySize: text('company_size'),
     industry: text('industry'),
+    /** Set by an operator (ADR 152): its users see the suspended page and its channels refuse new work until resumed. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('accounts_domain_key').on(sql`lower(${t.domain})`), index('accounts_plan_idx').on(t.planId)],

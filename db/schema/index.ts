@@ -26,3 +26,4 @@ export * from './cluster';
 export * from './upgrades';
 export * from './backups';
 export * from './account-exports';
+export * from './operations';

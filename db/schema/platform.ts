@@ -64,7 +64,13 @@ export const outboundEmails = pgTable(
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('outbound_emails_to_idx').on(t.to)],
+  (t) => [
+    index('outbound_emails_to_idx').on(t.to),
+    // The operator console's recent delivery failures (ADR 152): only the failed rows, newest first.
+    index('outbound_emails_failed_idx')
+      .on(t.createdAt)
+      .where(sql`status = 'failed'`),
+  ],
 );
 
 export const notifications = pgTable(

@@ -1,3 +1,4 @@
+import { isAccountSuspended, SUSPENDED_MESSAGE, SUSPENDED_RETRY_AFTER_SECONDS } from '../accounts/suspension.server';
 import crypto from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -92,6 +93,10 @@ export async function handleApi(request: Request, routeParams: Record<string, st
     if (!m) throw new ApiError(401, 'unauthorized', 'Send an API key as "Authorization: Bearer <key>"');
     const key = await authenticateApiKey(m[1]);
     if (!key) throw new ApiError(401, 'unauthorized', 'The API key is not valid or was revoked');
+    if (await isAccountSuspended(key.accountId)) {
+      rateHeaders = { 'Retry-After': String(SUSPENDED_RETRY_AFTER_SECONDS) };
+      throw new ApiError(503, 'account_suspended', SUSPENDED_MESSAGE);
+    }
     const { count, resetAt } = await hitRateLimit(`api:key:${key.id}`, API_RATE_LIMIT);
     const reset = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
     rateHeaders = {

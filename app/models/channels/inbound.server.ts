@@ -1,3 +1,4 @@
+import { isAccountSuspended, suspendedResponse } from '../accounts/suspension.server';
 import { applySmsKeyword } from '../campaigns/sms-opt-out.server';
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
@@ -289,6 +290,8 @@ export async function openWebhook(
   const id = webhookInboxId(param);
   const inbox = id === null ? undefined : await findChannelInbox(id, channelType);
   if (!inbox || !accept(inbox)) return { response: plainResponse(404, 'Not Found') };
+  // A suspended account (ADR 152): a temporary refusal, so the provider keeps the message and retries it.
+  if (await isAccountSuspended(inbox.accountId)) return { response: suspendedResponse() };
   try {
     return { inbox, raw: await readWebhookBody(request) };
   } catch (err) {

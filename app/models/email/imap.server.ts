@@ -1,3 +1,4 @@
+import { isAccountSuspended } from '../accounts/suspension.server';
 import type { ImapFlow } from 'imapflow';
 import type { EmailInboxSettings } from '../../../db/schema/inbox';
 import { getInbox, type Inbox } from '../inbox/inboxes.server';
@@ -26,6 +27,8 @@ export async function syncImapMailbox(client: ImapFlow, opts: { accountId: numbe
   const inbox = await getInbox({ accountId: opts.accountId, id: opts.inboxId });
   const imap = inbox ? readEmailSettings(inbox).imap : undefined;
   if (!inbox || !imap || readEmailSettings(inbox).mode !== 'imap') return { ingested: [] as IngestResult[], gone: true };
+  // Suspended (ADR 152): the mail stays on the IMAP server, unread by Parley, until the account is resumed.
+  if (await isAccountSuspended(inbox.accountId)) return { ingested: [] as IngestResult[], gone: false };
   const mailbox = client.mailbox;
   if (!mailbox) throw new Error('No mailbox is selected');
   const uidValidity = String(mailbox.uidValidity);

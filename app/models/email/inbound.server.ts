@@ -1,3 +1,4 @@
+import { assertAccountTakingWork } from '../accounts/suspension.server';
 import { isFeedbackReport, recordComplaint } from '../campaigns/complaints.server';
 import { recordCampaignReply } from '../campaigns/recipients.server';
 import crypto from 'node:crypto';
@@ -215,6 +216,8 @@ async function findThread(tx: Tx, opts: { accountId: number; referenced: string[
  * temporary failure (the database unreachable) is thrown: the road it came by then tries again later.
  */
 export async function ingestEmail(opts: IngestOptions): Promise<IngestResult> {
+  // A suspended account takes no mail (ADR 152): the caller refuses it with a temporary error, the sender keeps it.
+  await assertAccountTakingWork(opts.inbox.accountId);
   const result = await storeOrQuarantine(opts);
   metrics().mailIn.inc({ via: opts.via, status: result.status });
   return result;

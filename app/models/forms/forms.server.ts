@@ -83,11 +83,12 @@ export async function getFormByCode(opts: { accountId: number; code: string }) {
 export async function getPublishedFormOnHost(opts: { domain: string; code: string }) {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(opts.code)) return undefined;
   const [row] = await getDb()
-    .select({ form: f })
+    .select({ form: f, suspendedAt: schema.accounts.suspendedAt })
     .from(f)
     .innerJoin(schema.accounts, eq(schema.accounts.id, f.accountId))
     .where(and(sql`lower(${schema.accounts.domain}) = ${opts.domain.toLowerCase()}`, eq(f.code, opts.code), eq(f.status, 'published')));
-  return row?.form;
+  // A suspended account's form (ADR 152) is there, but takes nothing: the route answers with the suspended page.
+  return row ? { ...row.form, accountSuspended: Boolean(row.suspendedAt) } : undefined;
 }
 
 /** A public form shown to a visitor: the event the Forms report counts as a view (ADR 102). */
