@@ -99,8 +99,9 @@ export async function notifyUsers(opts: {
     .select({
       id: schema.users.id,
       preferences: schema.users.notificationPreferences,
-      // A browser to push to: no job for an agent who turned the option on but subscribed no browser.
-      hasBrowser: sql<boolean>`exists (select 1 from ${schema.agentPushSubscriptions} s where s.account_id = ${schema.users.accountId} and s.user_id = ${schema.users.id})`,
+      // A browser to push to: no job for an agent who turned the option on but subscribed no browser. (The outer
+      // columns are spelt out: drizzle leaves them unqualified in a one-table select, where they would read the inner table.)
+      hasBrowser: sql<boolean>`exists (select 1 from ${schema.agentPushSubscriptions} s where s.account_id = "users"."account_id" and s.user_id = "users"."id")`,
     })
     .from(schema.users)
     .where(and(eq(schema.users.accountId, opts.accountId), inArray(schema.users.id, ids), eq(schema.users.hasAccess, true), eq(schema.users.status, 'active')));
