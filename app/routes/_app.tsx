@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet, useLoaderData, useLocation, useNavigate, useRevalidator, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useCallback } from 'react';
 import { FailingChannelsBanner } from '~/components/channel-health';
-import { showTabNotification } from '~/components/notifications/desktop-notifications';
+import { showTabNotification } from '~/components/notifications/tab-notifications';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { IdleSignOut } from '~/components/shell/idle-sign-out';
 import { SearchBox } from '~/components/shell/search-box';

@@ -2,9 +2,7 @@
  * Desktop notifications in the browser (ADR 155), two paths:
  * - Web Push: the agents' service worker (/agent-sw.js, scope /) shows what the engine pushes, with no Parley tab open;
  *   Settings → Notification subscribes this browser when "Browser push notifications" is saved on.
- * - An open tab: a notification that arrives over the live socket is shown with the Notification API while the tab is
- *   hidden, unless this browser holds a push subscription (then the push shows it; both carry the same tag, so a
- *   browser that got both would replace one with the other rather than show it twice).
+ * - An open tab: tab-notifications.ts (apart, so that the shell of every screen ships only that).
  */
 
 export const AGENT_SERVICE_WORKER_URL = '/agent-sw.js';
@@ -46,20 +44,4 @@ export async function prepareBrowserPush(on: boolean, vapidPublicKey: string): P
   const reg = await navigator.serviceWorker.ready;
   const sub = (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(vapidPublicKey) }));
   return JSON.stringify(sub.toJSON());
-}
-
-/** A live `notification` message shown by the open tab (see above); `open` takes the agent to its link. */
-export async function showTabNotification(m: { [k: string]: unknown }, open: (link: string) => void) {
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted' || document.visibilityState !== 'hidden') return false;
-  if ('serviceWorker' in navigator) {
-    const reg = await navigator.serviceWorker.getRegistration('/');
-    if (reg && (await reg.pushManager?.getSubscription())) return false;
-  }
-  const n = new Notification(String(m.title ?? 'Parley'), { body: typeof m.body === 'string' ? m.body : '', tag: `parley-notification-${String(m.id)}` });
-  n.onclick = () => {
-    window.focus();
-    if (typeof m.link === 'string' && m.link.startsWith('/')) open(m.link);
-    n.close();
-  };
-  return true;
 }
