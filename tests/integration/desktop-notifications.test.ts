@@ -25,6 +25,7 @@ import { accountLink } from '../../app/utils/tenant.server';
 import { contentSecurityPolicy } from '../../server/security-headers';
 import { createTestAccount, createTestUser } from '../factories';
 import { drainEvents, lastEventId } from '../helpers/engine';
+import { sessionCookie, startTestApp } from '../helpers/http';
 import { startPushService } from '../helpers/stand-ins/push-service';
 
 /** ADR 155: what reaches an agent's bell reaches the browsers they subscribed, through Web Push, from the engine. */
@@ -32,11 +33,14 @@ import { startPushService } from '../helpers/stand-ins/push-service';
 const CHROME_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 let push: Awaited<ReturnType<typeof startPushService>>;
+let app: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
   push = await startPushService();
+  app = await startTestApp();
 });
 afterAll(async () => {
   await push.close();
+  await app.close();
 });
 
 async function setup(opts: { browserPush?: boolean } = {}) {
@@ -198,5 +202,40 @@ describe('desktop notifications by Web Push', () => {
     expect(AGENT_SERVICE_WORKER_JS).toContain('showNotification');
     expect(AGENT_SERVICE_WORKER_JS).toContain("addEventListener('notificationclick'");
     expect(contentSecurityPolicy('n')).toContain("worker-src 'self'");
+  });
+
+  it('Settings → Notification: a posted subscription is stored with the save; a bad one is a 400 that saves nothing; off removes every browser; Remove takes one', async () => {
+    const s = await setup({ browserPush: false });
+    const cookie = await sessionCookie({ domain: s.account.domain, accountId: s.account.id, userId: s.agent.id });
+    const form = { intent: 'save', emailOnAssignment: 'on', browserPush: 'on' };
+    const bad = await app.request('/settings/notification', { domain: s.account.domain, cookie, form: { ...form, pushSubscription: '{"endpoint":"ftp://x"}' } });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('The browser&#x27;s subscription could not be read');
+    const [user] = await getDb().select().from(schema.users).where(eq(schema.users.id, s.agent.id));
+    expect(user.notificationPreferences.browserPush).toBe(false);
+    expect(await listAgentPushSubscriptions(s.scope)).toEqual([]);
+
+    const one = push.subscribe();
+    const ok = await app.request('/settings/notification', { domain: s.account.domain, cookie, form: { ...form, pushSubscription: JSON.stringify(one.json) } });
+    expect(ok.status).toBe(302);
+    const rows = await listAgentPushSubscriptions(s.scope);
+    // (This client sends no User-Agent: the page names it plainly.)
+    expect(rows.map((r) => [r.endpoint, describeAgentBrowser(r.userAgent)])).toEqual([[one.json.endpoint, 'A browser']]);
+    const page = await app.request('/settings/notification', { domain: s.account.domain, cookie });
+    expect(page.text).toContain('data-testid="push-browsers"');
+
+    // Another agent cannot remove it; its owner can.
+    const ownerCookie = await sessionCookie({ domain: s.account.domain, accountId: s.account.id, userId: s.owner.id });
+    await app.request('/settings/notification', { domain: s.account.domain, cookie: ownerCookie, form: { intent: 'remove-browser', id: String(rows[0].id) } });
+    expect(await listAgentPushSubscriptions(s.scope)).toHaveLength(1);
+    expect((await app.request('/settings/notification', { domain: s.account.domain, cookie, form: { intent: 'remove-browser', id: 'x' } })).status).toBe(400);
+    await app.request('/settings/notification', { domain: s.account.domain, cookie, form: { intent: 'remove-browser', id: String(rows[0].id) } });
+    expect(await listAgentPushSubscriptions(s.scope)).toEqual([]);
+
+    // Saved off: every browser of the agent goes.
+    await subscribeAgentPush({ ...s.scope, subscription: parseAgentPushSubscription(JSON.stringify(push.subscribe().json)), userAgent: null });
+    await subscribeAgentPush({ ...s.scope, subscription: parseAgentPushSubscription(JSON.stringify(push.subscribe().json)), userAgent: null });
+    expect((await app.request('/settings/notification', { domain: s.account.domain, cookie, form: { intent: 'save', emailOnAssignment: 'on' } })).status).toBe(302);
+    expect(await listAgentPushSubscriptions(s.scope)).toEqual([]);
   });
 });
