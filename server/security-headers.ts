@@ -52,6 +52,8 @@ export function contentSecurityPolicy(nonce: string, framing = "'self'", helpHos
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${analytics}`,
+    // The agents' service worker, /agent-sw.js (ADR 155): same origin only (stated, not left to the script-src fallback).
+    "worker-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "font-src 'self' data:",

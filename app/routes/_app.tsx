@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { Outlet, useLoaderData, useLocation, useRevalidator, type ShouldRevalidateFunction } from '@remix-run/react';
+import { Outlet, useLoaderData, useLocation, useNavigate, useRevalidator, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useCallback } from 'react';
 import { FailingChannelsBanner } from '~/components/channel-health';
+import { showTabNotification } from '~/components/notifications/tab-notifications';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { IdleSignOut } from '~/components/shell/idle-sign-out';
 import { SearchBox } from '~/components/shell/search-box';
@@ -10,6 +11,7 @@ import { useAnchorNavigation } from '~/components/ui/anchor-link';
 import { isLiveRevalidation, useLiveConnection, useLiveEvent } from '~/components/shell/use-live';
 import { listFailingChannels } from '~/models/channels/health.server';
 import { trialBanner } from '~/models/shell/trial';
+import { readNotificationPreferences } from '~/models/users/constants';
 import { getConfig } from '~/utils/env.server';
 import { publicUser, requireUser } from '~/utils/session.server';
 
@@ -24,6 +26,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     failingChannels: await listFailingChannels({ accountId: ctx.account.id }),
     // The account's idle sign-out (ADR 148); 0 is never.
     idleMs: (ctx.account.settings.idleSignOutMinutes ?? 0) * 60_000,
+    // An open tab shows notifications on the desktop only for agents who asked for them (ADR 155).
+    desktopNotifications: readNotificationPreferences(ctx.user.notificationPreferences).browserPush,
   };
 }
 
@@ -34,16 +38,19 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevali
 
 /** The shell: top navigation, breadcrumb, search, trial banner; the live socket while it is shown. */
 export default function AppShell() {
-  const { user, trial, unread, failingChannels, idleMs } = useLoaderData<typeof loader>();
+  const { user, trial, unread, failingChannels, idleMs, desktopNotifications } = useLoaderData<typeof loader>();
   const live = useLiveConnection();
   // Every AnchorLink of the app's pages navigates client-side through this one listener (ADR 137).
   useAnchorNavigation();
   const revalidator = useRevalidator();
+  const navigate = useNavigate();
   const onLive = useCallback(
-    (m: { type: string }) => {
-      if (m.type === 'notification') revalidator.revalidate();
+    (m: { type: string; [k: string]: unknown }) => {
+      if (m.type !== 'notification') return;
+      revalidator.revalidate();
+      if (desktopNotifications) void showTabNotification(m, navigate).catch((err) => console.warn('The desktop notification was not shown:', err));
     },
-    [revalidator],
+    [revalidator, navigate, desktopNotifications],
   );
   useLiveEvent(onLive);
   const location = useLocation();

@@ -31,6 +31,8 @@ export const QUEUES = {
   notificationEmail: 'notifications.email',
   /** Timers: tells the assignee a little before an SLA due time that it is near (ADR 034). */
   slaWarning: 'sla.warning',
+  /** Sends one notification to the browsers its agent subscribed to desktop notifications (ADR 155). */
+  notificationPush: 'notifications.push',
   /** Runs one knowledge-base import from another help centre's address (ADR 059). */
   kbImport: 'kb.import',
   /** Sends a campaign's frozen recipients a slice at a time, then queues itself again (ADR 064). */
@@ -88,6 +90,7 @@ export const WORK_QUEUES = [
   QUEUES.chatEmail,
   QUEUES.notificationEmail,
   QUEUES.slaWarning,
+  QUEUES.notificationPush,
   QUEUES.kbImport,
   QUEUES.campaignSend,
   QUEUES.meetingReminder,
@@ -187,6 +190,8 @@ const EXPIRE_SECONDS: Partial<Record<(typeof WORK_QUEUES)[number], number>> = {
   // A send of 100,000 mails takes minutes; a killed engine's send comes back after this (its claimed rows are kept).
   [QUEUES.surveyEmailSend]: 60,
   [QUEUES.webhookDeliver]: 60,
+  // A few browsers, 15 s each at worst.
+  [QUEUES.notificationPush]: 120,
   [QUEUES.integrationsOrderImport]: 60 * 60,
   // A backup of a large installation takes long; one whose engine died is recorded as interrupted by the next run.
   [QUEUES.backupRun]: BACKUP_MAX_HOURS * 60 * 60,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { users } from './users';
 
@@ -96,6 +96,38 @@ export const notifications = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('notifications_user_idx').on(t.accountId, t.userId, t.createdAt)],
+);
+
+/**
+ * An agent's browser subscribed to desktop notifications (ADR 155): the push service endpoint and the keys the payload
+ * is encrypted to (RFC 8291), made from Settings → Notification. One row per endpoint and account: the same browser
+ * subscribed again by another agent of the account (a shared desk) now belongs to that agent. A 404 or 410 from the
+ * push service deletes the row; any other failure is recorded on it (and shown on the settings page).
+ */
+export const agentPushSubscriptions = pgTable(
+  'agent_push_subscriptions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    userAgent: text('user_agent'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
+    /** What the last failed send met (the push service's status, or the network error), without the endpoint. */
+    lastFailure: text('last_failure'),
+  },
+  (t) => [
+    uniqueIndex('agent_push_subscriptions_account_endpoint_key').on(t.accountId, t.endpoint),
+    index('agent_push_subscriptions_user_idx').on(t.accountId, t.userId),
+  ],
 );
 
 /** Engines write here every few seconds, so a web process can tell whether an engine is consuming events. */

@@ -8,6 +8,7 @@ import '../../app/models/channels/google-business.server';
 import { autoResolveConversation } from '../../app/models/channels/inbound.server';
 import { emailChatReplyIfAway } from '../../app/models/channels/widget.server';
 import { sendNotificationEmail, warnSlaDue } from '../../app/models/notifications/notifications.server';
+import { sendNotificationPush } from '../../app/models/notifications/browser-push.server';
 import { checkSlaBreach, type SlaTargetKind } from '../../app/models/automation/sla.server';
 import { runContactImport } from '../../app/models/crm/imports.server';
 import { runZendeskImport } from '../../app/models/knowledge-base/zendesk.server';
@@ -63,6 +64,7 @@ export const JOB_HANDLERS: Record<(typeof WORK_QUEUES)[number], (data: Record<st
       target: data.target as SlaTargetKind,
       dueAt: String(data.dueAt),
     }),
+  [QUEUES.notificationPush]: (data) => sendNotificationPush({ accountId: Number(data.accountId), notificationId: Number(data.notificationId) }),
   [QUEUES.kbImport]: (data) => runZendeskImport({ accountId: Number(data.accountId), importId: Number(data.importId) }),
   [QUEUES.campaignSend]: (data) => runCampaignSend({ accountId: Number(data.accountId), campaignId: Number(data.campaignId) }),
   [QUEUES.meetingReminder]: (data) =>

@@ -116,7 +116,7 @@ export type PushSubscriptionInput = {
 };
 
 /** The endpoint must be the push service's https URL (http only where private destinations are allowed, for tests). */
-function checkEndpoint(endpoint: string) {
+export function checkEndpoint(endpoint: string) {
   let u: URL;
   try {
     u = new URL(endpoint);
@@ -126,7 +126,8 @@ function checkEndpoint(endpoint: string) {
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && getConfig().allowPrivateDestinations)) throw new PushInputError('The subscription endpoint must be an https URL');
 }
 
-function checkKeys(k: PushSubscriptionInput['keys']) {
+/** The subscription's keys (RFC 8291): an uncompressed P-256 point and a 16-byte secret. Agents' subscriptions too (ADR 155). */
+export function checkKeys(k: PushSubscriptionInput['keys']) {
   const p256dh = Buffer.from(k.p256dh, 'base64url');
   const auth = Buffer.from(k.auth, 'base64url');
   if (p256dh.length !== 65 || p256dh[0] !== 4) throw new PushInputError('The subscription key p256dh is not a P-256 public key');

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { getDb, schema, type DbOrTx, type Tx } from '../../../db/client';
 import { publishToAccount } from '../../utils/live.server';
-import { enqueueOnceInTx, QUEUES } from '../../utils/jobs.server';
+import { enqueueInTx, enqueueOnceInTx, QUEUES } from '../../utils/jobs.server';
 import { formatDateTime } from '../../utils/format';
 import { accountLink } from '../../utils/tenant.server';
 import { sendEmail } from '../mail/mail.server';
@@ -66,13 +66,21 @@ export async function createNotification(
       emailedAt: opts.emailed === false ? null : new Date(),
     })
     .returning();
-  await publishToAccount(opts.accountId, { type: 'notification', id: row.id, title: row.title, at: row.createdAt.getTime() }, { userId: opts.userId, tx: db === getDb() ? undefined : db });
+  // Title, body and link let an open tab show it as a desktop notification too (ADR 155).
+  await publishToAccount(
+    opts.accountId,
+    { type: 'notification', id: row.id, title: row.title, body: row.body, link: row.link, at: row.createdAt.getTime() },
+    { userId: opts.userId, tx: db === getDb() ? undefined : db },
+  );
   return row;
 }
 
 /**
  * Notifies some users of one thing that happened in a conversation: users of other accounts, without access, or the
- * actor themself are left out. Inserts, email timers and the live message all commit together.
+ * actor themself are left out. Inserts, email timers, desktop push jobs and the live message all commit together.
+ * This is the one place that decides who is told: the bell, the email (per kind, by the preferences) and the desktop
+ * notification (every notification, for agents who turned "Browser push notifications" on and subscribed a browser;
+ * ADR 155) all follow from it.
  */
 export async function notifyUsers(opts: {
   accountId: number;
@@ -88,7 +96,13 @@ export async function notifyUsers(opts: {
   const ids = [...new Set(opts.userIds.filter((id) => Number.isSafeInteger(id) && id !== opts.actorUserId))];
   if (ids.length === 0) return [];
   const users = await getDb()
-    .select({ id: schema.users.id, preferences: schema.users.notificationPreferences })
+    .select({
+      id: schema.users.id,
+      preferences: schema.users.notificationPreferences,
+      // A browser to push to: no job for an agent who turned the option on but subscribed no browser. (The outer
+      // columns are spelt out: drizzle leaves them unqualified in a one-table select, where they would read the inner table.)
+      hasBrowser: sql<boolean>`exists (select 1 from ${schema.agentPushSubscriptions} s where s.account_id = "users"."account_id" and s.user_id = "users"."id")`,
+    })
     .from(schema.users)
     .where(and(eq(schema.users.accountId, opts.accountId), inArray(schema.users.id, ids), eq(schema.users.hasAccess, true), eq(schema.users.status, 'active')));
   if (users.length === 0) return [];
@@ -113,6 +127,9 @@ export async function notifyUsers(opts: {
         ),
       );
       if (email) await scheduleNotificationEmail(tx, { accountId: opts.accountId, userId: u.id, conversationId: opts.conversationId });
+      if (u.hasBrowser && readNotificationPreferences(u.preferences).browserPush) {
+        await enqueueInTx(tx, QUEUES.notificationPush, { accountId: opts.accountId, notificationId: rows[rows.length - 1].id });
+      }
     }
     return rows;
   });

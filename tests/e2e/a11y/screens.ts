@@ -170,6 +170,7 @@ export const EXCLUDED: Record<string, string> = {
   '_app.analytics._index.tsx': 'a redirect to the overview',
   'c.o.$token.tsx': "a campaign email's open pixel",
   'public.push-sw[.]js.tsx': 'the web push service worker script',
+  'agent-sw[.]js.tsx': 'the agents\' desktop notification service worker script (tests/e2e/settings/desktop-notifications.spec.ts)',
   'public.push.delivered.$token.tsx': "a push notification's delivered beacon (tests/integration/campaigns-push.test.ts)",
   'c.c.$token.tsx': "a campaign email's tracked-link redirect",
   'c.u.$token.tsx': 'needs a sent campaign email (tests/e2e/campaigns/email.spec.ts)',

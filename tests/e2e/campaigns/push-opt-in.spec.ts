@@ -7,6 +7,7 @@ import { createPushSegment } from '../../../app/models/campaigns/push-segments.s
 import { vapidKeysFor } from '../../../app/models/campaigns/push.server';
 import { createWebInbox } from '../../../app/models/channels/messenger-settings.server';
 import { createTestAccount } from '../../factories';
+import { standInPushManager, type StandInState } from '../../helpers/stand-ins/push-manager';
 import { startPushService } from '../../helpers/stand-ins/push-service';
 import { port } from '../helpers';
 
@@ -48,43 +49,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await new Promise<void>((resolve) => site.close(() => resolve()));
 });
-
-type StandInState = { keys?: { id: string; privateKey: string; p256dh: string; auth: string }; applicationServerKey?: string; userVisibleOnly?: boolean };
-
-/** Runs in the page before any script: the stand-in PushManager.subscribe (see above). */
-function standInPushManager(pushOrigin: string) {
-  const b64u = (bytes: ArrayBuffer | Uint8Array) =>
-    btoa(String.fromCharCode(...new Uint8Array(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))))
-      .replace(/\+/g, '-')
-      .replace(/\//g, '_')
-      .replace(/=+$/, '');
-  const state: StandInState & { sub?: unknown } = {};
-  (window as unknown as { __pushStandIn: typeof state }).__pushStandIn = state;
-  PushManager.prototype.getSubscription = async function () {
-    return (state.sub ?? null) as PushSubscription | null;
-  };
-  PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
-    const pair = (await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits'])) as CryptoKeyPair;
-    const raw = await crypto.subtle.exportKey('raw', pair.publicKey);
-    const jwk = await crypto.subtle.exportKey('jwk', pair.privateKey);
-    const auth = crypto.getRandomValues(new Uint8Array(16));
-    const id = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
-    const endpoint = `${pushOrigin}/push/${id}`;
-    const keys = { p256dh: b64u(raw), auth: b64u(auth) };
-    state.keys = { id, privateKey: jwk.d!, ...keys };
-    state.applicationServerKey = b64u(options?.applicationServerKey as Uint8Array);
-    state.userVisibleOnly = options?.userVisibleOnly;
-    state.sub = {
-      endpoint,
-      expirationTime: null,
-      options,
-      getKey: (name: string) => (name === 'p256dh' ? raw : auth.buffer),
-      toJSON: () => ({ endpoint, expirationTime: null, keys }),
-      unsubscribe: async () => true,
-    };
-    return state.sub as PushSubscription;
-  };
-}
 
 test('a visitor subscribes through the messenger in a real browser; a later visit refreshes the facts; a push campaign reaches the page-made keys', async ({ browser }) => {
   test.setTimeout(120_000);

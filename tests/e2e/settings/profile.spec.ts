@@ -105,7 +105,10 @@ test('notification preferences are saved', async ({ page }) => {
   await page.getByLabel('Email me when a conversation is assigned to me').uncheck();
   await page.getByLabel('Browser push notifications').check();
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByTestId('toast')).toHaveText('Settings Updated');
+  // Saved; without JavaScript this browser cannot be subscribed, and the toast says no browser shows them yet (ADR 155).
+  await expect(page.getByTestId('toast')).toHaveText(
+    'Settings Updated. No browser shows your desktop notifications yet: they need JavaScript in the browser that should show them.',
+  );
   await expect(page.getByLabel('Email me when a conversation is assigned to me')).not.toBeChecked();
   await expect(page.getByLabel('Browser push notifications')).toBeChecked();
 });
