@@ -1,4 +1,5 @@
 import { PRIORITIES } from './schema/inbox-constants';
+import zlib from 'node:zlib';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb, schema } from './client';
 import { buildDemoPlan, DEMO_TAGS, type DemoPlan } from './seed-plan';
@@ -14,6 +15,7 @@ import { addNote } from '../app/models/crm/notes.server';
 import { createSegment } from '../app/models/crm/segments.server';
 import { createEmailInbox } from '../app/models/email/email-inboxes.server';
 import { saveAttachment } from '../app/models/inbox/attachments.server';
+import { composeInlineReply, newInlineContentId } from '../app/models/inbox/inline-media.server';
 import { snoozeConversation } from '../app/models/inbox/conversations.server';
 import { updateInbox } from '../app/models/inbox/inboxes.server';
 import { previewOf, refreshConversationSearch } from '../app/models/inbox/messages.server';
@@ -198,6 +200,7 @@ export async function seedDemoData(opts: { accountId: number; users: User[]; tea
       const messageId = messageRows[k++].id;
       if (m.attachment) await saveAttachment({ accountId, messageId, filename: m.attachment.filename, contentType: m.attachment.contentType, bytes: Buffer.from(m.attachment.body) });
     }
+  await seedInlineScreenshot({ accountId, plan, messageIds: messageRows.map((r) => r.id), convIds });
   const tagLinks = plan.conversations.flatMap((c, i) => tagsOf(c.tags).map((tagId) => ({ conversationId: convIds[i], tagId, accountId })));
   if (tagLinks.length) await db.insert(schema.conversationTags).values(tagLinks);
   await db.transaction((tx) => refreshConversationSearch(tx, { accountId, conversationIds: convIds }));
@@ -364,4 +367,54 @@ async function seedWorkflows(opts: {
     });
     await db.insert(schema.automationRunLog).values(lines);
   }
+}
+
+/**
+ * The first agent answer by email shows where to click with a screenshot inside the message (ADR 156): an inline
+ * image as an agent's reply stores it, so the demo's thread shows one.
+ */
+async function seedInlineScreenshot(opts: { accountId: number; plan: DemoPlan; messageIds: number[]; convIds: number[] }) {
+  let k = 0;
+  for (const [i, c] of opts.plan.conversations.entries())
+    for (const m of c.messages) {
+      const messageId = opts.messageIds[k++];
+      if (c.inbox === 'chat' || m.kind !== 'outgoing') continue;
+      const row = await saveAttachment({ accountId: opts.accountId, messageId, filename: 'where-to-click.png', checkedType: 'image/png', bytes: screenshotPng(), contentId: newInlineContentId() });
+      const body = composeInlineReply(`${m.text}\n\nHere is where to click:\n[image]`, [{ id: row.id, filename: row.filename, contentId: row.contentId! }]);
+      await getDb()
+        .update(schema.messages)
+        .set({ text: body.text, html: body.html })
+        .where(and(eq(schema.messages.accountId, opts.accountId), eq(schema.messages.id, messageId), eq(schema.messages.conversationId, opts.convIds[i])));
+      return;
+    }
+}
+
+/** A small picture of a settings panel with a highlighted button: a real PNG, drawn here so the seed needs no file. */
+function screenshotPng(width = 160, height = 90) {
+  const chunk = (type: string, body: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    const typed = Buffer.concat([Buffer.from(type, 'ascii'), body]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(typed));
+    return Buffer.concat([length, typed, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) {
+      const bar = y < 14;
+      const line = y > 24 && y < 64 && (y - 24) % 12 < 6 && x > 12 && x < 100;
+      const button = y > 66 && y < 82 && x > 104 && x < 150;
+      const [r, g, b] = bar ? [79, 70, 229] : button ? [234, 88, 12] : line ? [209, 213, 219] : [249, 250, 251];
+      row.set([r, g, b], 1 + x * 3);
+    }
+    rows.push(row);
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
 }

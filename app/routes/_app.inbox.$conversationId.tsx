@@ -10,6 +10,7 @@ import { MergeForm, SnoozeForm, TagsForm } from '~/components/inbox/operations';
 import { PriorityPill, SlaPill, StatusPill, personName } from '~/components/inbox/pills';
 import { formatSize, ThreadItem, type ThreadMessage } from '~/components/inbox/thread';
 import { MergeConfirm } from '~/components/inbox/merge-confirm';
+import { ReplyMedia } from '~/components/inbox/reply-media';
 import { PropertiesForm } from '~/components/inbox/properties';
 import { updateConversationProperties } from '~/models/inbox/properties.server';
 import { MentionSuggestions } from '~/components/inbox/mention-suggestions';
@@ -42,6 +43,7 @@ import { AssignSchema, dateToZonedInput, EditMessageSchema, MergeSchema, Message
 import { describeLine, listConversationRuns, RUN_STATE_LABELS } from '~/models/automation/run-history.server';
 import { renderEmailHtml } from '~/models/email/render.server';
 import { MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENT_BYTES } from '~/models/inbox/attachments.server';
+import { inlineAttachmentIds, MAX_AUDIO_BYTES, MAX_INLINE_IMAGE_BYTES, MAX_INLINE_IMAGES, MediaFileError, mediaKind } from '~/models/inbox/inline-media.server';
 import { deleteMessage, editMessage, getMessage, isMessageEditable, listThread, MessageNotEditableError } from '~/models/inbox/messages.server';
 import {
   MAX_REPLY_FILES,
@@ -165,7 +167,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         bcc: m.kind === 'incoming' ? [] : m.email?.bcc ?? [],
         fromTrustedDomain: m.fromTrustedDomain,
         mine: m.senderUserId === ctx.user.id,
-        attachments: attachments.filter((a) => a.messageId === m.id).map((a) => ({ id: a.id, filename: a.filename, size: a.size })),
+        // Images the message's HTML shows in place are not listed again; audio clips get a player (ADR 156).
+        attachments: attachments
+          .filter((a) => a.messageId === m.id && !(shown && inlineAttachmentIds(shown.html).has(a.id)))
+          .map((a) => ({ id: a.id, filename: a.filename, size: a.size, kind: mediaKind(a.contentType) })),
       };
     })
     // Newest first, right under the reply box: the page is useful at once, without scrolling or script.
@@ -258,6 +263,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     meetingsAllowed,
     // Start, stop and the ticking timer are on the time page: this page's script stays within its budget.
     time: { label: `${formatHoursMinutes(time.totalSeconds)} logged${time.running ? ', your timer is running' : ''}.` },
+    mediaHint: {
+      images: `PNG, JPEG, GIF or WebP, up to ${MAX_INLINE_IMAGES} images of ${MAX_INLINE_IMAGE_BYTES / (1024 * 1024)} MB each. Each goes where you type [image] in the message, or at its end.`,
+      audio: `WebM, Ogg, MP3, M4A or WAV, up to ${MAX_AUDIO_BYTES / (1024 * 1024)} MB.`,
+    },
     uploadHint: `Up to ${MAX_REPLY_FILES} files, ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB each and ${
       MAX_MESSAGE_ATTACHMENT_BYTES / (1024 * 1024)
     } MB together.`,
@@ -321,9 +330,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
             text: v.text,
             email: !isNote && (v.cc.length || v.bcc.length) ? { cc: v.cc, bcc: v.bcc } : undefined,
             files,
+            inlineImages: await filesOf(formData, 'inlineImages'),
+            audio: await filesOf(formData, 'audio'),
           });
         } catch (err) {
-          if (err instanceof ReplyFileError) return fail(submission.reply({ fieldErrors: { files: [err.message] }, hideFields: ['files'] }));
+          if (err instanceof MediaFileError) return fail(submission.reply({ fieldErrors: { [err.field]: [err.message] }, hideFields: ['files', 'inlineImages', 'audio'] }));
+          if (err instanceof ReplyFileError) return fail(submission.reply({ fieldErrors: { files: [err.message] }, hideFields: ['files', 'inlineImages', 'audio'] }));
           throw err;
         }
         if (v.intent === 'note') return redirectWithToast(here, 'Note Added');
@@ -814,6 +826,7 @@ function ReplyBox({
           </small>
           <ErrorList errors={fileErrors} />
         </div>
+        <ReplyMedia textarea={textarea} hints={d.mediaHint} errors={{ images: lastResult?.error?.inlineImages ?? undefined, audio: lastResult?.error?.audio ?? undefined }} />
         <ErrorList id={form.errorId} errors={form.errors} />
         <div className="row">
           <button className="btn btn-primary" name="intent" value="reply">

@@ -11,5 +11,9 @@ export async function loader({ params }: LoaderFunctionArgs) {
   if (!link) throw new Response('Not Found', { status: 404 });
   const found = await readAttachment({ accountId: link.accountId, id: link.attachmentId });
   if (!found) throw new Response('Not Found', { status: 404 });
-  return attachmentResponse(found);
+  const response = attachmentResponse(found);
+  // The widget shows images and plays clips on the customer's site, another origin: helmet's same-origin resource
+  // policy would block them. The link is a signed, expiring capability, so its file may be embedded anywhere.
+  response.headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
+  return response;
 }

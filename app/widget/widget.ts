@@ -8,7 +8,7 @@
  */
 
 /** `buttons`: a chatbot's question waiting for its answer (ADR 075); pressing one sends its label. */
-type Msg = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; edited?: boolean; attachments: { name: string; url: string }[]; buttons?: string[] };
+type Msg = { id: number; from: 'visitor' | 'agent'; text: string; at: string; author: string | null; edited?: boolean; attachments: { name: string; url: string; kind?: 'image' | 'audio' | 'file' }[]; buttons?: string[] };
 type Fields = { name: boolean; email: boolean; phone: boolean; subject: boolean; message: boolean; attachment: boolean; captcha: boolean };
 type Config = {
   color: string;
@@ -158,6 +158,8 @@ type Session = {
 .b.a{float:left;background:#e5e7eb}
 .b i,.b a{display:block;font-size:.8em;opacity:.8}
 .b a{color:inherit}
+.b .im{display:block;max-width:100%;height:auto;border-radius:8px;margin-top:4px}
+.b audio{display:block;max-width:100%;margin-top:4px}
 .t{clear:both;font-size:.85em;color:#6b7280;padding:4px 2px;min-height:1.6em}
 .c{display:flex;gap:6px;padding:8px;border-top:1px solid #e5e7eb}
 textarea,input{flex:1;width:100%;border:1px solid #d1d5db;border-radius:8px;padding:8px;resize:none;font-size:.95em;background:#fff;color:#111}
@@ -241,9 +243,12 @@ label{font-size:.85em;color:#374151}
     if (m.author) b.prepend(el('i', {}, m.author));
     if (m.edited) b.append(el('small', {}, ' (edited)'));
     for (const f of m.attachments) {
-      const link = el('a', { href: base + f.url, target: '_blank', rel: 'noopener' }, ' ' + f.name);
-      link.prepend(icon('clip', 14));
+      const link = el('a', { href: base + f.url, target: '_blank', rel: 'noopener' }, f.kind === 'image' ? '' : ' ' + f.name);
+      // An image shows in the bubble (a link to the full file), an audio clip plays there (ADR 156).
+      if (f.kind === 'image') link.append(el('img', { src: base + f.url, alt: f.name, class: 'im' }));
+      else link.prepend(icon('clip', 14));
       b.append(link);
+      if (f.kind === 'audio') b.append(el('audio', { controls: '', preload: 'none', src: base + f.url, 'aria-label': f.name }));
     }
     list.insertBefore(b, typingLine);
     // A bot's question offers its answers as buttons until anything else is said.

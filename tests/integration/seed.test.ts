@@ -103,6 +103,12 @@ describe('npm run seed', () => {
     expect(before.csatRatings).toBeGreaterThan(20);
     expect(before.messages).toBeGreaterThan(DEMO_CONVERSATIONS * 2);
     expect(before.attachments).toBeGreaterThan(10);
+    // An agent's answer with a screenshot inside it (ADR 156): the thread shows it through the attachment route.
+    const [inline] = await getDb()
+      .select({ text: schema.messages.text, html: schema.messages.html })
+      .from(schema.messages)
+      .where(and(eq(schema.messages.accountId, account.id), eq(schema.messages.kind, 'outgoing'), sql`${schema.messages.html} like '%<img src="/attachments/%'`));
+    expect(inline?.text).toContain('Here is where to click:\n[image: where-to-click.png]');
     expect(before.crmNotes).toBeGreaterThan(20);
     expect(before.automationRunLog).toBeGreaterThan(100);
 

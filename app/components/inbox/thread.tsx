@@ -27,7 +27,8 @@ export type ThreadMessage = {
   bcc: string[];
   fromTrustedDomain: boolean;
   mine: boolean;
-  attachments: { id: number; filename: string; size: number }[];
+  /** kind: 'audio' gets a player, 'image' a link like any file (inline images are in the HTML, ADR 156). */
+  attachments: { id: number; filename: string; size: number; kind?: 'image' | 'audio' | 'file' }[];
 };
 
 const KIND_LABELS = { incoming: 'Customer', outgoing: 'Reply', note: 'Private note', system: '' } as const;
@@ -94,6 +95,7 @@ export function ThreadItem({
           {m.attachments.map((a) => (
             <li key={a.id}>
               <Paperclip aria-hidden="true" size={14} /> <a href={`/attachments/${a.id}`}>{a.filename}</a> <span className="muted">({formatSize(a.size)})</span>
+              {a.kind === 'audio' ? <audio controls preload="none" src={`/attachments/${a.id}`} aria-label={`Play ${a.filename}`} data-testid="audio-player" /> : null}
             </li>
           ))}
         </ul>

@@ -9,6 +9,7 @@ import { recordPageView } from '../crm/page-views.server';
 import { openConversation } from '../inbox/conversations.server';
 import { addMessage } from '../inbox/messages.server';
 import { detectContentType, linkAttachments, saveAttachment } from '../inbox/attachments.server';
+import { mediaKind } from '../inbox/inline-media.server';
 import { removeStoredFiles } from '../storage/files.server';
 import { getConfig } from '../../utils/env.server';
 import { publishToAccount } from '../../utils/live.server';
@@ -302,7 +303,8 @@ export async function visitorFromToken(token: string | null | undefined) {
   return row;
 }
 
-export type VisitorFileLink = { name: string; url: string };
+/** kind: an image shows in the bubble, an audio clip plays there, any other file is a link (ADR 156). */
+export type VisitorFileLink = { name: string; url: string; kind: 'image' | 'audio' | 'file' };
 export type VisitorMessage = {
   id: number;
   from: 'visitor' | 'agent';
@@ -370,14 +372,21 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
   const choices = rows.some((r) => r.botName !== null) ? await pendingChoices({ accountId: opts.visitor.accountId, conversationId: opts.visitor.conversationId }) : null;
   const files = ids.length
     ? await getDb()
-        .select({ id: schema.attachments.id, messageId: schema.attachments.messageId, filename: schema.attachments.filename })
+        .select({
+          id: schema.attachments.id,
+          messageId: schema.attachments.messageId,
+          filename: schema.attachments.filename,
+          contentType: schema.attachments.contentType,
+          contentId: schema.attachments.contentId,
+        })
         .from(schema.attachments)
         .where(and(eq(schema.attachments.accountId, opts.visitor.accountId), inArray(schema.attachments.messageId, ids)))
     : [];
   return rows.reverse().map((r) => ({
     id: r.id,
     from: r.kind === 'incoming' ? 'visitor' : 'agent',
-    text: r.text,
+    // An agent's inline image is shown in the bubble: its "[image: name]" line (the mail's text) is left out.
+    text: r.kind === 'outgoing' ? withoutImageLines(r.text, files.filter((f) => f.messageId === r.id && f.contentId)) : r.text,
     at: r.createdAt.toISOString(),
     // First names only: the visitor needs to know who answers, not the team's full names.
     author: r.kind === 'outgoing' ? r.botName ?? r.firstName ?? null : null,
@@ -385,8 +394,15 @@ export async function listVisitorMessages(opts: { visitor: WidgetVisitor; after?
     ...(choices?.messageId === r.id ? { buttons: choices.labels } : {}),
     attachments: files
       .filter((f) => f.messageId === r.id)
-      .map((f) => ({ name: f.filename, url: signFileLink({ accountId: opts.visitor.accountId, attachmentId: f.id }) })),
+      .map((f) => ({ name: f.filename, url: signFileLink({ accountId: opts.visitor.accountId, attachmentId: f.id }), kind: mediaKind(f.contentType) })),
   }));
+}
+
+function withoutImageLines(text: string, inline: { filename: string }[]) {
+  if (!inline.length) return text;
+  let out = text;
+  for (const f of inline) out = out.split(`[image: ${f.filename}]`).join('');
+  return out.replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /** The id of the newest message the visitor sees (listVisitorMessages' first row, in one read): where a reply's list starts. */

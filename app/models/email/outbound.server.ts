@@ -10,6 +10,7 @@ import { singleton } from '../../utils/singleton.server';
 import { DeliveryRefused, registerChannelDeliverer, type OutgoingMessage } from '../channels/delivery.server';
 import { randomToken } from '../../utils/password.server';
 import { listAttachmentsOfMessage, readAttachment } from '../inbox/attachments.server';
+import { htmlForMail } from '../inbox/inline-media.server';
 import type { Inbox } from '../inbox/inboxes.server';
 import { bareAddress, domainOf, FORWARDING_CHECK_HEADER, forwardingAddress, forwardingCheckValue, newMessageId, replyAddress } from './addresses.server';
 import { getEmailInbox, readEmailSettings } from './email-inboxes.server';
@@ -188,13 +189,14 @@ export async function deliverEmailReply(outgoing: OutgoingMessage) {
   const isReply = references.length > 0 || conversation.messageCount > 1;
   const subject = isReply ? (/^re:/i.test(subjectBase) ? subjectBase : `Re: ${subjectBase || 'your message'}`) : subjectBase || `Message from ${inbox.name}`;
   const files = await listAttachmentsOfMessage({ accountId: message.accountId, messageId: message.id });
+  // Inline images (ADR 156): the stored HTML shows them as /attachments/<id>; the mail names them by cid:.
+  const { html, inline } = message.html ? htmlForMail(message.html, files) : { html: textToHtml(message.text), inline: new Set<number>() };
   const attachments: Mail.Attachment[] = [];
   for (const f of files) {
     const found = await readAttachment({ accountId: message.accountId, id: f.id });
     if (!found) throw new Error(`Attachment ${f.filename} is missing from storage`);
-    attachments.push({ filename: f.filename, content: found.bytes, contentType: f.contentType });
+    attachments.push({ filename: f.filename, content: Buffer.from(found.bytes), contentType: f.contentType, ...(inline.has(f.id) ? { cid: f.contentId!, contentDisposition: 'inline' as const } : {}) });
   }
-  const html = message.html ?? textToHtml(message.text);
   const cc = message.email?.cc ?? [];
   const bcc = message.email?.bcc ?? [];
   await send({

@@ -53,6 +53,8 @@ export async function saveAttachment(
     contentType?: string | null;
     bytes: Uint8Array;
     contentId?: string | null;
+    /** The type already established from the bytes by a stricter check (inline images, audio clips: ADR 156). */
+    checkedType?: string;
     /** A file that belongs to something other than a message (an email template's, ADR 149): `email-template:12`. */
     owner?: `email-template:${number}`;
   },
@@ -69,7 +71,7 @@ export async function saveAttachment(
         accountId: opts.accountId,
         messageId: opts.messageId,
         filename: cleanFilename(opts.filename),
-        contentType: await detectContentType(opts.bytes, opts.contentType),
+        contentType: opts.checkedType ?? (await detectContentType(opts.bytes, opts.contentType)),
         size: opts.bytes.byteLength,
         storageKey,
         contentId: contentId && !opts.owner && /^parley:/i.test(contentId) ? `x-${contentId}` : contentId,

@@ -4,6 +4,7 @@ import type { EmailHeaders } from '../../../db/schema/inbox';
 import { cleanFilename, detectContentType, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENT_BYTES, saveAttachment } from './attachments.server';
 import { removeStoredFiles } from '../storage/files.server';
 import { postMessage } from './conversations.server';
+import { checkAudio, checkInlineImages, composeInlineReply, newInlineContentId } from './inline-media.server';
 
 export const MAX_REPLY_FILES = 10;
 export const REPLY_FILE_TOO_LARGE = `Attachments must be at most ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB each`;
@@ -54,20 +55,44 @@ export async function postMessageWithFiles(opts: {
   text: string;
   email?: Pick<EmailHeaders, 'cc' | 'bcc'>;
   files: ReplyFile[];
+  /** Images shown inside the message (ADR 156): where `[image]` placeholders say, else at the end. */
+  inlineImages?: ReplyFile[];
+  /** A recorded or uploaded audio clip, sent as an attachment and played in the thread. */
+  audio?: ReplyFile[];
 }) {
-  await checkReplyFiles(opts.files);
+  // Every file is checked before the first is stored: a refused one leaves nothing behind.
+  const images = await checkInlineImages(opts.inlineImages ?? []);
+  const audio = await checkAudio(opts.audio ?? []);
+  const all = [...opts.files, ...images, ...audio];
+  await checkReplyFiles(all);
   const saved: { id: number; storageKey: string }[] = [];
   try {
     for (const f of opts.files) {
       const row = await saveAttachment({ accountId: opts.accountId, messageId: null, filename: f.name, contentType: f.type, bytes: f.bytes });
       saved.push({ id: row.id, storageKey: row.storageKey });
     }
+    const placed: { id: number; filename: string; contentId: string }[] = [];
+    for (const f of [...images, ...audio]) {
+      const isImage = images.includes(f);
+      const row = await saveAttachment({
+        accountId: opts.accountId,
+        messageId: null,
+        filename: f.name,
+        checkedType: f.contentType,
+        bytes: f.bytes,
+        contentId: isImage ? newInlineContentId() : null,
+      });
+      saved.push({ id: row.id, storageKey: row.storageKey });
+      if (isImage) placed.push({ id: row.id, filename: row.filename, contentId: row.contentId! });
+    }
+    const body = placed.length ? composeInlineReply(opts.text, placed) : { text: opts.text, html: null };
     return await postMessage({
       accountId: opts.accountId,
       actorId: opts.actorId,
       conversationId: opts.conversationId,
       kind: opts.kind,
-      text: opts.text,
+      text: body.text,
+      html: body.html,
       email: opts.email,
       attachmentIds: saved.map((s) => s.id),
     });

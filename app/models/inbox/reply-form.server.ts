@@ -14,7 +14,8 @@ export async function readFormWithFiles(request: Request): Promise<FormData | st
   let total = 0;
   try {
     return await unstable_parseMultipartFormData(request, async (part) => {
-      if (part.filename !== undefined && ++files > MAX_REPLY_FILES) throw new ReplyFileError(REPLY_TOO_MANY_FILES);
+      // A file field left empty sends a part with no name: it does not count.
+      if (part.filename && ++files > MAX_REPLY_FILES) throw new ReplyFileError(REPLY_TOO_MANY_FILES);
       const value = await memory(part);
       total += typeof value === 'string' ? value.length : value?.size ?? 0;
       if (total > MAX_MESSAGE_ATTACHMENT_BYTES + 64 * 1024) throw new ReplyFileError(REPLY_FILES_TOO_LARGE);
