@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { getDb, schema } from '../../../db/client';
-import { addOperator } from '../../../app/models/operations/operators.server';
+import { addOperator, setOperatorPassword } from '../../../app/models/operations/operators.server';
+import AxeBuilder from '@axe-core/playwright';
 import { createTestAccount } from '../../factories';
 import { signIn, toast, url } from '../helpers';
 
@@ -74,4 +75,41 @@ test('an account user is refused at /operator', async ({ page }) => {
   await page.getByLabel('Password').fill(a.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert')).toContainText('Invalid email or password');
+});
+
+// The accessibility crawl signs in as an account user; the console's screens are checked here, signed in as an
+// operator: no serious or critical axe violation, no console error or hydration warning with JavaScript, and no
+// sideways scrolling at 390 px.
+test.describe('with JavaScript', () => {
+  test.use({ javaScriptEnabled: true });
+  test('the console screens pass axe, log no error and fit a phone', async ({ page }) => {
+    const email = `ops-${crypto.randomBytes(3).toString('hex')}@example.test`;
+    const { token } = await addOperator({ email });
+    await setOperatorPassword({ token, password: 'operator-pass-1' });
+    const a = await createTestAccount();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || (m.type() === 'warning' && /hydrat|#41[89]|#42[35]/i.test(m.text()))) errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(url('/operator/signin'));
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('operator-pass-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(url('/operator'));
+    const problems: string[] = [];
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of ['/operator', '/operator/status', '/operator/audit', `/operator/accounts/${a.account.id}`, `/operator/accounts/${a.account.id}/delete`]) {
+        await page.goto(url(path));
+        const result = await new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] }).analyze();
+        for (const v of result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'))
+          problems.push(`${path} @${width}: ${v.id} ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`);
+        const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (scroll > width) problems.push(`${path} @${width}: scrolls sideways (${scroll} px)`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 });
