@@ -9,6 +9,8 @@ import { findRedirect } from '~/models/knowledge-base/redirects.server';
 import { isHelpHostRequest, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 import { useNonce } from '~/utils/nonce-provider';
 import hcStyles from '../styles/hc.css?url';
+import { requirePlanFeature } from '~/models/plans/enforce.server';
+import { accountHasFeature } from '~/models/accounts/accounts.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: hcStyles }];
 
@@ -17,6 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
+  await requirePlanFeature({ accountId: account.id, key: 'knowledgeBase/enabled', page: true });
   // Redirect Rules (ADR 057): a path named by a rule answers 301 before any page of the help centre.
   const rest = new URL(request.url).pathname.slice(`/hc/${kb.slug}`.length);
   if (rest.length > 1) {
@@ -28,7 +31,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     kb: { slug: kb.slug, name: kb.helpName || kb.name },
     look: helpCentreLook(kb),
-    custom: helpHost ? { css: kb.customCss, js: kb.customJs } : { css: '', js: '' },
+    // Each runs only while the plan has it (ADR 157); the stored code stays for a plan that has it again.
+    custom: helpHost
+      ? {
+          css: kb.customCss && (await accountHasFeature({ accountId: account.id, key: 'knowledgeBase/customCss' })) ? kb.customCss : '',
+          js: kb.customJs && (await accountHasFeature({ accountId: account.id, key: 'knowledgeBase/customJavascript' })) ? kb.customJs : '',
+        }
+      : { css: '', js: '' },
     analytics: helpHost && kb.gaKey ? { key: kb.gaKey, anonymizeIp: kb.anonymizedIp } : null,
   };
 }

@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from '@remix-run/react';
@@ -47,6 +48,7 @@ function respondentOf(request: Request) {
 async function load(request: Request, params: LoaderFunctionArgs['params']) {
   const account = await requireAccount(request);
   if (params.accountId !== String(account.id)) throw new Response('Not Found', { status: 404 });
+  await requirePlanFeature({ accountId: account.id, key: 'customerSatisfactionSurveys/enabled', page: true });
   const found = await findPublicSurvey({ accountId: account.id, uniqueId: params.uniqueId ?? '' });
   if (!found || found.survey.channel !== 'web') throw new Response('Not Found', { status: 404 });
   return { account, ...found };
