@@ -37,9 +37,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!canUseFeature(ctx, 'knowledgeBase/customCss') && !canUseFeature(ctx, 'knowledgeBase/customJavascript')) await requireFeature(request, 'knowledgeBase/customCss', ctx);
   if (!can(ctx, 'customize_docs')) await roleDenied(request);
   const formData = await request.formData();
-  // A locked field is not sent by the page (its textarea is disabled): it keeps what is stored.
-  if (!canUseFeature(ctx, 'knowledgeBase/customCss')) formData.set('customCss', kb.customCss);
-  if (!canUseFeature(ctx, 'knowledgeBase/customJavascript')) formData.set('customJs', kb.customJs);
+  // A locked field is not sent by the page (its textarea is disabled): it keeps what is stored. A post that tries to
+  // change it anyway is refused, as a locked page's post is.
+  for (const [field, key, stored] of [
+    ['customCss', 'knowledgeBase/customCss', kb.customCss],
+    ['customJs', 'knowledgeBase/customJavascript', kb.customJs],
+  ] as const) {
+    if (canUseFeature(ctx, key)) continue;
+    const sent = formData.get(field);
+    if (sent !== null && sent !== stored) await requireFeature(request, key, ctx);
+    formData.set(field, stored);
+  }
   const submission = parseWithZod(formData, { schema: CustomCodeSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
   await updateKnowledgeBaseSettings({ accountId: who.accountId, actorId: who.actorId, id: kb.id, patch: submission.value });

@@ -11,6 +11,7 @@ import { useNonce } from '~/utils/nonce-provider';
 import hcStyles from '../styles/hc.css?url';
 import { requirePlanFeature } from '~/models/plans/enforce.server';
 import { accountHasFeature } from '~/models/accounts/accounts.server';
+import { FEATURE_DENIED_MESSAGE } from '~/models/shell/denied-messages';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: hcStyles }];
 
@@ -127,7 +128,14 @@ export function ErrorBoundary() {
   // A page missing inside a help centre that exists keeps its look (Customization); otherwise the plain frame.
   const layout = useRouteLoaderData<typeof loader>('routes/hc.$kbSlug');
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const body = (
+  // The account's plan lacks the knowledge base (ADR 157): the specification's message, and no search to offer.
+  const planDenied = isRouteErrorResponse(error) && error.status === 403 && (error.data as { denied?: string } | null)?.denied === 'feature';
+  const body = planDenied ? (
+    <>
+      <h1>This help centre is not available</h1>
+      <p data-testid="feature-denied">{FEATURE_DENIED_MESSAGE}</p>
+    </>
+  ) : (
     <>
       <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>
       <p>{notFound ? 'This page does not exist or is no longer published.' : 'Please try again in a moment.'}</p>
@@ -144,7 +152,7 @@ export function ErrorBoundary() {
     <div className="hc">
       <main id="main">
         {body}
-        <SearchForm slug={kbSlug} />
+        {planDenied ? null : <SearchForm slug={kbSlug} />}
       </main>
     </div>
   );
