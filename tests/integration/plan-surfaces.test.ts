@@ -85,6 +85,7 @@ type Surface = {
 
 let surfaces: Surface[] = [];
 let s: Awaited<ReturnType<typeof createTestAccount>> & { cookie: string; host: string };
+let kbId = 0;
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -109,6 +110,7 @@ beforeAll(async () => {
   });
 
   const kb = await createKnowledgeBase({ ...who, name: 'Help' });
+  kbId = kb.id;
   await createArticle({ ...who, knowledgeBaseId: kb.id, title: 'Paying invoices', body: '<p>Open Billing.</p>', publish: true });
   const { token: apiToken } = await createApiKey({ ...who, name: 'Plan key', scopes: ['contacts:read'] });
   const { survey } = await publishedSurvey({ ...who });
@@ -281,4 +283,20 @@ describe('plan features on public surfaces and agent areas', () => {
     }
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it('custom CSS and custom JavaScript are locked one by one: the locked one keeps what is stored, a change to it is refused', async () => {
+    await givePlan(s.account.id, allFeatures());
+    const path = `/knowledgebase/${kbId}/custom-css-js`;
+    const post = (form: Record<string, string>) => app.request(path, { domain: s.domain, cookie: s.cookie, form });
+    expect((await post({ customCss: 'body{color:red}', customJs: 'window.a=1' })).status).toBe(302);
+    await givePlan(s.account.id, without('knowledgeBase/customJavascript'));
+    const page = await app.request(path, { domain: s.domain, cookie: s.cookie, accept: HTML });
+    expect(page.text).toContain(`Custom JavaScript: ${FEATURE_DENIED_MESSAGE}`);
+    // As the page sends it: the locked textarea is disabled, so only the CSS travels.
+    expect((await post({ customCss: 'body{color:blue}' })).status).toBe(302);
+    const refused = await post({ customCss: 'body{color:blue}', customJs: 'window.b=2' });
+    expect(refused.status).toBe(403);
+    const [row] = await getDb().select().from(schema.knowledgeBases).where(eq(schema.knowledgeBases.id, kbId));
+    expect({ css: row.customCss, js: row.customJs }).toEqual({ css: 'body{color:blue}', js: 'window.a=1' });
+  });
 });
