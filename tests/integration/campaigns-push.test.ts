@@ -224,7 +224,7 @@ describe('push campaigns', () => {
     expect(hasFeature(starter.features, 'campaigns/webPush')).toBe(false);
     const { accountId, inbox } = await setup();
     expect(await pushAllowed(accountId)).toBe(true);
-    await givePlan(accountId, { campaigns: { enabled: true, emailCampaigns: true } });
+    await givePlan(accountId, { campaigns: { enabled: true, emailCampaigns: true }, chatMessenger: { enabled: true } });
     expect(await pushAllowed(accountId)).toBe(false);
     const { visitor, token } = await startVisitor({ inbox });
     const route = await import('../../app/routes/public.widget.$op');
