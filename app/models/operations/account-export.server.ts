@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { EXPORT_TTL_DAYS } from './constants';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -21,8 +22,8 @@ import { newStorageKey } from '../storage/keys.server';
  */
 
 export const EXPORT_FORMAT_VERSION = 1;
-/** Days a finished archive waits for its one download before the clean-up job deletes it. */
-export const EXPORT_TTL_DAYS = 7;
+/** Days a finished archive waits for its one download before the clean-up job deletes it (in constants.ts for the screen). */
+export { EXPORT_TTL_DAYS };
 const CURSOR_ROWS = 500;
 
 export type AccountExport = typeof schema.accountExports.$inferSelect;

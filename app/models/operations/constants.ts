@@ -1,3 +1,6 @@
 /** Plain values of the forms in schemas.ts, apart from zod so that screens can show them without shipping it (ADR 027). */
 export const ERASE_CONFIRMATION_WORD = 'ERASE';
 export const ERASE_CONFIRMATION_MESSAGE = `Type ${ERASE_CONFIRMATION_WORD} to confirm`;
+
+/** How long an account export's archive waits to be downloaded, once (ADR 153). */
+export const EXPORT_TTL_DAYS = 7;
