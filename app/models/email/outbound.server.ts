@@ -15,6 +15,7 @@ import type { Inbox } from '../inbox/inboxes.server';
 import { bareAddress, domainOf, FORWARDING_CHECK_HEADER, forwardingAddress, forwardingCheckValue, newMessageId, replyAddress } from './addresses.server';
 import { getEmailInbox, readEmailSettings } from './email-inboxes.server';
 import { plainConnectionError, smtpConnectionOptions } from './mail-connection.server';
+import { mailAccessTokenSource } from './oauth-mail.server';
 import { recordChannelFailure, recordChannelSuccess } from '../channels/health.server';
 
 /**
@@ -25,13 +26,18 @@ import { recordChannelFailure, recordChannelSuccess } from '../channels/health.s
 
 export type Route = { kind: 'inbox-smtp' | 'smtp'; transport: nodemailer.Transporter; inboxId?: number } | { kind: 'mailbox' };
 
+/** An inbox connected over OAuth logs in to SMTP with its grant's access token (ADR 158). */
+export function inboxAccessToken(inbox: Inbox) {
+  return readEmailSettings(inbox).smtp?.auth === 'xoauth2' ? mailAccessTokenSource({ accountId: inbox.accountId, inboxId: inbox.id }) : undefined;
+}
+
 export function routeFor(inbox: Inbox): Route {
   const { smtp } = readEmailSettings(inbox);
   if (smtp?.host && inbox.email) {
     return {
       kind: 'inbox-smtp',
       inboxId: inbox.id,
-      transport: nodemailer.createTransport(smtpConnectionOptions(smtp)),
+      transport: nodemailer.createTransport(smtpConnectionOptions(smtp, { accessToken: inboxAccessToken(inbox) })),
     };
   }
   const { smtpUrl } = getConfig();
