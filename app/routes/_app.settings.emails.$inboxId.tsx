@@ -280,7 +280,7 @@ function Reconnect({ inboxId, oauth, locked }: { inboxId: number; oauth: NonNull
       </p>
       <input type="hidden" name="inboxId" value={inboxId} />
       <button type="submit" className={oauth.revoked ? 'btn btn-primary' : 'btn'} name="intent" value="connect" disabled={locked}>
-        Reconnect with {label}
+        {`Reconnect with ${label}`}
       </button>
     </Form>
   );

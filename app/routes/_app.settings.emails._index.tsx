@@ -40,12 +40,12 @@ export default function EmailInboxes() {
           c.configured ? (
             <Form key={c.provider} method="post" action={`/settings/emails/connect/${c.provider}`}>
               <button type="submit" className="btn" name="intent" value="connect" disabled={locked} data-testid={`connect-${c.provider}`}>
-                {locked ? <DeniedBadge kind="role" /> : null} Connect with {c.label}
+                {locked ? <DeniedBadge kind="role" /> : null} {`Connect with ${c.label}`}
               </button>
             </Form>
           ) : (
             <p key={c.provider} data-testid={`connect-${c.provider}-unconfigured`}>
-              <strong>Connect with {c.label}</strong> is not available on this server: the operator must set <code>{c.env}</code> (see Help Center → Emails).
+              <strong>{`Connect with ${c.label}`}</strong> is not available on this server: the operator must set <code>{c.env}</code>{' '}(see Help Center → Emails).
             </p>
           ),
         )}

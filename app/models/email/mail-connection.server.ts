@@ -176,7 +176,7 @@ export function plainConnectionError(err: unknown, what: 'mailbox' | 'mail serve
   const e = err as { code?: string; authenticationFailed?: boolean; responseCode?: number; responseText?: string; message?: string; response?: string };
   const code = certificateCode(err) || errorCode(err);
   // The OAuth grant's own failures (ADR 158) are already in Parley's words: the grant was revoked, the provider is down.
-  if (code === 'EMAIL_OAUTH') return String(e.message ?? '').slice(0, 300);
+  if ((err as { mailOAuth?: unknown })?.mailOAuth === true) return String(e.message ?? '').slice(0, 300);
   if (err instanceof OutboundRefusedError || code === 'OUTBOUND_REFUSED') return 'The connection was refused: Parley only connects to public internet addresses';
   if (e?.authenticationFailed || code === 'EAUTH' || e?.responseCode === 535)
     return `The ${what} refused the user name or password${serverText && e.responseText ? ` (${e.responseText.slice(0, 200)})` : ''}`;

@@ -48,9 +48,12 @@ const PRESETS: Record<MailOAuthProvider, { scope: string[]; imap: { host: string
   },
 };
 
-/** An OAuth failure in words for the admin; `code` EMAIL_OAUTH lets plainConnectionError show it as it is. */
+/**
+ * An OAuth failure in words for the admin. `mailOAuth` lets plainConnectionError and the sender show it as it is
+ * (nodemailer hands the very error object on, with its own `code` EAUTH written over any code it had).
+ */
 export class MailOAuthError extends Error {
-  readonly code = 'EMAIL_OAUTH';
+  readonly mailOAuth = true;
   constructor(
     message: string,
     readonly revoked = false,

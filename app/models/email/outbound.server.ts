@@ -82,8 +82,10 @@ async function send(opts: { accountId: number; route: Route; mail: Mail.Options;
     // An inbox's own SMTP server is the account's choice: a failure to reach it says "refused" or "failed", not what
     // answered (ADR 021). A server that took the mail's envelope and then refused it (550 5.1.1 for a recipient) is
     // shown as SMTP_URL's route shows it, code and reason: the agent needs them, and they map no network (ADR 145).
+    // A failed OAuth grant (ADR 158) is said as it is: the admin must reconnect the mailbox, and the agent should know.
+    const oauthFailure = (err as { mailOAuth?: unknown }).mailOAuth === true;
     const shown =
-      opts.route.kind === 'inbox-smtp' && !isSmtpRefusal(err) ? new Error(outboundFailure("Delivery through the inbox's SMTP server", err)) : (err as Error);
+      opts.route.kind === 'inbox-smtp' && !isSmtpRefusal(err) && !oauthFailure ? new Error(outboundFailure("Delivery through the inbox's SMTP server", err)) : (err as Error);
     await db.insert(schema.outboundEmails).values({ ...row, transport: 'smtp', status: 'failed', error: shown.message.slice(0, 500) });
     // A refused recipient is about that mail; a connection or login failure is about the channel.
     const recipientRefused = /^5\d\d$/.test(String((err as { responseCode?: number }).responseCode ?? '')) && (err as { command?: string }).command === 'RCPT TO';
