@@ -9,7 +9,15 @@ import http from 'node:http';
  * { error, error_description }. The consent page approves at once and redirects back with a code. `onAccessToken`
  * hears every access token issued, so a local IMAP/SMTP server can accept exactly those.
  */
-export async function startMailOAuthStandIn(opts: { clientId: string; clientSecret: string; email: string; port?: number; onAccessToken?: (token: string) => void }) {
+export async function startMailOAuthStandIn(opts: {
+  clientId: string;
+  clientSecret: string;
+  email: string;
+  port?: number;
+  onAccessToken?: (token: string) => void;
+  /** The browser specs share one fixed Google port (E2E_GOOGLE_PORT): wait this long for another spec to free it. */
+  waitForPortMs?: number;
+}) {
   const codes = new Map<string, { redirectUri: string; scope: string; provider: 'google' | 'microsoft' }>();
   const refreshTokens = new Set<string>();
   const accessTokens = new Map<string, number>();
@@ -90,7 +98,19 @@ export async function startMailOAuthStandIn(opts: { clientId: string; clientSecr
       json(res, 404, { error: 'not_found' });
     });
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  const deadline = Date.now() + (opts.waitForPortMs ?? 0);
+  for (;;) {
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+      server.once('error', resolve);
+      server.listen(opts.port ?? 0, '127.0.0.1', () => {
+        server.off('error', resolve);
+        resolve(null);
+      });
+    });
+    if (!error) break;
+    if (error.code !== 'EADDRINUSE' || Date.now() > deadline) throw error;
+    await new Promise((r) => setTimeout(r, 250));
+  }
   const port = (server.address() as { port: number }).port;
   return {
     port,
