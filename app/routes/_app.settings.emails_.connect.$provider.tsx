@@ -35,10 +35,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const label = MAIL_OAUTH_LABEL[provider];
   const url = new URL(request.url);
   const error = url.searchParams.get('error');
-  if (error) return redirectWithToast(LIST, { type: 'error', text: error === 'access_denied' ? `${label} was not connected: access was denied.` : `${label} was not connected: ${error.slice(0, 100)}` });
+  if (error)
+    return redirectWithToast(LIST, {
+      type: 'error',
+      text: error === 'access_denied' ? `${label} was not connected: access was denied.` : `${label} was not connected: ${error.slice(0, 100)}`,
+    });
   const code = url.searchParams.get('code');
   if (!code) return redirect(LIST);
-  if (!isMailOAuthConfigured(provider)) return redirectWithToast(LIST, { type: 'error', text: `${label} is not set up on this server: the operator must set ${MAIL_OAUTH_ENV[provider]}.` });
+  if (!isMailOAuthConfigured(provider))
+    return redirectWithToast(LIST, { type: 'error', text: `${label} is not set up on this server: the operator must set ${MAIL_OAUTH_ENV[provider]}.` });
   const state = verifyMailOAuthState(url.searchParams.get('state') ?? '', { accountId: ctx.account.id, userId: ctx.user.id, provider });
   if (!state) throw new Response(`The ${label} sign-in link has expired or was not started here. Please connect again.`, { status: 400 });
   let inbox;
@@ -64,7 +69,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.formData();
   if (form.get('intent') !== 'connect') throw new Response('Unknown intent', { status: 400 });
   if (!isMailOAuthConfigured(provider))
-    return redirectWithToast(LIST, { type: 'error', text: `${MAIL_OAUTH_LABEL[provider]} is not set up on this server: the operator must set ${MAIL_OAUTH_ENV[provider]}.` });
+    return redirectWithToast(LIST, {
+      type: 'error',
+      text: `${MAIL_OAUTH_LABEL[provider]} is not set up on this server: the operator must set ${MAIL_OAUTH_ENV[provider]}.`,
+    });
   // Reconnect: the inbox whose grant is replaced (else the mailbox's own inbox, or a new one).
   const inboxId = parseRowId(form.get('inboxId'));
   const state = signMailOAuthState({ accountId: ctx.account.id, userId: ctx.user.id, provider, inboxId });

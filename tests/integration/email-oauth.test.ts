@@ -57,7 +57,11 @@ beforeAll(async () => {
     // The IMAP server takes the newest token the provider issued (as Gmail takes any valid one).
     onAccessToken: (token) => (imapUsers[MAILBOX].xoauth2!.accessToken = token),
   });
-  imap = hoodiecrow({ plugins: ['IDLE', 'ENABLE', 'UIDPLUS', 'ID', 'UNSELECT', 'SASL-IR', 'XOAUTH2'], users: imapUsers, storage: { INBOX: { messages: [] }, '': {} } });
+  imap = hoodiecrow({
+    plugins: ['IDLE', 'ENABLE', 'UIDPLUS', 'ID', 'UNSELECT', 'SASL-IR', 'XOAUTH2'],
+    users: imapUsers,
+    storage: { INBOX: { messages: [] }, '': {} },
+  });
   await new Promise<void>((resolve) => imap.listen(0, '127.0.0.1', resolve));
   imapPort = (imap.server.address() as net.AddressInfo).port;
   smtp = new SMTPServer({
@@ -106,7 +110,17 @@ afterAll(async () => {
   await new Promise<void>((r) => smtp.close(() => r()));
   await new Promise<void>((r) => imap.close(() => r()));
   await stand.close();
-  for (const k of ['GOOGLE_OAUTH_CLIENT_ID', 'GOOGLE_OAUTH_CLIENT_SECRET', 'GOOGLE_ACCOUNTS_BASE', 'GOOGLE_OAUTH_BASE', 'GOOGLE_API_BASE', 'MICROSOFT_OAUTH_CLIENT_ID', 'MICROSOFT_OAUTH_CLIENT_SECRET', 'MICROSOFT_OAUTH_TENANT', 'MICROSOFT_LOGIN_BASE'])
+  for (const k of [
+    'GOOGLE_OAUTH_CLIENT_ID',
+    'GOOGLE_OAUTH_CLIENT_SECRET',
+    'GOOGLE_ACCOUNTS_BASE',
+    'GOOGLE_OAUTH_BASE',
+    'GOOGLE_API_BASE',
+    'MICROSOFT_OAUTH_CLIENT_ID',
+    'MICROSOFT_OAUTH_CLIENT_SECRET',
+    'MICROSOFT_OAUTH_TENANT',
+    'MICROSOFT_LOGIN_BASE',
+  ])
     delete process.env[k];
   resetSingleton('config');
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -140,13 +154,29 @@ async function pointAtLocalServers(accountId: number, inboxId: number) {
   await getDb()
     .update(schema.inboxes)
     .set({
-      settings: sql`jsonb_set(jsonb_set(${schema.inboxes.settings}, '{imap}', (${schema.inboxes.settings}->'imap') || ${JSON.stringify({ host: '127.0.0.1', port: imapPort, secure: false, tls: 'none' })}::jsonb), '{smtp}', (${schema.inboxes.settings}->'smtp') || ${JSON.stringify({ host: '127.0.0.1', port: smtpPort, secure: false, tls: 'none' })}::jsonb)`,
+      settings: sql`jsonb_set(jsonb_set(${schema.inboxes.settings}, '{imap}', (${schema.inboxes.settings}->'imap') || ${JSON.stringify({
+        host: '127.0.0.1',
+        port: imapPort,
+        secure: false,
+        tls: 'none',
+      })}::jsonb), '{smtp}', (${schema.inboxes.settings}->'smtp') || ${JSON.stringify({
+        host: '127.0.0.1',
+        port: smtpPort,
+        secure: false,
+        tls: 'none',
+      })}::jsonb)`,
     })
     .where(and(eq(schema.inboxes.accountId, accountId), eq(schema.inboxes.id, inboxId)));
 }
 
 async function appendMail(raw: string) {
-  const c = new ImapFlow({ host: '127.0.0.1', port: imapPort, secure: false, auth: { user: MAILBOX, accessToken: imapUsers[MAILBOX].xoauth2!.accessToken }, logger: false });
+  const c = new ImapFlow({
+    host: '127.0.0.1',
+    port: imapPort,
+    secure: false,
+    auth: { user: MAILBOX, accessToken: imapUsers[MAILBOX].xoauth2!.accessToken },
+    logger: false,
+  });
   await c.connect();
   await c.append('INBOX', raw);
   await c.logout();
@@ -182,21 +212,38 @@ describe('Gmail over OAuth', () => {
     // A state from another session (or forged) is refused.
     const other = await createTestAccount();
     const otherCookie = await sessionCookie({ domain: other.domain, accountId: other.account.id, userId: other.owner.id });
-    expect((await app.request(`${callback.pathname}?code=x&state=${encodeURIComponent(callback.searchParams.get('state')!)}`, { domain: other.domain, cookie: otherCookie })).status).toBe(400);
+    expect(
+      (
+        await app.request(`${callback.pathname}?code=x&state=${encodeURIComponent(callback.searchParams.get('state')!)}`, {
+          domain: other.domain,
+          cookie: otherCookie,
+        })
+      ).status,
+    ).toBe(400);
 
     // Receiving: the IMAP manager logs in with XOAUTH2 and takes new mail.
     await pointAtLocalServers(a.account.id, inboxId);
     manager = await startImapManager({ minBackoffMs: 50 });
     await waitFor(() => manager!.status().connected.includes(inboxId));
     await waitFor(async () => readEmailSettings((await getInbox({ accountId: a.account.id, id: inboxId }))!).imap?.lastUid !== undefined);
-    await appendMail('From: Cara <cara@example.test>\r\nTo: support@gmail.test\r\nSubject: Where is my order?\r\nMessage-ID: <order-1@example.test>\r\n\r\nIt has not come.\r\n');
-    const conversation = await waitFor(async () => (await getDb().select().from(schema.conversations).where(eq(schema.conversations.accountId, a.account.id)))[0]);
+    await appendMail(
+      'From: Cara <cara@example.test>\r\nTo: support@gmail.test\r\nSubject: Where is my order?\r\nMessage-ID: <order-1@example.test>\r\n\r\nIt has not come.\r\n',
+    );
+    const conversation = await waitFor(
+      async () => (await getDb().select().from(schema.conversations).where(eq(schema.conversations.accountId, a.account.id)))[0],
+    );
     expect(conversation.subject).toBe('Where is my order?');
     await manager.stop();
     manager = undefined;
 
     // Replying: SMTP XOAUTH2 with the grant's access token.
-    const reply = await postMessage({ accountId: a.account.id, actorId: a.owner.id, conversationId: conversation.id, kind: 'outgoing', text: 'It left today.' });
+    const reply = await postMessage({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      conversationId: conversation.id,
+      kind: 'outgoing',
+      text: 'It left today.',
+    });
     await deliverMessage({ messageId: reply.id });
     expect(sent).toHaveLength(1);
     expect(sent[0].user).toBe(MAILBOX);
@@ -217,7 +264,13 @@ describe('Gmail over OAuth', () => {
     const refreshed = readEmailSettings((await getInbox({ accountId: a.account.id, id: inboxId }))!).oauth!;
     expect(openSecret(refreshed.accessToken, { accountId: a.account.id, purpose: 'email-oauth' })).toBe(t1);
     expect(Date.parse(refreshed.expiresAt)).toBeGreaterThan(Date.now() + 3000_000);
-    const second = await postMessage({ accountId: a.account.id, actorId: a.owner.id, conversationId: conversation.id, kind: 'outgoing', text: 'Tracking number follows.' });
+    const second = await postMessage({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      conversationId: conversation.id,
+      kind: 'outgoing',
+      text: 'Tracking number follows.',
+    });
     await deliverMessage({ messageId: second.id });
     expect(sent).toHaveLength(2);
 
@@ -227,7 +280,13 @@ describe('Gmail over OAuth', () => {
       .update(schema.inboxes)
       .set({ settings: sql`jsonb_set(${schema.inboxes.settings}, '{oauth,expiresAt}', ${JSON.stringify(new Date(Date.now() - 1000).toISOString())}::jsonb)` })
       .where(eq(schema.inboxes.id, inboxId));
-    const third = await postMessage({ accountId: a.account.id, actorId: a.owner.id, conversationId: conversation.id, kind: 'outgoing', text: 'Are you there?' });
+    const third = await postMessage({
+      accountId: a.account.id,
+      actorId: a.owner.id,
+      conversationId: conversation.id,
+      kind: 'outgoing',
+      text: 'Are you there?',
+    });
     // Sending says plainly that it failed, and why.
     await expect(deliverMessage({ messageId: third.id })).rejects.toThrow(/Google no longer accepts Parley's access/);
     const [failed] = await getDb().select().from(schema.messages).where(eq(schema.messages.id, third.id));
@@ -283,7 +342,9 @@ describe('Microsoft 365 over OAuth', () => {
     const a = await createTestAccount();
     const { consent, done } = await connect('microsoft', a);
     expect(consent.pathname).toBe('/organizations/oauth2/v2.0/authorize');
-    expect(consent.searchParams.get('scope')).toBe('https://outlook.office.com/IMAP.AccessAsUser.All https://outlook.office.com/SMTP.Send offline_access email');
+    expect(consent.searchParams.get('scope')).toBe(
+      'https://outlook.office.com/IMAP.AccessAsUser.All https://outlook.office.com/SMTP.Send offline_access email',
+    );
     expect(done.status).toBe(302);
     const inboxId = Number(/\/settings\/emails\/(\d+)$/.exec(done.headers.location ?? '')?.[1]);
     const s = readEmailSettings((await getInbox({ accountId: a.account.id, id: inboxId }))!);

@@ -35,7 +35,10 @@ const PURPOSE = 'email-oauth';
 /** A token with less life than this left is refreshed before use: an IMAP login or an SMTP send never races its expiry. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
 
-const PRESETS: Record<MailOAuthProvider, { scope: string[]; imap: { host: string; port: number; secure: boolean }; smtp: { host: string; port: number; secure: boolean; tls?: 'starttls' } }> = {
+const PRESETS: Record<
+  MailOAuthProvider,
+  { scope: string[]; imap: { host: string; port: number; secure: boolean }; smtp: { host: string; port: number; secure: boolean; tls?: 'starttls' } }
+> = {
   google: {
     scope: ['https://mail.google.com/', 'email'],
     imap: { host: 'imap.gmail.com', port: 993, secure: true },
@@ -54,10 +57,7 @@ const PRESETS: Record<MailOAuthProvider, { scope: string[]; imap: { host: string
  */
 export class MailOAuthError extends Error {
   readonly mailOAuth = true;
-  constructor(
-    message: string,
-    readonly revoked = false,
-  ) {
+  constructor(message: string, readonly revoked = false) {
     super(message);
   }
 }
@@ -75,7 +75,14 @@ function oauthClient(provider: MailOAuthProvider): OAuth2Provider {
   if (provider === 'google') {
     const g = c.google;
     if (!g) throw new MailOAuthError(`Google is not set up on this server: the operator must set ${MAIL_OAUTH_ENV.google}.`);
-    return { name: 'Google', authorizeUrl: `${g.accountsBase}/o/oauth2/v2/auth`, tokenUrl: `${g.oauthBase}/token`, revokeUrl: `${g.oauthBase}/revoke`, clientId: g.clientId, clientSecret: g.clientSecret };
+    return {
+      name: 'Google',
+      authorizeUrl: `${g.accountsBase}/o/oauth2/v2/auth`,
+      tokenUrl: `${g.oauthBase}/token`,
+      revokeUrl: `${g.oauthBase}/revoke`,
+      clientId: g.clientId,
+      clientSecret: g.clientSecret,
+    };
   }
   const m = c.microsoft;
   if (!m) throw new MailOAuthError(`Microsoft 365 is not set up on this server: the operator must set ${MAIL_OAUTH_ENV.microsoft}.`);
@@ -95,7 +102,11 @@ export function verifyMailOAuthState(state: string, opts: { accountId: number; u
   const parts = state.split('.');
   if (parts.length !== 6) return null;
   const [a, u, i, t, n, mac] = parts;
-  const expected = crypto.createHmac('sha256', getConfig().sessionSecret).update(`mail-oauth:${opts.provider}:${a}.${u}.${i}.${t}.${n}`).digest('base64url').slice(0, 32);
+  const expected = crypto
+    .createHmac('sha256', getConfig().sessionSecret)
+    .update(`mail-oauth:${opts.provider}:${a}.${u}.${i}.${t}.${n}`)
+    .digest('base64url')
+    .slice(0, 32);
   if (mac.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(mac), Buffer.from(expected))) return null;
   if (Number(a) !== opts.accountId || Number(u) !== opts.userId) return null;
   if (Date.now() - parseInt(t, 36) > 15 * 60_000) return null;
@@ -116,7 +127,11 @@ async function grantedAddress(provider: MailOAuthProvider, tokens: { accessToken
   if (provider === 'google') {
     const base = getConfig().mailOAuth.google!.apiBase;
     try {
-      const res = await guardedRequest(`${base}/oauth2/v3/userinfo`, { headers: { authorization: `Bearer ${tokens.accessToken}`, accept: 'application/json' }, timeoutMs: 15_000, maxBytes: 64 * 1024 });
+      const res = await guardedRequest(`${base}/oauth2/v3/userinfo`, {
+        headers: { authorization: `Bearer ${tokens.accessToken}`, accept: 'application/json' },
+        timeoutMs: 15_000,
+        maxBytes: 64 * 1024,
+      });
       const body = parseJsonObject(res.text) ?? {};
       if (res.ok && typeof body.email === 'string' && body.email.includes('@')) return body.email.toLowerCase();
     } catch {
@@ -139,7 +154,14 @@ function sealGrant(accountId: number, t: { accessToken: string; refreshToken: st
  * reconnected, or the account's inbox that already reads this address), reading over IMAP and sending over SMTP with
  * XOAUTH2. Returns the inbox.
  */
-export async function connectMailOAuth(opts: { accountId: number; actorId: number; provider: MailOAuthProvider; code: string; redirectUri: string; inboxId?: number | null }) {
+export async function connectMailOAuth(opts: {
+  accountId: number;
+  actorId: number;
+  provider: MailOAuthProvider;
+  code: string;
+  redirectUri: string;
+  inboxId?: number | null;
+}) {
   const client = oauthClient(opts.provider);
   let tokens;
   try {
@@ -148,11 +170,21 @@ export async function connectMailOAuth(opts: { accountId: number; actorId: numbe
     if (err instanceof OAuth2Error) throw new MailOAuthError(err.message);
     throw err;
   }
-  if (!tokens.refreshToken) throw new MailOAuthError(`${MAIL_OAUTH_LABEL[opts.provider]} sent no refresh token: remove Parley's access in the account's security settings and connect again.`);
+  if (!tokens.refreshToken)
+    throw new MailOAuthError(
+      `${MAIL_OAUTH_LABEL[opts.provider]} sent no refresh token: remove Parley's access in the account's security settings and connect again.`,
+    );
   const email = await grantedAddress(opts.provider, tokens);
   const preset = PRESETS[opts.provider];
   const grantId = crypto.randomBytes(9).toString('base64url');
-  const oauth: MailOAuthGrant = { provider: opts.provider, email, grantId, ...sealGrant(opts.accountId, { ...tokens, refreshToken: tokens.refreshToken }), revokedAt: null, revokedReason: null };
+  const oauth: MailOAuthGrant = {
+    provider: opts.provider,
+    email,
+    grantId,
+    ...sealGrant(opts.accountId, { ...tokens, refreshToken: tokens.refreshToken }),
+    revokedAt: null,
+    revokedReason: null,
+  };
   const existing = (await listInboxes({ accountId: opts.accountId, channelType: 'email' })).find((i) =>
     opts.inboxId ? i.id === opts.inboxId : readEmailSettings(i).oauth?.email === email || (i.email ?? '').toLowerCase() === email,
   );
@@ -180,7 +212,14 @@ export async function connectMailOAuth(opts: { accountId: number; actorId: numbe
     const base = email;
     for (let n = 1; !inbox; n++) {
       try {
-        inbox = await createInbox({ accountId: opts.accountId, actorId: opts.actorId, channelType: 'email', name: n === 1 ? base : `${base} (${n})`, email, settings });
+        inbox = await createInbox({
+          accountId: opts.accountId,
+          actorId: opts.actorId,
+          channelType: 'email',
+          name: n === 1 ? base : `${base} (${n})`,
+          email,
+          settings,
+        });
       } catch (err) {
         if (!(err instanceof InboxNameTakenError) || n > 20) throw err;
       }
@@ -231,14 +270,23 @@ export async function mailAccessToken(opts: { accountId: number; inboxId: number
         const reason = REVOKED(grant.provider);
         await tx
           .update(schema.inboxes)
-          .set({ settings: sql`jsonb_set(${schema.inboxes.settings}, '{oauth}', (${schema.inboxes.settings}->'oauth') || ${JSON.stringify({ revokedAt: new Date().toISOString(), revokedReason: reason })}::jsonb)` })
+          .set({
+            settings: sql`jsonb_set(${schema.inboxes.settings}, '{oauth}', (${schema.inboxes.settings}->'oauth') || ${JSON.stringify({
+              revokedAt: new Date().toISOString(),
+              revokedReason: reason,
+            })}::jsonb)`,
+          })
           .where(where);
         return { revoked: reason };
       }
       if (err instanceof OAuth2Error) throw new MailOAuthError(`The access token could not be renewed: ${err.message}`);
       throw err;
     }
-    const sealed = sealGrant(opts.accountId, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? openSecret(grant.refreshToken, context), expiresAt: tokens.expiresAt });
+    const sealed = sealGrant(opts.accountId, {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken ?? openSecret(grant.refreshToken, context),
+      expiresAt: tokens.expiresAt,
+    });
     await tx
       .update(schema.inboxes)
       .set({ settings: sql`jsonb_set(${schema.inboxes.settings}, '{oauth}', (${schema.inboxes.settings}->'oauth') || ${JSON.stringify(sealed)}::jsonb)` })
@@ -248,7 +296,8 @@ export async function mailAccessToken(opts: { accountId: number; inboxId: number
   if ('revoked' in outcome && outcome.revoked) {
     getLogger().warn({ accountId: opts.accountId, inboxId: opts.inboxId }, 'mail oauth grant revoked');
     // Both parts stop working with the grant: the inbox's health says so at once, and the admins are told.
-    for (const part of ['imap', 'smtp'] as const) await recordChannelFailure({ accountId: opts.accountId, inboxId: opts.inboxId, part, error: outcome.revoked }).catch(() => {});
+    for (const part of ['imap', 'smtp'] as const)
+      await recordChannelFailure({ accountId: opts.accountId, inboxId: opts.inboxId, part, error: outcome.revoked }).catch(() => {});
     throw new MailOAuthError(outcome.revoked, true);
   }
   return outcome.token!;

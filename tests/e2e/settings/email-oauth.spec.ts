@@ -16,7 +16,13 @@ let google: Awaited<ReturnType<typeof startMailOAuthStandIn>>;
 test.beforeAll(async ({}, info) => {
   // Other Google specs may hold the fixed port a moment.
   info.setTimeout(180_000);
-  google = await startMailOAuthStandIn({ port: Number(process.env.E2E_GOOGLE_PORT), clientId: 'parley-e2e.apps.googleusercontent.com', clientSecret: 'e2e-secret', email: 'help@gmail.test', waitForPortMs: 120_000 });
+  google = await startMailOAuthStandIn({
+    port: Number(process.env.E2E_GOOGLE_PORT),
+    clientId: 'parley-e2e.apps.googleusercontent.com',
+    clientSecret: 'e2e-secret',
+    email: 'help@gmail.test',
+    waitForPortMs: 120_000,
+  });
 });
 test.afterAll(async () => {
   await google?.close();
@@ -26,7 +32,9 @@ test('connect a Gmail mailbox with the Connect with Google button; an unconfigur
   const a = await createTestAccount();
   await signIn(page, { domain: a.domain, email: a.owner.email, password: TEST_PASSWORD });
   await page.goto(url('/settings/emails', a.domain));
-  await expect(page.getByTestId('connect-microsoft-unconfigured')).toContainText('the operator must set MICROSOFT_OAUTH_CLIENT_ID and MICROSOFT_OAUTH_CLIENT_SECRET');
+  await expect(page.getByTestId('connect-microsoft-unconfigured')).toContainText(
+    'the operator must set MICROSOFT_OAUTH_CLIENT_ID and MICROSOFT_OAUTH_CLIENT_SECRET',
+  );
   await expect(page.getByRole('button', { name: 'Connect with Microsoft 365' })).toHaveCount(0);
 
   // A plain form post, Google's consent page (the stand-in approves at once), back to the new inbox.

@@ -41,7 +41,9 @@ export async function startMailOAuthStandIn(opts: {
     return r;
   };
   const microsoftIdToken = () =>
-    `${Buffer.from('{"typ":"JWT","alg":"RS256"}').toString('base64url')}.${Buffer.from(JSON.stringify({ preferred_username: opts.email, email: opts.email, iss: 'https://login.microsoftonline.com/tenant/v2.0' })).toString('base64url')}.sig`;
+    `${Buffer.from('{"typ":"JWT","alg":"RS256"}').toString('base64url')}.${Buffer.from(
+      JSON.stringify({ preferred_username: opts.email, email: opts.email, iss: 'https://login.microsoftonline.com/tenant/v2.0' }),
+    ).toString('base64url')}.sig`;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -53,7 +55,8 @@ export async function startMailOAuthStandIn(opts: {
       const provider = ms ? 'microsoft' : 'google';
       if (req.method === 'GET' && (url.pathname === '/o/oauth2/v2/auth' || ms?.[2] === 'authorize')) {
         consentRequests.push(url.searchParams);
-        if (url.searchParams.get('client_id') !== opts.clientId) return json(res, 400, { error: 'invalid_client', error_description: 'The OAuth client was not found.' });
+        if (url.searchParams.get('client_id') !== opts.clientId)
+          return json(res, 400, { error: 'invalid_client', error_description: 'The OAuth client was not found.' });
         if (url.searchParams.get('response_type') !== 'code') return json(res, 400, { error: 'unsupported_response_type' });
         const code = provider === 'google' ? `4/${crypto.randomBytes(12).toString('hex')}` : `M.C5${crypto.randomBytes(12).toString('hex')}`;
         codes.set(code, { redirectUri: url.searchParams.get('redirect_uri') ?? '', scope: url.searchParams.get('scope') ?? '', provider });
@@ -66,12 +69,19 @@ export async function startMailOAuthStandIn(opts: {
       }
       if (req.method === 'POST' && (url.pathname === '/token' || ms?.[2] === 'token')) {
         const p = new URLSearchParams(body);
-        if (p.get('client_id') !== opts.clientId || p.get('client_secret') !== opts.clientSecret) return json(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
+        if (p.get('client_id') !== opts.clientId || p.get('client_secret') !== opts.clientSecret)
+          return json(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
         if (p.get('grant_type') === 'authorization_code') {
           const c = codes.get(p.get('code') ?? '');
           if (!c || c.redirectUri !== p.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
           codes.delete(p.get('code')!);
-          const answer: Record<string, unknown> = { access_token: issue(c.provider), expires_in: expiresIn, refresh_token: newRefresh(c.provider), scope: c.scope, token_type: 'Bearer' };
+          const answer: Record<string, unknown> = {
+            access_token: issue(c.provider),
+            expires_in: expiresIn,
+            refresh_token: newRefresh(c.provider),
+            scope: c.scope,
+            token_type: 'Bearer',
+          };
           if (c.provider === 'microsoft') answer.id_token = microsoftIdToken();
           return json(res, 200, answer);
         }
