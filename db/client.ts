@@ -69,6 +69,33 @@ export function getJobsSql() {
   });
 }
 
+/**
+ * The readiness check's connection (server/health.ts, ADR 143): one of its own, so that "does the database answer" is
+ * never queued behind the node's requests. After an outage every node's pool is flooded at once (the requests that
+ * were refused meanwhile, commits waiting for the synchronous standby to reconnect): a readiness statement queued
+ * behind them timed out for seconds while the database answered, and a node became ready 8-12 s after its database.
+ */
+export function getProbeSql() {
+  return singleton('probe-sql', () =>
+    postgres(databaseUrl(), {
+      max: 1,
+      backoff: reconnectBackoff,
+      onnotice: () => {},
+      fetch_types: false,
+      idle_timeout: undefined,
+      connection: { application_name: 'parley-probe' },
+    }),
+  );
+}
+
+/** A probe connection whose statement never came back (a half-open socket): dropped, the next check opens a new one. */
+export function replaceProbeSql() {
+  const store = globalThis as unknown as { __parleySingletons?: Map<string, unknown> };
+  const probe = store.__parleySingletons?.get('probe-sql') as postgres.Sql | undefined;
+  resetSingleton('probe-sql');
+  void probe?.end({ timeout: 0 }).catch(() => {});
+}
+
 export function getDb(): Database {
   return singleton('db', () => drizzle(preparingRepeats(getSql()), { schema }));
 }
@@ -77,12 +104,14 @@ export async function closeDb() {
   const store = globalThis as unknown as { __parleySingletons?: Map<string, unknown> };
   const sql = store.__parleySingletons?.get('sql') as postgres.Sql | undefined;
   const jobs = store.__parleySingletons?.get('jobs-sql') as postgres.Sql | undefined;
+  const probe = store.__parleySingletons?.get('probe-sql') as postgres.Sql | undefined;
   resetSingleton('db');
   resetSingleton('sql');
   resetSingleton('jobs-sql');
+  resetSingleton('probe-sql');
   const ending = [...listeners].map((l) => l.end());
   listeners.clear();
-  await Promise.all([sql?.end({ timeout: 5 }), jobs?.end({ timeout: 5 }), ...ending]);
+  await Promise.all([sql?.end({ timeout: 5 }), jobs?.end({ timeout: 5 }), probe?.end({ timeout: 5 }), ...ending]);
 }
 
 /**

@@ -194,6 +194,9 @@ export class Cluster {
       `-c wal_keep_size=256MB`,
       `-c cluster_name=${which}`,
       `-c shared_buffers=128MB`,
+      // A standby whose primary went away asks again every second, not every 5 s (the default): with synchronous
+      // replication every commit on the returned primary waits until it is back (ADR 143, deploy/docker-compose.yml).
+      `-c wal_retrieve_retry_interval=1s`,
       ...(this.opts.pgStatements ? [`-c shared_preload_libraries=pg_stat_statements,auto_explain`, `-c pg_stat_statements.track=all`, `-c auto_explain.log_min_duration=${process.env.PARLEY_CLUSTER_EXPLAIN_MS ?? -1}`, `-c auto_explain.log_analyze=on`, `-c auto_explain.log_timing=off`] : []),
     ];
     return flags.join(' ');

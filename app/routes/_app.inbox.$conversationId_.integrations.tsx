@@ -18,9 +18,9 @@ import {
   HubspotContactSchema,
   HubspotDealSchema,
   OrderActionSchema,
-  PIPEDRIVE_VISIBILITY,
   PipedriveDealSchema,
 } from '~/models/integrations/schemas';
+import { PIPEDRIVE_VISIBILITY } from '~/models/integrations/constants';
 import { getContactShopifyOrder, ORDER_ACTIONS, runShopifyOrderAction } from '~/models/integrations/shopify/shopify.server';
 import {
   cancelContactBigcommerceOrder,

@@ -8,7 +8,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field, SelectField, TextareaField } from '~/components/ui/forms';
 import { InvalidReferenceError } from '~/models/inbox/conversations.server';
 import { MESSAGE_MAX } from '~/models/inbox/form-constants';
-import { START_CHANNELS, StartMessageSchema, type StartChannel } from '~/models/inbox/forms';
+import { StartMessageSchema } from '~/models/inbox/forms';
+import { START_CHANNELS, type StartChannel } from '~/models/inbox/form-constants';
 import { listInboxOptions } from '~/models/inbox/screens.server';
 import {
   chatInboxesOf,

@@ -16,13 +16,17 @@ import { pageTitle } from '~/utils/format';
 import { can, canUseFeature, requireFeature, roleDenied } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';
 
-/** Plan feature customJavascript: without it the page shows the locked state and the server refuses to save. */
+/**
+ * Plan features customCss and customJavascript, one per field (ADR 157): a field the plan lacks is shown locked and
+ * the server refuses a change to it; what is stored stays, and the help centre stops serving it until the plan has it.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, kb } = await requireKnowledgeBase(request, params.kbId);
   return {
     kbId: kb.id,
     settings: { customCss: kb.customCss, customJs: kb.customJs },
-    planLocked: !canUseFeature(ctx, 'knowledgeBase/customJavascript'),
+    cssLocked: !canUseFeature(ctx, 'knowledgeBase/customCss'),
+    jsLocked: !canUseFeature(ctx, 'knowledgeBase/customJavascript'),
     locked: !can(ctx, 'customize_docs'),
     helpAddress: getConfig().helpHost ? `${kb.slug}.${getConfig().helpHost}` : null,
   };
@@ -30,9 +34,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, kb, who } = await requireKnowledgeBase(request, params.kbId);
-  await requireFeature(request, 'knowledgeBase/customJavascript', ctx);
+  if (!canUseFeature(ctx, 'knowledgeBase/customCss') && !canUseFeature(ctx, 'knowledgeBase/customJavascript')) await requireFeature(request, 'knowledgeBase/customCss', ctx);
   if (!can(ctx, 'customize_docs')) await roleDenied(request);
-  const submission = parseWithZod(await request.formData(), { schema: CustomCodeSchema });
+  const formData = await request.formData();
+  // A locked field is not sent by the page (its textarea is disabled): it keeps what is stored. A post that tries to
+  // change it anyway is refused, as a locked page's post is.
+  for (const [field, key, stored] of [
+    ['customCss', 'knowledgeBase/customCss', kb.customCss],
+    ['customJs', 'knowledgeBase/customJavascript', kb.customJs],
+  ] as const) {
+    if (canUseFeature(ctx, key)) continue;
+    const sent = formData.get(field);
+    if (sent !== null && sent !== stored) await requireFeature(request, key, ctx);
+    formData.set(field, stored);
+  }
+  const submission = parseWithZod(formData, { schema: CustomCodeSchema });
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 });
   await updateKnowledgeBaseSettings({ accountId: who.accountId, actorId: who.actorId, id: kb.id, patch: submission.value });
   return redirectWithToast(`/knowledgebase/${kb.id}/custom-css-js`, { type: 'info', text: 'Settings Updated' });
@@ -41,7 +57,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const handle = { breadcrumb: () => 'Custom CSS & JS' };
 
 export default function CustomCode() {
-  const { kbId, settings, planLocked, locked, helpAddress } = useLoaderData<typeof loader>();
+  const { kbId, settings, cssLocked, jsLocked, locked, helpAddress } = useLoaderData<typeof loader>();
+  const planLocked = cssLocked && jsLocked;
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({ id: 'kb-custom-code', lastResult, defaultValue: settings, shouldValidate: 'onSubmit', shouldRevalidate: 'onSubmit' });
   const disabled = locked || planLocked;
@@ -55,15 +72,19 @@ export default function CustomCode() {
       }
       locked={locked}
     >
-      {planLocked ? (
+      {cssLocked || jsLocked ? (
         <p className="locked-note" data-testid="plan-locked">
-          <Lock aria-hidden="true" size={14} /> {FEATURE_DENIED_MESSAGE}
+          <Lock aria-hidden="true" size={14} /> {planLocked ? FEATURE_DENIED_MESSAGE : `${cssLocked ? 'Custom CSS' : 'Custom JavaScript'}: ${FEATURE_DENIED_MESSAGE}`}
         </p>
       ) : null}
       <Form method="post" {...getFormProps(form)}>
         <fieldset disabled={disabled} className="stack">
-          <TextareaField label="Custom CSS" field={fields.customCss} rows={8} maxLength={CUSTOM_CODE_MAX} />
-          <TextareaField label="Custom JavaScript" field={fields.customJs} rows={8} maxLength={CUSTOM_CODE_MAX} />
+          <fieldset disabled={cssLocked} className="stack">
+            <TextareaField label="Custom CSS" field={fields.customCss} rows={8} maxLength={CUSTOM_CODE_MAX} />
+          </fieldset>
+          <fieldset disabled={jsLocked} className="stack">
+            <TextareaField label="Custom JavaScript" field={fields.customJs} rows={8} maxLength={CUSTOM_CODE_MAX} />
+          </fieldset>
         </fieldset>
         <ErrorList id={form.errorId} errors={form.errors} />
         <FormActions cancelTo={`/knowledgebase/${kbId}/articles`} locked={disabled} />

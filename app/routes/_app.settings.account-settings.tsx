@@ -8,7 +8,8 @@ import { CheckboxField, ErrorList, Field, SelectField } from '~/components/ui/fo
 import { FormActions, SettingsPage } from '~/components/ui/settings-page';
 import { updateAccountSecurity, updateAccountSettings } from '~/models/accounts/accounts.server';
 import { LANGUAGES } from '~/models/accounts/constants';
-import { AccountSecuritySchema, AccountSettingsSchema, IDLE_SIGN_OUT_CHOICES } from '~/models/accounts/schemas';
+import { AccountSecuritySchema, AccountSettingsSchema } from '~/models/accounts/schemas';
+import { IDLE_SIGN_OUT_CHOICES } from '~/models/accounts/constants';
 import { pageTitle, timeZoneNames } from '~/utils/format';
 import { can, requirePermission, requireUser } from '~/utils/session.server';
 import { redirectWithToast } from '~/utils/toast.server';

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet, useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { DeniedBadge } from '~/components/ui/badges';
+import { areaFeatureOf } from '~/models/plans/areas';
 import { SETTINGS_MENU } from '~/models/shell/navigation';
 import { getConfig } from '~/utils/env.server';
 import { can, canUseFeature, requireUser } from '~/utils/session.server';
@@ -14,7 +15,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const denied: Record<string, 'feature' | 'role'> = {};
   for (const g of SETTINGS_MENU)
     for (const item of g.items) {
-      if (item.feature && !canUseFeature(ctx, item.feature)) denied[item.slug] = 'feature';
+      // The item's own flag, or its plan area's (ADR 157: the guard refuses the whole area).
+      const area = areaFeatureOf(`/settings/${item.slug}`);
+      if ((item.feature && !canUseFeature(ctx, item.feature)) || (area && !canUseFeature(ctx, area))) denied[item.slug] = 'feature';
       else if ((item.permission && !can(ctx, item.permission)) || (item.orgAdmin && !ctx.isOrgAdmin) || (item.owner && ctx.role.kind !== 'owner')) denied[item.slug] = 'role';
     }
   return { denied, billing: getConfig().billing };

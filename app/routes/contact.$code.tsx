@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -27,6 +28,8 @@ async function requireActiveForm(request: Request, code: string | undefined) {
   const form = await getContactFormByCode({ accountId: account.id, code: code ?? '' });
   // An inactive form is as absent as an unknown one: its existence is nobody's business.
   if (!form || !form.isActive) throw new Response('Not Found', { status: 404 });
+  // The support form is the Support area's channel (ADR 157).
+  await requirePlanFeature({ accountId: account.id, key: 'support/enabled', page: true });
   return { account, form };
 }
 

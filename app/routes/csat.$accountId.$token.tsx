@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
@@ -20,6 +21,7 @@ export const handle = { hydrate: false };
 async function load(request: Request, params: LoaderFunctionArgs['params']) {
   const account = await requireAccount(request);
   if (params.accountId !== String(account.id)) throw new Response('Not Found', { status: 404 });
+  await requirePlanFeature({ accountId: account.id, key: 'customerSatisfactionSurveys/emailSurveys', page: true });
   const found = await findCsatRating({ accountId: account.id, token: params.token ?? '' });
   if (!found) throw new Response('This link is not valid.', { status: 404 });
   return { account, ...found };

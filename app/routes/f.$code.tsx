@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
@@ -32,6 +33,8 @@ async function requirePublishedForm(request: Request, code: string | undefined) 
   // A draft is as absent as an unknown code (and an unknown account as a form it lacks): nobody's business.
   if (!form) throw new Response('Not Found', { status: 404 });
   if (form.accountSuspended) throw accountSuspended();
+  // Forms belong to the CRM area of the plan, as their agent screens do (ADR 157).
+  await requirePlanFeature({ accountId: form.accountId, key: 'customerManagement/enabled', page: true });
   return { accountId: form.accountId, form };
 }
 

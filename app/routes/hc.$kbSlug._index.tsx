@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { HcArticleList } from '~/components/help-centre/article-list';
@@ -9,6 +10,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
+  // Also here, not only in the layout: a data request may ask for this loader alone (ADR 157).
+  await requirePlanFeature({ accountId: account.id, key: 'knowledgeBase/enabled', page: true });
   const home = await publicHome({ accountId: account.id, knowledgeBaseId: kb.id, order: kb.articleOrder });
   return {
     kb: { slug: kb.slug, name: kb.helpName || kb.name, detail: kb.detail, seoTitle: kb.seoTitle, seoDescription: kb.seoDescription },

@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
@@ -21,6 +22,8 @@ async function load(request: Request, params: LoaderFunctionArgs['params']) {
   const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
+  // Also here, not only in the layout: a data request may ask for this loader alone (ADR 157).
+  await requirePlanFeature({ accountId: account.id, key: 'knowledgeBase/enabled', page: true });
   return { account, kb, scope: { accountId: account.id, knowledgeBaseId: kb.id }, ...readIdSlug(params.article) };
 }
 

@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
@@ -13,6 +14,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const m = /^(\d{1,10})(?:-(.*))?$/.exec(params.category ?? '');
   const id = m ? parseRouteId(m[1]) : null;
   if (!kb || !id) throw new Response('Not Found', { status: 404 });
+  // Also here, not only in the layout: a data request may ask for this loader alone (ADR 157).
+  await requirePlanFeature({ accountId: account.id, key: 'knowledgeBase/enabled', page: true });
   const found = await publicCategory({ accountId: account.id, knowledgeBaseId: kb.id, id, order: kb.articleOrder });
   if (!found) throw new Response('Not Found', { status: 404 });
   const path = categoryPath(kb.slug, found.category);

@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { articlePath } from '~/models/knowledge-base/constants';
@@ -9,6 +10,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
+  // Also here, not only in the layout: a data request may ask for this loader alone (ADR 157).
+  await requirePlanFeature({ accountId: account.id, key: 'knowledgeBase/enabled', page: true });
   const q = new URL(request.url).searchParams.get('q')?.trim().slice(0, 200) ?? '';
   if (q) await enforceRateLimit(`hc-search:${clientIp(request)}`, { limit: 120, windowMs: 60_000 });
   const result = await searchPublicArticles({ accountId: account.id, knowledgeBaseId: kb.id, q, language: kb.language });

@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { articlePath, categoryPath } from '~/models/knowledge-base/constants';
 import { findPublicKnowledgeBase, publicSitemap } from '~/models/knowledge-base/public.server';
@@ -10,6 +11,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
+  await requirePlanFeature({ accountId: account.id, key: 'knowledgeBase/enabled' });
   const { categories, articles } = await publicSitemap({ accountId: account.id, knowledgeBaseId: kb.id });
   const url = (path: string, lastmod?: Date | null) =>
     `<url><loc>${xml(helpUrl(request, account.domain, path))}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ''}</url>`;

@@ -9,6 +9,9 @@ import { findRedirect } from '~/models/knowledge-base/redirects.server';
 import { isHelpHostRequest, requireHelpAccount } from '~/models/knowledge-base/help-host.server';
 import { useNonce } from '~/utils/nonce-provider';
 import hcStyles from '../styles/hc.css?url';
+import { requirePlanFeature } from '~/models/plans/enforce.server';
+import { accountHasFeature } from '~/models/accounts/accounts.server';
+import { FEATURE_DENIED_MESSAGE } from '~/models/shell/denied-messages';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: hcStyles }];
 
@@ -17,6 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await requireHelpAccount(request);
   const kb = await findPublicKnowledgeBase({ accountId: account.id, slug: params.kbSlug ?? '' });
   if (!kb) throw new Response('Not Found', { status: 404 });
+  await requirePlanFeature({ accountId: account.id, key: 'knowledgeBase/enabled', page: true });
   // Redirect Rules (ADR 057): a path named by a rule answers 301 before any page of the help centre.
   const rest = new URL(request.url).pathname.slice(`/hc/${kb.slug}`.length);
   if (rest.length > 1) {
@@ -28,7 +32,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     kb: { slug: kb.slug, name: kb.helpName || kb.name },
     look: helpCentreLook(kb),
-    custom: helpHost ? { css: kb.customCss, js: kb.customJs } : { css: '', js: '' },
+    // Each runs only while the plan has it (ADR 157); the stored code stays for a plan that has it again.
+    custom: helpHost
+      ? {
+          css: kb.customCss && (await accountHasFeature({ accountId: account.id, key: 'knowledgeBase/customCss' })) ? kb.customCss : '',
+          js: kb.customJs && (await accountHasFeature({ accountId: account.id, key: 'knowledgeBase/customJavascript' })) ? kb.customJs : '',
+        }
+      : { css: '', js: '' },
     analytics: helpHost && kb.gaKey ? { key: kb.gaKey, anonymizeIp: kb.anonymizedIp } : null,
   };
 }
@@ -118,7 +128,14 @@ export function ErrorBoundary() {
   // A page missing inside a help centre that exists keeps its look (Customization); otherwise the plain frame.
   const layout = useRouteLoaderData<typeof loader>('routes/hc.$kbSlug');
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const body = (
+  // The account's plan lacks the knowledge base (ADR 157): the specification's message, and no search to offer.
+  const planDenied = isRouteErrorResponse(error) && error.status === 403 && (error.data as { denied?: string } | null)?.denied === 'feature';
+  const body = planDenied ? (
+    <>
+      <h1>This help centre is not available</h1>
+      <p data-testid="feature-denied">{FEATURE_DENIED_MESSAGE}</p>
+    </>
+  ) : (
     <>
       <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>
       <p>{notFound ? 'This page does not exist or is no longer published.' : 'Please try again in a moment.'}</p>
@@ -135,7 +152,7 @@ export function ErrorBoundary() {
     <div className="hc">
       <main id="main">
         {body}
-        <SearchForm slug={kbSlug} />
+        {planDenied ? null : <SearchForm slug={kbSlug} />}
       </main>
     </div>
   );

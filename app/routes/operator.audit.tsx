@@ -4,7 +4,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { utc } from '~/components/operator/console';
 import { TableHead } from '~/components/ui/list-table';
 import { Pager, readPage } from '~/components/ui/pager';
-import { ACTION_LABELS, listOperatorAudit, type OperatorAction } from '~/models/operations/audit.server';
+import { listOperatorAudit } from '~/models/operations/audit.server';
+import { ACTION_LABELS, type OperatorAction } from '~/models/operations/audit-labels';
 import { pageTitle } from '~/utils/format';
 import { requireOperator } from '~/utils/operator-session.server';
 

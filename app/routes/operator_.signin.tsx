@@ -2,10 +2,9 @@ import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { z } from 'zod';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
 import { ErrorList, Field } from '~/components/ui/forms';
-import { EmailSchema } from '~/models/accounts/email-schema';
+import { OperatorSigninSchema } from '~/models/operations/schemas';
 import { createOperatorSession, verifyOperatorCredentials } from '~/models/operations/operators.server';
 import { parseWithZod } from '~/utils/conform.server';
 import { pageTitle } from '~/utils/format';
@@ -13,10 +12,6 @@ import { getOperator, operatorSessionCookie } from '~/utils/operator-session.ser
 import { checkRateLimit, clientIp, hitRateLimit } from '~/utils/rate-limit.server';
 import { requireBareHost } from '~/utils/tenant.server';
 
-const OperatorSigninSchema = z.object({
-  email: EmailSchema,
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(128, 'Password is required'),
-});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireBareHost(request);

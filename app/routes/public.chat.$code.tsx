@@ -21,6 +21,7 @@ import { botTurn } from '~/models/chatbots/runner.server';
 import { formatTime, pageTitle } from '~/utils/format';
 import { enforceRateLimit } from '~/utils/rate-limit.server';
 import { protocolOf, requireAccount } from '~/utils/tenant.server';
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 
 /**
  * A web inbox's hosted chat page, on the account's host: plain HTML that works without JavaScript (a form and a
@@ -33,6 +34,7 @@ async function requireChatPage(request: Request, code: string | undefined) {
   const account = await requireAccount(request);
   const found = await getInboxByChatPageCode({ accountId: account.id, code: code ?? '' });
   if (!found) throw new Response('Not Found', { status: 404 });
+  await requirePlanFeature({ accountId: account.id, key: 'channels/chatPages', page: true });
   return found;
 }
 

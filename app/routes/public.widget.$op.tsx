@@ -32,6 +32,7 @@ import { readContactFormPost } from '~/models/productivity/uploads.server';
 import { clientIp, enforceRateLimit } from '~/utils/rate-limit.server';
 import { MAX_ROW_ID, parseRowId } from '~/utils/route-id';
 import { AccountSuspendedError, assertAccountTakingWork, SUSPENDED_RETRY_AFTER_SECONDS } from '~/models/accounts/suspension.server';
+import { planAllows, requirePlanFeature } from '~/models/plans/enforce.server';
 
 /**
  * The widget's HTTP API, called from customers' sites: CORS for any origin, no cookies, the visitor token in the
@@ -71,6 +72,8 @@ async function requireVisitor(request: Request) {
   const found = await visitorFromToken(token);
   if (!found) throw new Response('Your chat session has expired. Reload the page to start again', { status: 401 });
   await assertAccountTakingWork(found.inbox.accountId);
+  // A plan without the messenger stops the chat already open too (ADR 157); its conversations stay in the inbox.
+  await requirePlanFeature({ accountId: found.inbox.accountId, key: 'chatMessenger/enabled' });
   // Allowed sites hold for every request, not only the first: a token carried to another site stops working there.
   if (!isHostAllowed(readMessengerSettings(found.inbox.settings).advanced, request.headers.get('origin')))
     throw new Response('This site may not use this chat', { status: 403 });
@@ -208,6 +211,7 @@ async function session(request: Request) {
   const inbox = await getPublicWebInbox(input.inboxId);
   if (!inbox) throw new Response('This chat is not available', { status: 404 });
   await assertAccountTakingWork(inbox.accountId);
+  await requirePlanFeature({ accountId: inbox.accountId, key: 'chatMessenger/enabled' });
   // Checked before any visitor is made: a site that may not use the chat leaves nothing behind.
   if (!isHostAllowed(readMessengerSettings(inbox.settings).advanced, request.headers.get('origin')))
     throw new Response('This site may not use this chat', { status: 403 });
@@ -221,7 +225,9 @@ async function session(request: Request) {
   campaign?.catch(() => {});
   const online = await isInboxOnline({ accountId: inbox.accountId, inbox });
   const captcha = !online && settings.offline.isCaptcha ? await createCaptcha({ formId: captchaId(inbox.id) }) : null;
-  const survey = input.url ? await inAppSurveyFor({ visitor, url: input.url, uniqueId: input.survey }) : null;
+  // In-app surveys are the Surveys area's (ADR 157): without it none is offered, so none is answered in vain.
+  const surveysAllowed = await planAllows({ accountId: inbox.accountId, key: 'customerSatisfactionSurveys/enabled' });
+  const survey = input.url && surveysAllowed ? await inAppSurveyFor({ visitor, url: input.url, uniqueId: input.survey }) : null;
   return json({
     token,
     online,
@@ -234,15 +240,16 @@ async function session(request: Request) {
     // Only when a published in-app survey targets this page for this visitor: the widget then fetches the survey module.
     survey,
     // None here, but some elsewhere: the widget asks again (GET survey?url=) when a single-page site navigates.
-    surveysLive: survey ? true : await anyInAppSurveyLive({ accountId: inbox.accountId, uniqueId: input.survey }),
+    surveysLive: survey ? true : surveysAllowed && (await anyInAppSurveyLive({ accountId: inbox.accountId, uniqueId: input.survey })),
     campaign: await campaign,
   });
 }
 
 /** GET survey?url=&key=: the in-app survey for a page a single-page site moved to without a load (ADR 061). */
 async function surveyForPage(request: Request) {
-  const { visitor } = await requireVisitor(request);
+  const { visitor, inbox } = await requireVisitor(request);
   await enforceRateLimit(`widget-survey:${visitor.id}`, { limit: 60, windowMs: 60_000 });
+  if (!(await planAllows({ accountId: inbox.accountId, key: 'customerSatisfactionSurveys/enabled' }))) return json({ survey: null });
   const params = new URL(request.url).searchParams;
   const url = params.get('url') ?? '';
   const key = params.get('key');
@@ -292,6 +299,7 @@ async function messages(request: Request) {
 
 async function ticket(request: Request) {
   const { visitor, inbox } = await requireVisitor(request);
+  await requirePlanFeature({ accountId: inbox.accountId, key: 'chatMessenger/offlineExperience' });
   await enforceRateLimit(`widget-ticket:${clientIp(request)}`, { limit: 10, windowMs: 10 * 60_000 });
   const offline = readMessengerSettings(inbox.settings).offline;
   const { fields, files, fileErrors } = await readContactFormPost(request, { acceptFiles: offline.isAttachment });

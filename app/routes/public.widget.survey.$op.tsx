@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
+import { FEATURE_DENIED_MESSAGE } from '~/models/plans/catalogue';
+import { planAllows } from '~/models/plans/enforce.server';
 import { isHostAllowed, readMessengerSettings } from '~/models/channels/messenger-settings';
 import { visitorFromToken } from '~/models/channels/widget.server';
 import { visitorRespondent } from '~/models/surveys/in-app.server';
@@ -44,6 +46,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!found) return json({ error: 'Your chat session has expired. Reload the page to start again' }, 401);
   if (!isHostAllowed(readMessengerSettings(found.inbox.settings).advanced, request.headers.get('origin')))
     return json({ error: 'This site may not use this chat' }, 403);
+  // The messenger and the Surveys area (ADR 157): the session offers no survey without them; an answer queued before
+  // the plan changed is refused.
+  const accountId = found.inbox.accountId;
+  if (!(await planAllows({ accountId, key: 'chatMessenger/enabled' })) || !(await planAllows({ accountId, key: 'customerSatisfactionSurveys/enabled' })))
+    return json({ error: FEATURE_DENIED_MESSAGE }, 403);
   const { visitor } = found;
   try {
     await enforceRateLimit(`widget-survey:${visitor.id}`, { limit: 120, windowMs: 60_000 });

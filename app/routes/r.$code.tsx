@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
@@ -25,6 +26,7 @@ async function requirePage(request: Request, code: string | undefined) {
   const account = await requireAccount(request);
   const source = await getSourceByCode({ accountId: account.id, code: code ?? '' });
   if (!source || source.kind !== 'parley' || !source.isActive) throw new Response('Not Found', { status: 404 });
+  await requirePlanFeature({ accountId: account.id, key: 'customerSatisfactionSurveys/enabled', page: true });
   return { account, source };
 }
 

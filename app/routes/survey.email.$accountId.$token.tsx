@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
@@ -32,6 +33,7 @@ export const handle = { hydrate: false };
 async function load(request: Request, params: LoaderFunctionArgs['params']) {
   const account = await requireAccount(request);
   if (params.accountId !== String(account.id)) throw new Response('Not Found', { status: 404 });
+  await requirePlanFeature({ accountId: account.id, key: 'customerSatisfactionSurveys/enabled', page: true });
   const recipient = await findRecipient({ accountId: account.id, token: params.token ?? '' });
   if (!recipient) throw new Response('This survey link is not valid.', { status: 404 });
   const found = await findSurveyForRespondent({ accountId: account.id, surveyId: recipient.surveyId });

@@ -1,3 +1,5 @@
+import { FEATURE_DENIED_MESSAGE } from '~/models/shell/denied-messages';
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from '@remix-run/react';
@@ -47,6 +49,7 @@ function respondentOf(request: Request) {
 async function load(request: Request, params: LoaderFunctionArgs['params']) {
   const account = await requireAccount(request);
   if (params.accountId !== String(account.id)) throw new Response('Not Found', { status: 404 });
+  await requirePlanFeature({ accountId: account.id, key: 'customerSatisfactionSurveys/enabled', page: true });
   const found = await findPublicSurvey({ accountId: account.id, uniqueId: params.uniqueId ?? '' });
   if (!found || found.survey.channel !== 'web') throw new Response('Not Found', { status: 404 });
   return { account, ...found };
@@ -337,6 +340,16 @@ function Conversational({ p, v }: { p: PageData; v: Extract<View, { kind: 'conve
 export function ErrorBoundary() {
   const error = useRouteError();
   const known = isRouteErrorResponse(error) && error.status !== 404 && error.status < 500 && typeof error.data === 'string';
+  // The account's plan lacks surveys (ADR 157): the specification's message rather than "not found".
+  if (isRouteErrorResponse(error) && error.status === 403 && (error.data as { denied?: string } | null)?.denied === 'feature')
+    return (
+      <main id="main" className="sv-main">
+        <div className="sv-card sv-end">
+          <h1>This survey is not available</h1>
+          <p data-testid="feature-denied">{FEATURE_DENIED_MESSAGE}</p>
+        </div>
+      </main>
+    );
   return (
     <main id="main" className="sv-main">
       <div className="sv-card sv-end">

@@ -1,3 +1,4 @@
+import { requirePlanFeature } from '~/models/plans/enforce.server';
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { GeneralErrorBoundary } from '~/components/error-boundary';
@@ -8,6 +9,7 @@ import { requireAccount } from '~/utils/tenant.server';
 /** The testimonials snippet (ADR 068): the reviews an agent featured, as a small page for an <iframe>, no script. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireAccount(request);
+  await requirePlanFeature({ accountId: account.id, key: 'customerSatisfactionSurveys/enabled', page: true });
   const reviews = await listTestimonials({ accountId: account.id });
   return { company: account.name, reviews: reviews.map((r) => ({ id: r.id, name: r.reviewerName, rating: r.rating, text: r.text })) };
 }

@@ -7,12 +7,14 @@ import { requireBareHost } from './tenant.server';
 
 /**
  * The operator's console (ADR 152) lives on the bare APP_HOST under /operator, with a cookie of its own: host-only
- * (no Domain attribute), so an account subdomain never receives it, and path /operator, so the rest of the bare
- * host never sends it. An account's session cookie means nothing here, and this one nothing on an account.
+ * (no Domain attribute), so an account subdomain never receives it. Its path is `/`, not `/operator`: with JavaScript,
+ * Remix fetches the console's own page data from `/operator.data`, which a cookie of path `/operator` does not match
+ * (the sign-in then looped between /operator and /operator/signin). An account's session cookie means nothing here,
+ * and this one nothing on an account.
  */
 function operatorCookie() {
   return singleton('operator-cookie', () =>
-    createCookie('__parley_operator', { httpOnly: true, sameSite: 'lax', path: '/operator', secrets: [getConfig().sessionSecret] }),
+    createCookie('__parley_operator', { httpOnly: true, sameSite: 'lax', path: '/', secrets: [getConfig().sessionSecret] }),
   );
 }
 

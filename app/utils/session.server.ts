@@ -5,6 +5,7 @@ import type { PlanFeatures } from '../../db/schema/accounts';
 import { effectivePlan, type Account } from '../models/accounts/accounts.server';
 import { createSession, findSession, isIdleExpired, judgeSession, REMEMBER_MS, revokeSession, TOUCH_EVERY_MS, touchSession, type PendingStep } from '../models/auth/sessions.server';
 import { FEATURE_DENIED_MESSAGE, hasFeature, type FeatureKey } from '../models/plans/catalogue';
+import { areaFeatureOf } from '../models/plans/areas';
 import type { Permission } from '../models/roles/permissions';
 import { getConfig } from './env.server';
 import { singleton } from './singleton.server';
@@ -186,7 +187,26 @@ export async function requireUser(request: Request): Promise<AppContext> {
     const redirectTo = `${url.pathname}${url.search}`;
     throw redirect(`/signin${redirectTo && redirectTo !== '/' ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''}`);
   }
+  await requireAreaFeature(request, ctx);
   return ctx;
+}
+
+/**
+ * The plan area of the path (ADR 157; app/models/plans/areas.ts): every guard starts with requireUser, so every page
+ * and form of an area is refused when the plan lacks the area, including routes added later. A page load falls back
+ * to the nearest page outside the refused area (Home at the latest) with the message as a toast; a post gets 403.
+ */
+async function requireAreaFeature(request: Request, ctx: AppContext) {
+  const key = areaFeatureOf(new URL(request.url).pathname);
+  if (!key || canUseFeature(ctx, key)) return;
+  let fallback = deniedFallback(request);
+  for (let hops = 0; fallback && fallback !== '/home' && hops < 5; hops++) {
+    const above = areaFeatureOf(fallback);
+    if (!above || canUseFeature(ctx, above)) break;
+    fallback = deniedFallback({ method: 'GET', url: new URL(fallback, request.url).href, headers: new Headers({ accept: 'text/html' }) });
+  }
+  if (fallback) throw await redirectWithToast(fallback, { type: 'error', text: FEATURE_DENIED.message });
+  throw data<DeniedData>(FEATURE_DENIED, { status: 403 });
 }
 
 /** The session of this request if it has passed the password but not yet its second step; otherwise null. */

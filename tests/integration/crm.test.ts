@@ -227,6 +227,10 @@ describe('CRM routes', () => {
     expect(res.status).toBe(400);
     expect(res.text).toContain('Length must be less than or equal to 16 characters');
     expect(res.text).toContain('value="12345678901234567"');
+    // With its country code, the international rule: a plus and 4 to 14 digits (15 here).
+    res = await post({ firstName: 'Ada', lastName: 'L', email: 'ada@x.test', phone: '+123456789012345' });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('Phone number must have 14 digits.');
     res = await post({ firstName: 'Ada', lastName: 'L', email: 'ada@x.test', companyDomain: 'not a domain' });
     expect(res.text).toContain('Invalid Domain');
     res = await post({ firstName: 'Ada', lastName: 'L', email: 'ada@x.test', phone: '1234567890123456', companyName: 'Acme', companyDomain: 'acme.test' });
@@ -256,9 +260,12 @@ describe('CRM routes', () => {
     let res = await post({ firstName: 'Zed', email: 'zed@x.test', phone: 'call me' });
     expect(res.status).toBe(400);
     expect(res.text).toContain('Enter a valid phone number');
+    res = await post({ firstName: 'Zed', email: 'zed@x.test', phone: '123' });
+    expect(res.text).toContain('Length must be at least 4 characters');
+    // With a country code, section 5's international rule and its message (a plus and 4 to 14 digits).
     res = await post({ firstName: 'Zed', email: 'zed@x.test', phone: '+49 1' });
     expect(res.status).toBe(400);
-    expect(res.text).toContain('Length must be at least 4 characters');
+    expect(res.text).toContain('Phone number must have 14 digits.');
     // Shown formatted on the contact's page.
     const page = await app.request(`/customers/${berlin.id}`, { domain: a.domain, cookie: a.ownerCookie });
     expect(page.text).toContain('+49 30 1234567');

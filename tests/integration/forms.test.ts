@@ -156,6 +156,7 @@ describe('the public form', () => {
       { key: 'f_country1', type: 'country', label: 'Country', required: true },
       { key: 'f_plan0001', type: 'choice', label: 'Plan', required: true, options: ['Starter', 'Pro'] },
       { key: 'f_consent1', type: 'consent', label: 'I agree to be contacted', required: true },
+      { key: 'f_phone001', type: 'phone', label: 'Phone', required: false },
     ];
     await app.request(`/forms/edit/${form.id}`, { domain: s.domain, cookie: s.cookie, form: builderPost({ fields }, 'save', { inboxId: String(inbox.id), captcha: 'on' }) });
     const draftPath = `/f/${form.code}`;
@@ -179,6 +180,10 @@ describe('the public form', () => {
     expect(res.text).toContain('Please choose one of the options');
     expect(res.text).toContain('Please give your consent to continue');
     expect(res.text).toContain('value="Dana Lead"');
+    // A phone with its country code: a plus and 4 to 14 digits (section 5's "International phone").
+    res = await app.request(draftPath, { domain: s.domain, form: { ...good, f_phone001: '+49 30 1234 5678 9012', ...(await answered(form.id)) } });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('Phone number must have 14 digits.');
     // A wrong captcha answer.
     res = await app.request(draftPath, { domain: s.domain, form: { ...good, captchaToken: (await answered(form.id)).captchaToken, captchaAnswer: '99' } });
     expect(res.status).toBe(400);

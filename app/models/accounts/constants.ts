@@ -35,3 +35,6 @@ export const LANGUAGES = [
   { value: 'tr', label: 'Turkish' },
   { value: 'vi', label: 'Vietnamese' },
 ] as const;
+
+/** Settings → Account: when idle users are signed out, in minutes (0: never). */
+export const IDLE_SIGN_OUT_CHOICES = [0, 15, 30, 60, 120, 240, 480] as const;

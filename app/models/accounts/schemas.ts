@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { EmailSchema } from './email-schema';
-import { COMPANY_SIZES, INDUSTRIES, LANGUAGES } from './constants';
+import { COMPANY_SIZES, IDLE_SIGN_OUT_CHOICES, INDUSTRIES, LANGUAGES } from './constants';
+
+export { IDLE_SIGN_OUT_CHOICES } from './constants';
 export * from './constants';
 export { EmailSchema } from './email-schema';
 
@@ -105,7 +107,6 @@ export const AccountSettingsSchema = z.object({
 });
 
 /** Idle sign-out choices in minutes; 0 is never (ADR 148). */
-export const IDLE_SIGN_OUT_CHOICES = [0, 15, 30, 60, 120, 240, 480] as const;
 
 export const AccountSecuritySchema = z.object({
   requireTwoFactor: z.boolean().default(false),

@@ -1,4 +1,6 @@
 import { isAccountSuspended, SUSPENDED_MESSAGE, SUSPENDED_RETRY_AFTER_SECONDS } from '../accounts/suspension.server';
+import { accountHasFeature } from '../accounts/accounts.server';
+import { FEATURE_DENIED_MESSAGE } from '../plans/catalogue';
 import crypto from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -109,6 +111,8 @@ export async function handleApi(request: Request, routeParams: Record<string, st
       rateHeaders['Retry-After'] = String(reset);
       throw new ApiError(429, 'rate_limited', `Too many requests: at most ${API_RATE_LIMIT.limit} a minute per key`);
     }
+    // The API belongs to the Integrations area of the plan (Settings → Developer API; ADR 157).
+    if (!(await accountHasFeature({ accountId: key.accountId, key: 'integrations/enabled' }))) throw new ApiError(403, 'plan_feature', FEATURE_DENIED_MESSAGE);
     if (!scopeAllows(key.scopes, endpoint.scope)) throw new ApiError(403, 'forbidden', `This key lacks the ${endpoint.scope} scope`);
     const ctx: ApiContext = { accountId: key.accountId, key, actorId: key.createdById };
     const url = new URL(request.url);

@@ -41,7 +41,7 @@ function build() {
           e.status === 204 ? { description: 'Done' } : { description: 'Success', content: { 'application/json': { schema: e.response } } },
         400: errorResponse('Invalid request'),
         401: errorResponse('Missing, invalid or revoked API key'),
-        403: errorResponse('The key lacks the scope'),
+        403: errorResponse('The key lacks the scope (code `forbidden`), or the account\'s plan lacks Integrations (code `plan_feature`)'),
         ...(e.params ? { 404: errorResponse('Not found') } : {}),
         ...(e.method === 'post' || e.method === 'patch' ? { 422: errorResponse('Refused by a rule of the data (an email already used...)') } : {}),
         429: errorResponse(`Over the rate limit (${API_RATE_LIMIT.limit} requests a minute per key)`),

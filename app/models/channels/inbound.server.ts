@@ -9,6 +9,8 @@ import { openConversation, setConversationStatus } from '../inbox/conversations.
 import type { Inbox } from '../inbox/inboxes.server';
 import { addMessage } from '../inbox/messages.server';
 import { markDelivery } from './delivery.server';
+import { FEATURE_DENIED_MESSAGE } from '../plans/catalogue';
+import { planAllows } from '../plans/enforce.server';
 
 /**
  * How a message from an SMS or social channel becomes part of a conversation (ADR 020): one function for Twilio,
@@ -292,6 +294,11 @@ export async function openWebhook(
   if (!inbox || !accept(inbox)) return { response: plainResponse(404, 'Not Found') };
   // A suspended account (ADR 152): a temporary refusal, so the provider keeps the message and retries it.
   if (await isAccountSuspended(inbox.accountId)) return { response: suspendedResponse() };
+  // The plan (ADR 157): every provider's channel needs channels/enabled, SMS channels/sms as well. The provider gets
+  // a 403 with the reason (a final refusal: the plan, unlike a suspension, is not a passing state) and the inbox keeps
+  // everything it already holds.
+  if (!(await planAllows({ accountId: inbox.accountId, key: channelType === 'sms' ? 'channels/sms' : 'channels/enabled' })))
+    return { response: plainResponse(403, FEATURE_DENIED_MESSAGE) };
   try {
     return { inbox, raw: await readWebhookBody(request) };
   } catch (err) {

@@ -4,8 +4,12 @@ import { isCountryCode } from './countries';
 import { phoneSchema } from '../../utils/phone-schema';
 import { MAX_ROW_ID } from '../../utils/route-id';
 
-/** Contact and company phone: optional, digits only, 4 to 16 (section 5 "Contact"), read as people type it (ADR 036). */
+/**
+ * Contact and company phone: optional, digits only, 4 to 16 (section 5 "Contact"), or with its country code a plus and
+ * 4 to 14 ("phone digits 4 to 16 (or plus and 4 to 14)", section 9), read as people type it (ADR 036).
+ */
 export const CrmPhoneSchema = phoneSchema({
+  international: true,
   min: 4,
   max: 16,
   invalid: 'Enter a valid phone number',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INTERNATIONAL_PHONE } from '../../utils/phone-rules';
 import { isCountryCode } from '../crm/countries';
 import { BRAND_COLOUR_NAMES, FORM_FIELD_TYPES, FORM_LIMITS, FORM_MESSAGES, type FormFieldType } from './constants';
 import type { FormFieldDef } from '../../../db/schema/forms';
@@ -93,10 +94,15 @@ function answerSchema(field: FormFieldDef) {
       return req(z.string().max(200, FORM_MESSAGES.tooLong(200)).refine((v) => /^(https?:\/\/)?[a-z0-9-]+(\.[a-z0-9-]+)+(\/\S*)?$/i.test(v), FORM_MESSAGES.website));
     case 'phone':
       return req(
-        z
-          .string()
-          .refine((v) => /^\+?\d*$/.test(v.replace(/[\s()-]/g, '')), FORM_MESSAGES.phoneDigits)
-          .refine((v) => v.replace(/[\s()+-]/g, '').length <= 16 && v.replace(/[\s()+-]/g, '').length >= 4, FORM_MESSAGES.phone),
+        z.string().superRefine((v, ctx) => {
+          const typed = v.replace(/[\s()-]/g, '');
+          if (!/^\+?\d*$/.test(typed)) return void ctx.addIssue({ code: 'custom', message: FORM_MESSAGES.phoneDigits });
+          const digits = typed.replace(/^\+/, '').length;
+          // With its country code, section 5's "International phone": a plus and 4 to 14 digits.
+          if (typed.startsWith('+')) {
+            if (digits < INTERNATIONAL_PHONE.min || digits > INTERNATIONAL_PHONE.max) ctx.addIssue({ code: 'custom', message: INTERNATIONAL_PHONE.message });
+          } else if (digits < 4 || digits > 16) ctx.addIssue({ code: 'custom', message: FORM_MESSAGES.phone });
+        }),
       );
     case 'country':
       return req(z.string().refine(isCountryCode, FORM_MESSAGES.country));

@@ -20,3 +20,7 @@ export const STATUS_AFTER_REPLY = { 'reply-resolve': 'resolved', 'reply-pending'
 export const MASS_INTENTS = ['assign', 'status', 'priority', 'tag', 'move', 'delete'] as const;
 
 export type MassIntent = (typeof MASS_INTENTS)[number];
+
+/** The channels a conversation can be started on from a contact (issue 39): SMS and chat. */
+export const START_CHANNELS = ['sms', 'chat'] as const;
+export type StartChannel = (typeof START_CHANNELS)[number];

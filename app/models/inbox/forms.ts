@@ -3,7 +3,8 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { PRIORITIES } from '../../../db/schema/inbox-constants';
 import { EmailSchema } from '../accounts/schemas';
-import { MESSAGE_REQUIRED, MESSAGE_MAX, SUBJECT_REQUIRED, INBOX_REQUIRED, SELECT_CONVERSATIONS, MERGE_NEEDS_TWO, SNOOZE_TIME_REQUIRED, SNOOZE_IN_FUTURE, INVALID_EMAIL, REPLY_INTENTS, STATUS_CHOICES } from './form-constants';
+import { MESSAGE_REQUIRED, MESSAGE_MAX, SUBJECT_REQUIRED, INBOX_REQUIRED, SELECT_CONVERSATIONS, MERGE_NEEDS_TWO, SNOOZE_TIME_REQUIRED, SNOOZE_IN_FUTURE, INVALID_EMAIL, REPLY_INTENTS, STATUS_CHOICES, START_CHANNELS } from './form-constants';
+export { START_CHANNELS, type StartChannel } from './form-constants';
 
 // The plain values live in form-constants.ts so that screens can use them without shipping zod (ADR 027).
 export * from './form-constants';
@@ -178,8 +179,6 @@ export const TicketSchema = z.object({
 export type TicketInput = z.infer<typeof TicketSchema>;
 
 /** The channels an agent may start a conversation on with a known contact, besides email (ADR 035). */
-export const START_CHANNELS = ['sms', 'chat'] as const;
-export type StartChannel = (typeof START_CHANNELS)[number];
 
 /** A new SMS or chat with a known contact: picked on their page (contactId) or typed by email or phone (contactKey). */
 export const StartMessageSchema = z

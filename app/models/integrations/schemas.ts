@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { HUBSPOT_LEAD_STATUSES } from './constants';
+
+export { HUBSPOT_LEAD_STATUSES, leadStatusLabel, PIPEDRIVE_VISIBILITY } from './constants';
 
 /** The forms of Settings → Integrations and of the side panels (parsed on the server only, ADR 027). */
 export const ShopifyConnectSchema = z.object({
@@ -52,9 +55,6 @@ export const BigcommerceOrderActionSchema = z.object({
   method: z.coerce.number({ error: 'Choose a refund method' }).int().min(0).max(50).default(0),
 });
 
-/** HubSpot's default options of the contact property hs_lead_status. */
-export const HUBSPOT_LEAD_STATUSES = ['NEW', 'OPEN', 'IN_PROGRESS', 'OPEN_DEAL', 'UNQUALIFIED', 'ATTEMPTED_TO_CONTACT', 'CONNECTED', 'BAD_TIMING'] as const;
-export const leadStatusLabel = (s: string) => s.charAt(0) + s.slice(1).toLowerCase().replaceAll('_', ' ');
 
 export const HubspotContactSchema = z.object({
   leadStatus: z.enum(HUBSPOT_LEAD_STATUSES, { error: 'Choose a lead status' }).optional(),
@@ -84,10 +84,6 @@ export const PipedriveDealSchema = z.object({
   visibleTo: z.enum(['1', '3'], { error: 'Choose who can see the deal' }).optional(),
 });
 
-export const PIPEDRIVE_VISIBILITY = [
-  { value: '1', label: 'Owner and followers' },
-  { value: '3', label: 'Entire company' },
-] as const;
 
 /** Settings → Integrations → Shopify/BigCommerce: import past orders (ADR 118). */
 export const OrderImportSchema = z.object({

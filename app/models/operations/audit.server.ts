@@ -3,28 +3,9 @@ import { getDb, schema, type DbOrTx } from '../../../db/client';
 
 export type OperatorActor = { kind: 'operator'; id: number; email: string } | { kind: 'cli' };
 
-export type OperatorAction =
-  | 'operator.add'
-  | 'operator.remove'
-  | 'operator.link'
-  | 'operator.password'
-  | 'operator.signin'
-  | 'account.suspend'
-  | 'account.resume'
-  | 'account.plan'
-  | 'account.delete';
-
-export const ACTION_LABELS: Record<OperatorAction, string> = {
-  'operator.add': 'Operator named',
-  'operator.remove': 'Operator removed',
-  'operator.link': 'Set-password link issued',
-  'operator.password': 'Operator password set',
-  'operator.signin': 'Operator signed in',
-  'account.suspend': 'Account suspended',
-  'account.resume': 'Account resumed',
-  'account.plan': 'Plan changed',
-  'account.delete': 'Account deleted',
-};
+export type { OperatorAction } from './audit-labels';
+export { ACTION_LABELS } from './audit-labels';
+import type { OperatorAction } from './audit-labels';
 
 type Details = Record<string, string | number | boolean | null>;
 
