@@ -4,6 +4,7 @@ import { recordChannelFailure, recordChannelSuccess } from '../app/models/channe
 import { imapConnectionKey, syncImapMailbox, type ImapSettings } from '../app/models/email/imap.server';
 import { imapClient, isCertificateError, loggableConnectionError, plainConnectionError, probeCertificate } from '../app/models/email/mail-connection.server';
 import { describeStoreFailure } from '../app/models/email/quarantine.server';
+import { mailAccessToken } from '../app/models/email/oauth-mail.server';
 import { metrics } from '../app/utils/metrics.server';
 import { getLogger } from '../app/utils/logger.server';
 import { acquireLeases, keepLeases, LEASE_CHANNEL, LEASE_RENEW_MS, LEASE_TTL_MS } from '../app/models/cluster/leases.server';
@@ -94,10 +95,34 @@ function startWorker(
 
   const run = async () => {
     let attempt = 0;
+    // XOAUTH2 (ADR 158): a token the server refused is renewed for the next attempt.
+    let renew = false;
     while (!stopped) {
-      const c = imapClient(imap);
-      client = c;
       state = 'connecting';
+      let accessToken: string | undefined;
+      if (imap.auth === 'xoauth2') {
+        try {
+          accessToken = await mailAccessToken({ accountId: inbox.accountId, inboxId: inbox.id, renew });
+          renew = false;
+        } catch (err) {
+          // A revoked grant is already in channel health (mailAccessToken records it); anything else is recorded here.
+          log.warn({ errorCode: 'EMAIL_OAUTH', attempt }, 'imap access token unavailable');
+          if (!(err as { revoked?: boolean }).revoked) await recordChannelFailure({ ...health, error: plainConnectionError(err, 'mailbox') }).catch(() => {});
+          const delay = Math.max(opts.minBackoffMs ?? 0, backoffMs(attempt++));
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, delay);
+            timer.unref();
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wake = null;
+          continue;
+        }
+      }
+      const c = imapClient(imap, { accessToken });
+      client = c;
       let heartbeat: NodeJS.Timeout | undefined;
       let settle: NodeJS.Timeout | undefined;
       const settleMs = opts.recoverySettleMs ?? RECOVERY_SETTLE_MS;
@@ -185,6 +210,7 @@ function startWorker(
       } catch (err) {
         if (!stopped) {
           log.warn({ ...imapFailureForLog(err), attempt }, 'imap connection failed');
+          if (imap.auth === 'xoauth2' && (err as { authenticationFailed?: boolean }).authenticationFailed) renew = true;
           await recordFailure(err);
         }
         c.close();
@@ -295,7 +321,7 @@ export async function startImapManager(
       wanted.clear();
       for (const inbox of inboxes) {
         const imap = readEmailSettings(inbox).imap;
-        if (imap?.host && imap.user && imap.password) wanted.set(inbox.id, { inbox, imap });
+        if (imap?.host && imap.user && (imap.password || imap.auth === 'xoauth2')) wanted.set(inbox.id, { inbox, imap });
       }
       // The new list's leases at once: inboxes gone are released, new ones taken if free (one statement).
       await leases.refresh();

@@ -233,10 +233,21 @@ function EmailInboxEditor({ user, inbox, http, locked, businessHours, businessHo
       </SettingsPage>
       {inbox && health.length > 0 ? (
         <ChannelHealthPanel rows={health} prefs={user}>
+          {inbox.oauth?.revoked ? <Reconnect inboxId={inbox.id} oauth={inbox.oauth} locked={locked} /> : null}
           {health.map((h) =>
             h.certificate && (h.part === 'imap' || h.part === 'smtp') ? <TrustCertificate key={h.part} part={h.part} certificate={h.certificate} locked={locked} /> : null,
           )}
         </ChannelHealthPanel>
+      ) : null}
+      {inbox?.oauth && !(inbox.oauth.revoked && health.length > 0) ? (
+        <section className="settings-page" aria-labelledby="oauth-title" data-testid="oauth-grant">
+          <header>
+            <h2 id="oauth-title">Connected account</h2>
+          </header>
+          <div className="card stack">
+            <Reconnect inboxId={inbox.id} oauth={inbox.oauth} locked={locked} />
+          </div>
+        </section>
       ) : null}
       {inbox && quarantined.length > 0 ? <Quarantine inboxId={inbox.id} items={quarantined} user={user} locked={locked} /> : null}
       {inbox ? <Receiving inbox={inbox} http={http} locked={locked} user={user} /> : null}
@@ -245,6 +256,33 @@ function EmailInboxEditor({ user, inbox, http, locked, businessHours, businessHo
         <InboxBusinessHoursForm inboxId={inbox.id} current={businessHoursId} options={businessHours} locked={locked} cancelTo={LIST} lastResult={hoursResult} />
       ) : null}
     </>
+  );
+}
+
+/**
+ * A mailbox connected over OAuth (ADR 158): whose it is and, when the provider no longer honours the grant, why, with
+ * the way back: consent again (a plain form post to the connect route, which keeps this inbox).
+ */
+function Reconnect({ inboxId, oauth, locked }: { inboxId: number; oauth: NonNullable<NonNullable<LoaderData['inbox']>['oauth']>; locked: boolean }) {
+  const label = oauth.provider === 'google' ? 'Google' : 'Microsoft 365';
+  return (
+    <Form method="post" action={`/settings/emails/connect/${oauth.provider}`} className="stack" data-testid="oauth-reconnect">
+      <p>
+        {oauth.revoked ? (
+          <>
+            <span className="pill pill-off">Access revoked</span> {oauth.revokedReason ?? `${label} no longer accepts Parley's access to ${oauth.email}.`}
+          </>
+        ) : (
+          <>
+            Connected with {label} as <strong>{oauth.email}</strong>: Parley reads and sends with {label}&apos;s permission (OAuth), no password is stored.
+          </>
+        )}
+      </p>
+      <input type="hidden" name="inboxId" value={inboxId} />
+      <button type="submit" className={oauth.revoked ? 'btn btn-primary' : 'btn'} name="intent" value="connect" disabled={locked}>
+        {`Reconnect with ${label}`}
+      </button>
+    </Form>
   );
 }
 

@@ -116,4 +116,28 @@ describe('parseConfig', () => {
       'METRICS_TOKEN: METRICS_TOKEN must be 16 to 200 printable characters without spaces (e.g. openssl rand -hex 24)',
     ]);
   });
+  test('mail over OAuth (ADR 158): its own Google client, else the Calendar one; Microsoft only with both halves; a bad tenant is named', () => {
+    const base = { PARLEY_DATA_DIR: tempDataDir(), SESSION_SECRET: 'x'.repeat(40) };
+    expect(parse(base).mailOAuth).toEqual({ google: null, microsoft: null });
+    expect(parse({ ...base, GOOGLE_CLIENT_ID: 'cal', GOOGLE_CLIENT_SECRET: 'cal-secret' }).mailOAuth.google).toMatchObject({
+      clientId: 'cal',
+      clientSecret: 'cal-secret',
+    });
+    const both = parse({
+      ...base,
+      GOOGLE_CLIENT_ID: 'cal',
+      GOOGLE_CLIENT_SECRET: 'cal-secret',
+      GOOGLE_OAUTH_CLIENT_ID: 'mail',
+      GOOGLE_OAUTH_CLIENT_SECRET: 'mail-secret',
+    });
+    expect(both.mailOAuth.google).toMatchObject({ clientId: 'mail', clientSecret: 'mail-secret', accountsBase: 'https://accounts.google.com' });
+    expect(parse({ ...base, MICROSOFT_OAUTH_CLIENT_ID: 'ms' }).mailOAuth.microsoft).toBeNull();
+    expect(parse({ ...base, MICROSOFT_OAUTH_CLIENT_ID: 'ms', MICROSOFT_OAUTH_CLIENT_SECRET: 's' }).mailOAuth.microsoft).toEqual({
+      clientId: 'ms',
+      clientSecret: 's',
+      tenant: 'organizations',
+      loginBase: 'https://login.microsoftonline.com',
+    });
+    expect(problemsOf({ ...base, MICROSOFT_OAUTH_TENANT: 'not/a tenant' }).message).toContain('MICROSOFT_OAUTH_TENANT must be a tenant id');
+  });
 });

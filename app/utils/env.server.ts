@@ -120,6 +120,18 @@ const EnvSchema = z.object({
   GOOGLE_ACCOUNTS_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_ACCOUNTS_BASE must be an http(s) URL, e.g. https://accounts.google.com' }).default('https://accounts.google.com'),
   GOOGLE_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_OAUTH_BASE must be an http(s) URL, e.g. https://oauth2.googleapis.com' }).default('https://oauth2.googleapis.com'),
   GOOGLE_API_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_API_BASE must be an http(s) URL, e.g. https://www.googleapis.com' }).default('https://www.googleapis.com'),
+  /** Gmail and Google Workspace inboxes over OAuth (ADR 158); unset, the Calendar client above is used when it is set. */
+  GOOGLE_OAUTH_CLIENT_ID: z.string().trim().optional(),
+  GOOGLE_OAUTH_CLIENT_SECRET: z.string().trim().optional(),
+  /** Microsoft 365 (Exchange Online) inboxes over OAuth (ADR 158): the Entra ID app, its tenant, where its endpoints are. */
+  MICROSOFT_OAUTH_CLIENT_ID: z.string().trim().optional(),
+  MICROSOFT_OAUTH_CLIENT_SECRET: z.string().trim().optional(),
+  MICROSOFT_OAUTH_TENANT: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9.-]{1,100}$/, 'MICROSOFT_OAUTH_TENANT must be a tenant id, a domain, or one of common, organizations')
+    .default('organizations'),
+  MICROSOFT_LOGIN_BASE: z.url({ protocol: /^https?$/, error: 'MICROSOFT_LOGIN_BASE must be an http(s) URL, e.g. https://login.microsoftonline.com' }).default('https://login.microsoftonline.com'),
   /** AI reply help (ADR 081): the installation's OpenAI-compatible chat-completions server; accounts may set their own. */
   PARLEY_AI_BASE_URL: z.url({ protocol: /^https?$/, error: 'PARLEY_AI_BASE_URL must be an http(s) URL, e.g. https://api.openai.com/v1' }).optional(),
   PARLEY_AI_MODEL: z.string().trim().min(1, 'PARLEY_AI_MODEL must name a model').max(200).default('gpt-4o-mini'),
@@ -209,6 +221,11 @@ export type Config = {
   trustProxy: false | number | string;
   /** Google Calendar (ADR 072): null without a client id and secret; bases without a trailing slash. */
   google: { clientId: string; clientSecret: string; accountsBase: string; oauthBase: string; apiBase: string } | null;
+  /** Mail over OAuth (ADR 158): Google's and Microsoft's clients for IMAP/SMTP with XOAUTH2; null when not set up. */
+  mailOAuth: {
+    google: { clientId: string; clientSecret: string; accountsBase: string; oauthBase: string; apiBase: string } | null;
+    microsoft: { clientId: string; clientSecret: string; tenant: string; loginBase: string } | null;
+  };
   /** The development mailbox answers in production too (every sign-up code readable by anyone). */
   unsafeDevMailboxInProduction: boolean;
   /** AI reply help (ADR 081): the installation's server (null: none, accounts may set one) and the defaults. */
@@ -321,6 +338,22 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
             apiBase: e.GOOGLE_API_BASE.replace(/\/$/, ''),
           }
         : null,
+    mailOAuth: {
+      google:
+        (e.GOOGLE_OAUTH_CLIENT_ID && e.GOOGLE_OAUTH_CLIENT_SECRET) || (e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET)
+          ? {
+              clientId: (e.GOOGLE_OAUTH_CLIENT_ID && e.GOOGLE_OAUTH_CLIENT_SECRET ? e.GOOGLE_OAUTH_CLIENT_ID : e.GOOGLE_CLIENT_ID)!,
+              clientSecret: (e.GOOGLE_OAUTH_CLIENT_ID && e.GOOGLE_OAUTH_CLIENT_SECRET ? e.GOOGLE_OAUTH_CLIENT_SECRET : e.GOOGLE_CLIENT_SECRET)!,
+              accountsBase: e.GOOGLE_ACCOUNTS_BASE.replace(/\/$/, ''),
+              oauthBase: e.GOOGLE_OAUTH_BASE.replace(/\/$/, ''),
+              apiBase: e.GOOGLE_API_BASE.replace(/\/$/, ''),
+            }
+          : null,
+      microsoft:
+        e.MICROSOFT_OAUTH_CLIENT_ID && e.MICROSOFT_OAUTH_CLIENT_SECRET
+          ? { clientId: e.MICROSOFT_OAUTH_CLIENT_ID, clientSecret: e.MICROSOFT_OAUTH_CLIENT_SECRET, tenant: e.MICROSOFT_OAUTH_TENANT, loginBase: e.MICROSOFT_LOGIN_BASE.replace(/\/+$/, '') }
+          : null,
+    },
     unsafeDevMailboxInProduction: e.PARLEY_UNSAFE_DEV_MAILBOX_IN_PRODUCTION,
     ai: {
       server: e.PARLEY_AI_BASE_URL ? { baseUrl: e.PARLEY_AI_BASE_URL.replace(/\/+$/, ''), model: e.PARLEY_AI_MODEL, apiKey: e.PARLEY_AI_API_KEY || null } : null,

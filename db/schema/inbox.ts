@@ -34,6 +34,24 @@ export type EmailInboxSettings = {
   /** lastUid/uidValidity: how far the IMAP reader got (a new UIDVALIDITY starts it again from the mailbox's end). */
   imap?: MailServerSettings & { mailbox: string; lastUid?: number; uidValidity?: string };
   smtp?: MailServerSettings;
+  /** Gmail / Microsoft 365 connected over OAuth (ADR 158): the grant whose access token IMAP and SMTP log in with. */
+  oauth?: MailOAuthGrant;
+};
+
+/**
+ * An OAuth grant for a mailbox (ADR 158). Tokens are sealed with the secret box (purpose `email-oauth`); `expiresAt`
+ * is the access token's (ISO). `revokedAt` is set when the token endpoint answered invalid_grant: the admin must
+ * connect again. `grantId` changes at each connect, so the IMAP manager reconnects with the new grant.
+ */
+export type MailOAuthGrant = {
+  provider: 'google' | 'microsoft';
+  email: string;
+  grantId: string;
+  refreshToken: string;
+  accessToken: string;
+  expiresAt: string;
+  revokedAt?: string | null;
+  revokedReason?: string | null;
 };
 
 /**
@@ -50,6 +68,10 @@ export type MailServerSettings = {
   user: string;
   password: string;
   pin?: { fingerprint: string; pem: string };
+  /** 'xoauth2': logs in with the inbox's OAuth grant (settings.oauth) instead of the password (ADR 158). */
+  auth?: 'password' | 'xoauth2';
+  /** With xoauth2: the grant it logs in with (settings.oauth.grantId), so that connecting again restarts IMAP. */
+  grantId?: string;
 };
 
 export const inboxes = pgTable(

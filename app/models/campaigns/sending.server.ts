@@ -6,7 +6,7 @@ import { getLogger } from '../../utils/logger.server';
 import { accountLink } from '../../utils/tenant.server';
 import { segmentWhere } from '../crm/segments.server';
 import { domainOf } from '../email/addresses.server';
-import { routeFor, senderFor, type Route } from '../email/outbound.server';
+import { inboxAccessToken, routeFor, senderFor, type Route } from '../email/outbound.server';
 import { sendCustomSms } from '../channels/custom-sms.server';
 import { readSmsSettings, smsWebhookUrls } from '../channels/sms.server';
 import { sendTwilioSms } from '../channels/twilio.server';
@@ -150,7 +150,7 @@ type CampaignRoute = { kind: 'mailbox' } | { kind: 'smtp' | 'inbox-smtp'; smtp: 
  * URL, or the inbox's own server. */
 function campaignRoute(inbox: Parameters<typeof routeFor>[0], route: Route): CampaignRoute {
   if (route.kind === 'mailbox') return route;
-  const server = route.kind === 'smtp' ? getConfig().smtpUrl! : smtpConnectionOptions(readEmailSettings(inbox).smtp!);
+  const server = route.kind === 'smtp' ? getConfig().smtpUrl! : smtpConnectionOptions(readEmailSettings(inbox).smtp!, { accessToken: inboxAccessToken(inbox) });
   return { kind: route.kind, smtp: bulkSmtp(server, Math.min(lanes(), 32)) };
 }
 

@@ -6,6 +6,7 @@ import { createInbox, deleteInbox, getInbox, InboxNameTakenError, listInboxes, u
 import { forwardingAddress } from './addresses.server';
 import { clearChannelHealth, getChannelHealth, recordChannelFailure, recordChannelSuccess } from '../channels/health.server';
 import { normaliseFingerprint, testImapConnection, testSmtpConnection, type ConnectionTest } from './mail-connection.server';
+import { MailOAuthError, mailAccessTokenSource } from './oauth-mail.server';
 import { INBOX_NAME_TAKEN_MESSAGE, PASSWORD_REQUIRED_MESSAGE, type EmailMode, type ImapSettingsInput, type MailSecurity, type SmtpSettingsInput } from './schemas';
 
 /**
@@ -27,7 +28,7 @@ export class EmailInboxInputError extends Error {
 
 export function readEmailSettings(inbox: Pick<Inbox, 'settings'>): EmailInboxSettings {
   const s = (inbox.settings ?? {}) as Partial<EmailInboxSettings>;
-  return { mode: s.mode === 'imap' || s.mode === 'http' ? s.mode : 'forwarding', imap: s.imap, smtp: s.smtp };
+  return { mode: s.mode === 'imap' || s.mode === 'http' ? s.mode : 'forwarding', imap: s.imap, smtp: s.smtp, ...(s.oauth ? { oauth: s.oauth } : {}) };
 }
 
 /** The security choice of stored settings (rows saved before the choice existed: TLS or opportunistic STARTTLS). */
@@ -60,6 +61,7 @@ export function describeEmailInbox(inbox: Inbox) {
           user: s.imap.user,
           mailbox: s.imap.mailbox,
           hasPassword: Boolean(s.imap.password),
+          xoauth2: s.imap.auth === 'xoauth2',
           pinnedFingerprint: s.imap.pin?.fingerprint ?? null,
         }
       : null,
@@ -71,9 +73,11 @@ export function describeEmailInbox(inbox: Inbox) {
           security: securityOf(s.smtp),
           user: s.smtp.user,
           hasPassword: Boolean(s.smtp.password),
+          xoauth2: s.smtp.auth === 'xoauth2',
           pinnedFingerprint: s.smtp.pin?.fingerprint ?? null,
         }
       : null,
+    oauth: s.oauth ? { provider: s.oauth.provider, email: s.oauth.email, revoked: Boolean(s.oauth.revokedAt), revokedReason: s.oauth.revokedReason ?? null } : null,
     createdAt: inbox.createdAt,
   };
 }
@@ -237,7 +241,18 @@ export async function checkMailServer(opts: { accountId: number; id: number; par
   const server = inbox ? readEmailSettings(inbox)[opts.part] : undefined;
   if (!inbox || !server) return undefined;
   const target = { accountId: opts.accountId, inboxId: inbox.id, part: opts.part };
-  const result = opts.part === 'imap' ? await testImapConnection(readEmailSettings(inbox).imap!) : await testSmtpConnection(server);
+  let result: ConnectionTest;
+  try {
+    // An XOAUTH2 login (ADR 158) takes the grant's access token, refreshed if it is about to lapse.
+    const tokens = server.auth === 'xoauth2' ? mailAccessTokenSource({ accountId: opts.accountId, inboxId: inbox.id }) : undefined;
+    result =
+      opts.part === 'imap'
+        ? await testImapConnection(readEmailSettings(inbox).imap!, { accessToken: tokens ? await tokens(false) : undefined })
+        : await testSmtpConnection(server, { accessToken: tokens });
+  } catch (err) {
+    if (!(err instanceof MailOAuthError)) throw err;
+    result = { ok: false, error: err.message, certificate: null };
+  }
   if (result.ok) await recordChannelSuccess(target);
   else {
     // New settings: what failed before says nothing about them, and this is not a channel that worked then broke.

@@ -14,7 +14,7 @@ const BATCH = 20;
 
 /** A fingerprint of what a connection depends on: the manager reconnects when it changes. */
 export function imapConnectionKey(imap: ImapSettings | undefined) {
-  return imap ? JSON.stringify([imap.host, imap.port, imap.secure, imap.tls ?? '', imap.user, imap.password, imap.mailbox, imap.pin?.fingerprint ?? '']) : '';
+  return imap ? JSON.stringify([imap.host, imap.port, imap.secure, imap.tls ?? '', imap.user, imap.password, imap.mailbox, imap.pin?.fingerprint ?? '', imap.auth ?? '', imap.grantId ?? '']) : '';
 }
 
 /**

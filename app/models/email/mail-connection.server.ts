@@ -54,8 +54,14 @@ export function mailTlsOptions(server: Pick<MailServerSettings, 'host' | 'pin'>)
   } as tls.ConnectionOptions;
 }
 
+/**
+ * Where an XOAUTH2 login gets its bearer token (ADR 158): the inbox's current access token, refreshed when it is about
+ * to lapse (`renew`: the server refused the last one). Built by oauth-mail.server.ts, which knows the database.
+ */
+export type AccessTokenSource = (renew: boolean) => Promise<string>;
+
 /** ImapFlow options for an inbox's mailbox. Nothing logged contains the password (imapflow's logger is off). */
-export function imapConnectionOptions(imap: ImapSettings, opts: { timeoutMs?: number } = {}): ImapFlowOptions {
+export function imapConnectionOptions(imap: ImapSettings, opts: { timeoutMs?: number; accessToken?: string } = {}): ImapFlowOptions {
   return {
     host: imap.host,
     port: imap.port,
@@ -65,7 +71,7 @@ export function imapConnectionOptions(imap: ImapSettings, opts: { timeoutMs?: nu
     // The outbound guard (ADR 021) resolves the host on the socket itself: imapflow passes `tls` to
     // net.connect and tls.connect alike.
     tls: { ...mailTlsOptions(imap), lookup: guardedLookup as never },
-    auth: { user: imap.user, pass: imap.password },
+    auth: imap.auth === 'xoauth2' ? { user: imap.user, accessToken: opts.accessToken ?? '' } : { user: imap.user, pass: imap.password },
     logger: false,
     // IDLE (how new mail is noticed at once) starts this soon after the last command.
     autoIdleDelay: 500,
@@ -79,7 +85,8 @@ export function imapConnectionOptions(imap: ImapSettings, opts: { timeoutMs?: nu
 }
 
 /** Nodemailer transport options for an inbox's own SMTP server. */
-export function smtpConnectionOptions(smtp: SmtpSettings, opts: { timeoutMs?: number } = {}): SMTPTransport.Options {
+export function smtpConnectionOptions(smtp: SmtpSettings, opts: { timeoutMs?: number; accessToken?: AccessTokenSource } = {}): SMTPTransport.Options {
+  const tokens = opts.accessToken;
   return {
     host: smtp.host,
     port: smtp.port,
@@ -88,7 +95,18 @@ export function smtpConnectionOptions(smtp: SmtpSettings, opts: { timeoutMs?: nu
     requireTLS: !smtp.secure && smtp.tls === 'starttls',
     tls: mailTlsOptions(smtp),
     // A relay that does not authenticate (an internal MTA that trusts Parley's address) has no user name.
-    auth: smtp.user ? { user: smtp.user, pass: smtp.password } : undefined,
+    // XOAUTH2 (ADR 158): nodemailer asks for a token at each login, and again with renew=true when the server refused one.
+    auth:
+      smtp.auth === 'xoauth2' && tokens
+        ? {
+            type: 'OAuth2',
+            user: smtp.user,
+            provisionCallback: (_user: string, renew: boolean, cb: (err: Error | null, token?: string) => void) =>
+              void tokens(renew).then((t) => cb(null, t), (err: Error) => cb(err)),
+          }
+        : smtp.user
+          ? { user: smtp.user, pass: smtp.password }
+          : undefined,
     connectionTimeout: opts.timeoutMs ?? 20_000,
     greetingTimeout: opts.timeoutMs ?? 20_000,
     socketTimeout: 60_000,
@@ -97,7 +115,7 @@ export function smtpConnectionOptions(smtp: SmtpSettings, opts: { timeoutMs?: nu
   } as SMTPTransport.Options;
 }
 
-export function imapClient(imap: ImapSettings, opts: { timeoutMs?: number } = {}) {
+export function imapClient(imap: ImapSettings, opts: { timeoutMs?: number; accessToken?: string } = {}) {
   return new GuardedImapFlow(imapConnectionOptions(imap, opts));
 }
 
@@ -157,6 +175,8 @@ export function plainConnectionError(err: unknown, what: 'mailbox' | 'mail serve
   const serverText = opts.serverText ?? true;
   const e = err as { code?: string; authenticationFailed?: boolean; responseCode?: number; responseText?: string; message?: string; response?: string };
   const code = certificateCode(err) || errorCode(err);
+  // The OAuth grant's own failures (ADR 158) are already in Parley's words: the grant was revoked, the provider is down.
+  if ((err as { mailOAuth?: unknown })?.mailOAuth === true) return String(e.message ?? '').slice(0, 300);
   if (err instanceof OutboundRefusedError || code === 'OUTBOUND_REFUSED') return 'The connection was refused: Parley only connects to public internet addresses';
   if (e?.authenticationFailed || code === 'EAUTH' || e?.responseCode === 535)
     return `The ${what} refused the user name or password${serverText && e.responseText ? ` (${e.responseText.slice(0, 200)})` : ''}`;
@@ -274,8 +294,8 @@ export async function probeCertificate(server: Pick<MailServerSettings, 'host' |
 export type ConnectionTest = { ok: true } | { ok: false; error: string; certificate: OfferedCertificate | null };
 
 /** Logs in to the mailbox and opens it, as the IMAP manager will. */
-export async function testImapConnection(imap: ImapSettings): Promise<ConnectionTest> {
-  const client = imapClient(imap, { timeoutMs: TEST_TIMEOUT_MS });
+export async function testImapConnection(imap: ImapSettings, opts: { accessToken?: string } = {}): Promise<ConnectionTest> {
+  const client = imapClient(imap, { timeoutMs: TEST_TIMEOUT_MS, accessToken: opts.accessToken });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -293,8 +313,8 @@ export async function testImapConnection(imap: ImapSettings): Promise<Connection
 }
 
 /** Connects, upgrades as chosen and logs in (when a user is set), without sending anything. */
-export async function testSmtpConnection(smtp: SmtpSettings): Promise<ConnectionTest> {
-  const transport = nodemailer.createTransport(smtpConnectionOptions(smtp, { timeoutMs: TEST_TIMEOUT_MS }));
+export async function testSmtpConnection(smtp: SmtpSettings, opts: { accessToken?: AccessTokenSource } = {}): Promise<ConnectionTest> {
+  const transport = nodemailer.createTransport(smtpConnectionOptions(smtp, { timeoutMs: TEST_TIMEOUT_MS, accessToken: opts.accessToken }));
   try {
     await transport.verify();
     return { ok: true };

@@ -15,6 +15,7 @@ import type { Inbox } from '../inbox/inboxes.server';
 import { bareAddress, domainOf, FORWARDING_CHECK_HEADER, forwardingAddress, forwardingCheckValue, newMessageId, replyAddress } from './addresses.server';
 import { getEmailInbox, readEmailSettings } from './email-inboxes.server';
 import { plainConnectionError, smtpConnectionOptions } from './mail-connection.server';
+import { mailAccessTokenSource } from './oauth-mail.server';
 import { recordChannelFailure, recordChannelSuccess } from '../channels/health.server';
 
 /**
@@ -25,13 +26,18 @@ import { recordChannelFailure, recordChannelSuccess } from '../channels/health.s
 
 export type Route = { kind: 'inbox-smtp' | 'smtp'; transport: nodemailer.Transporter; inboxId?: number } | { kind: 'mailbox' };
 
+/** An inbox connected over OAuth logs in to SMTP with its grant's access token (ADR 158). */
+export function inboxAccessToken(inbox: Inbox) {
+  return readEmailSettings(inbox).smtp?.auth === 'xoauth2' ? mailAccessTokenSource({ accountId: inbox.accountId, inboxId: inbox.id }) : undefined;
+}
+
 export function routeFor(inbox: Inbox): Route {
   const { smtp } = readEmailSettings(inbox);
   if (smtp?.host && inbox.email) {
     return {
       kind: 'inbox-smtp',
       inboxId: inbox.id,
-      transport: nodemailer.createTransport(smtpConnectionOptions(smtp)),
+      transport: nodemailer.createTransport(smtpConnectionOptions(smtp, { accessToken: inboxAccessToken(inbox) })),
     };
   }
   const { smtpUrl } = getConfig();
@@ -76,8 +82,10 @@ async function send(opts: { accountId: number; route: Route; mail: Mail.Options;
     // An inbox's own SMTP server is the account's choice: a failure to reach it says "refused" or "failed", not what
     // answered (ADR 021). A server that took the mail's envelope and then refused it (550 5.1.1 for a recipient) is
     // shown as SMTP_URL's route shows it, code and reason: the agent needs them, and they map no network (ADR 145).
+    // A failed OAuth grant (ADR 158) is said as it is: the admin must reconnect the mailbox, and the agent should know.
+    const oauthFailure = (err as { mailOAuth?: unknown }).mailOAuth === true;
     const shown =
-      opts.route.kind === 'inbox-smtp' && !isSmtpRefusal(err) ? new Error(outboundFailure("Delivery through the inbox's SMTP server", err)) : (err as Error);
+      opts.route.kind === 'inbox-smtp' && !isSmtpRefusal(err) && !oauthFailure ? new Error(outboundFailure("Delivery through the inbox's SMTP server", err)) : (err as Error);
     await db.insert(schema.outboundEmails).values({ ...row, transport: 'smtp', status: 'failed', error: shown.message.slice(0, 500) });
     // A refused recipient is about that mail; a connection or login failure is about the channel.
     const recipientRefused = /^5\d\d$/.test(String((err as { responseCode?: number }).responseCode ?? '')) && (err as { command?: string }).command === 'RCPT TO';

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
 import shared from 'nodemailer/lib/shared/index.js';
+import XOAuth2 from 'nodemailer/lib/xoauth2/index.js';
 import { singleton } from '../../utils/singleton.server';
 
 /**
@@ -206,9 +207,14 @@ export class BulkSmtp {
           // Nagle's algorithm on, a write waits for the server's delayed ACK (~40 ms on Linux), which capped a lane at
           // ~22 mails/s whatever the server's speed. Off, a lane is bounded by round trips and the database.
           (conn as unknown as { _socket?: { setNoDelay?: (on: boolean) => void } })._socket?.setNoDelay?.(true);
-          const auth = options.auth as { user?: string; pass?: string } | undefined;
+          const auth = options.auth as { user?: string; pass?: string; type?: string; provisionCallback?: unknown } | undefined;
           if (!auth?.user || !(conn as unknown as { allowsAuth: boolean }).allowsAuth) return ready();
-          conn.login({ user: auth.user, pass: auth.pass ?? '' } as never, (err) => {
+          // An inbox connected over OAuth (ADR 158) logs in with XOAUTH2, its token from the provision callback.
+          const login =
+            auth.type === 'OAuth2'
+              ? { user: auth.user, method: 'XOAUTH2', oauth2: new XOAuth2({ user: auth.user, provisionCallback: auth.provisionCallback as never }) }
+              : { user: auth.user, pass: auth.pass ?? '' };
+          conn.login(login as never, (err) => {
             if (err) {
               conn.close();
               return fail(err);

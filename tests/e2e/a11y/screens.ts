@@ -127,6 +127,7 @@ export const EXCLUDED: Record<string, string> = {
   '_app.customers.import_.$importId.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
   '_app.customers.import_.$importId_.failures.tsx': 'needs an uploaded import file (tests/e2e/crm/import.spec.ts)',
   '_app.customers.export.tsx': 'a CSV download',
+  '_app.settings.emails_.connect.$provider.tsx': 'the OAuth start (a post) and the provider\'s redirect back; no page of its own (tests/e2e/settings/email-oauth.spec.ts, tests/integration/email-oauth.test.ts)',
   '_app.settings.data-export_.$exportId.download.tsx': 'an account archive download, once (tests/e2e/settings/data-export.spec.ts)',
   'meet.booking.$token.tsx': 'reached by a link signed with the server\'s secret, which this test process does not share (tests/e2e/meetings/meetings.spec.ts opens it from the email)',
   'meet.booking.$token_.ics.tsx': 'a calendar file download (tests/integration/meetings.test.ts)',
