@@ -3,6 +3,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { findEmailInboxById, ingestEmail, MAX_RAW_EMAIL_BYTES } from '../app/models/email/inbound.server';
 import { describeStoreFailure, isTemporaryFailure } from '../app/models/email/quarantine.server';
 import { getLogger } from '../app/utils/logger.server';
+import { EMAIL_CHANNEL_FEATURE, planAllows } from '../app/models/plans/enforce.server';
+import { FEATURE_DENIED_MESSAGE } from '../app/models/plans/catalogue';
 import { isAccountSuspended, SUSPENDED_MESSAGE, SUSPENDED_RETRY_AFTER_SECONDS } from '../app/models/accounts/suspension.server';
 
 function sameSecret(given: string, expected: string) {
@@ -37,6 +39,10 @@ export function emailWebhookRouter() {
         // A suspended account (ADR 152): 503 with Retry-After, the service keeps the message and sends it again.
         if (await isAccountSuspended(inbox.accountId))
           return void res.status(503).set('Retry-After', String(SUSPENDED_RETRY_AFTER_SECONDS)).type('text/plain').send(SUSPENDED_MESSAGE);
+        // A plan without the Inbox (ADR 157): the same temporary answer with the plan's message, so that the mail
+        // service keeps the message rather than dropping it (unlike the other providers' final 403: this is mail).
+        if (!(await planAllows({ accountId: inbox.accountId, key: EMAIL_CHANNEL_FEATURE })))
+          return void res.status(503).set('Retry-After', String(SUSPENDED_RETRY_AFTER_SECONDS)).type('text/plain').send(FEATURE_DENIED_MESSAGE);
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         if (raw.byteLength === 0) return void res.status(400).type('text/plain').send('The body must be a raw RFC 822 message');
         // A mail the database refuses is quarantined (202 all the same: the service must not resend it forever).

@@ -3,6 +3,8 @@ import { inboundDomain, parseInboundRecipient } from '../app/models/email/addres
 import { findInboxByForwardingToken, ingestSmtpMessage, MAX_RAW_EMAIL_BYTES } from '../app/models/email/inbound.server';
 import { getLogger } from '../app/utils/logger.server';
 import { isAccountSuspended } from '../app/models/accounts/suspension.server';
+import { EMAIL_CHANNEL_FEATURE, planAllows } from '../app/models/plans/enforce.server';
+import { FEATURE_DENIED_MESSAGE } from '../app/models/plans/catalogue';
 import { describeStoreFailure } from '../app/models/email/quarantine.server';
 import { noteDatabaseError } from '../db/availability';
 
@@ -41,6 +43,9 @@ export async function startInboundSmtp(opts: { port: number; host?: string }) {
         if (!inbox) return callback(smtpError('5.1.1 No such recipient here', 550));
         // A suspended account (ADR 152): the sending server keeps the mail and tries again, as RFC 5321 asks of a 4xx.
         if (await isAccountSuspended(inbox.accountId)) return callback(smtpError('4.2.1 Mailbox temporarily unavailable, try again later', 451));
+        // A plan without the Inbox (ADR 157): a 4xx too, not a 5xx that would bounce a customer's mail at once;
+        // the sender keeps it for days, time for the account to take a plan with the Inbox again.
+        if (!(await planAllows({ accountId: inbox.accountId, key: EMAIL_CHANNEL_FEATURE }))) return callback(smtpError(`4.7.0 ${FEATURE_DENIED_MESSAGE}`, 451));
         callback();
       } catch (err) {
         // The database away (ADR 143): the sender is told to try again, and the process probes until it is back.

@@ -7,9 +7,13 @@ import { metrics } from '../app/utils/metrics.server';
 import { getLogger } from '../app/utils/logger.server';
 import { isHostAllowed, readMessengerSettings } from '../app/models/channels/messenger-settings';
 import { setWidgetPush } from '../app/models/chatbots/widget-push.server';
+import { planAllows } from '../app/models/plans/enforce.server';
+import { FEATURE_DENIED_MESSAGE } from '../app/models/plans/catalogue';
 import { markVisitorPresence, publishVisitorTyping, visitorFromToken, visitorMessage, visitorsOfConversation, type WidgetVisitor } from '../app/models/channels/widget.server';
 
 export const WIDGET_WS_PATH = '/widget/ws';
+/** The close code of a visitor socket whose account's plan has no messenger (ADR 157); the reason is the plan message. */
+export const PLAN_CLOSE_CODE = 4403;
 
 type Visitor = { ws: WebSocket; accountId: number; visitorId: string };
 type UpgradeListener = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -51,6 +55,11 @@ export async function startWidgetSocket(server: http.Server) {
         return socket.destroy();
       }
       const { visitor } = found;
+      // Without the messenger in the plan (ADR 157) the socket opens only to be closed with the plan's message: a
+      // browser shows a script nothing of a refused upgrade, a close code and reason it can read.
+      if (!(await planAllows({ accountId: visitor.accountId, key: 'chatMessenger/enabled' }))) {
+        return wss.handleUpgrade(req, socket, head, (ws) => ws.close(PLAN_CLOSE_CODE, FEATURE_DENIED_MESSAGE));
+      }
       wss.handleUpgrade(req, socket, head, (ws) => {
         const client: Visitor = { ws, accountId: visitor.accountId, visitorId: visitor.id };
         visitors.add(client);

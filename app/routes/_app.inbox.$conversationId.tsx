@@ -213,7 +213,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     automations: {
       all: allRuns,
       runs: runs
-        .filter((r) => allRuns || (r.state !== 'not_matched' && r.state !== 'loop_skipped'))
+        .filter((r) => allRuns || (r.state !== 'not_matched' && r.state !== 'loop_skipped' && r.state !== 'plan_skipped'))
         .map((r) => ({
           key: `${r.eventId}:${r.ruleId}`,
           ruleName: r.ruleName,

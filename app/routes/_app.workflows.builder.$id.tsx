@@ -479,6 +479,7 @@ const STEP_LABELS: Record<string, string> = {
   matched: 'matched',
   not_matched: 'not matched',
   loop_skipped: 'skipped to stop a loop',
+  plan_skipped: 'skipped: not in the plan',
   action_applied: 'applied',
   action_skipped: 'skipped',
   action_failed: 'failed',

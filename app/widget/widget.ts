@@ -460,8 +460,10 @@ label{font-size:.85em;color:#374151}
         if (m.message.from === 'agent') showTyping('');
       } else if (m.type === 'typing') showTyping(m.typing ? (m.name || cfg.teamName) + ' is typing…' : '');
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       socket = null;
+      // The account's plan has no messenger (ADR 157): the HTTP calls are refused too; no point coming back.
+      if (e.code === 4403) return;
       // HTTP fallback: poll until the socket opens again.
       if (!pollTimer) pollTimer = w.setInterval(poll, 3000) as unknown as number;
       w.setTimeout(ensureLive, 10000);

@@ -72,7 +72,7 @@ export const automationRules = pgTable(
  * is derived from its lines. The unique index on ended actions is the idempotency key: an action and its
  * `action_applied` line commit in one transaction, so a redelivered event cannot apply it twice.
  */
-export type RunStep = 'matched' | 'not_matched' | 'loop_skipped' | 'action_applied' | 'action_skipped' | 'action_failed';
+export type RunStep = 'matched' | 'not_matched' | 'loop_skipped' | 'plan_skipped' | 'action_applied' | 'action_skipped' | 'action_failed';
 
 export const automationRunLog = pgTable(
   'automation_run_log',
@@ -111,7 +111,7 @@ export const automationRunLog = pgTable(
 );
 
 /** One rule's verdict on an event, as kept in automation_event_verdicts (the line's detail without the step). */
-export type RuleVerdict = { step: 'matched' | 'not_matched' | 'loop_skipped'; reason?: string; decidedBy?: unknown };
+export type RuleVerdict = { step: 'matched' | 'not_matched' | 'loop_skipped' | 'plan_skipped'; reason?: string; decidedBy?: unknown };
 
 /**
  * The verdicts of every rule evaluated for one event, in one row (ADR 106): keyed by rule id. The row is the

@@ -1,4 +1,7 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
+import nodemailer from 'nodemailer';
+import WebSocket from 'ws';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, schema } from '../../db/client';
@@ -15,6 +18,20 @@ import { FEATURE_AREAS, FEATURE_DENIED_MESSAGE, type FeatureKey } from '../../ap
 import { createContactForm } from '../../app/models/productivity/contact-forms.server';
 import { createSource } from '../../app/models/reviews/reviews.server';
 import { createTestAccount, givePlan } from '../factories';
+import { drainEvents, lastEventId } from '../helpers/engine';
+import { listRuleRuns } from '../../app/models/automation/run-history.server';
+import { PLAN_SKIPPED_REASON } from '../../app/models/automation/runner.server';
+import { runCampaignSend, PLAN_STOPPED_REASON } from '../../app/models/campaigns/sending.server';
+import { forwardingAddress } from '../../app/models/email/addresses.server';
+import { createEmailInbox } from '../../app/models/email/email-inboxes.server';
+import { ingestEmail } from '../../app/models/email/inbound.server';
+import { openConversation } from '../../app/models/inbox/conversations.server';
+import { saveConnection } from '../../app/models/integrations/connections.server';
+import { PLAN_IGNORED } from '../../app/models/integrations/plan.server';
+import { PlanFeatureDeniedError } from '../../app/models/plans/enforce.server';
+import { createTag } from '../../app/models/productivity/tags.server';
+import { startInboundSmtp } from '../../server/smtp-inbound';
+import { PLAN_CLOSE_CODE, startWidgetSocket } from '../../server/widget-ws';
 import { sessionCookie, startTestApp } from '../helpers/http';
 import { publishedSurvey } from '../helpers/surveys';
 
@@ -298,5 +315,135 @@ describe('plan features on public surfaces and agent areas', () => {
     expect(refused.status).toBe(403);
     const [row] = await getDb().select().from(schema.knowledgeBases).where(eq(schema.knowledgeBases.id, kbId));
     expect({ css: row.customCss, js: row.customJs }).toEqual({ css: 'body{color:blue}', js: 'window.a=1' });
+  });
+});
+
+/**
+ * The gaps ADR 157 left (its addendum): the engine (workflows and campaigns), the visitor socket, inbound email and
+ * third-party integration webhooks. Each case runs once with the flag and once without it; without the guard, the
+ * case without the flag would act as the one with it.
+ */
+describe('plan features in the engine and the non-HTTP channels', () => {
+  it('workflows stop acting without workflowAutomation/enabled, each rule logged as skipped for the plan', async () => {
+    const a = await createTestAccount();
+    const inbox = await createInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', channelType: 'email', email: `wf-${a.account.id}@example.test` } as never);
+    const tag = await createTag({ accountId: a.account.id, actorId: a.owner.id, name: 'seen', color: 'blue' });
+    const [rule] = await getDb()
+      .insert(schema.automationRules)
+      .values({ accountId: a.account.id, kind: 'workflow', name: 'tag all', event: 'conversation_created', conditions: [], conditionOperator: 'and', filters: [], actions: [{ type: 'assign_tag', tagIds: [tag.id] }], sources: [], isActive: true })
+      .returning();
+    const open = async (subject: string) => {
+      const after = await lastEventId(a.account.id);
+      const { conversation } = await openConversation({ accountId: a.account.id, inboxId: inbox.id, sourceType: 'email', subject, contact: { email: 'ada@example.test' }, message: { kind: 'incoming', text: 'Hello' } });
+      await drainEvents(a.account.id, { after });
+      const tags = await getDb().select().from(schema.conversationTags).where(eq(schema.conversationTags.conversationId, conversation.id));
+      return { conversation, tagged: tags.length > 0 };
+    };
+    await givePlan(a.account.id, allFeatures());
+    expect((await open('With the plan')).tagged).toBe(true);
+
+    await givePlan(a.account.id, without('workflowAutomation/enabled'));
+    const locked = await open('Without the plan');
+    expect(locked.tagged).toBe(false);
+    const runs = await listRuleRuns({ accountId: a.account.id, ruleId: rule.id });
+    const run = runs.runs.find((r) => r.conversationId === locked.conversation.id)!;
+    expect(run.state).toBe('plan_skipped');
+    expect(run.lines[0].detail).toMatchObject({ reason: PLAN_SKIPPED_REASON });
+  });
+
+  it('scheduled and sending campaigns stop without their plan flag: back to draft or paused, with the reason in their status event', async () => {
+    const a = await createTestAccount();
+    await givePlan(a.account.id, without('campaigns/emailCampaigns'));
+    const past = new Date(Date.now() - 60_000);
+    const [scheduled] = await getDb().insert(schema.campaigns).values({ accountId: a.account.id, kind: 'email', name: 'Scheduled', status: 'scheduled', scheduledAt: past }).returning();
+    const [sending] = await getDb().insert(schema.campaigns).values({ accountId: a.account.id, kind: 'email', name: 'Sending', status: 'sending', scheduledAt: past, startedAt: past }).returning();
+    for (const c of [scheduled, sending]) expect(await runCampaignSend({ accountId: a.account.id, campaignId: c.id })).toEqual({ sent: 0, done: true });
+    const rows = await getDb().select().from(schema.campaigns).where(eq(schema.campaigns.accountId, a.account.id));
+    expect(Object.fromEntries(rows.map((r) => [r.name, [r.status, r.recipientCount, r.sentCount]]))).toEqual({ Scheduled: ['draft', 0, 0], Sending: ['paused', 0, 0] });
+    const events = await getDb()
+      .select()
+      .from(schema.domainEvents)
+      .where(sql`${schema.domainEvents.accountId} = ${a.account.id} and ${schema.domainEvents.type} = 'campaign_status_changed'`);
+    expect(events.map((e) => e.payload).sort((x, y) => String((x as { status: string }).status).localeCompare(String((y as { status: string }).status)))).toEqual([
+      { status: 'draft', previous: 'scheduled', reason: PLAN_STOPPED_REASON, message: FEATURE_DENIED_MESSAGE },
+      { status: 'paused', previous: 'sending', reason: PLAN_STOPPED_REASON, message: FEATURE_DENIED_MESSAGE },
+    ]);
+  });
+
+  it('the visitor socket opens with chatMessenger/enabled and is closed with the plan message without it', async () => {
+    const a = await createTestAccount();
+    await givePlan(a.account.id, allFeatures());
+    const web = await createWebInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Site' });
+    const opened = await raw('/public/widget/session', { method: 'POST', host: appHost, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inboxId: web.id }) });
+    expect(opened.status).toBe(200);
+    const token = (JSON.parse(opened.text) as { token: string }).token;
+    const server = http.createServer();
+    const sockets = await startWidgetSocket(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const connect = () =>
+      new Promise<{ opened: boolean; code: number; reason: string }>((resolve, reject) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/widget/ws?token=${encodeURIComponent(token)}`);
+        let wasOpen = false;
+        ws.on('open', () => {
+          wasOpen = true;
+          // Still open a moment later: the plan let it stay.
+          setTimeout(() => ws.readyState === ws.OPEN && ws.close(1000, 'done'), 300);
+        });
+        ws.on('close', (code, reason) => resolve({ opened: wasOpen, code, reason: reason.toString() }));
+        ws.on('error', reject);
+      });
+    try {
+      expect(await connect()).toMatchObject({ code: 1000 });
+      await givePlan(a.account.id, without('chatMessenger/enabled'));
+      expect(await connect()).toMatchObject({ code: PLAN_CLOSE_CODE, reason: FEATURE_DENIED_MESSAGE });
+    } finally {
+      await sockets.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('inbound email without conversation/enabled is refused with a 4xx (SMTP) or the plan error (ingestion) and nothing is stored', async () => {
+    const a = await createTestAccount();
+    const inbox = await createEmailInbox({ accountId: a.account.id, actorId: a.owner.id, name: 'Support', email: `support@${a.domain}.test`, mode: 'forwarding' });
+    const smtp = await startInboundSmtp({ port: 0, host: '127.0.0.1' });
+    const count = async () => (await getDb().select({ n: sql<number>`count(*)::int` }).from(schema.conversations).where(eq(schema.conversations.accountId, a.account.id)))[0].n;
+    const mail = (subject: string) => Buffer.from(`From: Ada <ada@example.test>\r\nTo: support@example.test\r\nSubject: ${subject}\r\nMessage-ID: <${subject.replace(/\W/g, '')}-${Date.now()}@example.test>\r\n\r\nHello`);
+    const mailer = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+    try {
+      await givePlan(a.account.id, without('conversation/enabled'));
+      await expect(ingestEmail({ inbox, raw: mail('Locked'), via: 'http' })).rejects.toBeInstanceOf(PlanFeatureDeniedError);
+      const refused = mailer.sendMail({ from: 'ada@example.test', to: forwardingAddress(inbox)!, subject: 'Locked', text: 'x' });
+      await expect(refused).rejects.toMatchObject({ responseCode: 451 });
+      await expect(refused).rejects.toMatchObject({ response: expect.stringContaining(FEATURE_DENIED_MESSAGE) });
+      expect(await count()).toBe(0);
+      // The same mail, retried by its sender once the plan has the Inbox again, is taken.
+      await givePlan(a.account.id, allFeatures());
+      await mailer.sendMail({ from: 'ada@example.test', to: forwardingAddress(inbox)!, subject: 'Open', text: 'x' });
+      expect(await count()).toBe(1);
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+
+  it('a third-party webhook without integrations/enabled is verified, answered 200 and ignored', async () => {
+    const a = await createTestAccount();
+    const secret = 'plan-hook-secret';
+    const conn = await saveConnection({ accountId: a.account.id, userId: a.owner.id, provider: 'github', externalAccount: 'acme', tokens: { accessToken: 'gho_test', refreshToken: null, expiresAt: null }, webhookSecret: secret });
+    const body = JSON.stringify({ action: 'closed', issue: { number: 1 }, repository: { full_name: 'acme/shop' }, sender: { login: 'ada' } });
+    const deliver = (sig = secret) =>
+      raw(`/webhooks/integrations/github/${conn.id}`, {
+        method: 'POST',
+        host: appHost,
+        headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-hub-signature-256': `sha256=${crypto.createHmac('sha256', sig).update(body).digest('hex')}` },
+        body,
+      });
+    await givePlan(a.account.id, allFeatures());
+    expect(await deliver()).toMatchObject({ status: 200, text: '0 conversation(s)' });
+    await givePlan(a.account.id, without('integrations/enabled'));
+    expect(await deliver()).toMatchObject({ status: 200, text: PLAN_IGNORED.text });
+    // The signature is still checked first: a forged delivery learns nothing about the plan.
+    expect((await deliver('forged')).status).toBe(401);
   });
 });

@@ -5,14 +5,15 @@ import type { RunStep } from '../../../db/schema/automation';
 /**
  * Reads the run log the engine writes (automation_run_log, one row per step, and automation_event_verdicts, one row
  * per event with every rule's verdict: ADR 106). A run is one (event, rule): its lines are a `matched`/`not_matched`/
- * `loop_skipped` verdict and then one line per action; its state is derived from them (runState, pure).
+ * `loop_skipped`/`plan_skipped` (ADR 157) verdict and then one line per action; its state is derived from them (runState, pure).
  */
 
-export type RunState = 'matched' | 'not_matched' | 'loop_skipped' | 'applied' | 'partly_failed' | 'failed';
+export type RunState = 'matched' | 'not_matched' | 'loop_skipped' | 'plan_skipped' | 'applied' | 'partly_failed' | 'failed';
 export const RUN_STATE_LABELS: Record<RunState, string> = {
   matched: 'Matched, nothing done',
   not_matched: 'Not matched',
   loop_skipped: 'Skipped (loop)',
+  plan_skipped: 'Skipped (not in plan)',
   applied: 'Applied',
   partly_failed: 'Partly failed',
   failed: 'Failed',
@@ -48,6 +49,7 @@ export type Run = {
 export function runState(lines: readonly { step: RunStep }[]): RunState {
   const has = (step: RunStep) => lines.some((l) => l.step === step);
   if (has('loop_skipped')) return 'loop_skipped';
+  if (has('plan_skipped')) return 'plan_skipped';
   if (has('not_matched') && !has('matched')) return 'not_matched';
   const applied = has('action_applied');
   const failed = has('action_failed');

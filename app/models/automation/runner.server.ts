@@ -10,6 +10,7 @@ import { applyAction, type NameMemo } from './actions.server';
 import { applyActionsInBulk, applyCommutingInBulk, bulkCounts, bulkKind, COMMUTING_KINDS, forgetLive, newBulkMemo, type BulkKind, type BulkMemo } from './bulk-actions.server';
 import { gatherFactsMany } from './facts.server';
 import { activeRulesFor, type ActiveRule } from './rule-cache.server';
+import { planAllows } from '../plans/enforce.server';
 import { ACTIONS_BY_EVENT, INBOX_RULE_EVENTS, WORKFLOW_EVENTS, type RuleAction } from './rule-types';
 
 /** Every event type some rule can wait for. */
@@ -66,9 +67,21 @@ export async function runRulesForEvents(events: DomainEvent[], opts: { recordAs?
     return out;
   }
   const runs: RuleRun[] = [];
+  // A plan without workflow automation (ADR 157): the rules are not evaluated, each gets a `plan_skipped` verdict
+  // in the run log, so a rule that stopped acting says why. Read once per account of the batch.
+  const planned = new Map<number, Promise<boolean>>();
+  const automationAllowed = (accountId: number) => {
+    let p = planned.get(accountId);
+    if (!p) planned.set(accountId, (p = planAllows({ accountId, key: 'workflowAutomation/enabled' })));
+    return p;
+  };
   for (const [i, w] of withRules.entries()) {
     try {
       const facts = factsOf[i];
+      if (!(await automationAllowed(w.event.accountId))) {
+        runs.push({ at: w.at, event: w.event, rules: w.rules, facts, verdicts: planSkipped(w.rules) });
+        continue;
+      }
       const chain = w.event.actorType === 'engine' ? await engineActorsInChain(w.event) : { ruleIds: new Set<number>(), depth: 0 };
       runs.push({ at: w.at, event: w.event, rules: w.rules, facts, verdicts: decide(w.rules, facts, chain) });
     } catch (err) {
@@ -156,6 +169,13 @@ function logLine(event: DomainEvent, facts: Facts) {
     conversationId: facts.conversation?.id ?? null,
     contactId: facts.contact?.id ?? null,
   });
+}
+
+/** The reason a rule did not run on a plan without workflow automation, as the run log shows it. */
+export const PLAN_SKIPPED_REASON = 'the account’s plan does not include workflow automation';
+
+function planSkipped(rules: Rule[]): Record<string, RuleVerdict> {
+  return Object.fromEntries(rules.map((rule) => [String(rule.id), { step: 'plan_skipped', reason: PLAN_SKIPPED_REASON } satisfies RuleVerdict]));
 }
 
 function decide(rules: Rule[], facts: Facts, enginesInChain: { ruleIds: Set<number>; depth: number }): Record<string, RuleVerdict> {

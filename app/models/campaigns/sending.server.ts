@@ -24,6 +24,8 @@ import { smtpConnectionOptions } from '../email/mail-connection.server';
 import { pixelPath, signTracking } from './tracking.server';
 import { pushSegmentWhere } from './push-segments.server';
 import { pushSenderOf } from './push.server';
+import { planAllows } from '../plans/enforce.server';
+import { FEATURE_DENIED_MESSAGE, type FeatureKey } from '../plans/catalogue';
 
 const r = schema.campaignRecipients;
 const c = schema.campaigns;
@@ -287,6 +289,11 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
   };
   let campaign = await load();
   if (!campaign || (campaign.kind !== 'email' && campaign.kind !== 'sms' && campaign.kind !== 'push')) return { sent: 0, done: true };
+  // A plan without the campaign's kind (or without campaigns) sends nothing more (ADR 157), judged before each slice.
+  if ((campaign.status === 'scheduled' || campaign.status === 'sending') && !(await planAllows({ accountId: opts.accountId, key: CAMPAIGN_FLAG[campaign.kind] }))) {
+    await stopForPlan(campaign);
+    return { sent: 0, done: true };
+  }
   if (campaign.status === 'scheduled') {
     // A job queued for an earlier schedule (the campaign was unscheduled and scheduled later) leaves it alone.
     if (campaign.scheduledAt && campaign.scheduledAt.getTime() > Date.now() + 1000) return { sent: 0, done: false };
@@ -382,6 +389,42 @@ export async function runCampaignSend(opts: { accountId: number; campaignId: num
     return { sent: counted.sent, done: false };
   }
   return finishIfDone(campaign);
+}
+
+/** The plan flag each kind of sent campaign needs (with `campaigns/enabled`, which planAllows checks too). */
+const CAMPAIGN_FLAG: Record<'email' | 'sms' | 'push', FeatureKey> = {
+  email: 'campaigns/emailCampaigns',
+  sms: 'campaigns/smsCampaigns',
+  push: 'campaigns/webPush',
+};
+
+/** Why a campaign stopped on a plan without it: the status event's `reason`. */
+export const PLAN_STOPPED_REASON = 'plan_feature';
+
+/**
+ * A campaign whose plan lost its feature (ADR 157): a scheduled one goes back to draft (nothing was sent), a sending
+ * one is paused (the recipients not reached stay pending; resuming, on a plan with the feature, sends to them). The
+ * status event carries the reason and the plan's message, and a warning is logged: the campaign never ends as "sent".
+ */
+async function stopForPlan(campaign: Campaign) {
+  const status = campaign.status === 'scheduled' ? 'draft' : 'paused';
+  await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(c)
+      .set({ status, updatedAt: new Date(), ...(status === 'draft' ? { scheduledAt: null } : {}) })
+      .where(and(eq(c.accountId, campaign.accountId), eq(c.id, campaign.id), eq(c.status, campaign.status)))
+      .returning({ id: c.id });
+    if (!row) return;
+    await emitEvent(tx, {
+      accountId: campaign.accountId,
+      type: 'campaign_status_changed',
+      subjectType: 'campaign',
+      subjectId: campaign.id,
+      payload: { status, previous: campaign.status, reason: PLAN_STOPPED_REASON, message: FEATURE_DENIED_MESSAGE },
+      actor: { type: 'engine' },
+    });
+  });
+  getLogger().warn({ accountId: campaign.accountId, campaignId: campaign.id, status }, 'campaign not sent: the account\'s plan does not include it');
 }
 
 async function finishIfDone(campaign: Campaign) {

@@ -1,4 +1,5 @@
 import { isAccountSuspended } from '../accounts/suspension.server';
+import { EMAIL_CHANNEL_FEATURE, planAllows } from '../plans/enforce.server';
 import type { ImapFlow } from 'imapflow';
 import type { EmailInboxSettings } from '../../../db/schema/inbox';
 import { getInbox, type Inbox } from '../inbox/inboxes.server';
@@ -29,6 +30,8 @@ export async function syncImapMailbox(client: ImapFlow, opts: { accountId: numbe
   if (!inbox || !imap || readEmailSettings(inbox).mode !== 'imap') return { ingested: [] as IngestResult[], gone: true };
   // Suspended (ADR 152): the mail stays on the IMAP server, unread by Parley, until the account is resumed.
   if (await isAccountSuspended(inbox.accountId)) return { ingested: [] as IngestResult[], gone: false };
+  // A plan without the Inbox (ADR 157): the same, the mail waits on the server for a plan with it.
+  if (!(await planAllows({ accountId: inbox.accountId, key: EMAIL_CHANNEL_FEATURE }))) return { ingested: [] as IngestResult[], gone: false };
   const mailbox = client.mailbox;
   if (!mailbox) throw new Error('No mailbox is selected');
   const uidValidity = String(mailbox.uidValidity);

@@ -1,4 +1,5 @@
 import { assertAccountTakingWork } from '../accounts/suspension.server';
+import { assertPlanFeature, EMAIL_CHANNEL_FEATURE } from '../plans/enforce.server';
 import { isFeedbackReport, recordComplaint } from '../campaigns/complaints.server';
 import { recordCampaignReply } from '../campaigns/recipients.server';
 import crypto from 'node:crypto';
@@ -218,6 +219,8 @@ async function findThread(tx: Tx, opts: { accountId: number; referenced: string[
 export async function ingestEmail(opts: IngestOptions): Promise<IngestResult> {
   // A suspended account takes no mail (ADR 152): the caller refuses it with a temporary error, the sender keeps it.
   await assertAccountTakingWork(opts.inbox.accountId);
+  // Nor does one whose plan has no Inbox (ADR 157): refused the same way, the mail stays with its sender.
+  await assertPlanFeature({ accountId: opts.inbox.accountId, key: EMAIL_CHANNEL_FEATURE });
   const result = await storeOrQuarantine(opts);
   metrics().mailIn.inc({ via: opts.via, status: result.status });
   return result;

@@ -26,3 +26,25 @@ export async function requirePlanFeature(opts: { accountId: number; key: Feature
   if (opts.page) throw data({ denied: 'feature' as const, message: FEATURE_DENIED_MESSAGE }, { status: 403 });
   throw new Response(FEATURE_DENIED_MESSAGE, { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 }
+
+/**
+ * The flag of the email channel (ADR 157 addendum): mail lands in the Inbox, so it is the Inbox's area,
+ * `conversation/enabled`. Email inboxes' settings stay open on every plan (they are the base of the Inbox), so
+ * `channels/enabled`, which gates the other channels, does not govern mail.
+ */
+export const EMAIL_CHANNEL_FEATURE: FeatureKey = 'conversation/enabled';
+
+/** What an ingestion point throws for an account whose plan lacks the channel; each channel answers in its own words. */
+export class PlanFeatureDeniedError extends Error {
+  constructor(
+    public readonly accountId: number,
+    public readonly key: FeatureKey,
+  ) {
+    super(FEATURE_DENIED_MESSAGE);
+  }
+}
+
+/** The plan guard of an ingestion point that is not a request (mail, the engine): throws PlanFeatureDeniedError. */
+export async function assertPlanFeature(opts: { accountId: number; key: FeatureKey }): Promise<void> {
+  if (!(await planAllows(opts))) throw new PlanFeatureDeniedError(opts.accountId, opts.key);
+}

@@ -1,3 +1,4 @@
+import { integrationsInPlan, PLAN_IGNORED } from '../plan.server';
 import {
   disconnectIntegration,
   freshAccessToken,
@@ -216,6 +217,7 @@ export async function handleAsanaWebhook(opts: {
   const hook = hookFor(conn, opts.taskGid);
   if (!hook) return { status: 404, text: 'Unknown hook' };
   if (!verifyAsanaSignature(opts.rawBody, opts.headers.get('x-hook-signature'), hook.secret)) return { status: 401, text: 'The signature does not match' };
+  if (!(await integrationsInPlan(conn.accountId))) return PLAN_IGNORED;
   let payload: { events?: AsanaEvent[] };
   try {
     payload = JSON.parse(opts.rawBody);

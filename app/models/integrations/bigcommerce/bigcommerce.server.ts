@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { integrationsInPlan, PLAN_IGNORED } from '../plan.server';
 import { getLogger } from '../../../utils/logger.server';
 import {
   disconnectIntegration,
@@ -216,6 +217,7 @@ export async function handleBigcommerceWebhook(opts: { connectionId: number; raw
     return { status: 400, text: 'The body is not JSON' };
   }
   if (body.producer !== `stores/${conn.externalAccount}`) return { status: 401, text: 'The webhook is for another store' };
+  if (!(await integrationsInPlan(conn.accountId))) return PLAN_IGNORED;
   if (body.scope !== BC_ORDER_SCOPE) return { status: 200, text: 'nothing to do' };
   const orderId = Number(body.data?.id);
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return { status: 400, text: 'The webhook names no order' };

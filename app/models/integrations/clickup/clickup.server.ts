@@ -1,4 +1,5 @@
 import { getLogger } from '../../../utils/logger.server';
+import { integrationsInPlan, PLAN_IGNORED } from '../plan.server';
 import {
   disconnectIntegration,
   freshAccessToken,
@@ -198,6 +199,7 @@ export async function handleClickupWebhook(opts: { connectionId: number; rawBody
   const hook = typeof payload.webhook_id === 'string' ? hookById(conn, payload.webhook_id) : null;
   if (!hook) return { status: 404, text: 'Unknown hook' };
   if (!verifyClickupSignature(opts.rawBody, opts.headers.get('x-signature'), hook.secret)) return { status: 401, text: 'The signature does not match' };
+  if (!(await integrationsInPlan(conn.accountId))) return PLAN_IGNORED;
   if (payload.event !== 'taskStatusUpdated' || typeof payload.task_id !== 'string') return { status: 202, text: 'ignored event' };
   const item = (payload.history_items ?? []).find((h) => h.field === 'status');
   if (!item?.after) return { status: 202, text: 'no status change' };

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { integrationsInPlan, PLAN_IGNORED } from '../plan.server';
 import { disconnectIntegration, freshAccessToken, getOpenConnection, getOpenConnectionById, saveConnection, signIntegrationState, updateConnectionSettings, verifyIntegrationState, type OAuthAdapter, type OpenConnection } from '../connections.server';
 import { IntegrationError } from '../http.server';
 import { closeLinkedItem, listConversationLinks, reopenLinkedItem, saveConversationLink, updateLinkStatus } from '../links.server';
@@ -132,6 +133,7 @@ export async function handleGithubWebhook(opts: { connectionId: number; rawBody:
   const conn = await getOpenConnectionById({ id: opts.connectionId, provider: 'github' }).catch(() => null);
   if (!conn?.webhookSecret) return { status: 404, text: 'Unknown hook' };
   if (!verifyGithubSignature(opts.rawBody, opts.headers.get('x-hub-signature-256'), conn.webhookSecret)) return { status: 401, text: 'The signature does not match' };
+  if (!(await integrationsInPlan(conn.accountId))) return PLAN_IGNORED;
   const event = opts.headers.get('x-github-event') ?? '';
   if (event === 'ping') return { status: 200, text: 'pong' };
   if (event !== 'issues') return { status: 202, text: 'ignored event' };

@@ -1,4 +1,5 @@
 import { getLogger } from '../../../utils/logger.server';
+import { accountsWithIntegrations } from '../plan.server';
 import { freshAccessToken, getOpenConnection, listConnectionAccountsByExternal } from '../connections.server';
 import {
   applyProviderChange,
@@ -80,7 +81,8 @@ export async function handleHubspotWebhook(opts: { method: string; uri: string; 
   let failed = 0;
   for (const e of events) {
     if (e?.subscriptionType !== 'contact.propertyChange' || !e.propertyName || e.objectId === undefined || e.portalId === undefined) continue;
-    for (const accountId of await listConnectionAccountsByExternal({ provider: 'hubspot', externalAccount: String(e.portalId) })) {
+    // Only the accounts whose plan has integrations (ADR 157): the others' deliveries are answered 200 and ignored.
+    for (const accountId of await accountsWithIntegrations(await listConnectionAccountsByExternal({ provider: 'hubspot', externalAccount: String(e.portalId) }))) {
       try {
         if (await applyHubspotEvent(accountId, e)) applied++;
       } catch (err) {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { integrationsInPlan, PLAN_IGNORED } from '../plan.server';
 import { and, eq, sql } from 'drizzle-orm';
 import { getDb, schema } from '../../../../db/client';
 import { getLogger } from '../../../utils/logger.server';
@@ -106,6 +107,7 @@ export async function handlePipedriveWebhook(opts: { connectionId: number; rawBo
   const conn = await getOpenConnectionById({ id: opts.connectionId, provider: 'pipedrive' }).catch(() => null);
   const hook = conn ? hookFor(conn, HOOK) : null;
   if (!conn || !hook || !basicMatches(opts.headers.get('authorization'), hook.secret)) return { status: 401, text: 'Unauthorized' };
+  if (!(await integrationsInPlan(conn.accountId))) return PLAN_IGNORED;
   let body: { meta?: { action?: string; entity?: string; timestamp?: string }; data?: PdPersonV2 | null };
   try {
     body = JSON.parse(opts.rawBody);

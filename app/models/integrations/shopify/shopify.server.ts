@@ -1,4 +1,5 @@
 import { getLogger } from '../../../utils/logger.server';
+import { accountsWithIntegrations } from '../plan.server';
 import {
   disconnectIntegration,
   freshAccessToken,
@@ -155,7 +156,8 @@ export async function handleShopifyWebhook(opts: { rawBody: string; headers: Hea
   if (topic === 'orders/create') {
     const order = parseJsonObject(opts.rawBody);
     if (!order || (typeof order.id !== 'number' && typeof order.id !== 'string')) return { status: 400, text: 'The body is not an order' };
-    const accounts = await listConnectionAccountsByExternal({ provider: 'shopify', externalAccount: shop });
+    // Only the accounts whose plan has integrations (ADR 157); an uninstall above still ends every connection.
+    const accounts = await accountsWithIntegrations(await listConnectionAccountsByExternal({ provider: 'shopify', externalAccount: shop }));
     const customer = (order.customer ?? {}) as Record<string, unknown>;
     const email = typeof order.email === 'string' && order.email ? order.email : typeof customer.email === 'string' ? customer.email : null;
     const out = await recordStoreOrder({
