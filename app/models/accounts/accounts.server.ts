@@ -243,42 +243,40 @@ export async function listAccounts() {
 }
 
 /** Account security (ADR 148): whether two-factor sign-in is required, and after how long idle sessions end. */
-export async function updateAccountSecurity(opts: { accountId: number; userId: number; requireTwoFactor: boolean; idleSignOutMinutes: number }) {
+/**
+ * Changes some of an account's settings and records an `account_updated` event with their values before and after,
+ * in one transaction (the row locked, so two saves of different settings never lose each other's change).
+ */
+export async function patchAccountSettings(opts: { accountId: number; userId: number; patch: Partial<AccountSettings>; defaults?: Partial<AccountSettings> }) {
   await getDb().transaction(async (tx) => {
     const [current] = await tx.select().from(schema.accounts).where(eq(schema.accounts.id, opts.accountId)).for('update');
-    const settings = { ...current.settings, requireTwoFactor: opts.requireTwoFactor, idleSignOutMinutes: opts.idleSignOutMinutes };
-    await tx.update(schema.accounts).set({ settings }).where(eq(schema.accounts.id, opts.accountId));
-    await emitEvent(tx, {
-      accountId: opts.accountId,
-      type: 'account_updated',
-      subjectType: 'account',
-      subjectId: opts.accountId,
-      payload: {
-        changed: ['settings'],
-        before: { requireTwoFactor: current.settings.requireTwoFactor ?? false, idleSignOutMinutes: current.settings.idleSignOutMinutes ?? 0 },
-        after: { requireTwoFactor: opts.requireTwoFactor, idleSignOutMinutes: opts.idleSignOutMinutes },
-      },
-      actor: { type: 'user', id: opts.userId },
-    });
-  });
-}
-
-/** Contact erasure (ADR 153): whether an erased contact's conversations stay anonymised or are deleted. */
-export async function updateAccountErasureMode(opts: { accountId: number; userId: number; mode: 'anonymise' | 'delete' }) {
-  await getDb().transaction(async (tx) => {
-    const [current] = await tx.select().from(schema.accounts).where(eq(schema.accounts.id, opts.accountId)).for('update');
-    const before = current.settings.erasureConversations ?? 'anonymise';
+    const keys = Object.keys(opts.patch) as (keyof AccountSettings)[];
+    const before = Object.fromEntries(keys.map((k) => [k, current.settings[k] ?? opts.defaults?.[k] ?? null]));
     await tx
       .update(schema.accounts)
-      .set({ settings: { ...current.settings, erasureConversations: opts.mode } })
+      .set({ settings: { ...current.settings, ...opts.patch } })
       .where(eq(schema.accounts.id, opts.accountId));
     await emitEvent(tx, {
       accountId: opts.accountId,
       type: 'account_updated',
       subjectType: 'account',
       subjectId: opts.accountId,
-      payload: { changed: ['settings'], before: { erasureConversations: before }, after: { erasureConversations: opts.mode } },
+      payload: { changed: ['settings'], before, after: opts.patch },
       actor: { type: 'user', id: opts.userId },
     });
   });
+}
+
+export function updateAccountSecurity(opts: { accountId: number; userId: number; requireTwoFactor: boolean; idleSignOutMinutes: number }) {
+  return patchAccountSettings({
+    accountId: opts.accountId,
+    userId: opts.userId,
+    patch: { requireTwoFactor: opts.requireTwoFactor, idleSignOutMinutes: opts.idleSignOutMinutes },
+    defaults: { requireTwoFactor: false, idleSignOutMinutes: 0 },
+  });
+}
+
+/** Contact erasure (ADR 153): whether an erased contact's conversations stay anonymised or are deleted. */
+export function updateAccountErasureMode(opts: { accountId: number; userId: number; mode: 'anonymise' | 'delete' }) {
+  return patchAccountSettings({ accountId: opts.accountId, userId: opts.userId, patch: { erasureConversations: opts.mode }, defaults: { erasureConversations: 'anonymise' } });
 }

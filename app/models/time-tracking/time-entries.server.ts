@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { getDb, schema, type Tx } from '../../../db/client';
 import { csvStream } from '../../utils/csv-stream.server';
+import { patchAccountSettings } from '../accounts/accounts.server';
 import { emitEvent, withTx } from '../events/events.server';
 import { isUniqueViolation } from '../productivity/shared.server';
 import type { TimeReportFilters } from './schemas';
@@ -131,23 +132,8 @@ export async function stopTimersOnResolve(tx: Tx, opts: { accountId: number; con
   return stopped;
 }
 
-export async function setStopTimersOnResolve(opts: { accountId: number; actorId: number; value: boolean }) {
-  await getDb().transaction(async (tx) => {
-    const [current] = await tx.select().from(schema.accounts).where(eq(schema.accounts.id, opts.accountId)).for('update');
-    const before = Boolean(current.settings.stopTimersOnResolve);
-    await tx
-      .update(schema.accounts)
-      .set({ settings: { ...current.settings, stopTimersOnResolve: opts.value } })
-      .where(eq(schema.accounts.id, opts.accountId));
-    await emitEvent(tx, {
-      accountId: opts.accountId,
-      type: 'account_updated',
-      subjectType: 'account',
-      subjectId: opts.accountId,
-      payload: { changed: ['settings'], before: { stopTimersOnResolve: before }, after: { stopTimersOnResolve: opts.value } },
-      actor: { type: 'user', id: opts.actorId },
-    });
-  });
+export function setStopTimersOnResolve(opts: { accountId: number; actorId: number; value: boolean }) {
+  return patchAccountSettings({ accountId: opts.accountId, userId: opts.actorId, patch: { stopTimersOnResolve: opts.value }, defaults: { stopTimersOnResolve: false } });
 }
 
 const agentName = sql<string>`coalesce(nullif(trim(${schema.users.firstName} || ' ' || ${schema.users.lastName}), ''), ${schema.users.email})`;
